@@ -1,0 +1,3 @@
+from attn_tutor.cli import main
+
+main()

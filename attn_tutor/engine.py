@@ -1,0 +1,140 @@
+"""The attention engine: numpy only, no I/O, no printing.
+
+:func:`solve` takes a :class:`~attn_tutor.model.Problem` and returns a
+:class:`Solution` holding every number a student writes down, at full precision:
+
+    scores  S = Q·Kᵀ
+    scaled  S / divisor          (divisor = √d_k unless the problem says otherwise)
+    e^x     of each scaled score, as a student computes it, and the row sums
+    weights softmax along each row (computed stably: the row maximum subtracted)
+    output  weights·V
+
+Masked cells (a key a query may not attend to) are NaN in ``scores`` and
+``scaled``, and 0 in ``exps`` and ``weights``. The small pure functions
+(:func:`scale`, :func:`softmax`, :func:`mix`) are used again by the marker to
+carry a student's own numbers forward from one stage to the next.
+"""
+
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+import numpy as np
+
+from attn_tutor.model import Head, Problem
+
+# e^x overflows a float64 just above x = 709.78.
+_EXP_LIMIT = math.log(np.finfo(np.float64).max)
+
+
+@dataclass(frozen=True, eq=False)
+class HeadResult:
+    """Every intermediate of one head. Arrays are float64; rows are query tokens."""
+
+    Q: np.ndarray
+    K: np.ndarray
+    V: np.ndarray | None
+    d_k: int
+    divisor: float
+    mask: np.ndarray  # bool (n_q, n_k): True = may attend
+    scores: np.ndarray  # NaN where masked
+    scaled: np.ndarray  # NaN where masked
+    exps: np.ndarray  # e^scaled as a student writes it; inf where not representable, 0 where masked
+    exp_sums: np.ndarray  # (n_q,) row sums of exps (inf if any term overflows)
+    weights: np.ndarray  # 0 where masked; every row sums to 1
+    output: np.ndarray | None
+
+
+@dataclass(frozen=True, eq=False)
+class Solution:
+    """A solved problem: one :class:`HeadResult` per head and the joined output."""
+
+    problem: Problem
+    heads: tuple[HeadResult, ...]
+    output: np.ndarray | None  # heads' outputs side by side
+
+    @property
+    def head(self) -> HeadResult:
+        """The only head of a single-head problem (the first of a multi-head one)."""
+        return self.heads[0]
+
+    def stage_row(self, stage: str, row: int) -> np.ndarray:
+        """A query row of one stage, heads side by side, as a student writes it."""
+        if stage == "output":
+            if self.output is None:
+                raise ValueError("this problem has no values, so no output")
+            return self.output[row]
+        return np.concatenate([getattr(h, stage)[row] for h in self.heads])
+
+
+def as_array(matrix) -> np.ndarray:
+    return np.array(matrix, dtype=np.float64, ndmin=2)
+
+
+def scale(scores: np.ndarray, divisor: float) -> np.ndarray:
+    return np.asarray(scores, dtype=np.float64) / divisor
+
+
+def softmax(scaled: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
+    """Softmax along the last axis, stable for any finite input; masked entries get 0.
+
+    Every row must have at least one unmasked entry (the loader guarantees it).
+    """
+    x = np.array(scaled, dtype=np.float64)
+    if mask is None:
+        mask = np.ones(x.shape, dtype=bool)
+    x = np.where(mask, x, -np.inf)
+    top = np.max(x, axis=-1, keepdims=True)
+    with np.errstate(invalid="ignore", over="ignore"):
+        e = np.where(mask, np.exp(x - top), 0.0)
+    return e / np.sum(e, axis=-1, keepdims=True)
+
+
+def student_exps(scaled: np.ndarray, mask: np.ndarray) -> np.ndarray:
+    """e^x of each scaled score as written by hand: inf where it would overflow."""
+    x = np.where(mask, np.asarray(scaled, dtype=np.float64), 0.0)
+    with np.errstate(over="ignore"):
+        e = np.where(x > _EXP_LIMIT, np.inf, np.exp(np.minimum(x, _EXP_LIMIT)))
+    return np.where(mask, e, 0.0)
+
+
+def mix(weights: np.ndarray, V: np.ndarray) -> np.ndarray:
+    """The weighted sum of the rows of V."""
+    return np.asarray(weights, dtype=np.float64) @ np.asarray(V, dtype=np.float64)
+
+
+def divisor_for(problem: Problem, d_k: int) -> float:
+    return math.sqrt(d_k) if problem.divide_by is None else float(problem.divide_by)
+
+
+def solve_head(problem: Problem, head: Head) -> HeadResult:
+    if head.projected:
+        X = as_array(problem.X)
+        Q, K = X @ as_array(head.W_Q), X @ as_array(head.W_K)
+        V = X @ as_array(head.W_V) if head.W_V is not None else None
+    else:
+        Q, K = as_array(head.Q), as_array(head.K)
+        V = as_array(head.V) if head.V is not None else None
+    d_k = Q.shape[1]
+    divisor = divisor_for(problem, d_k)
+    mask = np.array(problem.mask_matrix(), dtype=bool).reshape(Q.shape[0], K.shape[0])
+    raw = Q @ K.T
+    scores = np.where(mask, raw, np.nan)
+    scaled = np.where(mask, raw / divisor, np.nan)
+    exps = student_exps(scaled, mask)
+    with np.errstate(invalid="ignore"):
+        exp_sums = exps.sum(axis=1)
+    weights = softmax(np.where(mask, raw / divisor, 0.0), mask)
+    output = mix(weights, V) if V is not None else None
+    return HeadResult(Q, K, V, d_k, divisor, mask, scores, scaled, exps, exp_sums, weights, output)
+
+
+def solve(problem: Problem) -> Solution:
+    """Every stage of a problem, at full precision."""
+    heads = tuple(solve_head(problem, head) for head in problem.heads)
+    if all(h.output is not None for h in heads):
+        output = np.concatenate([h.output for h in heads], axis=1)
+    else:
+        output = None
+    return Solution(problem, heads, output)

@@ -1,0 +1,107 @@
+"""The problem model: frozen dataclasses, no numpy, no YAML.
+
+A :class:`ProblemSet` is what a teacher's YAML file describes once it has been
+checked by :mod:`attn_tutor.problems`. Matrices are tuples of row tuples of
+floats, so a problem is hashable and cannot be changed by accident.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+Matrix = tuple[tuple[float, ...], ...]
+
+STAGES: tuple[str, ...] = ("scores", "scaled", "weights", "output")
+"""The four stages a student computes, in pipeline order."""
+
+
+@dataclass(frozen=True)
+class Head:
+    """One attention head: either Q, K (and V) given, or W_Q, W_K (and W_V) to project X."""
+
+    Q: Matrix | None = None
+    K: Matrix | None = None
+    V: Matrix | None = None
+    W_Q: Matrix | None = None
+    W_K: Matrix | None = None
+    W_V: Matrix | None = None
+
+    @property
+    def projected(self) -> bool:
+        return self.W_Q is not None
+
+    @property
+    def has_values(self) -> bool:
+        return self.V is not None or self.W_V is not None
+
+
+@dataclass(frozen=True)
+class Problem:
+    """One attention problem, checked and complete (defaults filled in)."""
+
+    id: str
+    tokens: tuple[str, ...]
+    heads: tuple[Head, ...]
+    title: str | None = None
+    key_tokens: tuple[str, ...] | None = None  # None: the same as tokens
+    X: Matrix | None = None
+    multi_head: bool = False  # written with `heads:` (even if only one)
+    divide_by: float | None = None  # None: sqrt(d_k)
+    mask: str | Matrix = "none"  # "none", "causal" or a 0/1 matrix (1 = may attend)
+    rows: tuple[str, ...] | None = None  # None: every query token
+    ask: tuple[str, ...] | None = None  # None: every stage that exists
+    decimals: int = 3
+    tolerance: float = 0.005
+    line: int | None = None  # where the problem starts in its file
+
+    @property
+    def keys(self) -> tuple[str, ...]:
+        """The tokens the rows of K and V belong to."""
+        return self.key_tokens if self.key_tokens is not None else self.tokens
+
+    @property
+    def has_values(self) -> bool:
+        return all(head.has_values for head in self.heads)
+
+    @property
+    def stages(self) -> tuple[str, ...]:
+        """The stages this problem has: a problem without V stops at the weights."""
+        return STAGES if self.has_values else STAGES[:3]
+
+    @property
+    def asked_stages(self) -> tuple[str, ...]:
+        return self.ask if self.ask is not None else self.stages
+
+    @property
+    def asked_rows(self) -> tuple[str, ...]:
+        return self.rows if self.rows is not None else self.tokens
+
+    def row_index(self, token: str) -> int:
+        return self.tokens.index(token)
+
+    def mask_matrix(self) -> tuple[tuple[bool, ...], ...]:
+        """Which (query, key) pairs may attend, as booleans."""
+        n_q, n_k = len(self.tokens), len(self.keys)
+        if self.mask == "none":
+            return tuple((True,) * n_k for _ in range(n_q))
+        if self.mask == "causal":
+            return tuple(tuple(j <= i for j in range(n_k)) for i in range(n_q))
+        return tuple(tuple(bool(v) for v in row) for row in self.mask)  # type: ignore[union-attr]
+
+
+@dataclass(frozen=True)
+class ProblemSet:
+    problems: tuple[Problem, ...]
+    title: str | None = None
+    source: str = "<memory>"  # the file's path or the packaged set's name
+    name: str | None = None  # a packaged set's name ("ch13"), else None
+
+    def get(self, problem_id: str) -> Problem:
+        for problem in self.problems:
+            if problem.id == problem_id:
+                return problem
+        raise KeyError(problem_id)
+
+    @property
+    def ids(self) -> tuple[str, ...]:
+        return tuple(p.id for p in self.problems)

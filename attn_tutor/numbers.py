@@ -1,0 +1,47 @@
+"""How numbers are shown to a student: rounded half up from the exact value.
+
+``np.round`` rounds half to even and works on the binary float, so 0.0625 to
+three places gives 0.062 and 2.675 to two gives 2.67. A student rounding by hand
+writes 0.063 and 2.68: we round the shortest decimal that reads back as the same
+float (``repr``), half up, and never show ``-0.000``.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import ROUND_HALF_UP, Decimal
+
+
+def round_half_up(x: float, decimals: int) -> Decimal:
+    """``x`` rounded half up (away from zero on a tie) to ``decimals`` places."""
+    exact = Decimal(repr(float(x)))
+    rounded = exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    if rounded == 0:
+        rounded = abs(rounded)  # no negative zero
+    return rounded
+
+
+def fmt(x: float | None, decimals: int = 3, *, missing: str = "—") -> str:
+    """A number as a student writes it: fixed places, half up, no ``-0``."""
+    if x is None:
+        return missing
+    x = float(x)
+    if math.isnan(x):
+        return missing
+    if math.isinf(x):
+        return "∞" if x > 0 else "-∞"
+    return f"{round_half_up(x, decimals):f}"
+
+
+def fmt_given(x: float, decimals: int = 3) -> str:
+    """A given number: integers as integers (``2``, not ``2.000``), others rounded."""
+    x = float(x)
+    if x.is_integer() and abs(x) < 1e15:
+        return str(int(x))
+    text = fmt(x, decimals)
+    return text.rstrip("0").rstrip(".") if "." in text else text
+
+
+def fmt_row(values, decimals: int = 3) -> str:
+    """``(0.214, 0.977)``"""
+    return "(" + ", ".join(fmt(v, decimals) for v in values) + ")"
