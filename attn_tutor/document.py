@@ -1,0 +1,61 @@
+"""A small, format-neutral document: what a page or a screen shows, not how.
+
+The solution, the worksheet and the answer key are built as a list of blocks;
+each renderer (terminal, Markdown, HTML, LaTeX) draws the same blocks its own
+way. Every string in a block is plain text: renderers escape it for their format.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True)
+class Heading:
+    text: str
+    level: int = 1  # 1 = a problem set, 2 = a problem, 3 = a stage
+
+
+@dataclass(frozen=True)
+class Paragraph:
+    text: str
+
+
+@dataclass(frozen=True)
+class Table:
+    """A table whose first column labels the rows. Empty cells are answer boxes."""
+
+    header: tuple[str, ...]
+    rows: tuple[tuple[str, ...], ...]
+    title: str | None = None
+    note: str | None = None  # a line under the table, e.g. "÷ √2 ≈ 1.414"
+    blank: bool = False  # a worksheet's table to fill in: draw empty cells as boxes
+
+
+@dataclass(frozen=True)
+class Bar:
+    label: str
+    fraction: float  # 0..1, the bar's length
+    text: str  # what is written after the bar, e.g. "78.6%"
+
+
+@dataclass(frozen=True)
+class Bars:
+    title: str
+    bars: tuple[Bar, ...]
+
+
+@dataclass(frozen=True)
+class Math:
+    """Lines of worked arithmetic, one equation a line."""
+
+    lines: tuple[str, ...]
+    title: str | None = None
+
+
+@dataclass(frozen=True)
+class PageBreak:
+    pass
+
+
+Block = Heading | Paragraph | Table | Bars | Math | PageBreak
