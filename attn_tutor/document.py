@@ -7,7 +7,18 @@ way. Every string in a block is plain text: renderers escape it for their format
 
 from __future__ import annotations
 
+import unicodedata
 from dataclasses import dataclass
+
+
+def display_width(text: str) -> int:
+    """Terminal cells a text takes: Hangul and other wide characters take two."""
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+def pad(text: str, width: int) -> str:
+    """``text`` padded with spaces on the right to ``width`` display cells."""
+    return text + " " * max(width - display_width(text), 0)
 
 
 @dataclass(frozen=True)
@@ -58,4 +69,19 @@ class PageBreak:
     pass
 
 
-Block = Heading | Paragraph | Table | Bars | Math | PageBreak
+@dataclass(frozen=True)
+class Instructions:
+    """What to do, as a numbered list (a worksheet's instructions for one problem)."""
+
+    items: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Fields:
+    """A line of labelled fields at the top of a sheet: ("Name", "") is a blank to write on,
+    ("variant", "42001") is printed as it is (students copy it into their answer file)."""
+
+    fields: tuple[tuple[str, str], ...]
+
+
+Block = Heading | Paragraph | Table | Bars | Math | PageBreak | Instructions | Fields

@@ -123,7 +123,7 @@ def solve_head(problem: Problem, head: Head) -> HeadResult:
     scores = np.where(mask, raw, np.nan)
     scaled = np.where(mask, raw / divisor, np.nan)
     exps = student_exps(scaled, mask)
-    with np.errstate(invalid="ignore"):
+    with np.errstate(over="ignore", invalid="ignore"):  # finite terms may still sum past the float range
         exp_sums = exps.sum(axis=1)
     weights = softmax(np.where(mask, raw / divisor, 0.0), mask)
     output = mix(weights, V) if V is not None else None

@@ -9,13 +9,15 @@ float (``repr``), half up, and never show ``-0.000``.
 from __future__ import annotations
 
 import math
-from decimal import ROUND_HALF_UP, Decimal
+from decimal import ROUND_HALF_UP, Decimal, localcontext
 
 
 def round_half_up(x: float, decimals: int) -> Decimal:
     """``x`` rounded half up (away from zero on a tie) to ``decimals`` places."""
     exact = Decimal(repr(float(x)))
-    rounded = exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    with localcontext() as context:  # enough digits for any float (1e308 has 309), or quantize fails
+        context.prec = max(context.prec, exact.adjusted() + decimals + 2)
+        rounded = exact.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     if rounded == 0:
         rounded = abs(rounded)  # no negative zero
     return rounded

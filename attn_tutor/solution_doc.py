@@ -46,8 +46,11 @@ def _head_title(lang: str, number: int, many: bool, title: str) -> str:
     return f"{t('solve.head', lang, n=number)}: {title}" if many else title
 
 
-def given_blocks(solution: Solution, lang: str, decimals: int) -> list[Block]:
-    """The givens with token labels: Q, K, V (or X and the W's, then the projected Q, K, V)."""
+def given_blocks(solution: Solution, lang: str, decimals: int, *, projected: bool = True) -> list[Block]:
+    """The givens with token labels: Q, K, V (or X and the W's, then the projected Q, K, V).
+
+    ``projected=False`` leaves out the projected Q, K, V: a worksheet asks for them.
+    """
     problem = solution.problem
     token = t("solve.token", lang)
     many = len(solution.heads) > 1
@@ -74,6 +77,8 @@ def given_blocks(solution: Solution, lang: str, decimals: int) -> list[Block]:
                         title=_head_title(lang, number, many, name),
                     )
                 )
+        if given.projected and not projected:
+            continue
         title = _head_title(lang, number, many, t("solve.projected" if given.projected else "solve.given", lang))
         blocks.extend(qkv_tables(problem, head, decimals, title))
     return blocks
@@ -105,8 +110,8 @@ def qkv_tables(problem: Problem, head: HeadResult, decimals: int, title: str) ->
     return [queries, Table(header, tuple(rows))]
 
 
-def _cells(values, decimals: int, masked) -> tuple[str, ...]:
-    return tuple("—" if not open_ else fmt(v, decimals) for v, open_ in zip(values, masked))
+def _cells(values, decimals: int, masked, number=fmt) -> tuple[str, ...]:
+    return tuple("—" if not open_ else number(v, decimals) for v, open_ in zip(values, masked))
 
 
 def divisor_label(solution: Solution, head: HeadResult, decimals: int) -> str:
@@ -145,7 +150,8 @@ def stage_table(
             if blank:
                 cells = tuple("" if head.mask[i, j] else "—" for j in range(len(problem.keys)))
             else:
-                cells = _cells(values[i], decimals, head.mask[i])
+                # scores are sums of products of the givens: whole numbers stay whole
+                cells = _cells(values[i], decimals, head.mask[i], fmt_given if stage == "scores" else fmt)
             body.append((problem.tokens[i], *cells))
         if not head.mask[rows].all():
             note = t("solve.masked_note", lang)

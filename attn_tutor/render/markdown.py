@@ -2,7 +2,19 @@
 
 from __future__ import annotations
 
-from attn_tutor.document import Bars, Block, Heading, Math, PageBreak, Paragraph, Table
+from attn_tutor.document import (
+    Bars,
+    Block,
+    Fields,
+    Heading,
+    Instructions,
+    Math,
+    PageBreak,
+    Paragraph,
+    Table,
+    display_width,
+    pad,
+)
 
 BAR_WIDTH = 20
 _SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>#|!~"})
@@ -28,6 +40,17 @@ def table(block: Table) -> list[str]:
     return lines + [""]
 
 
+def _fence(lines) -> str:
+    """Three backticks, or more than the longest run of backticks in ``lines``."""
+    longest = 0
+    for line in lines:
+        run = 0
+        for ch in line:
+            run = run + 1 if ch == "`" else 0
+            longest = max(longest, run)
+    return "`" * max(3, longest + 1)
+
+
 def render(blocks: list[Block]) -> str:
     lines: list[str] = []
     for block in blocks:
@@ -39,15 +62,22 @@ def render(blocks: list[Block]) -> str:
             lines += table(block)
         elif isinstance(block, Bars):
             lines += [f"**{escape(block.title)}**", "", "```text"]
-            width = max((len(bar.label) for bar in block.bars), default=0)
+            width = max((display_width(bar.label) for bar in block.bars), default=0)
             for bar in block.bars:
                 cells = round(bar.fraction * BAR_WIDTH)
-                lines.append(f"{bar.label.ljust(width)} {'█' * cells}{'·' * (BAR_WIDTH - cells)} {bar.text}")
+                lines.append(f"{pad(bar.label, width)} {'█' * cells}{'·' * (BAR_WIDTH - cells)} {bar.text}")
             lines += ["```", ""]
         elif isinstance(block, Math):
             if block.title:
                 lines += [f"**{escape(block.title)}**", ""]
-            lines += ["```text", *block.lines, "```", ""]
+            fence = _fence(block.lines)
+            lines += [fence + "text", *block.lines, fence, ""]
         elif isinstance(block, PageBreak):
             lines += ["---", ""]
+        elif isinstance(block, Instructions):
+            lines += [f"{number}. {escape(item)}" for number, item in enumerate(block.items, start=1)] + [""]
+        elif isinstance(block, Fields):
+            blank = "\\_" * 12  # a line to write on
+            parts = [f"**{escape(label)}:** {escape(value) if value else blank}" for label, value in block.fields]
+            lines += [" &nbsp; ".join(parts), ""]
     return "\n".join(lines).rstrip("\n") + "\n"

@@ -41,11 +41,6 @@ def _table(block: Table):
     from rich.table import Table as RichTable
 
     table = RichTable(
-        title=block.title,
-        title_justify="left",
-        title_style="bold",
-        caption=block.note,
-        caption_justify="left",
         box=box.SIMPLE_HEAD,
         show_lines=block.blank,
         pad_edge=False,
@@ -88,7 +83,14 @@ def draw(blocks: list[Block], out=None) -> None:
             out.print(Text(block.text))
             out.print()
         elif isinstance(block, Table):
+            # titles and notes go on lines of their own: as a table's title rich
+            # would wrap them to the table's width
+            if block.title:
+                out.print(Text(block.title, style="bold"))
             out.print(_table(block))
+            if block.note:
+                out.print(Text(block.note, style="dim"))
+                out.print()
         elif isinstance(block, Bars):
             out.print(Text(block.title, style="bold"))
             out.print(_bars(block))

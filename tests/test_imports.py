@@ -1,0 +1,50 @@
+"""Start-up: the cheap paths must not import the heavy libraries."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+
+import pytest
+
+PROBE = """
+import sys, json
+sys.argv = ["attn-tutor", *{args!r}]
+from attn_tutor.cli import main
+try:
+    main()
+except SystemExit:
+    pass
+heavy = sorted(m for m in ("numpy", "yaml", "rich") if m in sys.modules)
+sys.stderr.write("\\nIMPORTED=" + json.dumps(heavy) + "\\n")
+"""
+
+
+def imported_by(*args: str) -> list[str]:
+    result = subprocess.run(
+        [sys.executable, "-c", PROBE.format(args=list(args))],
+        capture_output=True,
+        text=True,
+        env={"NO_COLOR": "1", "COLUMNS": "100", "PATH": "/usr/bin:/bin"},
+        timeout=60,
+    )
+    line = [part for part in result.stderr.splitlines() if part.startswith("IMPORTED=")][-1]
+    return json.loads(line.removeprefix("IMPORTED="))
+
+
+@pytest.mark.parametrize("args", [["--version"], ["--help"], ["solve", "--help"], ["validate", "--help"]])
+def test_cheap_paths_import_neither_numpy_nor_yaml(args):
+    heavy = imported_by(*args)
+    assert "numpy" not in heavy
+    assert "yaml" not in heavy
+
+
+def test_version_imports_no_rich_either():
+    assert imported_by("--version") == []
+
+
+def test_solve_does_import_numpy_and_yaml():
+    """The probe itself works: a real solve pulls in what it needs."""
+    heavy = imported_by("solve", "--format", "json")
+    assert "numpy" in heavy and "yaml" in heavy
