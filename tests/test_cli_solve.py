@@ -118,8 +118,8 @@ def test_korean_tokens_line_up_in_tables(run_cli):
     result = run_cli(*CAT_FISH, "--lang", "ko")
     lines = result.output.splitlines()
     start = lines.index(next(line for line in lines if line.startswith("(a)")))
-    table = [line for line in lines[start + 1 : start + 8] if line.strip()]
-    header, rule, *rows = table
+    end = lines.index("", start)
+    header, rule, *rows = lines[start + 1 : end]
     assert rows, table
     # the right edge of each numeric column falls at the same display column
     assert {display_width(line.rstrip()) for line in [header, *rows]} == {display_width(header.rstrip())}

@@ -1,8 +1,11 @@
 """The only module that imports rich: draws document blocks and messages in a terminal.
 
+rich decides whether colour is wanted (not when the output is not a terminal or
+``NO_COLOR`` is set) and turns styles into escape codes. The tables themselves are
+laid out here, measured in display cells so Korean text lines up: rich's own
+Table measures and wraps every cell, which cost ~150 ms for the chapter's set —
+more than everything else `solve` does — and `solve` has a start-up budget.
 rich is imported inside the functions, so importing this module costs nothing.
-Colour is off when the output is not a terminal or ``NO_COLOR`` is set (rich
-honours both); Korean text is measured by display cells, so columns line up.
 """
 
 from __future__ import annotations
@@ -11,9 +14,23 @@ import os
 import sys
 from typing import TextIO
 
-from attn_tutor.document import Bars, Block, Heading, Math, PageBreak, Paragraph, Table
+from attn_tutor.document import (
+    Bars,
+    Block,
+    Fields,
+    Heading,
+    Instructions,
+    Math,
+    PageBreak,
+    Paragraph,
+    Table,
+    display_width,
+    pad,
+)
 
 BAR_WIDTH = 30
+GAP = "   "
+BOX = "________"  # an empty cell of a table to fill in
 
 
 def console(file: TextIO | None = None, *, stderr: bool = False):
@@ -36,80 +53,112 @@ def console(file: TextIO | None = None, *, stderr: bool = False):
     )
 
 
-def _table(block: Table):
-    from rich import box
-    from rich.table import Table as RichTable
+class _Painter:
+    """Styles text with escape codes when the console wants colour, else leaves it plain."""
 
-    table = RichTable(
-        box=box.SIMPLE_HEAD,
-        show_lines=block.blank,
-        pad_edge=False,
-    )
-    for index, name in enumerate(block.header):
-        if index == 0:
-            table.add_column(name, style="bold", no_wrap=True)
-        else:
-            table.add_column(name, justify="right", no_wrap=True, min_width=8 if block.blank else None)
-    for row in block.rows:
-        table.add_row(*row)
-    return table
+    def __init__(self, out) -> None:
+        self.styles: dict[str, object] = {}
+        self.system = None
+        if out.color_system is not None and not out.no_color:
+            from rich.color import ColorSystem
+            from rich.style import Style
+
+            self.system = ColorSystem[out.color_system.upper()]
+            self._parse = Style.parse
+
+    def __call__(self, text: str, style: str) -> str:
+        if self.system is None or not text:
+            return text
+        if style not in self.styles:
+            self.styles[style] = self._parse(style)
+        return self.styles[style].render(text, color_system=self.system)
 
 
-def _bars(block: Bars):
-    from rich.table import Table as RichTable
-    from rich.text import Text
+def _align(text: str, width: int, right: bool) -> str:
+    room = width - display_width(text)
+    return " " * room + text if right else text + " " * room
 
-    grid = RichTable.grid(padding=(0, 1))
-    grid.add_column(no_wrap=True)
-    grid.add_column(no_wrap=True)
-    grid.add_column(justify="right", no_wrap=True)
-    for bar in block.bars:
-        cells = round(bar.fraction * BAR_WIDTH)
-        grid.add_row(bar.label, Text("█" * cells + "·" * (BAR_WIDTH - cells), style="cyan"), bar.text)
-    return grid
+
+def table_lines(block: Table, paint=lambda text, style: text) -> list[str]:
+    """A table as lines: label column on the left, numbers right-aligned, a rule under the header."""
+    rows = [tuple(cell or (BOX if block.blank and i else "") for i, cell in enumerate(row)) for row in block.rows]
+    widths = [display_width(h) for h in block.header]
+    for row in rows:
+        widths = [max(w, display_width(c)) for w, c in zip(widths, row)]
+    lines = []
+    if block.title:
+        lines.append(paint(block.title, "bold"))
+    header = GAP.join(_align(h, w, i > 0) for i, (h, w) in enumerate(zip(block.header, widths)))
+    lines.append(" " + paint(header.rstrip(), "bold"))
+    lines.append(" " + "─" * (sum(widths) + len(GAP) * (len(widths) - 1)))
+    for row in rows:
+        cells = [_align(c, w, i > 0) for i, (c, w) in enumerate(zip(row, widths))]
+        cells[0] = paint(cells[0], "bold")
+        lines.append((" " + GAP.join(cells)).rstrip())
+    if block.note:
+        lines.append(paint(block.note, "dim"))
+    return lines + [""]
+
+
+def block_lines(block: Block, paint=lambda text, style: text) -> list[str]:
+    if isinstance(block, Heading):
+        return [paint(block.text, "bold underline" if block.level <= 2 else "bold"), ""]
+    if isinstance(block, Paragraph):
+        return [block.text, ""]
+    if isinstance(block, Table):
+        return table_lines(block, paint)
+    if isinstance(block, Bars):
+        width = max((display_width(bar.label) for bar in block.bars), default=0)
+        lines = [paint(block.title, "bold")]
+        for bar in block.bars:
+            cells = round(bar.fraction * BAR_WIDTH)
+            lines.append(f"{pad(bar.label, width)} {paint('█' * cells, 'cyan')}{'·' * (BAR_WIDTH - cells)} {bar.text:>6}")
+        return lines + [""]
+    if isinstance(block, Math):
+        return ([paint(block.title, "bold")] if block.title else []) + list(block.lines) + [""]
+    if isinstance(block, Instructions):
+        return [f"{n}. {item}" for n, item in enumerate(block.items, start=1)] + [""]
+    if isinstance(block, Fields):
+        return ["   ".join(f"{label}: {value or BOX}" for label, value in block.fields), ""]
+    if isinstance(block, PageBreak):
+        return ["─" * 40, ""]
+    raise TypeError(f"no terminal drawing for {type(block).__name__}")
+
+
+def wants_colour(stream: TextIO) -> bool:
+    """As rich decides it: never with ``NO_COLOR``; with ``FORCE_COLOR`` or a terminal."""
+    if os.environ.get("NO_COLOR"):
+        return False
+    if os.environ.get("FORCE_COLOR"):
+        return True
+    isatty = getattr(stream, "isatty", None)
+    return bool(isatty and isatty()) and os.environ.get("TERM") != "dumb"
 
 
 def draw(blocks: list[Block], out=None) -> None:
-    """Print blocks to ``out`` (a rich Console; standard output if None)."""
-    from rich.text import Text
+    """Print blocks to ``out`` (a rich Console; standard output if None), in one write.
 
-    out = out or console()
+    Without colour (a pipe, a file, ``NO_COLOR``) rich is not even imported.
+    """
+    if out is None and not wants_colour(sys.stdout):
+        stream, paint = sys.stdout, (lambda text, style: text)
+    else:
+        out = out or console()
+        stream, paint = out.file, _Painter(out)
+    lines: list[str] = []
     for block in blocks:
-        if isinstance(block, Heading):
-            style = "bold underline" if block.level <= 2 else "bold"
-            out.print(Text(block.text, style=style))
-            out.print()
-        elif isinstance(block, Paragraph):
-            out.print(Text(block.text))
-            out.print()
-        elif isinstance(block, Table):
-            # titles and notes go on lines of their own: as a table's title rich
-            # would wrap them to the table's width
-            if block.title:
-                out.print(Text(block.title, style="bold"))
-            out.print(_table(block))
-            if block.note:
-                out.print(Text(block.note, style="dim"))
-                out.print()
-        elif isinstance(block, Bars):
-            out.print(Text(block.title, style="bold"))
-            out.print(_bars(block))
-            out.print()
-        elif isinstance(block, Math):
-            if block.title:
-                out.print(Text(block.title, style="bold"))
-            for line in block.lines:
-                out.print(Text(line))
-            out.print()
-        elif isinstance(block, PageBreak):
-            out.rule()
+        lines.extend(block_lines(block, paint))
+    stream.write("\n".join(lines) + "\n")
+    stream.flush()
 
 
 def error(message: str) -> None:
     """One line to standard error, in red where colour is allowed."""
-    from rich.text import Text
-
-    console(stderr=True).print(Text(message, style="red"))
+    if not wants_colour(sys.stderr):
+        sys.stderr.write(message + "\n")
+        return
+    out = console(stderr=True)
+    out.file.write(_Painter(out)(message, "red") + "\n")
 
 
 def plain(text: str, *, stderr: bool = False) -> None:
