@@ -186,7 +186,8 @@ def validate(
         findings = validate_path(path)
         if findings:
             bad += 1
-            terminal.plain(t("validate.invalid", language, path=str(path), count=len(findings)))
+            key = "validate.invalid_one" if len(findings) == 1 else "validate.invalid"
+            terminal.plain(t(key, language, path=str(path), count=len(findings)))
             for finding in findings:
                 terminal.plain("  " + finding.text(language))
         else:
@@ -196,6 +197,134 @@ def validate(
 
 
 # --- quiz command ---------------------------------------------------------------------
+
+
+class FollowThrough(str, Enum):
+    full = "full"
+    half = "half"
+    none = "none"
+
+
+def _stdin_reader():
+    """read_line for the quiz: input() on a terminal (line editing), else one line of stdin, echoed."""
+    if sys.stdin.isatty() and sys.stdout.isatty():
+        try:
+            import readline  # noqa: F401  (gives input() line editing and history)
+        except ImportError:
+            pass
+
+        def read_tty(prompt: str) -> str | None:
+            try:
+                return input(prompt)
+            except EOFError:
+                sys.stdout.write("\n")
+                return None
+
+        return read_tty
+
+    def read_pipe(prompt: str) -> str | None:
+        sys.stdout.write(prompt)
+        sys.stdout.flush()
+        line = sys.stdin.readline()
+        if not line:
+            sys.stdout.write("\n")
+            return None
+        sys.stdout.write(line if line.endswith("\n") else line + "\n")  # a readable transcript
+        return line.rstrip("\r\n")
+
+    return read_pipe
+
+
+@app.command()
+@guarded
+def quiz(
+    file: Annotated[
+        Optional[str], typer.Argument(help="A problem-set YAML file, or a packaged set's name (default: ch13).")
+    ] = None,
+    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="Only the problem with this id.")] = None,
+    row: Annotated[Optional[str], typer.Option("--row", "-r", help="Only this query token's row.")] = None,
+    random: Annotated[bool, typer.Option("--random", help="A fresh practice problem made from a seed.")] = False,
+    tokens: Annotated[
+        Optional[int], typer.Option("--tokens", min=2, max=8, help="With --random: how many tokens (default 3).")
+    ] = None,
+    dim: Annotated[Optional[int], typer.Option("--dim", min=1, max=8, help="With --random: d_k (default 2).")] = None,
+    seed: Annotated[
+        Optional[int], typer.Option("--seed", min=0, max=2**63 - 1, help="With --random: the seed (default: a new one, shown).")
+    ] = None,
+    exam: Annotated[
+        bool, typer.Option("--exam", help="Exam mode: no feedback until the end; errors carried forward.")
+    ] = False,
+    follow_through: Annotated[
+        FollowThrough,
+        typer.Option("--follow-through", help="Credit for a cell right from the student's own earlier numbers."),
+    ] = FollowThrough.full,
+    report: Annotated[
+        Optional[Path], typer.Option("--report", help="Write the marks as JSON to this file.")
+    ] = None,
+    student: Annotated[Optional[str], typer.Option("--student", help="The student's name, for the report.")] = None,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the --report file if it exists.")] = False,
+    lang: LangOption = None,
+) -> None:
+    """Practise or sit an exam: type each stage of a row, get it marked cell by cell."""
+    from attn_tutor import quiz as quiz_loop
+    from attn_tutor.document import Math
+    from attn_tutor.render import terminal
+
+    language = resolve_lang(lang)
+    if not random and (tokens is not None or dim is not None or seed is not None):
+        raise UsageError("quiz.random_only")
+    if random and (file is not None or problem is not None):
+        raise UsageError("quiz.random_and_file")
+    if report is not None:
+        quiz_loop.check_report_path(report, force=force)
+    intro = []
+    if random:
+        import os
+
+        from attn_tutor.generate import random_problem
+
+        chosen_seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big") & (2**63 - 1)
+        n_tokens, d = tokens if tokens is not None else 3, dim if dim is not None else 2
+        chosen = [random_problem(chosen_seed, tokens=n_tokens, dim=d)]
+        set_name = "random"
+        replay = f"attn-tutor quiz --random --tokens {n_tokens} --dim {d} --seed {chosen_seed}"
+        intro.append(Math(("  " + replay,), title=t("quiz.seed", language, seed=chosen_seed)))
+    else:
+        from attn_tutor.problems import load_problem_set
+
+        chosen_seed = None
+        problem_set = load_problem_set(file)
+        chosen = pick_problems(problem_set, problem)
+        set_name = problem_set.name or problem_set.source
+    if row is not None and len(chosen) == 1:
+        pick_row(chosen[0], row)  # a sentence naming the tokens there are
+    plans = quiz_loop.plan(chosen, row)
+    if not plans:
+        raise UsageError("cli.row_in_no_problem", row=row, source=set_name)
+    config = quiz_loop.QuizConfig(
+        plans=plans,
+        problem_set=set_name,
+        mode="exam" if exam else "practice",
+        follow_through=follow_through.value,
+        student=student,
+        seed=chosen_seed,
+        lang=language,
+    )
+    def show(blocks) -> None:
+        if isinstance(blocks, str):
+            terminal.plain(blocks)
+        else:
+            terminal.draw(blocks)
+
+    if intro:
+        show(intro)
+    outcome = quiz_loop.run(config, _stdin_reader(), show)
+    if report is not None:
+        quiz_loop.write_report(outcome.report, report)
+        show(t("quiz.report_written", language, path=str(report)))
+    if outcome.exit_code:
+        raise typer.Exit(outcome.exit_code)
+
 
 # --- grade command --------------------------------------------------------------------
 

@@ -42,6 +42,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.interrupted": ("interrupted", "중단되었습니다"),
     "validate.valid": ("{path}: valid", "{path}: 올바름"),
     "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
+    "validate.invalid_one": ("{path}: invalid (1 error)", "{path}: 오류 1개"),
     # --- loading problem sets (attn_tutor.problems) --------------------------------
     # The file as a whole.
     "problems.not_found": ("no such file; check the path", "파일이 없습니다. 경로를 확인하세요"),
@@ -346,6 +347,268 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "solve.causal": ("Causal mask: each token sees only itself and the tokens before it.", "인과 마스크: 각 토큰은 자신과 앞의 토큰만 봅니다."),
     "solve.matrix_mask": ("Mask: a query sees only the keys marked 1.", "마스크: 각 Query는 1로 표시된 Key만 봅니다."),
     # --- quiz (attn_tutor.answers, attn_tutor.grading, attn_tutor.quiz) -------------
+    # answers (attn_tutor.answers): {text} is the offending text as typed, {pos} its 1-based character
+    "answers.too_long": (
+        "the answer is {length} characters long; at most {limit} are read",
+        "답이 {length}자입니다. 최대 {limit}자까지만 읽습니다",
+    ),
+    "answers.empty": (
+        "nothing to read: type the row's numbers separated by spaces or commas",
+        "읽을 내용이 없습니다. 행의 숫자를 공백이나 쉼표로 구분해 입력하세요",
+    ),
+    "answers.wrong_count": (
+        "this row has {expected} numbers, but the answer has {given} (read as {read})",
+        "이 행의 숫자는 {expected}개인데 답은 {given}개입니다 (읽은 값: {read})",
+    ),
+    "answers.bad_character": (
+        "could not read '{text}' at character {pos}: this character is not part of a number or a formula",
+        "{pos}번째 글자 '{text}'을(를) 읽을 수 없습니다: 숫자나 식에 쓰는 글자가 아닙니다",
+    ),
+    "answers.hangul": (
+        "could not read '{text}' at character {pos}: it is Korean text; switch the keyboard to English (한/영 key) to type numbers and formulas",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 한글입니다. 한/영 키로 영문 입력으로 바꿔 숫자와 식을 입력하세요",
+    ),
+    "answers.unknown_word": (
+        "could not read '{text}' at character {pos}: only numbers, + - * / ^ ( ) %, sqrt, √, exp and e are understood",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 숫자, + - * / ^ ( ) %, sqrt, √, exp, e만 쓸 수 있습니다",
+    ),
+    "answers.not_finite_word": (
+        "could not read '{text}' at character {pos}: an answer must be a finite number",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 답은 유한한 숫자여야 합니다",
+    ),
+    "answers.bad_number": (
+        "could not read '{text}' at character {pos}: this is not a number",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 숫자가 아닙니다",
+    ),
+    "answers.two_points": (
+        "could not read '{text}' at character {pos}: a number has two decimal points",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 한 숫자에 소수점이 두 개 있습니다",
+    ),
+    "answers.number_too_large": (
+        "could not read '{text}' at character {pos}: the number is too large",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 숫자가 너무 큽니다",
+    ),
+    "answers.too_deep": (
+        "could not read '{text}' at character {pos}: more than {limit} levels of nesting",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: {limit}단계보다 깊게 겹쳐 있습니다",
+    ),
+    "answers.unopened": (
+        "could not read '{text}' at character {pos}: there is no opening bracket for it to close",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 짝이 되는 여는 괄호가 없습니다",
+    ),
+    "answers.unclosed": (
+        "could not read '{text}' at character {pos}: this bracket is never closed",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 이 괄호가 닫히지 않았습니다",
+    ),
+    "answers.mismatched": (
+        "could not read '{text}' at character {pos}: it does not match the '{open}' at character {open_pos}",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: {open_pos}번째 글자의 '{open}'와(과) 짝이 맞지 않습니다",
+    ),
+    "answers.square_bracket": (
+        "could not read '{text}' at character {pos}: square brackets may only surround the whole row; use ( ) in a formula",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 대괄호는 행 전체를 감쌀 때만 씁니다. 식 안에서는 ( )를 쓰세요",
+    ),
+    "answers.expected_close": (
+        "could not read '{text}' at character {pos}: expected ')' to close the '(' at character {open_pos}",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: {open_pos}번째 글자의 '('를 닫는 ')'가 와야 합니다",
+    ),
+    "answers.empty_cell": (
+        "could not read '{text}' at character {pos}: there is no number before this comma",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 이 쉼표 앞에 숫자가 없습니다",
+    ),
+    "answers.implicit_multiplication": (
+        "could not read '{text}' at character {pos}: write * to multiply (for example 2*sqrt(2)), or a space or comma between two numbers",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 곱하려면 *를 쓰고(예: 2*sqrt(2)), 두 숫자 사이에는 공백이나 쉼표를 넣으세요",
+    ),
+    "answers.unexpected": (
+        "could not read '{text}' at character {pos}: it cannot follow what comes before it",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 앞의 내용 뒤에 올 수 없습니다",
+    ),
+    "answers.missing_number": (
+        "the answer ends too early: a number is missing after '{text}' at character {pos}",
+        "답이 너무 일찍 끝납니다: {pos}번째 글자의 '{text}' 뒤에 숫자가 없습니다",
+    ),
+    "answers.expected_number": (
+        "could not read '{text}' at character {pos}: expected a number here",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 여기에는 숫자가 와야 합니다",
+    ),
+    "answers.division_by_zero": (
+        "could not compute '{text}' at character {pos}: division by zero",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 0으로 나눕니다",
+    ),
+    "answers.sqrt_negative": (
+        "could not compute '{text}' at character {pos}: the square root of a negative number",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 음수의 제곱근입니다",
+    ),
+    "answers.negative_power": (
+        "could not compute '{text}' at character {pos}: a negative number to a fractional power",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 음수의 분수 거듭제곱입니다",
+    ),
+    "answers.exponent_too_large": (
+        "could not compute '{text}' at character {pos}: the exponent {exponent} is larger than {limit}",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 지수 {exponent}이(가) {limit}보다 큽니다",
+    ),
+    "answers.too_large": (
+        "could not compute '{text}' at character {pos}: the result would be larger than {limit}",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 결과가 {limit}보다 커집니다",
+    ),
+    "grading.verdict.correct": ("correct", "정답"),
+    "grading.verdict.follow_through": ("follow-through", "이어 계산 인정"),
+    "grading.verdict.partial": ("partly right", "일부 정답"),
+    "grading.verdict.wrong": ("wrong", "오답"),
+    "grading.verdict.missing": ("no answer", "답 없음"),
+    "grading.diagnosis.not_scaled": (
+        "You did not divide by √d: these are the scores themselves.",
+        "√d로 나누지 않았습니다: 스코어를 그대로 적었습니다.",
+    ),
+    "grading.diagnosis.divided_by_d": (
+        "You divided by d instead of √d.",
+        "√d 대신 d로 나누었습니다.",
+    ),
+    "grading.diagnosis.no_exp": (
+        "You divided the scaled scores by their sum without taking e^x first.",
+        "e^x를 구하지 않고 스케일된 스코어를 그 합으로 나누었습니다.",
+    ),
+    "grading.diagnosis.not_normalized": (
+        "These are e^x of the scaled scores: divide each by the row's sum of e^x.",
+        "스케일된 스코어의 e^x입니다: 각각을 행의 e^x 합으로 나누세요.",
+    ),
+    "grading.diagnosis.skipped_scaling": (
+        "This is the softmax of the unscaled scores: divide by √d before the softmax.",
+        "스케일링하지 않은 스코어의 Softmax입니다: Softmax 전에 √d로 나누세요.",
+    ),
+    "grading.diagnosis.column_softmax": (
+        "You normalised down each column; the softmax runs along the row (each row sums to 1).",
+        "열 방향으로 정규화했습니다. Softmax는 행을 따라 합니다 (각 행의 합 = 1).",
+    ),
+    "grading.diagnosis.transposed_scores": (
+        "Query and key are swapped (this is a column of S): use this token's q with each key's k.",
+        "Query와 Key가 뒤바뀌었습니다 (S의 열): 이 토큰의 q와 각 Key의 k를 내적하세요.",
+    ),
+    "grading.diagnosis.used_keys": (
+        "You mixed the keys: the output is weights·V, not weights·K.",
+        "Key를 섞었습니다: 출력은 가중치·K가 아니라 가중치·V입니다.",
+    ),
+    "grading.diagnosis.rounding": (
+        "Off only by rounding: keep more decimals in the earlier steps.",
+        "반올림 오차입니다: 앞 단계에서 소수 자릿수를 더 남기세요.",
+    ),
+    "quiz.intro.practice": (
+        "Practice: type each row on one line, numbers separated by spaces or commas (3/4, 6/1.414, e^0.71/88.5 and 78.6% work too). ? shows a hint, q stops. After each stage you see which cells are right and the exact row.",
+        "연습: 각 행을 한 줄에 입력하세요. 숫자는 공백이나 쉼표로 구분합니다 (3/4, 6/1.414, e^0.71/88.5, 78.6%도 됩니다). ?는 힌트, q는 종료. 단계마다 어느 칸이 맞았는지와 정답 행을 보여 줍니다.",
+    ),
+    "quiz.intro.exam": (
+        "Exam: type each row on one line, numbers separated by spaces or commas. ? shows a hint (hints are counted), q stops. Nothing is marked until the end, and each stage is marked against your own earlier numbers.",
+        "시험: 각 행을 한 줄에 입력하세요. 숫자는 공백이나 쉼표로 구분합니다. ?는 힌트(횟수가 기록됨), q는 종료. 채점은 끝에 한 번에 하며, 각 단계는 앞 단계에서 구한 본인 값을 기준으로도 채점합니다.",
+    ),
+    "quiz.prompt": ("> ", "> "),
+    "quiz.row": ("Row {token}", "{token} 행"),
+    "quiz.ask": (
+        "Type the {token} row: {count} numbers, one per key ({cells}).",
+        "{token} 행을 입력하세요: Key마다 하나씩 숫자 {count}개 ({cells}).",
+    ),
+    "quiz.ask_output": (
+        "Type the output of {token}: {count} numbers (components {cells}).",
+        "{token}의 출력을 입력하세요: 숫자 {count}개 (성분 {cells}).",
+    ),
+    "quiz.ask_masked": (
+        "Masked cells (—) may be left out, or typed as any number (0 for a weight).",
+        "마스크된 칸(—)은 빼고 입력해도 되고, 아무 숫자나 적어도 됩니다 (가중치는 0).",
+    ),
+    "quiz.wrong_count": ("that row has {given} numbers; type {expected}", "숫자가 {given}개입니다. {expected}개를 입력하세요"),
+    "quiz.wrong_count_masked": (
+        "that row has {given} numbers; type {expected} (or {open} without the masked cells)",
+        "숫자가 {given}개입니다. {expected}개(마스크된 칸을 빼면 {open}개)를 입력하세요",
+    ),
+    "quiz.again": ("Try again (? for a hint, q to stop).", "다시 입력하세요 (? 힌트, q 종료)."),
+    "quiz.empty": (
+        "Type the row's numbers on one line (? for a hint, q to stop).",
+        "행의 숫자를 한 줄에 입력하세요 (? 힌트, q 종료).",
+    ),
+    "quiz.hint.scores": (
+        "Hint: score = q({token})·k — multiply q by each key's k component by component and add.",
+        "힌트: 스코어 = q({token})·k — q와 각 Key의 k를 성분끼리 곱해서 더하세요.",
+    ),
+    "quiz.hint.scaled": (
+        "Hint: scaled score = score / {divisor}, for each key of the {token} row.",
+        "힌트: 스케일링 = 스코어 / {divisor} ({token} 행의 Key마다).",
+    ),
+    "quiz.hint.weights": (
+        "Hint: weight = e^x / (the sum of e^x over the row), x being the scaled scores of the {token} row.",
+        "힌트: 가중치 = e^x / (행의 e^x 합). x는 {token} 행의 스케일된 스코어입니다.",
+    ),
+    "quiz.hint.output": (
+        "Hint: output of {token} = the sum over keys of weight × v (each key's value vector).",
+        "힌트: {token}의 출력 = Key마다 가중치 × v (그 Key의 Value 벡터)를 모두 더한 것.",
+    ),
+    "quiz.hint.first_cell": ("Hint: the first cell, worked out:", "힌트: 첫 칸의 계산:"),
+    "quiz.hint.first_cell_own": (
+        "Hint: the first cell, worked out from your own previous row:",
+        "힌트: 첫 칸의 계산 (앞 단계에서 입력한 본인 값으로):",
+    ),
+    "quiz.verdict": ("{verdict} — {points} / 1", "{verdict} — {points} / 1점"),
+    "quiz.cell_off": ("cell {n} ({label}): {given} — expected {expected}", "{n}번 칸 ({label}): {given} — 정답 {expected}"),
+    "quiz.cell_follow": (
+        "cell {n} ({label}): {given} — right from your own previous row ({carried}); exact {expected}",
+        "{n}번 칸 ({label}): {given} — 앞 단계 본인 값으로는 맞음 ({carried}), 정답 {expected}",
+    ),
+    "quiz.go_on": ("Go on from the exact row below.", "아래 정답 행에서 이어 가세요."),
+    "quiz.summary.title": ("Summary", "결과"),
+    "quiz.stage.scores": ("scores", "스코어"),
+    "quiz.stage.scaled": ("scaled", "스케일링"),
+    "quiz.stage.weights": ("weights", "가중치"),
+    "quiz.stage.output": ("output", "출력"),
+    "quiz.summary.problem": ("problem", "문제"),
+    "quiz.summary.row": ("row", "행"),
+    "quiz.summary.stage": ("stage", "단계"),
+    "quiz.summary.verdict": ("verdict", "판정"),
+    "quiz.summary.off": ("cells off", "틀린 칸"),
+    "quiz.summary.hints": ("hints", "힌트"),
+    "quiz.summary.points": ("points", "점수"),
+    "quiz.score": ("Score: {score} / {max}", "점수: {score} / {max}"),
+    "quiz.stopped.quit": (
+        "Stopped after {asked} of {total} questions. Score so far: {score} / {max}",
+        "{total}문제 중 {asked}번째에서 멈췄습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.eof": (
+        "Input ended after {asked} of {total} questions. Score so far: {score} / {max}",
+        "{total}문제 중 {asked}번째에서 입력이 끝났습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.interrupt": (
+        "Interrupted after {asked} of {total} questions. Score so far: {score} / {max}",
+        "{total}문제 중 {asked}번째에서 중단되었습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.seed": ("Random problem, seed {seed}. Replay it with:", "무작위 문제, 시드 {seed}. 다시 풀려면:"),
+    "quiz.report_exists": (
+        "{path} already exists; choose another --report file, or add --force to overwrite it",
+        "{path} 파일이 이미 있습니다. 다른 --report 파일을 고르거나, 덮어쓰려면 --force를 붙이세요",
+    ),
+    "quiz.report_dir": (
+        "cannot write the report {path}: the directory {directory} does not exist",
+        "보고서 {path}를 쓸 수 없습니다: {directory} 디렉터리가 없습니다",
+    ),
+    "quiz.report_written": ("Report written to {path}", "보고서를 {path}에 저장했습니다"),
+    "quiz.report_failed": ("cannot write the report {path}: {reason}", "보고서 {path}를 쓸 수 없습니다: {reason}"),
+    "quiz.random_only": (
+        "--tokens, --dim and --seed go with --random",
+        "--tokens, --dim, --seed는 --random과 함께 쓰세요",
+    ),
+    "quiz.random_and_file": (
+        "--random makes its own problem: leave out FILE and --problem",
+        "--random은 문제를 새로 만듭니다: FILE과 --problem은 빼세요",
+    ),
+    "generate.bad_seed": (
+        "the seed must be a whole number from 0 to {most}, not {seed}",
+        "시드는 0부터 {most}까지의 정수여야 합니다 ({seed}은(는) 쓸 수 없습니다)",
+    ),
+    "generate.bad_tokens": (
+        "the number of tokens must be from 1 to {most}, not {tokens}",
+        "토큰 수는 1부터 {most}까지여야 합니다 ({tokens}은(는) 쓸 수 없습니다)",
+    ),
+    "generate.bad_dim": (
+        "the dimension must be from 1 to {most}, not {dim}",
+        "차원은 1부터 {most}까지여야 합니다 ({dim}은(는) 쓸 수 없습니다)",
+    ),
     # --- grade (attn_tutor.classbook) ----------------------------------------------
     # --- export and generate (attn_tutor.render.*, attn_tutor.generate) ------------
 }

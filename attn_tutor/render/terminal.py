@@ -60,10 +60,10 @@ class _Painter:
         self.styles: dict[str, object] = {}
         self.system = None
         if out.color_system is not None and not out.no_color:
-            from rich.color import ColorSystem
+            from rich.console import COLOR_SYSTEMS
             from rich.style import Style
 
-            self.system = ColorSystem[out.color_system.upper()]
+            self.system = COLOR_SYSTEMS[out.color_system]  # "256" is not a ColorSystem member name
             self._parse = Style.parse
 
     def __call__(self, text: str, style: str) -> str:

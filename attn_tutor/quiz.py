@@ -1,0 +1,437 @@
+"""The question loop: asks each stage of each row, marks it, says which cell is off.
+
+Input and output are parameters, so tests and the benchmark drive the loop
+without a terminal::
+
+    outcome = run(config, read_line, show)
+
+``read_line(prompt)`` returns one line the student typed, or ``None`` at the end
+of input (it may raise ``KeyboardInterrupt``); ``show(blocks_or_text)`` draws a
+list of :mod:`attn_tutor.document` blocks or one line of text.
+
+One line is read per asked stage, plus one per re-ask: a line that does not parse
+or has the wrong number of cells is not marked; the student is told why and asked
+again. ``?``/``hint`` shows a hint (first the formula, then the first cell's
+arithmetic on the student's own numbers) and is counted; ``q``/``quit``, end of
+input and Ctrl-C stop the quiz: the stage on screen is recorded as missing, the
+partial score is shown, and the caller writes the report so far (the report holds
+the items asked so far, not the ones never reached).
+
+A row of scores, scaled scores or weights with masked cells may be typed in full
+(any number in a masked score; 0 in a masked weight) or with the masked cells
+left out.
+
+Practice mode shows, after each stage, the verdict, each cell that is off with
+the value expected, the diagnosis, and the exact row; the student goes on from
+it. Exam mode shows nothing until the end. Both end with a summary table.
+
+Hints: the second and later hints work the first cell out on the numbers the
+student goes on from — in an exam their own earlier row; in practice their own
+previous row if it was right (or follow-through), else the exact row just shown.
+They are counted in the report, not deducted.
+
+The report file (``--report``) is the JSON of :meth:`Report.to_dict`, written
+atomically (a temporary file in the same directory, then ``os.replace``) when the
+quiz ends for any reason. It never overwrites a file: :func:`check_report_path`
+refuses an existing path (or a missing directory) before the first question, so
+no answer is typed in vain.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import os
+import tempfile
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+import numpy as np
+
+from attn_tutor import engine, explain, grading
+from attn_tutor.document import Block, Heading, Math, Paragraph, Table
+from attn_tutor.engine import Solution
+from attn_tutor.errors import AttnTutorError
+from attn_tutor.grading import Item, Report
+from attn_tutor.i18n import t
+from attn_tutor.model import Problem
+from attn_tutor.numbers import fmt, fmt_given
+from attn_tutor.solution_doc import divisor_label, given_blocks, problem_heading, problem_notes, stage_table
+
+ReadLine = Callable[[str], "str | None"]
+Show = Callable[["list[Block] | str"], None]
+
+QUIT = ("q", "quit")
+HINT = ("?", "hint")
+STAGE_LETTER = {"scores": "a", "scaled": "b", "weights": "c", "output": "d"}
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One problem and the query rows to ask (indices into its tokens)."""
+
+    problem: Problem
+    rows: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class QuizConfig:
+    plans: tuple[Plan, ...]
+    problem_set: str  # the report's name for the set: a packaged name, a path or "random"
+    mode: str = "practice"
+    follow_through: str = "full"
+    student: str | None = None
+    seed: int | None = None
+    lang: str = "en"
+
+    def __post_init__(self) -> None:
+        if self.mode not in grading.MODES:
+            raise ValueError(f"mode must be one of {grading.MODES}")
+        if self.follow_through not in grading.FOLLOW_THROUGH:
+            raise ValueError(f"follow_through must be one of {tuple(grading.FOLLOW_THROUGH)}")
+
+
+@dataclass
+class Outcome:
+    report: Report
+    ended: str  # "done", "quit", "eof" or "interrupt"
+    asked: int  # questions put to the student
+    total: int  # questions the quiz had
+
+    @property
+    def exit_code(self) -> int:
+        return 130 if self.ended == "interrupt" else 0
+
+
+def plan(problems: Sequence[Problem], row: str | None = None) -> tuple[Plan, ...]:
+    """Each problem with its asked rows, or only the row of token ``row`` (problems without it are left out)."""
+    plans = []
+    for problem in problems:
+        if row is None:
+            plans.append(Plan(problem, tuple(problem.row_index(token) for token in problem.asked_rows)))
+        elif row in problem.tokens:
+            plans.append(Plan(problem, (problem.row_index(row),)))
+    return tuple(plans)
+
+
+def count_questions(plans: Sequence[Plan]) -> int:
+    return sum(len(p.rows) * len(p.problem.asked_stages) for p in plans)
+
+
+# --- labels -------------------------------------------------------------------------
+
+
+def cell_labels(solution: Solution, stage: str, lang: str) -> list[str]:
+    """What each cell of a row is: a key (``head 2·생선을`` with several heads) or an output component."""
+    problem = solution.problem
+    many = len(solution.heads) > 1
+    if stage == "output":
+        return [str(c + 1) for c in range(grading.row_width(solution, stage))]
+    labels = []
+    for number, _head in enumerate(solution.heads, start=1):
+        for key in problem.keys:
+            labels.append(f"{t('solve.head', lang, n=number)}·{key}" if many else key)
+    return labels
+
+
+def stage_title(solution: Solution, stage: str, lang: str) -> str:
+    decimals = solution.problem.decimals
+    if stage == "scaled":
+        divisors = dict.fromkeys(divisor_label(solution, head, decimals) for head in solution.heads)
+        return t("solve.scaled", lang, divisor=" | ".join(divisors))
+    return t(f"solve.{stage}", lang)
+
+
+# --- reading an answer --------------------------------------------------------------
+
+
+def parse_answer(solution: Solution, row: int, stage: str, text: str) -> list[float]:
+    """The row a student typed, in full: masked cells left out are filled in (0)."""
+    from attn_tutor import answers
+
+    values = answers.parse_row(text)
+    width = grading.row_width(solution, stage)
+    if len(values) == width:
+        return values
+    open_ = grading.open_cells(solution, row, stage)
+    if stage != "output" and not open_.all() and len(values) == int(open_.sum()):
+        filled = iter(values)
+        return [next(filled) if is_open else 0.0 for is_open in open_]
+    if stage != "output" and not open_.all():
+        raise AttnTutorError("quiz.wrong_count_masked", given=len(values), expected=width, open=int(open_.sum()))
+    raise AttnTutorError("quiz.wrong_count", given=len(values), expected=width)
+
+
+def _command(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip().lower()
+
+
+# --- hints --------------------------------------------------------------------------
+
+
+def _with_row(matrix: np.ndarray, row: int, values: np.ndarray) -> np.ndarray:
+    copy = np.array(matrix, dtype=np.float64, copy=True)
+    copy[row] = values
+    return copy
+
+
+def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Sequence[float] | None, lang: str) -> list[Block]:
+    """Hint ``level`` (1: the formula; 2 and on: the first cell's arithmetic on ``basis``).
+
+    ``basis`` is the previous stage's row the student goes on from (None: the exact one).
+    """
+    problem = solution.problem
+    token = problem.tokens[row]
+    decimals = problem.decimals
+    if level <= 1:
+        divisor = " | ".join(dict.fromkeys(divisor_label(solution, h, decimals) for h in solution.heads))
+        return [Paragraph(t(f"quiz.hint.{stage}", lang, token=token, divisor=divisor))]
+    head = solution.heads[0]
+    before = grading.previous_stage(stage)
+    if before is not None and basis is not None:
+        own = np.asarray(basis, dtype=np.float64)[grading.segments(solution, before)[0]]
+    else:
+        own = None
+    mask = head.mask[row]
+    with np.errstate(all="ignore"):
+        if stage == "scores":
+            line = explain.score_lines(head, row, problem.tokens, problem.keys, decimals)[0]
+        elif stage == "scaled":
+            scores = head.scores[row] if own is None else np.where(mask, own, np.nan)
+            changed = dataclasses.replace(
+                head,
+                scores=_with_row(head.scores, row, scores),
+                scaled=_with_row(head.scaled, row, np.where(mask, scores / head.divisor, np.nan)),
+            )
+            line = explain.scaled_lines(changed, row, problem.divide_by, decimals)[0]
+        elif stage == "weights":
+            scaled = head.scaled[row] if own is None else np.where(mask, own, np.nan)
+            exps = engine.student_exps(scaled, mask)
+            changed = dataclasses.replace(
+                head,
+                scaled=_with_row(head.scaled, row, scaled),
+                exps=_with_row(head.exps, row, exps),
+                exp_sums=_with_row(head.exp_sums[:, None], row, np.array([exps.sum()]))[:, 0],
+                weights=_with_row(head.weights, row, engine.softmax(np.where(mask, scaled, 0.0), mask)),
+            )
+            line = explain.weight_lines(changed, row, decimals)[0]
+        else:
+            weights = head.weights[row] if own is None else own
+            terms = " + ".join(
+                f"{fmt_given(w, decimals)}×{fmt_given(v, decimals)}" for w, v, m in zip(weights, head.V[:, 0], mask) if m or w != 0
+            )
+            line = f"{terms} = {fmt(float(engine.mix(weights, head.V)[0]), decimals)}"
+    key = "quiz.hint.first_cell_own" if own is not None else "quiz.hint.first_cell"
+    return [Math((line,), title=t(key, lang))]
+
+
+# --- feedback -----------------------------------------------------------------------
+
+
+def feedback_blocks(solution: Solution, row: int, item: Item, lang: str) -> list[Block]:
+    """Practice mode, after a stage: verdict, each cell that is off, the diagnosis, the exact row."""
+    decimals = solution.problem.decimals
+    labels = cell_labels(solution, item.stage, lang)
+    points = fmt_given(item.points, decimals)
+    lines = [t("quiz.verdict", lang, verdict=t(f"grading.verdict.{item.verdict}", lang), points=points)]
+    for i, state in enumerate(item.cells):
+        if state not in ("wrong", "follow_through"):
+            continue
+        args = dict(
+            n=i + 1,
+            label=labels[i],
+            given=fmt_given(item.given[i], decimals),
+            expected=fmt_given(item.expected[i], decimals),
+        )
+        if state == "wrong":
+            lines.append(t("quiz.cell_off", lang, **args))
+        else:
+            lines.append(t("quiz.cell_follow", lang, carried=fmt_given(item.carried[i], decimals), **args))
+    if item.diagnosis is not None:
+        lines.append(t(f"grading.diagnosis.{item.diagnosis}", lang))
+    if item.verdict != "correct":
+        lines.append(t("quiz.go_on", lang))
+    blocks: list[Block] = [Math(tuple(lines))]
+    blocks.extend(stage_table(solution, item.stage, [row], decimals, lang))
+    return blocks
+
+
+def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
+    report = outcome.report
+    header = tuple(
+        t(f"quiz.summary.{name}", lang) for name in ("problem", "row", "stage", "verdict", "off", "hints", "points")
+    )
+    rows = []
+    for item in report.items:
+        off = ", ".join(str(i + 1) for i, state in enumerate(item.cells) if state == "wrong")
+        verdict = t(f"grading.verdict.{item.verdict}", lang)
+        if item.diagnosis:
+            verdict += f" ({item.diagnosis})"
+        rows.append(
+            (
+                item.problem,
+                item.row,
+                f"({STAGE_LETTER[item.stage]}) {t(f'quiz.stage.{item.stage}', lang)}",
+                verdict,
+                off or "—",
+                str(item.hints),
+                fmt_given(item.points, 3),
+            )
+        )
+    blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title", lang))]
+    score = dict(score=fmt_given(report.score, 3), max=fmt_given(report.max_score, 3))
+    if outcome.ended == "done":
+        blocks.append(Paragraph(t("quiz.score", lang, **score)))
+    else:
+        blocks.append(
+            Paragraph(t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score))
+        )
+    return blocks
+
+
+def intro_blocks(solution: Solution, row: int, lang: str) -> list[Block]:
+    problem = solution.problem
+    blocks: list[Block] = [problem_heading(problem), *problem_notes(problem, lang)]
+    blocks.extend(given_blocks(solution, lang, problem.decimals))
+    blocks.append(Heading(t("quiz.row", lang, token=problem.tokens[row]), level=3))
+    return blocks
+
+
+def question_blocks(solution: Solution, row: int, stage: str, lang: str) -> list[Block]:
+    problem = solution.problem
+    labels = cell_labels(solution, stage, lang)
+    key = "quiz.ask_output" if stage == "output" else "quiz.ask"
+    lines = [t(key, lang, token=problem.tokens[row], count=len(labels), cells=", ".join(labels))]
+    if stage != "output" and not grading.open_cells(solution, row, stage).all():
+        lines.append(t("quiz.ask_masked", lang))
+    return [Heading(stage_title(solution, stage, lang), level=3), *(Paragraph(line) for line in lines)]
+
+
+# --- the loop -----------------------------------------------------------------------
+
+
+def run(config: QuizConfig, read_line: ReadLine, show: Show) -> Outcome:
+    """Ask every question of ``config``; return the report and how the quiz ended."""
+    lang = config.lang
+    report = Report(config.student, config.problem_set, config.seed, config.mode, [])
+    outcome = Outcome(report, "done", 0, count_questions(config.plans))
+    prompt = t("quiz.prompt", lang)
+    show([Paragraph(t(f"quiz.intro.{config.mode}", lang))])
+    current: dict | None = None  # the question on screen: solution, row, stage, hints
+    try:
+        for item_plan in config.plans:
+            solution = engine.solve(item_plan.problem)
+            problem = solution.problem
+            for row in item_plan.rows:
+                show(intro_blocks(solution, row, lang))
+                own: dict[str, tuple[float, ...]] = {}
+                hint_basis: dict[str, tuple[float, ...]] = {}
+                for stage in problem.stages:
+                    if stage not in problem.asked_stages:
+                        own = grading.advance(solution, row, stage, None, own, config.mode)
+                        hint_basis = own
+                        continue
+                    current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own}
+                    outcome.asked += 1
+                    show(question_blocks(solution, row, stage, lang))
+                    ended, given = _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang)
+                    if ended is not None:
+                        outcome.ended = ended
+                        return _finish(outcome, current, config, show)
+                    item = grading.mark_stage(
+                        solution, row, stage, given, own, follow_through=config.follow_through, hints=current["hints"]
+                    )
+                    current = None
+                    report.items.append(item)
+                    own = grading.advance(solution, row, stage, given, own, config.mode)
+                    if config.mode == "practice":
+                        show(feedback_blocks(solution, row, item, lang))
+                        hint_basis = own if item.verdict in ("correct", "follow_through") else {}
+                    else:
+                        hint_basis = own
+    except KeyboardInterrupt:
+        outcome.ended = "interrupt"
+        return _finish(outcome, current, config, show)
+    return _finish(outcome, None, config, show)
+
+
+def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang):
+    """Read lines until one is a row of the right size: (None, values) or (how it ended, None)."""
+    before = grading.previous_stage(stage)
+    while True:
+        line = read_line(prompt)
+        if line is None:
+            return "eof", None
+        command = _command(line)
+        if command in QUIT:
+            return "quit", None
+        if command in HINT:
+            current["hints"] += 1
+            basis = hint_basis.get(before) if before is not None else None
+            show(hint_blocks(solution, row, stage, current["hints"], basis, lang))
+            continue
+        if not command:
+            show(t("quiz.empty", lang))
+            continue
+        try:
+            return None, parse_answer(solution, row, stage, line)
+        except AttnTutorError as error:
+            show("\n".join([*error.messages(lang), t("quiz.again", lang)]))
+
+
+def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Show) -> Outcome:
+    if current is not None:  # the question on screen when the quiz stopped: recorded as missing
+        outcome.report.items.append(
+            grading.mark_stage(
+                current["solution"],
+                current["row"],
+                current["stage"],
+                None,
+                current["own"],
+                follow_through=config.follow_through,
+                hints=current["hints"],
+            )
+        )
+    show(summary_blocks(outcome, config.lang))
+    return outcome
+
+
+# --- the report file ----------------------------------------------------------------
+
+
+def check_report_path(path: str | os.PathLike, *, force: bool = False) -> None:
+    """Before the first question: the report can be written and overwrites nothing (unless ``force``)."""
+    target = Path(path)
+    if target.is_dir():
+        raise AttnTutorError("quiz.report_exists", path=str(target))
+    if target.exists() and not force:
+        raise AttnTutorError("quiz.report_exists", path=str(target))
+    if not target.parent.is_dir():
+        raise AttnTutorError("quiz.report_dir", path=str(target), directory=str(target.parent))
+
+
+def write_report(report: Report, path: str | os.PathLike) -> None:
+    """``report`` as JSON, atomically: a temporary file in the same directory, then os.replace."""
+    import json
+
+    target = Path(path)
+    text = json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n"
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
+    except OSError as error:
+        raise AttnTutorError("quiz.report_failed", path=str(target), reason=error.strerror or str(error)) from None
+    try:
+        with os.fdopen(handle, "w", encoding="utf-8") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, target)
+    except BaseException as error:
+        try:
+            os.unlink(temp)
+        except FileNotFoundError:
+            pass
+        if isinstance(error, OSError):
+            raise AttnTutorError("quiz.report_failed", path=str(target), reason=error.strerror or str(error)) from None
+        raise

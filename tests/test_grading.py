@@ -1,0 +1,447 @@
+"""Marking rows: every verdict, every diagnosis, follow-through, the trivial-carry guard, the report."""
+
+from __future__ import annotations
+
+import json
+import math
+
+import numpy as np
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from attn_tutor import engine
+from attn_tutor.grading import (
+    DIAGNOSES,
+    VERDICTS,
+    Item,
+    Report,
+    advance,
+    carry_forward,
+    mark_row,
+    mark_stage,
+)
+from attn_tutor.i18n import MESSAGES, t
+from attn_tutor.model import Head, Problem
+from attn_tutor.numbers import round_half_up
+
+TOKENS = ("고양이가", "생선을", "먹었다")
+Q = ((2, 1), (1, 2), (1, 3))
+K = ((1, 0), (0, 2), (1, 1))
+V = ((1, 0), (0, 1), (1, 1))
+CAT = Problem(id="cat-fish", tokens=TOKENS, heads=(Head(Q=Q, K=K, V=V),))
+SOL = engine.solve(CAT)
+CAT_ROW, EAT_ROW = 0, 2  # 고양이가, 먹었다
+
+Qa, Ka, Va = (np.array(m, dtype=float) for m in (Q, K, V))
+S = Qa @ Ka.T
+SCALED = S / math.sqrt(2)
+
+
+def softmax(x):
+    e = np.exp(np.asarray(x, dtype=float))
+    return e / e.sum()
+
+
+def solution(**changes) -> engine.Solution:
+    fields = dict(id="p", tokens=TOKENS, heads=(Head(Q=Q, K=K, V=V),))
+    fields.update(changes)
+    return engine.solve(Problem(**fields))
+
+
+def exact(stage: str, row: int = EAT_ROW, sol=SOL) -> list[float]:
+    return [float(v) for v in sol.stage_row(stage, row)]
+
+
+def mark(stage, given, row=EAT_ROW, own=None, sol=SOL, **options):
+    return mark_stage(sol, row, stage, given, own, **options)
+
+
+# --- every diagnosis: a row made by the mistake itself ------------------------------
+
+WEIGHTS_EAT = softmax(SCALED[EAT_ROW])
+E_COLUMNS = np.exp(SCALED)
+
+MISTAKES = [
+    # (code, stage, row, the student's row made by the mistake, with numpy here)
+    ("not_scaled", "scaled", EAT_ROW, S[EAT_ROW]),
+    ("divided_by_d", "scaled", EAT_ROW, S[EAT_ROW] / 2),
+    ("no_exp", "weights", EAT_ROW, SCALED[EAT_ROW] / SCALED[EAT_ROW].sum()),
+    ("not_normalized", "weights", EAT_ROW, np.exp(SCALED[EAT_ROW])),
+    ("skipped_scaling", "weights", EAT_ROW, softmax(S[EAT_ROW])),
+    ("column_softmax", "weights", CAT_ROW, (E_COLUMNS / E_COLUMNS.sum(axis=0))[CAT_ROW]),
+    ("transposed_scores", "scores", CAT_ROW, S[:, CAT_ROW]),
+    ("used_keys", "output", EAT_ROW, WEIGHTS_EAT @ Ka),
+    ("rounding", "scaled", EAT_ROW, [0.71, 4.25, 2.83]),  # 4.25: early rounding, 0.0074 off
+]
+
+
+def test_the_table_covers_every_diagnosis():
+    assert sorted(code for code, *_ in MISTAKES) == sorted(DIAGNOSES)
+
+
+@pytest.mark.parametrize(("code", "stage", "row", "typed"), MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_each_mistake_is_diagnosed(code, stage, row, typed):
+    item = mark(stage, [round(float(v), 3) for v in typed], row=row)
+    assert item.verdict in ("wrong", "partial")
+    assert item.diagnosis == code
+    assert item.points < 1
+
+
+@pytest.mark.parametrize(("code", "stage", "row", "typed"), MISTAKES, ids=[m[0] for m in MISTAKES])
+def test_a_near_miss_of_each_mistake_is_not_diagnosed_as_it(code, stage, row, typed):
+    """The mistake's row with one cell pushed 0.05 further: not that mistake any more."""
+    near = [round(float(v), 3) for v in typed]
+    near[-1] += 0.05
+    item = mark(stage, near, row=row)
+    assert item.verdict in ("wrong", "partial")
+    assert item.diagnosis != code
+
+
+def test_keys_and_values_sharing_a_column_still_count_as_used_keys():
+    """weights·K agrees with weights·V in the first component here: that cell is right, the row is partial."""
+    item = mark("output", [round(float(v), 3) for v in WEIGHTS_EAT @ Ka])
+    assert item.cells == ("correct", "wrong")
+    assert (item.verdict, item.diagnosis) == ("partial", "used_keys")
+
+
+@pytest.mark.parametrize(
+    ("name", "sol", "stage", "row", "typed"),
+    [
+        # transposing a symmetric S (K = Q) changes nothing: the transposed row is the right row
+        ("symmetric S", solution(heads=(Head(Q=Q, K=Q, V=V),)), "scores", CAT_ROW, None),
+        # dividing by 1 (divide_by: 1) is not dividing: typing the scores is right
+        ("divisor 1", solution(divide_by=1.0), "scaled", EAT_ROW, None),
+        # mixing K when K == V is mixing V
+        ("K equals V", solution(heads=(Head(Q=Q, K=V, V=V),)), "output", EAT_ROW, None),
+        # d = 1: √d = d
+        ("d = 1", solution(heads=(Head(Q=((2,), (1,), (3,)), K=((1,), (2,), (1,)), V=V),)), "scaled", EAT_ROW, None),
+    ],
+)
+def test_a_mistake_that_does_not_change_the_numbers_is_never_diagnosed(name, sol, stage, row, typed):
+    right = exact(stage, row, sol)
+    assert mark(stage, right, row=row, sol=sol).verdict == "correct"
+    off = [v + 0.3 for v in right]  # wrong everywhere, and no known mistake
+    item = mark(stage, off, row=row, sol=sol)
+    assert item.verdict == "wrong"
+    assert item.diagnosis is None
+
+
+def test_rounding_needs_every_wrong_cell_close():
+    assert mark("scaled", [0.71, 4.25, 2.83]).diagnosis == "rounding"
+    assert mark("scaled", [0.71, 4.3, 2.83]).diagnosis is None  # 0.057 off is not rounding
+    assert mark("scaled", [0.72, 4.25, 2.84]).diagnosis == "rounding"
+
+
+def test_mistakes_are_found_from_the_students_own_earlier_numbers_too():
+    """Exam mode: scores transposed, then not scaled — relative to the student's own scores."""
+    own_scores = [2.0, 1.0, 1.0]  # column 0 of S
+    items = mark_row(SOL, CAT_ROW, {"scores": own_scores, "scaled": own_scores, "weights": None, "output": None})
+    assert [(i.verdict, i.diagnosis) for i in items[:2]] == [("partial", "transposed_scores"), ("wrong", "not_scaled")]
+
+
+def test_skipped_scaling_from_the_students_own_scores():
+    own_scores = [2.0, 1.0, 1.0]
+    answers = {
+        "scores": own_scores,
+        "scaled": list(np.array(own_scores) / math.sqrt(2)),
+        "weights": list(softmax(own_scores)),
+        "output": None,
+    }
+    items = mark_row(SOL, CAT_ROW, answers, mode="exam")
+    assert items[1].verdict == "follow_through"
+    assert (items[2].verdict, items[2].diagnosis) == ("wrong", "skipped_scaling")
+
+
+# --- every verdict ------------------------------------------------------------------
+
+VERDICT_CASES = [
+    ("correct", "scaled", [0.71, 4.24, 2.83], None, ("correct",) * 3),
+    ("follow_through", "scaled", [0.71, 4.95, 2.83], {"scores": [1, 7, 4]}, ("correct", "follow_through", "correct")),
+    ("partial", "scaled", [0.71, 4.24, 9], None, ("correct", "correct", "wrong")),
+    ("wrong", "scaled", [9, 9, 9], None, ("wrong",) * 3),
+    ("missing", "scaled", None, None, ("missing",) * 3),
+]
+
+
+def test_the_table_covers_every_verdict():
+    assert [case[0] for case in VERDICT_CASES] == list(VERDICTS)
+
+
+@pytest.mark.parametrize(("verdict", "stage", "typed", "own", "cells"), VERDICT_CASES, ids=[c[0] for c in VERDICT_CASES])
+def test_each_verdict(verdict, stage, typed, own, cells):
+    item = mark(stage, typed, own=own)
+    assert item.verdict == verdict
+    assert item.cells == cells
+    assert item.given == (None if typed is None else tuple(float(v) for v in typed))
+
+
+@pytest.mark.parametrize(
+    ("typed", "points"),
+    [([0.71, 4.24, 2.83], 1.0), ([0.71, 4.24, 9], 0.6667), ([0.71, 9, 9], 0.3333), ([9, 9, 9], 0.0), (None, 0.0)],
+)
+def test_points_are_the_share_of_right_cells(typed, points):
+    item = mark("scaled", typed)
+    assert (item.points, item.max_points) == (points, 1.0)
+
+
+def test_tolerance_is_inclusive_and_exact():
+    """|given - exact| <= tolerance (+1e-12 for binary floats): 0.005 off is right, 0.0051 is not."""
+    sol = solution(heads=(Head(Q=((1, 0),) * 3, K=((1, 0),) * 3, V=V),), divide_by=2.0)  # every scaled score 0.5
+    assert mark("scaled", [0.505, 0.495, 0.5], sol=sol).verdict == "correct"
+    assert mark("scaled", [0.5051, 0.5, 0.5], sol=sol).cells[0] == "wrong"
+    tight = solution(tolerance=0.0005)
+    assert mark("scaled", [0.71, 4.24, 2.83], sol=tight).verdict == "wrong"
+
+
+# --- follow-through -----------------------------------------------------------------
+
+SLIPPED = [3.0, 1.0, 1.0]  # the 고양이가 scores (2, 2, 3) miscomputed in every cell
+FROM_SLIPPED = {
+    "scaled": np.array(SLIPPED) / math.sqrt(2),
+}
+FROM_SLIPPED["weights"] = softmax(FROM_SLIPPED["scaled"])
+FROM_SLIPPED["output"] = FROM_SLIPPED["weights"] @ Va
+
+
+def three_places(values) -> list[float]:
+    return [round(float(v), 3) for v in values]
+
+
+def test_exam_mode_carries_an_early_error_through_every_stage():
+    answers = {"scores": SLIPPED, **{k: three_places(v) for k, v in FROM_SLIPPED.items()}}
+    items = mark_row(SOL, CAT_ROW, answers, mode="exam")
+    assert [i.verdict for i in items] == ["wrong", "follow_through", "follow_through", "follow_through"]
+    assert [i.points for i in items] == [0.0, 1.0, 1.0, 1.0]
+
+
+def test_exam_mode_carries_through_a_blank_stage_practice_mode_does_not():
+    answers = {"scores": SLIPPED, "scaled": None, "weights": three_places(FROM_SLIPPED["weights"]), "output": None}
+    exam = mark_row(SOL, CAT_ROW, answers, mode="exam")
+    practice = mark_row(SOL, CAT_ROW, answers, mode="practice")
+    assert exam[2].verdict == "follow_through"
+    assert practice[2].verdict == "wrong"
+
+
+def test_follow_through_comes_from_the_row_typed_just_before():
+    """Practice: weights carried from the scaled row typed just before, not from the scores."""
+    scaled_typed = three_places(SCALED[CAT_ROW])  # right, after wrong scores
+    answers = {"scores": SLIPPED, "scaled": scaled_typed, "weights": three_places(FROM_SLIPPED["weights"])}
+    practice = mark_row(SOL, CAT_ROW, answers, mode="practice", stages=("scores", "scaled", "weights"))
+    assert [i.verdict for i in practice] == ["wrong", "correct", "wrong"]
+
+
+def test_an_unasked_stage_is_carried_in_exam_mode():
+    answers = {"scores": SLIPPED, "weights": three_places(FROM_SLIPPED["weights"])}
+    exam = mark_row(SOL, CAT_ROW, answers, mode="exam", stages=("scores", "weights"))
+    assert [(i.stage, i.verdict) for i in exam] == [("scores", "wrong"), ("weights", "follow_through")]
+
+
+@pytest.mark.parametrize(("policy", "points"), [("full", 1.0), ("half", 0.5), ("none", 0.0)])
+def test_follow_through_policies(policy, points):
+    answers = {"scores": SLIPPED, **{k: three_places(v) for k, v in FROM_SLIPPED.items()}}
+    items = mark_row(SOL, CAT_ROW, answers, follow_through=policy)
+    assert [i.verdict for i in items[1:]] == ["follow_through"] * 3
+    assert [i.points for i in items] == [0.0, points, points, points]
+
+
+def test_follow_through_policy_scales_only_the_follow_through_cells():
+    item = mark("scaled", [0.71, 4.95, 9], own={"scores": [1, 7, 4]}, follow_through="half")
+    assert item.cells == ("correct", "follow_through", "wrong")
+    assert (item.verdict, item.points) == ("partial", 0.5)
+
+
+def test_carry_forward_matches_the_engine_on_exact_rows():
+    for stage, before in (("scaled", "scores"), ("weights", "scaled"), ("output", "weights")):
+        carried = carry_forward(SOL, EAT_ROW, stage, SOL.stage_row(before, EAT_ROW))
+        assert np.allclose(carried, SOL.stage_row(stage, EAT_ROW), atol=1e-12)
+
+
+# --- the trivial-carry guard --------------------------------------------------------
+
+
+def test_typing_zeros_early_earns_nothing_later():
+    zeros = {"scores": [0, 0, 0], "scaled": [0, 0, 0], "weights": [1 / 3] * 3, "output": three_places(np.ones(3) / 3 @ Va)}
+    items = mark_row(SOL, EAT_ROW, zeros, mode="exam")
+    assert [i.verdict for i in items] == ["wrong"] * 4
+    assert sum(i.points for i in items) == 0
+    assert all(i.diagnosis != "rounding" for i in items)
+
+
+def test_constant_scores_earn_the_scaling_but_not_the_uniform_weights():
+    scores = [5, 5, 5]
+    answers = {"scores": scores, "scaled": three_places(np.array(scores) / math.sqrt(2)), "weights": [1 / 3] * 3}
+    items = mark_row(SOL, EAT_ROW, answers, stages=("scores", "scaled", "weights"))
+    assert [i.verdict for i in items] == ["wrong", "follow_through", "wrong"]
+
+
+def test_the_control_row_without_the_guard_earns_follow_through():
+    """Non-constant wrong scores: the same path earns follow-through at every later stage."""
+    scores = [2, 5, 3]
+    scaled = np.array(scores) / math.sqrt(2)
+    weights = softmax(scaled)
+    answers = {"scores": scores, "scaled": three_places(scaled), "weights": three_places(weights), "output": three_places(weights @ Va)}
+    items = mark_row(SOL, EAT_ROW, answers)
+    assert [i.verdict for i in items] == ["wrong", "follow_through", "follow_through", "follow_through"]
+
+
+# --- masks --------------------------------------------------------------------------
+
+CAUSAL = solution(mask="causal")
+
+
+def test_masked_scores_are_not_marked_and_masked_weights_must_be_zero():
+    item = mark("scores", [2, 99, -7], row=0, sol=CAUSAL)
+    assert item.cells == ("correct", "masked", "masked")
+    assert item.expected == (2.0, None, None)
+    assert item.verdict == "correct" and item.points == 1.0
+    assert mark("weights", [1, 0, 0], row=0, sol=CAUSAL).verdict == "correct"
+    bad = mark("weights", [0.5, 0.5, 0], row=0, sol=CAUSAL)
+    assert bad.cells == ("wrong", "wrong", "correct")
+
+
+def test_a_masked_row_carries_forward_with_its_mask():
+    w = softmax(SCALED[1, :2])
+    answers = {"scores": [1, 5, 123], "scaled": three_places([1 / math.sqrt(2), 5 / math.sqrt(2), 0]), "weights": None}
+    items = mark_row(CAUSAL, 1, answers, stages=("scores", "scaled"))
+    assert [i.cells for i in items] == [("correct", "wrong", "masked"), ("correct", "follow_through", "masked")]
+    assert mark("weights", three_places([*w, 0]), row=1, sol=CAUSAL).verdict == "correct"
+
+
+# --- several heads: the row is the heads' cells side by side -------------------------
+
+TWO_HEADS = engine.solve(
+    Problem(
+        id="two",
+        tokens=TOKENS,
+        multi_head=True,
+        heads=(Head(Q=Q, K=K, V=V), Head(Q=((1, 0), (0, 1), (1, 1)), K=((0, 1), (1, 0), (1, 1)), V=((2,), (0,), (1,)))),
+    )
+)
+
+
+def test_several_heads_are_split_per_head_for_follow_through():
+    exact_scores = exact("scores", EAT_ROW, TWO_HEADS)
+    assert len(exact_scores) == 6 and len(exact("output", EAT_ROW, TWO_HEADS)) == 3
+    own = [1, 7, 4, *exact_scores[3:]]  # head 1 wrong in its second cell
+    divisors = [math.sqrt(2)] * 6
+    carried = [v / d for v, d in zip(own, divisors)]
+    item = mark("scaled", three_places(carried), own={"scores": own}, sol=TWO_HEADS)
+    assert item.cells == ("correct", "follow_through", "correct", "correct", "correct", "correct")
+
+
+def test_the_guard_is_per_head():
+    own = [0, 0, 0, *exact("scores", EAT_ROW, TWO_HEADS)[3:]]  # head 1 all zeros
+    item = mark("scaled", [0, 0, 0, *three_places(exact("scaled", EAT_ROW, TWO_HEADS)[3:])], own={"scores": own}, sol=TWO_HEADS)
+    assert item.cells[:3] == ("wrong",) * 3
+    assert item.cells[3:] == ("correct",) * 3
+
+
+# --- the report ---------------------------------------------------------------------
+
+CHAPTER_ROW = {"scores": [1, 6, 4], "scaled": [0.71, 4.24, 2.83], "weights": [0.02, 0.79, 0.19], "output": [0.21, 0.98]}
+
+
+def test_the_chapter_row_rounded_to_two_places_gets_full_marks():
+    items = mark_row(SOL, EAT_ROW, CHAPTER_ROW)
+    assert [i.verdict for i in items] == ["correct"] * 4
+
+
+def test_report_shape_is_stable():
+    items = mark_row(SOL, EAT_ROW, {**CHAPTER_ROW, "output": None}, hints={"weights": 2})
+    report = Report("지민", "ch13", None, "exam", items)
+    data = json.loads(json.dumps(report.to_dict(), ensure_ascii=False))
+    assert list(data) == ["student", "problem_set", "seed", "mode", "score", "max_score", "items"]
+    assert (data["student"], data["score"], data["max_score"]) == ("지민", 3.0, 4.0)
+    assert list(data["items"][0]) == [
+        "problem", "row", "stage", "expected", "given", "cells", "verdict", "diagnosis", "hints", "points", "max_points",
+    ]  # fmt: skip
+    weights, output = data["items"][2], data["items"][3]
+    assert weights["hints"] == 2 and weights["given"] == [0.02, 0.79, 0.19]
+    assert output == {
+        "problem": "cat-fish",
+        "row": "먹었다",
+        "stage": "output",
+        "expected": [0.21399709418713034, 0.9770933655298979],
+        "given": None,
+        "cells": ["missing", "missing"],
+        "verdict": "missing",
+        "diagnosis": None,
+        "hints": 0,
+        "points": 0.0,
+        "max_points": 1.0,
+    }
+    again = Report("지민", "ch13", None, "exam", mark_row(SOL, EAT_ROW, {**CHAPTER_ROW, "output": None}, hints={"weights": 2}))
+    assert json.dumps(again.to_dict()) == json.dumps(report.to_dict())
+
+
+def test_masked_cells_are_null_in_the_report():
+    item = mark("scaled", [1.414, 0, 0], row=0, sol=CAUSAL)
+    data = json.loads(json.dumps(item.to_dict()))
+    assert data["expected"][1:] == [None, None] and data["cells"][1:] == ["masked", "masked"]
+
+
+def test_items_are_values():
+    a, b = mark("scaled", [0.71, 4.24, 2.83]), mark("scaled", [0.71, 4.24, 2.83])
+    assert a == b and isinstance(a, Item)
+
+
+@pytest.mark.parametrize("bad", [{"mode": "homework"}, {"follow_through": "most"}, {"stages": ("output", "nonsense")}])
+def test_bad_options_are_refused(bad):
+    with pytest.raises(ValueError):
+        mark_row(SOL, EAT_ROW, CHAPTER_ROW, **bad)
+
+
+def test_every_verdict_and_diagnosis_has_a_label_in_both_languages():
+    for code in VERDICTS:
+        assert f"grading.verdict.{code}" in MESSAGES
+    for code in DIAGNOSES:
+        english, korean = MESSAGES[f"grading.diagnosis.{code}"]
+        assert english and korean and "\n" not in english + korean
+    assert t("grading.diagnosis.not_scaled", "ko").startswith("√d")
+
+
+def test_advance_practice_keeps_only_the_last_stage():
+    own = advance(SOL, 0, "scores", [1, 2, 3], {}, "exam")
+    own = advance(SOL, 0, "scaled", None, own, "exam")
+    assert set(own) == {"scores", "scaled"}
+    assert advance(SOL, 0, "scaled", [1, 2, 3], own, "practice") == {"scaled": (1.0, 2.0, 3.0)}
+
+
+# --- properties ---------------------------------------------------------------------
+
+small = st.integers(-3, 3)
+
+
+@st.composite
+def problems(draw):
+    n, d = draw(st.integers(2, 4)), draw(st.sampled_from([1, 2, 4]))
+    matrix = st.lists(st.tuples(*[small] * d), min_size=n, max_size=n)
+    tokens = tuple(f"t{i}" for i in range(n))
+    return Problem(id="h", tokens=tokens, heads=(Head(Q=tuple(draw(matrix)), K=tuple(draw(matrix)), V=tuple(draw(matrix))),))
+
+
+@settings(max_examples=60, deadline=None)
+@given(problems(), st.data())
+def test_exact_rows_rounded_half_up_to_two_places_are_always_correct(problem, data):
+    sol = engine.solve(problem)
+    row = data.draw(st.integers(0, len(problem.tokens) - 1))
+    answers = {s: [float(round_half_up(v, 2)) for v in sol.stage_row(s, row)] for s in problem.stages}
+    for item in mark_row(sol, row, answers):
+        assert item.verdict == "correct", item
+
+
+@settings(max_examples=60, deadline=None)
+@given(problems(), st.data())
+def test_verdicts_agree_with_cells_and_points_stay_in_range(problem, data):
+    sol = engine.solve(problem)
+    row = data.draw(st.integers(0, len(problem.tokens) - 1))
+    cell = st.one_of(st.integers(-5, 5).map(float), st.floats(-5, 5, allow_nan=False))
+    answers = {s: data.draw(st.lists(cell, min_size=len(sol.stage_row(s, row)), max_size=len(sol.stage_row(s, row)))) for s in problem.stages}
+    for item in mark_row(sol, row, answers, mode=data.draw(st.sampled_from(["exam", "practice"]))):
+        assert 0.0 <= item.points <= item.max_points
+        right = [c in ("correct", "follow_through") for c in item.cells]
+        assert (item.verdict == "wrong") == (not any(right))
+        assert (item.verdict == "correct") == all(c == "correct" for c in item.cells)
+        assert item.diagnosis is None or item.verdict in ("wrong", "partial")
+        assert item.diagnosis is None or item.diagnosis in DIAGNOSES

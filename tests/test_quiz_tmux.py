@@ -1,0 +1,132 @@
+"""`attn-tutor quiz` in a real terminal: tmux runs it, send-keys types, capture-pane reads the screen.
+
+Skipped only when tmux is not installed (CI installs it). Each test starts its own
+tmux server on a private socket and stops that server when it ends.
+"""
+
+from __future__ import annotations
+
+import os
+import shlex
+import shutil
+import subprocess
+import sys
+import tempfile
+import time
+import unicodedata
+from pathlib import Path
+
+import pytest
+
+SCRIPT = Path(sys.executable).parent / "attn-tutor"
+
+pytestmark = [
+    pytest.mark.skipif(shutil.which("tmux") is None, reason="tmux is not installed"),
+    pytest.mark.skipif(not SCRIPT.exists(), reason="the attn-tutor console script is not installed next to python"),
+]
+
+
+def width(text: str) -> int:
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
+class Terminal:
+    def __init__(self, socket: Path, config: Path):
+        self.socket = socket  # a private server: its own socket file, removed afterwards
+        self.config = config
+        config.write_text("set -g remain-on-exit on\nset -g history-limit 5000\n")
+
+    def tmux(self, *args: str) -> str:
+        command = ["tmux", "-u", "-S", str(self.socket), "-f", str(self.config), *args]
+        result = subprocess.run(command, capture_output=True, text=True, timeout=20)
+        assert result.returncode == 0, result.stderr
+        return result.stdout
+
+    def start(self, *args: str, cwd: Path) -> None:
+        """Run attn-tutor in a 100×60 pane; its exit status goes to a file when it ends.
+
+        The shell around it traps SIGINT with a no-op (which the quiz does not
+        inherit), so Ctrl-C reaches the quiz and the shell lives to record the status.
+        """
+        env = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "LC_ALL": "C.UTF-8", "TERM": "xterm-256color", "HOME": str(cwd)}
+        exports = " ".join(f"{k}={shlex.quote(v)}" for k, v in env.items())
+        command = " ".join(shlex.quote(part) for part in (str(SCRIPT), *args))
+        self.status_file = self.config.with_name("exit-status")
+        shell = f"trap : INT; {command}; echo $? > {shlex.quote(str(self.status_file))}"
+        self.tmux("new-session", "-d", "-x", "100", "-y", "60", "-s", "quiz", "-c", str(cwd), f"exec env -i {exports} sh -c {shlex.quote(shell)}")
+
+    def exit_status(self, timeout: float = 15.0) -> int:
+        """The quiz's exit status, once it has ended."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if self.status_file.exists() and self.status_file.read_text().strip():
+                return int(self.status_file.read_text())
+            time.sleep(0.05)
+        raise AssertionError(f"the quiz did not end; the screen:\n{self.screen()}")
+
+    def screen(self) -> str:
+        return self.tmux("capture-pane", "-p", "-J", "-S", "-", "-t", "quiz")
+
+    def wait_for(self, text: str, *, count: int = 1, timeout: float = 15.0) -> str:
+        deadline = time.monotonic() + timeout
+        while True:
+            screen = self.screen()
+            if screen.count(text) >= count:
+                return screen
+            if time.monotonic() > deadline:
+                raise AssertionError(f"{text!r} (x{count}) did not appear; the screen:\n{screen}")
+            time.sleep(0.05)
+
+    def type(self, line: str) -> None:
+        self.tmux("send-keys", "-t", "quiz", "-l", line)
+        self.tmux("send-keys", "-t", "quiz", "Enter")
+
+
+@pytest.fixture
+def terminal(tmp_path):
+    home = Path(tempfile.mkdtemp(prefix="attn-tmux-"))  # short: a socket path has at most ~100 bytes
+    term = Terminal(home / "sock", tmp_path / "tmux.conf")
+    yield term
+    subprocess.run(["tmux", "-S", str(term.socket), "kill-server"], capture_output=True, timeout=20)
+    shutil.rmtree(home, ignore_errors=True)
+
+
+
+def test_a_practice_quiz_in_a_real_terminal(terminal, tmp_path):
+    terminal.start("quiz", "ch13", "--problem", "cat-fish", "--row", "먹었다", "--report", "r.json", cwd=tmp_path)
+    screen = terminal.wait_for("> ")
+    # the givens: Korean tokens, columns aligned by display width
+    rows = {line.split()[0]: line for line in screen.splitlines() if line.strip().startswith(("고양이가", "생선을", "먹었다"))}
+    assert set(rows) == {"고양이가", "생선을", "먹었다"}, screen
+    ends = {width(line[: line.index(")") + 1]) for line in rows.values()}
+    assert len(ends) == 1, f"q column not aligned:\n{screen}"
+    assert "Type the 먹었다 row: 3 numbers, one per key (고양이가, 생선을, 먹었다)." in screen
+
+    terminal.type("1 6 4")
+    terminal.wait_for("> ", count=2)
+    terminal.type("0.71 4.25 2.83")
+    terminal.wait_for("cell 2 (생선을): 4.25 — expected 4.243")
+    terminal.wait_for("Off only by rounding")
+    terminal.wait_for("(c) Attention weights")
+    terminal.type("?")
+    terminal.wait_for("Hint: weight = e^x")
+    terminal.type("q")
+    assert terminal.exit_status() == 0
+    assert "Stopped after 3 of 4 questions. Score so far: 1.667 / 3" in terminal.screen()
+    assert '"hints": 1' in (tmp_path / "r.json").read_text(encoding="utf-8")
+
+
+def test_a_bad_line_is_asked_again_and_ctrl_c_stops_with_130(terminal, tmp_path):
+    terminal.start("quiz", "ch13", "--problem", "cat-fish", "--exam", "--lang", "ko", "--report", "r.json", cwd=tmp_path)
+    terminal.wait_for("> ")
+    terminal.type("1 6")
+    terminal.wait_for("숫자가 2개입니다. 3개를 입력하세요")
+    terminal.wait_for("다시 입력하세요")
+    terminal.wait_for("> ", count=2)
+    terminal.type("1 6 4")
+    terminal.wait_for("(b) 스케일링")
+    terminal.tmux("send-keys", "-t", "quiz", "C-c")
+    assert terminal.exit_status() == 130
+    screen = terminal.screen()
+    assert "8문제 중 2번째에서 중단되었습니다. 지금까지 점수: 1 / 2" in screen
+    assert (tmp_path / "r.json").exists()
