@@ -471,14 +471,15 @@ class _Reader:
                 self.add("problems.missing_key", node, path=path, field=name)
         return found
 
-    def _list(self, node: Node | None, path: str) -> list[Node] | None:
+    def _list(self, node: Node | None, path: str, not_a_list: str = "problems.expected_list") -> list[Node] | None:
+        """A non-empty sequence's items; ``not_a_list`` is the message key when it is something else."""
         if not self._usable(node):
             return None
         if isinstance(node, ScalarNode) and _plain(node) and node.value in _NULLS:
             self.add("problems.empty_list", node, path=path)
             return None
         if not isinstance(node, SequenceNode):
-            self.add("problems.expected_list", node, path=path)
+            self.add(not_a_list, node, path=path)
             return None
         if not node.value:
             self.add("problems.empty_list", node, path=path)
@@ -557,16 +558,7 @@ class _Reader:
         self, node: Node | None, path: str, ref_width: int | None = None, ref: str | None = None
     ) -> _Matrix | None:
         """A list of rows of numbers; row lengths checked against ``ref``'s width or row 1."""
-        if not self._usable(node):
-            return None
-        if isinstance(node, ScalarNode) and _plain(node) and node.value in _NULLS:
-            self.add("problems.empty_list", node, path=path)
-            return None
-        if not isinstance(node, SequenceNode):
-            self.add("problems.expected_matrix", node, path=path)
-            return None
-        if not node.value:
-            self.add("problems.empty_list", node, path=path)
+        if self._list(node, path, "problems.expected_matrix") is None:
             return None
         if all(isinstance(row, ScalarNode) for row in node.value):  # a flat list: [1, 2]
             self.add("problems.expected_matrix", node, path=path)
