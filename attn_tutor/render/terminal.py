@@ -74,6 +74,20 @@ class _Painter:
         return self.styles[style].render(text, color_system=self.system)
 
 
+def visible(text: str) -> str:
+    """Text safe to print in a terminal: line breaks, tabs and escape codes shown, not obeyed.
+
+    Table cells and labels come from files (a student's name in an answer file), and
+    an ESC or a newline there must neither break the table nor drive the terminal.
+    """
+    if text.isprintable():
+        return text
+    return "".join(ch if ch.isprintable() else _CONTROL.get(ch, f"\\x{ord(ch):02x}" if ord(ch) < 256 else f"\\u{ord(ch):04x}") for ch in text)
+
+
+_CONTROL = {"\n": "⏎", "\r": "⏎", "\t": " "}
+
+
 def _align(text: str, width: int, right: bool) -> str:
     room = width - display_width(text)
     return " " * room + text if right else text + " " * room
@@ -81,14 +95,15 @@ def _align(text: str, width: int, right: bool) -> str:
 
 def table_lines(block: Table, paint=lambda text, style: text) -> list[str]:
     """A table as lines: label column on the left, numbers right-aligned, a rule under the header."""
-    rows = [tuple(cell or (BOX if block.blank and i else "") for i, cell in enumerate(row)) for row in block.rows]
-    widths = [display_width(h) for h in block.header]
+    rows = [tuple(visible(cell) or (BOX if block.blank and i else "") for i, cell in enumerate(row)) for row in block.rows]
+    header_cells = [visible(h) for h in block.header]
+    widths = [display_width(h) for h in header_cells]
     for row in rows:
         widths = [max(w, display_width(c)) for w, c in zip(widths, row)]
     lines = []
     if block.title:
         lines.append(paint(block.title, "bold"))
-    header = GAP.join(_align(h, w, i > 0) for i, (h, w) in enumerate(zip(block.header, widths)))
+    header = GAP.join(_align(h, w, i > 0) for i, (h, w) in enumerate(zip(header_cells, widths)))
     lines.append(" " + paint(header.rstrip(), "bold"))
     lines.append(" " + "─" * (sum(widths) + len(GAP) * (len(widths) - 1)))
     for row in rows:
@@ -102,24 +117,26 @@ def table_lines(block: Table, paint=lambda text, style: text) -> list[str]:
 
 def block_lines(block: Block, paint=lambda text, style: text) -> list[str]:
     if isinstance(block, Heading):
-        return [paint(block.text, "bold underline" if block.level <= 2 else "bold"), ""]
+        return [paint(visible(block.text), "bold underline" if block.level <= 2 else "bold"), ""]
     if isinstance(block, Paragraph):
-        return [block.text, ""]
+        return [visible(block.text), ""]
     if isinstance(block, Table):
         return table_lines(block, paint)
     if isinstance(block, Bars):
-        width = max((display_width(bar.label) for bar in block.bars), default=0)
-        lines = [paint(block.title, "bold")]
-        for bar in block.bars:
+        labels = [visible(bar.label) for bar in block.bars]
+        width = max((display_width(label) for label in labels), default=0)
+        lines = [paint(visible(block.title), "bold")]
+        for label, bar in zip(labels, block.bars):
             cells = round(bar.fraction * BAR_WIDTH)
-            lines.append(f"{pad(bar.label, width)} {paint('█' * cells, 'cyan')}{'·' * (BAR_WIDTH - cells)} {bar.text:>6}")
+            lines.append(f"{pad(label, width)} {paint('█' * cells, 'cyan')}{'·' * (BAR_WIDTH - cells)} {visible(bar.text):>6}")
         return lines + [""]
     if isinstance(block, Math):
-        return ([paint(block.title, "bold")] if block.title else []) + list(block.lines) + [""]
+        title = [paint(visible(block.title), "bold")] if block.title else []
+        return title + [visible(line) for line in block.lines] + [""]
     if isinstance(block, Instructions):
-        return [f"{n}. {item}" for n, item in enumerate(block.items, start=1)] + [""]
+        return [f"{n}. {visible(item)}" for n, item in enumerate(block.items, start=1)] + [""]
     if isinstance(block, Fields):
-        return ["   ".join(f"{label}: {value or BOX}" for label, value in block.fields), ""]
+        return ["   ".join(f"{visible(label)}: {visible(value) or BOX}" for label, value in block.fields), ""]
     if isinstance(block, PageBreak):
         return ["─" * 40, ""]
     raise TypeError(f"no terminal drawing for {type(block).__name__}")
@@ -154,6 +171,7 @@ def draw(blocks: list[Block], out=None) -> None:
 
 def error(message: str) -> None:
     """One line to standard error, in red where colour is allowed."""
+    message = "\n".join(visible(line) for line in message.split("\n"))
     if not wants_colour(sys.stderr):
         sys.stderr.write(message + "\n")
         return
@@ -162,5 +180,6 @@ def error(message: str) -> None:
 
 
 def plain(text: str, *, stderr: bool = False) -> None:
+    """Lines of text as they are, but with control characters shown rather than obeyed."""
     stream = sys.stderr if stderr else sys.stdout
-    stream.write(text if text.endswith("\n") else text + "\n")
+    stream.write("\n".join(visible(line) for line in text.rstrip("\n").split("\n")) + "\n")
