@@ -328,6 +328,84 @@ def quiz(
 
 # --- grade command --------------------------------------------------------------------
 
+
+def _check_outputs(outputs: list[Path], force: bool) -> None:
+    """Before any work: outputs are files in existing directories, distinct, new unless --force."""
+    import os
+
+    if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]):
+        raise UsageError("grade.same_output", path=str(outputs[0]))
+    for out in outputs:
+        if out.is_dir():
+            raise AttnTutorError("grade.output_is_dir", path=str(out))
+        if not out.absolute().parent.is_dir():
+            raise AttnTutorError("grade.no_output_dir", path=str(out))
+        if (out.exists() or out.is_symlink()) and not force:
+            raise AttnTutorError("cli.file_exists", path=str(out))
+
+
+@app.command()
+@guarded
+def grade(
+    paths: Annotated[
+        list[Path], typer.Argument(help="Answer files (.yaml, .yml, .csv), or directories searched for them.")
+    ],
+    problems: Annotated[
+        Optional[str],
+        typer.Option("--problems", help="Problem set for every answer (a file or a packaged name); overrides the files'."),
+    ] = None,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the gradebook to this CSV file.")] = None,
+    json_out: Annotated[
+        Optional[Path], typer.Option("--json", help="Write every student's full report to this JSON file.")
+    ] = None,
+    follow_through: Annotated[
+        FollowThrough,
+        typer.Option("--follow-through", help="Credit for a cell right from the student's own earlier numbers."),
+    ] = FollowThrough.full,
+    force: Annotated[bool, typer.Option("--force", help="Overwrite the output files if they exist.")] = False,
+    lang: LangOption = None,
+) -> None:
+    """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
+    language = resolve_lang(lang)
+    outputs = [p for p in (csv_out, json_out) if p is not None]
+    _check_outputs(outputs, force)
+    for path in paths:
+        if not path.exists():
+            raise UsageError("grade.no_such_path", path=str(path))
+    from attn_tutor import classbook
+    from attn_tutor.render import terminal
+
+    files = classbook.find_answer_files(paths, exclude=outputs)
+    if not files:
+        raise AttnTutorError("grade.no_files")
+    book = classbook.grade_found(files, problems=problems, follow_through=follow_through.value)
+    for student in book.failed:
+        for finding in student.findings:
+            terminal.error(t("cli.error", language, message=finding.text(language)))
+    written = []
+    for out, make, key in (
+        (csv_out, classbook.gradebook_csv, "grade.written"),
+        (json_out, classbook.gradebook_json, "grade.json_written"),
+    ):
+        if out is not None:
+            try:
+                classbook.write_atomic(out, make(book, language))
+            except OSError as error:
+                raise AttnTutorError("grade.cannot_write", path=str(out), reason=error.strerror or str(error)) from None
+            written.append(t(key, language, path=str(out)))
+    terminal.draw(classbook.summary_blocks(book, language))
+    failed = len(book.failed)
+    total = len(book.students)
+    if failed:
+        terminal.plain(t("grade.summary", language, marked=len(book.marked), total=total, failed=failed))
+    else:
+        terminal.plain(t("grade.all_marked", language, total=total))
+    for line in written:
+        terminal.plain(line)
+    if failed:
+        raise typer.Exit(1)
+
+
 # --- export and generate commands -----------------------------------------------------
 
 

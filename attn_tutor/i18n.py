@@ -610,6 +610,118 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "차원은 1부터 {most}까지여야 합니다 ({dim}은(는) 쓸 수 없습니다)",
     ),
     # --- grade (attn_tutor.classbook) ----------------------------------------------
+    "grade.in_item": ("{item}: {message}", "{item}: {message}"),
+    "grade.problem_set_error": (
+        "cannot load the problem set '{name}': {message}",
+        "문제 세트 '{name}'을(를) 불러올 수 없습니다: {message}",
+    ),
+    "grade.boolean": (
+        "{item}: '{value}' reads as yes/no, not as a number; write the number",
+        "{item}: '{value}'은(는) 숫자가 아니라 예/아니오로 읽힙니다. 숫자로 쓰세요",
+    ),
+    "grade.not_a_number": ("{item}: each cell must be one number", "{item}: 각 칸에는 숫자 하나를 써야 합니다"),
+    "grade.empty_cell": (
+        "{item}: a cell is empty; write every number of the row or leave the whole answer out",
+        "{item}: 빈 칸이 있습니다. 행의 숫자를 모두 쓰거나 답 전체를 비워 두세요",
+    ),
+    "grade.one_number": (
+        "{item}: the cell '{value}' holds more than one number; write one number per cell",
+        "{item}: '{value}' 칸에 숫자가 둘 이상 있습니다. 한 칸에 숫자 하나씩 쓰세요",
+    ),
+    "grade.bad_answer_shape": (
+        "{item}: an answer must be a list of numbers or one line of text",
+        "{item}: 답은 숫자 목록이거나 한 줄의 글이어야 합니다",
+    ),
+    "grade.not_mapping": ("{what} must be a mapping (key: value lines)", "{what}은(는) '키: 값' 형태의 매핑이어야 합니다"),
+    "grade.bad_key": ("{what}: a key must be plain text", "{what}: 키는 일반 글자여야 합니다"),
+    "grade.duplicate_key": (
+        "'{key}' appears more than once in {what}; neither copy is used",
+        "{what}에 '{key}'이(가) 두 번 이상 있습니다. 어느 것도 쓰지 않습니다",
+    ),
+    "grade.bad_yaml": ("not valid YAML: {problem}", "올바른 YAML이 아닙니다: {problem}"),
+    "grade.empty_file": ("the file is empty", "파일이 비어 있습니다"),
+    "grade.not_answer_file": (
+        "an answer file must be a mapping with student, problem_set, variant and answers",
+        "답안 파일은 student, problem_set, variant, answers를 담은 매핑이어야 합니다",
+    ),
+    "grade.bad_student": ("student must be a name", "student에는 이름을 써야 합니다"),
+    "grade.bad_problem_set": (
+        "problem_set must be a packaged set's name or a path",
+        "problem_set에는 내장 세트 이름이나 파일 경로를 써야 합니다",
+    ),
+    "grade.bad_variant": (
+        "variant must be a whole number from 0 to 2^63 − 1 written in decimal, not '{value}'",
+        "variant는 0부터 2^63 − 1까지의 십진 정수여야 합니다 ('{value}'은(는) 안 됩니다)",
+    ),
+    "grade.unknown_key": (
+        "unknown key '{key}'; an answer file has: {keys}",
+        "알 수 없는 키 '{key}'입니다. 답안 파일의 키: {keys}",
+    ),
+    "grade.bad_csv": ("not valid CSV: {problem}", "올바른 CSV가 아닙니다: {problem}"),
+    "grade.csv_no_student": (
+        "the first row must name the columns, one of them 'student'",
+        "첫 행에는 열 이름이 있어야 하고, 그중 하나는 'student'여야 합니다",
+    ),
+    "grade.bad_column": ("column '{column}' is not problem/row/stage", "열 '{column}'은(는) 문제/행/단계 형식이 아닙니다"),
+    "grade.duplicate_column": (
+        "column '{column}' appears more than once; neither is used",
+        "열 '{column}'이(가) 두 번 이상 있습니다. 어느 것도 쓰지 않습니다",
+    ),
+    "grade.no_student": ("this row has no student name", "이 행에 학생 이름이 없습니다"),
+    "grade.extra_cells": (
+        "this row has {given} cells but the header names {expected}",
+        "이 행에는 칸이 {given}개 있지만 첫 행의 열은 {expected}개입니다",
+    ),
+    "grade.not_utf8": ("not UTF-8 text (at byte {offset})", "UTF-8 글이 아닙니다 ({offset}번째 바이트)"),
+    "grade.too_large": ("the file is larger than {limit} bytes", "파일이 {limit}바이트보다 큽니다"),
+    "grade.unreadable": ("cannot read the file: {reason}", "파일을 읽을 수 없습니다: {reason}"),
+    "grade.unknown_problem": (
+        "{item}: no problem '{problem}' in this problem set; its problems are: {ids}",
+        "{item}: 이 문제 세트에 문제 '{problem}'이(가) 없습니다. 있는 문제: {ids}",
+    ),
+    "grade.unknown_row": (
+        "{item}: problem '{problem}' does not ask for the row '{row}'; it asks: {rows}",
+        "{item}: 문제 '{problem}'은(는) '{row}' 행을 묻지 않습니다. 묻는 행: {rows}",
+    ),
+    "grade.unknown_stage": (
+        "{item}: the stage '{stage}' is not asked; asked: {stages}",
+        "{item}: '{stage}' 단계는 묻지 않습니다. 묻는 단계: {stages}",
+    ),
+    "grade.wrong_count": (
+        "{item}: {given} numbers given, {expected} expected",
+        "{item}: 숫자 {expected}개가 필요한데 {given}개를 썼습니다",
+    ),
+    "grade.no_such_path": ("{path} does not exist", "{path}이(가) 없습니다"),
+    "grade.no_files": ("no answer files (.yaml, .yml, .csv) found", "답안 파일(.yaml, .yml, .csv)을 찾지 못했습니다"),
+    "grade.same_output": ("--csv and --json name the same file: {path}", "--csv와 --json이 같은 파일입니다: {path}"),
+    "grade.output_is_dir": ("{path} is a directory; give a file name", "{path}은(는) 디렉터리입니다. 파일 이름을 주세요"),
+    "grade.no_output_dir": ("the directory of {path} does not exist", "{path}의 디렉터리가 없습니다"),
+    "grade.cannot_write": ("cannot write {path}: {reason}", "{path}에 쓸 수 없습니다: {reason}"),
+    "grade.written": ("gradebook written to {path}", "성적표를 {path}에 저장했습니다"),
+    "grade.json_written": ("reports written to {path}", "채점 보고서를 {path}에 저장했습니다"),
+    "grade.summary": (
+        "{marked} of {total} students marked; {failed} with problems (listed above)",
+        "학생 {total}명 중 {marked}명 채점, {failed}명에게 문제가 있습니다 (위 목록)",
+    ),
+    "grade.all_marked": ("all {total} students marked", "학생 {total}명 모두 채점했습니다"),
+    "grade.class_title": ("Class ({count} students)", "학급 (학생 {count}명)"),
+    "grade.col.student": ("student", "학생"),
+    "grade.col.variant": ("variant", "변형"),
+    "grade.col.score": ("score", "점수"),
+    "grade.col.max_score": ("of", "만점"),
+    "grade.col.percent": ("%", "백분율"),
+    "grade.col.errors": ("problems", "문제점"),
+    "grade.col.item": ("item", "문항"),
+    "grade.col.n": ("n", "학생 수"),
+    "grade.col.diagnoses": ("common mistakes", "자주 한 실수"),
+    "grade.verdict.correct": ("correct", "정답"),
+    "grade.verdict.follow_through": ("follow", "이어 맞음"),
+    "grade.verdict.partial": ("partial", "부분 정답"),
+    "grade.verdict.wrong": ("wrong", "오답"),
+    "grade.verdict.missing": ("missing", "무응답"),
+    "grade.analysis_title": ("Item analysis: {problem}", "문항 분석: {problem}"),
+    "grade.mistakes_title": ("Common mistakes: {problem}", "자주 한 실수: {problem}"),
+    "grade.distribution_title": ("Score distribution ({count} students)", "점수 분포 (학생 {count}명)"),
     # --- export and generate (attn_tutor.render.*, attn_tutor.generate) ------------
 }
 
