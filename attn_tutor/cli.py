@@ -409,6 +409,166 @@ def grade(
 # --- export and generate commands -----------------------------------------------------
 
 
+class ExportFormat(str, Enum):
+    html = "html"
+    md = "md"
+    tex = "tex"
+
+
+_SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".tex": "tex"}
+_SEED_MAX = (2**63 - 1) // 1000 - 1  # attn_tutor.worksheet.MAX_SEED: variant seeds S*1000+k stay below 2**63
+
+OutputOption = Annotated[
+    Optional[Path], typer.Option("--output", "-o", help="Write to this file (default: standard output).")
+]
+ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the output file if it exists.")]
+
+
+def _check_new_file(path: Path | None, force: bool) -> None:
+    """Refuse, before any work, to overwrite a file without --force."""
+    if path is not None and not force and (path.exists() or path.is_symlink()):
+        raise UsageError("cli.file_exists", path=str(path))
+
+
+def _write_output(path: Path | None, text: str, force: bool) -> None:
+    """Standard output, or the whole file or nothing: a temporary file beside it, then os.replace."""
+    if path is None or str(path) == "-":
+        sys.stdout.write(text)
+        sys.stdout.flush()
+        return
+    import os
+    import tempfile
+
+    _check_new_file(path, force)
+    directory = path.parent if str(path.parent) else Path(".")
+    temp = None
+    try:
+        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
+        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
+            stream.write(text)
+            stream.flush()
+            os.fsync(stream.fileno())
+        os.replace(temp, path)
+        temp = None
+    except OSError as error:
+        raise AttnTutorError("export.cannot_write", path=str(path), reason=error.strerror or str(error)) from None
+    finally:
+        if temp is not None:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+
+
+@app.command()
+@guarded
+def export(
+    file: Annotated[
+        Optional[str], typer.Argument(help="A problem-set YAML file, or a packaged set's name (default: ch13).")
+    ] = None,
+    format: Annotated[
+        Optional[ExportFormat],
+        typer.Option("--format", "-f", help="html, md or tex (default: from the -o suffix, else html)."),
+    ] = None,
+    output: OutputOption = None,
+    answers: Annotated[bool, typer.Option("--answers", help="Add the answer key after the questions.")] = False,
+    key_only: Annotated[bool, typer.Option("--key-only", help="Write the answer key alone.")] = False,
+    variants: Annotated[
+        Optional[int],
+        typer.Option("--variants", min=1, max=999, help="Make N versions with new numbers, one per student (needs --seed)."),
+    ] = None,
+    seed: Annotated[
+        Optional[int],
+        typer.Option(
+            "--seed",
+            min=0,
+            max=_SEED_MAX,
+            help="Seed of the variants: sheet k prints the variant number S*1000+k, which remakes it. "
+            "Alone, it means --variants 1.",
+        ),
+    ] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="The sheets' title (default: the set's).")] = None,
+    force: ForceOption = False,
+    lang: LangOption = None,
+) -> None:
+    """Write a printable worksheet (HTML, Markdown or LaTeX), its answer key, and per-student variants."""
+    if answers and key_only:
+        raise UsageError("export.answers_and_key_only")
+    if variants is not None and seed is None:
+        raise UsageError("export.variants_need_seed")
+    if seed is not None and variants is None:
+        variants = 1
+    chosen = format.value if format is not None else None
+    if chosen is None:
+        chosen = _SUFFIX_FORMATS.get(output.suffix.lower(), "html") if output is not None else "html"
+    _check_new_file(output, force)
+
+    from attn_tutor import worksheet
+    from attn_tutor.problems import load_problem_set
+
+    language = resolve_lang(lang)
+    problem_set = load_problem_set(file)
+    sheets = worksheet.make_sheets(problem_set, variants=variants, seed=seed)
+    part = "key" if key_only else "with_answers" if answers else "questions"
+    blocks = worksheet.build(sheets, language, part=part, title=title)
+    if chosen == "html":
+        from attn_tutor.render import html
+
+        text = html.render(blocks, title=worksheet.sheet_title(problem_set, language, title), lang=language)
+    elif chosen == "tex":
+        from attn_tutor.render import latex
+
+        text = latex.render(blocks)
+    else:
+        from attn_tutor.render import markdown
+
+        text = markdown.render(blocks)
+    _write_output(output, text, force)
+
+
+@app.command()
+@guarded
+def generate(
+    tokens: Annotated[int, typer.Option("--tokens", min=1, max=12, help="Tokens per problem.")] = 3,
+    dim: Annotated[int, typer.Option("--dim", min=1, max=8, help="d_k: the length of each q, k and v.")] = 2,
+    count: Annotated[int, typer.Option("--count", min=1, max=999, help="How many problems.")] = 1,
+    seed: Annotated[
+        Optional[int],
+        typer.Option("--seed", min=0, max=_SEED_MAX, help="The same seed makes the same file (default: a new one, written in the file)."),
+    ] = None,
+    causal: Annotated[bool, typer.Option("--causal", help="Causal mask: each token sees only itself and earlier ones.")] = False,
+    output: OutputOption = None,
+    force: ForceOption = False,
+    lang: LangOption = None,
+) -> None:
+    """Write a new problem-set YAML of random, hand-computable problems, commented for editing."""
+    _check_new_file(output, force)
+    if seed is None:
+        import secrets
+
+        seed = secrets.randbelow(1_000_000)
+    from attn_tutor.generate import random_problem
+    from attn_tutor.model import ProblemSet
+    from attn_tutor.problem_yaml import dump_problem_set
+    from attn_tutor.worksheet import variant_seed
+
+    language = resolve_lang(lang)
+    problems = tuple(
+        random_problem(variant_seed(seed, k), tokens=tokens, dim=dim, causal=causal) for k in range(1, count + 1)
+    )
+    options = f"--tokens {tokens} --dim {dim} --count {count} --seed {seed}" + (" --causal" if causal else "")
+    options += f" --lang {language}"
+    header = "\n".join(
+        (
+            t("generate.comment.made", language, options=options),
+            t("generate.comment.edit", language),
+            t("generate.comment.check", language),
+        )
+    )
+    problem_set = ProblemSet(problems, title=t("generate.title", language, seed=seed))
+    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), force)
+
+
 def main() -> None:
     """The console script's entry point."""
     app(prog_name="attn-tutor")

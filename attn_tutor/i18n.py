@@ -723,6 +723,66 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.mistakes_title": ("Common mistakes: {problem}", "자주 한 실수: {problem}"),
     "grade.distribution_title": ("Score distribution ({count} students)", "점수 분포 (학생 {count}명)"),
     # --- export and generate (attn_tutor.render.*, attn_tutor.generate) ------------
+    # generate (attn_tutor.generate)
+    "export.default_title": ("Attention by hand: worksheet", "어텐션 손계산 활동지"),
+    "export.sheet_variant": ("{title} — variant {seed}", "{title} — 변형 {seed}"),
+    "export.key_title": ("Answer key — {title}", "정답 — {title}"),
+    "export.key_variant": ("Answer key — {title} — variant {seed}", "정답 — {title} — 변형 {seed}"),
+    "export.name": ("Name", "이름"),
+    "export.class": ("Class", "반"),
+    "export.date": ("Date", "날짜"),
+    "export.copy_variant": (
+        "Write this line at the top of your answer file: variant: {seed}",
+        "답안 파일 맨 위에 이 줄을 그대로 적으세요: variant: {seed}",
+    ),
+    "export.project": (
+        "First project each token: Q = X·W_Q, K = X·W_K, V = X·W_V.",
+        "먼저 각 토큰을 투영하세요: Q = X·W_Q, K = X·W_K, V = X·W_V.",
+    ),
+    "export.rows": ("Compute the row of each query token: {rows}.", "다음 Query 토큰의 행을 계산하세요: {rows}."),
+    "export.stages": ("Fill in a table for each stage: {stages}.", "단계마다 표를 채우세요: {stages}."),
+    "export.decimals": (
+        "Round every answer half up to {decimals} decimal places.",
+        "모든 답은 소수점 아래 {decimals}자리까지 반올림하세요.",
+    ),
+    "export.stage.scores": ("(a) scores S = Q·Kᵀ", "(a) 스코어 S = Q·Kᵀ"),
+    "export.stage.scaled": ("(b) scaled scores", "(b) 스케일링한 스코어"),
+    "export.stage.weights": ("(c) attention weights (softmax of each row)", "(c) 어텐션 가중치 (행별 Softmax)"),
+    "export.stage.output": ("(d) output = weights·V", "(d) 출력 = 가중치·V"),
+    "export.answers_and_key_only": (
+        "--answers and --key-only cannot be used together",
+        "--answers와 --key-only는 함께 쓸 수 없습니다",
+    ),
+    "export.variants_need_seed": (
+        "--variants needs --seed S, so that every sheet can be made again from the number printed on it",
+        "--variants에는 --seed S가 필요합니다. 그래야 활동지에 찍힌 번호로 같은 활동지를 다시 만들 수 있습니다",
+    ),
+    "export.cannot_write": ("cannot write {path}: {reason}", "{path}에 쓸 수 없습니다: {reason}"),
+    "generate.title": ("Practice problems (seed {seed})", "연습 문제 (시드 {seed})"),
+    "generate.comment.made": (
+        "Made by `attn-tutor generate {options}`: the same command makes the same file.",
+        "`attn-tutor generate {options}`로 만든 파일입니다. 같은 명령은 같은 파일을 만듭니다.",
+    ),
+    "generate.comment.edit": (
+        "Edit freely: numbers, tokens, rows (the rows asked), ask (the stages asked), decimals, tolerance.",
+        "자유롭게 고치세요: 숫자, 토큰, rows(물을 행), ask(물을 단계), decimals(소수 자릿수), tolerance(허용 오차).",
+    ),
+    "generate.comment.check": (
+        "Check your edits with: attn-tutor validate FILE. Solve with: attn-tutor solve FILE.",
+        "고친 뒤 확인: attn-tutor validate FILE. 풀이 보기: attn-tutor solve FILE.",
+    ),
+    "generate.comment.tokens": ("query tokens, one per row of Q", "Query 토큰 (Q의 행마다 하나)"),
+    "generate.comment.key_tokens": ("the tokens of the rows of K and V", "K와 V의 행에 해당하는 토큰"),
+    "generate.comment.matrix": ("one row per token", "토큰마다 한 행"),
+    "generate.comment.weights": ("d_in rows, one column per output dimension", "d_in개의 행, 출력 차원마다 한 열"),
+    "generate.comment.divide_by": ("sqrt_d (√d_k, the default) or a positive number; 1 = unscaled", "sqrt_d(기본값, √d_k) 또는 양수. 1이면 나누지 않음"),
+    "generate.comment.mask": ("none, causal, or a 0/1 matrix (1 = may attend)", "none, causal 또는 0/1 행렬 (1 = 볼 수 있음)"),
+    "generate.comment.rows": ("the rows quizzes and worksheets ask for", "퀴즈와 활동지에서 물을 행"),
+    "generate.comment.rows_default": ("rows: every token (the default); list some to ask fewer", "rows: 모든 토큰(기본값). 일부만 물으려면 나열하세요"),
+    "generate.comment.ask": ("the stages asked: scores, scaled, weights, output", "물을 단계: scores, scaled, weights, output"),
+    "generate.comment.ask_default": ("ask: every stage (the default)", "ask: 모든 단계(기본값)"),
+    "generate.comment.decimals": ("decimal places of the answers", "답의 소수 자릿수"),
+    "generate.comment.tolerance": ("how far an answer may be off and still be correct", "정답으로 인정하는 오차"),
 }
 
 
