@@ -424,40 +424,16 @@ OutputOption = Annotated[
 ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the output file if it exists.")]
 
 
-def _check_new_file(path: Path | None, force: bool) -> None:
-    """Refuse, before any work, to overwrite a file without --force."""
-    if path is not None and not force and (path.exists() or path.is_symlink()):
-        raise UsageError("cli.file_exists", path=str(path))
-
-
 def _write_output(path: Path | None, text: str, force: bool) -> None:
-    """Standard output, or the whole file or nothing: a temporary file beside it, then os.replace."""
+    """Standard output (no -o, or -o -), or the whole file or nothing."""
     if path is None or str(path) == "-":
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    import os
-    import tempfile
+    from attn_tutor.files import refuse_overwrite, write_atomic
 
-    _check_new_file(path, force)
-    directory = path.parent if str(path.parent) else Path(".")
-    temp = None
-    try:
-        handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=directory)
-        with os.fdopen(handle, "w", encoding="utf-8", newline="\n") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, path)
-        temp = None
-    except OSError as error:
-        raise AttnTutorError("export.cannot_write", path=str(path), reason=error.strerror or str(error)) from None
-    finally:
-        if temp is not None:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
+    refuse_overwrite(path, force)
+    write_atomic(path, text)
 
 
 @app.command()
@@ -501,7 +477,10 @@ def export(
     chosen = format.value if format is not None else None
     if chosen is None:
         chosen = _SUFFIX_FORMATS.get(output.suffix.lower(), "html") if output is not None else "html"
-    _check_new_file(output, force)
+    if output is not None and str(output) != "-":
+        from attn_tutor.files import refuse_overwrite
+
+        refuse_overwrite(output, force)
 
     from attn_tutor import worksheet
     from attn_tutor.problems import load_problem_set
@@ -542,7 +521,10 @@ def generate(
     lang: LangOption = None,
 ) -> None:
     """Write a new problem-set YAML of random, hand-computable problems, commented for editing."""
-    _check_new_file(output, force)
+    if output is not None and str(output) != "-":
+        from attn_tutor.files import refuse_overwrite
+
+        refuse_overwrite(output, force)
     if seed is None:
         import secrets
 

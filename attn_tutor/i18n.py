@@ -40,6 +40,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "알 수 없는 언어 '{lang}'입니다. ko 또는 en을 쓰세요",
     ),
     "cli.interrupted": ("interrupted", "중단되었습니다"),
+    "files.is_dir": (
+        "{path} is a directory; give a file name to write to",
+        "{path}은(는) 디렉터리입니다. 저장할 파일 이름을 주세요",
+    ),
+    "files.no_dir": (
+        "cannot write {path}: there is no directory {directory}",
+        "{path}에 쓸 수 없습니다: {directory} 디렉터리가 없습니다",
+    ),
+    "files.cannot_write": ("cannot write {path}: {reason}", "{path}에 쓸 수 없습니다: {reason}"),
     "validate.valid": ("{path}: valid", "{path}: 올바름"),
     "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
     "validate.invalid_one": ("{path}: invalid (1 error)", "{path}: 오류 1개"),
@@ -579,16 +588,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{total}문제 중 {asked}번째에서 중단되었습니다. 지금까지 점수: {score} / {max}",
     ),
     "quiz.seed": ("Random problem, seed {seed}. Replay it with:", "무작위 문제, 시드 {seed}. 다시 풀려면:"),
-    "quiz.report_exists": (
-        "{path} already exists; choose another --report file, or add --force to overwrite it",
-        "{path} 파일이 이미 있습니다. 다른 --report 파일을 고르거나, 덮어쓰려면 --force를 붙이세요",
-    ),
-    "quiz.report_dir": (
-        "cannot write the report {path}: the directory {directory} does not exist",
-        "보고서 {path}를 쓸 수 없습니다: {directory} 디렉터리가 없습니다",
-    ),
     "quiz.report_written": ("Report written to {path}", "보고서를 {path}에 저장했습니다"),
-    "quiz.report_failed": ("cannot write the report {path}: {reason}", "보고서 {path}를 쓸 수 없습니다: {reason}"),
     "quiz.random_only": (
         "--tokens, --dim and --seed go with --random",
         "--tokens, --dim, --seed는 --random과 함께 쓰세요",
@@ -757,7 +757,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--variants needs --seed S, so that every sheet can be made again from the number printed on it",
         "--variants에는 --seed S가 필요합니다. 그래야 활동지에 찍힌 번호로 같은 활동지를 다시 만들 수 있습니다",
     ),
-    "export.cannot_write": ("cannot write {path}: {reason}", "{path}에 쓸 수 없습니다: {reason}"),
     "generate.title": ("Practice problems (seed {seed})", "연습 문제 (시드 {seed})"),
     "generate.comment.made": (
         "Made by `attn-tutor generate {options}`: the same command makes the same file.",

@@ -41,7 +41,6 @@ from __future__ import annotations
 
 import dataclasses
 import os
-import tempfile
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
@@ -402,36 +401,15 @@ def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Sh
 
 def check_report_path(path: str | os.PathLike, *, force: bool = False) -> None:
     """Before the first question: the report can be written and overwrites nothing (unless ``force``)."""
-    target = Path(path)
-    if target.is_dir():
-        raise AttnTutorError("quiz.report_exists", path=str(target))
-    if target.exists() and not force:
-        raise AttnTutorError("quiz.report_exists", path=str(target))
-    if not target.parent.is_dir():
-        raise AttnTutorError("quiz.report_dir", path=str(target), directory=str(target.parent))
+    from attn_tutor.files import refuse_overwrite
+
+    refuse_overwrite(path, force)
 
 
 def write_report(report: Report, path: str | os.PathLike) -> None:
-    """``report`` as JSON, atomically: a temporary file in the same directory, then os.replace."""
+    """``report`` as JSON, the whole file or nothing."""
     import json
 
-    target = Path(path)
-    text = json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n"
-    try:
-        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.parent)
-    except OSError as error:
-        raise AttnTutorError("quiz.report_failed", path=str(target), reason=error.strerror or str(error)) from None
-    try:
-        with os.fdopen(handle, "w", encoding="utf-8") as stream:
-            stream.write(text)
-            stream.flush()
-            os.fsync(stream.fileno())
-        os.replace(temp, target)
-    except BaseException as error:
-        try:
-            os.unlink(temp)
-        except FileNotFoundError:
-            pass
-        if isinstance(error, OSError):
-            raise AttnTutorError("quiz.report_failed", path=str(target), reason=error.strerror or str(error)) from None
-        raise
+    from attn_tutor.files import write_atomic
+
+    write_atomic(path, json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n")

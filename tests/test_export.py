@@ -474,8 +474,8 @@ def test_an_interrupted_write_leaves_nothing_behind(run_cli, tmp_path, monkeypat
 
 def test_an_unwritable_place_is_a_sentence(run_cli, tmp_path):
     result = run_cli("export", "-o", str(tmp_path / "no" / "such" / "dir.html"))
-    assert result.exit_code == 1
-    assert "cannot write" in result.output and "Traceback" not in result.output
+    assert result.exit_code == 2  # the command line must change: refused before any work
+    assert "cannot write" in result.output and "there is no directory" in " ".join(result.output.split()) and "Traceback" not in result.output
 
 
 def test_same_inputs_give_byte_identical_files(run_cli, tmp_path):
