@@ -524,10 +524,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Masked cells (—) may be left out, or typed as any number (0 for a weight).",
         "마스크된 칸(—)은 빼고 입력해도 되고, 아무 숫자나 적어도 됩니다 (가중치는 0).",
     ),
-    "quiz.wrong_count": ("that row has {given} numbers; type {expected}", "숫자가 {given}개입니다. {expected}개를 입력하세요"),
+    "quiz.wrong_count": ("type {expected} numbers here; got {given}", "여기에는 숫자 {expected}개를 입력하세요 (입력한 숫자: {given}개)"),
     "quiz.wrong_count_masked": (
-        "that row has {given} numbers; type {expected} (or {open} without the masked cells)",
-        "숫자가 {given}개입니다. {expected}개(마스크된 칸을 빼면 {open}개)를 입력하세요",
+        "type {expected} numbers here (or {open} without the masked cells); got {given}",
+        "여기에는 숫자 {expected}개(마스크된 칸을 빼면 {open}개)를 입력하세요 (입력한 숫자: {given}개)",
     ),
     "quiz.again": ("Try again (? for a hint, q to stop).", "다시 입력하세요 (? 힌트, q 종료)."),
     "quiz.empty": (

@@ -121,8 +121,8 @@ def test_exam_mode_shows_nothing_until_the_summary():
 @pytest.mark.parametrize(
     ("bad", "message"),
     [
-        ("1 6", "that row has 2 numbers; type 3"),
-        ("1 6 4 5", "that row has 4 numbers; type 3"),
+        ("1 6", "type 3 numbers here; got 2"),
+        ("1 6 4 5", "type 3 numbers here; got 4"),
         ("__import__('os')", "Try again"),
         ("9^9^9^9", "Try again"),
         ("nan 1 2", "Try again"),
@@ -180,7 +180,7 @@ def test_a_masked_row_of_the_wrong_length_says_both_counts():
     sol = engine.solve(Problem(id="c", tokens=TOKENS, heads=CAT.heads, mask="causal"))
     with pytest.raises(AttnTutorError) as caught:
         quiz.parse_answer(sol, 1, "scores", "1")
-    assert caught.value.messages()[0] == "that row has 1 numbers; type 3 (or 2 without the masked cells)"
+    assert caught.value.messages()[0] == "type 3 numbers here (or 2 without the masked cells); got 1"
 
 
 def test_korean_messages():
