@@ -19,14 +19,20 @@ from attn_tutor import __version__
 from attn_tutor.errors import AttnTutorError, UsageError
 from attn_tutor.i18n import resolve_lang, t
 
-app = typer.Typer(
-    name="attn-tutor",
-    help="A tutor and grader for computing scaled dot-product attention by hand.",
-    no_args_is_help=True,
-    add_completion=False,
-    pretty_exceptions_enable=False,
-    context_settings={"help_option_names": ["-h", "--help"]},
-)
+
+
+def _new_app() -> typer.Typer:
+    return typer.Typer(
+        name="attn-tutor",
+        help="A tutor and grader for computing scaled dot-product attention by hand.",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+
+
+app = _new_app()
 
 
 class SolveFormat(str, Enum):
@@ -551,6 +557,20 @@ def generate(
     _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), force)
 
 
-def main() -> None:
-    """The console script's entry point."""
-    app(prog_name="attn-tutor")
+def main(argv: list[str] | None = None) -> None:
+    """The console script's entry point.
+
+    Before running one command Typer resolves the parameters of every command,
+    and that was a tenth of `attn-tutor solve`'s start-up. When the first argument
+    names a command, run a group holding only that command (with the same
+    callback): parsing, help and errors are the same for it. Anything else
+    (`--help`, a mistyped command) goes to the full app.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    target = app
+    chosen = [info for info in app.registered_commands if args and args[0] == (info.name or info.callback.__name__)]
+    if chosen:
+        target = _new_app()
+        target.registered_callback = app.registered_callback
+        target.registered_commands = chosen
+    target(args=args, prog_name="attn-tutor")

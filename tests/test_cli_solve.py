@@ -203,3 +203,22 @@ def test_python_dash_m_runs_the_same_cli():
 
     result = subprocess.run([sys.executable, "-m", "attn_tutor", "--version"], capture_output=True, text=True)
     assert result.returncode == 0 and result.stdout.startswith("attn-tutor ")
+
+
+def test_the_console_script_runs_one_command_as_the_full_app_does(run_cli, capsys):
+    """main() builds a group of just the named command, for start-up: same output."""
+    from attn_tutor.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(["solve", "ch13", "--problem", "cat-fish", "--format", "json"])
+    assert stopped.value.code in (0, None)
+    assert json.loads(capsys.readouterr().out) == json.loads(run_cli(*CAT_FISH, "--format", "json").output)
+
+
+@pytest.mark.parametrize(("args", "code"), [(["solv"], 2), (["solve", "--formt", "json"], 2), (["--version"], 0)])
+def test_the_console_script_handles_mistakes_like_the_full_app(args, code):
+    from attn_tutor.cli import main
+
+    with pytest.raises(SystemExit) as stopped:
+        main(args)
+    assert (stopped.value.code or 0) == code

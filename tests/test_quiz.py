@@ -401,7 +401,7 @@ def test_the_loop_does_not_need_numpy_in_the_callbacks():
     quiz.run(config, session.read_line, lambda blocks: seen.append(blocks))
     for blocks in seen:
         for block in blocks if isinstance(blocks, list) else [blocks]:
-            for value in vars(block).values() if not isinstance(block, str) else [block]:
+            for value in block._asdict().values() if not isinstance(block, str) else [block]:
                 assert not isinstance(value, np.ndarray)
 
 
