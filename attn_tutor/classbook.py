@@ -9,9 +9,9 @@ Answer files
     **YAML**, one per student: ``student``, ``problem_set`` (a packaged set's name,
     or a path relative to the answer file), optional ``variant`` (a worksheet's seed)
     and ``answers: {problem id: {query row: {stage: answer}}}``. An answer is a list
-    of numbers or one line of text typed as in the quiz. The file is read with
-    ``yaml.compose`` (``CSafeLoader`` when present), so nothing is ever built from a
-    tag and every message has a line. Every number is read from the text exactly as
+    of numbers or one line of text typed as in the quiz. The file is read from the
+    parser's events or with ``yaml.compose`` (``CSafeLoader`` when present; see
+    Speed), so nothing is ever built from a tag and every message has a line. Every number is read from the text exactly as
     written, by the quiz's parser (:func:`attn_tutor.answers.parse_row`), not by
     YAML 1.1's rules: ``017`` is 17 (not 15), ``1:30`` and ``0x1F`` are refused,
     ``yes``/``no``/``on``/``off`` where a number belongs are refused with their own
@@ -62,13 +62,20 @@ Item analysis
     in :data:`~attn_tutor.grading.DIAGNOSES` order).
 
 Speed
-    A class is dominated by reading its files: each file is composed once; plain
-    decimals skip the full answer parser (same result, tested) and other texts are
-    parsed once per distinct text; each (set, variant) is loaded, generated and
-    solved once. Marking follows :func:`attn_tutor.grading.mark_row`'s loop over
-    grading's own ``mark_stage``/``advance`` so that each distinct (stage, answer,
-    own earlier rows) is marked once and a stage right in every cell skips numpy;
-    a property test holds it equal to ``mark_row`` on every ch13 problem.
+    A class is dominated by reading its files (issue 4: at most 2× merely parsing
+    them with ``CSafeLoader``; ``benchmarks/grade_speed.py`` measures it). An
+    ordinary file is read in one pass over the C parser's events; a file with
+    anything to report, or with anchors, aliases, tags or directives, is composed
+    and walked node by node instead, so every message keeps its line (a test holds
+    the two readers equal). Plain decimals skip the full answer parser (same
+    result, tested) and other texts are parsed once per distinct text; each (set,
+    variant) is loaded, generated and solved once. Marking follows
+    :func:`attn_tutor.grading.mark_row`'s loop over grading's own
+    ``mark_stage``/``advance`` so that each distinct (stage, answer, own earlier
+    rows) is marked once and each distinct right answer is built once, without
+    numpy; a property test holds it equal to ``mark_row`` on every ch13 problem.
+    The gradebook writes each distinct item's cells, and the JSON each shared
+    item's text, once.
 
 Score distribution
     Ten bins of 10% (``[0, 10)``, ..., ``[80, 90)``, ``[90, 100]``), counted exactly
@@ -99,6 +106,7 @@ POLICIES = ("full", "half", "none")
 TOP_KEYS = ("student", "problem_set", "variant", "answers")
 MAX_FILE_BYTES = 10_000_000
 MAX_SEED = 2**63
+_MEMO_LIMIT = 500_000  # marks a Marker remembers
 BINS = 10
 TOP_DIAGNOSES = 3
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -116,6 +124,7 @@ _SEPARATORS = re.compile(r"[ \t]*,[ \t]*|[ \t]+")
 _DECIMAL_INT = re.compile(r"[0-9]{1,19}\Z")
 _YAML_BOOL = "tag:yaml.org,2002:bool"
 _YAML_NULL = "tag:yaml.org,2002:null"
+_YAML_STR = "tag:yaml.org,2002:str"
 
 
 # --- what a student handed in -------------------------------------------------------------
@@ -188,13 +197,15 @@ class StudentResult:
         return {(i.problem, i.row, i.stage): i for i in self.report.items}
 
     def to_dict(self, lang: str = "en") -> dict:
+        return {**self._head(lang), "report": None if self.report is None else self.report.to_dict()}
+
+    def _head(self, lang: str) -> dict:
         return {
             "student": self.student,
             "file": self.file,
             "line": self.line,
             "variant": self.variant,
             "errors": [f.text(lang) for f in self.findings],
-            "report": None if self.report is None else self.report.to_dict(),
         }
 
 
@@ -403,7 +414,193 @@ def _pairs(node, file: str, what: str, findings: list[Finding]) -> list[tuple[st
 
 
 def read_yaml_text(text: str, file: str, *, base: str = ".", default_student: str = "") -> Submission:
-    """One student's YAML answer file; never raises for bad content."""
+    """One student's YAML answer file; never raises for bad content.
+
+    A file as students hand it in is read from the parser's events in one pass
+    (:func:`_read_yaml_events`); anything out of the ordinary — an error, a
+    finding, a tag, an anchor, a duplicate key — sends the file through
+    :func:`_read_yaml_nodes`, which composes it and reports every problem with its
+    line. Both give the same :class:`Submission` for a file the fast one accepts (a
+    test holds them equal).
+    """
+    sub = _read_yaml_events(text, file, base=base, default_student=default_student)
+    if sub is None:
+        sub = _read_yaml_nodes(text, file, base=base, default_student=default_student)
+    return sub
+
+
+class _Unusual(Exception):
+    """The fast reader met something only the composing reader handles."""
+
+
+_PLAIN_TAGS: dict[str, str] = {}
+
+
+def _plain_tag(value: str) -> str:
+    """The tag YAML resolves a plain scalar to (the C composer asks the same resolver)."""
+    tag = _PLAIN_TAGS.get(value)
+    if tag is None:
+        import yaml
+
+        tag = yaml.resolver.Resolver().resolve(yaml.ScalarNode, value, (True, False))
+        if len(_PLAIN_TAGS) < _PARSED_LIMIT:
+            _PLAIN_TAGS[value] = tag
+    return tag
+
+
+def _read_yaml_events(text: str, file: str, *, base: str = ".", default_student: str = "") -> Submission | None:
+    """An ordinary answer file from the C parser's events, or None: let :func:`_read_yaml_nodes` read it.
+
+    Mirrors :func:`_read_yaml_nodes` for files in which it finds nothing to report;
+    gives up (None) wherever that would report something or where the node graph
+    could differ from the events (anchors, aliases, tags, directives, several
+    documents). Numbers are read from the text, as there.
+    """
+    import yaml
+    from yaml.events import (
+        DocumentEndEvent,
+        DocumentStartEvent,
+        MappingEndEvent,
+        MappingStartEvent,
+        ScalarEvent,
+        SequenceEndEvent,
+        SequenceStartEvent,
+        StreamEndEvent,
+        StreamStartEvent,
+    )
+
+    try:
+        loader = _loader()(text)
+    except Exception:  # noqa: BLE001 - whatever it is, the composing reader meets it too
+        return None
+    sub = Submission(student=default_student, file=file, base=base)
+    try:
+        event = loader.get_event
+
+        def key() -> str | None:
+            """The next mapping key, or None at the mapping's end."""
+            e = event()
+            cls = e.__class__
+            if cls is MappingEndEvent:
+                return None
+            if cls is not ScalarEvent or e.anchor is not None or e.tag is not None:
+                raise _Unusual
+            return e.value
+
+        def start(e, cls) -> None:
+            if e.__class__ is not cls or e.anchor is not None or e.tag is not None:
+                raise _Unusual
+
+        def text_value(e) -> str:
+            """A non-empty scalar, as student and problem_set want it."""
+            if e.__class__ is not ScalarEvent or e.anchor is not None or e.tag is not None:
+                raise _Unusual
+            if not e.style and _plain_tag(e.value) == _YAML_NULL:
+                raise _Unusual
+            value = e.value.strip()
+            if not value:
+                raise _Unusual
+            return value
+
+        if event().__class__ is not StreamStartEvent:
+            raise _Unusual
+        e = event()
+        if e.__class__ is not DocumentStartEvent or e.version is not None or e.tags is not None:
+            raise _Unusual
+        start(event(), MappingStartEvent)
+        seen: set[str] = set()
+        answers = sub.answers
+        match = _PLAIN_CELL.match
+        while (name := key()) is not None:
+            if name in seen:
+                raise _Unusual
+            seen.add(name)
+            if name == "student":
+                sub.student = text_value(event())
+            elif name == "problem_set":
+                sub.problem_set = text_value(event())
+            elif name == "variant":
+                e = event()
+                if e.__class__ is not ScalarEvent or e.anchor is not None or e.tag is not None:
+                    raise _Unusual
+                seed = _seed(e.value)
+                if seed is None:
+                    raise _Unusual
+                sub.variant = seed
+            elif name == "answers":
+                e = event()
+                if e.__class__ is ScalarEvent:
+                    if e.anchor is not None or e.tag is not None or e.style or _plain_tag(e.value) != _YAML_NULL:
+                        raise _Unusual
+                    continue
+                start(e, MappingStartEvent)
+                problems: set[str] = set()
+                while (problem := key()) is not None:
+                    if problem in problems:
+                        raise _Unusual
+                    problems.add(problem)
+                    start(event(), MappingStartEvent)
+                    rows: set[str] = set()
+                    while (row := key()) is not None:
+                        if row in rows:
+                            raise _Unusual
+                        rows.add(row)
+                        start(event(), MappingStartEvent)
+                        stages: set[str] = set()
+                        while (stage := key()) is not None:
+                            if stage in stages:
+                                raise _Unusual
+                            stages.add(stage)
+                            e = event()
+                            cls = e.__class__
+                            if e.anchor is not None or e.tag is not None:
+                                raise _Unusual
+                            if cls is ScalarEvent:
+                                value = e.value
+                                if not e.style and (value == "" or _plain_tag(value) != _YAML_STR):
+                                    tag = _plain_tag(value) if value else _YAML_NULL
+                                    if tag == _YAML_BOOL:
+                                        raise _Unusual
+                                    values = None if tag == _YAML_NULL else _cells_or_unusual(value)
+                                elif value.strip() == "":
+                                    values = None
+                                else:
+                                    values = _cells_or_unusual(value)
+                            elif cls is SequenceStartEvent:
+                                cells = []
+                                while (c := event()).__class__ is ScalarEvent:
+                                    if c.anchor is not None or c.tag is not None or not match(c.value):
+                                        raise _Unusual
+                                    cells.append(float(c.value) + 0.0)
+                                if c.__class__ is not SequenceEndEvent:
+                                    raise _Unusual
+                                values = tuple(cells) if cells else None
+                            else:
+                                raise _Unusual
+                            mark = e.start_mark
+                            answers[(problem, row, stage)] = Answer(values, Location(file, mark.line + 1, mark.column + 1))
+            else:
+                raise _Unusual
+        if event().__class__ is not DocumentEndEvent or event().__class__ is not StreamEndEvent:
+            raise _Unusual
+    except (_Unusual, yaml.YAMLError):
+        return None
+    finally:
+        loader.dispose()
+    return sub
+
+
+def _cells_or_unusual(text: str) -> tuple[float, ...] | None:
+    if text.strip() == "":
+        return None
+    try:
+        return parse_cells(text)
+    except AttnTutorError:
+        raise _Unusual from None
+
+
+def _read_yaml_nodes(text: str, file: str, *, base: str = ".", default_student: str = "") -> Submission:
+    """One student's YAML answer file, composed: every problem found, each with its line."""
     import yaml
 
     sub = Submission(student=default_student, file=file, base=base)
@@ -640,12 +837,15 @@ def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Pa
 
 @dataclass(frozen=True)
 class _RowPlan:
-    """What marking one asked row needs, worked out once per (set, variant)."""
+    """What marking one asked row needs, worked out once per (set, variant); and its marks so far."""
 
     row: int
     asked: frozenset
     exact: dict  # stage -> ((exact, marked) per cell, expected, all-correct cells)
     eps: float
+    steps: tuple  # (stage, asked, previous stage) for every stage of the problem, in order
+    correct: dict = field(default_factory=dict)  # (stage, given) -> the correct Item, or False
+    marks: dict = field(default_factory=dict)  # (stage, given, own previous row, own scores) -> Item
 
 
 class Marker:
@@ -658,8 +858,8 @@ class Marker:
         self.follow_through = follow_through
         self._sets: dict[str, ProblemSet | AttnTutorError] = {}
         self._solved: dict[tuple[str, int | None], tuple | AttnTutorError] = {}
-        self._marks: dict[tuple, list] = {}
-        self._exact: dict[tuple, list] = {}
+        self._exact: dict[tuple, _RowPlan] = {}
+        self._memo_size = 0  # marks remembered, over every row plan
         self.order: list[ItemKey] = []  # every item column, in first-seen set order
         self._ordered: set[str] = set()
         self._names: list[str] | None = None
@@ -772,42 +972,50 @@ class Marker:
         stage right in every cell is ``correct`` whatever came before, so it is built
         without numpy. A test checks all of this against mark_row itself.
         """
-        from attn_tutor.grading import Item, advance, mark_stage, previous_stage
+        from attn_tutor.grading import Item, advance, mark_stage
 
         plan = self._plan(key, seed, solution, problem, token)
         row = plan.row
         tolerance = problem.tolerance + plan.eps
+        correct_items, marks = plan.correct, plan.marks
         items = []
         own: dict[str, tuple[float, ...]] = {}
-        for stage in problem.stages:
-            given = answers.get(stage) if stage in plan.asked else None
-            if stage in plan.asked:
+        for stage, asked, before in plan.steps:
+            given = answers.get(stage) if asked else None
+            if asked:
                 item = None
                 if given is not None:
-                    pairs, expected, cells = plan.exact[stage]
-                    if len(given) == len(pairs) and all(
-                        not marked or abs(value - exact) <= tolerance for value, (exact, marked) in zip(given, pairs)
-                    ):
-                        item = Item(
-                            problem=problem.id, row=token, stage=stage, expected=expected, given=tuple(given),
-                            cells=cells, verdict="correct", diagnosis=None, hints=0, points=1.0, max_points=1.0,
-                        )  # fmt: skip
-                if item is None:
-                    before = previous_stage(stage)
+                    item = correct_items.get((stage, given))
+                    if item is None:
+                        pairs, expected, cells = plan.exact[stage]
+                        if len(given) == len(pairs) and all(
+                            not marked or abs(value - exact) <= tolerance for value, (exact, marked) in zip(given, pairs)
+                        ):
+                            item = Item(
+                                problem=problem.id, row=token, stage=stage, expected=expected, given=tuple(given),
+                                cells=cells, verdict="correct", diagnosis=None, hints=0, points=1.0, max_points=1.0,
+                            )  # fmt: skip
+                        else:
+                            item = False
+                        if self._memo_size < _MEMO_LIMIT:
+                            self._memo_size += 1
+                            correct_items[(stage, given)] = item
+                if not item:
                     memo = (
-                        key, seed, problem.id, token, stage, given,
+                        stage, given,
                         own.get(before) if before else None,
                         own.get("scores") if stage == "weights" else None,
                     )  # fmt: skip
-                    item = self._marks.get(memo)
+                    item = marks.get(memo)
                     if item is None:
                         item = mark_stage(solution, row, stage, given, own, follow_through=self.follow_through)
-                        if len(self._marks) < 500_000:
-                            self._marks[memo] = item
+                        if self._memo_size < _MEMO_LIMIT:
+                            self._memo_size += 1
+                            marks[memo] = item
                 items.append(item)
             if given is not None:
                 own[stage] = tuple(given)  # what advance does in exam mode, without the copying
-            else:
+            elif before is not None and before in own:
                 own = advance(solution, row, stage, None, own, "exam")
         return items
 
@@ -815,7 +1023,7 @@ class Marker:
         cache = (key, seed, problem.id, token)
         plan = self._exact.get(cache)
         if plan is None:
-            from attn_tutor.grading import EPS, marked_cells
+            from attn_tutor.grading import EPS, marked_cells, previous_stage
 
             row = problem.row_index(token)
             exact = {}
@@ -827,7 +1035,9 @@ class Marker:
                     tuple(v if m else None for v, m in zip(values, marked)),
                     tuple("correct" if m else "masked" for m in marked),
                 )
-            plan = _RowPlan(row, frozenset(problem.asked_stages), exact, EPS)
+            asked = frozenset(problem.asked_stages)
+            steps = tuple((stage, stage in asked, previous_stage(stage)) for stage in problem.stages)
+            plan = _RowPlan(row, asked, exact, EPS, steps)
             self._exact[cache] = plan
         return plan
 
@@ -979,17 +1189,9 @@ def gradebook_rows(book: Gradebook, lang: str = "en") -> list[list[str | float |
 
     The percent is rounded half up to one place (a Decimal, written as is).
     """
-    from attn_tutor.numbers import round_half_up
-
-    header: list = ["student", "variant", "score", "max_score", "percent"]
-    for problem, token, stage in book.columns:
-        name = f"{problem}/{token}/{stage}"
-        header += [f"{name} points", f"{name} diagnosis"]
-    header.append("errors")
-    rows = [header]
+    rows: list[list] = [list(_header(book))]
     for student in book.students:
-        percent = None if student.percent is None else round_half_up(student.percent, 1)
-        row: list = [student.student, student.variant, student.score, student.max_score, percent]
+        row: list = _student_cells(student)
         items = student.items()
         for column in book.columns:
             item = items.get(column)
@@ -1017,9 +1219,51 @@ def gradebook_csv(book: Gradebook, lang: str = "en") -> bytes:
     """The gradebook file: UTF-8 with a byte-order mark, RFC 4180 line ends, formulas neutralised."""
     out = io.StringIO(newline="")
     writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-    for row in gradebook_rows(book, lang):
-        writer.writerow([csv_cell(value) for value in row])
+    writer.writerows(_csv_rows(book, lang))
     return ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def _csv_rows(book: Gradebook, lang: str = "en"):
+    """``[csv_cell(value) for value in row]`` for every row of :func:`gradebook_rows`, each item's
+    two cells written once per distinct (points, verdict, diagnosis) (a test holds them equal)."""
+    yield [csv_cell(value) for value in _header(book)]
+    item_cells: dict[tuple, list[str]] = {}
+    empty = ["", ""]
+    for student in book.students:
+        report = student.report
+        row = [csv_cell(v) for v in _student_cells(student)]
+        if report is None:
+            row += empty * len(book.columns)
+        else:
+            items = {(i.problem, i.row, i.stage): i for i in report.items}
+            for column in book.columns:
+                item = items.get(column)
+                if item is None:
+                    row += empty
+                    continue
+                cell_key = (item.points, item.verdict, item.diagnosis)
+                cells = item_cells.get(cell_key)
+                if cells is None:
+                    cells = item_cells[cell_key] = [csv_cell(item.points), csv_cell(verdict_cell(item))]
+                row += cells
+        row.append(csv_cell("; ".join(f.text(lang) for f in student.findings) or None))
+        yield row
+
+
+def _header(book: Gradebook) -> list[str]:
+    header = ["student", "variant", "score", "max_score", "percent"]
+    for problem, token, stage in book.columns:
+        name = f"{problem}/{token}/{stage}"
+        header += [f"{name} points", f"{name} diagnosis"]
+    header.append("errors")
+    return header
+
+
+def _student_cells(student: StudentResult) -> list:
+    from attn_tutor.numbers import round_half_up
+
+    percent = None if student.percent is None else round_half_up(student.percent, 1)
+    return [student.student, student.variant, student.score, student.max_score, percent]
 
 
 def gradebook_json(book: Gradebook, lang: str = "en") -> bytes:
@@ -1034,11 +1278,32 @@ def gradebook_json(book: Gradebook, lang: str = "en") -> bytes:
         return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
     def array(values) -> str:
-        return "[\n" + ",\n".join(dumps(v) for v in values) + "\n]" if values else "[]"
+        return array_text([dumps(v) for v in values])
+
+    def array_text(texts: list[str]) -> str:
+        return "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
+
+    items: dict[int, tuple[object, str]] = {}  # id -> (item, its JSON): marks are shared between students
+
+    def item_json(item) -> str:
+        known = items.get(id(item))
+        if known is None:
+            known = items[id(item)] = (item, dumps(item.to_dict()))
+        return known[1]
+
+    def student_json(student: StudentResult) -> str:
+        """``dumps(student.to_dict(lang))``, each item's text written once (a test holds them equal)."""
+        report = student.report
+        if report is None:
+            return dumps(student.to_dict(lang))
+        head = dumps({**student._head(lang), "report": 0})[:-2]
+        fields = ("student", "problem_set", "seed", "mode", "score", "max_score")  # Report.to_dict's, in order
+        body = dumps({**{name: getattr(report, name) for name in fields}, "items": 0})[:-2]
+        return head + body + "[" + ", ".join(item_json(item) for item in report.items) + "]}}"
 
     parts = [
         f'"follow_through": {dumps(book.follow_through)}',
-        f'"students": {array([student.to_dict(lang) for student in book.students])}',
+        f'"students": {array_text([student_json(student) for student in book.students])}',
         f'"item_analysis": {array([stats.to_dict() for stats in book.analysis()])}',
         '"distribution": '
         + array([{"bin": bin_label(index), "students": count} for index, count in enumerate(book.distribution())]),

@@ -55,6 +55,7 @@ places. Hints are counted, not deducted: the teacher decides what they cost.
 
 from __future__ import annotations
 
+import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 
@@ -261,7 +262,7 @@ def advance(
     else:
         before = previous_stage(stage)
         if before is not None and before in result:
-            result[stage] = tuple(float(v) for v in carry_forward(solution, row, stage, result[before]))
+            result[stage] = _memo(solution).carried_row(row, stage, result[before])
     return result
 
 
@@ -296,15 +297,49 @@ def mistaken_rows(
     Each is made from the exact previous stage and, when the student has one, from
     their own (``own``); duplicates are kept (the caller stops at the first match).
     """
-    problem = solution.problem
     own = own or {}
     before = previous_stage(stage)
-    bases: list[tuple[np.ndarray, np.ndarray]] = []  # (previous row, right row from it)
+    result = _exact_mistakes(solution, row, stage)
+    basis = own.get(before) if before is not None else None
+    scores = own.get("scores") if stage == "weights" else None
+    if basis is not None or scores is not None:
+        carried = None if basis is None else carry_forward(solution, row, stage, basis)
+        result += _own_mistakes(solution, row, stage, basis, carried, scores)
+    return _in_diagnosis_order(result)
+
+
+def _in_diagnosis_order(result: list) -> list:
+    # A stable sort: for each code, the mistake made from the exact rows comes first.
+    return sorted(result, key=lambda entry: _ORDER[entry[0]])
+
+
+def _exact_mistakes(solution: Solution, row: int, stage: str) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """The mistakes made from the exact rows (and the givens), in the order they are tried."""
+    before = previous_stage(stage)
+    bases = []
     if before is not None:
         bases.append((solution.stage_row(before, row), solution.stage_row(stage, row)))
-        if own.get(before) is not None:
-            basis = np.asarray(own[before], dtype=np.float64)
-            bases.append((basis, carry_forward(solution, row, stage, basis)))
+    score_rows = [solution.stage_row("scores", row)] if stage == "weights" else []
+    return _mistakes(solution, row, stage, bases, score_rows, fixed=True)
+
+
+def _own_mistakes(
+    solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores
+) -> list[tuple[str, np.ndarray, np.ndarray]]:
+    """The mistakes made from a student's own previous row (``carried``: the right row from it) and own scores."""
+    bases = [] if basis is None else [(np.asarray(basis, dtype=np.float64), carried)]
+    score_rows = [np.asarray(scores, dtype=np.float64)] if stage == "weights" and scores is not None else []
+    return _mistakes(solution, row, stage, bases, score_rows, fixed=False)
+
+
+def _mistakes(solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool) -> list:
+    """Mistaken rows from each (previous row, right row) basis and each scores row.
+
+    ``fixed``: also the mistakes that depend on the givens alone (transposed scores,
+    column softmax).
+    """
+    problem = solution.problem
+    before = previous_stage(stage)
     prev_segs = segments(solution, before) if before is not None else []
     result: list[tuple[str, np.ndarray, np.ndarray]] = []
 
@@ -313,7 +348,7 @@ def mistaken_rows(
             result.append((code, made, right))
 
     with np.errstate(all="ignore"):
-        if stage == "scores":
+        if stage == "scores" and fixed:
 
             def transposed(h, head):
                 if head.Q.shape[0] != head.K.shape[0]:
@@ -354,9 +389,6 @@ def mistaken_rows(
 
                 add("used_keys", _per_head(solution, stage, used_keys), right)
         if stage == "weights":
-            score_rows = [solution.stage_row("scores", row)]
-            if own.get("scores") is not None:
-                score_rows.append(np.asarray(own["scores"], dtype=np.float64))
             score_segs = segments(solution, "scores")
             for scores in score_rows:
                 made = _per_head(
@@ -370,10 +402,12 @@ def mistaken_rows(
                     lambda h, hd: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]] / hd.divisor, 0.0), hd.mask[row]),
                 )
                 add("skipped_scaling", made, right)
+        if stage == "weights" and fixed:
             add("column_softmax", _per_head(solution, stage, lambda h, hd: _column_softmax(hd, row)), solution.stage_row(stage, row))
-    order = {code: i for i, code in enumerate(DIAGNOSES)}
-    result.sort(key=lambda entry: order[entry[0]])
     return result
+
+
+_ORDER = {code: i for i, code in enumerate(DIAGNOSES)}
 
 
 def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -> bool:
@@ -447,50 +481,62 @@ def mark_stage(
 
     ``own`` holds the student's rows of earlier stages to carry from (see
     :func:`advance`); without it there is no follow-through.
+
+    Rows are 2–8 cells, so the cells are compared as plain floats (the same IEEE
+    arithmetic numpy does: a difference, its absolute value, a comparison). What
+    does not depend on the answer is worked out once and remembered (see
+    :class:`_Memo`): the exact row, the marked cells, the mistakes made from the
+    exact rows; and, per distinct own previous row, the row carried from it, the
+    trivial-carry flags and the mistakes made from it — each by the numpy
+    functions above, so every number is the one they give.
     """
     problem = solution.problem
     if stage not in problem.stages:
         raise ValueError(f"problem {problem.id!r} has no stage {stage!r}")
     if follow_through not in FOLLOW_THROUGH:
         raise ValueError(f"follow_through must be one of {tuple(FOLLOW_THROUGH)}, not {follow_through!r}")
-    width = row_width(solution, stage)
-    exact = solution.stage_row(stage, row)
-    marked = marked_cells(solution, row, stage)
-    expected = tuple(float(v) if m else None for v, m in zip(exact, marked))
+    memo = _memo(solution)
+    facts = memo.facts(row, stage)
     before = previous_stage(stage)
     basis = (own or {}).get(before) if before is not None else None
-    carried = trivial = None
-    if basis is not None:
-        carried = carry_forward(solution, row, stage, basis)
-        trivial = trivial_carry(solution, row, stage, basis)
-    carried_t = None if carried is None else tuple(float(v) if m else None for v, m in zip(carried, marked))
-    common = dict(problem=problem.id, row=problem.tokens[row], stage=stage, expected=expected, hints=hints, max_points=1.0)
+    carry = None if basis is None else memo.carry(row, stage, facts, basis)
+    common = dict(
+        problem=problem.id, row=problem.tokens[row], stage=stage, expected=facts.expected, hints=hints, max_points=1.0
+    )
+    carried_t = None if carry is None else carry.carried_t
     if given is None:
-        cells = tuple("missing" if m else "masked" for m in marked)
-        return Item(given=None, cells=cells, verdict="missing", diagnosis=None, points=0.0, carried=carried_t, **common)
+        return Item(given=None, cells=facts.missing, verdict="missing", diagnosis=None, points=0.0, carried=carried_t, **common)
     g = np.asarray(given, dtype=np.float64)
-    if g.shape != (width,):
-        raise ValueError(f"a {stage} row of {problem.id!r} has {width} cells, not {g.size}")
+    if g.shape != (facts.width,):
+        raise ValueError(f"a {stage} row of {problem.id!r} has {facts.width} cells, not {g.size}")
+    values = g.tolist()
     tolerance = problem.tolerance + EPS
+    exact, marked = facts.exact, facts.marked
+    carried = trivial = None
+    if carry is not None:
+        carried, trivial = carry.carried, carry.trivial
     states = []
-    with np.errstate(invalid="ignore"):
-        for i in range(width):
-            if not marked[i]:
-                states.append("masked")
-            elif abs(g[i] - exact[i]) <= tolerance:
-                states.append("correct")
-            elif carried is not None and not trivial[i] and abs(g[i] - carried[i]) <= tolerance:
-                states.append("follow_through")
-            else:
-                states.append("wrong")
+    for i, value in enumerate(values):
+        if not marked[i]:
+            states.append("masked")
+        elif abs(value - exact[i]) <= tolerance:
+            states.append("correct")
+        elif carried is not None and not trivial[i] and abs(value - carried[i]) <= tolerance:
+            states.append("follow_through")
+        else:
+            states.append("wrong")
     cells = tuple(states)
     verdict = _verdict(cells)
-    diagnosis = diagnose(solution, row, stage, g, cells, own, carried, trivial) if verdict in ("partial", "wrong") else None
+    diagnosis = None
+    if verdict in ("partial", "wrong"):
+        scores = (own or {}).get("scores") if stage == "weights" else None
+        candidates = memo.candidates(row, stage, facts, carry, basis, scores)
+        diagnosis = _diagnose_values(problem.tolerance, facts, carry, candidates, values, cells)
     credit = {"correct": 1.0, "follow_through": FOLLOW_THROUGH[follow_through]}
     scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
     points = round(sum(scored) / len(scored), 4) if scored else 0.0
     return Item(
-        given=tuple(float(v) for v in g),
+        given=tuple(values),
         cells=cells,
         verdict=verdict,
         diagnosis=diagnosis,
@@ -498,6 +544,170 @@ def mark_stage(
         carried=carried_t,
         **common,
     )
+
+
+def _diagnose_values(tolerance: float, facts: "_StageFacts", carry, candidates, values: list, cells: tuple) -> str | None:
+    """:func:`diagnose` on plain floats, the mistakes already chosen (``candidates``)."""
+    if "wrong" not in cells:
+        return None
+    limit = tolerance + EPS
+    marked = facts.marked_index
+    for code, made in candidates:
+        if all(abs(values[i] - made[i]) <= limit for i in marked):
+            return code
+    near = ROUNDING_FACTOR * tolerance + EPS
+    exact = facts.exact
+    carried = trivial = None
+    if carry is not None:
+        carried, trivial = carry.carried, carry.trivial
+    for i, state in enumerate(cells):
+        if state != "wrong" or abs(values[i] - exact[i]) <= near:
+            continue
+        if carried is not None and not trivial[i] and abs(values[i] - carried[i]) <= near:
+            continue
+        return None
+    return "rounding"
+
+
+def _close(a: tuple, b: tuple, cells: tuple, limit: float) -> bool:
+    """:func:`_within` on plain floats: every cell in ``cells`` within ``limit`` (NaN never is)."""
+    return all(abs(a[i] - b[i]) <= limit for i in cells)
+
+
+@dataclass(frozen=True)
+class _StageFacts:
+    """One stage of one row, as far as it does not depend on the student."""
+
+    width: int
+    exact: tuple[float, ...]  # NaN in masked scores/scaled cells
+    marked: tuple[bool, ...]
+    marked_index: tuple[int, ...]
+    expected: tuple[float | None, ...]
+    missing: tuple[str, ...]  # the cells of a blank answer
+
+
+@dataclass(frozen=True)
+class _Carry:
+    """What a student's own previous row gives one stage: the carried row and the trivial-carry flags."""
+
+    array: np.ndarray  # carry_forward's result
+    carried: tuple[float, ...]
+    carried_t: tuple[float | None, ...]
+    trivial: tuple[bool, ...]
+
+
+class _Memo:
+    """Per solution: everything :func:`mark_stage` works out that does not depend on the answer.
+
+    Keyed by the exact bits of the student's own rows (so ``-0.0`` and ``0.0`` are
+    different rows); each table stops growing at :data:`_MEMO_LIMIT` entries.
+    """
+
+    def __init__(self, solution: Solution) -> None:
+        self._solution = weakref.ref(solution)  # not the solution itself: the memo must not keep it alive
+        self._facts: dict = {}
+        self._carries: dict = {}
+        self._exact_mistakes: dict = {}
+        self._candidates: dict = {}
+        self._rows: dict = {}
+
+    @property
+    def solution(self) -> Solution:
+        return self._solution()
+
+    def facts(self, row: int, stage: str) -> _StageFacts:
+        key = (row, stage)
+        facts = self._facts.get(key)
+        if facts is None:
+            solution = self.solution
+            width = row_width(solution, stage)
+            exact = solution.stage_row(stage, row)
+            marked = marked_cells(solution, row, stage)
+            facts = _StageFacts(
+                width=width,
+                exact=tuple(float(v) for v in exact),
+                marked=tuple(bool(m) for m in marked),
+                marked_index=tuple(i for i, m in enumerate(marked) if m),
+                expected=tuple(float(v) if m else None for v, m in zip(exact, marked)),
+                missing=tuple("missing" if m else "masked" for m in marked),
+            )
+            self._facts[key] = facts
+        return facts
+
+    def carry(self, row: int, stage: str, facts: _StageFacts, basis) -> _Carry:
+        prev = np.asarray(basis, dtype=np.float64)
+        key = (row, stage, prev.shape, prev.tobytes())
+        carry = self._carries.get(key)
+        if carry is None:
+            array = carry_forward(self.solution, row, stage, basis)
+            trivial = trivial_carry(self.solution, row, stage, basis)
+            carry = _Carry(
+                array=array,
+                carried=tuple(float(v) for v in array),
+                carried_t=tuple(float(v) if m else None for v, m in zip(array, facts.marked)),
+                trivial=tuple(bool(t) for t in trivial),
+            )
+            if len(self._carries) < _MEMO_LIMIT:
+                self._carries[key] = carry
+        return carry
+
+    def carried_row(self, row: int, stage: str, basis) -> tuple[float, ...]:
+        """``tuple(float(v) for v in carry_forward(...))``, once per distinct row."""
+        prev = np.asarray(basis, dtype=np.float64)
+        key = (row, stage, prev.shape, prev.tobytes())
+        carried = self._rows.get(key)
+        if carried is None:
+            carried = tuple(float(v) for v in carry_forward(self.solution, row, stage, basis))
+            if len(self._rows) < _MEMO_LIMIT:
+                self._rows[key] = carried
+        return carried
+
+    def candidates(self, row: int, stage: str, facts: _StageFacts, carry: _Carry | None, basis, scores) -> list:
+        """The mistakes :func:`diagnose` would try, in order, less those that change no number."""
+        if scores is not None:
+            own_scores = np.asarray(scores, dtype=np.float64)
+            scores_key = (own_scores.shape, own_scores.tobytes())
+        else:
+            scores_key = None
+        if basis is not None:
+            prev = np.asarray(basis, dtype=np.float64)
+            basis_key = (prev.shape, prev.tobytes())
+        else:
+            basis_key = None
+        key = (row, stage, basis_key, scores_key)
+        found = self._candidates.get(key)
+        if found is None:
+            solution = self.solution
+            exact_key = (row, stage)
+            fixed = self._exact_mistakes.get(exact_key)
+            if fixed is None:
+                fixed = self._exact_mistakes[exact_key] = _exact_mistakes(solution, row, stage)
+            mistakes = list(fixed)
+            if basis is not None or scores is not None:
+                carried_array = None if carry is None else carry.array
+                mistakes += _own_mistakes(solution, row, stage, basis, carried_array, scores)
+            rights = [facts.exact] + ([carry.carried] if carry is not None else [])
+            limit = solution.problem.tolerance + EPS
+            cells = facts.marked_index
+            found = []
+            for code, made, right in _in_diagnosis_order(mistakes):
+                made_t, right_t = tuple(made.tolist()), tuple(np.asarray(right, dtype=np.float64).tolist())
+                if not any(_close(made_t, other, cells, limit) for other in (*rights, right_t)):
+                    found.append((code, made_t))
+            if len(self._candidates) < _MEMO_LIMIT:
+                self._candidates[key] = found
+        return found
+
+
+_MEMO_LIMIT = 100_000
+_MEMOS: "weakref.WeakKeyDictionary[Solution, _Memo]" = weakref.WeakKeyDictionary()
+
+
+def _memo(solution: Solution) -> _Memo:
+    memo = _MEMOS.get(solution)
+    if memo is None:
+        memo = _MEMOS[solution] = _Memo(solution)
+    return memo
 
 
 def mark_row(

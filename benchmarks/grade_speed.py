@@ -15,7 +15,10 @@ costs a real marking while right rows are cheap. Then, alternating for a few rou
       every student in exam mode — plus the gradebook CSV (as ``grade --csv``);
   (c) the same plus the ``--json`` file of every student's full report;
 
-and prints each round and the median ratios (b)/(a) and (c)/(a). ``--cli`` also times the
+and prints each round and the median ratios (b)/(a) and (c)/(a). The same files, in the
+same process, (a) and (b) alternating so that a busy machine slows both; before each
+timed grading run the module-level caches a run fills are emptied (:func:`forget`), so
+no round is helped by the last (a fresh ``attn-tutor grade`` starts empty too). ``--cli`` also times the
 ``attn-tutor grade DIR --csv OUT --json OUT`` command in a subprocess (start-up
 and terminal summary included). A benchmark, not a test.
 
@@ -122,14 +125,25 @@ def parse_only(folder: Path) -> int:
     return count
 
 
+def forget() -> None:
+    """Empty the module-level caches a first grading run fills (parsed texts, resolved
+    scalars, marking memos), so every timed run starts as a fresh ``attn-tutor grade``
+    process would and no round is helped by the one before."""
+    classbook._PARSED.clear()
+    classbook._PLAIN_TAGS.clear()
+    grading._MEMOS.clear()
+
+
 def grade(folder: Path) -> int:
     """What ``attn-tutor grade DIR --csv OUT`` does, less start-up and the terminal."""
+    forget()
     book = classbook.grade_files([folder])
     classbook.gradebook_csv(book)
     return len(book.students)
 
 
 def grade_with_json(folder: Path) -> int:
+    forget()
     book = classbook.grade_files([folder])
     classbook.gradebook_csv(book)
     classbook.gradebook_json(book)

@@ -615,3 +615,73 @@ def test_grade_help_imports_neither_numpy_nor_yaml():
 
     heavy = imported_by("grade", "--help")
     assert "numpy" not in heavy and "yaml" not in heavy
+
+
+# --- the fast reader reads what the composing reader reads ------------------------------------
+
+_HEAD = f"student: s\nproblem_set: {SET}\n"
+_READ_CASES = [
+    *(p.read_text("utf-8", errors="replace") for p in sorted((FIXTURES / "class").glob("*.yaml"))),
+    *(p.read_text("utf-8", errors="replace") for p in sorted((FIXTURES / "broken").glob("*.yaml"))),
+    _HEAD + "answers:\n",
+    _HEAD + "variant: 7\nanswers: {}\n",
+    "answers: ~\nstudent: '  s  '\n",
+    "student: s\nstudent: t\n",
+    "student: ~\n",
+    "student: ''\n",
+    "student: [a]\n",
+    "problem_set: null\n",
+    "variant: x\n",
+    "variant: !!int 3\n",
+    "answers: ''\n",
+    "answers: []\n",
+    "a: 1\n---\nb: 2\n",
+    "%YAML 1.1\n---\nstudent: s\n",
+    "&a student: s\n",
+    "student: &a s\nproblem_set: *a\n",
+]
+_VALUES = [
+    "[1, 6, 4]", "[01, 6, 4]", "[017, 6, 4]", "[1:30, 6, 4]", "[0x1, 6, 4]", "[1, on, 4]", "[1, ~, 4]", "[1, '', 4]",
+    "[1, [6], 4]", '[1, "6 7", 4]', "['1', \"2\", 3.50]", "[-0, 1e3, 4]", "[1/4, 1, 2]", "{a: 1}", "", "~", "null", "[]",
+    "''", '"  "', "yes", "'yes'", "no", "1 6 4", "0.71 4.24 2.83", '"0.71, 4.24, 2.83"', "(1, 6, 4)", "'=1+2, 6, 4'",
+    "1:30", "2024-01-01", "|\n        1 6 4", "!!str 1 6 4", "&x [1, 6, 4]", "[1, 6]", "1 6 x", '"1/4 2/4"', "'78.6%'",
+]
+_READ_CASES += [_HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: {value}\n" for value in _VALUES]
+_READ_CASES += [
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\n      scores: [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}: [1, 6, 4]\n",
+    _HEAD + "answers:\n  cat-fish: 3\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      ? [a]\n      : 1\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\n  cat-fish:\n    {G}: {{}}\n",
+]
+
+
+@pytest.mark.parametrize("text", _READ_CASES)
+def test_the_event_reader_reads_what_the_composing_reader_reads(text):
+    fast = classbook._read_yaml_events(text, "x.yaml", default_student="x")
+    slow = classbook._read_yaml_nodes(text, "x.yaml", default_student="x")
+    assert fast is None or fast == slow  # None: the composing reader's turn
+    assert classbook.read_yaml_text(text, "x.yaml", default_student="x") == slow
+
+
+def test_ordinary_answer_files_take_the_fast_reader():
+    for path in sorted(CLASS.glob("*.yaml")):
+        assert classbook._read_yaml_events(path.read_text("utf-8"), str(path)) is not None, path.name
+
+
+def test_the_gradebook_file_is_its_typed_rows_written_cell_by_cell(class_book):
+    book = classbook.grade_files([CLASS, BROKEN], problems=str(SET))
+    for graded in (class_book, book):
+        out = io.StringIO(newline="")
+        csv.writer(out, lineterminator="\r\n").writerows(
+            [classbook.csv_cell(value) for value in row] for row in classbook.gradebook_rows(graded)
+        )
+        assert classbook.gradebook_csv(graded) == ("\ufeff" + out.getvalue()).encode("utf-8")
+
+
+def test_the_json_file_is_every_students_report_dumped_whole():
+    book = classbook.grade_files([CLASS, BROKEN], problems=str(SET))
+    data = classbook.gradebook_json(book).decode("utf-8")
+    students = [json.dumps(s.to_dict(), ensure_ascii=False, allow_nan=False) for s in book.students]
+    assert data.split('"students": [\n', 1)[1].split("\n],\n", 1)[0] == ",\n".join(students)
+    assert json.loads(data)["students"] == [s.to_dict() for s in book.students]

@@ -445,3 +445,128 @@ def test_verdicts_agree_with_cells_and_points_stay_in_range(problem, data):
         assert (item.verdict == "correct") == all(c == "correct" for c in item.cells)
         assert item.diagnosis is None or item.verdict in ("wrong", "partial")
         assert item.diagnosis is None or item.diagnosis in DIAGNOSES
+
+
+# --- the fast marker is the numpy marker ------------------------------------------------------
+
+
+def reference_mark_stage(solution, row, stage, given, own=None, *, follow_through="full", hints=0):
+    """mark_stage as it was first written, all numpy, from the module's public pieces."""
+    from attn_tutor.grading import (
+        EPS,
+        FOLLOW_THROUGH,
+        _verdict,
+        diagnose,
+        marked_cells,
+        previous_stage,
+        row_width,
+        trivial_carry,
+    )
+
+    problem = solution.problem
+    width = row_width(solution, stage)
+    exact = solution.stage_row(stage, row)
+    marked = marked_cells(solution, row, stage)
+    expected = tuple(float(v) if m else None for v, m in zip(exact, marked))
+    before = previous_stage(stage)
+    basis = (own or {}).get(before) if before is not None else None
+    carried = trivial = None
+    if basis is not None:
+        carried = carry_forward(solution, row, stage, basis)
+        trivial = trivial_carry(solution, row, stage, basis)
+    carried_t = None if carried is None else tuple(float(v) if m else None for v, m in zip(carried, marked))
+    common = dict(problem=problem.id, row=problem.tokens[row], stage=stage, expected=expected, hints=hints, max_points=1.0)
+    if given is None:
+        cells = tuple("missing" if m else "masked" for m in marked)
+        return Item(given=None, cells=cells, verdict="missing", diagnosis=None, points=0.0, carried=carried_t, **common)
+    g = np.asarray(given, dtype=np.float64)
+    assert g.shape == (width,)
+    tolerance = problem.tolerance + EPS
+    states = []
+    with np.errstate(invalid="ignore"):
+        for i in range(width):
+            if not marked[i]:
+                states.append("masked")
+            elif abs(g[i] - exact[i]) <= tolerance:
+                states.append("correct")
+            elif carried is not None and not trivial[i] and abs(g[i] - carried[i]) <= tolerance:
+                states.append("follow_through")
+            else:
+                states.append("wrong")
+    cells = tuple(states)
+    verdict = _verdict(cells)
+    diagnosis = diagnose(solution, row, stage, g, cells, own, carried, trivial) if verdict in ("partial", "wrong") else None
+    credit = {"correct": 1.0, "follow_through": FOLLOW_THROUGH[follow_through]}
+    scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
+    points = round(sum(scored) / len(scored), 4) if scored else 0.0
+    return Item(given=tuple(float(v) for v in g), cells=cells, verdict=verdict, diagnosis=diagnosis, points=points, carried=carried_t, **common)
+
+
+def _everything(item: Item) -> str:
+    """Every field, carried included, to the last bit (repr tells -0.0 and NaN apart)."""
+    return repr((item.to_dict(), item.carried))
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.data())
+def test_mark_stage_equals_the_all_numpy_marker_on_random_problems(data):
+    """Random problems (masks, 1–4 dims), every stage, answers made of known mistakes, nudges,
+    roundings and the student's own rows — the memo reused across examples on purpose."""
+    from attn_tutor.generate import random_problem
+    from attn_tutor.grading import mistaken_rows
+
+    problem = random_problem(
+        data.draw(st.integers(0, 40), label="seed"),
+        tokens=data.draw(st.integers(2, 4), label="tokens"),
+        dim=data.draw(st.sampled_from([1, 2, 4]), label="dim"),
+        causal=data.draw(st.booleans(), label="causal"),
+    )
+    sol = _SOLVED.get(problem) or _SOLVED.setdefault(problem, engine.solve(problem))  # one memo per problem
+    row = data.draw(st.integers(0, len(problem.tokens) - 1), label="row")
+    stage = data.draw(st.sampled_from(problem.stages), label="stage")
+
+    def some_row(name):
+        exact_row = np.nan_to_num(sol.stage_row(name, row))
+        kind = data.draw(st.sampled_from(["exact", "mistake", "nudge", "zeros", "random"]), label=f"{name} kind")
+        if kind == "mistake":
+            mistakes = mistaken_rows(sol, row, name, {})
+            if mistakes:
+                return np.nan_to_num(data.draw(st.sampled_from(mistakes), label="mistake")[1])
+        if kind == "nudge":
+            return exact_row + data.draw(st.sampled_from([-0.02, -0.005, 0.004, 0.006, 0.5]), label="nudge")
+        if kind == "zeros":
+            return np.zeros_like(exact_row)
+        if kind == "random":
+            return np.array(data.draw(st.lists(st.integers(-4, 9), min_size=exact_row.size, max_size=exact_row.size)), dtype=float)
+        return exact_row
+
+    def typed(values):
+        places = data.draw(st.sampled_from([None, 1, 2, 3]), label="places")
+        return tuple(float(v) if places is None else round(float(v), places) + 0.0 for v in values)
+
+    own = {}
+    for earlier in problem.stages[: problem.stages.index(stage)]:
+        if data.draw(st.booleans(), label=f"own {earlier}"):
+            own[earlier] = typed(some_row(earlier))
+    answer = None if data.draw(st.integers(0, 9), label="blank") == 0 else typed(some_row(stage))
+    policy = data.draw(st.sampled_from(["full", "half", "none"]), label="policy")
+    fast = mark_stage(sol, row, stage, answer, own, follow_through=policy)
+    slow = reference_mark_stage(sol, row, stage, answer, own, follow_through=policy)
+    assert _everything(fast) == _everything(slow)
+
+
+_SOLVED: dict = {}
+
+
+def test_the_marking_memo_lets_a_solution_go():
+    import gc
+
+    from attn_tutor import grading
+
+    sol = engine.solve(CAT)
+    mark_row(sol, EAT_ROW, {"scores": (1, 6, 4), "scaled": None, "weights": (0.1, 0.2, 0.7)})
+    assert sol in grading._MEMOS
+    count = len(grading._MEMOS)
+    del sol
+    gc.collect()
+    assert len(grading._MEMOS) == count - 1
