@@ -89,7 +89,6 @@ import io
 import json
 import os
 import re
-import tempfile
 from collections import Counter
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -1309,27 +1308,6 @@ def gradebook_json(book: Gradebook, lang: str = "en") -> bytes:
         + array([{"bin": bin_label(index), "students": count} for index, count in enumerate(book.distribution())]),
     ]
     return ("{\n" + ",\n".join(parts) + "\n}\n").encode("utf-8")
-
-
-def write_atomic(path: str | Path, data: bytes) -> None:
-    """Write a whole file or nothing: a temporary file in the same directory, then os.replace."""
-    path = Path(path)
-    handle, temp = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent or Path("."))
-    try:
-        with os.fdopen(handle, "wb") as stream:
-            stream.write(data)
-            stream.flush()
-            os.fsync(stream.fileno())
-        umask = os.umask(0)
-        os.umask(umask)
-        os.chmod(temp, 0o666 & ~umask)
-        os.replace(temp, path)
-    except BaseException:
-        try:
-            os.unlink(temp)
-        except OSError:
-            pass
-        raise
 
 
 # --- what the terminal shows ---------------------------------------------------------------

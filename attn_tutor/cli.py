@@ -336,18 +336,15 @@ def quiz(
 
 
 def _check_outputs(outputs: list[Path], force: bool) -> None:
-    """Before any work: outputs are files in existing directories, distinct, new unless --force."""
+    """Before any work: outputs are distinct files, new unless --force."""
     import os
+
+    from attn_tutor.files import refuse_overwrite
 
     if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]):
         raise UsageError("grade.same_output", path=str(outputs[0]))
     for out in outputs:
-        if out.is_dir():
-            raise AttnTutorError("grade.output_is_dir", path=str(out))
-        if not out.absolute().parent.is_dir():
-            raise AttnTutorError("grade.no_output_dir", path=str(out))
-        if (out.exists() or out.is_symlink()) and not force:
-            raise AttnTutorError("cli.file_exists", path=str(out))
+        refuse_overwrite(out, force)
 
 
 @app.command()
@@ -379,6 +376,7 @@ def grade(
         if not path.exists():
             raise UsageError("grade.no_such_path", path=str(path))
     from attn_tutor import classbook
+    from attn_tutor.files import write_atomic
     from attn_tutor.render import terminal
 
     files = classbook.find_answer_files(paths, exclude=outputs)
@@ -394,10 +392,7 @@ def grade(
         (json_out, classbook.gradebook_json, "grade.json_written"),
     ):
         if out is not None:
-            try:
-                classbook.write_atomic(out, make(book, language))
-            except OSError as error:
-                raise AttnTutorError("grade.cannot_write", path=str(out), reason=error.strerror or str(error)) from None
+            write_atomic(out, make(book, language))
             written.append(t(key, language, path=str(out)))
     terminal.draw(classbook.summary_blocks(book, language))
     failed = len(book.failed)

@@ -694,9 +694,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.no_such_path": ("{path} does not exist", "{path}이(가) 없습니다"),
     "grade.no_files": ("no answer files (.yaml, .yml, .csv) found", "답안 파일(.yaml, .yml, .csv)을 찾지 못했습니다"),
     "grade.same_output": ("--csv and --json name the same file: {path}", "--csv와 --json이 같은 파일입니다: {path}"),
-    "grade.output_is_dir": ("{path} is a directory; give a file name", "{path}은(는) 디렉터리입니다. 파일 이름을 주세요"),
-    "grade.no_output_dir": ("the directory of {path} does not exist", "{path}의 디렉터리가 없습니다"),
-    "grade.cannot_write": ("cannot write {path}: {reason}", "{path}에 쓸 수 없습니다: {reason}"),
     "grade.written": ("gradebook written to {path}", "성적표를 {path}에 저장했습니다"),
     "grade.json_written": ("reports written to {path}", "채점 보고서를 {path}에 저장했습니다"),
     "grade.summary": (

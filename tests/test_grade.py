@@ -545,7 +545,7 @@ def test_nothing_is_overwritten_without_force(run_cli, tmp_path):
     out, report = tmp_path / "book.csv", tmp_path / "book.json"
     out.write_text("precious", "utf-8")
     result = run_cli("grade", str(CLASS), "--json", str(report), "--csv", str(out))
-    assert result.exit_code == 1
+    assert result.exit_code == 2  # the command line must change: another file, or --force
     assert f"error: {out} already exists; add --force to overwrite it" in flat(result.stderr)
     assert out.read_text("utf-8") == "precious"
     assert not report.exists()  # checked before any work
@@ -569,7 +569,7 @@ def test_some_files_failing_gives_exit_1_and_a_gradebook_anyway(run_cli, tmp_pat
         (["grade", "nowhere"], 2, "nowhere does not exist"),
         (["grade", str(CLASS), "--problems", "nope.yaml"], 1, "nope.yaml"),
         (["grade", str(CLASS), "--csv", "same.out", "--json", "same.out"], 2, "--csv and --json name the same file"),
-        (["grade", str(CLASS), "--csv", "no/such/dir/x.csv"], 1, "the directory of no/such/dir/x.csv does not exist"),
+        (["grade", str(CLASS), "--csv", "no/such/dir/x.csv"], 2, "cannot write no/such/dir/x.csv: there is no directory"),
         (["grade", str(CLASS), "--follow-through", "most"], 2, "most"),
     ],
 )
