@@ -35,7 +35,6 @@ c_i·c_j are distinct).
 
 from __future__ import annotations
 
-import dataclasses
 import hashlib
 import json
 
@@ -186,7 +185,7 @@ def _as_float(matrix: IntMatrix | None) -> Matrix | None:
 
 def _build(problem: Problem, X: IntMatrix | None, heads: list[dict]) -> Problem:
     new_heads = tuple(Head(**{name: _as_float(m) for name, m in head.items()}) for head in heads)
-    return dataclasses.replace(problem, X=_as_float(X), heads=new_heads)
+    return problem._replace(X=_as_float(X), heads=new_heads)
 
 
 def _draw(problem: Problem, stream: _Stream) -> tuple[IntMatrix | None, list[dict]]:
@@ -298,4 +297,4 @@ def variant(problem: Problem, seed: int) -> Problem:
 def variant_set(problem_set: ProblemSet, seed: int) -> ProblemSet:
     """Every problem varied with :func:`variant`; the set's title, source and name are kept."""
     _check_seed(seed)
-    return dataclasses.replace(problem_set, problems=tuple(variant(p, seed) for p in problem_set.problems))
+    return problem_set._replace(problems=tuple(variant(p, seed) for p in problem_set.problems))

@@ -1,13 +1,17 @@
-"""The problem model: frozen dataclasses, no numpy, no YAML.
+"""The problem model: immutable records, no numpy, no YAML.
 
 A :class:`ProblemSet` is what a teacher's YAML file describes once it has been
 checked by :mod:`attn_tutor.problems`. Matrices are tuples of row tuples of
 floats, so a problem is hashable and cannot be changed by accident.
+
+The records are NamedTuples, not frozen dataclasses: every command builds these
+classes at start-up, and a NamedTuple class costs a sixth as much (2 ms of
+`solve`'s budget). Change one with ``problem._replace(field=value)``.
 """
 
 from __future__ import annotations
 
-from dataclasses import dataclass
+from typing import NamedTuple
 
 Matrix = tuple[tuple[float, ...], ...]
 
@@ -15,8 +19,7 @@ STAGES: tuple[str, ...] = ("scores", "scaled", "weights", "output")
 """The four stages a student computes, in pipeline order."""
 
 
-@dataclass(frozen=True)
-class Head:
+class Head(NamedTuple):
     """One attention head: either Q, K (and V) given, or W_Q, W_K (and W_V) to project X."""
 
     Q: Matrix | None = None
@@ -35,8 +38,7 @@ class Head:
         return self.V is not None or self.W_V is not None
 
 
-@dataclass(frozen=True)
-class Problem:
+class Problem(NamedTuple):
     """One attention problem, checked and complete (defaults filled in)."""
 
     id: str
@@ -89,8 +91,7 @@ class Problem:
         return tuple(tuple(bool(v) for v in row) for row in self.mask)  # type: ignore[union-attr]
 
 
-@dataclass(frozen=True)
-class ProblemSet:
+class ProblemSet(NamedTuple):
     problems: tuple[Problem, ...]
     title: str | None = None
     source: str = "<memory>"  # the file's path or the packaged set's name

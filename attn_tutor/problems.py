@@ -55,7 +55,7 @@ import importlib.util
 import math
 import os
 import re
-from dataclasses import dataclass, replace
+from typing import NamedTuple
 from pathlib import Path
 
 import yaml
@@ -168,7 +168,7 @@ def load_problem_set(spec: str | None) -> ProblemSet:
         if spec in names:
             path = packaged_path(spec)
             problem_set = load_text(_read_bytes(path), source=str(path))
-            return replace(problem_set, source=spec, name=spec)
+            return problem_set._replace(source=spec, name=spec)
         if not os.path.lexists(spec):
             raise InvalidProblemSet(
                 "problems.no_such_set", Location(spec), sets=", ".join(names) or "-"
@@ -217,8 +217,7 @@ def load_text(text: str | bytes, source: str = "<string>") -> ProblemSet:
 # --- the reader ------------------------------------------------------------------
 
 
-@dataclass
-class _Matrix:
+class _Matrix(NamedTuple):
     """A matrix as read: rows of floats (None where an entry was bad)."""
 
     node: Node
@@ -233,15 +232,13 @@ class _Matrix:
         return tuple(tuple(row) for row in self.rows)  # type: ignore[arg-type]
 
 
-@dataclass
-class _HeadRead:
+class _HeadRead(NamedTuple):
     head: Head | None
     projected: bool | None  # None: could not tell (both forms given)
     has_values: bool
 
 
-@dataclass
-class _Context:
+class _Context(NamedTuple):
     """What a head's matrices are checked against."""
 
     n_queries: int | None

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import subprocess
 import sys
@@ -242,7 +241,7 @@ MATRIX_MASK = Problem(
     mask=((1, 0, 1), (0, 1, 0), (1, 1, 1)),
 )
 KINDS = [PLAIN, CAUSAL, CROSS, PROJECTION, TWO_HEADS, NO_VALUES, MATRIX_MASK]
-KEPT = [f.name for f in dataclasses.fields(Problem) if f.name not in ("heads", "X")]
+KEPT = [name for name in Problem._fields if name not in ("heads", "X")]
 
 
 def shapes(problem: Problem):
@@ -286,7 +285,7 @@ def test_a_projection_variant_keeps_its_numbers_small():
         solved = solve(varied).heads[0]
         assert all(np.all(np.abs(m) <= 3) for m in (solved.Q, solved.K, solved.V))
         assert_guards(varied)
-    narrow = dataclasses.replace(PROJECTION, X=floats([[1, 0], [0, 1], [1, 1]]), heads=(Head(W_Q=floats([[1, 0], [0, 1]]), W_K=floats([[0, 1], [1, 0]])),))
+    narrow = PROJECTION._replace(X=floats([[1, 0], [0, 1], [1, 1]]), heads=(Head(W_Q=floats([[1, 0], [0, 1]]), W_K=floats([[0, 1], [1, 0]])),))
     seen = {v for seed in range(50) for row in variant(narrow, seed).X for v in row}
     assert seen == {-2.0, -1.0, 0.0, 1.0, 2.0}  # d_in = 2: X in -2..2
 
@@ -319,7 +318,7 @@ def test_a_variant_set_keeps_problems_independent():
         assert big.get("cross") == small.get("cross") == variant(CROSS, seed)
         assert (small.title, small.source, small.name, small.ids) == (base.title, base.source, base.name, base.ids)
     assert variant_set(base, 1) != variant_set(base, 2)
-    named = dataclasses.replace(base, name="ch13")
+    named = base._replace(name="ch13")
     assert variant_set(named, 3).name == "ch13"
 
 
