@@ -222,3 +222,12 @@ def test_the_console_script_handles_mistakes_like_the_full_app(args, code):
     with pytest.raises(SystemExit) as stopped:
         main(args)
     assert (stopped.value.code or 0) == code
+
+
+def test_a_token_with_backticks_cannot_close_the_markdown_code_blocks(run_cli, tmp_path):
+    path = tmp_path / "ticks.yaml"
+    path.write_text('problems:\n  - id: t\n    tokens: ["a```b", c]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n')
+    result = run_cli("solve", str(path), "--format", "markdown", "--explain")
+    assert result.exit_code == 0, result.output
+    fences = [line for line in result.output.splitlines() if line.startswith("````")]
+    assert fences and len(fences) % 2 == 0  # every block opened with four backticks is closed

@@ -61,12 +61,14 @@ def render(blocks: list[Block]) -> str:
         elif isinstance(block, Table):
             lines += table(block)
         elif isinstance(block, Bars):
-            lines += [f"**{escape(block.title)}**", "", "```text"]
             width = max((display_width(bar.label) for bar in block.bars), default=0)
-            for bar in block.bars:
-                cells = round(bar.fraction * BAR_WIDTH)
-                lines.append(f"{pad(bar.label, width)} {'█' * cells}{'·' * (BAR_WIDTH - cells)} {bar.text}")
-            lines += ["```", ""]
+            drawn = [
+                f"{pad(bar.label, width)} {'█' * round(bar.fraction * BAR_WIDTH)}"
+                f"{'·' * (BAR_WIDTH - round(bar.fraction * BAR_WIDTH))} {bar.text}"
+                for bar in block.bars
+            ]
+            fence = _fence(drawn)  # a token may hold backticks
+            lines += [f"**{escape(block.title)}**", "", fence + "text", *drawn, fence, ""]
         elif isinstance(block, Math):
             if block.title:
                 lines += [f"**{escape(block.title)}**", ""]
