@@ -3,6 +3,12 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import settings
+
+# Properties check numbers, not speed: on a shared, loaded machine one slow example
+# must not fail a run (hypothesis' default deadline is 200 ms an example).
+settings.register_profile("attn-tutor", deadline=None)
+settings.load_profile("attn-tutor")
 
 FIXED_ENV = {
     "NO_COLOR": "1",
