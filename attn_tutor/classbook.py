@@ -99,6 +99,7 @@ from typing import Iterable, Sequence
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.i18n import t
 from attn_tutor.model import STAGES, Problem, ProblemSet
+from attn_tutor.problems import LOADER, is_plain
 
 ANSWER_SUFFIXES = (".yaml", ".yml", ".csv")
 POLICIES = ("full", "half", "none")
@@ -268,19 +269,9 @@ class Gradebook:
 
 
 def _where(file: str, node) -> Location:
-    mark = node.start_mark
-    return Location(file, mark.line + 1, mark.column + 1)
+    return Location.of_mark(file, node.start_mark)
 
 
-def _plain(node) -> bool:
-    """An unquoted scalar (the C loader says '' where the Python one says None)."""
-    return not node.style
-
-
-def _loader():
-    import yaml
-
-    return getattr(yaml, "CSafeLoader", yaml.SafeLoader)
 
 
 _PARSED: dict[str, tuple[float, ...] | AttnTutorError] = {}
@@ -337,9 +328,9 @@ def read_value(node, file: str, item: str, findings: list[Finding]) -> tuple[flo
         if len(texts) == len(node.value) and all(match(text) for text in texts):
             return tuple(float(text) + 0.0 for text in texts)
     if isinstance(node, yaml.ScalarNode):
-        if node.tag == _YAML_NULL or (_plain(node) and node.value == ""):
+        if node.tag == _YAML_NULL or (is_plain(node) and node.value == ""):
             return None
-        if node.tag == _YAML_BOOL and _plain(node):
+        if node.tag == _YAML_BOOL and is_plain(node):
             findings.append(Finding("grade.boolean", {"item": item, "value": node.value}, _where(file, node)))
             return None
         if node.value.strip() == "":
@@ -359,7 +350,7 @@ def read_value(node, file: str, item: str, findings: list[Finding]) -> tuple[flo
                 findings.append(Finding("grade.not_a_number", {"item": item}, _where(file, cell)))
                 ok = False
                 continue
-            if _plain(cell) and cell.tag == _YAML_BOOL:
+            if is_plain(cell) and cell.tag == _YAML_BOOL:
                 findings.append(Finding("grade.boolean", {"item": item, "value": cell.value}, _where(file, cell)))
                 ok = False
                 continue
@@ -469,7 +460,7 @@ def _read_yaml_events(text: str, file: str, *, base: str = ".", default_student:
     )
 
     try:
-        loader = _loader()(text)
+        loader = LOADER(text)
     except Exception:  # noqa: BLE001 - whatever it is, the composing reader meets it too
         return None
     sub = Submission(student=default_student, file=file, base=base)
@@ -577,7 +568,7 @@ def _read_yaml_events(text: str, file: str, *, base: str = ".", default_student:
                             else:
                                 raise _Unusual
                             mark = e.start_mark
-                            answers[(problem, row, stage)] = Answer(values, Location(file, mark.line + 1, mark.column + 1))
+                            answers[(problem, row, stage)] = Answer(values, Location.of_mark(file, mark))
             else:
                 raise _Unusual
         if event().__class__ is not DocumentEndEvent or event().__class__ is not StreamEndEvent:
@@ -604,10 +595,10 @@ def _read_yaml_nodes(text: str, file: str, *, base: str = ".", default_student: 
 
     sub = Submission(student=default_student, file=file, base=base)
     try:
-        root = yaml.compose(text, Loader=_loader())
+        root = yaml.compose(text, Loader=LOADER)
     except yaml.MarkedYAMLError as error:
         mark = error.problem_mark or error.context_mark
-        where = Location(file, mark.line + 1, mark.column + 1) if mark else Location(file)
+        where = Location.of_mark(file, mark) if mark else Location(file)
         sub.findings.append(Finding("grade.bad_yaml", {"problem": str(error.problem or error.context)}, where))
         sub.readable = False
         return sub

@@ -18,6 +18,11 @@ class Location:
     line: int | None = None
     column: int | None = None
 
+    @classmethod
+    def of_mark(cls, file: str, mark) -> "Location":
+        """Where a YAML node or event starts: PyYAML's marks count from 0."""
+        return cls(file, mark.line + 1, mark.column + 1)
+
     def __str__(self) -> str:
         parts = [self.file]
         if self.line is not None:

@@ -76,7 +76,7 @@ __all__ = [
 
 DEFAULT_SET = "ch13"
 
-_Loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser where the wheel has it
 
 TOP_KEYS = ("title", "problems")
 HEAD_KEYS = ("Q", "K", "V", "W_Q", "W_K", "W_V")
@@ -248,12 +248,9 @@ class _Context(NamedTuple):
     top_level: bool  # the problem's own matrices, not a head under heads:
 
 
-def _location_of(source: str, mark) -> Location:
-    return Location(source, mark.line + 1, mark.column + 1)
-
-
-def _plain(node: ScalarNode) -> bool:
-    return not node.style  # None (pure-Python loader) or "" (C loader)
+def is_plain(node: ScalarNode) -> bool:
+    """An unquoted scalar: its style is None (pure-Python loader) or "" (C loader)."""
+    return not node.style
 
 
 def _shown(node: Node) -> str:
@@ -288,7 +285,7 @@ class _Reader:
 
     def add(self, message: str, where: Node | Location | None = None, /, **args: object) -> None:
         if isinstance(where, Node):
-            where = _location_of(self.source, where.start_mark)
+            where = Location.of_mark(self.source, where.start_mark)
         elif where is None:
             where = Location(self.source)
         self.findings.append(Finding(message, args, where))
@@ -320,7 +317,7 @@ class _Reader:
         if self.findings:
             raise self.fail()
         if root is None or (
-            isinstance(root, ScalarNode) and _plain(root) and root.value in _NULLS and root.tag != _STR
+            isinstance(root, ScalarNode) and is_plain(root) and root.value in _NULLS and root.tag != _STR
         ):
             raise InvalidProblemSet("problems.empty_file", Location(self.source))
         if not self._scan(root, text):
@@ -332,7 +329,7 @@ class _Reader:
 
     def _compose(self, text: str) -> Node | None:
         try:
-            return yaml.compose(text, Loader=_Loader)
+            return yaml.compose(text, Loader=LOADER)
         except yaml.reader.ReaderError as error:
             char = error.character if isinstance(error.character, int) else ord(error.character)
             index = text.find(chr(char))
@@ -341,7 +338,7 @@ class _Reader:
             self.add("problems.control_character", Location(self.source, line, column), char=f"U+{char:04X}")
         except yaml.MarkedYAMLError as error:
             mark = error.problem_mark or error.context_mark
-            where = _location_of(self.source, mark) if mark else Location(self.source)
+            where = Location.of_mark(self.source, mark) if mark else Location(self.source)
             problem = error.problem or ""
             if error.context == "expected a single document in the stream":
                 self.add("problems.multiple_documents", where)
@@ -419,11 +416,11 @@ class _Reader:
         return not aliased
 
     def _report_alias(self, text: str) -> None:
-        for event in yaml.parse(text, Loader=_Loader):
+        for event in yaml.parse(text, Loader=LOADER):
             if isinstance(event, yaml.AliasEvent):
                 self.add(
                     "problems.alias",
-                    _location_of(self.source, event.start_mark),
+                    Location.of_mark(self.source, event.start_mark),
                     name=event.anchor,
                 )
                 return
@@ -472,7 +469,7 @@ class _Reader:
         """A non-empty sequence's items; ``not_a_list`` is the message key when it is something else."""
         if not self._usable(node):
             return None
-        if isinstance(node, ScalarNode) and _plain(node) and node.value in _NULLS:
+        if isinstance(node, ScalarNode) and is_plain(node) and node.value in _NULLS:
             self.add("problems.empty_list", node, path=path)
             return None
         if not isinstance(node, SequenceNode):
@@ -490,7 +487,7 @@ class _Reader:
             self.add("problems.expected_text", node, path=path)
             return None
         value = node.value.strip("\n") if node.style in ("|", ">") else node.value
-        if (_plain(node) and value in _NULLS) or not value.strip():
+        if (is_plain(node) and value in _NULLS) or not value.strip():
             self.add("problems.empty_text", node, path=path)
             return None
         return value
@@ -507,7 +504,7 @@ class _Reader:
             elif not isinstance(item, ScalarNode):
                 self.add("problems.item_not_text", item, path=path, item=i)
                 ok = False
-            elif (_plain(item) and item.value in _NULLS) or not item.value.strip():
+            elif (is_plain(item) and item.value in _NULLS) or not item.value.strip():
                 self.add("problems.empty_item", item, path=path, item=i)
                 ok = False
             else:
@@ -534,7 +531,7 @@ class _Reader:
         if not isinstance(node, ScalarNode):
             return None, "not_scalar"
         text = node.value
-        if not _plain(node):
+        if not is_plain(node):
             return None, "quoted"
         if node.tag == _STR and _resolver.resolve(ScalarNode, text, (True, False)) != _STR:
             return None, "quoted"  # written with an explicit !!str

@@ -39,7 +39,7 @@ LOADERS = {"C": getattr(yaml, "CSafeLoader", yaml.SafeLoader), "Python": yaml.Sa
 @pytest.fixture(params=sorted(LOADERS))
 def loader(request, monkeypatch):
     """Run a test under both the C loader and the pure-Python loader."""
-    monkeypatch.setattr(problems, "_Loader", LOADERS[request.param])
+    monkeypatch.setattr(problems, "LOADER", LOADERS[request.param])
     return request.param
 
 
