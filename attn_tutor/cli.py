@@ -20,7 +20,6 @@ from attn_tutor.errors import AttnTutorError, UsageError
 from attn_tutor.i18n import resolve_lang, t
 
 
-
 def _new_app() -> typer.Typer:
     return typer.Typer(
         name="attn-tutor",
@@ -316,6 +315,7 @@ def quiz(
         seed=chosen_seed,
         lang=language,
     )
+
     def show(blocks) -> None:
         if isinstance(blocks, str):
             terminal.plain(blocks)
@@ -428,15 +428,26 @@ OutputOption = Annotated[
 ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the output file if it exists.")]
 
 
-def _write_output(path: Path | None, text: str, force: bool) -> None:
+def _to_stdout(path: Path | None) -> bool:
+    return path is None or str(path) == "-"
+
+
+def _check_output(path: Path | None, force: bool) -> None:
+    """Before any work: -o names a new file (or --force), unless it is standard output."""
+    if not _to_stdout(path):
+        from attn_tutor.files import refuse_overwrite
+
+        refuse_overwrite(path, force)
+
+
+def _write_output(path: Path | None, text: str) -> None:
     """Standard output (no -o, or -o -), or the whole file or nothing."""
-    if path is None or str(path) == "-":
+    if _to_stdout(path):
         sys.stdout.write(text)
         sys.stdout.flush()
         return
-    from attn_tutor.files import refuse_overwrite, write_atomic
+    from attn_tutor.files import write_atomic
 
-    refuse_overwrite(path, force)
     write_atomic(path, text)
 
 
@@ -481,10 +492,7 @@ def export(
     chosen = format.value if format is not None else None
     if chosen is None:
         chosen = _SUFFIX_FORMATS.get(output.suffix.lower(), "html") if output is not None else "html"
-    if output is not None and str(output) != "-":
-        from attn_tutor.files import refuse_overwrite
-
-        refuse_overwrite(output, force)
+    _check_output(output, force)
 
     from attn_tutor import worksheet
     from attn_tutor.problems import load_problem_set
@@ -506,7 +514,7 @@ def export(
         from attn_tutor.render import markdown
 
         text = markdown.render(blocks)
-    _write_output(output, text, force)
+    _write_output(output, text)
 
 
 @app.command()
@@ -525,10 +533,7 @@ def generate(
     lang: LangOption = None,
 ) -> None:
     """Write a new problem-set YAML of random, hand-computable problems, commented for editing."""
-    if output is not None and str(output) != "-":
-        from attn_tutor.files import refuse_overwrite
-
-        refuse_overwrite(output, force)
+    _check_output(output, force)
     if seed is None:
         import secrets
 
@@ -552,7 +557,7 @@ def generate(
         )
     )
     problem_set = ProblemSet(problems, title=t("generate.title", language, seed=seed))
-    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), force)
+    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language))
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -33,7 +33,8 @@ def _power(x: float, decimals: int) -> str:
     return f"e^({text})" if text.startswith("-") else f"e^{text}"
 
 
-def _vector(values, decimals: int) -> str:
+def vector(values, decimals: int) -> str:
+    """``(1, 0)``, ``(0.5, -1)``: whole numbers as they are, others rounded."""
     return "(" + ", ".join(_num(v, decimals) for v in values) + ")"
 
 
@@ -94,7 +95,7 @@ def weight_lines(head: HeadResult, row: int, decimals: int) -> list[str]:
 
 def output_line(head: HeadResult, row: int, decimals: int) -> str:
     terms = " + ".join(
-        f"{fmt(head.weights[row, j], decimals)}×{_vector(head.V[j], decimals)}"
+        f"{fmt(head.weights[row, j], decimals)}×{vector(head.V[j], decimals)}"
         for j in range(head.V.shape[0])
         if head.mask[row, j]
     )
@@ -107,7 +108,7 @@ def projection_lines(x, W, name: str, token: str, result, decimals: int) -> str:
     columns = []
     for c in range(len(result)):
         columns.append(" + ".join(f"{_factor(a, decimals)}×{_factor(w[c], decimals)}" for a, w in zip(x, W)))
-    return f"{name}({token}) = x·W_{name.upper()} = ({'; '.join(columns)}) = {_vector(result, decimals)}"
+    return f"{name}({token}) = x·W_{name.upper()} = ({'; '.join(columns)}) = {vector(result, decimals)}"
 
 
 def explain_row(solution: Solution, row: int, decimals: int) -> dict[str, list[str]]:

@@ -31,10 +31,9 @@ previous row if it was right (or follow-through), else the exact row just shown.
 They are counted in the report, not deducted.
 
 The report file (``--report``) is the JSON of :meth:`Report.to_dict`, written
-atomically (a temporary file in the same directory, then ``os.replace``) when the
-quiz ends for any reason. It never overwrites a file: :func:`check_report_path`
-refuses an existing path (or a missing directory) before the first question, so
-no answer is typed in vain.
+whole (:func:`attn_tutor.files.write_atomic`) when the quiz ends for any reason.
+:func:`check_report_path` refuses an existing file without ``--force`` (or a
+missing directory) before the first question, so no answer is typed in vain.
 """
 
 from __future__ import annotations
@@ -44,7 +43,6 @@ import os
 import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
-from pathlib import Path
 
 import numpy as np
 
@@ -134,11 +132,15 @@ def cell_labels(solution: Solution, stage: str, lang: str) -> list[str]:
     return labels
 
 
-def stage_title(solution: Solution, stage: str, lang: str) -> str:
+def divisors(solution: Solution) -> str:
+    """"√2 ≈ 1.414", or each head's divisor once: "√2 ≈ 1.414 | √4 = 2"."""
     decimals = solution.problem.decimals
+    return " | ".join(dict.fromkeys(divisor_label(solution, head, decimals) for head in solution.heads))
+
+
+def stage_title(solution: Solution, stage: str, lang: str) -> str:
     if stage == "scaled":
-        divisors = dict.fromkeys(divisor_label(solution, head, decimals) for head in solution.heads)
-        return t("solve.scaled", lang, divisor=" | ".join(divisors))
+        return t("solve.scaled", lang, divisor=divisors(solution))
     return t(f"solve.{stage}", lang)
 
 
@@ -184,8 +186,7 @@ def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Seq
     token = problem.tokens[row]
     decimals = problem.decimals
     if level <= 1:
-        divisor = " | ".join(dict.fromkeys(divisor_label(solution, h, decimals) for h in solution.heads))
-        return [Paragraph(t(f"quiz.hint.{stage}", lang, token=token, divisor=divisor))]
+        return [Paragraph(t(f"quiz.hint.{stage}", lang, token=token, divisor=divisors(solution)))]
     head = solution.heads[0]
     before = grading.previous_stage(stage)
     if before is not None and basis is not None:

@@ -17,10 +17,6 @@ from attn_tutor.model import Problem
 from attn_tutor.numbers import fmt, fmt_given
 
 
-def _vector(values, decimals: int) -> str:
-    return "(" + ", ".join(fmt_given(v, decimals) for v in values) + ")"
-
-
 def _matrix_rows(labels, matrix, decimals: int) -> tuple[tuple[str, ...], ...]:
     return tuple((label, *(fmt_given(v, decimals) for v in row)) for label, row in zip(labels, matrix))
 
@@ -90,22 +86,22 @@ def qkv_tables(problem: Problem, head: HeadResult, decimals: int, title: str) ->
         header = ("", "q (Query)", "k (Key)") + (("v (Value)",) if head.V is not None else ())
         rows = []
         for i, token in enumerate(problem.tokens):
-            cells = [_vector(head.Q[i], decimals), _vector(head.K[i], decimals)]
+            cells = [explain.vector(head.Q[i], decimals), explain.vector(head.K[i], decimals)]
             if head.V is not None:
-                cells.append(_vector(head.V[i], decimals))
+                cells.append(explain.vector(head.V[i], decimals))
             rows.append((token, *cells))
         return [Table(header, tuple(rows), title=title)]
     queries = Table(
         ("", "q (Query)"),
-        tuple((token, _vector(head.Q[i], decimals)) for i, token in enumerate(problem.tokens)),
+        tuple((token, explain.vector(head.Q[i], decimals)) for i, token in enumerate(problem.tokens)),
         title=title,
     )
     header = ("", "k (Key)") + (("v (Value)",) if head.V is not None else ())
     rows = []
     for j, key in enumerate(problem.keys):
-        cells = [_vector(head.K[j], decimals)]
+        cells = [explain.vector(head.K[j], decimals)]
         if head.V is not None:
-            cells.append(_vector(head.V[j], decimals))
+            cells.append(explain.vector(head.V[j], decimals))
         rows.append((key, *cells))
     return [queries, Table(header, tuple(rows))]
 
