@@ -417,6 +417,7 @@ class ExportFormat(str, Enum):
     html = "html"
     md = "md"
     tex = "tex"
+    page = "page"
 
 
 _SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".tex": "tex"}
@@ -459,7 +460,11 @@ def export(
     ] = None,
     format: Annotated[
         Optional[ExportFormat],
-        typer.Option("--format", "-f", help="html, md or tex (default: from the -o suffix, else html)."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="html, md or tex (default: from the -o suffix, else html); page: the interactive practice page.",
+        ),
     ] = None,
     output: OutputOption = None,
     answers: Annotated[bool, typer.Option("--answers", help="Add the answer key after the questions.")] = False,
@@ -492,6 +497,8 @@ def export(
     chosen = format.value if format is not None else None
     if chosen is None:
         chosen = _SUFFIX_FORMATS.get(output.suffix.lower(), "html") if output is not None else "html"
+    if chosen == "page" and (answers or key_only):
+        raise UsageError("export.page_no_key_options")
     _check_output(output, force)
 
     from attn_tutor import worksheet
@@ -500,6 +507,15 @@ def export(
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
     sheets = worksheet.make_sheets(problem_set, variants=variants, seed=seed)
+    if chosen == "page":
+        from attn_tutor import page_data
+        from attn_tutor.render import page
+
+        name = page_data.set_name(problem_set, file)
+        heading = worksheet.sheet_title(problem_set, language, title)
+        data = page_data.page_data(sheets, lang=language, set_name=name, title=heading)
+        _write_output(output, page.render(data, title=heading, lang=language))
+        return
     part = "key" if key_only else "with_answers" if answers else "questions"
     blocks = worksheet.build(sheets, language, part=part, title=title)
     if chosen == "html":

@@ -754,6 +754,77 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--variants needs --seed S, so that every sheet can be made again from the number printed on it",
         "--variants에는 --seed S가 필요합니다. 그래야 활동지에 찍힌 번호로 같은 활동지를 다시 만들 수 있습니다",
     ),
+    # the practice page (attn_tutor.render.page, attn_tutor/render/page_assets/widget.js)
+    "export.page_no_key_options": (
+        "--answers and --key-only do not apply to -f page: the practice page always holds the answers",
+        "--answers와 --key-only는 -f page에 쓸 수 없습니다: 연습 페이지에는 언제나 정답이 들어 있습니다",
+    ),
+    "page.practice_only": (
+        "This page is for practice: the answers are inside it (anyone can read them in its source). Exams stay on paper: attn-tutor export sheets, marked by attn-tutor grade.",
+        "이 페이지는 연습용입니다: 정답이 페이지 안에 들어 있어 소스를 보면 누구나 읽을 수 있습니다. 시험은 attn-tutor export 활동지로 치르고 attn-tutor grade로 채점하세요.",
+    ),
+    "page.noscript": (
+        "This page needs JavaScript for the widget and the practice: open it in a browser with JavaScript on.",
+        "위젯과 연습에는 JavaScript가 필요합니다: JavaScript를 켠 브라우저로 여세요.",
+    ),
+    "page.offline": (
+        "Works offline: the page fetches nothing from the network.",
+        "오프라인에서 동작합니다: 이 페이지는 네트워크에서 아무것도 가져오지 않습니다.",
+    ),
+    "page.choose_variant": (
+        "Your variant number (your teacher gives it to you):",
+        "본인의 변형 번호 (선생님이 알려 줍니다):",
+    ),
+    "page.variant_fixed": ("Variant {seed}", "변형 {seed}"),
+    "page.switch_confirm": (
+        "Another variant has other numbers: the answers typed on this page will be cleared. Switch anyway?",
+        "다른 변형은 숫자가 다릅니다: 이 페이지에 입력한 답이 지워집니다. 그래도 바꿀까요?",
+    ),
+    "page.widget": ("Where each token looks", "토큰마다 어디를 보는가"),
+    "page.pick_query": ("Pick a query token:", "Query 토큰을 고르세요:"),
+    "page.lines_note": (
+        "Each line goes from {token} to a key: the thicker and darker it is, the larger the weight.",
+        "{token}에서 각 Key로 가는 선: 굵고 진할수록 가중치가 큽니다.",
+    ),
+    "page.masked": ("masked", "마스크"),
+    "page.working": ("Stage by stage for {token} (open a cell to see its arithmetic)", "{token} 행의 단계별 계산 (칸을 열면 계산 과정이 보입니다)"),
+    "page.projection": ("Projection", "투영"),
+    "page.practice": ("Practice", "연습"),
+    "page.practice_note": (
+        "Type each row on one line, as in attn-tutor quiz: numbers separated by spaces or commas; 3/4, √2, e^0.71/88.5, 78.6% and full-width digits work too. Enter or Check marks it; ? or Hint shows a hint.",
+        "attn-tutor quiz처럼 각 행을 한 줄에 입력하세요: 숫자는 공백이나 쉼표로 구분하고, 3/4, √2, e^0.71/88.5, 78.6%, 전각 숫자도 됩니다. Enter나 확인을 누르면 채점하고, ?나 힌트를 누르면 힌트를 보여 줍니다.",
+    ),
+    "page.check": ("Check", "확인"),
+    "page.hint": ("Hint", "힌트"),
+    "page.restart": ("Start this row again", "이 행을 처음부터 다시"),
+    "page.your_row": ("Your row", "입력한 행"),
+    "page.exact_row": ("Exact row", "정답 행"),
+    "page.save_title": ("Hand in your answers", "답안 제출"),
+    "page.student": ("Your name", "이름"),
+    "page.save": ("Save my answers", "답안 저장"),
+    "page.need_name": ("Type your name first: it goes into the answer file.", "먼저 이름을 입력하세요: 답안 파일에 들어갑니다."),
+    "page.nothing_checked": ("Nothing is checked yet: check at least one answer first.", "아직 확인한 답이 없습니다: 먼저 답을 하나 이상 확인하세요."),
+    "page.saved": (
+        "Saved {file}. Hand it in: attn-tutor grade marks it as shown below.",
+        "{file} 파일을 저장했습니다. 제출하세요: attn-tutor grade가 아래와 같이 채점합니다.",
+    ),
+    "page.unchecked": (
+        "{count} typed answers are not checked yet, so they are not saved: press Check first.",
+        "입력했지만 확인하지 않은 답 {count}개는 저장되지 않습니다: 먼저 확인을 누르세요.",
+    ),
+    "page.score": ("Score on this page: {score} / {max}", "이 페이지의 점수: {score} / {max}"),
+    "page.grade_score": (
+        "attn-tutor grade gives this answer file {score} / {max}.",
+        "attn-tutor grade로 채점하면 이 답안 파일은 {score} / {max}점입니다.",
+    ),
+    "page.grade_differs": (
+        "grade differs from this page because it marks as an exam: it carries your own numbers through stages that are not asked, so a later stage can earn follow-through credit here it could not earn on this page.",
+        "grade는 시험처럼 채점하기 때문에 이 페이지와 다릅니다: 묻지 않은 단계도 본인 값으로 이어 계산하므로, 이 페이지에서는 받지 못한 이어 계산 인정을 뒤 단계에서 받을 수 있습니다.",
+    ),
+    "page.file_comment": (
+        "Answers saved by the attn-tutor practice page. Hand this file in; attn-tutor grade marks it.",
+        "attn-tutor 연습 페이지에서 저장한 답안입니다. 이 파일을 제출하면 attn-tutor grade로 채점합니다.",
+    ),
     "generate.title": ("Practice problems (seed {seed})", "연습 문제 (시드 {seed})"),
     "generate.comment.made": (
         "Made by `attn-tutor generate {options}`: the same command makes the same file.",

@@ -1,7 +1,8 @@
 """In CI, the real-terminal, real-browser and XeLaTeX checks must run, not skip.
 
-Those tests skip on a developer's machine without tmux, chromium or xelatex;
-`.ci/run` installs them, and this test makes sure it keeps doing so.
+Those tests skip on a developer's machine without tmux, chromium, playwright or xelatex;
+`.ci/run` installs them (playwright through the test extra, pointed at Debian's chromium:
+never `playwright install`), and this test makes sure it keeps doing so.
 """
 
 from __future__ import annotations
@@ -21,3 +22,10 @@ def test_ci_has_the_tools_the_real_checks_need():
     assert not missing, f"install these in .ci/run: {missing}"
     kotex = subprocess.run(["kpsewhich", "kotex.sty"], capture_output=True, text=True)
     assert kotex.stdout.strip(), "kotex.sty is missing: install texlive-lang-korean"
+
+
+@pytest.mark.skipif(not os.environ.get("CI"), reason="only CI promises these tools")
+def test_ci_has_playwright_for_the_practice_page():
+    import importlib.util
+
+    assert importlib.util.find_spec("playwright") is not None, "add playwright to the test extra in pyproject.toml"

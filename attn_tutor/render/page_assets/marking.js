@@ -1,0 +1,383 @@
+// Marking a student's rows: a port of attn_tutor/grading.py (and the small engine functions
+// it carries a student's numbers with), one function for each of grading.py's, same names
+// in camelCase. The rules are grading.py's module docstring. tests/golden/marking.json holds
+// this port equal to the Python marker: the Python tests and the browser test run the same cases.
+//
+// A "solution" here is the page's data for one problem (attn_tutor/page_data.py): the exact
+// rows were computed by the Python engine; this file only computes from a student's numbers.
+(function (AT) {
+  "use strict";
+
+  const STAGES = ["scores", "scaled", "weights", "output"];
+  const VERDICTS = ["correct", "follow_through", "partial", "wrong", "missing"];
+  const DIAGNOSES = ["not_scaled", "divided_by_d", "no_exp", "not_normalized", "skipped_scaling",
+    "column_softmax", "transposed_scores", "used_keys", "rounding"];
+  const MODES = ["practice", "exam"];
+  const FOLLOW_THROUGH = { full: 1.0, half: 0.5, none: 0.0 };
+  const EPS = 1e-12;
+  const ROUNDING_FACTOR = 4.0;
+  const EXP_LIMIT = Math.log(Number.MAX_VALUE); // engine._EXP_LIMIT
+  const ORDER = Object.fromEntries(DIAGNOSES.map((code, i) => [code, i]));
+
+  // --- engine (attn_tutor/engine.py): what the marker computes from a student's numbers ---
+
+  // numpy's pairwise sum (np.sum of a float64 row), so sums agree to the last bit.
+  function npSum(a) {
+    const n = a.length;
+    if (n < 8) {
+      let res = 0.0;
+      for (let i = 0; i < n; i++) res += a[i];
+      return res;
+    }
+    if (n <= 128) {
+      const r = a.slice(0, 8);
+      let i;
+      for (i = 8; i < n - (n % 8); i += 8) for (let j = 0; j < 8; j++) r[j] += a[i + j];
+      let res = ((r[0] + r[1]) + (r[2] + r[3])) + ((r[4] + r[5]) + (r[6] + r[7]));
+      for (; i < n; i++) res += a[i];
+      return res;
+    }
+    let n2 = Math.floor(n / 2);
+    n2 -= n2 % 8;
+    return npSum(a.slice(0, n2)) + npSum(a.slice(n2));
+  }
+
+  function scale(scores, divisor) { return scores.map((v) => v / divisor); }
+
+  function softmax(x, mask) {
+    const masked = x.map((v, j) => (mask[j] ? v : -Infinity));
+    const top = Math.max(...masked);
+    const e = masked.map((v, j) => (mask[j] ? Math.exp(v - top) : 0.0));
+    const total = npSum(e);
+    return e.map((v) => v / total);
+  }
+
+  function studentExps(scaled, mask) {
+    return scaled.map((v, j) => {
+      if (!mask[j]) return 0.0;
+      return v > EXP_LIMIT ? Infinity : Math.exp(Math.min(v, EXP_LIMIT));
+    });
+  }
+
+  function mix(weights, V) {
+    const width = V[0].length;
+    const out = [];
+    for (let c = 0; c < width; c++) out.push(npSum(weights.map((w, j) => w * V[j][c])));
+    return out;
+  }
+
+  const where = (mask, values, other) => values.map((v, j) => (mask[j] ? v : other));
+
+  // --- shapes -------------------------------------------------------------------------
+
+  function previousStage(stage) {
+    const index = STAGES.indexOf(stage);
+    return index > 0 ? STAGES[index - 1] : null;
+  }
+
+  function segments(solution, stage) {
+    const result = [];
+    let start = 0;
+    for (const head of solution.heads) {
+      const width = stage === "output" ? head.V[0].length : head.mask[0].length;
+      result.push([start, start + width]);
+      start += width;
+    }
+    return result;
+  }
+
+  function rowWidth(solution, stage) {
+    const segs = segments(solution, stage);
+    return segs[segs.length - 1][1];
+  }
+
+  function openCells(solution, row, stage) {
+    if (stage === "output") return new Array(rowWidth(solution, stage)).fill(true);
+    return [].concat(...solution.heads.map((head) => head.mask[row]));
+  }
+
+  function markedCells(solution, row, stage) {
+    if (stage === "scores" || stage === "scaled") return openCells(solution, row, stage);
+    return new Array(rowWidth(solution, stage)).fill(true);
+  }
+
+  function stageRow(solution, stage, row) {
+    if (stage === "output") return solution.output[row].slice();
+    return [].concat(...solution.heads.map((head) => head[stage][row]));
+  }
+
+  const slice = (values, seg) => values.slice(seg[0], seg[1]);
+
+  // --- carrying a student's own numbers forward --------------------------------------
+
+  function carryForward(solution, row, stage, previous) {
+    const before = previousStage(stage);
+    if (before === null) throw new Error("the scores are computed from the givens");
+    if (previous.length !== rowWidth(solution, before)) throw new Error("wrong width");
+    const parts = [];
+    segments(solution, before).forEach((seg, h) => {
+      const head = solution.heads[h];
+      const part = slice(previous, seg);
+      const mask = head.mask[row];
+      if (stage === "scaled") parts.push(...where(mask, scale(part, head.divisor), NaN));
+      else if (stage === "weights") parts.push(...softmax(where(mask, part, 0.0), mask));
+      else parts.push(...mix(part, head.V));
+    });
+    return parts;
+  }
+
+  function ptp(values) { return values.length ? Math.max(...values) - Math.min(...values) : 0; }
+
+  function trivialCarry(solution, row, stage, previous) {
+    const before = previousStage(stage);
+    const flags = [];
+    const prevSegs = segments(solution, before);
+    segments(solution, stage).forEach((seg, h) => {
+      const head = solution.heads[h];
+      const values = slice(previous, prevSegs[h]).filter((_, j) => head.mask[row][j]);
+      const zeros = values.every((v) => Math.abs(v) <= EPS);
+      const constant = values.length === 0 || ptp(values) <= EPS;
+      const trivial = stage === "scaled" ? zeros : stage === "weights" ? constant : zeros || constant;
+      for (let i = seg[0]; i < seg[1]; i++) flags.push(trivial);
+    });
+    return flags;
+  }
+
+  function advance(solution, row, stage, given, own, mode) {
+    if (!MODES.includes(mode)) throw new Error("mode must be practice or exam");
+    if (mode === "practice") return given === null ? {} : { [stage]: given.slice() };
+    const result = Object.assign({}, own || {});
+    if (given !== null) {
+      result[stage] = given.slice();
+    } else {
+      const before = previousStage(stage);
+      if (before !== null && before in result) result[stage] = carryForward(solution, row, stage, result[before]);
+    }
+    return result;
+  }
+
+  // --- mistakes -----------------------------------------------------------------------
+
+  function perHead(solution, make) {
+    const parts = [];
+    for (let h = 0; h < solution.heads.length; h++) {
+      const part = make(h, solution.heads[h]);
+      if (part === null) return null;
+      parts.push(...part);
+    }
+    return parts;
+  }
+
+  function columnSoftmax(head, row) {
+    const { scaled, mask } = head;
+    const n = mask.length, m = mask[0].length;
+    const result = [];
+    for (let j = 0; j < m; j++) {
+      const column = [];
+      for (let i = 0; i < n; i++) column.push(mask[i][j] ? scaled[i][j] : -Infinity);
+      let top = Math.max(...column);
+      if (!Number.isFinite(top)) top = 0.0;
+      const e = column.map((v, i) => (mask[i][j] ? Math.exp(v - top) : 0.0));
+      const total = npSum(e);
+      result.push(mask[row][j] ? e[row] / (total > 0 ? total : 1.0) : 0.0);
+    }
+    return result;
+  }
+
+  function mistakenRows(solution, row, stage, own) {
+    own = own || {};
+    const before = previousStage(stage);
+    let result = exactMistakes(solution, row, stage);
+    const basis = before !== null && before in own ? own[before] : null;
+    const scores = stage === "weights" && "scores" in own ? own.scores : null;
+    if (basis !== null || scores !== null) {
+      const carried = basis === null ? null : carryForward(solution, row, stage, basis);
+      result = result.concat(ownMistakes(solution, row, stage, basis, carried, scores));
+    }
+    return inDiagnosisOrder(result);
+  }
+
+  function inDiagnosisOrder(result) {
+    return result.map((entry, i) => [entry, i])
+      .sort((a, b) => ORDER[a[0][0]] - ORDER[b[0][0]] || a[1] - b[1])
+      .map((pair) => pair[0]);
+  }
+
+  function exactMistakes(solution, row, stage) {
+    const before = previousStage(stage);
+    const bases = [];
+    if (before !== null) bases.push([stageRow(solution, before, row), stageRow(solution, stage, row)]);
+    const scoreRows = stage === "weights" ? [stageRow(solution, "scores", row)] : [];
+    return mistakes(solution, row, stage, bases, scoreRows, true);
+  }
+
+  function ownMistakes(solution, row, stage, basis, carried, scores) {
+    const bases = basis === null ? [] : [[basis, carried]];
+    const scoreRows = stage === "weights" && scores !== null ? [scores] : [];
+    return mistakes(solution, row, stage, bases, scoreRows, false);
+  }
+
+  function mistakes(solution, row, stage, bases, scoreRows, fixed) {
+    const before = previousStage(stage);
+    const prevSegs = before !== null ? segments(solution, before) : [];
+    const result = [];
+    const add = (code, made, right) => { if (made !== null) result.push([code, made, right]); };
+
+    if (stage === "scores" && fixed) {
+      add("transposed_scores", perHead(solution, (h, head) => {
+        if (head.Q.length !== head.K.length) return null;
+        return head.mask[row].map((open, j) => (open ? head.raw[j][row] : NaN));
+      }), stageRow(solution, stage, row));
+    }
+    for (const [basis, right] of bases) {
+      if (stage === "scaled") {
+        add("not_scaled", perHead(solution, (h, hd) => where(hd.mask[row], slice(basis, prevSegs[h]), NaN)), right);
+        if (solution.divide_by === null) {
+          add("divided_by_d", perHead(solution, (h, hd) => where(hd.mask[row], slice(basis, prevSegs[h]).map((v) => v / hd.d_k), NaN)), right);
+        }
+      } else if (stage === "weights") {
+        add("no_exp", perHead(solution, (h, head) => {
+          const mask = head.mask[row];
+          const part = where(mask, slice(basis, prevSegs[h]), 0.0);
+          const total = npSum(part);
+          return Math.abs(total) <= EPS ? null : where(mask, part.map((v) => v / total), 0.0);
+        }), right);
+        add("not_normalized", perHead(solution, (h, hd) => studentExps(slice(basis, prevSegs[h]), hd.mask[row])), right);
+      } else if (stage === "output") {
+        add("used_keys", perHead(solution, (h, head) => {
+          if (head.K[0].length !== head.V[0].length) return null;
+          return mix(slice(basis, prevSegs[h]), head.K);
+        }), right);
+      }
+    }
+    if (stage === "weights") {
+      const scoreSegs = segments(solution, "scores");
+      for (const scores of scoreRows) {
+        const made = perHead(solution, (h, hd) => softmax(where(hd.mask[row], slice(scores, scoreSegs[h]), 0.0), hd.mask[row]));
+        const right = perHead(solution, (h, hd) =>
+          softmax(where(hd.mask[row], slice(scores, scoreSegs[h]).map((v) => v / hd.divisor), 0.0), hd.mask[row]));
+        add("skipped_scaling", made, right);
+      }
+    }
+    if (stage === "weights" && fixed) {
+      add("column_softmax", perHead(solution, (h, hd) => columnSoftmax(hd, row)), stageRow(solution, stage, row));
+    }
+    return result;
+  }
+
+  // Every cell in `cells` (indices): |a - b| <= limit; NaN never is.
+  function close(a, b, cells, limit) { return cells.every((i) => Math.abs(a[i] - b[i]) <= limit); }
+
+  // --- marking ------------------------------------------------------------------------
+
+  function verdictOf(cells) {
+    const marked = cells.filter((c) => c !== "masked");
+    if (marked.every((c) => c === "missing")) return "missing";
+    const right = marked.map((c) => c === "correct" || c === "follow_through");
+    if (marked.every((c) => c === "correct")) return "correct";
+    if (right.every(Boolean)) return "follow_through";
+    return right.some(Boolean) ? "partial" : "wrong";
+  }
+
+  // grading.mark_stage: one stage of one query row, marked. `given`: the row (numbers) or null.
+  function markStage(solution, row, stage, given, own, options = {}) {
+    const followThrough = options.followThrough || "full";
+    const hints = options.hints || 0;
+    if (!solution.stages.includes(stage)) throw new Error(`problem ${solution.id} has no stage ${stage}`);
+    if (!(followThrough in FOLLOW_THROUGH)) throw new Error("follow_through must be full, half or none");
+    own = own || {};
+    const exact = stageRow(solution, stage, row);
+    const marked = markedCells(solution, row, stage);
+    const markedIndex = marked.map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
+    const before = previousStage(stage);
+    const basis = before !== null && before in own ? own[before] : null;
+    let carried = null, trivial = null;
+    if (basis !== null) {
+      carried = carryForward(solution, row, stage, basis);
+      trivial = trivialCarry(solution, row, stage, basis);
+    }
+    const common = {
+      problem: solution.id, row: solution.tokens[row], stage,
+      expected: exact.map((v, i) => (marked[i] ? v : null)), hints, max_points: 1.0,
+      carried: carried === null ? null : carried.map((v, i) => (marked[i] ? v : null)),
+    };
+    if (given === null) {
+      return Object.assign(common, { given: null, cells: marked.map((m) => (m ? "missing" : "masked")),
+        verdict: "missing", diagnosis: null, points: 0.0 });
+    }
+    if (given.length !== exact.length) throw new Error(`a ${stage} row has ${exact.length} cells, not ${given.length}`);
+    const tolerance = solution.tolerance + EPS;
+    const cells = given.map((value, i) => {
+      if (!marked[i]) return "masked";
+      if (Math.abs(value - exact[i]) <= tolerance) return "correct";
+      if (carried !== null && !trivial[i] && Math.abs(value - carried[i]) <= tolerance) return "follow_through";
+      return "wrong";
+    });
+    const verdict = verdictOf(cells);
+    let diagnosis = null;
+    if (verdict === "partial" || verdict === "wrong") {
+      const scores = stage === "weights" && "scores" in own ? own.scores : null;
+      const candidates = diagnosisCandidates(solution, row, stage, exact, carried, markedIndex, basis, scores);
+      diagnosis = diagnoseValues(solution.tolerance, exact, carried, trivial, markedIndex, candidates, given, cells);
+    }
+    const credit = { correct: 1.0, follow_through: FOLLOW_THROUGH[followThrough] };
+    const scored = cells.filter((s) => s !== "masked").map((s) => credit[s] || 0.0);
+    const points = scored.length ? AT.numbers.pyRound(npSum(scored) / scored.length, 4) : 0.0;
+    return Object.assign(common, { given: given.slice(), cells, verdict, diagnosis, points });
+  }
+
+  // grading._Memo.candidates: the mistakes diagnose tries, in order, less those that change no number.
+  function diagnosisCandidates(solution, row, stage, exact, carried, markedIndex, basis, scores) {
+    let found = exactMistakes(solution, row, stage);
+    if (basis !== null || scores !== null) found = found.concat(ownMistakes(solution, row, stage, basis, carried, scores));
+    const rights = [exact].concat(carried !== null ? [carried] : []);
+    const limit = solution.tolerance + EPS;
+    const result = [];
+    for (const [code, made, right] of inDiagnosisOrder(found)) {
+      if (!rights.concat([right]).some((other) => close(made, other, markedIndex, limit))) result.push([code, made]);
+    }
+    return result;
+  }
+
+  // grading._diagnose_values: the first candidate every marked cell matches, else rounding, else none.
+  function diagnoseValues(tolerance, exact, carried, trivial, markedIndex, candidates, values, cells) {
+    if (!cells.includes("wrong")) return null;
+    const limit = tolerance + EPS;
+    for (const [code, made] of candidates) {
+      if (close(values, made, markedIndex, limit)) return code;
+    }
+    const near = ROUNDING_FACTOR * tolerance + EPS;
+    for (let i = 0; i < cells.length; i++) {
+      if (cells[i] !== "wrong" || Math.abs(values[i] - exact[i]) <= near) continue;
+      if (carried !== null && !trivial[i] && Math.abs(values[i] - carried[i]) <= near) continue;
+      return null;
+    }
+    return "rounding";
+  }
+
+  // grading.mark_row: one item per asked stage, in pipeline order. answers: {stage: row | null}.
+  function markRow(solution, row, answers, options = {}) {
+    const asked = options.stages || solution.asked_stages;
+    const mode = options.mode || "exam";
+    const hints = options.hints || {};
+    if (!MODES.includes(mode)) throw new Error("mode must be practice or exam");
+    const items = [];
+    let own = {};
+    for (const stage of solution.stages) {
+      const isAsked = asked.includes(stage);
+      const given = isAsked && answers[stage] !== undefined ? answers[stage] : null;
+      if (isAsked) items.push(markStage(solution, row, stage, given, own, { followThrough: options.followThrough, hints: hints[stage] || 0 }));
+      own = advance(solution, row, stage, given, own, mode);
+    }
+    return items;
+  }
+
+  function score(items) { return AT.numbers.pyRound(items.reduce((sum, item) => sum + item.points, 0), 4); }
+
+  AT.marking = {
+    STAGES, VERDICTS, DIAGNOSES, MODES, FOLLOW_THROUGH, EPS,
+    scale, softmax, studentExps, mix, npSum,
+    previousStage, segments, rowWidth, openCells, markedCells, stageRow,
+    carryForward, trivialCarry, advance, mistakenRows, markStage, markRow, score,
+  };
+})(globalThis.AttnTutor = globalThis.AttnTutor || {});
