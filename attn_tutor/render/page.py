@@ -67,6 +67,7 @@ def render(data: dict, *, title: str, lang: str) -> str:
         f'<p class="note">{escape(t("page.offline", lang))} {escape(t("page.practice_note", lang))}</p>\n'
         f"<noscript><p>{escape(t('page.noscript', lang))}</p></noscript>\n"
         '<div id="controls"></div>\n'
+        '<nav class="contents" id="contents"></nav>\n'
         "</header>\n"
         '<div id="problems"></div>\n'
         '<section id="save"></section>\n'

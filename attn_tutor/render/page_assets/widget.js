@@ -209,11 +209,12 @@
     if (p.output_text) {
       const width = p.output_text[row].length;
       const header = el("tr", {}, el("th", { scope: "col", text: "" }), ...Array.from({ length: width }, (_, c) => el("th", { scope: "col", text: String(c + 1) })));
-      const body = el("tr", {}, el("th", { scope: "row", text: p.tokens[row] }), ...p.output_text[row].map((x) => el("td", { text: x })));
-      const work = p.heads.map((head, h) => (many ? `[${h + 1}] ` : "") + head.rows[row].explain.output).join("\n");
+      const owner = [];
+      p.heads.forEach((head, h) => head.V[0].forEach(() => owner.push(h)));  // the head each output cell comes from
+      const body = el("tr", {}, el("th", { scope: "row", text: p.tokens[row] }),
+        ...p.output_text[row].map((x, c) => cellWork(x, (many ? `[${owner[c] + 1}] ` : "") + p.heads[owner[c]].rows[row].explain.output)));
       parts.push(el("figure", { class: "stage-table", "data-exact": "output" }, el("figcaption", { text: t("solve.output") }),
-        el("div", { class: "scroll" }, el("table", {}, el("thead", {}, header), el("tbody", {}, body))),
-        el("details", { class: "cell-work" }, el("summary", { text: "=" }), el("div", { class: "work", text: work }))));
+        el("div", { class: "scroll" }, el("table", {}, el("thead", {}, header), el("tbody", {}, body)))));
     }
     return parts;
   }
@@ -292,7 +293,9 @@
       td.title = t(`grading.verdict.${cell === "masked" ? "missing" : cell}`);
       return td;
     }));
-    const exact = el("tr", {}, el("th", { scope: "row", text: t("page.exact_row") }), ...item.expected.map((v) => el("td", { class: v === null ? "masked" : null, text: v === null ? "—" : numbers.fmt(v, d) })));
+    // as the quiz's stage table: scores are sums of products of the givens, whole numbers stay whole
+    const shown = item.stage === "scores" ? numbers.fmtGiven : numbers.fmt;
+    const exact = el("tr", {}, el("th", { scope: "row", text: t("page.exact_row") }), ...item.expected.map((v) => el("td", { class: v === null ? "masked" : null, text: v === null ? "—" : shown(v, d) })));
     lines.push(el("div", { class: "scroll" }, el("table", { class: "marked" }, el("thead", {}, head), el("tbody", {}, yours, exact))));
     return lines;
   }
@@ -513,8 +516,18 @@
   function renderVariant() {
     const main = document.getElementById("problems");
     main.replaceChildren();
-    for (const p of problems()) {
-      const section = el("section", { class: "problem", "data-problem": p.id });
+    const contents = el("ol");
+    problems().forEach((p, i) => contents.append(el("li", {}, el("a", { href: `#problem-${i + 1}`, text: p.heading }))));
+    contents.append(el("li", {}, el("a", { href: "#save", text: t("page.save_title") })));
+    contents.addEventListener("click", (event) => {  // scroll without changing the address (it holds the variant)
+      const link = event.target.closest("a");
+      if (!link) return;
+      event.preventDefault();
+      document.getElementById(link.getAttribute("href").slice(1)).scrollIntoView();
+    });
+    document.getElementById("contents").replaceChildren(contents);
+    for (const [i, p] of problems().entries()) {
+      const section = el("section", { class: "problem", id: `problem-${i + 1}`, "data-problem": p.id });
       section.append(el("h2", { text: p.heading }));
       for (const note of p.notes) section.append(el("p", { class: "note", text: note }));
       const givens = el("div", { class: "givens" });
@@ -571,6 +584,16 @@
     document.documentElement.classList.add("js");
     buildHeader();
     renderVariant();
+    // Printing: each problem's figure and its stage-by-stage tables, as static figures.
+    let opened = [];
+    window.addEventListener("beforeprint", () => {
+      opened = [...document.querySelectorAll("details.working:not([open])")];
+      opened.forEach((d) => { d.open = true; });
+    });
+    window.addEventListener("afterprint", () => {
+      opened.forEach((d) => { d.open = false; });
+      opened = [];
+    });
     window.addEventListener("beforeunload", (event) => {
       const now = JSON.stringify(state.rows, (k, v) => (k === "_solution" ? undefined : v));
       if (hasAnswers() && now !== state.saved) {
