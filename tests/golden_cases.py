@@ -29,7 +29,7 @@ PROBLEMS = HERE / "problems.yaml"
 
 @lru_cache(maxsize=1)
 def problem_set():
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     return load_problem_set(str(PROBLEMS))
 

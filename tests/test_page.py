@@ -103,7 +103,7 @@ def test_the_page_speaks_the_chosen_language(run_cli, tmp_path):
 
 def test_variants_carry_the_generators_numbers(run_cli, tmp_path):
     from attn_tutor.generate import variant_set
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     data = embedded(export(run_cli, tmp_path, "--variants", "3", "--seed", "42"))
     assert [v["variant"] for v in data["variants"]] == [42001, 42002, 42003]

@@ -329,7 +329,7 @@ def test_a_variant_page_saves_its_variant_number_and_grades_the_same(run_cli, tm
     from attn_tutor import engine
     from attn_tutor.generate import variant_set
     from attn_tutor.numbers import fmt
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     page = open_page(export_page(run_cli, tmp_path, "--variants", "3", "--seed", "7")).page
     page.select_option('[data-field="variant"]', label="7002")

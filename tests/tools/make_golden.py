@@ -4,7 +4,7 @@
 
 The inputs are built here: for every asked row of every problem in
 tests/golden/problems.yaml, the exact rows as a student rounds them, each known mistake
-(grading.mistaken_rows) typed in one stage, early rounding, a wrong cell, a chain of
+(mistakes.exact_mistakes) typed in one stage, early rounding, a wrong cell, a chain of
 follow-through, a trivial carry, a stage left blank, and lines in every answer syntax; the
 expected results are whatever the Python implementation gives (tests/golden_cases.py).
 ``dom: true`` marks the cases the browser test also types into the page, one or more per
@@ -21,7 +21,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
 
 import golden_cases as g  # noqa: E402
 
-from attn_tutor import grading  # noqa: E402
+from attn_tutor import grading, mistakes  # noqa: E402
 from attn_tutor.model import STAGES  # noqa: E402
 from attn_tutor.numbers import fmt  # noqa: E402
 
@@ -78,7 +78,7 @@ def marking_cases() -> list[dict]:
                 add(f"{problem.id}/{token}: every stage right ({mode})", problem, token, dict(exact), mode)
             # each known mistake, typed in one stage; the other stages right
             for stage in asked:
-                for code, made, _right in grading.mistaken_rows(sol, row, stage):
+                for code, made, _right in mistakes.exact_mistakes(sol, row, stage):
                     if (problem.id, code) in seen_codes:
                         continue
                     lines = dict(exact, **{stage: text(made, d)})

@@ -1,7 +1,9 @@
-// Marking a student's rows: a port of attn_tutor/grading.py (and the small engine functions
-// it carries a student's numbers with), one function for each of grading.py's, same names
-// in camelCase. The rules are grading.py's module docstring. tests/golden/marking.json holds
-// this port equal to the Python marker: the Python tests and the browser test run the same cases.
+// Marking a student's rows: a port of attn_tutor/grading.py, attn_tutor/mistakes.py (the
+// mistakes' rows) and the small engine functions that carry a student's numbers, one function
+// for each of theirs, same names in camelCase (grading.Marker's memo is left out: a page marks
+// one row at a time). The rules are grading.py's module docstring. tests/golden/marking.json
+// holds this port equal to the Python marker: the Python tests and the browser test run the
+// same cases.
 //
 // A "solution" here is the page's data for one problem (attn_tutor/page_data.py): the exact
 // rows were computed by the Python engine; this file only computes from a student's numbers.
