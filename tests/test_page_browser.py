@@ -325,6 +325,24 @@ def test_saved_answers_are_graded_to_the_points_the_page_showed(run_cli, tmp_pat
     assert "김민지.yaml" in status
 
 
+def test_any_name_and_any_typed_line_come_back_through_grade(run_cli, tmp_path, open_page):
+    page = open_page(export_page(run_cli, tmp_path)).page
+    section = page.locator('section[data-problem="cat-fish"]')
+    type_row(section, "먹었다", {"scores": "1, 6, 4 "}, ["scores"])
+    field = section.locator('[data-row="먹었다"] input[data-stage="scaled"]')
+    field.fill("1/√2 6/√2 √8 # \u2028")
+    field.press("Enter")
+    assert section.locator('[data-error="answers.bad_character"]').count() == 1
+    field.fill("1/√2 6/√2 √8 ")
+    field.press("Enter")
+    name = '김 "Kim" \\ #1: \u0085\u2028 ✓'
+    saved = save_answers(page, tmp_path, name)
+    assert "\u2028" not in saved.name and "/" not in saved.name
+    graded = grade(run_cli, saved, tmp_path)
+    assert graded["student"] == name
+    assert graded["score"] == page_scores(page)[1] == 2
+
+
 def test_a_variant_page_saves_its_variant_number_and_grades_the_same(run_cli, tmp_path, open_page):
     from attn_tutor import engine
     from attn_tutor.generate import variant_set

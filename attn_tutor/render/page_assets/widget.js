@@ -449,7 +449,11 @@
     box.replaceChildren(...lines);
   }
 
-  const q = (text) => JSON.stringify(String(text));
+  // A YAML double-quoted scalar (JSON's escapes are YAML's), with what YAML reads as a line
+  // break (U+0085, U+2028, U+2029) or refuses as unprintable written as \u escapes too.
+  const UNPRINTABLE = /[\u007f-\u009f\u2028\u2029\ufffe\uffff]/g;
+  const escapeCode = (c) => "\\u" + c.charCodeAt(0).toString(16).padStart(4, "0");
+  const q = (text) => JSON.stringify(String(text)).replace(UNPRINTABLE, escapeCode);
 
   function answerYaml(student) {
     const variant = data.variants[state.variant].variant;
@@ -466,7 +470,7 @@
         for (const stage of p.asked_stages) {
           const item = rs.items[stage];
           if (!item) continue;
-          const typed = (rs.typed[stage] || "").replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029]/g, " ");
+          const typed = (rs.typed[stage] || "").replace(/[\u0000-\u001f]/g, " ").replace(UNPRINTABLE, " ");
           stages.push(`      # ${typed}`, `      ${stage}: [${item.given.map((v) => String(v)).join(", ")}]`);
         }
         if (stages.length) rows.push(`    ${q(p.tokens[row])}:`, ...stages);
@@ -482,7 +486,7 @@
 
   function fileName(student) {
     const variant = data.variants[state.variant].variant;
-    const safe = student.normalize("NFC").replace(/[\u0000-\u001f\u007f/\\:*?"<>|]+/g, "_").trim().slice(0, 60) || "answers";
+    const safe = student.normalize("NFC").replace(/[\u0000-\u001f\u007f-\u009f\u2028\u2029/\\:*?"<>|]+/g, "_").trim().slice(0, 60) || "answers";
     return `${safe}${variant !== null ? "-" + variant : ""}.yaml`;
   }
 
