@@ -350,13 +350,19 @@ def test_a_variant_page_saves_its_variant_number_and_grades_the_same(run_cli, tm
     from attn_tutor.problem_load import load_problem_set
 
     page = open_page(export_page(run_cli, tmp_path, "--variants", "3", "--seed", "7")).page
-    page.select_option('[data-field="variant"]', label="7002")
-    problem = variant_set(load_problem_set("ch13"), 7002).get("cat-fish")
-    sol = engine.solve(problem)
-    row = problem.row_index("먹었다")
+    tries = ([0.1, 0.2, 0.7], [0.7, 0.2, 0.1], [0.2, 0.7, 0.1])
+    for number in (7002, 7003, 7001):  # a variant where wrong weights visibly change the output
+        problem = variant_set(load_problem_set("ch13"), number).get("cat-fish")
+        sol = engine.solve(problem)
+        row = problem.row_index("먹었다")
+        exact_output = sol.stage_row("output", row)
+        wrong = [w for w in tries if max(abs(engine.mix(w, sol.head.V) - exact_output)) > 0.1]
+        if wrong:
+            break
+    page.select_option('[data-field="variant"]', label=str(number))
     lines = {s: " ".join(fmt(v, 3) for v in sol.stage_row(s, row)) for s in problem.stages}
-    lines["weights"] = "0.1 0.2 0.7"  # wrong; the output worked from it follows through
-    lines["output"] = " ".join(fmt(v, 3) for v in engine.mix([0.1, 0.2, 0.7], sol.head.V))
+    lines["weights"] = " ".join(str(w) for w in wrong[0])  # wrong; the output worked from it follows through
+    lines["output"] = " ".join(fmt(v, 3) for v in engine.mix(wrong[0], sol.head.V))
     section = page.locator('section[data-problem="cat-fish"]')
     type_row(section, "먹었다", lines, list(problem.stages))
     row_block = section.locator('[data-row="먹었다"]')
@@ -365,10 +371,10 @@ def test_a_variant_page_saves_its_variant_number_and_grades_the_same(run_cli, tm
     practice, exam, maximum = page_scores(page)
     assert practice == exam
     saved = save_answers(page, tmp_path, "Kim")
-    assert saved.name == "Kim-7002.yaml"
-    assert yaml.safe_load(saved.read_text(encoding="utf-8"))["variant"] == 7002
+    assert saved.name == f"Kim-{number}.yaml"
+    assert yaml.safe_load(saved.read_text(encoding="utf-8"))["variant"] == number
     graded = grade(run_cli, saved, tmp_path)
-    assert graded["variant"] == 7002
+    assert graded["variant"] == number
     assert (graded["score"], graded["max_score"]) == (exam, maximum)
 
 

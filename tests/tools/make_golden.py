@@ -59,7 +59,7 @@ def exact_lines(sol, row: int) -> dict[str, str]:
 
 def marking_cases() -> list[dict]:
     cases: list[dict] = []
-    seen_codes: set[tuple[str, str]] = set()
+    seen_codes: set[tuple] = set()
 
     def add(name, problem, token, lines, mode="practice", **extra):
         case = {"name": name, "problem": problem.id, "row": token, "mode": mode, "lines": lines, **extra}
@@ -78,14 +78,17 @@ def marking_cases() -> list[dict]:
                 add(f"{problem.id}/{token}: every stage right ({mode})", problem, token, dict(exact), mode)
             # each known mistake, typed in one stage; the other stages right
             for stage in asked:
-                for code, made, _right in mistakes.exact_mistakes(sol, row, stage):
-                    if (problem.id, code) in seen_codes:
+                for found in mistakes.exact_mistakes(sol, row, stage):
+                    code, made = found[0], found[1]
+                    rounded = getattr(found, "rounding", None)  # issue 10: each kind of early rounding
+                    seen = (problem.id, code, None if rounded is None else (rounded.kind, stage))
+                    if seen in seen_codes:
                         continue
                     lines = dict(exact, **{stage: text(made, d)})
                     for mode in ("practice", "exam"):
                         case = add(f"{problem.id}/{token}: {code} in {stage} ({mode})", problem, token, lines, mode)
                     if any(item["diagnosis"] == code for item in case["expected"]["items"]):
-                        seen_codes.add((problem.id, code))
+                        seen_codes.add(seen)
                     else:
                         cases.pop()  # the mistake changes no number here: keep the practice case only
             # early rounding (within 4x the tolerance) and one wrong cell, in the weights
