@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 
 from attn_tutor.errors import Finding, Location
 from attn_tutor.i18n import t
+from attn_tutor.model import FollowThrough
 
 ANSWER_SUFFIXES = (".yaml", ".yml", ".csv")
-POLICIES = ("full", "half", "none")
+POLICIES = tuple(FollowThrough)
 TOP_KEYS = ("student", "problem_set", "variant", "answers")
 MAX_FILE_BYTES = 10_000_000
-MAX_SEED = 2**63
 BINS = 10
 TOP_DIAGNOSES = 3
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
