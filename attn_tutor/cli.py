@@ -364,6 +364,10 @@ def grade(
         FollowThrough,
         typer.Option("--follow-through", help="Credit for a cell right from the student's own earlier numbers."),
     ] = FollowThrough.full,
+    jobs: Annotated[
+        Optional[int],
+        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: every CPU this process may use)."),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output files if they exist.")] = False,
     lang: LangOption = None,
 ) -> None:
@@ -378,29 +382,39 @@ def grade(
         if not path.exists():
             raise UsageError("grade.no_such_path", path=str(path))
     from attn_tutor import gradebook
-    from attn_tutor.files import write_atomic
+    from attn_tutor.files import atomic_file
+    from attn_tutor.gradebook.run import grade_class
     from attn_tutor.render import terminal
 
     files = gradebook.find_answer_files(paths, exclude=outputs)
     if not files:
         raise AttnTutorError("grade.no_files")
-    book = gradebook.grade_found(files, problems=problems, follow_through=follow_through.value)
-    for student in book.failed:
-        for finding in student.findings:
-            terminal.error(t("cli.error", language, message=finding.text(language)))
+    tally = gradebook.Tally(follow_through)
+    writer = gradebook.GradebookWriter(tally, csv_file=csv_out is not None, json_file=json_out is not None)
+
+    def on_row(row) -> None:
+        for message in row.errors:
+            terminal.error(t("cli.error", language, message=message))
+        writer.add(row)
+
     written = []
-    for out, make, key in (
-        (csv_out, gradebook.gradebook_csv, "grade.written"),
-        (json_out, gradebook.gradebook_json, "grade.json_written"),
-    ):
-        if out is not None:
-            write_atomic(out, make(book, language))
-            written.append(t(key, language, path=str(out)))
-    terminal.draw(gradebook.summary_blocks(book, language))
-    failed = len(book.failed)
-    total = len(book.students)
+    try:
+        with terminal.progress(len(files), t("grade.progress", language)) as progress:
+            grade_class(
+                files, tally, problems=problems, follow_through=follow_through, lang=language,
+                with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress,
+            )  # fmt: skip
+        for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
+            if out is not None:
+                with atomic_file(out) as stream:
+                    write(stream)
+                written.append(t(key, language, path=str(out)))
+    finally:
+        writer.close()
+    terminal.draw(gradebook.summary_blocks(tally, language))
+    failed, total = tally.failed, tally.total
     if failed:
-        terminal.plain(t("grade.summary", language, marked=len(book.marked), total=total, failed=failed))
+        terminal.plain(t("grade.summary", language, marked=tally.marked, total=total, failed=failed))
     else:
         terminal.plain(t("grade.all_marked", language, total=total))
     for line in written:
