@@ -664,8 +664,25 @@ def _seed(text: str | None) -> int | None:
     return value if value < MAX_SEED else None
 
 
-def read_csv_text(text: str, file: str, *, base: str = ".") -> list[Submission]:
-    """Every student of a CSV answer file; a broken row never stops the others."""
+NAME_COLUMNS = ("student", "name", "이름", "성명")
+"""Column names that hold the student's name (any case), as Google and MS Forms export them."""
+
+
+def name_column_index(names: list[str], name_column: str | None) -> int | None:
+    """Which column holds the student's name: ``name_column`` if given, else the first of NAME_COLUMNS."""
+    lowered = [name.casefold() for name in names]
+    wanted = (name_column.strip(),) if name_column is not None else NAME_COLUMNS
+    for choice in wanted:
+        if choice.casefold() in lowered:
+            return lowered.index(choice.casefold())
+    return None
+
+
+def read_csv_text(text: str, file: str, *, base: str = ".", name_column: str | None = None) -> list[Submission]:
+    """Every student of a CSV answer file; a broken row never stops the others.
+
+    The student's name is in the column ``name_column``, or else the first of
+    :data:`NAME_COLUMNS` the header has."""
     subs: list[Submission] = []
     reader = csv.reader(io.StringIO(text, newline=""))
     try:
@@ -677,9 +694,13 @@ def read_csv_text(text: str, file: str, *, base: str = ".") -> list[Submission]:
     names = [cell.strip() for cell in header]
     lowered = [name.lower() for name in names]
     header_findings: list[Finding] = []
-    if "student" not in lowered:
-        return [Submission("", file, 1, findings=[Finding("grade.csv_no_student", {}, Location(file, 1))], readable=False)]
-    student_col = lowered.index("student")
+    student_col = name_column_index(names, name_column)
+    if student_col is None:
+        if name_column is not None:
+            finding = Finding("grade.csv_no_name_column", {"column": name_column, "columns": ", ".join(names)}, Location(file, 1))
+        else:
+            finding = Finding("grade.csv_no_student", {}, Location(file, 1))
+        return [Submission("", file, 1, findings=[finding], readable=False)]
     variant_col = lowered.index("variant") if "variant" in lowered else None
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
     item_cols: dict[int, ItemKey] = {}
@@ -762,7 +783,7 @@ def looks_like_gradebook(text: str) -> bool:
     return "max_score" in first and "percent" in first
 
 
-def read_answer_file(path: str | Path, *, skip_foreign: bool = False) -> list[Submission]:
+def read_answer_file(path: str | Path, *, skip_foreign: bool = False, name_column: str | None = None) -> list[Submission]:
     """Every student in one answer file (YAML: one; CSV: one per row).
 
     ``skip_foreign`` (used when scanning directories): a problem-set YAML file or a
@@ -784,7 +805,7 @@ def read_answer_file(path: str | Path, *, skip_foreign: bool = False) -> list[Su
     if path.suffix.lower() == ".csv":
         if skip_foreign and looks_like_gradebook(text):
             return []
-        return read_csv_text(text, file, base=base)
+        return read_csv_text(text, file, base=base, name_column=name_column)
     if skip_foreign and looks_like_problem_set(text):
         return []
     return [read_yaml_text(text, file, base=base, default_student=stem)]
@@ -1086,13 +1107,17 @@ def grade_files(
 
 
 def grade_found(
-    files: Sequence[tuple[Path, bool]], *, problems: str | None = None, follow_through: str = "full"
+    files: Sequence[tuple[Path, bool]],
+    *,
+    problems: str | None = None,
+    follow_through: str = "full",
+    name_column: str | None = None,
 ) -> Gradebook:
     """Mark the files :func:`find_answer_files` found, in that order."""
     marker = Marker(problems=problems, follow_through=follow_through)
     students = []
     for path, from_dir in files:
-        for sub in read_answer_file(path, skip_foreign=from_dir):
+        for sub in read_answer_file(path, skip_foreign=from_dir, name_column=name_column):
             students.append(marker.mark(sub))
     return Gradebook(students, list(marker.order), follow_through)
 
@@ -1332,7 +1357,7 @@ def summary_blocks(book: Gradebook, lang: str = "en") -> list:
         Table(
             tuple(t(f"grade.col.{name}", lang) for name in ("student", "variant", "score", "max_score", "percent", "errors")),
             tuple(rows),
-            title=t("grade.class_title", lang, count=len(book.students)),
+            title=t("grade.class_title_one" if len(book.students) == 1 else "grade.class_title", lang, count=len(book.students)),
         )
     )
     from attn_tutor.grading import VERDICTS
@@ -1371,5 +1396,5 @@ def summary_blocks(book: Gradebook, lang: str = "en") -> list:
         Bar(bin_label(index), count / top if top else 0.0, f"{count} ({_pct(100.0 * count / total) if total else '0.0%'})")
         for index, count in enumerate(counts)
     )
-    blocks.append(Bars(t("grade.distribution_title", lang, count=total), bars))
+    blocks.append(Bars(t("grade.distribution_title_one" if total == 1 else "grade.distribution_title", lang, count=total), bars))
     return blocks

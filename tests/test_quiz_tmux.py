@@ -112,7 +112,7 @@ def test_a_practice_quiz_in_a_real_terminal(terminal, tmp_path):
     terminal.wait_for("Hint: weight = e^x")
     terminal.type("q")
     assert terminal.exit_status() == 0
-    assert "Stopped after 3 of 4 questions. Score so far: 1.667 / 3" in terminal.screen()
+    assert "Stopped after 3 of 4 questions. Score so far: 1.667 / 2" in terminal.screen()  # the open one is not counted
     assert '"hints": 1' in (tmp_path / "r.json").read_text(encoding="utf-8")
 
 
@@ -125,8 +125,12 @@ def test_a_bad_line_is_asked_again_and_ctrl_c_stops_with_130(terminal, tmp_path)
     terminal.wait_for("> ", count=2)
     terminal.type("1 6 4")
     terminal.wait_for("(b) 스케일링")
+    terminal.tmux("send-keys", "-t", "quiz", "-l", "0.71")  # half a line typed, then Ctrl-C
+    terminal.wait_for("> 0.71")
     terminal.tmux("send-keys", "-t", "quiz", "C-c")
     assert terminal.exit_status() == 130
     screen = terminal.screen()
-    assert "8문제 중 2번째에서 중단되었습니다. 지금까지 점수: 1 / 2" in screen
+    assert "8문제 중 2번째에서 중단되었습니다. 지금까지 점수: 1 / 1" in screen  # over the question answered
+    (typed,) = [line for line in screen.splitlines() if "0.71" in line and line.startswith(">")]
+    assert typed.rstrip() == "> 0.71", screen  # the summary starts on a line of its own
     assert (tmp_path / "r.json").exists()
