@@ -68,9 +68,13 @@ class _Localised:
             param.help = _text(self._help_keys.get(id(param), param.help), lang)
 
     def parse_args(self, ctx, args: list[str]) -> list[str]:
+        # the language as this run resolves it: --lang if given, else the environment now
         chosen = lang_in(args)
-        if chosen is not None and chosen.strip().lower() in ("ko", "en"):
-            self.localise(chosen.strip().lower())
+        lang = resolve_lang(chosen if chosen is not None and chosen.strip().lower() in ("ko", "en") else None)
+        self.localise(lang)
+        for command in getattr(self, "commands", {}).values():  # a group lists its commands' help
+            if isinstance(command, _Localised):
+                command.localise(lang)
         return super().parse_args(ctx, args)
 
     def get_help_option(self, ctx):

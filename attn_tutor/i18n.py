@@ -518,7 +518,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "solve.matrix_mask": ("Mask: a query sees only the keys marked 1.", "마스크: 각 Query는 1로 표시된 Key만 봅니다."),
     "solve.overview": ("The set's other {count} problems", "이 세트의 다른 문제 {count}개"),
     "solve.overview_all": ("Every problem at once: {command}", "모든 문제를 한 번에: {command}"),
-    "solve.seed": ("Random problem, seed {seed}. Make it again with: {command}", "무작위 문제, 시드 {seed}. 다시 만들려면: {command}"),
+    "solve.seed": ("Random problem, seed {seed}. Make it again with:\n  {command}", "무작위 문제, 시드 {seed}. 다시 만들려면:\n  {command}"),
     "solve.random_and_all": (
         "--random makes one problem: leave out --all",
         "--random은 문제를 하나 만듭니다: --all은 빼세요",
