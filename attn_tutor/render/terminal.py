@@ -154,7 +154,10 @@ def wrap(line: str, width: int | None, hang: int = 4) -> list[str]:
     lead = " " * min(indent + hang, max(width // 2, 0))
     out: list[str] = []
     current = line[:indent]
-    for word in _words(line[indent:]):
+    words = []
+    for word in _words(line[indent:]):  # a bracket longer than a line breaks at its spaces, not inside a word
+        words.extend(word.split(" ") if display_width(word) > width - len(lead) else [word])
+    for word in words:
         prefix = current if current.strip() else current
         candidate = f"{prefix} {word}" if prefix.strip() else f"{prefix}{word}"
         if display_width(candidate) <= width:
