@@ -197,7 +197,7 @@ def solve(
         problem_set = ProblemSet((made,), source="random")
         terminal.plain(t("solve.seed", language, seed=chosen_seed, command=replay), stderr=True)
     else:
-        from attn_tutor.problems import load_problem_set
+        from attn_tutor.problem_load import load_problem_set
 
         problem_set = load_problem_set(file)
     chosen = pick_problems(problem_set, problem)
@@ -258,7 +258,7 @@ def list_problems(
     lang: LangOption = None,
 ) -> None:
     """List a problem set's problems: id, title, tokens, d_k, the rows and stages asked."""
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
     from attn_tutor.set_list import list_blocks, list_json
 
     language = resolve_lang(lang)
@@ -278,7 +278,7 @@ def show(
     lang: LangOption = None,
 ) -> None:
     """Print a packaged problem set's YAML, comments and all, to copy and edit."""
-    from attn_tutor.problems import packaged_path, packaged_sets
+    from attn_tutor.problem_load import packaged_path, packaged_sets
 
     names = packaged_sets()
     if name not in names:
@@ -297,7 +297,7 @@ def validate(
 ) -> None:
     """Check problem-set files without solving them; list every error found."""
     from attn_tutor.errors import InvalidProblemSet
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     from attn_tutor.render import terminal
@@ -404,7 +404,7 @@ def quiz(
         set_name = "random"
         intro.append(Math(("  " + replay,), title=t("quiz.seed", language, seed=chosen_seed)))
     else:
-        from attn_tutor.problems import load_problem_set
+        from attn_tutor.problem_load import load_problem_set
 
         chosen_seed = None
         problem_set = load_problem_set(file)
@@ -480,14 +480,14 @@ def grade(
     for path in paths:
         if not path.exists():
             raise AttnTutorError("grade.no_such_path", path=str(path))
-    from attn_tutor import classbook
+    from attn_tutor import gradebook
     from attn_tutor.files import write_atomic
     from attn_tutor.render import terminal
 
-    files = classbook.find_answer_files(paths, exclude=outputs)
+    files = gradebook.find_answer_files(paths, exclude=outputs)
     if not files:
         raise AttnTutorError("grade.no_files")
-    book = classbook.grade_found(files, problems=problems, follow_through=follow_through.value, name_column=name_column)
+    book = gradebook.grade_found(files, problems=problems, follow_through=follow_through.value, name_column=name_column)
     said = set()
     for student in book.failed:
         for finding in student.findings:
@@ -497,13 +497,13 @@ def grade(
                 terminal.error(t("cli.error", language, message=message))
     written = []
     for out, make, key in (
-        (csv_out, classbook.gradebook_csv, "grade.written"),
-        (json_out, classbook.gradebook_json, "grade.json_written"),
+        (csv_out, gradebook.gradebook_csv, "grade.written"),
+        (json_out, gradebook.gradebook_json, "grade.json_written"),
     ):
         if out is not None:
             write_atomic(out, make(book, language))
             written.append(t(key, language, path=str(out)))
-    terminal.draw(classbook.summary_blocks(book, language))
+    terminal.draw(gradebook.summary_blocks(book, language))
     failed = len(book.failed)
     total = len(book.students)
     if failed:
@@ -585,7 +585,7 @@ def export(
     _check_output(output, force)
 
     from attn_tutor import worksheet
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
@@ -623,7 +623,7 @@ def generate(
     _check_output(output, force)
     from attn_tutor.generate import new_seed, practice_problems
     from attn_tutor.model import ProblemSet
-    from attn_tutor.problem_yaml import dump_problem_set
+    from attn_tutor.problem_dump import dump_problem_set
 
     if seed is None:
         seed = new_seed()

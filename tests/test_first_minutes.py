@@ -122,7 +122,7 @@ def test_list_in_korean_and_of_a_file(run_cli, tmp_path):
 
 
 def test_show_prints_the_packaged_yaml_verbatim_and_it_validates(run_cli, tmp_path):
-    from attn_tutor.problems import packaged_path
+    from attn_tutor.problem_load import packaged_path
 
     result = run_cli("show", "ch13")
     assert result.exit_code == 0
@@ -171,7 +171,7 @@ def test_solve_all_and_the_file_formats_give_every_problem(run_cli):
 
 
 def test_solve_of_a_named_file_lists_its_commands_with_the_file(run_cli, tmp_path):
-    from attn_tutor.problems import packaged_path
+    from attn_tutor.problem_load import packaged_path
 
     copy = tmp_path / "mine.yaml"
     copy.write_bytes(packaged_path("ch13").read_bytes())
@@ -199,7 +199,7 @@ def quiz_givens(run_cli, *options: str) -> str:
     [("--seed", "7"), ("--seed", "123456", "--tokens", "4", "--dim", "3"), ("--seed", "5", "--tokens", "5", "--causal")],
 )
 def test_one_seed_makes_one_problem_in_solve_quiz_and_generate(run_cli, tmp_path, options):
-    from attn_tutor.problems import load_path
+    from attn_tutor.problem_load import load_path
 
     generated = run_cli("generate", *options)
     assert generated.exit_code == 0
