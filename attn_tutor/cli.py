@@ -101,8 +101,18 @@ def main_callback(
     version: Annotated[
         bool, typer.Option("--version", callback=_version, is_eager=True, help="help.version")
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """A tutor and grader for computing scaled dot-product attention by hand."""
+    if lang is not None:  # `attn-tutor --lang ko solve`: the command after it speaks that language too
+        import os
+
+        try:
+            _check_lang(lang)
+        except UsageError as error:
+            sys.stderr.write(t("cli.error", "en", message=error.messages("en")[0]) + "\n")
+            raise typer.Exit(2) from None
+        os.environ["ATTN_TUTOR_LANG"] = lang.strip().lower()
 
 
 def pick_problems(problem_set, problem_id: str | None):

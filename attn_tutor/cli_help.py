@@ -35,6 +35,31 @@ _RICH_STRINGS = {
 }
 
 
+# typer.rich_utils' builders of help text, whose Text we make fold rather than crop: rich's
+# table drops a Korean word for "…" at some widths (a measuring slip with wide characters)
+_BUILDERS = ("_get_help_text", "_get_parameter_help", "_make_command_help")
+
+
+def _fold(renderable):
+    from rich.text import Text
+
+    if isinstance(renderable, Text):
+        renderable.overflow = "fold"
+    for inner in getattr(renderable, "renderables", ()) or ():
+        _fold(inner)
+    return renderable
+
+
+def _folding(build):
+    def wrapper(*args, **kwargs):
+        made = build(*args, **kwargs)
+        if isinstance(made, (str, bytes)) or not hasattr(made, "__iter__") or hasattr(made, "renderables"):
+            return _fold(made)
+        return [_fold(part) for part in made]
+
+    return wrapper
+
+
 def lang_in(args: Sequence[str]) -> str | None:
     """The value of ``--lang`` in raw arguments (before ``--``), if any."""
     for i, arg in enumerate(args):
@@ -86,10 +111,12 @@ class _Localised:
     def format_help(self, ctx, formatter) -> None:
         from typer import rich_utils
 
-        saved = {name: getattr(rich_utils, name) for name in _RICH_STRINGS}
+        saved = {name: getattr(rich_utils, name) for name in (*_RICH_STRINGS, *_BUILDERS)}
         try:
             for name, key in _RICH_STRINGS.items():
                 setattr(rich_utils, name, t(key, self.lang))
+            for name in _BUILDERS:
+                setattr(rich_utils, name, _folding(saved[name]))
             super().format_help(ctx, formatter)
         finally:
             for name, value in saved.items():

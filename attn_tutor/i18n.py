@@ -454,8 +454,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path}: '{token}'은(는) 질의 토큰이 아닙니다. '{suggestion}'을(를) 쓰려던 것인가요?",
     ),
     "problems.unknown_stage": (
-        "{path}: '{stage}' is not a stage; the stages are scores, scaled, weights and output",
-        "{path}: '{stage}'은(는) 단계 이름이 아닙니다. 단계는 scores, scaled, weights, output입니다",
+        "{path}: '{stage}' is not a stage; the stages are scores, scaled, weights (or softmax) and output",
+        "{path}: '{stage}'은(는) 단계 이름이 아닙니다. 단계는 scores, scaled, weights(또는 softmax), output입니다",
     ),
     "problems.unknown_stage_suggest": (
         "{path}: '{stage}' is not a stage; did you mean '{suggestion}'?",

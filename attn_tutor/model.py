@@ -16,6 +16,13 @@ from typing import NamedTuple
 Matrix = tuple[tuple[float, ...], ...]
 
 STAGES: tuple[str, ...] = ("scores", "scaled", "weights", "output")
+STAGE_ALIASES = {"softmax": "weights"}
+"""Other names a teacher or student may give a stage: the softmax's result is the weights."""
+
+
+def stage_name(word: str) -> str:
+    """The stage ``word`` names (``softmax`` → ``weights``); other words unchanged."""
+    return STAGE_ALIASES.get(word, word)
 """The four stages a student computes, in pipeline order."""
 
 

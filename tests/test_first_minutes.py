@@ -380,3 +380,23 @@ def test_a_narrow_table_keeps_every_cell(run_cli):
     narrow = run_cli("solve", "-p", "cat-fish", "--stage", "weights", env={"COLUMNS": "34"}).output
     numbers = re.compile(r"\d+\.\d{3}")
     assert sorted(numbers.findall(narrow)) == sorted(numbers.findall(wide))
+
+
+def test_softmax_names_the_weights_in_ask_and_in_csv_columns(run_cli, tmp_path):
+    problem_set = tmp_path / "set.yaml"
+    problem_set.write_text(
+        "problems:\n  - id: a\n    tokens: [x, y]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n    ask: [scores, softmax]\n",
+        "utf-8",
+    )
+    listed = json.loads(run_cli("list", str(problem_set), "--format", "json").output)
+    assert listed["problems"][0]["stages"] == ["scores", "weights"]
+    answers = tmp_path / "form.csv"
+    answers.write_text("이름,a/x/scores,a/x/softmax\r\n김민지,1 0,0.731 0.269\r\n", "utf-8")
+    result = run_cli("grade", str(answers), "--problems", str(problem_set), "--json", str(tmp_path / "r.json"))
+    assert result.exit_code == 0, result.output
+    report = json.loads((tmp_path / "r.json").read_text("utf-8"))
+    text = json.dumps(report, ensure_ascii=False)
+    assert '"weights"' in text and '"correct"' in text
+    twice = tmp_path / "twice.csv"
+    twice.write_text("이름,a/x/weights,a/x/softmax\r\n김민지,0.731 0.269,0.731 0.269\r\n", "utf-8")
+    assert "appears more than once" in run_cli("grade", str(twice), "--problems", str(problem_set)).output

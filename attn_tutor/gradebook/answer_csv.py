@@ -9,6 +9,7 @@ from collections import Counter
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
 from attn_tutor.gradebook.records import Answer, ItemKey, Submission
+from attn_tutor.model import stage_name
 
 
 NAME_COLUMNS = ("student", "name", "이름", "성명")
@@ -62,7 +63,7 @@ def read_csv_text(
         if len(parts) != 3 or not all(parts):
             header_findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
             continue
-        key = (parts[0], parts[1], parts[2])
+        key = (parts[0], parts[1], stage_name(parts[2]))
         seen[key] += 1
         item_cols[index] = key
     reported: set[ItemKey] = set()

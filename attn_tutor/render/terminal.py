@@ -181,13 +181,21 @@ def _align(text: str, width: int, right: bool) -> str:
     return " " * room + text if right else text + " " * room
 
 
+def _is_text(cell: str) -> bool:
+    """A cell of words (a title, tokens, a verdict), not of numbers: it is aligned left."""
+    return any(ch.isalpha() for ch in cell)
+
+
 def _grid(header_cells, rows, widths, columns, paint, keys: int = 1) -> list[str]:
-    """The first ``keys`` (label) columns and ``columns`` of a table, aligned, with a rule under the header."""
+    """The first ``keys`` (label) columns and ``columns`` of a table, aligned, with a rule under the header.
+
+    The label column and columns of words align left; columns of numbers align right."""
     chosen = [*range(keys), *columns]
-    header = GAP.join(_align(header_cells[i], widths[i], i > 0) for i in chosen)
+    right = {i: i > 0 and not any(_is_text(row[i]) for row in rows) for i in chosen}
+    header = GAP.join(_align(header_cells[i], widths[i], right[i]) for i in chosen)
     lines = [" " + paint(header.rstrip(), "bold"), " " + "─" * (sum(widths[i] for i in chosen) + len(GAP) * (len(chosen) - 1))]
     for row in rows:
-        cells = [_align(row[i], widths[i], i > 0) for i in chosen]
+        cells = [_align(row[i], widths[i], right[i]) for i in chosen]
         cells[0] = paint(cells[0], "bold")
         lines.append((" " + GAP.join(cells)).rstrip())
     return lines
