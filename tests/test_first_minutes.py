@@ -400,3 +400,33 @@ def test_softmax_names_the_weights_in_ask_and_in_csv_columns(run_cli, tmp_path):
     twice = tmp_path / "twice.csv"
     twice.write_text("이름,a/x/weights,a/x/softmax\r\n김민지,0.731 0.269,0.731 0.269\r\n", "utf-8")
     assert "appears more than once" in run_cli("grade", str(twice), "--problems", str(problem_set)).output
+
+
+# --- Korean that reads naturally --------------------------------------------------------
+
+TOKEN_PLACEHOLDERS = ("token", "row", "keys")
+
+
+def test_no_korean_message_glues_a_particle_to_a_token():
+    """"친구를의 시선" came from "{token}의 시선": a token is quoted or followed by a noun (행), never a particle."""
+    from attn_tutor.i18n import MESSAGES
+
+    glued = re.compile(r"\{(" + "|".join(TOKEN_PLACEHOLDERS) + r")\}[의을를이가은는에와과로도만]")
+    bad = {key: korean for key, (_english, korean) in MESSAGES.items() if glued.search(korean)}
+    assert not bad, bad
+
+
+def test_korean_labels_quote_the_token(run_cli):
+    solved = run_cli("solve", "-p", "widget-meet-friend", "--lang", "ko").output
+    assert "‘만났다’ 행의 시선" in solved and "만났다의" not in solved
+    quizzed = run_cli("quiz", "-p", "cat-fish", "-r", "먹었다", "--lang", "ko", input="1 6 4\n0.707 4.243 2.828\n0.023 0.786 0.191\nq\n")
+    assert "‘먹었다’ 행의 출력을 입력하세요" in quizzed.output and "먹었다의 출력" not in quizzed.output
+
+
+def test_a_korean_sheet_talks_about_paper_and_keeps_words_whole(run_cli):
+    sheet = run_cli("export", "--lang", "ko", "--variants", "1", "--seed", "2").output
+    assert '<span class="label">변형 번호:</span>' in sheet and '<span class="label">variant:</span>' not in sheet
+    assert "답안지의 변형 번호 칸에 2001을(를) 옮겨 적으세요" in sheet
+    assert "word-break: keep-all" in sheet  # 가중치 never breaks as 가 / 중치
+    english = run_cli("export", "--variants", "1", "--seed", "2").output
+    assert "Copy the variant number 2001 into the variant box of your answer sheet" in english
