@@ -170,7 +170,7 @@ def _overview(problem_set, file: str | None, shown, language: str):
         f"  attn-tutor solve{where} --problem {p.id.ljust(width)}" + (f"   # {p.title}" if p.title else "") for p in rest
     )
     lines += ("", t("solve.overview_all", language, command=f"attn-tutor solve{where} --all"))
-    return Math(lines, title=t("solve.overview", language, count=len(rest)))
+    return Math(lines, title=t("solve.overview_one" if len(rest) == 1 else "solve.overview", language, count=len(rest)))
 
 
 @app.command()

@@ -517,6 +517,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "solve.causal": ("Causal mask: each token sees only itself and the tokens before it.", "인과 마스크: 각 토큰은 자신과 앞의 토큰만 봅니다."),
     "solve.matrix_mask": ("Mask: a query sees only the keys marked 1.", "마스크: 각 Query는 1로 표시된 Key만 봅니다."),
     "solve.overview": ("The set's other {count} problems", "이 세트의 다른 문제 {count}개"),
+    "solve.overview_one": ("The set's other problem", "이 세트의 다른 문제 1개"),
     "solve.overview_all": ("Every problem at once: {command}", "모든 문제를 한 번에: {command}"),
     "solve.seed": ("Random problem, seed {seed}. Make it again with:\n  {command}", "무작위 문제, 시드 {seed}. 다시 만들려면:\n  {command}"),
     "solve.random_and_all": (
@@ -755,6 +756,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.stopped.eof": (
         "Input ended after {asked} of {total} questions. Score so far: {score} / {max}",
         "{total}문제 중 {asked}번째에서 입력이 끝났습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.quit_one": (
+        "Stopped before the only question. Score so far: {score} / {max}",
+        "하나뿐인 문제에서 멈췄습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.eof_one": (
+        "Input ended before the only question was answered. Score so far: {score} / {max}",
+        "하나뿐인 문제에 답하기 전에 입력이 끝났습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.interrupt_one": (
+        "Interrupted before the only question was answered. Score so far: {score} / {max}",
+        "하나뿐인 문제에 답하기 전에 중단되었습니다. 지금까지 점수: {score} / {max}",
     ),
     "quiz.stopped.interrupt": (
         "Interrupted after {asked} of {total} questions. Score so far: {score} / {max}",

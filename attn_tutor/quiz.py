@@ -294,7 +294,11 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
         blocks.append(Paragraph(t("quiz.score", lang, **score)))
     else:
         blocks.append(
-            Paragraph(t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score))
+            Paragraph(
+                t(f"quiz.stopped.{outcome.ended}_one", lang, **score)
+                if outcome.total == 1
+                else t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score)
+            )
         )
     return blocks
 

@@ -430,3 +430,17 @@ def test_a_korean_sheet_talks_about_paper_and_keeps_words_whole(run_cli):
     assert "word-break: keep-all" in sheet  # 가중치 never breaks as 가 / 중치
     english = run_cli("export", "--variants", "1", "--seed", "2").output
     assert "Copy the variant number 2001 into the variant box of your answer sheet" in english
+
+
+def test_one_is_singular(run_cli, tmp_path):
+    path = tmp_path / "two.yaml"
+    path.write_text(
+        "problems:\n"
+        "  - id: a\n    tokens: [x, y]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n    rows: [x]\n    ask: [scores]\n"
+        "  - id: b\n    tokens: [x, y]\n    Q: [[1, 0], [0, 1]]\n    K: [[2, 0], [0, 1]]\n",
+        "utf-8",
+    )
+    assert "The set's other problem" in run_cli("solve", str(path)).output
+    stopped = run_cli("quiz", str(path), "-p", "a", input="q\n").output
+    assert "Stopped before the only question. Score so far: 0 / 0" in stopped
+    assert "2 problems" in run_cli("list", str(path)).output
