@@ -14,6 +14,8 @@ Sections:
                 the page and ``quiz`` mark, exam as ``grade`` does) -> each item's given
                 numbers, cells, verdict, diagnosis and points, and the score
     ``hints``   the second hint worked on a student's own previous row -> its line
+    ``signs``   numbers as printed, combined (``dot`` or ``quotient``), and the exact result ->
+                ``=`` or ``≈`` (explain.result_sign)
 """
 
 from __future__ import annotations
@@ -95,6 +97,13 @@ def run_marking(case: dict) -> dict:
     if errors:
         result["errors"] = errors
     return result
+
+
+def run_sign(case: dict) -> str:
+    from attn_tutor import explain
+
+    shown = explain.dot(case["args"]) if case["kind"] == "dot" else explain.quotient(*case["args"])
+    return explain.result_sign(shown, case["exact"], case["decimals"])
 
 
 def message(key: str, lang: str = "en") -> str:

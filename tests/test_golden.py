@@ -41,6 +41,15 @@ def test_hint_case_reproduces(case):
     assert g.run_hint(case) == case["line"]
 
 
+@pytest.mark.parametrize("case", GOLDEN["signs"], ids=lambda c: f"{c['kind']}{c['args']}")
+def test_sign_case_reproduces(case):
+    assert g.run_sign(case) == case["sign"]
+
+
+def test_both_signs_have_cases():
+    assert {c["sign"] for c in GOLDEN["signs"]} == {"=", "≈"}
+
+
 def _found(cases, what: str) -> set:
     return {item[what] for case in cases for item in case["expected"]["items"]}
 

@@ -186,7 +186,11 @@ RUN_GOLDEN = """golden => {
     const p = byId[c.problem];
     return AT.page.ownHintLine(p, p.tokens.indexOf(c.row), c.stage, c.basis);
   });
-  return {parse, format, marking, hints};
+  const signs = golden.signs.map(c => {
+    const N = AT.numbers;
+    return N.resultSign(c.kind === "dot" ? N.dot(c.args) : N.quotient(...c.args), c.exact, c.decimals);
+  });
+  return {parse, format, marking, hints, signs};
 }"""
 
 
@@ -217,6 +221,7 @@ def test_golden_cases_give_the_same_results_in_javascript(golden_page):
             assert _close(mine["given"], theirs["given"]), case["name"]
             assert {k: v for k, v in mine.items() if k != "given"} == {k: v for k, v in theirs.items() if k != "given"}, case["name"]
     assert got["hints"] == [case["line"] for case in GOLDEN["hints"]]
+    assert got["signs"] == [case["sign"] for case in GOLDEN["signs"]]
     assert len(got["marking"]) == len(GOLDEN["marking"])
 
 

@@ -48,6 +48,28 @@ FORMAT_CASES = [
 ]
 
 
+SIGN_CASES = [
+    ("dot", [["0.248", "1"], ["0.248", "1"], ["0.503", "1"]], 1.0, 3),
+    ("dot", [["0.023", "1"], ["0.786", "0"], ["0.191", "1"]], 0.2140, 3),
+    ("dot", [["1", "0"], ["3", "2"]], 6.0, 3),
+    ("dot", [["(-1)", "2"], ["0.5", "(-3)"]], -3.5, 1),
+    ("dot", [["0.33", "1"], ["0.67", "0"]], 0.334, 2),
+    ("dot", [["∞", "1"]], 1.0, 3),
+    ("quotient", ["6", "1.414"], 4.242640687119285, 3),
+    ("quotient", ["1", "1.414"], 0.7071067811865475, 3),
+    ("quotient", ["69.591", "88.538"], 0.7860029, 3),
+    ("quotient", ["2.028", "88.538"], 0.0229, 3),
+    ("quotient", ["5", "0"], 1.0, 3),
+    ("quotient", ["-2.5", "2"], -1.25, 1),
+    ("quotient", ["1", "3"], 0.3333333333333333, 3),
+    ("quotient", ["1", "3"], 0.3336, 3),
+    ("quotient", ["1", "8"], 0.125, 2),
+    ("quotient", ["-1", "8"], -0.125, 2),
+    ("dot", [["0.33", "1"], ["0.67", "0"]], 0.336, 2),
+    ("dot", [["0.155", "1"]], 0.1549999, 2),
+]
+
+
 def text(values, decimals: int) -> str:
     return " ".join("0" if v != v else fmt(v, decimals) for v in values)  # NaN (masked): any number
 
@@ -197,6 +219,10 @@ def main() -> None:
         "format": [{"x": x, "decimals": d, **g.run_format(x, d)} for x, d in FORMAT_CASES],
         "marking": cases,
         "hints": hint_cases(),
+        "signs": [
+            {"kind": k, "args": a, "exact": x, "decimals": d, "sign": g.run_sign({"kind": k, "args": a, "exact": x, "decimals": d})}
+            for k, a, x, d in SIGN_CASES
+        ],
     }
     g.CASES.write_text(json.dumps(data, ensure_ascii=False, indent=1) + "\n", encoding="utf-8")
     counts = {k: len(v) for k, v in data.items() if isinstance(v, list)}

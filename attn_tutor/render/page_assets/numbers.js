@@ -75,5 +75,55 @@
     return Number(text) + 0;
   }
 
-  AT.numbers = { fmt, fmtGiven, fmtRow, pyRound };
+  // --- explain.result_sign: "=" when the numbers as shown give the printed result, else "≈" ---
+  // Exact decimals as [BigInt n, scale]: value = n / 10^scale.
+
+  const APPROX = "≈";
+
+  function shown(text) {  // explain.shown: a number as printed ("0.248", "(-1)", "6"); null for "∞"
+    const match = /^(-?)(\d*)(?:\.(\d*))?$/.exec(text.replace(/[()]/g, ""));
+    if (!match || (match[2] === "" && !match[3])) return null;
+    const fraction = match[3] || "";
+    return [BigInt(match[1] + (match[2] + fraction || "0")), fraction.length];
+  }
+
+  const pow10 = (k) => 10n ** BigInt(k);
+  const rescale = ([n, scale], to) => n * pow10(to - scale);
+
+  function dot(pairs) {  // explain.dot: the sum of products of printed numbers, exactly
+    let total = [0n, 0];
+    for (const [a, b] of pairs) {
+      const x = shown(a), y = shown(b);
+      if (x === null || y === null) return null;
+      const product = [x[0] * y[0], x[1] + y[1]];
+      const scale = Math.max(total[1], product[1]);
+      total = [rescale(total, scale) + rescale(product, scale), scale];
+    }
+    return { num: total[0], den: pow10(total[1]) };
+  }
+
+  function quotient(top, bottom) {  // explain.quotient, kept as an exact fraction
+    const a = shown(top), b = shown(bottom);
+    if (a === null || b === null || b[0] === 0n) return null;
+    return { num: a[0] * pow10(b[1]), den: b[0] * pow10(a[1]) };
+  }
+
+  // num/den rounded half up (away from zero) to `decimals` places, as an integer count of 10^-decimals.
+  function halfUpUnits(num, den, decimals) {
+    if (den < 0n) { num = -num; den = -den; }
+    const negative = num < 0n;
+    const scaled = (negative ? -num : num) * pow10(decimals);
+    let units = scaled / den;
+    if ((scaled % den) * 2n >= den) units += 1n;
+    return negative ? -units : units;
+  }
+
+  function resultSign(fromShown, exact, decimals) {
+    if (fromShown === null || !Number.isFinite(exact)) return "=";
+    const rounded = halfUpUnits(fromShown.num, fromShown.den, decimals);
+    const expected = shown(roundHalfUpText(exact, decimals));
+    return rounded === rescale(expected, decimals) ? "=" : APPROX;
+  }
+
+  AT.numbers = { fmt, fmtGiven, fmtRow, pyRound, APPROX, shown, dot, quotient, resultSign };
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});

@@ -87,7 +87,8 @@
     return text.startsWith("-") ? `e^(${text})` : `e^${text}`;
   }
 
-  // The first cell's arithmetic on the student's own previous row (head 1), as the quiz writes it.
+  // The first cell's arithmetic on the student's own previous row (head 1), as the quiz writes it
+  // (quiz.hint_blocks with explain's lines: "≈" where the numbers shown do not give the result).
   function ownHintLine(p, row, stage, basis) {
     const solution = solutionOf(p);
     const head = solution.heads[0];
@@ -97,14 +98,24 @@
     const own = basis.slice(seg[0], seg[1]);
     const mask = head.mask[row];
     const first = mask.indexOf(true);
-    const { fmt, fmtGiven } = numbers;
+    const { fmt, fmtGiven, resultSign, quotient, dot } = numbers;
     if (stage === "scaled") {
       const s = fmtGiven(own[first], d);
-      const result = fmt(own[first] / head.divisor, d);
+      const value = own[first] / head.divisor;
+      const result = fmt(value, d);
       const root = Math.floor(Math.sqrt(head.d_k));
-      if (p.divide_by !== null) return `${s} / ${fmtGiven(head.divisor, d)} = ${result}`;
-      if (root * root === head.d_k) return `${s} / √${head.d_k} = ${s} / ${root} = ${result}`;
-      return `${s} / √${head.d_k} = ${s} / ${fmt(head.divisor, d)} = ${result}`;
+      let divisor, left;
+      if (p.divide_by !== null) {
+        divisor = fmtGiven(head.divisor, d);
+        left = `${s} / ${divisor}`;
+      } else if (root * root === head.d_k) {
+        divisor = String(root);
+        left = `${s} / √${head.d_k} = ${s} / ${root}`;
+      } else {
+        divisor = fmt(head.divisor, d);
+        left = `${s} / √${head.d_k} = ${s} / ${divisor}`;
+      }
+      return `${left} ${resultSign(quotient(s, divisor), value, d)} ${result}`;
     }
     if (stage === "weights") {
       const scaled = own.map((v, j) => (mask[j] ? v : NaN));
@@ -112,20 +123,28 @@
       const total = marking.npSum(exps);
       const weights = marking.softmax(scaled.map((v, j) => (mask[j] ? v : 0)), mask);
       const denominator = mask.map((m, j) => (m ? power(scaled[j], d) : null)).filter((x) => x !== null).join(" + ");
-      const middle = Number.isFinite(total) ? ` = ${fmt(exps[first], d)} / ${fmt(total, d)}` : "";
-      return `${power(scaled[first], d)} / (${denominator})${middle} = ${fmt(weights[first], d)}`;
+      let middle = "", sign = "=";
+      if (Number.isFinite(total)) {
+        const top = fmt(exps[first], d), bottom = fmt(total, d);
+        middle = ` = ${top} / ${bottom}`;
+        sign = resultSign(quotient(top, bottom), weights[first], d);
+      }
+      return `${power(scaled[first], d)} / (${denominator})${middle} ${sign} ${fmt(weights[first], d)}`;
     }
     const column = head.V.map((v) => v[0]);
-    const terms = own.map((w, j) => (mask[j] || w !== 0 ? `${fmtGiven(w, d)}×${fmtGiven(column[j], d)}` : null))
-      .filter((x) => x !== null).join(" + ");
-    return `${terms} = ${fmt(marking.mix(own, head.V)[0], d)}`;
+    const pairs = own.map((w, j) => (mask[j] || w !== 0 ? [fmtGiven(w, d), fmtGiven(column[j], d)] : null)).filter((x) => x !== null);
+    const value = marking.mix(own, head.V)[0];
+    return `${pairs.map(([w, v]) => `${w}×${v}`).join(" + ")} ${resultSign(dot(pairs), value, d)} ${fmt(value, d)}`;
   }
+
+  // explain.APPROX_NOTE under a line that uses ≈
+  const approxNote = (line) => (line.includes(` ${numbers.APPROX} `) ? el("p", { class: "note", text: t("solve.approx_note") }) : null);
 
   function hintContent(p, row, stage, level, basis) {
     if (level <= 1) return [el("p", { text: t(`quiz.hint.${stage}`, { token: p.tokens[row], divisor: p.divisors }) })];
     const own = basis !== null && basis !== undefined;
     const line = own ? ownHintLine(p, row, stage, basis) : p.hints[row][stage];
-    return [el("p", { text: t(own ? "quiz.hint.first_cell_own" : "quiz.hint.first_cell") }), el("pre", { text: line })];
+    return [el("p", { text: t(own ? "quiz.hint.first_cell_own" : "quiz.hint.first_cell") }), el("pre", { text: line }), approxNote(line)];
   }
 
   // --- the widget -------------------------------------------------------------------------
@@ -177,7 +196,7 @@
 
   function cellWork(text, work) {
     if (!work) return el("td", { class: text === "—" ? "masked" : null, text });
-    return el("td", {}, el("details", { class: "cell-work" }, el("summary", { text }), el("div", { class: "work", text: work })));
+    return el("td", {}, el("details", { class: "cell-work" }, el("summary", { text }), el("div", { class: "work", text: work }), approxNote(work)));
   }
 
   function stageTables(p, row) {
