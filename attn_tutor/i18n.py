@@ -994,10 +994,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "page.pick_query": ("Pick a query token:", "Query 토큰을 고르세요:"),
     "page.lines_note": (
         "Each line goes from {token} to a key: the thicker and darker it is, the larger the weight.",
-        "{token}에서 각 Key로 가는 선: 굵고 진할수록 가중치가 큽니다.",
+        "‘{token}’ 행의 Query에서 각 Key로 가는 선: 굵고 진할수록 가중치가 큽니다.",
     ),
     "page.masked": ("masked", "마스크"),
-    "page.working": ("Stage by stage for {token} (open a cell to see its arithmetic)", "{token} 행의 단계별 계산 (칸을 열면 계산 과정이 보입니다)"),
+    "page.working": ("Stage by stage for {token} (open a cell to see its arithmetic)", "‘{token}’ 행의 단계별 계산 (칸을 열면 계산 과정이 보입니다)"),
     "page.projection": ("Projection", "투영"),
     "page.practice": ("Practice", "연습"),
     "page.practice_note": (

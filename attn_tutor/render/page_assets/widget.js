@@ -394,7 +394,8 @@
       const hintButton = el("button", { type: "button", "data-action": "hint", class: "secondary", text: t("page.hint") });
       const message = el("div", { class: "message", "aria-live": "polite" });
       const node = el("div", { class: "stage", "data-stage-block": stage },
-        el("label", { for: id }, el("strong", { text: p.titles[stage] }), el("span", { text: " " + ask }),
+        el("label", { for: id }, el("strong", { text: p.titles[stage] }),
+          el("span", { text: ` ${ask} ${t("quiz.ask_decimals", { decimals: p.decimals })}` }),
           masked ? el("span", { class: "note", text: " " + t("quiz.ask_masked") }) : null),
         el("div", { class: "answer-line" }, input, checkButton, hintButton), message);
       input.value = rs.typed[stage] || "";
