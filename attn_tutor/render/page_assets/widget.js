@@ -87,22 +87,23 @@
     return text.startsWith("-") ? `e^(${text})` : `e^${text}`;
   }
 
-  // The first cell's arithmetic on the student's own previous row (head 1), as the quiz writes it
-  // (quiz.hint_blocks with explain's lines: "≈" where the numbers shown do not give the result).
-  function ownHintLine(p, row, stage, basis) {
+  // One cell's arithmetic on the student's own previous row, as the quiz writes it (quiz.hint_blocks
+  // with explain's lines: "≈" where the numbers shown do not give the result): head `h`, the
+  // `index`-th open key (scaled, weights) or output component `index`.
+  function ownHintLine(p, row, stage, basis, h = 0, index = 0) {
     const solution = solutionOf(p);
-    const head = solution.heads[0];
+    const head = solution.heads[h];
     const d = p.decimals;
     const before = marking.previousStage(stage);
-    const seg = marking.segments(solution, before)[0];
+    const seg = marking.segments(solution, before)[h];
     const own = basis.slice(seg[0], seg[1]);
     const mask = head.mask[row];
-    const first = mask.indexOf(true);
+    const openKeys = mask.map((m, j) => (m ? j : -1)).filter((j) => j >= 0);
     const { fmt, fmtGiven, resultSign, quotient, dot } = numbers;
     if (stage === "scaled") {
-      const s = fmtGiven(own[first], d);
-      const value = own[first] / head.divisor;
-      const result = fmt(value, d);
+      const j = openKeys[index];
+      const s = fmtGiven(own[j], d);
+      const value = own[j] / head.divisor;
       const root = Math.floor(Math.sqrt(head.d_k));
       let divisor, left;
       if (p.divide_by !== null) {
@@ -115,25 +116,26 @@
         divisor = fmt(head.divisor, d);
         left = `${s} / √${head.d_k} = ${s} / ${divisor}`;
       }
-      return `${left} ${resultSign(quotient(s, divisor), value, d)} ${result}`;
+      return `${left} ${resultSign(quotient(s, divisor), value, d)} ${fmt(value, d)}`;
     }
     if (stage === "weights") {
-      const scaled = own.map((v, j) => (mask[j] ? v : NaN));
-      const exps = marking.studentExps(scaled.map((v, j) => (mask[j] ? v : 0)), mask);
+      const j = openKeys[index];
+      const scaled = own.map((v, k) => (mask[k] ? v : NaN));
+      const exps = marking.studentExps(scaled.map((v, k) => (mask[k] ? v : 0)), mask);
       const total = marking.npSum(exps);
-      const weights = marking.softmax(scaled.map((v, j) => (mask[j] ? v : 0)), mask);
-      const denominator = mask.map((m, j) => (m ? power(scaled[j], d) : null)).filter((x) => x !== null).join(" + ");
+      const weights = marking.softmax(scaled.map((v, k) => (mask[k] ? v : 0)), mask);
+      const denominator = openKeys.map((k) => power(scaled[k], d)).join(" + ");
       let middle = "", sign = "=";
       if (Number.isFinite(total)) {
-        const top = fmt(exps[first], d), bottom = fmt(total, d);
+        const top = fmt(exps[j], d), bottom = fmt(total, d);
         middle = ` = ${top} / ${bottom}`;
-        sign = resultSign(quotient(top, bottom), weights[first], d);
+        sign = resultSign(quotient(top, bottom), weights[j], d);
       }
-      return `${power(scaled[first], d)} / (${denominator})${middle} ${sign} ${fmt(weights[first], d)}`;
+      return `${power(scaled[j], d)} / (${denominator})${middle} ${sign} ${fmt(weights[j], d)}`;
     }
-    const column = head.V.map((v) => v[0]);
+    const column = head.V.map((v) => v[index]);
     const pairs = own.map((w, j) => (mask[j] || w !== 0 ? [fmtGiven(w, d), fmtGiven(column[j], d)] : null)).filter((x) => x !== null);
-    const value = marking.mix(own, head.V)[0];
+    const value = marking.mix(own, head.V)[index];
     return `${pairs.map(([w, v]) => `${w}×${v}`).join(" + ")} ${resultSign(dot(pairs), value, d)} ${fmt(value, d)}`;
   }
 
