@@ -417,9 +417,27 @@ class ExportFormat(str, Enum):
     html = "html"
     md = "md"
     tex = "tex"
+    pdf = "pdf"
+    moodle = "moodle"
+    qti = "qti"
 
 
-_SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".tex": "tex"}
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
+_SUFFIX_FORMATS = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "md",
+    ".markdown": "md",
+    ".tex": "tex",
+    ".pdf": "pdf",
+    ".xml": "moodle",
+    ".zip": "qti",
+}
+_BANKS = ("moodle", "qti")  # question banks for a quiz system, not pages
 _SEED_MAX = (2**63 - 1) // 1000 - 1  # attn_tutor.worksheet.MAX_SEED: variant seeds S*1000+k stay below 2**63
 
 OutputOption = Annotated[
@@ -432,6 +450,10 @@ def _to_stdout(path: Path | None) -> bool:
     return path is None or str(path) == "-"
 
 
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
+
+
 def _check_output(path: Path | None, force: bool) -> None:
     """Before any work: -o names a new file (or --force), unless it is standard output."""
     if not _to_stdout(path):
@@ -440,9 +462,14 @@ def _check_output(path: Path | None, force: bool) -> None:
         refuse_overwrite(path, force)
 
 
-def _write_output(path: Path | None, text: str) -> None:
+def _write_output(path: Path | None, text: str | bytes) -> None:
     """Standard output (no -o, or -o -), or the whole file or nothing."""
     if _to_stdout(path):
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+            return
         sys.stdout.write(text)
         sys.stdout.flush()
         return
@@ -459,11 +486,22 @@ def export(
     ] = None,
     format: Annotated[
         Optional[ExportFormat],
-        typer.Option("--format", "-f", help="html, md or tex (default: from the -o suffix, else html)."),
+        typer.Option(
+            "--format",
+            "-f",
+            help="html, md, tex, pdf, moodle (Moodle XML) or qti (a QTI 1.2 zip for Canvas) "
+            "(default: from the -o suffix, else html).",
+        ),
     ] = None,
     output: OutputOption = None,
     answers: Annotated[bool, typer.Option("--answers", help="Add the answer key after the questions.")] = False,
     key_only: Annotated[bool, typer.Option("--key-only", help="Write the answer key alone.")] = False,
+    key_table: Annotated[
+        bool, typer.Option("--key-table", help="Write every variant's answers as one compact table, for markers.")
+    ] = False,
+    paper: Annotated[
+        Optional[Paper], typer.Option("--paper", help="Paper size of a pdf or tex file: a4 (default) or letter.")
+    ] = None,
     variants: Annotated[
         Optional[int],
         typer.Option("--variants", min=1, max=999, help="Make N versions with new numbers, one per student (needs --seed)."),
@@ -482,16 +520,31 @@ def export(
     force: ForceOption = False,
     lang: LangOption = None,
 ) -> None:
-    """Write a printable worksheet (HTML, Markdown or LaTeX), its answer key, and per-student variants."""
+    """Write a printable worksheet (HTML, Markdown, LaTeX or PDF), its answer key, per-student variants,
+    or a Moodle or Canvas (QTI) question bank that marks itself."""
     if answers and key_only:
         raise UsageError("export.answers_and_key_only")
+    if key_table and (answers or key_only):
+        raise UsageError("export.key_table_alone")
     if variants is not None and seed is None:
         raise UsageError("export.variants_need_seed")
     if seed is not None and variants is None:
         variants = 1
     chosen = format.value if format is not None else None
     if chosen is None:
-        chosen = _SUFFIX_FORMATS.get(output.suffix.lower(), "html") if output is not None else "html"
+        chosen = "html"
+        if not _to_stdout(output):
+            chosen = _SUFFIX_FORMATS.get(output.suffix.lower())
+            if chosen is None:
+                raise UsageError(
+                    "export.unknown_suffix", path=str(output), suffixes=", ".join(_SUFFIX_FORMATS)
+                )
+    if chosen in _BANKS and (answers or key_only or key_table):
+        raise UsageError("export.bank_has_key", format=chosen)
+    if paper is not None and chosen not in ("pdf", "tex"):
+        raise UsageError("export.paper_for_print", format=chosen)
+    if chosen in ("pdf", "qti") and _to_stdout(output) and _stdout_is_terminal():
+        raise UsageError("export.binary_to_terminal", format=chosen)
     _check_output(output, force)
 
     from attn_tutor import worksheet
@@ -500,16 +553,38 @@ def export(
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
     sheets = worksheet.make_sheets(problem_set, variants=variants, seed=seed)
-    part = "key" if key_only else "with_answers" if answers else "questions"
-    blocks = worksheet.build(sheets, language, part=part, title=title)
-    if chosen == "html":
+    set_title = worksheet.sheet_title(problem_set, language, title)
+    if chosen in _BANKS:
+        from attn_tutor import lms
+
+        questions = lms.questions(sheets, language)
+        if chosen == "moodle":
+            from attn_tutor.render import moodle
+
+            _write_output(output, moodle.render(questions, language, set_title=set_title))
+        else:
+            from attn_tutor.render import qti
+
+            _write_output(output, qti.render(questions, language, set_title=set_title))
+        return
+    if key_table:
+        blocks = worksheet.key_table_blocks(sheets, language, title=title)
+    else:
+        part = "key" if key_only else "with_answers" if answers else "questions"
+        blocks = worksheet.build(sheets, language, part=part, title=title)
+    paper_size = (paper or Paper.a4).value
+    if chosen == "pdf":
+        from attn_tutor.render import typst
+
+        text = typst.render_pdf(blocks, title=set_title, lang=language, paper=paper_size)
+    elif chosen == "html":
         from attn_tutor.render import html
 
         text = html.render(blocks, title=worksheet.sheet_title(problem_set, language, title), lang=language)
     elif chosen == "tex":
         from attn_tutor.render import latex
 
-        text = latex.render(blocks)
+        text = latex.render(blocks, paper=paper_size)
     else:
         from attn_tutor.render import markdown
 

@@ -1,0 +1,149 @@
+"""What a quiz system needs to mark a worksheet by itself: every asked cell, its exact value
+and tolerance, and the known mistakes that would give another number there.
+
+Pure: reads solved problems, returns records. The Moodle and QTI writers
+(:mod:`attn_tutor.render.moodle`, :mod:`attn_tutor.render.qti`) both read these
+records, so the two systems ask the same cells and give the same feedback.
+
+An *asked cell* is an open cell (one the query may attend to; every output cell)
+of an asked row and asked stage, as on the worksheet. For each one the record
+lists, in :data:`attn_tutor.grading.DIAGNOSES` order, the mistakes that apply:
+a mistake made from the exact earlier stages (a quiz system cannot carry a
+student's own numbers forward) that changes the row beyond the tolerance, as
+``grade`` requires before it names a diagnosis, and that changes *this* cell by
+more than the tolerance. Two mistakes giving the same number in a cell (within
+the tolerance) keep only the first: a quiz system would never reach the second.
+``rounding`` names a band around the right answer, not a value, so it has no
+alternative of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from typing import NamedTuple
+
+from attn_tutor.i18n import t
+from attn_tutor.model import Problem
+
+
+class Mistake(NamedTuple):
+    code: str  # a diagnosis code (attn_tutor.grading.DIAGNOSES)
+    value: float
+    sentence: str  # the diagnosis, in the chosen language
+
+
+class Cell(NamedTuple):
+    """One asked cell: the number a student types into one box."""
+
+    row: int
+    token: str  # the query token of the row
+    stage: str
+    index: int  # position in the stage's row (heads side by side)
+    column: str  # the key token (with "[h] " in a multi-head problem), or the output component "1", "2", ...
+    value: float  # exact
+    tolerance: float
+    mistakes: tuple[Mistake, ...]
+
+
+class Question(NamedTuple):
+    """One problem of one sheet: its givens and every asked cell."""
+
+    problem: Problem
+    variant: int | None
+    solution: object  # attn_tutor.engine.Solution
+    cells: tuple[Cell, ...]
+
+
+def applicable_mistakes(solution, row: int, stage: str) -> list[tuple[str, tuple[float, ...]]]:
+    """Each diagnosis that could be named for this row and stage, with its mistaken row.
+
+    Made from the exact earlier stages, and kept only when it changes the numbers
+    beyond the tolerance (from the exact row and from the right answer worked from
+    the same inputs), as :func:`attn_tutor.grading.diagnose` requires.
+    """
+    import numpy as np
+
+    from attn_tutor import grading
+
+    tolerance = solution.problem.tolerance
+    marked = grading.marked_cells(solution, row, stage)
+    exact = solution.stage_row(stage, row)
+    found = []
+    for code, made, right in grading._exact_mistakes(solution, row, stage):
+        made = np.asarray(made, dtype=np.float64)
+        if any(grading._within(made, np.asarray(other, dtype=np.float64), marked, tolerance) for other in (exact, right)):
+            continue
+        found.append((code, tuple(float(v) for v in made)))
+    return found
+
+
+def _columns(solution, stage: str) -> list[str]:
+    problem = solution.problem
+    if stage == "output":
+        return [str(c + 1) for c in range(solution.output.shape[1])]
+    many = len(solution.heads) > 1
+    return [f"[{h}] {key}" if many else key for h in range(1, len(solution.heads) + 1) for key in problem.keys]
+
+
+def asked_cells(solution, lang: str) -> tuple[Cell, ...]:
+    """Every asked cell of a solved problem, as the worksheet's tables read: stage by stage, each
+    stage's rows in the asked order."""
+    from attn_tutor import grading
+    from attn_tutor.worksheet import asked_row_indices, asked_stages
+
+    problem = solution.problem
+    tolerance = problem.tolerance
+    cells = []
+    for stage in asked_stages(problem):
+        for row in asked_row_indices(problem):
+            exact = solution.stage_row(stage, row)
+            open_ = grading.open_cells(solution, row, stage)
+            columns = _columns(solution, stage)
+            mistakes = applicable_mistakes(solution, row, stage)
+            for i, value in enumerate(exact):
+                value = float(value)
+                if not open_[i] or not math.isfinite(value):
+                    continue
+                chosen: list[Mistake] = []
+                for code, made in mistakes:
+                    wrong = made[i]
+                    if not math.isfinite(wrong) or abs(wrong - value) <= tolerance + grading.EPS:
+                        continue
+                    if any(abs(wrong - other.value) <= tolerance + grading.EPS for other in chosen):
+                        continue
+                    chosen.append(Mistake(code, wrong, t(f"grading.diagnosis.{code}", lang)))
+                cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, tolerance, tuple(chosen)))
+    return tuple(cells)
+
+
+def questions(sheets, lang: str) -> list[Question]:
+    """One question per problem of each sheet (a sheet is the set as written, or a variant)."""
+    from attn_tutor import engine
+
+    result = []
+    for sheet in sheets:
+        for problem in sheet.problem_set.problems:
+            solution = engine.solve(problem)
+            result.append(Question(problem, sheet.variant, solution, asked_cells(solution, lang)))
+    return result
+
+
+def decimal_text(x: float) -> str:
+    """A float as a plain decimal numeral, exactly as Python reads it back: no exponent, no ``-0``."""
+    return _plain(Decimal(repr(float(x))))
+
+
+def bounds(value: float, tolerance: float) -> tuple[str, str]:
+    """The accepted range ``value ± tolerance`` as decimals, computed without binary noise."""
+    v, tol = Decimal(repr(float(value))), Decimal(repr(float(tolerance)))
+    return _plain(v - tol), _plain(v + tol)
+
+
+def _plain(d: Decimal) -> str:
+    text = format(d, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text
