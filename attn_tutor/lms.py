@@ -87,34 +87,45 @@ def _columns(solution, stage: str) -> list[str]:
 
 
 def asked_cells(solution, lang: str) -> tuple[Cell, ...]:
-    """Every asked cell of a solved problem, as the worksheet's tables read: stage by stage, each
-    stage's rows in the asked order."""
+    """Every asked cell of a solved problem, in the order the worksheet's tables read: stage by
+    stage, head by head (one table each before the output), each table's rows in the asked order."""
     from attn_tutor import grading
     from attn_tutor.worksheet import asked_row_indices, asked_stages
 
     problem = solution.problem
-    tolerance = problem.tolerance
-    cells = []
+    rows = asked_row_indices(problem)
+    cells: list[Cell] = []
     for stage in asked_stages(problem):
-        for row in asked_row_indices(problem):
-            exact = solution.stage_row(stage, row)
-            open_ = grading.open_cells(solution, row, stage)
-            columns = _columns(solution, stage)
-            mistakes = applicable_mistakes(solution, row, stage)
-            for i, value in enumerate(exact):
-                value = float(value)
-                if not open_[i] or not math.isfinite(value):
-                    continue
-                chosen: list[Mistake] = []
-                for code, made in mistakes:
-                    wrong = made[i]
-                    if not math.isfinite(wrong) or abs(wrong - value) <= tolerance + grading.EPS:
-                        continue
-                    if any(abs(wrong - other.value) <= tolerance + grading.EPS for other in chosen):
-                        continue
-                    chosen.append(Mistake(code, wrong, t(f"grading.diagnosis.{code}", lang)))
-                cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, tolerance, tuple(chosen)))
+        columns = _columns(solution, stage)
+        mistakes = {row: applicable_mistakes(solution, row, stage) for row in rows}
+        if stage == "output":
+            tables = [range(len(columns))]
+        else:
+            tables = [range(part.start, part.stop) for part in grading.segments(solution, stage)]
+        for table in tables:
+            for row in rows:
+                exact = solution.stage_row(stage, row)
+                open_ = grading.open_cells(solution, row, stage)
+                for i in table:
+                    value = float(exact[i])
+                    if open_[i] and math.isfinite(value):
+                        chosen = _cell_mistakes(value, [(code, made[i]) for code, made in mistakes[row]], problem.tolerance, lang)
+                        cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, problem.tolerance, chosen))
     return tuple(cells)
+
+
+def _cell_mistakes(value: float, made: list[tuple[str, float]], tolerance: float, lang: str) -> tuple[Mistake, ...]:
+    """The mistakes that give this cell another number, each number once (the first mistake's)."""
+    from attn_tutor.grading import EPS
+
+    chosen: list[Mistake] = []
+    for code, wrong in made:
+        if not math.isfinite(wrong) or abs(wrong - value) <= tolerance + EPS:
+            continue
+        if any(abs(wrong - other.value) <= tolerance + EPS for other in chosen):
+            continue
+        chosen.append(Mistake(code, wrong, t(f"grading.diagnosis.{code}", lang)))
+    return tuple(chosen)
 
 
 def questions(sheets, lang: str) -> list[Question]:

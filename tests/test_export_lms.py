@@ -345,3 +345,35 @@ def test_bank_usage_errors(run_cli, tmp_path, args, message):
     assert result.exit_code == 2, result.output
     assert message in result.output and "Traceback" not in result.output
     assert list(tmp_path.iterdir()) == []
+
+
+def _shapes() -> dict[str, Problem]:
+    q, k, v = ((1.0, 2.0), (0.0, 1.0), (2.0, 2.0)), ((1.0, 0.0), (0.0, 2.0), (1.0, 1.0)), ((1.0, 0.0), (0.0, 1.0), (2.0, 1.0))
+    tokens = ("가", "나", "다")
+    return {
+        "two heads, every row": Problem(id="heads", tokens=tokens, heads=(Head(Q=q, K=k, V=v), Head(Q=k, K=q, V=v)), multi_head=True),
+        "causal mask": Problem(id="causal", tokens=tokens, heads=(Head(Q=q, K=k, V=v),), mask="causal"),
+        "no values, 2 decimals": Problem(id="novalues", tokens=tokens, heads=(Head(Q=q, K=k),), decimals=2, tolerance=0.01),
+        "cross-attention": Problem(id="cross", tokens=("a", "b"), key_tokens=tokens, heads=(Head(Q=q[:2], K=k, V=v),)),
+    }
+
+
+@pytest.mark.parametrize("shape", list(_shapes()))
+def test_blanks_follow_the_tables_for_every_shape(run_cli, tmp_path, shape):
+    problem = _shapes()[shape]
+    path = tmp_path / "set.yaml"
+    path.write_text(dump_problem_set(ProblemSet((problem,))), encoding="utf-8")
+    (_category, element), = moodle_questions(export_bytes(run_cli, tmp_path, "bank.xml", str(path)))
+    from attn_tutor import engine
+
+    loaded = load_problem_set(str(path)).problems[0]
+    cells = lms.asked_cells(engine.solve(loaded), "en")
+    blanks, _rest = parse_cloze(element.findtext("questiontext/text"))
+    assert [b["alternatives"][0]["value"] for b in blanks] == pytest.approx([c.value for c in cells], abs=1e-12)
+    assert all(b["alternatives"][0]["tolerance"] == loaded.tolerance for b in blanks)
+    masked = sum(1 for row in range(len(loaded.tokens)) for stage in ("scores", "scaled", "weights")
+                 for j in range(len(loaded.keys)) if not engine.solve(loaded).head.mask[row, j]) * len(loaded.heads)
+    width = sum(len(loaded.keys) * len(loaded.heads) for _ in ("scores", "scaled", "weights")) * len(loaded.tokens)
+    out = engine.solve(loaded).output
+    width += 0 if out is None else out.shape[1] * len(loaded.tokens)
+    assert len(cells) == width - masked  # every open cell of every asked row and stage, once

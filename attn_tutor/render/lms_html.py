@@ -18,7 +18,7 @@ def table(caption: str | None, header, rows, text: Callable[[str], str], note: s
         parts.append(f"<caption><strong>{text(caption)}</strong></caption>")
     parts.append("<thead><tr>" + "".join(f'<th scope="col">{text(h)}</th>' for h in header) + "</tr></thead><tbody>")
     for label, cells in rows:
-        parts.append(f'<tr><th scope="row">{text(label)}</th>' + "".join(f"<td>{c}</td>" for c in cells) + "</tr>")
+        parts.append(f'<tr><th scope="row">{text(label)}</th>' + "".join(f'<td style="text-align: center;">{c}</td>' for c in cells) + "</tr>")
     parts.append("</tbody></table>")
     if note:
         parts.append(f"<p>{text(note)}</p>")
