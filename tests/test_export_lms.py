@@ -31,8 +31,8 @@ import pytest
 from attn_tutor import lms, worksheet
 from attn_tutor.i18n import t
 from attn_tutor.model import Head, Problem, ProblemSet
-from attn_tutor.problem_yaml import dump_problem_set
-from attn_tutor.problems import load_problem_set
+from attn_tutor.problem_dump import dump_problem_set
+from attn_tutor.problem_load import load_problem_set
 
 # --- Moodle's Cloze syntax, as qtype_multianswer parses it ------------------------
 

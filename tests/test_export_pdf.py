@@ -18,8 +18,8 @@ import pytest
 from attn_tutor import worksheet
 from attn_tutor.errors import AttnTutorError
 from attn_tutor.model import Head, Problem, ProblemSet
-from attn_tutor.problem_yaml import dump_problem_set
-from attn_tutor.problems import load_problem_set
+from attn_tutor.problem_dump import dump_problem_set
+from attn_tutor.problem_load import load_problem_set
 from attn_tutor.render import typst as typst_render
 
 
