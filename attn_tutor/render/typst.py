@@ -269,6 +269,9 @@ def render_pdf(
                 format="pdf",
                 font_paths=[str(folder)] if folder is not None else [],
                 ignore_system_fonts=True,
+                # untagged: a tagged PDF is seven times the size and twice the memory; the HTML
+                # export is the accessible one (screen readers), the PDF is for printing
+                pdf_tags=False,
             )
         except Exception as error:  # typst.TypstError: our source did not compile; say so in a sentence
             first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
