@@ -223,7 +223,49 @@ def source(blocks: list[Block], *, title: str, lang: str, paper: str = "a4", fon
         "#show heading.where(level: 3): set text(size: 11pt)",
         "#show table.cell.where(y: 0): set align(center + horizon)",
     ]
-    return "\n".join(head) + "\n\n" + "\n\n".join(_block(block) for block in blocks) + "\n"
+    return "\n".join(head) + "\n\n" + "\n\n".join(_body(blocks)) + "\n"
+
+
+LINE_MM = 178.0  # the text width of A4 less the margins, a little to spare on Letter
+
+
+def _side_by_side(block: Block) -> bool:
+    """A small table of values (givens, a key's stage): set beside its neighbours, as the HTML does."""
+    return isinstance(block, Table) and not block.blank and len(block.header) - 1 <= WIDE and len(block.rows) <= LONG
+
+
+def _width_mm(block: Table) -> float:
+    """About how wide a table of values is set (10 pt text: a wide character ~3.7 mm)."""
+    columns = list(zip(block.header, *block.rows))
+    width = sum(max(display_width(cell) for cell in column) * 1.9 + 4.0 for column in columns)
+    return max(width, display_width(block.title or "") * 2.1)
+
+
+def _body(blocks: list[Block]) -> list[str]:
+    """Each block's source; runs of small tables of values share a row while they fit the line."""
+    out: list[str] = []
+    run: list[Table] = []
+
+    def flush() -> None:
+        while run:
+            row, used = [], 0.0
+            while run and (not row or used + _width_mm(run[0]) + 8.0 <= LINE_MM):
+                used += _width_mm(run[0]) + 8.0
+                row.append(run.pop(0))
+            if len(row) == 1:
+                out.append(_table(row[0]))
+            else:
+                cells = ", ".join("[" + _table(table) + "]" for table in row)
+                out.append(f"#grid(columns: {len(row)}, column-gutter: 8mm, align: top, {cells})")
+
+    for block in blocks:
+        if _side_by_side(block):
+            run.append(block)
+            continue
+        flush()
+        out.append(_block(block))
+    flush()
+    return out
 
 
 def _all_text(blocks: list[Block]) -> str:
