@@ -125,7 +125,6 @@ def render(questions: list[Question], lang: str, *, set_title: str) -> str:
             _text_element(element, "generalfeedback", general_feedback(question, lang), html=True)
             ET.SubElement(element, "penalty").text = "0.3333333"
             ET.SubElement(element, "hidden").text = "0"
-            idnumber = problem_id if question.variant is None else f"{problem_id}-{question.variant}"
-            ET.SubElement(element, "idnumber").text = idnumber[:100]
+            # no <idnumber>: it must be unique in its category, so importing the file twice would clash
     ET.indent(quiz)
     return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(quiz, encoding="unicode") + "\n"
