@@ -27,6 +27,8 @@ from html.parser import HTMLParser
 from pathlib import Path
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from attn_tutor import lms, worksheet
 from attn_tutor.i18n import t
@@ -377,3 +379,27 @@ def test_blanks_follow_the_tables_for_every_shape(run_cli, tmp_path, shape):
     out = engine.solve(loaded).output
     width += 0 if out is None else out.shape[1] * len(loaded.tokens)
     assert len(cells) == width - masked  # every open cell of every asked row and stage, once
+
+
+# --- the shared core: properties ----------------------------------------------------
+
+
+@given(seed=st.integers(0, 10**6), tokens=st.integers(2, 5), dim=st.integers(1, 4), causal=st.booleans())
+def test_every_listed_mistake_is_one_grade_would_diagnose(seed, tokens, dim, causal):
+    """What the banks give as a diagnosis is what `grade` says for the same numbers."""
+    from attn_tutor import engine, grading
+    from attn_tutor.generate import random_problem
+
+    solution = engine.solve(random_problem(seed, tokens=tokens, dim=dim, causal=causal))
+    problem = solution.problem
+    order = {code: i for i, code in enumerate(grading.DIAGNOSES)}
+    for stage in problem.stages:
+        for row in range(len(problem.tokens)):
+            for code, made in lms.applicable_mistakes(solution, row, stage):
+                item = grading.mark_stage(solution, row, stage, made)
+                assert item.diagnosis is not None and order[item.diagnosis] <= order[code]
+    for cell in lms.asked_cells(solution, "en"):
+        values = [cell.value] + [m.value for m in cell.mistakes]
+        for i, a in enumerate(values):  # every alternative is its own number: Moodle reaches each one
+            for b in values[i + 1 :]:
+                assert abs(a - b) > cell.tolerance

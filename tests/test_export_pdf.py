@@ -221,3 +221,16 @@ def test_key_table_without_variants_has_no_variant_column(run_cli):
 def test_key_table_alone(run_cli, args):
     result = run_cli("export", *args)
     assert result.exit_code == 2 and "--key-table" in result.output
+
+
+def test_a_typst_failure_is_a_sentence_not_a_traceback(run_cli, tmp_path, monkeypatch):
+    import typst
+
+    def broken(*args, **kwargs):
+        raise RuntimeError("error: unexpected argument\n  at line 3")
+
+    monkeypatch.setattr(typst, "compile", broken)
+    out = tmp_path / "sheet.pdf"
+    result = run_cli("export", "-o", str(out))
+    assert result.exit_code == 1 and "could not typeset the PDF: error: unexpected argument;" in result.output
+    assert not out.exists() and "Traceback" not in result.output
