@@ -8,10 +8,11 @@ records, so the two systems ask the same cells and give the same feedback.
 An *asked cell* is an open cell (one the query may attend to; every output cell)
 of an asked row and asked stage, as on the worksheet. For each one the record
 lists, in :data:`attn_tutor.grading.DIAGNOSES` order, the mistakes that apply:
-a mistake made from the exact earlier stages (a quiz system cannot carry a
-student's own numbers forward) that changes the row beyond the tolerance, as
-``grade`` requires before it names a diagnosis, and that changes *this* cell by
-more than the tolerance. Two mistakes giving the same number in a cell (within
+those the marker lists for the row (:meth:`attn_tutor.grading.Marker.exact_mistakes`:
+made from the exact earlier stages, since a quiz system cannot carry a student's
+own numbers forward, and changing the row beyond the tolerance, as ``grade``
+requires before it names a diagnosis) that change *this* cell by more than the
+tolerance. Two mistakes giving the same number in a cell (within
 the tolerance) keep only the first: a quiz system would never reach the second.
 ``rounding`` names a band around the right answer, not a value, so it has no
 alternative of its own.
@@ -55,27 +56,18 @@ class Question(NamedTuple):
     cells: tuple[Cell, ...]
 
 
-def applicable_mistakes(solution, row: int, stage: str) -> list[tuple[str, tuple[float, ...]]]:
+def applicable_mistakes(solution, row: int, stage: str, marker=None) -> list[tuple[str, tuple[float | None, ...]]]:
     """Each diagnosis that could be named for this row and stage, with its mistaken row.
 
-    Made from the exact earlier stages, and kept only when it changes the numbers
-    beyond the tolerance (from the exact row and from the right answer worked from
-    the same inputs), as :func:`attn_tutor.grading.diagnose` requires.
+    The marker's own list (:meth:`attn_tutor.grading.Marker.exact_mistakes`): made from
+    the exact earlier stages, and only those that change the numbers beyond the
+    tolerance, as marking requires before it names a diagnosis. ``None`` in an
+    unmarked cell.
     """
-    import numpy as np
+    from attn_tutor.grading import Marker
 
-    from attn_tutor import grading
-
-    tolerance = solution.problem.tolerance
-    marked = grading.marked_cells(solution, row, stage)
-    exact = solution.stage_row(stage, row)
-    found = []
-    for code, made, right in grading._exact_mistakes(solution, row, stage):
-        made = np.asarray(made, dtype=np.float64)
-        if any(grading._within(made, np.asarray(other, dtype=np.float64), marked, tolerance) for other in (exact, right)):
-            continue
-        found.append((code, tuple(float(v) for v in made)))
-    return found
+    marker = Marker() if marker is None else marker
+    return [(mistake.code, mistake.row) for mistake in marker.exact_mistakes(solution, row, stage)]
 
 
 def _columns(solution, stage: str) -> list[str]:
@@ -86,18 +78,19 @@ def _columns(solution, stage: str) -> list[str]:
     return [f"[{h}] {key}" if many else key for h in range(1, len(solution.heads) + 1) for key in problem.keys]
 
 
-def asked_cells(solution, lang: str) -> tuple[Cell, ...]:
+def asked_cells(solution, lang: str, marker=None) -> tuple[Cell, ...]:
     """Every asked cell of a solved problem, in the order the worksheet's tables read: stage by
     stage, head by head (one table each before the output), each table's rows in the asked order."""
     from attn_tutor import grading
     from attn_tutor.worksheet import asked_row_indices, asked_stages
 
+    marker = grading.Marker() if marker is None else marker
     problem = solution.problem
     rows = asked_row_indices(problem)
     cells: list[Cell] = []
     for stage in asked_stages(problem):
         columns = _columns(solution, stage)
-        mistakes = {row: applicable_mistakes(solution, row, stage) for row in rows}
+        mistakes = {row: applicable_mistakes(solution, row, stage, marker) for row in rows}
         if stage == "output":
             tables = [range(len(columns))]
         else:
@@ -114,13 +107,13 @@ def asked_cells(solution, lang: str) -> tuple[Cell, ...]:
     return tuple(cells)
 
 
-def _cell_mistakes(value: float, made: list[tuple[str, float]], tolerance: float, lang: str) -> tuple[Mistake, ...]:
+def _cell_mistakes(value: float, made: list[tuple[str, float | None]], tolerance: float, lang: str) -> tuple[Mistake, ...]:
     """The mistakes that give this cell another number, each number once (the first mistake's)."""
     from attn_tutor.grading import EPS
 
     chosen: list[Mistake] = []
     for code, wrong in made:
-        if not math.isfinite(wrong) or abs(wrong - value) <= tolerance + EPS:
+        if wrong is None or not math.isfinite(wrong) or abs(wrong - value) <= tolerance + EPS:
             continue
         if any(abs(wrong - other.value) <= tolerance + EPS for other in chosen):
             continue
@@ -131,12 +124,14 @@ def _cell_mistakes(value: float, made: list[tuple[str, float]], tolerance: float
 def questions(sheets, lang: str) -> list[Question]:
     """One question per problem of each sheet (a sheet is the set as written, or a variant)."""
     from attn_tutor import engine
+    from attn_tutor.grading import Marker
 
+    marker = Marker()  # one run's marking memory, as quiz and grade keep theirs
     result = []
     for sheet in sheets:
         for problem in sheet.problem_set.problems:
             solution = engine.solve(problem)
-            result.append(Question(problem, sheet.variant, solution, asked_cells(solution, lang)))
+            result.append(Question(problem, sheet.variant, solution, asked_cells(solution, lang, marker)))
     return result
 
 

@@ -396,7 +396,8 @@ def test_every_listed_mistake_is_one_grade_would_diagnose(seed, tokens, dim, cau
     for stage in problem.stages:
         for row in range(len(problem.tokens)):
             for code, made in lms.applicable_mistakes(solution, row, stage):
-                item = grading.mark_stage(solution, row, stage, made)
+                typed = [0.0 if v is None else v for v in made]  # a masked score: any number goes there
+                item = grading.mark_stage(solution, row, stage, typed)
                 assert item.diagnosis is not None and order[item.diagnosis] <= order[code]
     for cell in lms.asked_cells(solution, "en"):
         values = [cell.value] + [m.value for m in cell.mistakes]
