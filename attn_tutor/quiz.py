@@ -52,7 +52,7 @@ from attn_tutor.engine import Solution
 from attn_tutor.errors import AttnTutorError
 from attn_tutor.grading import Item, Report
 from attn_tutor.i18n import t
-from attn_tutor.model import Problem
+from attn_tutor.model import Problem, Stage
 from attn_tutor.numbers import fmt, fmt_given
 from attn_tutor.solution_doc import divisor_label, given_blocks, problem_heading, problem_notes, stage_table
 
@@ -61,7 +61,6 @@ Show = Callable[["list[Block] | str"], None]
 
 QUIT = ("q", "quit")
 HINT = ("?", "hint")
-STAGE_LETTER = {"scores": "a", "scaled": "b", "weights": "c", "output": "d"}
 
 
 @dataclass(frozen=True)
@@ -272,7 +271,7 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
             (
                 item.problem,
                 item.row,
-                f"({STAGE_LETTER[item.stage]}) {t(f'quiz.stage.{item.stage}', lang)}",
+                f"({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}",
                 verdict,
                 off or "—",
                 str(item.hints),
