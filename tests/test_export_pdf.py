@@ -234,3 +234,12 @@ def test_a_typst_failure_is_a_sentence_not_a_traceback(run_cli, tmp_path, monkey
     result = run_cli("export", "-o", str(out))
     assert result.exit_code == 1 and "could not typeset the PDF: error: unexpected argument;" in result.output
     assert not out.exists() and "Traceback" not in result.output
+
+
+def test_paper_applies_to_tex_and_is_refused_where_a_browser_chooses(run_cli):
+    letter = run_cli("export", "-f", "tex", "--paper", "letter").output
+    assert r"\usepackage[letterpaper," in letter and "a4paper" not in letter
+    assert r"\usepackage[a4paper," in run_cli("export", "-f", "tex").output
+    for fmt in ("html", "md"):
+        result = run_cli("export", "-f", fmt, "--paper", "letter")
+        assert result.exit_code == 2 and "--paper" in result.output
