@@ -102,7 +102,7 @@ def worksheet_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> li
         blocks.append(Fields(tuple(fields)))
     else:
         blocks.append(Heading(t("export.sheet_variant", lang, title=name, seed=sheet.variant), level=1))
-        blocks.append(Fields((*fields, ("variant", str(sheet.variant)))))
+        blocks.append(Fields((*fields, (t("export.variant_label", lang), str(sheet.variant)))))
         blocks.append(Paragraph(t("export.copy_variant", lang, seed=sheet.variant)))
     for problem in sheet.problem_set.problems:
         solution = engine.solve(problem)

@@ -47,7 +47,7 @@ def header(question, lang: str, text: Callable[[str], str]) -> list[str]:
     problem = question.problem
     parts = []
     if question.variant is not None:
-        parts.append(f"<p><strong>{text(t('export.variant_label', lang, seed=question.variant))}</strong></p>")
+        parts.append(f"<p><strong>{text(t('export.variant_number', lang, seed=question.variant))}</strong></p>")
     if problem.title:
         parts.append(f"<p><strong>{text(problem.title)}</strong></p>")
     for item in [*problem_notes(problem, lang), instructions(problem, lang)]:

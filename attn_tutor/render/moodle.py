@@ -119,7 +119,7 @@ def render(questions: list[Question], lang: str, *, set_title: str) -> str:
         _text_element(category, "info", "", html=True)
         for question in group:
             element = ET.SubElement(quiz, "question", {"type": "cloze"})
-            name = problem_id if question.variant is None else f"{problem_id} — {t('export.variant_label', lang, seed=question.variant)}"
+            name = problem_id if question.variant is None else f"{problem_id} — {t('export.variant_number', lang, seed=question.variant)}"
             _text_element(element, "name", name)
             _text_element(element, "questiontext", question_text(question, lang), html=True)
             _text_element(element, "generalfeedback", general_feedback(question, lang), html=True)

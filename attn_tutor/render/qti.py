@@ -106,7 +106,7 @@ def item(question: Question, cell: Cell, lang: str) -> ET.Element:
         part
         for part in (
             problem.id,
-            None if question.variant is None else t("export.variant_label", lang, seed=question.variant),
+            None if question.variant is None else t("export.variant_number", lang, seed=question.variant),
             cell.token,
             t(f"quiz.stage.{cell.stage}", lang),
             cell.column,
