@@ -104,7 +104,6 @@ from attn_tutor.problems import LOADER, is_plain
 ANSWER_SUFFIXES = (".yaml", ".yml", ".csv")
 POLICIES = ("full", "half", "none")
 TOP_KEYS = ("student", "problem_set", "variant", "answers")
-MAX_FILE_BYTES = 10_000_000
 MAX_SEED = 2**63
 _MEMO_LIMIT = 500_000  # marks a Marker remembers
 BINS = 10
@@ -163,6 +162,8 @@ class Submission:
     answers: dict[ItemKey, Answer] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     readable: bool = True  # False: nothing could be read; the student is listed with the error
+    set_column: bool = True  # False: a CSV row from a file without a problem_set column
+    refused: bool = False  # True: the file itself was refused (not a regular file, too large)
 
 
 @dataclass
@@ -176,6 +177,7 @@ class StudentResult:
     problem_set: str | None
     report: object | None  # attn_tutor.grading.Report
     findings: list[Finding]
+    refused: bool = False  # the file itself was refused (not a regular file, over its size cap)
 
     @property
     def score(self) -> float | None:
@@ -205,6 +207,7 @@ class StudentResult:
             "file": self.file,
             "line": self.line,
             "variant": self.variant,
+            "problem_set": self.problem_set,
             "errors": [f.text(lang) for f in self.findings],
         }
 
@@ -257,6 +260,18 @@ class Gradebook:
     @property
     def marked(self) -> list[StudentResult]:
         return [s for s in self.students if s.report is not None]
+
+    @property
+    def refused(self) -> list[StudentResult]:
+        """Files refused as a whole (a FIFO, a device, over the size cap): no gradebook is written."""
+        return [s for s in self.students if s.refused]
+
+    def sets_used(self) -> dict[str, list[str]]:
+        """Each problem set the marked students were marked against, with their names, in first-seen order."""
+        used: dict[str, list[str]] = {}
+        for student in self.marked:
+            used.setdefault(student.problem_set or "", []).append(student.student or "—")
+        return used
 
     def analysis(self) -> list[ItemStats]:
         return item_analysis(self)
@@ -666,10 +681,17 @@ def _seed(text: str | None) -> int | None:
 
 def read_csv_text(text: str, file: str, *, base: str = ".") -> list[Submission]:
     """Every student of a CSV answer file; a broken row never stops the others."""
+    return read_csv_stream(io.StringIO(text, newline=""), file, base=base)
+
+
+def read_csv_stream(stream, file: str, *, base: str = ".") -> list[Submission]:
+    """:func:`read_csv_text` over a text stream (opened with ``newline=""``), read row by row."""
     subs: list[Submission] = []
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(stream)
     try:
         header = next(reader, None)
+    except UnicodeDecodeError as error:
+        return [Submission("", file, 1, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file, 1))], readable=False)]
     except csv.Error as error:
         return [Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False)]
     if header is None:
@@ -707,6 +729,10 @@ def read_csv_text(text: str, file: str, *, base: str = ".") -> list[Submission]:
             row = next(reader)
         except StopIteration:
             break
+        except UnicodeDecodeError:
+            where = Location(file, last_line + 1)
+            subs.append(Submission("", file, last_line + 1, findings=[Finding("grade.not_utf8_line", {}, where)], readable=False))
+            break
         except csv.Error as error:
             where = Location(file, last_line + 1)
             subs.append(Submission("", file, last_line + 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, where)], readable=False))
@@ -716,7 +742,16 @@ def read_csv_text(text: str, file: str, *, base: str = ".") -> list[Submission]:
         if not any(cell.strip() for cell in row):
             continue
         sub = Submission(row[student_col].strip() if student_col < len(row) else "", file, line, base=base)
+        sub.set_column = set_col is not None
         sub.findings.extend(header_findings)
+        if last_line > line:  # an answer cell that swallowed a line break: an unclosed quote takes the next rows
+            broken = [i for i in (*item_cols, variant_col, set_col) if i is not None and i < len(row) and ("\n" in row[i] or "\r" in row[i])]
+            if broken:
+                column = min(broken) + 1
+                sub.findings.append(
+                    Finding("grade.csv_line_break", {"column": column, "lines": last_line - line + 1, "last": last_line}, Location(file, line, column))
+                )
+                sub.readable = False
         if not sub.student:
             sub.findings.append(Finding("grade.no_student", {}, Location(file, line)))
         if variant_col is not None and variant_col < len(row) and row[variant_col].strip():
@@ -768,23 +803,32 @@ def read_answer_file(path: str | Path, *, skip_foreign: bool = False) -> list[Su
     ``skip_foreign`` (used when scanning directories): a problem-set YAML file or a
     gradebook CSV sitting among the answers gives no students instead of errors.
     """
+    from attn_tutor.inputs import InputRefused, open_text, read_regular
+    from attn_tutor.model import MAX_ANSWER_FILE_BYTES, MAX_CSV_BYTES
+
     path = Path(path)
     file = str(path)
     stem = path.stem
+    base = str(path.parent)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return [Submission(stem, file, findings=[Finding("grade.too_large", {"limit": MAX_FILE_BYTES}, Location(file))], readable=False)]
-        data = path.read_bytes()
+        if path.suffix.lower() == ".csv":
+            import itertools
+
+            with open_text(path, MAX_CSV_BYTES) as stream:
+                first = stream.readline()
+                if skip_foreign and looks_like_gradebook(first):
+                    return []
+                return read_csv_stream(itertools.chain((first,), stream), file, base=base)
+        data = read_regular(path, MAX_ANSWER_FILE_BYTES)
+    except InputRefused as error:
+        return [Submission(stem, file, findings=list(error.problems), readable=False, refused=True)]
+    except UnicodeDecodeError as error:  # in a CSV's first line
+        return [Submission(stem, file, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file))], readable=False)]
     except OSError as error:
         return [Submission(stem, file, findings=[Finding("grade.unreadable", {"reason": error.strerror or str(error)}, Location(file))], readable=False)]
     text, problem = _decode(data, file)
     if problem is not None:
         return [Submission(stem, file, findings=[problem], readable=False)]
-    base = str(path.parent)
-    if path.suffix.lower() == ".csv":
-        if skip_foreign and looks_like_gradebook(text):
-            return []
-        return read_csv_text(text, file, base=base)
     if skip_foreign and looks_like_problem_set(text):
         return []
     return [read_yaml_text(text, file, base=base, default_student=stem)]
@@ -844,7 +888,6 @@ class Marker:
     def __init__(self, *, problems: str | None = None, follow_through: str = "full") -> None:
         if follow_through not in POLICIES:
             raise ValueError(follow_through)
-        self.override = problems
         self.follow_through = follow_through
         self._sets: dict[str, ProblemSet | AttnTutorError] = {}
         self._solved: dict[tuple[str, int | None], tuple | AttnTutorError] = {}
@@ -853,8 +896,12 @@ class Marker:
         self.order: list[ItemKey] = []  # every item column, in first-seen set order
         self._ordered: set[str] = set()
         self._names: list[str] | None = None
+        self.override = None
         if problems is not None:
-            loaded = self._load(problems, problems)
+            from attn_tutor.set_choice import teacher_choice
+
+            self.override = teacher_choice(problems, self._packaged())
+            loaded = self._load(self.override.key, problems)
             if isinstance(loaded, AttnTutorError):
                 raise loaded
 
@@ -868,19 +915,28 @@ class Marker:
                 self._sets[key] = error
         return self._sets[key]
 
-    def resolve(self, sub: Submission) -> tuple[str, str]:
-        """The problem set's cache key (what load_problem_set is given) and the label reports carry."""
-        if self.override is not None:
-            return self.override, self.override
-        spec = sub.problem_set
-        if spec is None:
-            from attn_tutor.problems import DEFAULT_SET
+    def choice(self, sub: Submission):
+        """The :class:`~attn_tutor.set_choice.Choice` the file's ``problem_set`` makes (the teacher's rules)."""
+        from attn_tutor.problems import DEFAULT_SET
+        from attn_tutor.set_choice import student_choice
 
-            return DEFAULT_SET, DEFAULT_SET
-        bare = not ("/" in spec or "\\" in spec or spec.lower().endswith((".yaml", ".yml")))
-        if bare and spec in self._packaged():
-            return spec, spec
-        return os.path.normpath(os.path.join(sub.base, spec)), spec
+        return student_choice(sub.problem_set, sub.base, Location(sub.file, sub.line), self._packaged(), DEFAULT_SET)
+
+    def resolve(self, sub: Submission) -> tuple[str | None, str, list[Finding]]:
+        """The problem set's cache key (None: refused), the label reports carry, and what to flag."""
+        named = self.choice(sub)
+        if self.override is not None:
+            flags = []
+            if sub.problem_set is not None and named.key != self.override.key:
+                flags.append(
+                    Finding(
+                        "grade.problem_set_overridden",
+                        {"name": named.label, "used": self.override.label},
+                        Location(sub.file, sub.line),
+                    )
+                )
+            return self.override.key, self.override.label, flags
+        return named.key, named.label, [named.refusal] if named.refusal is not None else []
 
     def _packaged(self) -> list[str]:
         if self._names is None:
@@ -931,15 +987,22 @@ class Marker:
         from attn_tutor.grading import Report
 
         findings = list(sub.findings)
-        key, label = self.resolve(sub)
-        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings)
-        if not sub.readable:
+        key, label, flags = self.resolve(sub)
+        findings.extend(flags)
+        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, sub.refused)
+        if sub.refused:
+            result.problem_set = None
+        if not sub.readable or key is None:
             return result
         solved = self.solved(key, sub.variant)
         if isinstance(solved, AttnTutorError):
             where = Location(sub.file, sub.line)
-            for problem in solved.problems:
-                findings.append(NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem))
+            if self.override is None and not self.choice(sub).packaged:
+                # A file a student named: one sentence, nothing quoted from it (the teacher runs validate).
+                findings.append(Finding("grade.problem_set_invalid", {"name": label, "count": len(solved.problems)}, where))
+            else:
+                for problem in solved.problems:
+                    findings.append(NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem))
             return result
         problem_set, solutions, widths = solved
         answers = self._check(sub, problem_set, widths, findings)
@@ -1089,18 +1152,39 @@ def grade_found(
     files: Sequence[tuple[Path, bool]], *, problems: str | None = None, follow_through: str = "full"
 ) -> Gradebook:
     """Mark the files :func:`find_answer_files` found, in that order."""
-    marker = Marker(problems=problems, follow_through=follow_through)
-    students = []
-    for path, from_dir in files:
-        for sub in read_answer_file(path, skip_foreign=from_dir):
-            students.append(marker.mark(sub))
-    return Gradebook(students, list(marker.order), follow_through)
+    subs = (sub for path, from_dir in files for sub in read_answer_file(path, skip_foreign=from_dir))
+    return grade_submissions(subs, problems=problems, follow_through=follow_through)
 
 
 def grade_submissions(subs: Iterable[Submission], *, problems: str | None = None, follow_through: str = "full") -> Gradebook:
+    """Mark every submission; a CSV without a ``problem_set`` column needs ``problems`` (a UsageError)."""
     marker = Marker(problems=problems, follow_through=follow_through)
-    students = [marker.mark(sub) for sub in subs]
+    students = []
+    for sub in subs:
+        if problems is None and not sub.set_column:
+            from attn_tutor.errors import UsageError
+
+            raise UsageError("grade.csv_needs_problems", path=sub.file)
+        students.append(marker.mark(sub))
+    flag_repeated_students(students)
     return Gradebook(students, list(marker.order), follow_through)
+
+
+def flag_repeated_students(students: Sequence[StudentResult]) -> None:
+    """The same student in two places: every such row gets an error naming all the places."""
+    import unicodedata
+
+    places: dict[str, list[StudentResult]] = {}
+    for student in students:
+        name = " ".join(unicodedata.normalize("NFC", student.student or "").split())
+        if name and not student.refused:
+            places.setdefault(name, []).append(student)
+    for name, group in places.items():
+        if len(group) < 2:
+            continue
+        where = ", ".join(str(Location(s.file, s.line)) for s in group)
+        for student in group:
+            student.findings.append(Finding("grade.duplicate_student", {"student": name, "places": where}, Location(student.file, student.line)))
 
 
 # --- summing up ----------------------------------------------------------------------------
@@ -1186,6 +1270,7 @@ def gradebook_rows(book: Gradebook, lang: str = "en") -> list[list[str | float |
         for column in book.columns:
             item = items.get(column)
             row += [None, None] if item is None else [item.points, verdict_cell(item)]
+        row += _source_cells(student)
         row.append("; ".join(f.text(lang) for f in student.findings) or None)
         rows.append(row)
     return rows
@@ -1236,6 +1321,7 @@ def _csv_rows(book: Gradebook, lang: str = "en"):
                 if cells is None:
                     cells = item_cells[cell_key] = [csv_cell(item.points), csv_cell(verdict_cell(item))]
                 row += cells
+        row += [csv_cell(v) for v in _source_cells(student)]
         row.append(csv_cell("; ".join(f.text(lang) for f in student.findings) or None))
         yield row
 
@@ -1245,8 +1331,13 @@ def _header(book: Gradebook) -> list[str]:
     for problem, token, stage in book.columns:
         name = f"{problem}/{token}/{stage}"
         header += [f"{name} points", f"{name} diagnosis"]
-    header.append("errors")
+    header += ["problem_set", "file", "errors"]
     return header
+
+
+def _source_cells(student: StudentResult) -> list:
+    """What marked the student and where the answers came from (``file:line`` for a CSV row)."""
+    return [student.problem_set, str(Location(student.file, student.line))]
 
 
 def _student_cells(student: StudentResult) -> list:

@@ -58,26 +58,49 @@ def _check_lang(value: str | None) -> None:
         raise UsageError("cli.bad_lang", lang=value)
 
 
+def _say(message: str) -> None:
+    """One line on standard error; a standard error that is gone too (a closed terminal) is let be."""
+    from attn_tutor.render.terminal import error as show_error
+
+    try:
+        show_error(message)
+    except (OSError, ValueError, AttributeError):  # AttributeError: no standard error at all (2>&-)
+        pass
+
+
 def guarded(command):
-    """Turn domain errors into a sentence and an exit status; never a traceback."""
+    """Turn domain errors into a sentence and an exit status; never a traceback.
+
+    SIGTERM and SIGHUP are handled as Ctrl-C is (:mod:`attn_tutor.stopping`), and
+    standard output failures become a sentence too (:mod:`attn_tutor.output`).
+    """
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("ko", "en") else None)
-        try:
-            _check_lang(kwargs.get("lang"))
-            return command(*args, **kwargs)
-        except AttnTutorError as error:
-            from attn_tutor.render.terminal import error as show_error
+        from attn_tutor.output import OutputFailed, guarded_stdout
+        from attn_tutor.stopping import exit_status, signals_as_interrupt
 
+        lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("ko", "en") else None)
+        guard = None
+        try:
+            with signals_as_interrupt(), guarded_stdout() as guard:
+                _check_lang(kwargs.get("lang"))
+                return command(*args, **kwargs)
+        except AttnTutorError as error:
             for message in error.messages(lang):
-                show_error(t("cli.error", lang, message=message))
+                _say(t("cli.error", lang, message=message))
             raise typer.Exit(error.exit_code) from None
-        except KeyboardInterrupt:
-            sys.stderr.write(t("cli.interrupted", lang) + "\n")
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt as interrupt:
+            _say(t("cli.interrupted", lang))
+            raise typer.Exit(exit_status(interrupt)) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None
+        except typer.Exit as done:  # the command's own status; a failed standard output is said as well
+            if guard is not None and guard.error is not None:
+                for message in OutputFailed(guard.error).messages(lang):
+                    _say(t("cli.error", lang, message=message))
+                raise typer.Exit(done.exit_code or 1) from None
+            raise
 
     return wrapper
 
@@ -281,7 +304,7 @@ def quiz(
     if random and (file is not None or problem is not None):
         raise UsageError("quiz.random_and_file")
     if report is not None:
-        quiz_loop.check_report_path(report, force=force)
+        quiz_loop.check_report_path(report, force=force, inputs=[Path(file)] if file is not None and Path(file).exists() else [])
     intro = []
     if random:
         import os
@@ -324,9 +347,11 @@ def quiz(
 
     if intro:
         show(intro)
-    outcome = quiz_loop.run(config, _stdin_reader(), show)
+    save = quiz_loop.ReportFile(report, force=force) if report is not None else None
+    outcome = quiz_loop.run(config, _stdin_reader(), show, save)
+    if outcome.save_error is not None:
+        raise outcome.save_error
     if report is not None:
-        quiz_loop.write_report(outcome.report, report)
         show(t("quiz.report_written", language, path=str(report)))
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
@@ -335,16 +360,24 @@ def quiz(
 # --- grade command --------------------------------------------------------------------
 
 
-def _check_outputs(outputs: list[Path], force: bool) -> None:
-    """Before any work: outputs are distinct files, new unless --force."""
+def _check_outputs(outputs: list[Path], force: bool, inputs: list[Path] = ()) -> None:
+    """Before any work: outputs are distinct files, new unless --force, and none of the inputs:
+    not a named file, and no answer-like file inside a directory being graded."""
     import os
 
+    from attn_tutor.classbook import ANSWER_SUFFIXES
     from attn_tutor.files import refuse_overwrite
 
     if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]):
         raise UsageError("grade.same_output", path=str(outputs[0]))
     for out in outputs:
-        refuse_overwrite(out, force)
+        real = os.path.realpath(out)
+        for source in inputs:
+            if source.is_dir() and out.name.lower().endswith(ANSWER_SUFFIXES):
+                root = os.path.realpath(source)
+                if real.startswith(root.rstrip(os.sep) + os.sep):
+                    raise UsageError("files.in_graded_directory", path=str(out), directory=str(source))
+        refuse_overwrite(out, force, inputs=[p for p in inputs if not p.is_dir()])
 
 
 @app.command()
@@ -374,10 +407,11 @@ def grade(
     gc.enable()  # off for a quick start (see __main__.run); a class can be 10,000 files
     language = resolve_lang(lang)
     outputs = [p for p in (csv_out, json_out) if p is not None]
-    _check_outputs(outputs, force)
     for path in paths:
         if not path.exists():
             raise UsageError("grade.no_such_path", path=str(path))
+    named = [*paths, *([Path(problems)] if problems is not None and Path(problems).exists() else [])]
+    _check_outputs(outputs, force, named)
     from attn_tutor import classbook
     from attn_tutor.files import write_atomic
     from attn_tutor.render import terminal
@@ -390,12 +424,13 @@ def grade(
         for finding in student.findings:
             terminal.error(t("cli.error", language, message=finding.text(language)))
     written = []
+    refused = book.refused  # a file refused whole (a FIFO, over its size cap): no gradebook that hides it
     for out, make, key in (
         (csv_out, classbook.gradebook_csv, "grade.written"),
         (json_out, classbook.gradebook_json, "grade.json_written"),
     ):
-        if out is not None:
-            write_atomic(out, make(book, language))
+        if out is not None and not refused:
+            write_atomic(out, make(book, language), replace=force)
             written.append(t(key, language, path=str(out)))
     terminal.draw(classbook.summary_blocks(book, language))
     failed = len(book.failed)
@@ -404,9 +439,18 @@ def grade(
         terminal.plain(t("grade.summary", language, marked=len(book.marked), total=total, failed=failed))
     else:
         terminal.plain(t("grade.all_marked", language, total=total))
+    sets = book.sets_used()
+    if len(sets) > 1:
+        terminal.plain(t("grade.sets_used", language, count=len(sets)))
+        for name, students in sets.items():
+            terminal.plain("  " + t("grade.set_students", language, name=name, students=", ".join(students)))
     for line in written:
         terminal.plain(line)
-    if failed:
+    if refused and outputs:
+        first = refused[0]
+        reason = first.findings[0].text(language).removeprefix(f"{first.file}: ") if first.findings else ""
+        terminal.error(t("cli.error", language, message=t("grade.nothing_written", language, path=first.file, reason=reason)))
+    if failed or len(sets) > 1:
         raise typer.Exit(1)
 
 
@@ -432,15 +476,15 @@ def _to_stdout(path: Path | None) -> bool:
     return path is None or str(path) == "-"
 
 
-def _check_output(path: Path | None, force: bool) -> None:
-    """Before any work: -o names a new file (or --force), unless it is standard output."""
+def _check_output(path: Path | None, force: bool, inputs: tuple = ()) -> None:
+    """Before any work: -o names a new file (or --force) that is none of the inputs, unless it is standard output."""
     if not _to_stdout(path):
         from attn_tutor.files import refuse_overwrite
 
-        refuse_overwrite(path, force)
+        refuse_overwrite(path, force, inputs=[Path(p) for p in inputs if p is not None and Path(p).exists()])
 
 
-def _write_output(path: Path | None, text: str) -> None:
+def _write_output(path: Path | None, text: str, force: bool = False) -> None:
     """Standard output (no -o, or -o -), or the whole file or nothing."""
     if _to_stdout(path):
         sys.stdout.write(text)
@@ -448,7 +492,7 @@ def _write_output(path: Path | None, text: str) -> None:
         return
     from attn_tutor.files import write_atomic
 
-    write_atomic(path, text)
+    write_atomic(path, text, replace=force)
 
 
 @app.command()
@@ -492,7 +536,7 @@ def export(
     chosen = format.value if format is not None else None
     if chosen is None:
         chosen = _SUFFIX_FORMATS.get(output.suffix.lower(), "html") if output is not None else "html"
-    _check_output(output, force)
+    _check_output(output, force, inputs=(file,))
 
     from attn_tutor import worksheet
     from attn_tutor.problems import load_problem_set
@@ -514,7 +558,7 @@ def export(
         from attn_tutor.render import markdown
 
         text = markdown.render(blocks)
-    _write_output(output, text)
+    _write_output(output, text, force)
 
 
 @app.command()
@@ -557,7 +601,7 @@ def generate(
         )
     )
     problem_set = ProblemSet(problems, title=t("generate.title", language, seed=seed))
-    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language))
+    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), force)
 
 
 def main(argv: list[str] | None = None) -> None:

@@ -108,18 +108,51 @@ def divisor_for(problem: Problem, d_k: int) -> float:
     return math.sqrt(d_k) if problem.divide_by is None else float(problem.divide_by)
 
 
+def _places(matrix: np.ndarray) -> int | None:
+    """The most decimal places of any entry (as its shortest repr reads), None past what a float holds."""
+    most = 0
+    for value in matrix.flat:
+        text = repr(float(value))
+        if "e" in text or "inf" in text or "nan" in text:
+            return None
+        most = max(most, len(text.partition(".")[2].rstrip("0")))
+    return most
+
+
+def exact_product(A: np.ndarray, B: np.ndarray) -> np.ndarray:
+    """``A @ B`` as the nearest floats to the exact decimal products, when that can be known.
+
+    A sum of products of decimals with p and q places has at most p + q places; the
+    float sum is within a few units in the last place of it, so rounding to p + q
+    places gives back the exact decimal's float (0.15×0.3 + 0.25×0.3 + 0.35×0.3 is
+    0.225, not 0.22499999999999998, and is shown 0.23 at two places, as by hand).
+    Done only when the error bound is far below half of the last place.
+    """
+    product = A @ B
+    places_a, places_b = _places(A), _places(B)
+    if places_a is None or places_b is None or product.size == 0:
+        return product
+    places = places_a + places_b
+    if places == 0 or places > 15:
+        return product  # integers are exact already (the limits keep them below 2**53)
+    bound = float(np.max(np.abs(A) @ np.abs(B))) * (A.shape[-1] + 1) * 2.0**-52
+    if bound * 10.0**places >= 0.25:
+        return product
+    return np.round(product, places)
+
+
 def solve_head(problem: Problem, head: Head) -> HeadResult:
     if head.projected:
         X = as_array(problem.X)
-        Q, K = X @ as_array(head.W_Q), X @ as_array(head.W_K)
-        V = X @ as_array(head.W_V) if head.W_V is not None else None
+        Q, K = exact_product(X, as_array(head.W_Q)), exact_product(X, as_array(head.W_K))
+        V = exact_product(X, as_array(head.W_V)) if head.W_V is not None else None
     else:
         Q, K = as_array(head.Q), as_array(head.K)
         V = as_array(head.V) if head.V is not None else None
     d_k = Q.shape[1]
     divisor = divisor_for(problem, d_k)
     mask = np.array(problem.mask_matrix(), dtype=bool).reshape(Q.shape[0], K.shape[0])
-    raw = Q @ K.T
+    raw = exact_product(Q, K.T)
     scores = np.where(mask, raw, np.nan)
     scaled = np.where(mask, raw / divisor, np.nan)
     exps = student_exps(scaled, mask)

@@ -18,6 +18,25 @@ Matrix = tuple[tuple[float, ...], ...]
 STAGES: tuple[str, ...] = ("scores", "scaled", "weights", "output")
 """The four stages a student computes, in pipeline order."""
 
+# --- hand-sized limits (issue 9) -------------------------------------------------------
+# One place for the sizes every command accepts; the loader, grade and the README use
+# these names. A problem beyond them is not a hand calculation, and they keep every
+# command fast (solve on the largest allowed problem runs in well under a second) and
+# every printed product exact: with |entry| <= MAX_ENTRY and at most MAX_ENTRY_DECIMALS
+# places, a product of two entries has at most 8 places and a score at most
+# MAX_DIM * 1e12, so the engine can give the exact decimal of every score (see
+# engine.exact_scores) and the integers of an integer problem are exact in a float.
+MAX_TOKENS = 16  # query tokens, and key tokens, per problem
+MAX_DIM = 16  # d_k, d_v and d_in (the width of X): numbers per row
+MAX_HEADS = 8  # heads per problem
+MAX_PROBLEMS = 100  # problems per set
+MAX_ENTRY = 1e6  # |entry| of Q, K, V, X and the W matrices
+MAX_ENTRY_DECIMALS = 4  # digits after the decimal point in an entry (0.1234)
+MAX_TEXT = 200  # characters in a title, an id or a token
+MAX_PROBLEM_FILE_BYTES = 1_000_000  # a problem-set file (the chapter's is 7 kB)
+MAX_ANSWER_FILE_BYTES = 1_000_000  # one student's YAML answer file
+MAX_CSV_BYTES = 1_000_000_000  # a CSV answer file, read as a stream: 50,000 form rows fit many times over
+
 
 class Head(NamedTuple):
     """One attention head: either Q, K (and V) given, or W_Q, W_K (and W_V) to project X."""

@@ -62,7 +62,20 @@ import yaml
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from attn_tutor.errors import Finding, InvalidProblemSet, Location
-from attn_tutor.model import STAGES, Head, Matrix, Problem, ProblemSet
+from attn_tutor.model import (
+    MAX_DIM,
+    MAX_ENTRY,
+    MAX_ENTRY_DECIMALS,
+    MAX_HEADS,
+    MAX_PROBLEMS,
+    MAX_TEXT,
+    MAX_TOKENS,
+    STAGES,
+    Head,
+    Matrix,
+    Problem,
+    ProblemSet,
+)
 
 __all__ = [
     "DEFAULT_SET",
@@ -180,19 +193,14 @@ def load_problem_set(spec: str | None) -> ProblemSet:
 
 
 def _read_bytes(path: str | os.PathLike[str]) -> bytes:
-    where = Location(os.fspath(path))
-    p = Path(path)
-    if p.is_dir():
-        raise InvalidProblemSet("problems.is_directory", where)
+    """A problem-set file: a regular file (never a FIFO or device) of at most MAX_PROBLEM_FILE_BYTES."""
+    from attn_tutor.inputs import InputRefused, read_regular
+    from attn_tutor.model import MAX_PROBLEM_FILE_BYTES
+
     try:
-        return p.read_bytes()
-    except FileNotFoundError:
-        raise InvalidProblemSet("problems.not_found", where) from None
-    except IsADirectoryError:
-        raise InvalidProblemSet("problems.is_directory", where) from None
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise InvalidProblemSet("problems.unreadable", where, reason=reason) from None
+        return read_regular(path, MAX_PROBLEM_FILE_BYTES)
+    except InputRefused as error:
+        raise InvalidProblemSet.many(error.problems) from None
 
 
 def load_path(path: str | os.PathLike[str]) -> ProblemSet:
@@ -255,10 +263,12 @@ def is_plain(node: ScalarNode) -> bool:
 
 def _shown(node: Node) -> str:
     """A scalar as the teacher wrote it, for quoting in a message."""
+    from attn_tutor.inputs import excerpt
+
     if isinstance(node, ScalarNode):
         if node.style in ('"', "'"):
-            return f"{node.style}{node.value}{node.style}"
-        return f"'{node.value.strip()}'"
+            return f"{node.style}{excerpt(node.value)}{node.style}"
+        return f"'{excerpt(node.value.strip())}'"
     return "[...]" if isinstance(node, SequenceNode) else "{...}"
 
 
@@ -272,7 +282,21 @@ def _suggest(word: str, choices) -> str | None:
 
 
 def _join(path: str, key: str) -> str:
+    """A YAML path for a message; a key from the file is quoted short and sanitised."""
+    from attn_tutor.inputs import excerpt
+
+    key = excerpt(key, 30)
     return f"{path}.{key}" if path else key
+
+
+def _unsafe_at(text: str) -> int | None:
+    """The index of the first control or invisible character (zero-width, bidi override), or None."""
+    from attn_tutor.inputs import is_unsafe_char
+
+    for index, ch in enumerate(text):
+        if is_unsafe_char(ch):
+            return index
+    return None
 
 
 class _Reader:
@@ -490,7 +514,20 @@ class _Reader:
         if (is_plain(node) and value in _NULLS) or not value.strip():
             self.add("problems.empty_text", node, path=path)
             return None
-        return value
+        return self._clean(value, node, path)
+
+    def _clean(self, value: str, node: Node, path: str) -> str | None:
+        """Text from the file, NFC-normalised; a control or invisible character, or an overlong text, is an error."""
+        import unicodedata
+
+        at = _unsafe_at(value)
+        if at is not None:
+            self.add("problems.unsafe_character", node, path=path, char=f"U+{ord(value[at]):04X}", position=at + 1)
+            return None
+        if len(value) > MAX_TEXT:
+            self.add("problems.text_too_long", node, path=path, count=len(value), limit=MAX_TEXT)
+            return None
+        return unicodedata.normalize("NFC", value)
 
     def _text_list(self, node: Node | None, path: str) -> list[tuple[str, Node]] | None:
         items = self._list(node, path)
@@ -507,13 +544,18 @@ class _Reader:
             elif (is_plain(item) and item.value in _NULLS) or not item.value.strip():
                 self.add("problems.empty_item", item, path=path, item=i)
                 ok = False
+            elif (clean := self._clean(item.value, item, f"{path} entry {i}")) is None:
+                ok = False
             else:
-                out.append((item.value, item))
+                out.append((clean, item))
         return out if ok else None
 
     def _tokens(self, node: Node | None, path: str) -> tuple[str, ...] | None:
         items = self._text_list(node, path)
         if items is None:
+            return None
+        if len(items) > MAX_TOKENS:
+            self.add("problems.too_many_tokens", node, path=path, count=len(items), limit=MAX_TOKENS)
             return None
         first: dict[str, int] = {}
         for i, (token, item) in enumerate(items, start=1):
@@ -559,6 +601,13 @@ class _Reader:
             return None
         rows: list[list[float | None]] = []
         lengths: list[int | None] = []
+        too_big = len(node.value) > MAX_TOKENS or any(
+            isinstance(row, SequenceNode) and len(row.value) > MAX_DIM for row in node.value
+        )
+        if too_big:  # one sentence, not a finding per entry of a huge matrix
+            widest = max((len(row.value) for row in node.value if isinstance(row, SequenceNode)), default=0)
+            self.add("problems.matrix_too_large", node, path=path, rows=len(node.value), cols=widest, max_rows=MAX_TOKENS, max_cols=MAX_DIM)
+            return None
         for r, row in enumerate(node.value, start=1):
             if not self._usable(row):
                 rows.append([])
@@ -580,8 +629,11 @@ class _Reader:
                     values.append(None)
                     continue
                 value, problem = self._number(entry)
+                if problem is None:
+                    problem = _hand_sized(entry.value, value)  # type: ignore[union-attr,arg-type]
                 if problem is not None:
                     self.add(f"problems.entry_{problem}", entry, path=path, row=r, col=c, text=_shown(entry))
+                    value = None
                 values.append(value)
             rows.append(values)
             lengths.append(len(values))
@@ -633,6 +685,9 @@ class _Reader:
         items = self._list(top["problems"][1], "problems")
         if items is None:
             return None
+        if len(items) > MAX_PROBLEMS:
+            self.add("problems.too_many_problems", top["problems"][1], path="problems", count=len(items), limit=MAX_PROBLEMS)
+            return None
         ids: dict[str, int] = {}
         problems = [self._problem(item, i, ids) for i, item in enumerate(items)]
         if self.findings:
@@ -676,6 +731,9 @@ class _Reader:
                     self.add("problems.heads_and_matrices", m[key][0], path=f"{path}.{key}", field=key)
             context = _Context(n_q, n_k, keys_field, X, top_level=False)
             items = self._list(value("heads"), f"{path}.heads")
+            if items is not None and len(items) > MAX_HEADS:
+                self.add("problems.too_many_heads", value("heads"), path=f"{path}.heads", count=len(items), limit=MAX_HEADS)
+                items = None
             heads_complete = items is not None
             for i, item in enumerate(items or []):
                 head_path = f"{path}.heads[{i}]"
@@ -932,6 +990,18 @@ class _Reader:
             return value
         self.add("problems.tolerance", scalar, path=path, text=_shown(scalar))
         return DEFAULT_TOLERANCE
+
+
+def _hand_sized(text: str, value: float) -> str | None:
+    """None for an entry a student can work by hand; else why not: too large, or too many decimals."""
+    if abs(value) > MAX_ENTRY:
+        return "too_large"
+    from decimal import Decimal
+
+    exponent = Decimal(text).normalize().as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > MAX_ENTRY_DECIMALS:
+        return "decimals"
+    return None
 
 
 def _one(message: str, count: int) -> str:
