@@ -24,11 +24,15 @@ Answer files
     ``Email``) are ignored. UTF-8 with or without a byte-order mark.
 
 Problem sets
-    ``--problems`` (``problems=`` here) overrides every file's ``problem_set``; a file
-    naming none gets the packaged default set, as ``solve`` and ``quiz`` do. A
-    ``problem_set`` with no ``/`` or ``\\`` and no ``.yaml``/``.yml`` suffix is a
-    packaged set's name; anything else is a path relative to the answer file. Each
-    set is loaded once, each (set, variant) generated and solved once.
+    The teacher decides (:mod:`attn_tutor.set_choice`). ``--problems`` (``problems=``
+    here) marks every answer against that set, and an answer naming another set is
+    flagged in its row. Without it, a file naming none gets the packaged default set,
+    as ``solve`` and ``quiz`` do; a ``problem_set`` with no ``/`` or ``\\`` and no
+    ``.yaml``/``.yml`` suffix is a packaged set's name; anything else is a path
+    relative to the answer file that must resolve under the working directory, or
+    the student is refused without the file being opened. A CSV without a
+    ``problem_set`` column needs ``problems``. Each set is loaded once, each (set,
+    variant) generated and solved once.
 
 Errors are per student and never stop the batch
     A cell that does not parse, an answer with the wrong number of cells, an unknown
@@ -652,7 +656,9 @@ def _read_yaml_nodes(text: str, file: str, *, base: str = ".", default_student: 
         elif key == "answers":
             _read_answers(value, file, sub)
         else:
-            sub.findings.append(Finding("grade.unknown_key", {"key": key, "keys": ", ".join(TOP_KEYS)}, _where(file, value)))
+            from attn_tutor.inputs import excerpt
+
+            sub.findings.append(Finding("grade.unknown_key", {"key": excerpt(key), "keys": ", ".join(TOP_KEYS)}, _where(file, value)))
     return sub
 
 
