@@ -18,6 +18,7 @@ import typer
 from attn_tutor import __version__
 from attn_tutor.errors import AttnTutorError, UsageError
 from attn_tutor.i18n import resolve_lang, t
+from attn_tutor.model import MAX_PROBLEMS
 
 
 def _new_app() -> typer.Typer:
@@ -566,7 +567,7 @@ def export(
 def generate(
     tokens: Annotated[int, typer.Option("--tokens", min=1, max=12, help="Tokens per problem.")] = 3,
     dim: Annotated[int, typer.Option("--dim", min=1, max=8, help="d_k: the length of each q, k and v.")] = 2,
-    count: Annotated[int, typer.Option("--count", min=1, max=999, help="How many problems.")] = 1,
+    count: Annotated[int, typer.Option("--count", min=1, max=MAX_PROBLEMS, help="How many problems.")] = 1,
     seed: Annotated[
         Optional[int],
         typer.Option("--seed", min=0, max=_SEED_MAX, help="The same seed makes the same file (default: a new one, written in the file)."),

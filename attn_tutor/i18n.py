@@ -273,6 +273,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} has {count} problems; at most {limit} are allowed in one set (a hand-sized limit)",
         "{path}에 문제가 {count}개 있습니다. 한 세트에 최대 {limit}개까지입니다 (손계산 한도)",
     ),
+    "problems.too_many_cells": (
+        "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
+        "in one set (a hand-sized limit); split the set",
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
+        "(손계산 한도). 세트를 나누세요",
+    ),
     "problems.unsafe_character": (
         "{path} holds an invisible or control character ({char}, character {position}); delete it",
         "{path}에 보이지 않는 문자나 제어 문자({char}, {position}번째 글자)가 있습니다. 지우세요",

@@ -21,15 +21,16 @@ STAGES: tuple[str, ...] = ("scores", "scaled", "weights", "output")
 # --- hand-sized limits (issue 9) -------------------------------------------------------
 # One place for the sizes every command accepts; the loader, grade and the README use
 # these names. A problem beyond them is not a hand calculation, and they keep every
-# command fast (solve on the largest allowed problem runs in well under a second) and
+# command fast (solve, quiz and export of the largest set allowed take seconds, not minutes) and
 # every printed product exact: with |entry| <= MAX_ENTRY and at most MAX_ENTRY_DECIMALS
 # places, a product of two entries has at most 8 places and a score at most
 # MAX_DIM * 1e12, so the engine can give the exact decimal of every score (see
-# engine.exact_scores) and the integers of an integer problem are exact in a float.
-MAX_TOKENS = 16  # query tokens, and key tokens, per problem
-MAX_DIM = 16  # d_k, d_v and d_in (the width of X): numbers per row
-MAX_HEADS = 8  # heads per problem
-MAX_PROBLEMS = 100  # problems per set
+# engine.exact_product) and the integers of an integer problem are exact in a float.
+MAX_TOKENS = 12  # query tokens, and key tokens, per problem (generate's --tokens goes as far)
+MAX_DIM = 8  # d_k, d_v and d_in (the width of X): numbers per row
+MAX_HEADS = 4  # heads per problem
+MAX_PROBLEMS = 50  # problems per set (generate's --count goes as far)
+MAX_SET_CELLS = 8_000  # score cells in a whole set: heads × query tokens × key tokens, summed over its problems
 MAX_ENTRY = 1e6  # |entry| of Q, K, V, X and the W matrices
 MAX_ENTRY_DECIMALS = 4  # digits after the decimal point in an entry (0.1234)
 MAX_TEXT = 200  # characters in a title, an id or a token

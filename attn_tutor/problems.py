@@ -68,6 +68,7 @@ from attn_tutor.model import (
     MAX_ENTRY_DECIMALS,
     MAX_HEADS,
     MAX_PROBLEMS,
+    MAX_SET_CELLS,
     MAX_TEXT,
     MAX_TOKENS,
     STAGES,
@@ -691,6 +692,10 @@ class _Reader:
         ids: dict[str, int] = {}
         problems = [self._problem(item, i, ids) for i, item in enumerate(items)]
         if self.findings:
+            return None
+        cells = sum(len(p.heads) * len(p.tokens) * len(p.keys) for p in problems if p is not None)
+        if cells > MAX_SET_CELLS:
+            self.add("problems.too_many_cells", top["problems"][1], path="problems", count=cells, limit=MAX_SET_CELLS)
             return None
         return ProblemSet(tuple(p for p in problems if p is not None), title=title, source=self.source)
 

@@ -502,18 +502,18 @@ def _set(problem: str) -> str:
 @pytest.mark.parametrize(
     ("name", "text", "message"),
     [
-        ("17 tokens", _set("  - id: a\n    tokens: [" + ", ".join(f"t{i}" for i in range(17)) + "]\n    Q: [[1]]\n    K: [[1]]\n"),
-         "tokens has 17 tokens; at most 16 are allowed (a hand-sized limit)"),
-        ("d_k 17", _set("  - id: a\n    tokens: [x]\n    Q: [[" + ", ".join(["1"] * 17) + "]]\n    K: [[1]]\n"),
-         "problems[0].Q is 1 × 17; a matrix has at most 16 rows and 16 numbers per row (hand-sized limits)"),
-        ("9 heads", _set("  - id: a\n    tokens: [x]\n    heads:\n" + "      - {Q: [[1]], K: [[1]]}\n" * 9),
-         "problems[0].heads has 9 heads; at most 8 are allowed (a hand-sized limit)"),
+        ("13 tokens", _set("  - id: a\n    tokens: [" + ", ".join(f"t{i}" for i in range(13)) + "]\n    Q: [[1]]\n    K: [[1]]\n"),
+         "tokens has 13 tokens; at most 12 are allowed (a hand-sized limit)"),
+        ("d_k 9", _set("  - id: a\n    tokens: [x]\n    Q: [[" + ", ".join(["1"] * 9) + "]]\n    K: [[1]]\n"),
+         "problems[0].Q is 1 × 9; a matrix has at most 12 rows and 8 numbers per row (hand-sized limits)"),
+        ("5 heads", _set("  - id: a\n    tokens: [x]\n    heads:\n" + "      - {Q: [[1]], K: [[1]]}\n" * 5),
+         "problems[0].heads has 5 heads; at most 4 are allowed (a hand-sized limit)"),
         ("entry 1e15", _set("  - id: a\n    tokens: [x]\n    Q: [[1e15]]\n    K: [[1e15]]\n"),
          "entries must lie between -1000000 and 1000000 (a hand-sized limit)"),
         ("5 decimals", _set("  - id: a\n    tokens: [x]\n    Q: [[0.00001]]\n    K: [[1]]\n"),
          "entries have at most 4 decimal places (a hand-sized limit)"),
-        ("101 problems", _set("".join(f"  - {{id: p{i}, tokens: [x], Q: [[1]], K: [[1]]}}\n" for i in range(101))),
-         "problems has 101 problems; at most 100 are allowed in one set (a hand-sized limit)"),
+        ("51 problems", _set("".join(f"  - {{id: p{i}, tokens: [x], Q: [[1]], K: [[1]]}}\n" for i in range(51))),
+         "problems has 51 problems; at most 50 are allowed in one set (a hand-sized limit)"),
     ],
 )
 @pytest.mark.parametrize("command", ["validate", "solve", "quiz", "export"])
@@ -535,7 +535,7 @@ def test_3000_tokens_are_refused_at_once(run_cli, tmp_path):
     assert time.monotonic() - start < 5
     assert result.exit_code == 1
     found = flat(result.stderr)
-    assert "has 3000 tokens; at most 16" in found and "is 3000 × 2; a matrix has at most 16 rows" in found
+    assert "has 3000 tokens; at most 12" in found and "is 3000 × 2; a matrix has at most 12 rows" in found
     assert len(result.stderr.splitlines()) <= 4  # a sentence per thing, not one per entry
 
 
