@@ -1005,7 +1005,14 @@ class Marker:
             where = Location(sub.file, sub.line)
             if self.override is None and not self.choice(sub).packaged:
                 # A file a student named: one sentence, nothing quoted from it (the teacher runs validate).
-                findings.append(Finding("grade.problem_set_invalid", {"name": label, "count": len(solved.problems)}, where))
+                if solved.problems[0].key in ("problems.not_found", "problems.no_such_set"):
+                    sets = ", ".join(self._packaged()) or "-"
+                    from attn_tutor.inputs import excerpt
+
+                    named = excerpt(sub.problem_set or "")
+                    findings.append(Finding("grade.problem_set_missing", {"name": named, "sets": sets}, where))
+                else:
+                    findings.append(Finding("grade.problem_set_invalid", {"name": label}, where))
             else:
                 for problem in solved.problems:
                     findings.append(NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem))

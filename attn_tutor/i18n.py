@@ -715,10 +715,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "이 답안은 문제 세트 '{name}'을(를) 적었지만 --problems {used}로 채점했습니다",
     ),
     "grade.problem_set_invalid": (
-        "the problem set '{name}' this answer names is not a valid problem set ({count} errors), so nothing was "
-        "marked; see attn-tutor validate {name}",
-        "이 답안이 적은 문제 세트 '{name}'은(는) 올바른 문제 세트가 아니어서 (오류 {count}개) 채점하지 않았습니다. "
-        "attn-tutor validate {name}로 확인하세요",
+        "the problem set '{name}' this answer names is not a valid problem set, so nothing was marked; "
+        "attn-tutor validate {name} lists what is wrong",
+        "이 답안이 적은 문제 세트 '{name}'은(는) 올바른 문제 세트가 아니어서 채점하지 않았습니다. "
+        "attn-tutor validate {name}로 무엇이 잘못됐는지 보세요",
+    ),
+    "grade.problem_set_missing": (
+        "the problem set '{name}' this answer names does not exist (packaged sets: {sets}), so nothing was marked",
+        "이 답안이 적은 문제 세트 '{name}'이(가) 없어서 (내장 세트: {sets}) 채점하지 않았습니다",
     ),
     "grade.sets_used": (
         "the students were marked against {count} different problem sets:",

@@ -128,8 +128,15 @@ def test_a_named_set_that_is_not_a_problem_set_quotes_nothing_from_it(run_cli, c
     (classroom / "answers" / "kim.yaml").write_text(answer("kim", "../notes.yaml"), "utf-8")
     result = run_cli("grade", "answers", "--csv", "book.csv", "--json", "r.json")
     assert result.exit_code == 1
-    assert "this answer names is not a valid problem set (3 errors), so nothing was marked" in flat(result.stderr)
+    assert "this answer names is not a valid problem set, so nothing was marked; attn-tutor validate notes.yaml" in flat(result.stderr)
     assert SECRET not in everything(result, classroom / "book.csv", classroom / "r.json")
+
+
+def test_a_named_set_that_does_not_exist_says_so(run_cli, classroom):
+    (classroom / "answers" / "kim.yaml").write_text(answer("kim", "ch14"), "utf-8")
+    result = run_cli("grade", "answers")
+    assert result.exit_code == 1
+    assert "the problem set 'ch14' this answer names does not exist (packaged sets: ch13" in flat(result.stderr)
 
 
 def test_a_csv_without_a_problem_set_column_needs_the_option(run_cli, classroom):
