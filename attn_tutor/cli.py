@@ -155,7 +155,7 @@ def solve(
 ) -> None:
     """Show every stage of each problem worked out: scores, scaling, softmax, output."""
     from attn_tutor import engine
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
@@ -205,7 +205,7 @@ def validate(
     lang: LangOption = None,
 ) -> None:
     """Check problem-set files without solving them; list every error found."""
-    from attn_tutor.problems import validate_path
+    from attn_tutor.problem_load import validate_path
 
     language = resolve_lang(lang)
     from attn_tutor.render import terminal
@@ -319,7 +319,7 @@ def quiz(
         replay = f"attn-tutor quiz --random --tokens {n_tokens} --dim {d} --seed {chosen_seed}"
         intro.append(Math(("  " + replay,), title=t("quiz.seed", language, seed=chosen_seed)))
     else:
-        from attn_tutor.problems import load_problem_set
+        from attn_tutor.problem_load import load_problem_set
 
         chosen_seed = None
         problem_set = load_problem_set(file)
@@ -366,7 +366,7 @@ def _check_outputs(outputs: list[Path], force: bool, inputs: list[Path] = ()) ->
     not a named file, and no answer-like file inside a directory being graded."""
     import os
 
-    from attn_tutor.classbook import ANSWER_SUFFIXES
+    from attn_tutor.gradebook.records import ANSWER_SUFFIXES
     from attn_tutor.files import refuse_overwrite
 
     if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]):
@@ -413,27 +413,27 @@ def grade(
             raise UsageError("grade.no_such_path", path=str(path))
     named = [*paths, *([Path(problems)] if problems is not None and Path(problems).exists() else [])]
     _check_outputs(outputs, force, named)
-    from attn_tutor import classbook
+    from attn_tutor import gradebook
     from attn_tutor.files import write_atomic
     from attn_tutor.render import terminal
 
-    files = classbook.find_answer_files(paths, exclude=outputs)
+    files = gradebook.find_answer_files(paths, exclude=outputs)
     if not files:
         raise AttnTutorError("grade.no_files")
-    book = classbook.grade_found(files, problems=problems, follow_through=follow_through.value)
+    book = gradebook.grade_found(files, problems=problems, follow_through=follow_through.value)
     for student in book.failed:
         for finding in student.findings:
             terminal.error(t("cli.error", language, message=finding.text(language)))
     written = []
     refused = book.refused  # a file refused whole (a FIFO, over its size cap): no gradebook that hides it
     for out, make, key in (
-        (csv_out, classbook.gradebook_csv, "grade.written"),
-        (json_out, classbook.gradebook_json, "grade.json_written"),
+        (csv_out, gradebook.gradebook_csv, "grade.written"),
+        (json_out, gradebook.gradebook_json, "grade.json_written"),
     ):
         if out is not None and not refused:
             write_atomic(out, make(book, language), replace=force)
             written.append(t(key, language, path=str(out)))
-    terminal.draw(classbook.summary_blocks(book, language))
+    terminal.draw(gradebook.summary_blocks(book, language))
     failed = len(book.failed)
     total = len(book.students)
     if failed:
@@ -540,7 +540,7 @@ def export(
     _check_output(output, force, inputs=(file,))
 
     from attn_tutor import worksheet
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
@@ -585,7 +585,7 @@ def generate(
         seed = secrets.randbelow(1_000_000)
     from attn_tutor.generate import random_problem
     from attn_tutor.model import ProblemSet
-    from attn_tutor.problem_yaml import dump_problem_set
+    from attn_tutor.problem_dump import dump_problem_set
     from attn_tutor.worksheet import variant_seed
 
     language = resolve_lang(lang)

@@ -335,12 +335,13 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
     report = Report(config.student, config.problem_set, config.seed, config.mode, [])
     outcome = Outcome(report, "done", 0, count_questions(config.plans))
     solutions: dict[str, Solution] = {}
+    marker = grading.Marker(follow_through=config.follow_through)  # this quiz's marking and its memory
 
     def saved(finished: bool) -> None:
         if save is None:
             return
         try:
-            save(report_dict(outcome, config, solutions, finished=finished))
+            save(report_dict(outcome, config, solutions, finished=finished, marker=marker))
             outcome.save_error = None
         except AttnTutorError as error:
             if outcome.save_error is None:  # say it once; the next item tries again
@@ -348,7 +349,7 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
             outcome.save_error = error
 
     if save is not None:
-        save(report_dict(outcome, config, solutions, finished=False))  # fails before any question is asked
+        save(report_dict(outcome, config, solutions, finished=False, marker=marker))  # fails before any question
     prompt = t("quiz.prompt", lang)
     show([Paragraph(t(f"quiz.intro.{config.mode}", lang))])
     current: dict | None = None  # the question on screen: solution, row, stage, hints
@@ -362,23 +363,21 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
                 hint_basis: dict[str, tuple[float, ...]] = {}
                 for stage in problem.stages:
                     if stage not in problem.asked_stages:
-                        own = grading.advance(solution, row, stage, None, own, config.mode)
+                        own = marker.advance(solution, row, stage, None, own, config.mode)
                         hint_basis = own
                         continue
-                    current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own}
+                    current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
                     outcome.asked += 1
                     show(question_blocks(solution, row, stage, lang))
                     ended, given = _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang)
                     if ended is not None:
                         outcome.ended = ended
                         return _finish(outcome, current, config, show, saved)
-                    item = grading.mark_stage(
-                        solution, row, stage, given, own, follow_through=config.follow_through, hints=current["hints"]
-                    )
+                    item = marker.stage(solution, row, stage, given, own, hints=current["hints"])
                     current = None
                     report.items.append(item)
                     saved(False)
-                    own = grading.advance(solution, row, stage, given, own, config.mode)
+                    own = marker.advance(solution, row, stage, given, own, config.mode)
                     if config.mode == "practice":
                         show(feedback_blocks(solution, row, item, lang))
                         hint_basis = own if item.verdict in ("correct", "follow_through") else {}
@@ -424,14 +423,8 @@ def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lan
 def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Show, saved) -> Outcome:
     if current is not None:  # the question on screen when the quiz stopped: recorded as missing
         outcome.report.items.append(
-            grading.mark_stage(
-                current["solution"],
-                current["row"],
-                current["stage"],
-                None,
-                current["own"],
-                follow_through=config.follow_through,
-                hints=current["hints"],
+            current["marker"].stage(
+                current["solution"], current["row"], current["stage"], None, current["own"], hints=current["hints"]
             )
         )
     saved(outcome.ended == "done")  # before anything is shown: a terminal that is gone loses nothing
@@ -450,8 +443,9 @@ def check_report_path(path: str | os.PathLike, *, force: bool = False, inputs=()
     refuse_overwrite(path, force, inputs=inputs)
 
 
-def all_items(outcome: Outcome, config: QuizConfig, solutions: dict) -> list[Item]:
+def all_items(outcome: Outcome, config: QuizConfig, solutions: dict, marker=None) -> list[Item]:
     """The items asked so far, then every item of the quiz not reached yet, as ``missing``."""
+    marker = marker or grading.Marker(follow_through=config.follow_through)
     done = {(item.problem, item.row, item.stage) for item in outcome.report.items}
     items = list(outcome.report.items)
     for item_plan in config.plans:
@@ -460,15 +454,15 @@ def all_items(outcome: Outcome, config: QuizConfig, solutions: dict) -> list[Ite
             for stage in problem.asked_stages:
                 if (problem.id, problem.tokens[row], stage) not in done:
                     solution = _solution(problem, solutions)
-                    items.append(grading.mark_stage(solution, row, stage, None, {}, follow_through=config.follow_through))
+                    items.append(marker.stage(solution, row, stage, None, {}))
     return items
 
 
-def report_dict(outcome: Outcome, config: QuizConfig, solutions: dict | None = None, *, finished: bool) -> dict:
+def report_dict(outcome: Outcome, config: QuizConfig, solutions: dict | None = None, *, finished: bool, marker=None) -> dict:
     """The report file: every item of the quiz (those not answered: ``missing``), ``max_score``
     the whole quiz, ``finished`` whether it ran to the end, ``asked`` how many questions were put."""
     report = outcome.report
-    whole = Report(report.student, report.problem_set, report.seed, report.mode, all_items(outcome, config, solutions or {}))
+    whole = Report(report.student, report.problem_set, report.seed, report.mode, all_items(outcome, config, solutions or {}, marker))
     data = whole.to_dict()
     items = data.pop("items")
     return {**data, "finished": finished, "asked": outcome.asked, "total": outcome.total, "items": items}

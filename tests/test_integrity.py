@@ -248,14 +248,14 @@ def test_a_csv_over_its_cap_prints_no_written(run_cli, tmp_path, monkeypatch):
 
 
 def test_a_class_of_50000_in_one_csv_is_read_as_a_stream(tmp_path):
-    from attn_tutor import classbook, model
+    from attn_tutor import gradebook, model
 
     header = "student,cat-fish/먹었다/scores\r\n"
     rows = "".join(f"s{i},1 6 4\r\n" for i in range(50_000))
     path = tmp_path / "class.csv"
     path.write_text(header + rows, "utf-8")
     assert path.stat().st_size < model.MAX_CSV_BYTES
-    subs = classbook.read_answer_file(path)
+    subs = gradebook.read_answer_file(path)
     assert len(subs) == 50_000 and subs[-1].student == "s49999" and subs[-1].line == 50_001
     assert not any(s.findings for s in subs[:: 5000])
 

@@ -1,0 +1,242 @@
+"""Marking a class: each problem set loaded once, each (set, variant) solved once."""
+
+from __future__ import annotations
+
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from attn_tutor.errors import AttnTutorError, Finding, Location
+from attn_tutor.gradebook.answer_files import find_answer_files, read_answer_file
+from attn_tutor.gradebook.cells import CellReader
+from attn_tutor.gradebook.records import POLICIES, Gradebook, ItemKey, NestedFinding, StudentResult, Submission
+from attn_tutor.model import STAGES, ProblemSet
+
+class Grader:
+    """Marks submissions with one :class:`attn_tutor.grading.Marker`, loading each problem set
+    once and solving each (set, variant) once."""
+
+    def __init__(self, *, problems: str | None = None, follow_through: str = "full") -> None:
+        if follow_through not in POLICIES:
+            raise ValueError(follow_through)
+        self.follow_through = follow_through
+        self._sets: dict[str, ProblemSet | AttnTutorError] = {}
+        self._solved: dict[tuple[str, int | None], tuple | AttnTutorError] = {}
+        from attn_tutor.grading import Marker
+
+        self.marker = Marker(follow_through=follow_through)
+        self.order: list[ItemKey] = []  # every item column, in first-seen set order
+        self._ordered: set[str] = set()
+        self._names: list[str] | None = None
+        self.override = None
+        if problems is not None:
+            from attn_tutor.set_choice import teacher_choice
+
+            self.override = teacher_choice(problems, self._packaged())
+            loaded = self._load(self.override.key, problems)
+            if isinstance(loaded, AttnTutorError):
+                raise loaded
+
+    def _load(self, key: str, spec: str | None) -> ProblemSet | AttnTutorError:
+        if key not in self._sets:
+            from attn_tutor.problem_load import load_problem_set
+
+            try:
+                self._sets[key] = load_problem_set(spec)
+            except AttnTutorError as error:
+                self._sets[key] = error
+        return self._sets[key]
+
+    def choice(self, sub: Submission):
+        """The :class:`~attn_tutor.set_choice.Choice` the file's ``problem_set`` makes (the teacher's rules)."""
+        from attn_tutor.problem_load import DEFAULT_SET
+        from attn_tutor.set_choice import student_choice
+
+        return student_choice(sub.problem_set, sub.base, Location(sub.file, sub.line), self._packaged(), DEFAULT_SET)
+
+    def resolve(self, sub: Submission) -> tuple[str | None, str, list[Finding]]:
+        """The problem set's cache key (None: refused), the label reports carry, and what to flag."""
+        named = self.choice(sub)
+        if self.override is not None:
+            flags = []
+            if sub.problem_set is not None and named.key != self.override.key:
+                where = Location(sub.file, sub.line)
+                flags.append(Finding("grade.problem_set_overridden", {"name": named.label, "used": self.override.label}, where))
+            return self.override.key, self.override.label, flags
+        return named.key, named.label, [named.refusal] if named.refusal is not None else []
+
+    def _packaged(self) -> list[str]:
+        if self._names is None:
+            from attn_tutor.problem_load import packaged_sets
+
+            self._names = packaged_sets()
+        return self._names
+
+    def solved(self, key: str, seed: int | None):
+        """(problem set, {problem id: Solution}) for a set and a variant, or the error."""
+        cache = (key, seed)
+        if cache not in self._solved:
+            base = self._load(key, key)
+            if isinstance(base, AttnTutorError):
+                self._solved[cache] = base
+            else:
+                from attn_tutor import engine
+
+                try:
+                    if seed is not None:
+                        from attn_tutor.generate import variant_set
+
+                        base = variant_set(base, seed)
+                    solutions = {p.id: engine.solve(p) for p in base.problems}
+                    widths = {
+                        (p.id, token, stage): len(solutions[p.id].stage_row(stage, p.row_index(token)))
+                        for p in base.problems
+                        for token in p.asked_rows
+                        for stage in p.asked_stages
+                    }
+                    self._solved[cache] = (base, solutions, widths)
+                    self._remember_columns(key, base)
+                except AttnTutorError as error:
+                    self._solved[cache] = error
+        return self._solved[cache]
+
+    def _remember_columns(self, key: str, problem_set: ProblemSet) -> None:
+        if key in self._ordered:
+            return
+        self._ordered.add(key)
+        known = set(self.order)
+        for column in columns_of(problem_set):
+            if column not in known:
+                known.add(column)
+                self.order.append(column)
+
+    def mark(self, sub: Submission) -> StudentResult:
+        from attn_tutor.grading import Report
+
+        findings = list(sub.findings)
+        key, label, flags = self.resolve(sub)
+        findings.extend(flags)
+        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, sub.refused)
+        if sub.refused:
+            result.problem_set = None
+        if not sub.readable or key is None:
+            return result
+        solved = self.solved(key, sub.variant)
+        if isinstance(solved, AttnTutorError):
+            findings.extend(self._set_errors(sub, label, solved))
+            return result
+        problem_set, solutions, widths = solved
+        answers = self._check(sub, problem_set, widths, findings)
+        items = []
+        for problem in problem_set.problems:
+            solution = solutions[problem.id]
+            for token in problem.asked_rows:
+                row_answers = {stage: answers.get((problem.id, token, stage)) for stage in problem.asked_stages}
+                items.extend(self.marker.row(solution, problem.row_index(token), row_answers, mode="exam"))
+        result.report = Report(sub.student, label, sub.variant, "exam", items)
+        return result
+
+    def _set_errors(self, sub: Submission, label: str, error: AttnTutorError) -> list[Finding]:
+        """Why a set did not load: the loader's messages for the teacher's own or a packaged set; for a
+        file a student named, one sentence quoting nothing from it (the teacher runs validate)."""
+        where = Location(sub.file, sub.line)
+        if self.override is not None or self.choice(sub).packaged:
+            return [NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem) for problem in error.problems]
+        if error.problems[0].key in ("problems.not_found", "problems.no_such_set"):
+            from attn_tutor.inputs import excerpt
+
+            sets = ", ".join(self._packaged()) or "-"
+            return [Finding("grade.problem_set_missing", {"name": excerpt(sub.problem_set or ""), "sets": sets}, where)]
+        return [Finding("grade.problem_set_invalid", {"name": label}, where)]
+
+    def _check(self, sub: Submission, problem_set: ProblemSet, widths: dict, findings: list[Finding]) -> dict:
+        """The answers that fit the problem set (``widths``: every asked item's cell count); the rest reported."""
+        good: dict[ItemKey, tuple[float, ...]] = {}
+        for item_key, answer in sub.answers.items():
+            expected = widths.get(item_key)
+            if expected is not None:
+                if answer.values is None:
+                    continue
+                if len(answer.values) == expected:
+                    good[item_key] = answer.values
+                    continue
+            problem_id, token, stage = item_key
+            item = f"{problem_id}/{token}/{stage}"
+            if expected is not None:
+                findings.append(
+                    Finding("grade.wrong_count", {"item": item, "given": len(answer.values), "expected": expected}, answer.where)
+                )
+            elif problem_id not in problem_set.ids:
+                findings.append(
+                    Finding("grade.unknown_problem", {"item": item, "problem": problem_id, "ids": ", ".join(problem_set.ids)}, answer.where)
+                )
+            elif token not in (problem := problem_set.get(problem_id)).asked_rows:
+                findings.append(
+                    Finding("grade.unknown_row", {"item": item, "problem": problem_id, "row": token, "rows": ", ".join(problem.asked_rows)}, answer.where)
+                )
+            else:
+                findings.append(
+                    Finding("grade.unknown_stage", {"item": item, "stage": stage, "stages": ", ".join(problem.asked_stages)}, answer.where)
+                )
+        return good
+
+
+def columns_of(problem_set: ProblemSet) -> list[ItemKey]:
+    """Every item of a set in gradebook order: problems, then asked rows, then pipeline stages."""
+    return [
+        (problem.id, token, stage)
+        for problem in problem_set.problems
+        for token in problem.asked_rows
+        for stage in STAGES
+        if stage in problem.asked_stages
+    ]
+
+
+def grade_files(
+    paths: Sequence[str | Path],
+    *,
+    problems: str | None = None,
+    follow_through: str = "full",
+    exclude: Iterable[str | Path] = (),
+) -> Gradebook:
+    """Read and mark every answer file under ``paths``. Raises only for a bad ``problems``."""
+    return grade_found(find_answer_files(paths, exclude=exclude), problems=problems, follow_through=follow_through)
+
+
+def grade_found(
+    files: Sequence[tuple[Path, bool]], *, problems: str | None = None, follow_through: str = "full"
+) -> Gradebook:
+    """Mark the files :func:`find_answer_files` found, in that order."""
+    cells = CellReader()
+    subs = (sub for path, from_dir in files for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells))
+    return grade_submissions(subs, problems=problems, follow_through=follow_through)
+
+
+def grade_submissions(subs: Iterable[Submission], *, problems: str | None = None, follow_through: str = "full") -> Gradebook:
+    """Mark every submission; a CSV without a ``problem_set`` column needs ``problems`` (a UsageError)."""
+    marker = Grader(problems=problems, follow_through=follow_through)
+    students = []
+    for sub in subs:
+        if problems is None and not sub.set_column:
+            from attn_tutor.errors import UsageError
+
+            raise UsageError("grade.csv_needs_problems", path=sub.file)
+        students.append(marker.mark(sub))
+    flag_repeated_students(students)
+    return Gradebook(students, list(marker.order), follow_through)
+
+
+def flag_repeated_students(students: Sequence[StudentResult]) -> None:
+    """The same student in two places: every such row gets an error naming all the places."""
+    import unicodedata
+
+    places: dict[str, list[StudentResult]] = {}
+    for student in students:
+        name = " ".join(unicodedata.normalize("NFC", student.student or "").split())
+        if name and not student.refused:
+            places.setdefault(name, []).append(student)
+    for name, group in places.items():
+        if len(group) < 2:
+            continue
+        where = ", ".join(str(Location(s.file, s.line)) for s in group)
+        for student in group:
+            student.findings.append(Finding("grade.duplicate_student", {"student": name, "places": where}, Location(student.file, student.line)))
