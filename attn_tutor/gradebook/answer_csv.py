@@ -9,6 +9,7 @@ from collections import Counter
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
 from attn_tutor.gradebook.records import Answer, ItemKey, Submission
+from attn_tutor.inputs import excerpt
 
 
 def read_csv_text(text: str, file: str, *, base: str = ".", cells: CellReader | None = None) -> list[Submission]:
@@ -95,7 +96,7 @@ def read_csv_stream(stream, file: str, *, base: str = ".", cells: CellReader | N
         if variant_col is not None and variant_col < len(row) and row[variant_col].strip():
             seed = read_seed(row[variant_col])
             if seed is None:
-                sub.findings.append(Finding("grade.bad_variant", {"value": row[variant_col]}, Location(file, line, variant_col + 1)))
+                sub.findings.append(Finding("grade.bad_variant", {"value": excerpt(row[variant_col])}, Location(file, line, variant_col + 1)))
                 sub.readable = False
             sub.variant = seed
         if set_col is not None and set_col < len(row) and row[set_col].strip():

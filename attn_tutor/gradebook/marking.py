@@ -27,6 +27,7 @@ class Grader:
         self.order: list[ItemKey] = []  # every item column, in first-seen set order
         self._ordered: set[str] = set()
         self._names: list[str] | None = None
+        self._choices: dict[tuple, object] = {}  # (problem_set, base) -> set_choice.Choice
         self.override = None
         if problems is not None:
             from attn_tutor.set_choice import teacher_choice
@@ -47,11 +48,20 @@ class Grader:
         return self._sets[key]
 
     def choice(self, sub: Submission):
-        """The :class:`~attn_tutor.set_choice.Choice` the file's ``problem_set`` makes (the teacher's rules)."""
+        """The :class:`~attn_tutor.set_choice.Choice` the file's ``problem_set`` makes (the teacher's rules),
+        worked out once per (name, folder): a class names one set, and resolving a path costs system calls."""
         from attn_tutor.problem_load import DEFAULT_SET
         from attn_tutor.set_choice import student_choice
 
-        return student_choice(sub.problem_set, sub.base, Location(sub.file, sub.line), self._packaged(), DEFAULT_SET)
+        cache = (sub.problem_set, sub.base)
+        known = self._choices.get(cache)
+        if known is None:
+            known = student_choice(sub.problem_set, sub.base, Location(sub.file, sub.line), self._packaged(), DEFAULT_SET)
+            if len(self._choices) < 10_000:
+                self._choices[cache] = known
+        if known.refusal is not None:  # the sentence names this student's own file and line
+            known = known._replace(refusal=known.refusal.__class__(known.refusal.key, known.refusal.args, Location(sub.file, sub.line)))
+        return known
 
     def resolve(self, sub: Submission) -> tuple[str | None, str, list[Finding]]:
         """The problem set's cache key (None: refused), the label reports carry, and what to flag."""
