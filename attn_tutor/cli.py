@@ -151,14 +151,25 @@ def solve(
         Optional[int], typer.Option("--decimals", min=0, max=10, help="Decimal places (default: the problem's).")
     ] = None,
     format: Annotated[SolveFormat, typer.Option("--format", "-f", help="How to print the solution.")] = SolveFormat.table,
+    large: Annotated[
+        bool,
+        typer.Option(
+            "--large",
+            help="With --format json: allow a demonstration beyond the hand-sized limits "
+            "(up to 512 tokens and d 512), written problem by problem.",
+        ),
+    ] = False,
     lang: LangOption = None,
 ) -> None:
     """Show every stage of each problem worked out: scores, scaling, softmax, output."""
     from attn_tutor import engine
+    from attn_tutor.model import HAND_SIZED, LARGE
     from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
-    problem_set = load_problem_set(file)
+    if large and format is not SolveFormat.json:
+        raise UsageError("cli.large_needs_json")
+    problem_set = load_problem_set(file, LARGE if large else HAND_SIZED)
     chosen = pick_problems(problem_set, problem)
     plans = []
     for item in chosen:
@@ -172,13 +183,13 @@ def solve(
         plans.append((item, rows))
     if not plans:
         raise UsageError("cli.row_in_no_problem", row=row, source=problem_set.source)
-    solutions = [(engine.solve(item), rows) for item, rows in plans]
-
     if format is SolveFormat.json:
         from attn_tutor.render import jsonout
 
-        sys.stdout.write(jsonout.dumps([s for s, _ in solutions]))
+        for chunk in jsonout.chunks(engine.solve(item) for item, _ in plans):  # each problem as it is solved
+            sys.stdout.write(chunk)
         return
+    solutions = [(engine.solve(item), rows) for item, rows in plans]
     from attn_tutor.document import Heading
     from attn_tutor.solution_doc import solution_blocks
 

@@ -40,6 +40,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "알 수 없는 언어 '{lang}'입니다. ko 또는 en을 쓰세요",
     ),
     "cli.interrupted": ("interrupted", "중단되었습니다"),
+    "cli.large_needs_json": (
+        "--large is for --format json only: a problem beyond the hand-sized limits is worked by the machine, not shown as tables",
+        "--large는 --format json에서만 쓸 수 있습니다. 손계산 한도를 넘는 문제는 표로 보여 주지 않고 기계가 계산합니다",
+    ),
     "output.failed": (
         "cannot write to standard output: {reason}; free some space, or send the output somewhere else",
         "표준 출력에 쓸 수 없습니다: {reason}. 공간을 확보하거나 출력을 다른 곳으로 보내세요",

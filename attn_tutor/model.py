@@ -39,6 +39,22 @@ MAX_ANSWER_FILE_BYTES = 1_000_000  # one student's YAML answer file
 MAX_CSV_BYTES = 1_000_000_000  # a CSV answer file, read as a stream: 50,000 form rows fit many times over
 
 
+class Limits(NamedTuple):
+    """The sizes a problem set may have (entries stay hand-sized, so products stay exact)."""
+
+    tokens: int = MAX_TOKENS
+    dim: int = MAX_DIM
+    heads: int = MAX_HEADS
+    problems: int = MAX_PROBLEMS
+    cells: int = MAX_SET_CELLS
+    file_bytes: int = MAX_PROBLEM_FILE_BYTES
+
+
+HAND_SIZED = Limits()
+# `solve --format json --large`: a teacher's demonstration, worked by the machine and streamed.
+LARGE = Limits(tokens=512, dim=512, heads=16, problems=MAX_PROBLEMS, cells=4_000_000, file_bytes=50_000_000)
+
+
 class Head(NamedTuple):
     """One attention head: either Q, K (and V) given, or W_Q, W_K (and W_V) to project X."""
 

@@ -61,15 +61,12 @@ from pathlib import Path
 from attn_tutor import yamlread
 from attn_tutor.errors import Finding, InvalidProblemSet, Location
 from attn_tutor.model import (
-    MAX_DIM,
+    HAND_SIZED,
     MAX_ENTRY,
     MAX_ENTRY_DECIMALS,
-    MAX_HEADS,
-    MAX_PROBLEMS,
-    MAX_SET_CELLS,
     MAX_TEXT,
-    MAX_TOKENS,
     STAGES,
+    Limits,
     Head,
     Matrix,
     Problem,
@@ -160,11 +157,12 @@ def _is_bare_name(spec: str) -> bool:
     return not spec.lower().endswith((".yaml", ".yml"))
 
 
-def load_problem_set(spec: str | None) -> ProblemSet:
+def load_problem_set(spec: str | None, limits: Limits = HAND_SIZED) -> ProblemSet:
     """``None`` → the packaged ``ch13``; a packaged set's bare name → that set; else a path.
 
     A bare name (no path separator, no ``.yaml``/``.yml`` suffix) that names a
     packaged set means the packaged set, even if a file of that name exists here.
+    ``limits``: the hand-sized ones, or :data:`~attn_tutor.model.LARGE` for ``solve --large``.
     """
     if spec is None:
         spec = DEFAULT_SET
@@ -172,32 +170,31 @@ def load_problem_set(spec: str | None) -> ProblemSet:
         names = packaged_sets()
         if spec in names:
             path = packaged_path(spec)
-            problem_set = load_text(_read_bytes(path), source=str(path))
+            problem_set = load_text(_read_bytes(path, limits), source=str(path), limits=limits)
             return problem_set._replace(source=spec, name=spec)
         if not os.path.lexists(spec):
             raise InvalidProblemSet(
                 "problems.no_such_set", Location(spec), sets=", ".join(names) or "-"
             )
-    return load_path(spec)
+    return load_path(spec, limits)
 
 
 # --- files -----------------------------------------------------------------------
 
 
-def _read_bytes(path: str | os.PathLike[str]) -> bytes:
-    """A problem-set file: a regular file (never a FIFO or device) of at most MAX_PROBLEM_FILE_BYTES."""
+def _read_bytes(path: str | os.PathLike[str], limits: Limits = HAND_SIZED) -> bytes:
+    """A problem-set file: a regular file (never a FIFO or device) of at most ``limits.file_bytes``."""
     from attn_tutor.inputs import InputRefused, read_regular
-    from attn_tutor.model import MAX_PROBLEM_FILE_BYTES
 
     try:
-        return read_regular(path, MAX_PROBLEM_FILE_BYTES)
+        return read_regular(path, limits.file_bytes)
     except InputRefused as error:
         raise InvalidProblemSet.many(error.problems) from None
 
 
-def load_path(path: str | os.PathLike[str]) -> ProblemSet:
+def load_path(path: str | os.PathLike[str], limits: Limits = HAND_SIZED) -> ProblemSet:
     """Read and check the problem-set file at ``path``."""
-    return load_text(_read_bytes(path), source=os.fspath(path))
+    return load_text(_read_bytes(path, limits), source=os.fspath(path), limits=limits)
 
 
 def validate_path(path: str | os.PathLike[str]) -> list[Finding]:
@@ -209,9 +206,9 @@ def validate_path(path: str | os.PathLike[str]) -> list[Finding]:
     return []
 
 
-def load_text(text: str | bytes, source: str = "<string>") -> ProblemSet:
+def load_text(text: str | bytes, source: str = "<string>", limits: Limits = HAND_SIZED) -> ProblemSet:
     """Parse and check a problem set; raise :class:`InvalidProblemSet` with every finding."""
-    return _Reader(source).read(text)
+    return _Reader(source, limits).read(text)
 
 
 # --- the reader ------------------------------------------------------------------
@@ -287,8 +284,9 @@ def _unsafe_at(text: str) -> int | None:
 
 
 class _Reader:
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, limits: Limits = HAND_SIZED) -> None:
         self.source = source
+        self.limits = limits
         self.findings: list[Finding] = []
         self.bad: set[int] = set()  # nodes already reported (a bad tag): skip them later
 
@@ -472,8 +470,8 @@ class _Reader:
         items = self._text_list(node, path)
         if items is None:
             return None
-        if len(items) > MAX_TOKENS:
-            self.add("problems.too_many_tokens", node, path=path, count=len(items), limit=MAX_TOKENS)
+        if len(items) > self.limits.tokens:
+            self.add("problems.too_many_tokens", node, path=path, count=len(items), limit=self.limits.tokens)
             return None
         first: dict[str, int] = {}
         for i, (token, item) in enumerate(items, start=1):
@@ -519,12 +517,13 @@ class _Reader:
             return None
         rows: list[list[float | None]] = []
         lengths: list[int | None] = []
-        too_big = len(node.value) > MAX_TOKENS or any(
-            isinstance(row, SequenceNode) and len(row.value) > MAX_DIM for row in node.value
+        most_rows, most_cols = max(self.limits.tokens, self.limits.dim), self.limits.dim
+        too_big = len(node.value) > most_rows or any(
+            isinstance(row, SequenceNode) and len(row.value) > most_cols for row in node.value
         )
         if too_big:  # one sentence, not a finding per entry of a huge matrix
             widest = max((len(row.value) for row in node.value if isinstance(row, SequenceNode)), default=0)
-            self.add("problems.matrix_too_large", node, path=path, rows=len(node.value), cols=widest, max_rows=MAX_TOKENS, max_cols=MAX_DIM)
+            self.add("problems.matrix_too_large", node, path=path, rows=len(node.value), cols=widest, max_rows=most_rows, max_cols=most_cols)
             return None
         for r, row in enumerate(node.value, start=1):
             if not self._usable(row):
@@ -603,16 +602,16 @@ class _Reader:
         items = self._list(top["problems"][1], "problems")
         if items is None:
             return None
-        if len(items) > MAX_PROBLEMS:
-            self.add("problems.too_many_problems", top["problems"][1], path="problems", count=len(items), limit=MAX_PROBLEMS)
+        if len(items) > self.limits.problems:
+            self.add("problems.too_many_problems", top["problems"][1], path="problems", count=len(items), limit=self.limits.problems)
             return None
         ids: dict[str, int] = {}
         problems = [self._problem(item, i, ids) for i, item in enumerate(items)]
         if self.findings:
             return None
         cells = sum(len(p.heads) * len(p.tokens) * len(p.keys) for p in problems if p is not None)
-        if cells > MAX_SET_CELLS:
-            self.add("problems.too_many_cells", top["problems"][1], path="problems", count=cells, limit=MAX_SET_CELLS)
+        if cells > self.limits.cells:
+            self.add("problems.too_many_cells", top["problems"][1], path="problems", count=cells, limit=self.limits.cells)
             return None
         return ProblemSet(tuple(p for p in problems if p is not None), title=title, source=self.source)
 
@@ -653,8 +652,8 @@ class _Reader:
                     self.add("problems.heads_and_matrices", m[key][0], path=f"{path}.{key}", field=key)
             context = _Context(n_q, n_k, keys_field, X, top_level=False)
             items = self._list(value("heads"), f"{path}.heads")
-            if items is not None and len(items) > MAX_HEADS:
-                self.add("problems.too_many_heads", value("heads"), path=f"{path}.heads", count=len(items), limit=MAX_HEADS)
+            if items is not None and len(items) > self.limits.heads:
+                self.add("problems.too_many_heads", value("heads"), path=f"{path}.heads", count=len(items), limit=self.limits.heads)
                 items = None
             heads_complete = items is not None
             for i, item in enumerate(items or []):
