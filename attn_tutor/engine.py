@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -119,40 +120,66 @@ def _places(matrix: np.ndarray) -> int | None:
     return most
 
 
-def exact_product(A: np.ndarray, B: np.ndarray) -> np.ndarray:
-    """``A @ B`` as the nearest floats to the exact decimal products, when that can be known.
+class _Exact(NamedTuple):
+    """A matrix exactly: integers, to be divided by 10**places."""
 
-    A sum of products of decimals with p and q places has at most p + q places; the
-    float sum is within a few units in the last place of it, so rounding to p + q
-    places gives back the exact decimal's float (0.15×0.3 + 0.25×0.3 + 0.35×0.3 is
-    0.225, not 0.22499999999999998, and is shown 0.23 at two places, as by hand).
-    Done only when the error bound is far below half of the last place.
+    ints: list
+    places: int
+
+
+_EXACT_WORK = 200_000  # multiplications beyond which (solve --large) the float product is used
+
+
+def _exact(matrix: np.ndarray) -> _Exact | None:
+    """The given entries as exact decimals (the loader keeps them hand-sized: at most 4 places)."""
+    places = _places(matrix)
+    if places is None or places > 8:
+        return None
+    scale = 10**places
+    return _Exact([[int(round(v * scale)) for v in row] for row in matrix.tolist()], places)
+
+
+def _product(A: np.ndarray, B: np.ndarray, exact_a: _Exact | None, exact_b: _Exact | None):
+    """``A @ B`` as the nearest floats to the exact products, and the exact product (or None).
+
+    Worked in integers: a sum of products of decimals with p and q places is an integer
+    over 10**(p+q), and Python divides integers to the nearest float. So 0.15×0.3 +
+    0.25×0.3 + 0.35×0.3 is 0.225, not 0.22499999999999998 (shown 0.23 at two places,
+    as by hand), and a projected score of large integers is not rounded on the way.
+    Beyond :data:`_EXACT_WORK` multiplications (a --large demonstration) the float product.
     """
-    product = A @ B
-    places_a, places_b = _places(A), _places(B)
-    if places_a is None or places_b is None or product.size == 0:
-        return product
-    places = places_a + places_b
-    if places == 0 or places > 15:
-        return product  # integers are exact already (the limits keep them below 2**53)
-    bound = float(np.max(np.abs(A) @ np.abs(B))) * (A.shape[-1] + 1) * 2.0**-52
-    if bound * 10.0**places >= 0.25:
-        return product
-    return np.round(product, places)
+    rows, inner = A.shape
+    cols = B.shape[1]
+    if exact_a is None or exact_b is None or rows * inner * cols > _EXACT_WORK:
+        return A @ B, None
+    columns = list(zip(*exact_b.ints))
+    ints = [[sum(x * y for x, y in zip(row, column)) for column in columns] for row in exact_a.ints]
+    places = exact_a.places + exact_b.places
+    denominator = 10**places
+    floats = np.array([[n / denominator for n in row] for row in ints], dtype=np.float64).reshape(rows, cols)
+    return floats, _Exact(ints, places)
+
+
+def _transposed(exact: _Exact | None) -> _Exact | None:
+    return None if exact is None else _Exact([list(column) for column in zip(*exact.ints)], exact.places)
 
 
 def solve_head(problem: Problem, head: Head) -> HeadResult:
     if head.projected:
         X = as_array(problem.X)
-        Q, K = exact_product(X, as_array(head.W_Q)), exact_product(X, as_array(head.W_K))
-        V = exact_product(X, as_array(head.W_V)) if head.W_V is not None else None
+        exact_x = _exact(X)
+        W_Q, W_K = as_array(head.W_Q), as_array(head.W_K)
+        Q, exact_q = _product(X, W_Q, exact_x, _exact(W_Q))
+        K, exact_k = _product(X, W_K, exact_x, _exact(W_K))
+        V = _product(X, as_array(head.W_V), exact_x, _exact(as_array(head.W_V)))[0] if head.W_V is not None else None
     else:
         Q, K = as_array(head.Q), as_array(head.K)
+        exact_q, exact_k = _exact(Q), _exact(K)
         V = as_array(head.V) if head.V is not None else None
     d_k = Q.shape[1]
     divisor = divisor_for(problem, d_k)
     mask = np.array(problem.mask_matrix(), dtype=bool).reshape(Q.shape[0], K.shape[0])
-    raw = exact_product(Q, K.T)
+    raw = _product(Q, K.T, exact_q, _transposed(exact_k))[0]
     scores = np.where(mask, raw, np.nan)
     scaled = np.where(mask, raw / divisor, np.nan)
     exps = student_exps(scaled, mask)

@@ -22,10 +22,9 @@ STAGES: tuple[str, ...] = ("scores", "scaled", "weights", "output")
 # One place for the sizes every command accepts; the loader, grade and the README use
 # these names. A problem beyond them is not a hand calculation, and they keep every
 # command fast (solve, quiz and export of the largest set allowed take seconds, not minutes) and
-# every printed product exact: with |entry| <= MAX_ENTRY and at most MAX_ENTRY_DECIMALS
-# places, a product of two entries has at most 8 places and a score at most
-# MAX_DIM * 1e12, so the engine can give the exact decimal of every score (see
-# engine.exact_product) and the integers of an integer problem are exact in a float.
+# every printed product exact: entries are decimals of at most MAX_ENTRY_DECIMALS places,
+# so the engine works each product and score (and Q = X·W_Q) in integers and gives the
+# float nearest the exact value (engine._product); the sizes keep that work small.
 MAX_TOKENS = 12  # query tokens, and key tokens, per problem (generate's --tokens goes as far)
 MAX_DIM = 8  # d_k, d_v and d_in (the width of X): numbers per row
 MAX_HEADS = 4  # heads per problem

@@ -21,6 +21,8 @@ import time
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from attn_tutor import files
 
@@ -636,3 +638,45 @@ def test_streamed_json_is_one_json_dumps():
     for chosen in (solutions, solutions[:1], []):
         whole = json.dumps({"problems": [jsonout.solution_dict(s) for s in chosen]}, ensure_ascii=False, indent=2) + "\n"
         assert jsonout.dumps(chosen) == whole
+
+
+# hand-sized entries: up to 1e6 in size, up to 4 decimal places
+hand_entry = st.integers(-(10**10), 10**10).map(lambda n: n / 10**4) | st.integers(-(10**6), 10**6).map(float)
+
+
+@st.composite
+def hand_problems(draw, projected: bool):
+    from attn_tutor.model import Head, Problem
+
+    n_q, n_k, d, d_in = (draw(st.integers(1, 4)) for _ in range(4))
+    matrix = lambda rows, cols: tuple(tuple(draw(hand_entry) for _ in range(cols)) for _ in range(rows))  # noqa: E731
+    if projected:
+        X = matrix(n_q, d_in)
+        head = Head(W_Q=matrix(d_in, d), W_K=matrix(d_in, d))
+        return Problem("p", tuple(f"t{i}" for i in range(n_q)), (head,), X=X)
+    head = Head(Q=matrix(n_q, d), K=matrix(n_k, d))
+    return Problem("p", tuple(f"t{i}" for i in range(n_q)), (head,), key_tokens=tuple(f"k{i}" for i in range(n_k)))
+
+
+def _exact_scores(problem):
+    from fractions import Fraction
+
+    head = problem.heads[0]
+    exact = lambda m: [[Fraction(repr(v)) for v in row] for row in m]  # noqa: E731
+    times = lambda a, b: [[sum(x * y for x, y in zip(row, col)) for col in zip(*b)] for row in a]  # noqa: E731
+    if head.projected:
+        X = exact(problem.X)
+        Q, K = times(X, exact(head.W_Q)), times(X, exact(head.W_K))
+    else:
+        Q, K = exact(head.Q), exact(head.K)
+    return times(Q, [list(col) for col in zip(*K)])
+
+
+@settings(max_examples=150)
+@given(st.booleans().flatmap(hand_problems))
+def test_every_score_is_the_float_nearest_the_exact_value(problem):
+    from attn_tutor import engine
+
+    solution = engine.solve(problem)
+    expected = [[float(v) for v in row] for row in _exact_scores(problem)]
+    assert solution.head.scores.tolist() == expected
