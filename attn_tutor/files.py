@@ -24,8 +24,10 @@ import errno
 import os
 import stat
 import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
-from typing import Iterable
+from typing import BinaryIO
 
 from attn_tutor.errors import AttnTutorError, UsageError
 
@@ -88,7 +90,17 @@ def _before_link(temp: str, target: Path) -> None:
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes, *, replace: bool = False) -> None:
-    """Write ``data`` (text as UTF-8 with ``\\n`` line ends, or bytes) as the whole of ``path``.
+    """Write ``data`` (text as UTF-8 with ``\\n`` line ends, or bytes) as the whole of ``path``
+    (``replace``: see :func:`atomic_file`)."""
+    with atomic_file(path, replace=replace) as stream:
+        stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike, *, replace: bool = False) -> Iterator[BinaryIO]:
+    """A binary stream whose bytes become the whole of ``path`` when the block ends; if the block
+    raises (an error, Ctrl-C, SIGTERM), ``path`` is left as it was and the temporary file removed.
+    For outputs written piece by piece (a class's gradebook).
 
     ``replace`` (the command's ``--force``): an existing regular file is replaced and
     keeps its permission bits; anything else there is refused. Without it, the file
@@ -96,7 +108,6 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, replace: bool = 
     the usual permissions (0666 less the umask), not mkstemp's 0600.
     """
     target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
     temp = None
     try:
         existing = None
@@ -109,7 +120,7 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, replace: bool = 
                 raise AttnTutorError(key, path=str(target))
         handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.absolute().parent)
         with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
+            yield stream
             stream.flush()
             os.fsync(stream.fileno())
         if existing is not None:

@@ -61,16 +61,18 @@ from pathlib import Path
 from attn_tutor import yamlread
 from attn_tutor.errors import Finding, InvalidProblemSet, Location
 from attn_tutor.model import (
+    DECIMALS_MAX,
     HAND_SIZED,
     MAX_ENTRY,
     MAX_ENTRY_DECIMALS,
     MAX_TEXT,
     STAGES,
-    Limits,
     Head,
+    Limits,
     Matrix,
     Problem,
     ProblemSet,
+    stage_name,
 )
 from attn_tutor.yamlread import MappingNode, Node, ScalarNode, SequenceNode, is_plain
 
@@ -94,7 +96,7 @@ PROBLEM_KEYS = (
 )  # fmt: skip
 
 DEFAULT_DECIMALS = 3
-MAX_DECIMALS = 10
+MAX_DECIMALS = DECIMALS_MAX
 DEFAULT_TOLERANCE = 0.005
 MAX_TOLERANCE = 1.0
 # Entries beyond 1e15 cannot be worked by hand and stop being exact integers in a
@@ -878,7 +880,8 @@ class _Reader:
         if items is None:
             return None
         asked: set[str] = set()
-        for stage, item in items:
+        for word, item in items:
+            stage = stage_name(word)  # softmax: the weights
             if stage in asked:
                 self.add("problems.duplicate_entry", item, path=path, value=stage)
             elif stage not in STAGES:

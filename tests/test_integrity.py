@@ -187,7 +187,7 @@ def test_a_special_file_as_problem_set_is_a_sentence_within_seconds(tmp_path, ki
     result = subprocess.run([sys.executable, "-m", "attn_tutor", *args], capture_output=True, text=True, timeout=20, stdin=subprocess.DEVNULL, cwd=tmp_path)
     assert time.monotonic() - start < 10
     assert result.returncode == 1, result.stderr
-    assert SPECIALS[kind][1] in result.stdout + result.stderr
+    assert SPECIALS[kind][1] in flat(result.stdout + result.stderr)
     assert "Traceback" not in result.stderr
 
 
@@ -203,8 +203,8 @@ def test_a_special_file_as_answer_file_is_that_students_error(tmp_path, kind, mo
     )  # fmt: skip
     assert time.monotonic() - start < 10
     assert result.returncode == 1
-    assert SPECIALS[kind][1] in result.stderr
-    assert "written to" not in result.stdout and not (tmp_path / "book.csv").exists()  # a refused file: no gradebook
+    assert SPECIALS[kind][1] in flat(result.stderr)
+    assert "written to" not in result.stdout + result.stderr and not (tmp_path / "book.csv").exists()  # a refused file: no gradebook
     assert "nothing was written" in flat(result.stderr)
 
 
@@ -214,7 +214,7 @@ def test_a_fifo_inside_an_answer_directory_never_hangs(run_cli, tmp_path, monkey
     os.mkfifo(tmp_path / "answers" / "x.csv")
     (tmp_path / "answers" / "good.yaml").write_text(answer("lee", str(SET)), "utf-8")
     result = subprocess.run([sys.executable, "-m", "attn_tutor", "grade", "answers", "--problems", str(SET)], capture_output=True, text=True, timeout=20)
-    assert result.returncode == 1 and "is a FIFO" in result.stderr
+    assert result.returncode == 1 and "is a FIFO" in flat(result.stderr)
 
 
 @pytest.mark.parametrize(
@@ -299,7 +299,7 @@ def test_quit_early_reports_every_item_and_the_whole_max_score(run_cli, tmp_path
     report = tmp_path / "r.json"
     result = run_cli(*EXAM, "--report", str(report), input="1 6 4\n0.71 4.24 2.83\nq\n")
     assert result.exit_code == 0
-    assert "Stopped after 3 of 8 questions. Score so far: 2 / 3" in result.output  # the score over what was asked
+    assert "Stopped after 3 of 8 questions. Score so far: 2 / 2" in result.output  # the score over what was answered
     saved = json.loads(report.read_text("utf-8"))
     assert (saved["score"], saved["max_score"], saved["finished"], len(saved["items"])) == (2, 8, False, 8)
     assert [i["verdict"] for i in saved["items"]] == ["correct", "correct"] + ["missing"] * 6
@@ -342,7 +342,7 @@ def test_a_signal_mid_exam_leaves_a_complete_report(tmp_path, signum, status):
     assert process.returncode == status, err
     assert "Traceback" not in err
     # the signal may come before the third question is put, or while it waits for an answer
-    assert re.search(r"Interrupted after ([23]) of 8 questions\. Score so far: 2 / \1", out), out
+    assert re.search(r"Interrupted after [23] of 8 questions\. Score so far: 2 / 2", out), out
     saved = json.loads(report.read_text("utf-8"))
     assert (saved["finished"], saved["score"], saved["max_score"], len(saved["items"])) == (False, 2, 8, 8)
     assert list(tmp_path.iterdir()) == [report]  # no temporary file left

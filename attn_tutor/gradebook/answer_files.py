@@ -32,7 +32,9 @@ def looks_like_gradebook(text: str) -> bool:
     return "max_score" in first and "percent" in first
 
 
-def read_answer_file(path: str | Path, *, skip_foreign: bool = False, cells: CellReader | None = None) -> list[Submission]:
+def read_answer_file(
+    path: str | Path, *, skip_foreign: bool = False, cells: CellReader | None = None, name_column: str | None = None
+) -> list[Submission]:
     """Every student in one answer file (YAML: one; CSV: one per row).
 
     ``skip_foreign`` (used when scanning directories): a problem-set YAML file or a
@@ -51,7 +53,7 @@ def read_answer_file(path: str | Path, *, skip_foreign: bool = False, cells: Cel
                 first = stream.readline()
                 if skip_foreign and looks_like_gradebook(first):
                     return []
-                return read_csv_stream(itertools.chain((first,), stream), file, base=base, cells=cells)
+                return read_csv_stream(itertools.chain((first,), stream), file, base=base, cells=cells, name_column=name_column)
         data = read_regular(path, MAX_ANSWER_FILE_BYTES)
     except InputRefused as error:  # not a regular file, or over its size cap: never read, never a hang
         return [Submission(stem, file, findings=list(error.problems), readable=False, refused=True)]
@@ -65,6 +67,32 @@ def read_answer_file(path: str | Path, *, skip_foreign: bool = False, cells: Cel
     if skip_foreign and looks_like_problem_set(text):
         return []
     return [read_yaml_text(text, file, base=base, default_student=stem, cells=cells)]
+
+
+def csv_without_problem_set(files) -> str | None:
+    """The first CSV answer file whose header has no ``problem_set`` column (it needs ``--problems``), or None.
+
+    Read before any marking: only each CSV's first line, safely (a FIFO or an oversized
+    file is left for the reader to refuse)."""
+    import csv
+
+    from attn_tutor.inputs import InputRefused, open_text
+    from attn_tutor.model import MAX_CSV_BYTES
+
+    for path, from_dir in files:
+        if Path(path).suffix.lower() != ".csv":
+            continue
+        try:
+            with open_text(path, MAX_CSV_BYTES) as stream:
+                first = stream.readline()
+        except (InputRefused, OSError, UnicodeDecodeError):
+            continue
+        if from_dir and looks_like_gradebook(first):
+            continue
+        header = next(csv.reader([first]), [])
+        if "problem_set" not in (cell.strip().lower() for cell in header):
+            return str(path)
+    return None
 
 
 def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> list[tuple[Path, bool]]:

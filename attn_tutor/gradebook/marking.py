@@ -25,7 +25,7 @@ class Grader:
 
         self.marker = Marker(follow_through=follow_through)
         self.order: list[ItemKey] = []  # every item column, in first-seen set order
-        self._ordered: set[str] = set()
+        self.columns_by_key: dict[str, list[ItemKey]] = {}  # each solved set's items, by its key
         self._names: list[str] | None = None
         self._choices: dict[tuple, object] = {}  # (problem_set, base) -> set_choice.Choice
         self.override = None
@@ -110,11 +110,11 @@ class Grader:
         return self._solved[cache]
 
     def _remember_columns(self, key: str, problem_set: ProblemSet) -> None:
-        if key in self._ordered:
+        if key in self.columns_by_key:
             return
-        self._ordered.add(key)
+        columns = self.columns_by_key[key] = columns_of(problem_set)
         known = set(self.order)
-        for column in columns_of(problem_set):
+        for column in columns:
             if column not in known:
                 known.add(column)
                 self.order.append(column)
@@ -125,7 +125,7 @@ class Grader:
         findings = list(sub.findings)
         key, label, flags = self.resolve(sub)
         findings.extend(flags)
-        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, sub.refused)
+        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, refused=sub.refused)
         if sub.refused:
             result.problem_set = None
         if not sub.readable or key is None:
@@ -135,6 +135,7 @@ class Grader:
             findings.extend(self._set_errors(sub, label, solved))
             return result
         problem_set, solutions, widths = solved
+        result.set_key = key
         answers = self._check(sub, problem_set, widths, findings)
         items = []
         for problem in problem_set.problems:
@@ -213,11 +214,19 @@ def grade_files(
 
 
 def grade_found(
-    files: Sequence[tuple[Path, bool]], *, problems: str | None = None, follow_through: str = "full"
+    files: Sequence[tuple[Path, bool]],
+    *,
+    problems: str | None = None,
+    follow_through: str = "full",
+    name_column: str | None = None,
 ) -> Gradebook:
-    """Mark the files :func:`find_answer_files` found, in that order."""
+    """Mark the files :func:`find_answer_files` found, in that order (``name_column``: a CSV's name column)."""
     cells = CellReader()
-    subs = (sub for path, from_dir in files for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells))
+    subs = (
+        sub
+        for path, from_dir in files
+        for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells, name_column=name_column)
+    )
     return grade_submissions(subs, problems=problems, follow_through=follow_through)
 
 
