@@ -72,8 +72,58 @@ class _Guard:
     def encoding(self) -> str:
         return getattr(self._stream, "encoding", None) or "utf-8"
 
+    @property
+    def buffer(self) -> "_BinaryGuard":
+        """The bytes under the text (a PDF, a QTI zip), guarded the same way."""
+        return _BinaryGuard(self)
+
+
+class _BinaryGuard:
+    """``sys.stdout.buffer`` behind the same guard: its failures are the text stream's."""
+
+    def __init__(self, guard: _Guard) -> None:
+        self._guard = guard
+
+    def _call(self, name: str, *args):
+        guard = self._guard
+        if guard._stream is None:
+            if guard.error is None:
+                guard.error = OSError("standard output is closed")
+            return None
+        if guard.error is not None or guard.closed_pipe:
+            return None
+        try:
+            return getattr(guard._stream.buffer, name)(*args)
+        except BrokenPipeError:
+            guard.closed_pipe = True
+        except (OSError, ValueError) as error:
+            guard.error = error
+        return None
+
+    def write(self, data: bytes) -> int:
+        self._call("write", data)
+        return len(data)
+
+    def flush(self) -> None:
+        self._call("flush")
+
     def __getattr__(self, name):
         return getattr(self._stream, name)
+
+
+@contextmanager
+def unguarded():
+    """The real standard output for the block: ``input()`` uses GNU readline (line editing, and
+    Ctrl-C without a ``^C`` echoed) only when ``sys.stdout`` is the C-level stream itself."""
+    guard = sys.stdout
+    if isinstance(guard, _Guard) and guard._stream is not None and guard.error is None:
+        sys.stdout = guard._stream
+        try:
+            yield
+        finally:
+            sys.stdout = guard
+    else:
+        yield
 
 
 def _utf8(stream) -> None:

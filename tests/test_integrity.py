@@ -394,7 +394,7 @@ def test_force_replaces_only_regular_files(run_cli, tmp_path, kind, message, com
     before = os.lstat(target)
     args = {
         "grade": ["grade", str(CLASS / "01-correct.yaml"), "--csv", str(target)],
-        "export": ["export", "-o", str(target)],
+        "export": ["export", "-f", "html", "-o", str(target)],
         "generate": ["generate", "-o", str(target)],
         "quiz": ["quiz", "--report", str(target)],
     }[command]
@@ -443,7 +443,7 @@ def test_an_output_that_is_an_input_is_refused_even_with_force(run_cli, tmp_path
     args, protected = {
         "grade answer dir": (["grade", "same", "--csv", "same/good.yaml"], "same/good.yaml"),
         "grade named answer": (["grade", "same/good.yaml", "--csv", "./same/../same/good.yaml"], "same/good.yaml"),
-        "export problem file": (["export", "s.yaml", "-o", "s.yaml"], "s.yaml"),
+        "export problem file": (["export", "s.yaml", "-f", "md", "-o", "s.yaml"], "s.yaml"),
         "quiz problem file": (["quiz", "s.yaml", "--report", "s.yaml"], "s.yaml"),
         "grade problems file": (["grade", "same", "--problems", "s.yaml", "--json", "s.yaml"], "s.yaml"),
     }[case]
@@ -480,6 +480,7 @@ def test_sigterm_while_writing_removes_the_temporary_file(tmp_path):
         ("{cmd} export -f md > /dev/full", "error: cannot write to standard output: No space left on device"),
         ("{cmd} solve --format json > /dev/full", "error: cannot write to standard output: No space left on device"),
         ("{cmd} generate >&-", "error: standard output is closed"),
+        ("{cmd} export -f qti > /dev/full", "error: cannot write to standard output: No space left on device"),  # bytes
     ],
 )
 def test_output_errors_are_one_sentence(shell, message):
