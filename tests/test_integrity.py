@@ -270,8 +270,10 @@ def test_the_same_student_twice_marks_both_rows(run_cli, tmp_path, monkeypatch):
     shutil.copy(SET, tmp_path / "set.yaml")
     (tmp_path / "a.yaml").write_text(answer("김민지", "set.yaml"), "utf-8")
     (tmp_path / "form.csv").write_text("student,problem_set,cat-fish/먹었다/scores\r\n박서준,set.yaml,1 6 4\r\n김민지,set.yaml,1 6 4\r\n", "utf-8")
-    result = run_cli("grade", "a.yaml", "form.csv", "--csv", "book.csv")
+    result = run_cli("grade", "a.yaml", "form.csv", "--csv", "book.csv", "--json", "r.json")
     assert result.exit_code == 1
+    reports = json.loads((tmp_path / "r.json").read_text("utf-8"))["students"]
+    assert [len([e for e in s["errors"] if "appears more than once" in e]) for s in reports] == [1, 0, 1]
     rows = read_gradebook(tmp_path / "book.csv")
     kim = [row for row in rows if row["student"] == "김민지"]
     assert len(kim) == 2

@@ -108,6 +108,7 @@ class GradebookWriter:
         self.tally = tally
         self.lang = lang
         self._places: dict[str, list[str]] = {}  # each student's name -> where it appears
+        self._who: list[tuple[str, str]] = []  # (name, place) of each JSON line, for the repeats
         self._csv = tempfile.TemporaryFile() if csv_file else None
         self._json = tempfile.TemporaryFile() if json_file else None
         self._index: dict = {}
@@ -125,7 +126,20 @@ class GradebookWriter:
         name = student_key(row.cells[0])
         if name and not row.refused:
             self._places.setdefault(name, []).append(row.file)
+        if self._json is not None:
+            self._who.append((name if not row.refused else "", row.file))
         self._students += 1
+
+    def _with_repeat(self, line: bytes, name: str, place: str, places: list[str]) -> bytes:
+        import json
+
+        from attn_tutor.i18n import t
+
+        student = json.loads(line)
+        said = f"{place}: " + t("grade.duplicate_student", self.lang, student=name, places=", ".join(places))
+        if said not in student["errors"]:
+            student["errors"].append(said)
+        return dumps(student).encode("utf-8")
 
     def repeated(self) -> dict[str, list[str]]:
         """The students who appear in more than one place, with every place (each row gets an error)."""
@@ -157,7 +171,11 @@ class GradebookWriter:
         if self._students:
             stream.write(b"[\n")
             self._json.seek(0)
+            repeated = self.repeated()
             for number_, line in enumerate(self._json):
+                name, place = self._who[number_]
+                if name in repeated:  # known only once every student is in: the error joins the report here
+                    line = self._with_repeat(line, name, place, repeated[name])
                 stream.write((b",\n" if number_ else b"") + line.rstrip(b"\n"))
             stream.write(b"\n]")
         else:
