@@ -580,7 +580,7 @@ def grade(
     finally:
         writer.close()
     terminal.draw(gradebook.summary_blocks(tally, language))
-    failed, total = tally.failed, tally.total
+    failed, total = tally.failed + writer.newly_failed(), tally.total
     if failed:
         key = "grade.summary_one" if total == 1 else "grade.summary"
         terminal.plain(t(key, language, marked=tally.marked, total=total, failed=failed))

@@ -272,6 +272,7 @@ def test_the_same_student_twice_marks_both_rows(run_cli, tmp_path, monkeypatch):
     (tmp_path / "form.csv").write_text("student,problem_set,cat-fish/먹었다/scores\r\n박서준,set.yaml,1 6 4\r\n김민지,set.yaml,1 6 4\r\n", "utf-8")
     result = run_cli("grade", "a.yaml", "form.csv", "--csv", "book.csv", "--json", "r.json")
     assert result.exit_code == 1
+    assert "3 students marked; 2 with problems" in flat(result.output)
     reports = json.loads((tmp_path / "r.json").read_text("utf-8"))["students"]
     assert [len([e for e in s["errors"] if "appears more than once" in e]) for s in reports] == [1, 0, 1]
     rows = read_gradebook(tmp_path / "book.csv")

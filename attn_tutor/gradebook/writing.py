@@ -109,6 +109,7 @@ class GradebookWriter:
         self.lang = lang
         self._places: dict[str, list[str]] = {}  # each student's name -> where it appears
         self._who: list[tuple[str, str]] = []  # (name, place) of each JSON line, for the repeats
+        self._clean: dict[str, int] = {}  # each name -> its rows with no other error
         self._csv = tempfile.TemporaryFile() if csv_file else None
         self._json = tempfile.TemporaryFile() if json_file else None
         self._index: dict = {}
@@ -126,6 +127,8 @@ class GradebookWriter:
         name = student_key(row.cells[0])
         if name and not row.refused:
             self._places.setdefault(name, []).append(row.file)
+            if not row.errors:
+                self._clean[name] = self._clean.get(name, 0) + 1
         if self._json is not None:
             self._who.append((name if not row.refused else "", row.file))
         self._students += 1
@@ -140,6 +143,10 @@ class GradebookWriter:
         if said not in student["errors"]:
             student["errors"].append(said)
         return dumps(student).encode("utf-8")
+
+    def newly_failed(self) -> int:
+        """Rows whose only problem is that their student appears elsewhere too (not in the tally's count)."""
+        return sum(self._clean.get(name, 0) for name in self.repeated())
 
     def repeated(self) -> dict[str, list[str]]:
         """The students who appear in more than one place, with every place (each row gets an error)."""
