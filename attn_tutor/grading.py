@@ -438,6 +438,7 @@ class _Memo:
         self._candidates: dict = {}
         self._rows: dict = {}
         self._marks: dict = {}
+        self._correct: dict = {}  # (row, stage, answer, hints) -> the correct Item, or False
 
     def _keep(self, table: dict, key, value) -> None:
         if self.marker.room > 0:
@@ -482,14 +483,22 @@ class _Memo:
 
     def mark(self, facts: _StageFacts, values: tuple[float, ...] | None, own: Mapping, hints: int) -> Item:
         """The item for an answer (``values``, floats) given the student's own earlier rows."""
+        vkey = values if values is None or 0.0 not in values else _key(values)
         if values is not None:
-            tolerance = self.tolerance
-            if all(not m or abs(v - e) <= tolerance for v, e, m in zip(values, facts.exact, facts.marked)):
-                # Right in every cell: correct whatever came before, and nothing is carried.
-                return Item(
-                    given=values, cells=facts.correct, verdict=Verdict.correct, diagnosis=None, points=1.0, hints=hints,
-                    expected=facts.expected, **facts.common,
-                )  # fmt: skip
+            ckey = (facts.row, facts.stage, vkey, hints)
+            item = self._correct.get(ckey)
+            if item is None:
+                tolerance = self.tolerance
+                item = False
+                if all(not m or abs(v - e) <= tolerance for v, e, m in zip(values, facts.exact, facts.marked)):
+                    # Right in every cell: correct whatever came before, and nothing is carried.
+                    item = Item(
+                        given=values, cells=facts.correct, verdict=Verdict.correct, diagnosis=None, points=1.0,
+                        hints=hints, expected=facts.expected, **facts.common,
+                    )  # fmt: skip
+                self._keep(self._correct, ckey, item)
+            if item:
+                return item
         before = facts.before
         basis = own.get(before) if before is not None else None
         scores = own.get("scores") if facts.stage == "weights" else None
@@ -497,7 +506,7 @@ class _Memo:
             basis = tuple(map(float, basis))
         if scores is not None and type(scores) is not tuple:
             scores = tuple(map(float, scores))
-        key = (facts.row, facts.stage, _key(values), hints, _key(basis), _key(scores))
+        key = (facts.row, facts.stage, vkey, hints, _key(basis), _key(scores))
         item = self._marks.get(key)
         if item is None:
             item = self._mark(facts, values, basis, scores, hints)
