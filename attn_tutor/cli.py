@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from enum import Enum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -46,7 +46,7 @@ def _new_app() -> typer.Typer:
 app = _new_app()
 
 
-class SolveFormat(str, Enum):
+class SolveFormat(StrEnum):
     table = "table"
     json = "json"
     markdown = "markdown"
@@ -426,7 +426,7 @@ def grade(
 # --- export and generate commands -----------------------------------------------------
 
 
-class ExportFormat(str, Enum):
+class ExportFormat(StrEnum):
     html = "html"
     md = "md"
     tex = "tex"

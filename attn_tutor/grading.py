@@ -292,7 +292,7 @@ class Marker:
         self.room = limit  # entries it may still remember
         self._memos: dict[int, _Memo] = {}
 
-    def _memo(self, solution: Solution) -> "_Memo":
+    def _memo(self, solution: Solution) -> _Memo:
         memo = self._memos.get(id(solution))
         if memo is None or memo.solution is not solution:
             memo = self._memos[id(solution)] = _Memo(solution, self)

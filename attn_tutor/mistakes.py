@@ -13,6 +13,7 @@ from attn_tutor import engine
 from attn_tutor.engine import Solution
 from attn_tutor.grading import DIAGNOSES, EPS, previous_stage, segments
 
+
 def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
     """Join ``make(h, head)`` over heads; None if any head cannot make it."""
     parts = []
