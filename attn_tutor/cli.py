@@ -382,7 +382,6 @@ def grade(
         if not path.exists():
             raise UsageError("grade.no_such_path", path=str(path))
     from attn_tutor import gradebook
-    from attn_tutor.files import atomic_file
     from attn_tutor.gradebook.run import grade_class
     from attn_tutor.render import terminal
 
@@ -397,18 +396,13 @@ def grade(
             terminal.error(t("cli.error", language, message=message))
         writer.add(row)
 
-    written = []
     try:
         with terminal.progress(len(files), t("grade.progress", language)) as progress:
             grade_class(
                 files, tally, problems=problems, follow_through=follow_through, lang=language,
                 with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress,
             )  # fmt: skip
-        for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
-            if out is not None:
-                with atomic_file(out) as stream:
-                    write(stream)
-                written.append(t(key, language, path=str(out)))
+        written = _write_outputs(writer, csv_out, json_out, language)
     finally:
         writer.close()
     terminal.draw(gradebook.summary_blocks(tally, language))
@@ -421,6 +415,19 @@ def grade(
         terminal.plain(line)
     if failed:
         raise typer.Exit(1)
+
+
+def _write_outputs(writer, csv_out: Path | None, json_out: Path | None, language: str) -> list[str]:
+    """The gradebook and the JSON, each whole or not at all; the lines saying where they went."""
+    from attn_tutor.files import atomic_file
+
+    written = []
+    for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
+        if out is not None:
+            with atomic_file(out) as stream:
+                write(stream)
+            written.append(t(key, language, path=str(out)))
+    return written
 
 
 # --- export and generate commands -----------------------------------------------------

@@ -30,25 +30,7 @@ def read_csv_text(text: str, file: str, *, base: str = ".", cells: CellReader | 
     student_col = lowered.index("student")
     variant_col = lowered.index("variant") if "variant" in lowered else None
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
-    item_cols: dict[int, ItemKey] = {}
-    seen: Counter[ItemKey] = Counter()
-    for index, name in enumerate(names):
-        if "/" not in name:
-            continue
-        parts = [part.strip() for part in name.rsplit("/", 2)]
-        if len(parts) != 3 or not all(parts):
-            header_findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
-            continue
-        key = (parts[0], parts[1], parts[2])
-        seen[key] += 1
-        item_cols[index] = key
-    reported: set[ItemKey] = set()
-    for index, key in list(item_cols.items()):
-        if seen[key] > 1:
-            if key in reported:  # one message, at the second copy
-                header_findings.append(Finding("grade.duplicate_column", {"column": names[index]}, Location(file, 1, index + 1)))
-            reported.add(key)
-            del item_cols[index]
+    item_cols = _item_columns(names, file, header_findings)
     last_line = reader.line_num
     while True:
         try:
@@ -92,3 +74,26 @@ def read_csv_text(text: str, file: str, *, base: str = ".", cells: CellReader | 
         subs.append(sub)
     return subs
 
+
+def _item_columns(names: list[str], file: str, findings: list[Finding]) -> dict[int, ItemKey]:
+    """The ``problem/row/stage`` columns by position; bad and repeated ones reported and left out."""
+    item_cols: dict[int, ItemKey] = {}
+    seen: Counter[ItemKey] = Counter()
+    for index, name in enumerate(names):
+        if "/" not in name:
+            continue
+        parts = [part.strip() for part in name.rsplit("/", 2)]
+        if len(parts) != 3 or not all(parts):
+            findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
+            continue
+        key = (parts[0], parts[1], parts[2])
+        seen[key] += 1
+        item_cols[index] = key
+    reported: set[ItemKey] = set()
+    for index, key in list(item_cols.items()):
+        if seen[key] > 1:
+            if key in reported:  # one message, at the second copy
+                findings.append(Finding("grade.duplicate_column", {"column": names[index]}, Location(file, 1, index + 1)))
+            reported.add(key)
+            del item_cols[index]
+    return item_cols
