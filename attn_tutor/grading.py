@@ -246,20 +246,21 @@ class Marker:
     ) -> list[Item]:
         """One item per asked stage (default: the problem's), in pipeline order."""
         memo = self._memo(solution)
-        asked = memo.problem.asked_stages if stages is None else tuple(stages)
-        for stage in asked:
-            memo.check_stage(stage)
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         items: list[Item] = []
         own: dict[str, tuple[float, ...]] = {}
-        for stage in memo.stages:
-            given = answers.get(stage) if stage in asked else None
-            if stage in asked:
-                facts = memo.facts(row, stage)
-                given = memo.typed(facts, given)
+        for stage, facts in memo.plan(row, None if stages is None else tuple(stages)):
+            given = None
+            if facts is not None:  # an asked stage
+                given = memo.typed(facts, answers.get(stage))
                 items.append(memo.mark(facts, given, own, hints.get(stage, 0) if hints else 0))
-            own = memo.advance(row, stage, given, own, mode, in_place=True)
+            if given is not None:
+                own[stage] = given  # what advance does in exam mode and practice replaces below
+                if mode == "practice":
+                    own = {stage: given}
+            else:
+                own = memo.advance(row, stage, None, own, mode, in_place=True)
         return items
 
     def advance(
@@ -359,11 +360,23 @@ class _Memo:
         self._rows: dict = {}
         self._marks: dict = {}
         self._correct: dict = {}  # (row, stage, answer, hints) -> the correct Item, or False
+        self._plans: dict = {}
 
     def _keep(self, table: dict, key, value) -> None:
         if self.marker.room > 0:
             self.marker.room -= 1
             table[key] = value
+
+    def plan(self, row: int, stages: tuple[str, ...] | None) -> tuple:
+        """(stage, its facts if asked else None) for every stage of the problem, once per (row, stages)."""
+        key = (row, stages)
+        plan = self._plans.get(key)
+        if plan is None:
+            asked = self.problem.asked_stages if stages is None else stages
+            for stage in asked:
+                self.check_stage(stage)
+            plan = self._plans[key] = tuple((stage, self.facts(row, stage) if stage in asked else None) for stage in self.stages)
+        return plan
 
     def check_stage(self, stage: str) -> None:
         if stage not in self.stages:
