@@ -372,9 +372,6 @@ def grade(
     lang: LangOption = None,
 ) -> None:
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
-    import gc
-
-    gc.enable()  # off for a quick start (see __main__.run); a class can be 10,000 files
     language = resolve_lang(lang)
     outputs = [p for p in (csv_out, json_out) if p is not None]
     _check_outputs(outputs, force)
