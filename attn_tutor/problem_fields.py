@@ -14,7 +14,7 @@ import re
 from typing import NamedTuple
 
 from attn_tutor.errors import Finding, InvalidProblemSet, Location
-from attn_tutor.model import DECIMALS_MAX, STAGES, Matrix
+from attn_tutor.model import DECIMALS_MAX, STAGES, Matrix, stage_name
 from attn_tutor.yamlread import STR, MappingNode, Node, ScalarNode, SequenceNode, is_plain, resolve_plain
 
 HEAD_KEYS = ("Q", "K", "V", "W_Q", "W_K", "W_V")
@@ -379,7 +379,8 @@ class Fields:
         if items is None:
             return None
         asked: set[str] = set()
-        for stage, item in items:
+        for word, item in items:
+            stage = stage_name(word)  # softmax: the weights
             if stage in asked:
                 self.add("problems.duplicate_entry", item, path=path, value=stage)
             elif stage not in STAGES:
