@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from enum import Enum, StrEnum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -22,12 +22,12 @@ from attn_tutor.i18n import resolve_lang, t
 from attn_tutor.model import (
     DECIMALS_MAX,
     DIM_MAX,
+    MAX_PROBLEMS,
     SHEET_SEED_MAX,
-    TOKENS_MAX,
-    VARIANTS_MAX,
     STAGE_ALIASES,
     STAGES,
-    MAX_PROBLEMS,
+    TOKENS_MAX,
+    VARIANTS_MAX,
     FollowThrough,
     stage_name,
 )
@@ -51,7 +51,7 @@ def _new_app() -> typer.Typer:
 app = _new_app()
 
 
-class SolveFormat(str, Enum):
+class SolveFormat(StrEnum):
     table = "table"
     json = "json"
     markdown = "markdown"
@@ -283,7 +283,7 @@ def solve(
         terminal.draw(blocks)
 
 
-class ListFormat(str, Enum):
+class ListFormat(StrEnum):
     table = "table"
     json = "json"
 
@@ -488,8 +488,8 @@ def _check_outputs(outputs: list[Path], force: bool, inputs: list[Path] = ()) ->
     not a named file, and no answer-like file inside a directory being graded."""
     import os
 
-    from attn_tutor.gradebook.records import ANSWER_SUFFIXES
     from attn_tutor.files import refuse_overwrite
+    from attn_tutor.gradebook.records import ANSWER_SUFFIXES
 
     if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]):
         raise UsageError("grade.same_output", path=str(outputs[0]))
@@ -519,9 +519,6 @@ def grade(
     lang: LangOption = None,
 ) -> None:
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
-    import gc
-
-    gc.enable()  # off for a quick start (see __main__.run); a class can be 10,000 files
     language = resolve_lang(lang)
     outputs = [p for p in (csv_out, json_out) if p is not None]
     for path in paths:
@@ -530,7 +527,6 @@ def grade(
     named = [*paths, *([Path(problems)] if problems is not None and Path(problems).exists() else [])]
     _check_outputs(outputs, force, named)
     from attn_tutor import gradebook
-    from attn_tutor.files import atomic_file
     from attn_tutor.gradebook.run import grade_class
     from attn_tutor.render import terminal
 
@@ -560,23 +556,14 @@ def grade(
             sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
         writer.add(row)
 
-    written = []
     try:
         with terminal.progress(len(files), t("grade.progress", language)) as progress:
             grade_class(
                 files, tally, problems=problems, follow_through=follow_through, lang=language,
                 with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress, name_column=name_column,
             )  # fmt: skip
-        repeated = writer.repeated()  # the same student in two places: every such row says so
-        for name, places in repeated.items():
-            for place in places:
-                message = f"{place}: " + t("grade.duplicate_student", language, student=name, places=", ".join(places))
-                terminal.error(t("cli.error", language, message=message))
-        for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
-            if out is not None and not refused:  # a file refused whole: no gradebook that hides it
-                with atomic_file(out, replace=force) as stream:
-                    write(stream)
-                written.append(t(key, language, path=str(out)))
+        repeated = _say_repeated(writer, language)
+        written = [] if refused else _write_outputs(writer, csv_out, json_out, language, force)  # a refused file: no gradebook
     finally:
         writer.close()
     terminal.draw(gradebook.summary_blocks(tally, language))
@@ -600,10 +587,35 @@ def grade(
         raise typer.Exit(1)
 
 
+def _say_repeated(writer, language: str) -> dict[str, list[str]]:
+    """The same student in two places: an error for each place (the gradebook rows say it too)."""
+    from attn_tutor.render import terminal
+
+    repeated = writer.repeated()
+    for name, places in repeated.items():
+        for place in places:
+            message = f"{place}: " + t("grade.duplicate_student", language, student=name, places=", ".join(places))
+            terminal.error(t("cli.error", language, message=message))
+    return repeated
+
+
+def _write_outputs(writer, csv_out: Path | None, json_out: Path | None, language: str, force: bool = False) -> list[str]:
+    """The gradebook and the JSON, each whole or not at all; the lines saying where they went."""
+    from attn_tutor.files import atomic_file
+
+    written = []
+    for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
+        if out is not None:
+            with atomic_file(out, replace=force) as stream:
+                write(stream)
+            written.append(t(key, language, path=str(out)))
+    return written
+
+
 # --- export and generate commands -----------------------------------------------------
 
 
-class ExportFormat(str, Enum):
+class ExportFormat(StrEnum):
     html = "html"
     md = "md"
     tex = "tex"
@@ -612,7 +624,7 @@ class ExportFormat(str, Enum):
     qti = "qti"
 
 
-class Paper(str, Enum):
+class Paper(StrEnum):
     a4 = "a4"
     letter = "letter"
 

@@ -73,7 +73,7 @@ class _Guard:
         return getattr(self._stream, "encoding", None) or "utf-8"
 
     @property
-    def buffer(self) -> "_BinaryGuard":
+    def buffer(self) -> _BinaryGuard:
         """The bytes under the text (a PDF, a QTI zip), guarded the same way."""
         return _BinaryGuard(self)
 
