@@ -19,7 +19,7 @@ class Location:
     column: int | None = None
 
     @classmethod
-    def of_mark(cls, file: str, mark) -> "Location":
+    def of_mark(cls, file: str, mark) -> Location:
         """Where a YAML node or event starts: PyYAML's marks count from 0."""
         return cls(file, mark.line + 1, mark.column + 1)
 
@@ -42,8 +42,11 @@ class Finding:
 
     def text(self, lang: str = "en") -> str:
         from attn_tutor.i18n import t
+        from attn_tutor.inputs import escape_unsafe
 
-        message = t(self.key, lang, **self.args)
+        # What a file said is never shown raw: control and invisible characters become \u escapes.
+        args = {name: escape_unsafe(value) if isinstance(value, str) else value for name, value in self.args.items()}
+        message = t(self.key, lang, **args)
         return f"{self.where}: {message}" if self.where else message
 
 
@@ -57,7 +60,7 @@ class AttnTutorError(Exception):
         super().__init__(self.problems[0].text())
 
     @classmethod
-    def many(cls, problems: list[Finding]) -> "AttnTutorError":
+    def many(cls, problems: list[Finding]) -> AttnTutorError:
         error = cls(problems[0].key, problems[0].where, **problems[0].args)
         error.problems = list(problems)
         return error

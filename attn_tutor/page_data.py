@@ -14,7 +14,7 @@ from __future__ import annotations
 import math
 
 from attn_tutor import explain
-from attn_tutor.i18n import MESSAGES, t
+from attn_tutor.i18n import MESSAGES
 from attn_tutor.model import Problem, ProblemSet
 from attn_tutor.numbers import fmt, fmt_given
 
@@ -57,7 +57,7 @@ def head_data(solution, problem: Problem, number: int, lang: str) -> dict:
         scaled_lines = explain.scaled_lines(head, i, problem.divide_by, decimals)
         weight_lines = explain.weight_lines(head, i, decimals)
 
-        def per_key(lines):
+        def per_key(lines, open_keys=open_keys):
             by_key = dict(zip(open_keys, lines))
             return [by_key.get(j) for j in range(n_k)]
 

@@ -159,6 +159,10 @@ class Issue(NamedTuple):
 
 
 def _join(path: str, key: str) -> str:
+    """A YAML path for a message; a key from the file is quoted short and sanitised."""
+    from attn_tutor.inputs import excerpt
+
+    key = excerpt(key, 30)
     return f"{path}.{key}" if path else key
 
 
@@ -257,7 +261,7 @@ class Events:
             raise Unusual from None
         self.next = self._loader.get_event  # the parser's own method: this is the hot loop
 
-    def __enter__(self) -> "Events":
+    def __enter__(self) -> Events:
         return self
 
     def __exit__(self, kind, error, trace) -> None:

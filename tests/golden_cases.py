@@ -21,7 +21,7 @@ Sections:
 from __future__ import annotations
 
 import json
-from functools import lru_cache
+from functools import cache, lru_cache
 from pathlib import Path
 
 HERE = Path(__file__).parent / "golden"
@@ -36,7 +36,7 @@ def problem_set():
     return load_problem_set(str(PROBLEMS))
 
 
-@lru_cache(maxsize=None)
+@cache
 def solution(problem_id: str):
     from attn_tutor import engine
 

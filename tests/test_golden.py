@@ -11,9 +11,9 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
+import golden_cases as g
 import pytest
 
-import golden_cases as g
 from attn_tutor import grading
 
 GOLDEN = g.load()

@@ -16,10 +16,9 @@ import os
 import shutil
 from pathlib import Path
 
+import golden_cases as g
 import pytest
 import yaml
-
-import golden_cases as g
 
 CHROMIUM = next((shutil.which(n) for n in ("chromium", "chromium-browser") if shutil.which(n)), None)
 try:
@@ -383,8 +382,10 @@ def test_a_variant_page_saves_its_variant_number_and_grades_the_same(run_cli, tm
     assert (graded["score"], graded["max_score"]) == (exam, maximum)
 
 
-def test_where_grade_carries_through_an_unasked_stage_the_page_says_so(run_cli, tmp_path, open_page):
-    page = open_page(export_page(run_cli, tmp_path, str(g.PROBLEMS))).page
+def test_where_grade_carries_through_an_unasked_stage_the_page_says_so(run_cli, tmp_path, open_page, monkeypatch):
+    source = tmp_path / "problems.yaml"  # the answer file names it; grade finds it beside the answer
+    source.write_text(g.PROBLEMS.read_text(encoding="utf-8"), encoding="utf-8")
+    page = open_page(export_page(run_cli, tmp_path, str(source))).page
     section = page.locator('section[data-problem="golden-divide"]')
     sol = g.solution("golden-divide")
     own = [5.0, 2.0, 3.0]  # a wrong first score; weights and output right from it
@@ -400,7 +401,8 @@ def test_where_grade_carries_through_an_unasked_stage_the_page_says_so(run_cli, 
     assert exam > practice  # grade carries the student's scores through the unasked scaled stage
     assert "carries your own numbers" in page.locator("#score").inner_text()
     saved = save_answers(page, tmp_path, "Lee")
-    graded = grade(run_cli, saved, tmp_path, "--problems", str(g.PROBLEMS))
+    monkeypatch.chdir(tmp_path)  # grade uses a named set file only under the directory it marks in
+    graded = grade(run_cli, saved, tmp_path)
     assert graded["score"] == exam
 
 

@@ -9,8 +9,8 @@ from collections import Counter
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
 from attn_tutor.gradebook.records import Answer, ItemKey, Submission
+from attn_tutor.inputs import excerpt
 from attn_tutor.model import stage_name
-
 
 NAME_COLUMNS = ("student", "name", "이름", "성명")
 """Column names that hold the student's name (any case), as Google and MS Forms export them."""
@@ -33,11 +33,25 @@ def read_csv_text(
 
     The student's name is in the column ``name_column``, or else the first of
     :data:`NAME_COLUMNS` the header has."""
+    return read_csv_stream(io.StringIO(text, newline=""), file, base=base, cells=cells, name_column=name_column)
+
+
+def read_csv_stream(
+    stream, file: str, *, base: str = ".", cells: CellReader | None = None, name_column: str | None = None
+) -> list[Submission]:
+    """:func:`read_csv_text` over lines of text (a stream opened with ``newline=""``), read row by row.
+
+    An answer, ``variant`` or ``problem_set`` cell that runs over a line break — a
+    form never writes one there; an unclosed quote swallowing the next students'
+    rows does — makes the row an error naming its line.
+    """
     cells = cells or CellReader()
     subs: list[Submission] = []
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(stream)
     try:
         header = next(reader, None)
+    except UnicodeDecodeError as error:
+        return [Submission("", file, 1, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file, 1))], readable=False)]
     except csv.Error as error:
         return [Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False)]
     if header is None:
@@ -54,30 +68,16 @@ def read_csv_text(
         return [Submission("", file, 1, findings=[finding], readable=False)]
     variant_col = lowered.index("variant") if "variant" in lowered else None
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
-    item_cols: dict[int, ItemKey] = {}
-    seen: Counter[ItemKey] = Counter()
-    for index, name in enumerate(names):
-        if "/" not in name:
-            continue
-        parts = [part.strip() for part in name.rsplit("/", 2)]
-        if len(parts) != 3 or not all(parts):
-            header_findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
-            continue
-        key = (parts[0], parts[1], stage_name(parts[2]))
-        seen[key] += 1
-        item_cols[index] = key
-    reported: set[ItemKey] = set()
-    for index, key in list(item_cols.items()):
-        if seen[key] > 1:
-            if key in reported:  # one message, at the second copy
-                header_findings.append(Finding("grade.duplicate_column", {"column": names[index]}, Location(file, 1, index + 1)))
-            reported.add(key)
-            del item_cols[index]
+    item_cols = _item_columns(names, file, header_findings)
     last_line = reader.line_num
     while True:
         try:
             row = next(reader)
         except StopIteration:
+            break
+        except UnicodeDecodeError:
+            where = Location(file, last_line + 1)
+            subs.append(Submission("", file, last_line + 1, findings=[Finding("grade.not_utf8_line", {}, where)], readable=False))
             break
         except csv.Error as error:
             where = Location(file, last_line + 1)
@@ -88,13 +88,22 @@ def read_csv_text(
         if not any(cell.strip() for cell in row):
             continue
         sub = Submission(row[student_col].strip() if student_col < len(row) else "", file, line, base=base)
+        sub.set_column = set_col is not None
         sub.findings.extend(header_findings)
+        if last_line > line:  # an answer cell that swallowed a line break: an unclosed quote takes the next rows
+            broken = [i for i in (*item_cols, variant_col, set_col) if i is not None and i < len(row) and ("\n" in row[i] or "\r" in row[i])]
+            if broken:
+                column = min(broken) + 1
+                sub.findings.append(
+                    Finding("grade.csv_line_break", {"column": column, "lines": last_line - line + 1, "last": last_line}, Location(file, line, column))
+                )
+                sub.readable = False
         if not sub.student:
             sub.findings.append(Finding("grade.no_student", {}, Location(file, line)))
         if variant_col is not None and variant_col < len(row) and row[variant_col].strip():
             seed = read_seed(row[variant_col])
             if seed is None:
-                sub.findings.append(Finding("grade.bad_variant", {"value": row[variant_col]}, Location(file, line, variant_col + 1)))
+                sub.findings.append(Finding("grade.bad_variant", {"value": excerpt(row[variant_col])}, Location(file, line, variant_col + 1)))
                 sub.readable = False
             sub.variant = seed
         if set_col is not None and set_col < len(row) and row[set_col].strip():
@@ -116,3 +125,26 @@ def read_csv_text(
         subs.append(sub)
     return subs
 
+
+def _item_columns(names: list[str], file: str, findings: list[Finding]) -> dict[int, ItemKey]:
+    """The ``problem/row/stage`` columns by position; bad and repeated ones reported and left out."""
+    item_cols: dict[int, ItemKey] = {}
+    seen: Counter[ItemKey] = Counter()
+    for index, name in enumerate(names):
+        if "/" not in name:
+            continue
+        parts = [part.strip() for part in name.rsplit("/", 2)]
+        if len(parts) != 3 or not all(parts):
+            findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
+            continue
+        key = (parts[0], parts[1], stage_name(parts[2]))
+        seen[key] += 1
+        item_cols[index] = key
+    reported: set[ItemKey] = set()
+    for index, key in list(item_cols.items()):
+        if seen[key] > 1:
+            if key in reported:  # one message, at the second copy
+                findings.append(Finding("grade.duplicate_column", {"column": names[index]}, Location(file, 1, index + 1)))
+            reported.add(key)
+            del item_cols[index]
+    return item_cols
