@@ -335,16 +335,31 @@ def quiz(
 # --- grade command --------------------------------------------------------------------
 
 
-def _check_outputs(outputs: list[Path], force: bool) -> None:
+def _check_outputs(outputs: list[Path], force: bool, names: list[str] | None = None) -> None:
     """Before any work: outputs are distinct files, new unless --force."""
     import os
 
     from attn_tutor.files import refuse_overwrite
 
-    if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]):
+    if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]) and names is None:
         raise UsageError("grade.same_output", path=str(outputs[0]))
+    seen: dict[str, str] = {}
+    for out, name in zip(outputs, names or []):
+        first = seen.setdefault(os.path.realpath(out), name)
+        if first != name:
+            raise UsageError("grade.outputs_clash", first=first, second=name, path=str(out))
     for out in outputs:
         refuse_overwrite(out, force)
+
+
+class CsvLayout(str, Enum):
+    full = "full"
+    canvas = "canvas"
+    moodle = "moodle"
+
+
+class FeedbackFormat(str, Enum):
+    html = "html"
 
 
 @app.command()
@@ -365,48 +380,82 @@ def grade(
         FollowThrough,
         typer.Option("--follow-through", help="Credit for a cell right from the student's own earlier numbers."),
     ] = FollowThrough.full,
+    roster: Annotated[
+        Optional[Path], typer.Option("--roster", help="The class list exported from Canvas or Moodle: match every student to it.")
+    ] = None,
+    csv_layout: Annotated[
+        CsvLayout,
+        typer.Option("--csv-layout", help="--csv as the full gradebook, or as Canvas's or Moodle's grade import (needs --roster)."),
+    ] = CsvLayout.full,
+    assignment: Annotated[
+        Optional[str], typer.Option("--assignment", help="The LMS grade column's name (default: the roster's only one).")
+    ] = None,
+    out_of: Annotated[
+        Optional[float],
+        typer.Option("--out-of", min=0.01, max=1e6, help="Scale LMS grades to this many points (Canvas: default the roster's Points Possible)."),
+    ] = None,
+    feedback: Annotated[
+        Optional[Path], typer.Option("--feedback", help="Write a hand-back sheet per student into this directory.")
+    ] = None,
+    feedback_format: Annotated[
+        FeedbackFormat, typer.Option("--feedback-format", help="The hand-back sheets' format.")
+    ] = FeedbackFormat.html,
+    class_report: Annotated[
+        Optional[Path], typer.Option("--class-report", help="Write the class at a glance (charts) to this HTML file.")
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output files if they exist.")] = False,
     lang: LangOption = None,
 ) -> None:
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
     import gc
 
+    from attn_tutor.grade_extras import Extras
+
     gc.enable()  # off for a quick start (see __main__.run); a class can be 10,000 files
     language = resolve_lang(lang)
-    outputs = [p for p in (csv_out, json_out) if p is not None]
-    _check_outputs(outputs, force)
+    extras = Extras(
+        language, csv_out, roster, csv_layout.value, assignment, out_of, feedback, feedback_format.value, class_report, problems, force
+    )
+    named = [(name, p) for name, p in (("--csv", csv_out), ("--json", json_out), *extras.outputs()) if p is not None]
+    outputs = [p for _, p in named]
+    _check_outputs(outputs, force, [name for name, _ in named] if len(named) > 2 or extras.outputs() else None)
     for path in paths:
         if not path.exists():
             raise UsageError("grade.no_such_path", path=str(path))
+    extras.check()
     from attn_tutor import classbook
     from attn_tutor.files import write_atomic
     from attn_tutor.render import terminal
 
-    files = classbook.find_answer_files(paths, exclude=outputs)
+    files = classbook.find_answer_files(paths, exclude=[*outputs, *([roster] if roster else [])])
     if not files:
         raise AttnTutorError("grade.no_files")
     book = classbook.grade_found(files, problems=problems, follow_through=follow_through.value)
     for student in book.failed:
         for finding in student.findings:
             terminal.error(t("cli.error", language, message=finding.text(language)))
+    extras.prepare(book)  # before the first file is written: every target checked
+    for message in extras.errors:
+        terminal.error(t("cli.error", language, message=message))
     written = []
     for out, make, key in (
-        (csv_out, classbook.gradebook_csv, "grade.written"),
+        (csv_out, extras.lms_csv if extras.lms_layout else classbook.gradebook_csv, "grade.written"),
         (json_out, classbook.gradebook_json, "grade.json_written"),
     ):
         if out is not None:
             write_atomic(out, make(book, language))
-            written.append(t(key, language, path=str(out)))
-    terminal.draw(classbook.summary_blocks(book, language))
+            written.append(extras.csv_written(out) if out is csv_out and extras.lms_layout else t(key, language, path=str(out)))
+    written += extras.write(book)
+    terminal.draw(classbook.summary_blocks(book, language) + extras.blocks(book))
     failed = len(book.failed)
     total = len(book.students)
     if failed:
         terminal.plain(t("grade.summary", language, marked=len(book.marked), total=total, failed=failed))
     else:
         terminal.plain(t("grade.all_marked", language, total=total))
-    for line in written:
+    for line in extras.notes + written:
         terminal.plain(line)
-    if failed:
+    if failed or extras.unmatched:
         raise typer.Exit(1)
 
 

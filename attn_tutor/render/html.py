@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from attn_tutor.document import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
+from attn_tutor.document import Bars, Block, Chart, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
 
 FONTS = '"Noto Sans CJK KR", "Noto Sans KR", "Malgun Gothic", "Apple SD Gothic Neo", "NanumGothic", sans-serif'
 MONO = '"D2Coding", "Noto Sans Mono CJK KR", "NanumGothicCoding", "Consolas", "DejaVu Sans Mono", monospace'
@@ -62,6 +62,9 @@ pre {{ font-family: {MONO}; font-size: 9.5pt; line-height: 1.5; margin: 0; paddi
   orphans: 4; widows: 4; }}
 .bars td {{ border: none; padding: .5mm 2mm; }}
 .bar {{ display: inline-block; height: 3.5mm; background: #000; vertical-align: middle; }}
+figure.chart svg {{ display: block; max-width: 100%; height: auto; }}
+figure.chart .note {{ max-width: 170mm; }}
+html:lang(ko) body {{ word-break: keep-all; }}  /* Korean breaks between words, not inside them */
 @page {{ margin: 14mm 13mm; }}
 @media print {{
   body {{ background: #fff; font-size: 10.5pt; }}
@@ -143,6 +146,11 @@ def _block(block: Block) -> str:
         return '<ol class="instructions">' + "".join(f"<li>{escape(item)}</li>" for item in block.items) + "</ol>"
     if isinstance(block, Fields):
         return _fields(block)
+    if isinstance(block, Chart):
+        from attn_tutor.render import svg
+
+        note = f'<p class="note">{escape(block.note)}</p>' if block.note else ""
+        return f'<figure class="chart"><figcaption>{escape(block.title)}</figcaption>{svg.render(block)}{note}</figure>'
     raise TypeError(f"cannot draw {type(block).__name__} as HTML")
 
 
@@ -182,7 +190,7 @@ def render(blocks: list[Block], *, title: str = "attn-tutor", lang: str = "en") 
             if block.level == 2:
                 body.append('<section class="problem">\n<div class="problem-head">')
                 in_section = in_head = True
-        elif isinstance(block, (Table, Math, Bars)):
+        elif isinstance(block, (Table, Math, Bars, Chart)):
             close_head()
         body.append(_block(block))
     close_section()

@@ -1,0 +1,125 @@
+"""The class at a glance (``grade --class-report FILE.html``), as document blocks.
+
+Three charts (:class:`~attn_tutor.document.Chart`, drawn as SVG by
+:mod:`attn_tutor.render.svg`): the score distribution (the gradebook's ten bins),
+each item's verdict mix as a 100% bar, and the misconception map — how many
+students made each diagnosis on each item (every diagnosis, not only the item
+analysis's top three; only diagnoses and items that occur). Then the item
+analysis tables in numbers. Students who could not be marked count in neither,
+as in the gradebook's own analysis; the page says how many there were.
+
+Pure: reads a :class:`~attn_tutor.classbook.Gradebook`; the HTML renderer makes
+one self-contained page of it (no scripts, no network, a CSP that forbids fetching).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from statistics import median
+
+from attn_tutor.document import Bars, Block, Chart, Heading, Paragraph
+from attn_tutor.i18n import t
+
+
+def item_label(key, lang: str) -> str:
+    problem, row, stage = key
+    return f"{problem} · {row} · {t(f'quiz.stage.{stage}', lang)}"
+
+
+def diagnosis_counts(book) -> dict[tuple, Counter]:
+    """(problem, row, stage) -> Counter of diagnosis codes, over the marked students."""
+    counts: dict[tuple, Counter] = {column: Counter() for column in book.columns}
+    for student in book.marked:
+        for item in student.report.items:
+            if item.diagnosis:
+                counts.setdefault((item.problem, item.row, item.stage), Counter())[item.diagnosis] += 1
+    return counts
+
+
+def distribution_chart(book, lang: str) -> Chart:
+    from attn_tutor.classbook import bin_label
+
+    counts = book.distribution()
+    return Chart(
+        "columns",
+        t("report.distribution", lang, count=sum(counts)),
+        tuple(bin_label(i) for i in range(len(counts))),
+        (t("report.students", lang),),
+        tuple((count,) for count in counts),
+    )
+
+
+def verdict_chart(stats, lang: str) -> Chart:
+    from attn_tutor.grading import VERDICTS
+
+    return Chart(
+        "stacked",
+        t("report.verdicts", lang),
+        tuple(item_label((s.problem, s.row, s.stage), lang) for s in stats),
+        tuple(t(f"grade.verdict.{v}", lang) for v in VERDICTS),
+        tuple(tuple(s.count(v) for v in VERDICTS) for s in stats),
+        note=t("report.verdicts_note", lang),
+        keys=VERDICTS,
+    )
+
+
+def misconception_chart(book, lang: str) -> Chart | None:
+    from attn_tutor.grading import DIAGNOSES
+
+    counts = diagnosis_counts(book)
+    used = [code for code in DIAGNOSES if any(c[code] for c in counts.values())]
+    rows = [key for key in book.columns if any(counts[key][code] for code in used)]
+    if not used:
+        return None
+    return Chart(
+        "grid",
+        t("report.misconceptions", lang),
+        tuple(item_label(key, lang) for key in rows),
+        tuple(used),
+        tuple(tuple(counts[key][code] for code in used) for key in rows),
+        note=t("report.misconceptions_note", lang),
+        keys=tuple(used),
+    )
+
+
+def report_blocks(book, lang: str, *, title: str | None = None) -> list[Block]:
+    from attn_tutor.classbook import summary_blocks
+    from attn_tutor.numbers import fmt
+
+    marked = book.marked
+    percents = [s.percent for s in marked if s.percent is not None]
+    blocks: list[Block] = [Heading(title or t("report.title", lang, count=len(book.students)), level=1)]
+    facts = t("report.marked", lang, marked=len(marked), total=len(book.students))
+    if percents:
+        facts += " " + t(
+            "report.mean", lang, mean=fmt(sum(percents) / len(percents), 1), median=fmt(median(percents), 1)
+        )
+    blocks.append(Paragraph(facts))
+    if len(marked) < len(book.students):
+        blocks.append(Paragraph(t("report.unmarked", lang, count=len(book.students) - len(marked))))
+    blocks.append(distribution_chart(book, lang))
+    stats = book.analysis()
+    if stats:
+        blocks.append(verdict_chart(stats, lang))
+        grid = misconception_chart(book, lang)
+        if grid is None:
+            blocks.append(Paragraph(t("report.no_mistakes", lang)))
+        else:
+            blocks.append(grid)
+            from attn_tutor.grading import DIAGNOSES
+
+            blocks.append(Heading(t("report.codes", lang), level=3))
+            blocks.extend(
+                Paragraph(f"{code}: {t(f'grading.diagnosis.{code}', lang)}") for code in DIAGNOSES if code in grid.series
+            )
+    blocks.append(Heading(t("report.numbers", lang), level=2))
+    summary = summary_blocks(book, lang)
+    blocks.extend(b for b in summary[1:] if not isinstance(b, Bars))  # the class list and the text bars: not here
+    return blocks
+
+
+def render_report(book, lang: str, *, title: str | None = None) -> str:
+    from attn_tutor.render import html
+
+    blocks = report_blocks(book, lang, title=title)
+    return html.render(blocks, title=blocks[0].text, lang=lang)

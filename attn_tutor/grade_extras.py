@@ -1,0 +1,147 @@
+"""``grade``'s outputs for classrooms: the LMS gradebook, hand-back sheets, the class report.
+
+The command line's side of :mod:`attn_tutor.roster`, :mod:`attn_tutor.lms_csv`,
+:mod:`attn_tutor.feedback` and :mod:`attn_tutor.class_report`: it checks the
+options before any work, reads the roster, and after marking writes every file
+through :mod:`attn_tutor.files` (whole or nothing; nothing over an existing file
+without ``--force``, and every target checked before the first is written).
+
+Exit status (with the gradebook's own rule, 1 when any student had a problem):
+with ``--roster``, 1 as well when any answer-file student is not matched to the
+roster (not found, ambiguous, or the same roster student as another file); roster
+students without an answer file are listed but do not change it (absences are
+ordinary).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from decimal import Decimal
+from pathlib import Path
+
+from attn_tutor.errors import UsageError
+from attn_tutor.i18n import t
+
+
+@dataclass
+class Extras:
+    lang: str
+    csv_out: Path | None = None
+    roster_path: Path | None = None
+    layout: str = "full"
+    assignment: str | None = None
+    out_of: float | None = None
+    feedback_dir: Path | None = None
+    feedback_format: str = "html"
+    class_report: Path | None = None
+    problems: str | None = None
+    force: bool = False
+    roster: object | None = None
+    matching: object | None = None
+    lms: object | None = None
+    errors: list[str] = field(default_factory=list)  # sentences for standard error
+    notes: list[str] = field(default_factory=list)  # lines for the summary
+    _targets: list[Path] = field(default_factory=list)
+
+    @property
+    def lms_layout(self) -> bool:
+        return self.layout in ("canvas", "moodle")
+
+    def check(self) -> None:
+        """Before any work: the options fit together, the directory can be made, the roster reads."""
+        from attn_tutor.files import check_directory
+
+        if self.lms_layout and self.roster_path is None:
+            raise UsageError("roster.layout_needs_roster", layout=self.layout)
+        if self.lms_layout and self.csv_out is None:
+            raise UsageError("grade.layout_needs_csv", layout=self.layout)
+        if not self.lms_layout and (self.assignment is not None or self.out_of is not None):
+            raise UsageError("grade.roster_needs_layout")
+        if self.feedback_dir is not None:
+            check_directory(self.feedback_dir)
+        if self.roster_path is not None:
+            if not self.roster_path.exists():
+                raise UsageError("grade.no_such_path", path=str(self.roster_path))
+            from attn_tutor import lms_csv, roster
+
+            self.roster = roster.read_roster(self.roster_path)
+            if self.layout == "canvas" and self.roster.kind != "canvas":
+                raise UsageError("roster.canvas_needs_canvas", file=str(self.roster_path))
+            if self.lms_layout and self.assignment is None:
+                self.assignment = lms_csv.default_assignment(self.roster)
+                if self.assignment is None:
+                    columns = ", ".join(self.roster.assignments) or t("roster.none", self.lang)
+                    raise UsageError("roster.no_assignment", columns=columns)
+
+    def outputs(self) -> list[tuple[str, Path]]:
+        return [(name, path) for name, path in (("--class-report", self.class_report),) if path is not None]
+
+    def prepare(self, book) -> None:
+        """After marking, before writing: match the roster, build the LMS file, check the sheets' names."""
+        if self.roster is not None:
+            from attn_tutor import roster
+
+            self.matching = roster.match([s.student for s in book.students], self.roster)
+            self.errors += roster.unmatched_messages(book.students, self.matching, self.roster, self.lang)
+            absent = roster.absent_message(self.matching, self.lang)
+            if absent:
+                self.notes.append(absent)
+            if self.lms_layout:
+                from attn_tutor import lms_csv
+
+                out_of = None if self.out_of is None else Decimal(repr(self.out_of))
+                self.lms = lms_csv.lms_csv(
+                    self.layout, book.students, self.matching, self.roster, assignment=self.assignment, out_of=out_of
+                )
+                if self.lms.unmarked:
+                    names = ", ".join(book.students[i].student or "—" for i in self.lms.unmarked)
+                    self.notes.append(t("roster.unmarked", self.lang, names=names))
+        if self.feedback_dir is not None:
+            from attn_tutor import feedback
+            from attn_tutor.files import refuse_overwrite
+
+            self._targets = feedback.targets(self.feedback_dir, [s.student for s in book.students])
+            if self.feedback_dir.is_dir():  # a directory still to be made holds no file to clobber
+                for target in self._targets:
+                    refuse_overwrite(target, self.force)
+
+    @property
+    def unmatched(self) -> int:
+        return 0 if self.matching is None else len(self.matching.unmatched)
+
+    def lms_csv(self, book, lang: str) -> bytes:
+        """The LMS layout's bytes (made by :meth:`prepare`), in the gradebook writer's shape."""
+        return self.lms.data
+
+    def csv_written(self, path: Path) -> str:
+        key = "lms.canvas_written" if self.layout == "canvas" else "lms.moodle_written"
+        lms = self.lms
+        return t(key, self.lang, count=lms.written, column=lms.column, path=str(path), identifier=lms.identifier or "—")
+
+    def write(self, book) -> list[str]:
+        """The class report and the hand-back sheets; what was written, as lines for the summary."""
+        from attn_tutor.files import make_directory, write_atomic
+
+        lines = []
+        if self.class_report is not None:
+            from attn_tutor import class_report
+
+            write_atomic(self.class_report, class_report.render_report(book, self.lang))
+            lines.append(t("report.written", self.lang, path=str(self.class_report)))
+        if self.feedback_dir is not None:
+            from attn_tutor import feedback
+
+            make_directory(self.feedback_dir)
+            solver = feedback.Solver(self.problems)
+            for student, target in zip(book.students, self._targets):
+                blocks = feedback.sheet_blocks(student, solver.solved(student), self.lang)
+                write_atomic(target, feedback.render_sheet(blocks, blocks[0].text, self.lang))
+            lines.append(t("feedback.written", self.lang, count=len(self._targets), path=str(self.feedback_dir)))
+        return lines
+
+    def blocks(self, book) -> list:
+        if self.matching is None:
+            return []
+        from attn_tutor import roster
+
+        return roster.matching_blocks(book.students, self.matching, self.lang)
