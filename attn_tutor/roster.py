@@ -158,7 +158,7 @@ def _sniff(text: str) -> str:
 def read_roster_text(text: str, file: str) -> Roster:
     """A roster from its text (BOM already removed or not). Raises AttnTutorError with file:line."""
     text = text.lstrip("\ufeff")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_sniff(text))
+    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_sniff(text), strict=True)  # an open quote is an error, not the rest of the file
     try:
         rows = [(reader.line_num, row) for row in reader]
     except csv.Error as error:
