@@ -62,9 +62,14 @@ pre {{ font-family: {MONO}; font-size: 9.5pt; line-height: 1.5; margin: 0; paddi
   orphans: 4; widows: 4; }}
 .bars td {{ border: none; padding: .5mm 2mm; }}
 .bar {{ display: inline-block; height: 3.5mm; background: #000; vertical-align: middle; }}
-figure.chart svg {{ display: block; max-width: 100%; height: auto; }}
+figure.chart {{ overflow-x: auto; }}
+figure.chart svg {{ display: block; max-width: 100%; min-width: 480px; height: auto; }}
 figure.chart .note {{ max-width: 170mm; }}
 html:lang(ko) body {{ word-break: keep-all; }}  /* Korean breaks between words, not inside them */
+@media screen and (max-width: 640px) {{  /* a phone: the sheet fills the screen, wide tables scroll */
+  .sheet {{ margin: 0; padding: 5mm 4mm; }}
+  figure {{ max-width: 100%; overflow-x: auto; }}
+}}
 @page {{ margin: 14mm 13mm; }}
 @media print {{
   body {{ background: #fff; font-size: 10.5pt; }}
