@@ -8,7 +8,7 @@ analysis's top three; only diagnoses and items that occur). Then the item
 analysis tables in numbers. Students who could not be marked count in neither,
 as in the gradebook's own analysis; the page says how many there were.
 
-Pure: reads a :class:`~attn_tutor.classbook.Gradebook`; the HTML renderer makes
+Pure: reads a :class:`~attn_tutor.gradebook.Gradebook`; the HTML renderer makes
 one self-contained page of it (no scripts, no network, a CSP that forbids fetching).
 """
 
@@ -37,7 +37,7 @@ def diagnosis_counts(book) -> dict[tuple, Counter]:
 
 
 def distribution_chart(book, lang: str) -> Chart:
-    from attn_tutor.classbook import bin_label
+    from attn_tutor.gradebook import bin_label
 
     counts = book.distribution()
     return Chart(
@@ -83,7 +83,7 @@ def misconception_chart(book, lang: str) -> Chart | None:
 
 
 def report_blocks(book, lang: str, *, title: str | None = None) -> list[Block]:
-    from attn_tutor.classbook import summary_blocks
+    from attn_tutor.gradebook import summary_blocks
     from attn_tutor.numbers import fmt
 
     marked = book.marked

@@ -131,7 +131,7 @@ def solve(
 ) -> None:
     """Show every stage of each problem worked out: scores, scaling, softmax, output."""
     from attn_tutor import engine
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
@@ -181,7 +181,7 @@ def validate(
     lang: LangOption = None,
 ) -> None:
     """Check problem-set files without solving them; list every error found."""
-    from attn_tutor.problems import validate_path
+    from attn_tutor.problem_load import validate_path
 
     language = resolve_lang(lang)
     from attn_tutor.render import terminal
@@ -295,7 +295,7 @@ def quiz(
         replay = f"attn-tutor quiz --random --tokens {n_tokens} --dim {d} --seed {chosen_seed}"
         intro.append(Math(("  " + replay,), title=t("quiz.seed", language, seed=chosen_seed)))
     else:
-        from attn_tutor.problems import load_problem_set
+        from attn_tutor.problem_load import load_problem_set
 
         chosen_seed = None
         problem_set = load_problem_set(file)
@@ -423,14 +423,14 @@ def grade(
         if not path.exists():
             raise UsageError("grade.no_such_path", path=str(path))
     extras.check()
-    from attn_tutor import classbook
+    from attn_tutor import gradebook
     from attn_tutor.files import write_atomic
     from attn_tutor.render import terminal
 
-    files = classbook.find_answer_files(paths, exclude=[*outputs, *([roster] if roster else [])])
+    files = gradebook.find_answer_files(paths, exclude=[*outputs, *([roster] if roster else [])])
     if not files:
         raise AttnTutorError("grade.no_files")
-    book = classbook.grade_found(files, problems=problems, follow_through=follow_through.value)
+    book = gradebook.grade_found(files, problems=problems, follow_through=follow_through.value)
     for student in book.failed:
         for finding in student.findings:
             terminal.error(t("cli.error", language, message=finding.text(language)))
@@ -439,14 +439,14 @@ def grade(
         terminal.error(t("cli.error", language, message=message))
     written = []
     for out, make, key in (
-        (csv_out, extras.lms_csv if extras.lms_layout else classbook.gradebook_csv, "grade.written"),
-        (json_out, classbook.gradebook_json, "grade.json_written"),
+        (csv_out, extras.lms_csv if extras.lms_layout else gradebook.gradebook_csv, "grade.written"),
+        (json_out, gradebook.gradebook_json, "grade.json_written"),
     ):
         if out is not None:
             write_atomic(out, make(book, language))
             written.append(extras.csv_written(out) if out is csv_out and extras.lms_layout else t(key, language, path=str(out)))
     written += extras.write(book)
-    terminal.draw(classbook.summary_blocks(book, language) + extras.blocks(book))
+    terminal.draw(gradebook.summary_blocks(book, language) + extras.blocks(book))
     failed = len(book.failed)
     total = len(book.students)
     if failed:
@@ -544,7 +544,7 @@ def export(
     _check_output(output, force)
 
     from attn_tutor import worksheet
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
@@ -589,7 +589,7 @@ def generate(
         seed = secrets.randbelow(1_000_000)
     from attn_tutor.generate import random_problem
     from attn_tutor.model import ProblemSet
-    from attn_tutor.problem_yaml import dump_problem_set
+    from attn_tutor.problem_dump import dump_problem_set
     from attn_tutor.worksheet import variant_seed
 
     language = resolve_lang(lang)

@@ -7,7 +7,7 @@ numbers — then the diagnosis sentence, which earlier numbers the follow-throug
 came from, and the correct row's arithmetic (:mod:`attn_tutor.explain`), worked on
 their own variant's numbers.
 
-Pure: reads a :class:`~attn_tutor.classbook.StudentResult` and the solved problem
+Pure: reads a :class:`~attn_tutor.gradebook.StudentResult` and the solved problem
 set; :func:`file_names` gives every student a file name that is safe on any
 system. The command writes the pages (``grade --feedback DIR``) through
 :mod:`attn_tutor.files`.
@@ -201,13 +201,13 @@ class Solver:
     """Each student's variant solved once per (set, variant), by the gradebook's own marker."""
 
     def __init__(self, problems: str | None = None) -> None:
-        from attn_tutor.classbook import Marker
+        from attn_tutor.gradebook import Marker
 
         self.marker = Marker(problems=problems)
 
     def solved(self, student):
         """(problem set, {problem id: Solution}), or the AttnTutorError that stopped it."""
-        from attn_tutor.classbook import Submission
+        from attn_tutor.gradebook import Submission
 
         sub = Submission(student.student, student.file, problem_set=student.problem_set, base=str(Path(student.file).parent))
         key, _ = self.marker.resolve(sub)

@@ -76,7 +76,7 @@ def grade_value(score: float, max_score: float, out_of: Decimal | None) -> Decim
 
 
 def _safe(text: str) -> str:
-    from attn_tutor.classbook import safe_text
+    from attn_tutor.gradebook.writing import safe_text
 
     return safe_text(text)
 

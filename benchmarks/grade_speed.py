@@ -11,7 +11,7 @@ per-student variants (30 seeds). By default 55% of rows carry a known mistake an
 costs a real marking while right rows are cheap. Then, alternating for a few rounds, it times
 
   (a) parse: read every file and ``yaml.load`` it with ``yaml.CSafeLoader``;
-  (b) grade: ``classbook.grade_files`` on the directory — find, read, check, mark
+  (b) grade: ``gradebook.grade_files`` on the directory — find, read, check, mark
       every student in exam mode — plus the gradebook CSV (as ``grade --csv``);
   (c) the same plus the ``--json`` file of every student's full report;
 
@@ -40,10 +40,10 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from attn_tutor import classbook, engine, grading
+from attn_tutor import engine, gradebook, grading
 from attn_tutor.generate import variant_set
 from attn_tutor.model import STAGES
-from attn_tutor.problems import load_problem_set
+from attn_tutor.problem_load import load_problem_set
 
 SEEDS = list(range(1000, 1030))
 
@@ -129,24 +129,22 @@ def forget() -> None:
     """Empty the module-level caches a first grading run fills (parsed texts, resolved
     scalars, marking memos), so every timed run starts as a fresh ``attn-tutor grade``
     process would and no round is helped by the one before."""
-    classbook._PARSED.clear()
-    classbook._PLAIN_TAGS.clear()
     grading._MEMOS.clear()
 
 
 def grade(folder: Path) -> int:
     """What ``attn-tutor grade DIR --csv OUT`` does, less start-up and the terminal."""
     forget()
-    book = classbook.grade_files([folder])
-    classbook.gradebook_csv(book)
+    book = gradebook.grade_files([folder])
+    gradebook.gradebook_csv(book)
     return len(book.students)
 
 
 def grade_with_json(folder: Path) -> int:
     forget()
-    book = classbook.grade_files([folder])
-    classbook.gradebook_csv(book)
-    classbook.gradebook_json(book)
+    book = gradebook.grade_files([folder])
+    gradebook.gradebook_csv(book)
+    gradebook.gradebook_json(book)
     return len(book.students)
 
 

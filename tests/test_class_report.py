@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from attn_tutor import class_report, classbook
+from attn_tutor import class_report, gradebook
 from attn_tutor.document import Chart
 from attn_tutor.render import svg
 
@@ -29,7 +29,7 @@ def texts(element: ET.Element) -> list[str]:
 
 @pytest.fixture(scope="module")
 def book():
-    return classbook.grade_files([CLASS])
+    return gradebook.grade_files([CLASS])
 
 
 def test_the_page_is_self_contained(run_cli, tmp_path):
@@ -94,7 +94,7 @@ def test_the_misconception_map_counts_every_diagnosis_on_every_item(book):
 
 
 def test_a_class_without_mistakes_says_so(tmp_path):
-    only = classbook.grade_files([CLASS / "01-correct.yaml"])
+    only = gradebook.grade_files([CLASS / "01-correct.yaml"])
     blocks = class_report.report_blocks(only, "en")
     assert [b.kind for b in blocks if isinstance(b, Chart)] == ["columns", "stacked"]
     assert any(getattr(b, "text", "") == "No answer matched a known mistake." for b in blocks)
@@ -111,7 +111,7 @@ def test_the_korean_report(run_cli, tmp_path):
 def test_unmarkable_students_are_counted_out_and_said(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("student: x\nanswers: [\n", encoding="utf-8")
-    book = classbook.grade_files([CLASS / "01-correct.yaml", bad])
+    book = gradebook.grade_files([CLASS / "01-correct.yaml", bad])
     texts_ = [getattr(b, "text", "") for b in class_report.report_blocks(book, "en")]
     assert "1 of 2 students marked. Mean 100.0%, median 100.0%." in texts_
     assert any(text.startswith("1 could not be marked") for text in texts_)

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from attn_tutor import classbook, feedback
+from attn_tutor import gradebook, feedback
 
 FIXTURES = Path(__file__).parent / "fixtures" / "grade"
 CLASS = FIXTURES / "class"
@@ -136,7 +136,7 @@ def test_a_feedback_path_that_is_a_file_is_refused_before_any_work(run_cli, tmp_
 def test_an_unmarkable_student_still_gets_a_page_saying_so(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("student: 누구\nanswers: [1, 2\n", encoding="utf-8")
-    book = classbook.grade_files([bad])
+    book = gradebook.grade_files([bad])
     (student,) = book.students
     blocks = feedback.sheet_blocks(student, feedback.Solver().solved(student), "en")
     texts = [getattr(b, "text", "") for b in blocks]
@@ -153,7 +153,7 @@ def test_a_variant_sheet_works_on_the_variants_own_numbers(run_cli, tmp_path):
     from attn_tutor import engine
     from attn_tutor.generate import variant_set
     from attn_tutor.numbers import fmt
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     varied = variant_set(load_problem_set("ch13"), 42001)
     first = varied.problems[0]

@@ -16,7 +16,7 @@ from pathlib import Path
 
 import pytest
 
-from attn_tutor import classbook, lms_csv, roster
+from attn_tutor import gradebook, lms_csv, roster
 
 FIXTURES = Path(__file__).parent / "fixtures" / "grade"
 CLASS = FIXTURES / "class"
@@ -129,7 +129,7 @@ def test_moodle_layout_identifies_users_by_email(run_cli, three, tmp_path):
 
 def test_moodle_falls_back_to_the_id_number_when_an_email_is_missing():
     text = MOODLE.replace("seojun.park@uni.ac.kr", "")
-    book = classbook.grade_files([CLASS / name for name in THREE])
+    book = gradebook.grade_files([CLASS / name for name in THREE])
     people = roster.read_roster_text(text, "m.csv")
     matching = roster.match([s.student for s in book.students], people)
     made = lms_csv.moodle_csv(book.students, matching, people, assignment="x")
@@ -201,7 +201,7 @@ def test_a_roster_that_is_no_class_list_is_bad_input(run_cli, three, tmp_path):
 def test_names_that_look_like_formulas_are_neutralised_but_identifiers_are_kept():
     text = "Student,ID,SIS User ID,SIS Login ID,Section,A (1)\n\"=cmd|' /C calc'!A0\",101,-5,x@y,=S,\n"
     people = roster.read_roster_text(text, "r.csv")
-    book = classbook.grade_files([CLASS / "01-correct.yaml"])
+    book = gradebook.grade_files([CLASS / "01-correct.yaml"])
     matching = roster.match(["101"], people)
     rows = read_back(lms_csv.canvas_csv(book.students, matching, people, assignment="A").data)
     assert rows[-1][:5] == ["'=cmd|' /C calc'!A0", "101", "-5", "x@y", "'=S"]
