@@ -422,7 +422,7 @@ def grade(
     for path in paths:
         if not path.exists():
             raise UsageError("grade.no_such_path", path=str(path))
-    extras.check()
+    extras.check(named)
     from attn_tutor import gradebook
     from attn_tutor.files import write_atomic
     from attn_tutor.render import terminal

@@ -40,6 +40,7 @@ class Extras:
     matching: object | None = None
     lms: object | None = None
     errors: list[str] = field(default_factory=list)  # sentences for standard error
+    _outputs: list = field(default_factory=list)  # (option, path) of the command's other outputs
     notes: list[str] = field(default_factory=list)  # lines for the summary
     _targets: list[Path] = field(default_factory=list)
 
@@ -47,9 +48,18 @@ class Extras:
     def lms_layout(self) -> bool:
         return self.layout in ("canvas", "moodle")
 
-    def check(self) -> None:
-        """Before any work: the options fit together, the directory can be made, the roster reads."""
+    def check(self, outputs: list[tuple[str, Path]] = ()) -> None:
+        """Before any work: the options fit together, no output is the roster, the directory can be
+        made, the roster reads. ``outputs``: the command's other output files, by option."""
+        import os
+
         from attn_tutor.files import check_directory
+
+        self._outputs = list(outputs)
+        if self.roster_path is not None:
+            for name, path in self._outputs:
+                if os.path.realpath(path) == os.path.realpath(self.roster_path):
+                    raise UsageError("grade.outputs_clash", first="--roster", second=name, path=str(path))
 
         if self.lms_layout and self.roster_path is None:
             raise UsageError("roster.layout_needs_roster", layout=self.layout)
@@ -101,6 +111,13 @@ class Extras:
             from attn_tutor.files import refuse_overwrite
 
             self._targets = feedback.targets(self.feedback_dir, [s.student for s in book.students])
+            import os
+
+            others = {os.path.realpath(path): name for name, path in self._outputs}
+            for target in self._targets:
+                if os.path.realpath(target) in others:
+                    name = others[os.path.realpath(target)]
+                    raise UsageError("grade.outputs_clash", first=name, second="--feedback", path=str(target))
             if self.feedback_dir.is_dir():  # a directory still to be made holds no file to clobber
                 for target in self._targets:
                     refuse_overwrite(target, self.force)

@@ -160,3 +160,17 @@ def test_a_variant_sheet_works_on_the_variants_own_numbers(run_cli, tmp_path):
     row = first.row_index(first.asked_rows[0])
     exact = engine.solve(first).stage_row("weights", row)
     assert " ".join(fmt(w, first.decimals) for w in exact) in page
+
+
+def test_no_output_lands_on_the_roster_or_on_a_sheet(run_cli, tmp_path):
+    people = tmp_path / "roster.csv"
+    people.write_text("Student,ID,Section\n김민지,1,A\n", encoding="utf-8")
+    result = run_cli("grade", str(CLASS / "01-correct.yaml"), "--roster", str(people), "--csv", str(people), "--force")
+    assert result.exit_code == 2 and "--roster and --csv name the same file" in result.output
+    assert people.read_text(encoding="utf-8").startswith("Student,ID")
+    sheets = tmp_path / "sheets"
+    sheets.mkdir()
+    clash = run_cli(
+        "grade", str(CLASS / "01-correct.yaml"), "--feedback", str(sheets), "--class-report", str(sheets / "김민지.html")
+    )
+    assert clash.exit_code == 2 and "--class-report and --feedback name the same file" in clash.output
