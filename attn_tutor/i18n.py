@@ -787,6 +787,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the roster {file} has no Email address, ID number or Username filled in for every matched student; Moodle needs one to find each student",
         "명단 {file}에 대조된 모든 학생의 Email address, ID number, Username 중 하나가 채워져 있지 않습니다. Moodle은 이 값으로 학생을 찾습니다",
     ),
+    "lms.points_differ": (
+        "the roster gives '{column}' {roster} points possible; the file says {out_of} (--out-of), which Canvas will take on import",
+        "명단에서 '{column}'의 배점은 {roster}점인데, 이 파일은 {out_of}점(--out-of)입니다. Canvas는 가져올 때 이 배점을 씁니다",
+    ),
     "lms.canvas_written": (
         "Canvas gradebook ({count} students, column '{column}') written to {path}; import it under Grades → Import",
         "Canvas 성적표(학생 {count}명, 열 '{column}')를 {path}에 저장했습니다. 성적 → 가져오기에서 올리세요",

@@ -57,6 +57,7 @@ class LmsFile:
     written: int  # student rows
     unmarked: list[int] = field(default_factory=list)  # matched students with no marks (not written)
     out_of: Decimal | None = None
+    roster_points: Decimal | None = None  # Canvas: the roster's Points Possible, when --out-of differs from it
 
 
 def grade_text(value: Decimal) -> str:
@@ -116,6 +117,7 @@ def canvas_csv(students: Sequence, matching: Matching, roster: Roster, *, assign
     column = roster.assignment_column(assignment) or assignment
     pairs, unmarked = _written(students, matching)
     scale = _out_of(pairs, out_of, roster.points_possible.get(column))
+    listed = _out_of(pairs, None, roster.points_possible.get(column))
     rows: list[list[str]] = [[*CANVAS_HEAD, column]]
     maxima = {student.max_score for _, student in pairs}
     points = scale if scale is not None else (Decimal(repr(float(maxima.pop()))) if len(maxima) == 1 else None)
@@ -133,7 +135,8 @@ def canvas_csv(students: Sequence, matching: Matching, roster: Roster, *, assign
                 grade_text(grade_value(student.score, student.max_score, scale)),
             ]
         )
-    return LmsFile(_encode(rows), column, None, len(pairs), unmarked, scale)
+    differs = listed if listed is not None and scale is not None and listed != scale else None
+    return LmsFile(_encode(rows), column, None, len(pairs), unmarked, scale, differs)
 
 
 def moodle_csv(students: Sequence, matching: Matching, roster: Roster, *, assignment: str, out_of: Decimal | None = None) -> LmsFile:

@@ -108,6 +108,17 @@ def test_canvas_out_of_overrides_and_a_new_assignment_gets_its_points(run_cli, t
     assert [row[-1] for row in rows[2:]] == ["100", "37.5", "37.5"]
 
 
+def test_out_of_against_the_rosters_points_possible_is_pointed_out(run_cli, three, tmp_path):
+    out = tmp_path / "canvas.csv"
+    result = run_cli(
+        "grade", str(three), "--roster", str(write(tmp_path, "r.csv", CANVAS)),
+        "--csv-layout", "canvas", "--csv", str(out), "--assignment", "Attention by hand", "--out-of", "20",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "gives 'Attention by hand (4242)' 10 points possible; the file says 20" in result.output
+    assert [row[-1] for row in read_back(out.read_bytes())[1:]] == ["20", "20", "7.5", "7.5"]
+
+
 def test_moodle_layout_identifies_users_by_email(run_cli, three, tmp_path):
     out = tmp_path / "moodle.csv"
     result = run_cli(
