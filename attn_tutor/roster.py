@@ -241,7 +241,7 @@ def _other(header: list[str], folded: list[str], body, file: str, header_line: i
 
     for line, row in body:
         first, last = get(row, first_col), get(row, last_col)
-        name = get(row, name_col) or " ".join(part for part in (first, last) if part)
+        name = get(row, name_col) or _full_name(first, last)
         ids = tuple(
             (label, value)
             for label, index in (("ID number", id_col), ("Username", user_col))
@@ -263,6 +263,17 @@ def _other(header: list[str], folded: list[str], body, file: str, header_line: i
             )
         )
     return Roster("moodle" if moodle else "csv", file, header, entries, assignments)
+
+
+def _hangul(text: str) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" for ch in unicodedata.normalize("NFC", text))
+
+
+def _full_name(first: str, last: str) -> str:
+    """As the class writes it: 김민지 (family name first, no space) for Korean, Minji Kim otherwise."""
+    if first and last and _hangul(first) and _hangul(last):
+        return last + first
+    return " ".join(part for part in (first, last) if part)
 
 
 def read_roster(path) -> Roster:

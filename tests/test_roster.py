@@ -140,6 +140,7 @@ def test_a_moodle_export_is_read_with_its_grade_items():
     assert roster.kind == "moodle"
     assert roster.assignments == ["Assignment: Attention by hand (Real)"]  # not the download time
     assert roster.assignment_column("Attention by hand") == "Assignment: Attention by hand (Real)"
+    assert [e.name for e in roster.entries] == ["김민지", "박서준", "Jane Roe"]  # as each is written
     jane = roster.entries[2]
     assert (jane.first, jane.last, jane.email, jane.ids) == ("Jane", "Roe", "jane.roe@uni.ac.kr", ())
 
