@@ -198,20 +198,20 @@ def sheet_blocks(student, solved, lang: str, *, course: str | None = None) -> li
 
 
 class Solver:
-    """Each student's variant solved once per (set, variant), by the gradebook's own marker."""
+    """Each student's variant solved once per (set, variant), by the gradebook's own Grader."""
 
     def __init__(self, problems: str | None = None) -> None:
-        from attn_tutor.gradebook import Marker
+        from attn_tutor.gradebook import Grader
 
-        self.marker = Marker(problems=problems)
+        self.grader = Grader(problems=problems)
 
     def solved(self, student):
         """(problem set, {problem id: Solution}), or the AttnTutorError that stopped it."""
         from attn_tutor.gradebook import Submission
 
         sub = Submission(student.student, student.file, problem_set=student.problem_set, base=str(Path(student.file).parent))
-        key, _ = self.marker.resolve(sub)
-        return self.marker.solved(key, student.variant)
+        key, _ = self.grader.resolve(sub)
+        return self.grader.solved(key, student.variant)
 
 
 def render_sheet(blocks: list[Block], title: str, lang: str) -> str:

@@ -23,6 +23,7 @@ from hypothesis import strategies as st
 
 from attn_tutor import gradebook
 from attn_tutor.gradebook import answer_yaml as yaml_reader
+from reference_marking import mistaken_rows, reference_mark_row
 from attn_tutor.answers import parse_row
 from attn_tutor.grading import VERDICTS
 
@@ -385,10 +386,10 @@ def test_the_fast_path_agrees_on_edge_cases(text):
         assert [repr(v) for v in gradebook.parse_cells(text)] == expected
 
 
-# --- marking stage by stage is mark_row, only faster -----------------------------------------
+# --- a class is marked as the reference marks it ---------------------------------------------
 
 _CH13 = None
-_MARKERS: dict[str, gradebook.Marker] = {}
+_MARKERS: dict = {}
 
 
 def _ch13():
@@ -403,7 +404,7 @@ def _ch13():
 
 @settings(max_examples=200, deadline=None)
 @given(st.data())
-def test_stage_by_stage_marking_equals_mark_row(data):
+def test_a_runs_marker_marks_as_the_reference_does(data):
     """Every ch13 problem (masks, several heads, cross-attention, projections, no values)."""
     import numpy as np
 
@@ -416,7 +417,7 @@ def test_stage_by_stage_marking_equals_mark_row(data):
     rows = {stage: np.array(solution.stage_row(stage, row), dtype=float) for stage in problem.stages}
     slip = data.draw(st.sampled_from((None, *problem.stages)), label="slip")
     if slip is not None:
-        mistakes = grading.mistaken_rows(solution, row, slip, {})
+        mistakes = mistaken_rows(solution, row, slip, {})
         if mistakes and data.draw(st.booleans(), label="known mistake"):
             rows[slip] = np.nan_to_num(data.draw(st.sampled_from(mistakes), label="mistake")[1])
         else:
@@ -432,9 +433,9 @@ def test_stage_by_stage_marking_equals_mark_row(data):
             answers[stage] = None
         else:
             answers[stage] = tuple(round(float(v), decimals) + 0.0 for v in np.nan_to_num(rows[stage]))
-    marker = _MARKERS.setdefault(policy, gradebook.Marker(follow_through=policy))  # memo shared across examples
-    fast = marker._mark_row("ch13", None, solution, problem, token, answers)
-    slow = grading.mark_row(solution, row, answers, mode="exam", follow_through=policy)
+    marker = _MARKERS.setdefault(policy, grading.Marker(follow_through=policy))  # memory shared across examples
+    fast = marker.row(solution, row, answers, mode="exam")
+    slow = reference_mark_row(solution, row, answers, mode="exam", follow_through=policy)
     assert [item.to_dict() for item in fast] == [item.to_dict() for item in slow]
 
 

@@ -75,12 +75,10 @@ Speed
     and walked node by node instead, so every message keeps its line (a test holds
     the two readers equal). Plain decimals skip the full answer parser (same
     result, tested) and other texts are parsed once per distinct text; each (set,
-    variant) is loaded, generated and solved once. Marking follows
-    :func:`attn_tutor.grading.mark_row`'s loop over grading's own
-    ``mark_stage``/``advance`` so that each distinct (stage, answer, own earlier
-    rows) is marked once and each distinct right answer is built once, without
-    numpy; a property test holds it equal to ``mark_row`` on every ch13 problem.
-    The gradebook writes each distinct item's cells, and the JSON each shared
+    variant) is loaded, generated and solved once. Marking is the quiz's own
+    :class:`attn_tutor.grading.Marker`, one per run, which marks each distinct
+    (stage, answer, own earlier rows) once and a row right in every cell without
+    numpy. The gradebook writes each distinct item's cells, and the JSON each shared
     item's text, once.
 
 Score distribution
@@ -93,13 +91,13 @@ from attn_tutor.gradebook.answer_csv import read_csv_text
 from attn_tutor.gradebook.answer_files import find_answer_files, read_answer_file
 from attn_tutor.gradebook.answer_yaml import read_yaml_text
 from attn_tutor.gradebook.cells import CellReader, parse_cells
-from attn_tutor.gradebook.marking import Marker, columns_of, grade_files, grade_found, grade_submissions
+from attn_tutor.gradebook.marking import Grader, columns_of, grade_files, grade_found, grade_submissions
 from attn_tutor.gradebook.records import POLICIES, Answer, Gradebook, ItemStats, StudentResult, Submission
 from attn_tutor.gradebook.summary import summary_blocks
 from attn_tutor.gradebook.writing import csv_cell, gradebook_csv, gradebook_json, gradebook_rows
 
 __all__ = [
-    "POLICIES", "Answer", "CellReader", "Gradebook", "ItemStats", "Marker", "StudentResult", "Submission",
+    "POLICIES", "Answer", "CellReader", "Gradebook", "ItemStats", "Grader", "StudentResult", "Submission",
     "bin_label", "columns_of", "csv_cell", "find_answer_files", "grade_files", "grade_found", "grade_submissions",
     "gradebook_csv", "gradebook_json", "gradebook_rows", "item_analysis", "parse_cells", "read_answer_file",
     "read_csv_text", "read_yaml_text", "score_bin", "score_distribution", "summary_blocks",

@@ -4,34 +4,17 @@ from __future__ import annotations
 
 import os
 from collections.abc import Iterable, Sequence
-from dataclasses import dataclass, field
 from pathlib import Path
 
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.answer_files import find_answer_files, read_answer_file
 from attn_tutor.gradebook.cells import CellReader
 from attn_tutor.gradebook.records import POLICIES, Gradebook, ItemKey, NestedFinding, StudentResult, Submission
-from attn_tutor.model import STAGES, Problem, ProblemSet
+from attn_tutor.model import STAGES, ProblemSet
 
-_MEMO_LIMIT = 500_000  # marks a Marker remembers
-
-
-
-@dataclass(frozen=True)
-class _RowPlan:
-    """What marking one asked row needs, worked out once per (set, variant); and its marks so far."""
-
-    row: int
-    asked: frozenset
-    exact: dict  # stage -> ((exact, marked) per cell, expected, all-correct cells)
-    eps: float
-    steps: tuple  # (stage, asked, previous stage) for every stage of the problem, in order
-    correct: dict = field(default_factory=dict)  # (stage, given) -> the correct Item, or False
-    marks: dict = field(default_factory=dict)  # (stage, given, own previous row, own scores) -> Item
-
-
-class Marker:
-    """Marks submissions, loading each problem set once and solving each (set, variant) once."""
+class Grader:
+    """Marks submissions with one :class:`attn_tutor.grading.Marker`, loading each problem set
+    once and solving each (set, variant) once."""
 
     def __init__(self, *, problems: str | None = None, follow_through: str = "full") -> None:
         if follow_through not in POLICIES:
@@ -40,8 +23,9 @@ class Marker:
         self.follow_through = follow_through
         self._sets: dict[str, ProblemSet | AttnTutorError] = {}
         self._solved: dict[tuple[str, int | None], tuple | AttnTutorError] = {}
-        self._exact: dict[tuple, _RowPlan] = {}
-        self._memo_size = 0  # marks remembered, over every row plan
+        from attn_tutor.grading import Marker
+
+        self.marker = Marker(follow_through=follow_through)
         self.order: list[ItemKey] = []  # every item column, in first-seen set order
         self._ordered: set[str] = set()
         self._names: list[str] | None = None
@@ -140,88 +124,9 @@ class Marker:
             solution = solutions[problem.id]
             for token in problem.asked_rows:
                 row_answers = {stage: answers.get((problem.id, token, stage)) for stage in problem.asked_stages}
-                items.extend(self._mark_row(key, sub.variant, solution, problem, token, row_answers))
+                items.extend(self.marker.row(solution, problem.row_index(token), row_answers, mode="exam"))
         result.report = Report(sub.student, label, sub.variant, "exam", items)
         return result
-
-    def _mark_row(self, key, seed, solution, problem: Problem, token: str, answers: dict) -> list:
-        """grading.mark_row in exam mode, stage by stage, with each stage's marks reused.
-
-        This is mark_row's own loop over grading's public pieces (mark_stage, advance),
-        so that a stage marked once is not marked again: a stage's item depends only on
-        its answer and the student's own rows it is carried from (the previous stage's,
-        and for the weights the scores, which ``skipped_scaling`` is made from). A
-        stage right in every cell is ``correct`` whatever came before, so it is built
-        without numpy. A test checks all of this against mark_row itself.
-        """
-        from attn_tutor.grading import Item, advance, mark_stage
-
-        plan = self._plan(key, seed, solution, problem, token)
-        row = plan.row
-        tolerance = problem.tolerance + plan.eps
-        correct_items, marks = plan.correct, plan.marks
-        items = []
-        own: dict[str, tuple[float, ...]] = {}
-        for stage, asked, before in plan.steps:
-            given = answers.get(stage) if asked else None
-            if asked:
-                item = None
-                if given is not None:
-                    item = correct_items.get((stage, given))
-                    if item is None:
-                        pairs, expected, cells = plan.exact[stage]
-                        if len(given) == len(pairs) and all(
-                            not marked or abs(value - exact) <= tolerance for value, (exact, marked) in zip(given, pairs)
-                        ):
-                            item = Item(
-                                problem=problem.id, row=token, stage=stage, expected=expected, given=tuple(given),
-                                cells=cells, verdict="correct", diagnosis=None, hints=0, points=1.0, max_points=1.0,
-                            )  # fmt: skip
-                        else:
-                            item = False
-                        if self._memo_size < _MEMO_LIMIT:
-                            self._memo_size += 1
-                            correct_items[(stage, given)] = item
-                if not item:
-                    memo = (
-                        stage, given,
-                        own.get(before) if before else None,
-                        own.get("scores") if stage == "weights" else None,
-                    )  # fmt: skip
-                    item = marks.get(memo)
-                    if item is None:
-                        item = mark_stage(solution, row, stage, given, own, follow_through=self.follow_through)
-                        if self._memo_size < _MEMO_LIMIT:
-                            self._memo_size += 1
-                            marks[memo] = item
-                items.append(item)
-            if given is not None:
-                own[stage] = tuple(given)  # what advance does in exam mode, without the copying
-            elif before is not None and before in own:
-                own = advance(solution, row, stage, None, own, "exam")
-        return items
-
-    def _plan(self, key, seed, solution, problem: Problem, token: str) -> "_RowPlan":
-        cache = (key, seed, problem.id, token)
-        plan = self._exact.get(cache)
-        if plan is None:
-            from attn_tutor.grading import EPS, marked_cells, previous_stage
-
-            row = problem.row_index(token)
-            exact = {}
-            for stage in problem.asked_stages:
-                values = [float(v) for v in solution.stage_row(stage, row)]
-                marked = [bool(m) for m in marked_cells(solution, row, stage)]
-                exact[stage] = (
-                    tuple(zip(values, marked)),
-                    tuple(v if m else None for v, m in zip(values, marked)),
-                    tuple("correct" if m else "masked" for m in marked),
-                )
-            asked = frozenset(problem.asked_stages)
-            steps = tuple((stage, stage in asked, previous_stage(stage)) for stage in problem.stages)
-            plan = _RowPlan(row, asked, exact, EPS, steps)
-            self._exact[cache] = plan
-        return plan
 
     def _check(self, sub: Submission, problem_set: ProblemSet, widths: dict, findings: list[Finding]) -> dict:
         """The answers that fit the problem set (``widths``: every asked item's cell count); the rest reported."""
@@ -281,7 +186,7 @@ def grade_found(
     files: Sequence[tuple[Path, bool]], *, problems: str | None = None, follow_through: str = "full"
 ) -> Gradebook:
     """Mark the files :func:`find_answer_files` found, in that order."""
-    marker = Marker(problems=problems, follow_through=follow_through)
+    marker = Grader(problems=problems, follow_through=follow_through)
     cells = CellReader()
     students = []
     for path, from_dir in files:
@@ -291,6 +196,6 @@ def grade_found(
 
 
 def grade_submissions(subs: Iterable[Submission], *, problems: str | None = None, follow_through: str = "full") -> Gradebook:
-    marker = Marker(problems=problems, follow_through=follow_through)
+    marker = Grader(problems=problems, follow_through=follow_through)
     students = [marker.mark(sub) for sub in subs]
     return Gradebook(students, list(marker.order), follow_through)
