@@ -18,8 +18,8 @@ from __future__ import annotations
 import os
 import re
 import unicodedata
+from collections.abc import Sequence
 from pathlib import Path
-from typing import Sequence
 
 from attn_tutor.document import Block, Fields, Heading, Math, Paragraph, Table
 from attn_tutor.i18n import t

@@ -104,12 +104,9 @@ class Extras:
                     self.layout, book.students, self.matching, self.roster, assignment=self.assignment, out_of=out_of
                 )
                 if self.lms.roster_points is not None:
-                    self.notes.append(
-                        t(
-                            "lms.points_differ", self.lang, column=self.lms.column,
-                            roster=lms_csv.grade_text(self.lms.roster_points), out_of=lms_csv.grade_text(self.lms.out_of),
-                        )  # fmt: skip
-                    )
+                    roster_points = lms_csv.grade_text(self.lms.roster_points)
+                    given = lms_csv.grade_text(self.lms.out_of)
+                    self.notes.append(t("lms.points_differ", self.lang, column=self.lms.column, roster=roster_points, out_of=given))
                 if self.lms.unmarked:
                     names = ", ".join(book.students[i].student or "—" for i in self.lms.unmarked)
                     self.notes.append(t("roster.unmarked", self.lang, names=names))

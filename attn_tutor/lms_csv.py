@@ -34,9 +34,9 @@ from __future__ import annotations
 
 import csv
 import io
+from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
-from typing import Sequence
 
 from attn_tutor.errors import AttnTutorError
 from attn_tutor.roster import Matching, Roster

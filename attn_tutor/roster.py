@@ -46,8 +46,8 @@ import csv
 import io
 import re
 import unicodedata
+from collections.abc import Sequence
 from dataclasses import dataclass, field
-from typing import Sequence
 
 from attn_tutor.errors import AttnTutorError, Location
 
@@ -68,7 +68,7 @@ CANVAS_TOTALS = (
     "unposted current points", "unposted final points", "unposted current grade", "unposted final grade",
 )  # fmt: skip
 CANVAS_IDS = ("ID", "SIS User ID", "SIS Login ID", "Integration ID")
-_TITLE_AND_ID = re.compile(r"\A(.*)\s\((\d+)\)\Z", re.S)  # Canvas's Assignment.title_and_id
+_TITLE_AND_ID = re.compile(r"\A(.*)\s\((\d+)\)\Z", re.DOTALL)  # Canvas's Assignment.title_and_id
 
 
 def fold(text: str) -> str:
@@ -188,7 +188,7 @@ def _canvas(header: list[str], body, file: str) -> Roster:
         if "points possible" in fold(student):
             points = {column: cells.get(column, "") for column in assignments if cells.get(column, "")}
             continue
-        if all(re.fullmatch(r"\s*(muted|manual posting.*)?\s*", cell, re.I) for cell in row):
+        if all(re.fullmatch(r"\s*(muted|manual posting.*)?\s*", cell, re.IGNORECASE) for cell in row):
             continue
         ids = tuple((name, cells[name]) for name in CANVAS_IDS if cells.get(name))
         if not student and not ids:

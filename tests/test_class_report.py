@@ -20,7 +20,7 @@ NS = "{http://www.w3.org/2000/svg}"
 
 def svgs(page: str) -> list[ET.Element]:
     """Every chart, parsed as XML: each must be well-formed SVG on its own."""
-    return [ET.fromstring(chunk) for chunk in re.findall(r"<svg\b.*?</svg>", page, flags=re.S)]
+    return [ET.fromstring(chunk) for chunk in re.findall(r"<svg\b.*?</svg>", page, flags=re.DOTALL)]
 
 
 def texts(element: ET.Element) -> list[str]:

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from attn_tutor import gradebook, feedback
+from attn_tutor import feedback, gradebook
 
 FIXTURES = Path(__file__).parent / "fixtures" / "grade"
 CLASS = FIXTURES / "class"
