@@ -174,3 +174,13 @@ def test_no_output_lands_on_the_roster_or_on_a_sheet(run_cli, tmp_path):
         "grade", str(CLASS / "01-correct.yaml"), "--feedback", str(sheets), "--class-report", str(sheets / "김민지.html")
     )
     assert clash.exit_code == 2 and "--class-report and --feedback name the same file" in clash.output
+
+
+def test_sheets_and_report_are_the_same_bytes_when_run_again(run_cli, tmp_path):
+    made = []
+    for n in (1, 2):
+        out = tmp_path / f"run{n}"
+        result = run_cli("grade", str(CLASS), "--feedback", str(out / "sheets"), "--class-report", str(tmp_path / f"r{n}.html"))
+        assert result.exit_code == 0, result.output
+        made.append({p.name: p.read_bytes() for p in (out / "sheets").iterdir()} | {"report": (tmp_path / f"r{n}.html").read_bytes()})
+    assert made[0] == made[1]
