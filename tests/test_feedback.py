@@ -179,8 +179,8 @@ def test_no_output_lands_on_the_roster_or_on_a_sheet(run_cli, tmp_path):
 def test_sheets_and_report_are_the_same_bytes_when_run_again(run_cli, tmp_path):
     made = []
     for n in (1, 2):
-        out = tmp_path / f"run{n}"
-        result = run_cli("grade", str(CLASS), "--feedback", str(out / "sheets"), "--class-report", str(tmp_path / f"r{n}.html"))
+        out = tmp_path / f"sheets{n}"
+        result = run_cli("grade", str(CLASS), "--feedback", str(out), "--class-report", str(tmp_path / f"r{n}.html"))
         assert result.exit_code == 0, result.output
-        made.append({p.name: p.read_bytes() for p in (out / "sheets").iterdir()} | {"report": (tmp_path / f"r{n}.html").read_bytes()})
+        made.append({p.name: p.read_bytes() for p in out.iterdir()} | {"report": (tmp_path / f"r{n}.html").read_bytes()})
     assert made[0] == made[1]
