@@ -92,7 +92,7 @@ class Extras:
             from attn_tutor import roster
 
             self.matching = roster.match([s.student for s in book.students], self.roster)
-            self.errors += roster.unmatched_messages(book.students, self.matching, self.roster, self.lang)
+            self.errors += roster.unmatched_messages(book.students, self.matching, self.roster, self.lang, lms=self.lms_layout)
             absent = roster.absent_message(self.matching, self.lang)
             if absent:
                 self.notes.append(absent)

@@ -764,17 +764,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "roster.col.line": ("line", "줄"),
     "roster.col.how": ("matched by", "대조 기준"),
     "roster.unmatched.none": (
-        "{where}: '{student}' is not in the roster {roster}; not written to the LMS file",
-        "{where}: '{student}'이(가) 명단 {roster}에 없습니다. LMS 파일에 쓰지 않았습니다",
+        "{where}: '{student}' is not in the roster {roster}",
+        "{where}: '{student}'이(가) 명단 {roster}에 없습니다",
     ),
     "roster.unmatched.ambiguous": (
         "{where}: '{student}' fits several roster students ({candidates}); write an ID number in the answer file",
         "{where}: '{student}'에 맞는 학생이 명단에 여럿입니다 ({candidates}). 답안 파일에 학번을 적으세요",
     ),
     "roster.unmatched.duplicate": (
-        "{where}: '{student}' is the same roster student as {others}; neither is written to the LMS file",
-        "{where}: '{student}'은(는) {others}와(과) 명단의 같은 학생입니다. 둘 다 LMS 파일에 쓰지 않았습니다",
+        "{where}: '{student}' is the same roster student as {others}; keep one answer file",
+        "{where}: '{student}'은(는) {others}와(과) 명단의 같은 학생입니다. 답안 파일을 하나만 두세요",
     ),
+    "roster.not_written": ("{message} (not written to the LMS file)", "{message} (LMS 파일에 쓰지 않았습니다)"),
     "roster.absent": (
         "in the roster but no answer file: {names}",
         "명단에는 있지만 답안 파일이 없음: {names}",

@@ -432,8 +432,9 @@ def matching_blocks(students: Sequence, matching: Matching, lang: str) -> list:
     return [Table(header, rows, title=title)]
 
 
-def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, lang: str) -> list[str]:
-    """One sentence per answer-file student who is not matched, with the file it came from."""
+def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, lang: str, *, lms: bool = False) -> list[str]:
+    """One sentence per answer-file student who is not matched, with the file it came from
+    (``lms``: an LMS file is being written, which leaves them out)."""
     from attn_tutor.i18n import t
 
     lines = []
@@ -449,6 +450,8 @@ def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, l
             lines.append(t("roster.unmatched.duplicate", lang, where=where, student=name, others=others))
         else:
             lines.append(t("roster.unmatched.none", lang, where=where, student=name, roster=roster.file))
+    if lms:
+        lines = [t("roster.not_written", lang, message=line) for line in lines]
     return lines
 
 

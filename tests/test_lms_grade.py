@@ -157,6 +157,7 @@ def test_an_unmatched_student_is_listed_not_written_and_the_exit_status_is_1(run
     )  # fmt: skip
     assert result.exit_code == 1
     assert "04-no-exp.yaml: '최도윤' is not in the roster" in result.output
+    assert "(not written to the LMS file)" in result.output
     assert [row[0] for row in read_back(out.read_bytes())[2:]] == ["김, 민지", "박, 서준", "이, 하은"]
 
 
@@ -226,3 +227,12 @@ def test_the_same_class_and_roster_give_the_same_bytes(run_cli, three, tmp_path)
         run_cli("grade", str(three), "--roster", str(r), "--csv-layout", "canvas", "--csv", str(out), "--assignment", "Attention by hand")
         outs.append(out.read_bytes())
     assert outs[0] == outs[1]
+
+
+def test_without_an_lms_file_the_roster_only_checks_and_says_how(run_cli, three, tmp_path):
+    shutil.copy(CLASS / "04-no-exp.yaml", three / "04-no-exp.yaml")
+    result = run_cli("grade", str(three), "--roster", str(write(tmp_path, "r.csv", CANVAS)))
+    assert result.exit_code == 1  # an unmatched student is a problem to fix before importing
+    assert "'최도윤' is not in the roster" in result.output and "LMS file" not in result.output
+    assert "Roster matching (3 of 4 answer files)" in result.output
+    assert "in the roster but no answer file: Absent, Alex (6)" in result.output
