@@ -152,7 +152,7 @@ def _tuple(values, decimals: int) -> str:
     return "(" + ", ".join(_number(v, decimals) for v in values) + ")"
 
 
-def sheet_blocks(student, solved, lang: str, *, course: str | None = None) -> list[Block]:
+def sheet_blocks(student, solved, lang: str) -> list[Block]:
     """A student's hand-back sheet. ``solved``: (problem set, {problem id: Solution}) of their variant."""
     from attn_tutor.numbers import fmt, fmt_given
     from attn_tutor.solution_doc import given_blocks, problem_heading
@@ -168,15 +168,15 @@ def sheet_blocks(student, solved, lang: str, *, course: str | None = None) -> li
             score += f" ({fmt(student.percent, 1)}%)"
         fields.append((t("grade.col.score", lang), score))
     blocks.append(Fields(tuple(fields)))
-    if course:
-        blocks.append(Paragraph(course))
     for finding in student.findings:
         blocks.append(Paragraph(t("feedback.problem_found", lang, message=finding.text(lang))))
     if student.report is None or isinstance(solved, Exception):
         blocks.append(Paragraph(t("feedback.not_marked", lang)))
         return blocks
-    blocks.append(Paragraph(t("feedback.legend", lang)))
     problem_set, solutions = solved[0], solved[1]
+    if problem_set.title:
+        blocks.append(Paragraph(problem_set.title))
+    blocks.append(Paragraph(t("feedback.legend", lang)))
     by_row: dict[tuple[str, str], dict[str, object]] = {}
     for item in student.report.items:
         by_row.setdefault((item.problem, item.row), {})[item.stage] = item
