@@ -29,7 +29,7 @@ Matching an answer file's ``student`` to a roster entry, in this order
     2. it is the entry's email address;
     3. it is the entry's name: first and last name in either order, with or
        without spaces (``김민지`` = ``김 민지``; ``Minji Kim`` = ``Kim, Minji``);
-    4. one of its words is an identifier of at least 4 characters
+    4. one of its words is an identifier of at least 4 characters with a digit in it
        (``김민지 20231234``, as students write name and 학번).
     Every comparison is on NFKC-normalised, case-folded text with spaces
     collapsed, so full-width letters and digits, other cases and decomposed
@@ -365,7 +365,9 @@ def _find(text: str, index: _Index) -> tuple[str, list] | None:
     found = _unique(named)
     if found:
         return "name", [(entry, "name") for entry in found]
-    words = [word for word in re.split(r"[\s,;()\[\]<>/]+", key) if len(word) >= MIN_ID_IN_NAME]
+    words = [
+        word for word in re.split(r"[\s,;()\[\]<>/]+", key) if len(word) >= MIN_ID_IN_NAME and any(c.isdigit() for c in word)
+    ]  # a 학번, not a word of a name that happens to be someone's username
     hits = []
     for word in words:
         hits.extend(index.ids.get(word, []))

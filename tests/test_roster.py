@@ -33,6 +33,7 @@ MOODLE = (
     "서준,박,20230002,Uni,AI,seojun.park@uni.ac.kr,,1733011200\n"
     "Jane,Roe,,Uni,AI,jane.roe@uni.ac.kr,,1733011200\n"
 )
+WITH_USERNAMES = "First name,Last name,Username,ID number\nJane,Roe,jane,\nJohn,Doe,2023x,\n"
 
 MOODLE_KO = "이름,성,학번,이메일 주소,과제: 어텐션 (실수)\n민지,김,20230001,minji.kim@uni.ac.kr,\n하은,이,20230003,haeun@uni.ac.kr,\n"
 
@@ -89,6 +90,7 @@ MOODLE_CASES = [
     ("Ｍｉｎｊｉ．Ｋｉｍ＠ｕｎｉ．ａｃ．ｋｒ", (2, "email", "email")),  # typed on a full-width keyboard
     ("20230002", (3, "id", "ID number")),
     ("Jane Roe", (4, "name", "name")),
+    ("Jane Doe", ("none", ())),
     ("roe jane", (4, "name", "name")),
     ("Doe", ("none", ())),
 ]
@@ -107,6 +109,18 @@ def test_korean_headed_moodle_matching(student, expected):
     roster = read_roster_text(MOODLE_KO, "ko.csv")
     assert roster.kind == "moodle"
     assert line_of(roster, student) == expected
+
+
+@pytest.mark.parametrize(
+    "student, expected",
+    [
+        ("jane", (2, "id", "Username")),
+        ("Jane Smith", ("none", ())),  # "jane" in a name is a first name, not the username of someone else
+        ("John 2023x", (3, "id_in_name", "Username")),  # a word with a digit is an ID
+    ],
+)
+def test_an_id_inside_a_name_needs_a_digit(student, expected):
+    assert line_of(read_roster_text(WITH_USERNAMES, "u.csv"), student) == expected
 
 
 def test_two_answer_files_for_one_student_match_neither_and_every_absence_is_listed():
