@@ -360,6 +360,7 @@ class CsvLayout(str, Enum):
 
 class FeedbackFormat(str, Enum):
     html = "html"
+    pdf = "pdf"
 
 
 @app.command()

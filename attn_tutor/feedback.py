@@ -10,7 +10,8 @@ their own variant's numbers.
 Pure: reads a :class:`~attn_tutor.gradebook.StudentResult` and the solved problem
 set; :func:`file_names` gives every student a file name that is safe on any
 system. The command writes the pages (``grade --feedback DIR``) through
-:mod:`attn_tutor.files`.
+:mod:`attn_tutor.files`: HTML (:mod:`attn_tutor.render.html`) or PDF
+(:mod:`attn_tutor.render.typst`, the worksheets' own Typst renderer).
 """
 
 from __future__ import annotations
@@ -214,7 +215,26 @@ class Solver:
         return self.grader.solved(key, student.variant)
 
 
-def render_sheet(blocks: list[Block], title: str, lang: str) -> str:
+FORMATS = {"html": ".html", "pdf": ".pdf"}
+
+
+def render_sheet(blocks: list[Block], title: str, lang: str, format: str = "html") -> str | bytes:
+    """A sheet as a self-contained HTML page, or a PDF (A4) typeset by Typst."""
+    if format == "pdf":
+        from attn_tutor.render.typst import render_pdf
+
+        return render_pdf(blocks, title=title, lang=lang)
     from attn_tutor.render import html
 
     return html.render(blocks, title=title, lang=lang)
+
+
+def needs_hangul(book, lang: str) -> bool:
+    """Whether a class's sheets will have Korean in them: the language, a name, a token."""
+    from attn_tutor.render.typst import has_hangul
+
+    return (
+        lang == "ko"
+        or any(has_hangul(student.student or "") for student in book.students)
+        or any(has_hangul(problem + token) for problem, token, _ in book.columns)
+    )

@@ -114,7 +114,10 @@ class Extras:
             from attn_tutor import feedback
             from attn_tutor.files import refuse_overwrite
 
-            self._targets = feedback.targets(self.feedback_dir, [s.student for s in book.students])
+            if self.feedback_format == "pdf":
+                self._check_font(book)
+            suffix = feedback.FORMATS[self.feedback_format]
+            self._targets = feedback.targets(self.feedback_dir, [s.student for s in book.students], suffix)
             import os
 
             others = {os.path.realpath(path): name for name, path in self._outputs}
@@ -125,6 +128,15 @@ class Extras:
             if self.feedback_dir.is_dir():  # a directory still to be made holds no file to clobber
                 for target in self._targets:
                     refuse_overwrite(target, self.force)
+
+    def _check_font(self, book) -> None:
+        """PDF sheets with Korean need a Hangul font: say which to install before writing anything."""
+        from attn_tutor import feedback
+        from attn_tutor.errors import AttnTutorError
+        from attn_tutor.render.typst import font_dirs, hangul_font
+
+        if hangul_font() is None and feedback.needs_hangul(book, self.lang):
+            raise AttnTutorError("export.no_hangul_font", dirs=", ".join(str(d) for d in font_dirs()))
 
     @property
     def unmatched(self) -> int:
@@ -156,7 +168,7 @@ class Extras:
             solver = feedback.Solver(self.problems)
             for student, target in zip(book.students, self._targets):
                 blocks = feedback.sheet_blocks(student, solver.solved(student), self.lang)
-                write_atomic(target, feedback.render_sheet(blocks, blocks[0].text, self.lang))
+                write_atomic(target, feedback.render_sheet(blocks, blocks[0].text, self.lang, self.feedback_format))
             lines.append(t("feedback.written", self.lang, count=len(self._targets), path=str(self.feedback_dir)))
         return lines
 

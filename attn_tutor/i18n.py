@@ -889,6 +889,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--answers and --key-only cannot be used together",
         "--answers와 --key-only는 함께 쓸 수 없습니다",
     ),
+    "export.no_hangul_font": (
+        "the sheet has Korean text and no Hangul font was found (looked in {dirs}); install Noto Sans CJK KR "
+        "(Debian/Ubuntu: apt install fonts-noto-cjk) or NanumGothic (fonts-nanum); Windows has Malgun Gothic and "
+        "macOS Apple SD Gothic Neo, or set ATTN_TUTOR_FONT_DIRS to the folder of one",
+        "활동지에 한글이 있는데 한글 글꼴을 찾지 못했습니다 ({dirs}에서 찾음). Noto Sans CJK KR(Debian/Ubuntu: apt install "
+        "fonts-noto-cjk)이나 나눔고딕(fonts-nanum)을 설치하세요. Windows에는 맑은 고딕(Malgun Gothic), macOS에는 Apple SD Gothic Neo가 "
+        "있습니다. 또는 ATTN_TUTOR_FONT_DIRS에 글꼴 폴더를 지정하세요",
+    ),
+    "export.pdf_failed": (
+        "could not typeset the PDF: {reason}; this is a bug in attn-tutor, please report it with the problem file",
+        "PDF를 조판하지 못했습니다: {reason}. attn-tutor의 버그이니 문제 파일과 함께 알려 주세요",
+    ),
     "export.variants_need_seed": (
         "--variants needs --seed S, so that every sheet can be made again from the number printed on it",
         "--variants에는 --seed S가 필요합니다. 그래야 활동지에 찍힌 번호로 같은 활동지를 다시 만들 수 있습니다",

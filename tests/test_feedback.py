@@ -184,3 +184,43 @@ def test_sheets_and_report_are_the_same_bytes_when_run_again(run_cli, tmp_path):
         assert result.exit_code == 0, result.output
         made.append({p.name: p.read_bytes() for p in out.iterdir()} | {"report": (tmp_path / f"r{n}.html").read_bytes()})
     assert made[0] == made[1]
+
+
+def pdf_text(path: Path) -> str:
+    import os
+    import shutil
+    import subprocess
+
+    if shutil.which("pdftotext") is None:
+        if os.environ.get("CI"):
+            pytest.fail("pdftotext is missing in CI: .ci/run installs poppler-utils")
+        pytest.skip("pdftotext (poppler-utils) is not installed")
+    return subprocess.run(["pdftotext", "-layout", str(path), "-"], capture_output=True, text=True, check=True).stdout
+
+
+def test_pdf_sheets_have_the_same_marks_and_the_same_bytes_each_run(run_cli, tmp_path):
+    made = []
+    for n in (1, 2):
+        out = tmp_path / f"pdf{n}"
+        result = run_cli("grade", str(CLASS / "04-no-exp.yaml"), "--feedback", str(out), "--feedback-format", "pdf", "--lang", "ko")
+        assert result.exit_code == 0, result.output
+        made.append((out / "최도윤.pdf").read_bytes())
+    assert made[0].startswith(b"%PDF-") and made[0] == made[1]  # no creation date: the same bytes
+    seen = " ".join(pdf_text(tmp_path / "pdf1" / "최도윤.pdf").split())
+    assert "최도윤: 채점 결과" in seen
+    assert "(c) 어텐션 가중치 (행별 Softmax): 오답, 0 / 1점" in seen
+    assert "0.091 0.545 0.364" in seen  # the row typed
+    assert "e^x를 구하지 않고" in seen
+    assert "e^0.707 / (e^0.707 + e^4.243 + e^2.828) = 2.028 / 88.538 = 0.023" in seen
+
+
+def test_pdf_sheets_without_a_hangul_font_say_what_to_install_before_writing(run_cli, tmp_path, monkeypatch):
+    empty = tmp_path / "no-fonts"
+    empty.mkdir()
+    monkeypatch.setattr("attn_tutor.render.typst.font_dirs", lambda: [empty])
+    out = tmp_path / "pdf"
+    book = tmp_path / "book.csv"
+    result = run_cli("grade", str(CLASS / "04-no-exp.yaml"), "--feedback", str(out), "--feedback-format", "pdf", "--csv", str(book))
+    assert result.exit_code == 1
+    assert "no Hangul font was found" in result.output and "fonts-noto-cjk" in result.output
+    assert not book.exists() and not out.exists()
