@@ -88,7 +88,7 @@ def _stage_label(stage: str, lang: str) -> str:
 def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
     """One marked stage: the table, the diagnosis, the follow-through, the working."""
     from attn_tutor import explain
-    from attn_tutor.grading import previous_stage
+    from attn_tutor.grading import previous_stage, segments
     from attn_tutor.numbers import fmt_given
     from attn_tutor.quiz import cell_labels
 
@@ -119,7 +119,15 @@ def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
     for i, state in enumerate(item.cells):  # masked cells read "—" in every row
         if state == "masked":
             rows = [(r[0], *(("—" if j == i else c) for j, c in enumerate(r[1:]))) for r in rows]
-    blocks: list[Block] = [Table((item.row, *labels), tuple(rows), title=title)]
+    blocks: list[Block] = []
+    parts = segments(solution, item.stage) if len(solution.heads) > 1 and item.stage != "output" else [slice(None)]
+    for number, part in enumerate(parts, start=1):  # several heads: a table each, as the worksheet has them
+        if len(parts) == 1:
+            header, head_title = (item.row, *labels), title
+        else:
+            head = t("solve.head", lang, n=number)
+            header, head_title = (item.row, *problem.keys), f"{title} — {head}" if number == 1 else head
+        blocks.append(Table(header, tuple((r[0], *r[1:][part]) for r in rows), title=head_title))
     notes = []
     if item.diagnosis:
         notes.append(t(f"grading.diagnosis.{item.diagnosis}", lang))

@@ -224,3 +224,36 @@ def test_pdf_sheets_without_a_hangul_font_say_what_to_install_before_writing(run
     assert result.exit_code == 1
     assert "no Hangul font was found" in result.output and "fonts-noto-cjk" in result.output
     assert not book.exists() and not out.exists()
+
+
+def two_heads_answers(path: Path) -> Path:
+    """A student who forgot √d in both heads of ch13's two-head problem, typed the causal problem right."""
+    from attn_tutor import engine
+    from attn_tutor.problem_load import load_problem_set
+
+    lines = ["student: 두헤드", "problem_set: ch13", "answers:"]
+    for problem in load_problem_set("ch13").problems:
+        if problem.id not in ("practice-two-heads", "practice-causal"):
+            continue
+        solution = engine.solve(problem)
+        lines.append(f"  {problem.id}:")
+        for token in problem.asked_rows:
+            row = problem.row_index(token)
+            lines.append(f"    {token}:")
+            for stage in problem.asked_stages:
+                source = "scores" if stage == "scaled" and problem.id == "practice-two-heads" else stage
+                cells = [0.0 if v != v else round(float(v), 3) for v in solution.stage_row(source, row)]
+                lines.append(f"      {stage}: {cells}")
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    return path
+
+
+def test_two_heads_get_a_table_each_and_masked_cells_read_as_masked(run_cli, tmp_path):
+    out = tmp_path / "sheets"
+    result = run_cli("grade", str(two_heads_answers(tmp_path / "a.yaml")), "--feedback", str(out))
+    assert result.exit_code == 0, result.output
+    seen = text_of((out / "두헤드.html").read_text(encoding="utf-8"))
+    assert "(b) scaled scores: partly right, 0.17 / 1 — head 1" in seen
+    assert "head 2 먹었다 고양이가 생선을 먹었다 your answer 4 0 2 mark ✗ ✓ ✗" in seen
+    assert "head 1·" not in seen  # keys, not head-prefixed labels, in each head's table
+    assert "[2] 4 / √2 = 4 / 1.414 = 2.828" in seen  # each head's working
