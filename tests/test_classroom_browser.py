@@ -47,8 +47,9 @@ def pages(tmp_path_factory):
     env = {"NO_COLOR": "1", "COLUMNS": "100", "TERMINAL_WIDTH": "100", "LANG": "C.UTF-8"}  # conftest's FIXED_ENV
     result = CliRunner().invoke(app, args, env=env, prog_name="attn-tutor")
     assert result.exit_code == 0, result.output
-    from test_feedback import two_heads_answers  # two heads side by side: the widest sheet ch13 makes
+    from test_feedback import two_heads_answers
 
+    # two heads side by side: the widest sheet ch13 makes
     answers = two_heads_answers(out / "two-heads.yaml")
     result = CliRunner().invoke(app, ["grade", str(answers), "--feedback", str(out / "sheets")], env=env, prog_name="attn-tutor")
     assert result.exit_code == 0, result.output
@@ -106,6 +107,7 @@ def test_the_class_report_draws_three_charts_and_fetches_nothing(browser, pages,
 def test_a_two_head_sheet_fits_its_page(browser, pages, tmp_path, width):
     page, requests = open_page(browser, pages / "sheets" / "두헤드.html", width)
     assert "head 2" in page.inner_text("body")
+    assert len(requests) == 1
     assert overflow(page) == []
     page.screenshot(path=str(tmp_path / "two-heads.png"), full_page=True)
     page.close()

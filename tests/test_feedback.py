@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import math
 import re
 import unicodedata
 from html import unescape
@@ -242,7 +243,7 @@ def two_heads_answers(path: Path) -> Path:
             lines.append(f"    {token}:")
             for stage in problem.asked_stages:
                 source = "scores" if stage == "scaled" and problem.id == "practice-two-heads" else stage
-                cells = [0.0 if v != v else round(float(v), 3) for v in solution.stage_row(source, row)]
+                cells = [0.0 if math.isnan(v) else round(float(v), 3) for v in solution.stage_row(source, row)]
                 lines.append(f"      {stage}: {cells}")
     path.write_text("\n".join(lines) + "\n", encoding="utf-8")
     return path
