@@ -8,7 +8,8 @@ analysis's top three; only diagnoses and items that occur). Then the item
 analysis tables in numbers. Students who could not be marked count in neither,
 as in the gradebook's own analysis; the page says how many there were.
 
-Pure: reads a :class:`~attn_tutor.gradebook.Gradebook`; the HTML renderer makes
+Pure: reads the gradebook's :class:`~attn_tutor.gradebook.analysis.Tally` and a
+:class:`ClassCounts` fed the same rows; the HTML renderer makes
 one self-contained page of it (no scripts, no network, a CSP that forbids fetching).
 """
 
@@ -26,20 +27,37 @@ def item_label(key, lang: str) -> str:
     return f"{problem} · {row} · {t(f'quiz.stage.{stage}', lang)}"
 
 
-def diagnosis_counts(book) -> dict[tuple, Counter]:
-    """(problem, row, stage) -> Counter of diagnosis codes, over the marked students."""
-    counts: dict[tuple, Counter] = {column: Counter() for column in book.columns}
-    for student in book.marked:
-        for item in student.report.items:
-            if item.diagnosis:
-                counts.setdefault((item.problem, item.row, item.stage), Counter())[item.diagnosis] += 1
-    return counts
+class ClassCounts:
+    """What the report needs beyond the gradebook's Tally, gathered a student (row) at a time:
+    every diagnosis on every item (the Tally's analysis keeps the top three) and each percent."""
+
+    def __init__(self) -> None:
+        self.diagnoses: dict[tuple, Counter] = {}
+        self.percents: list[float] = []
+
+    def add(self, row) -> None:
+        if row.score is None:
+            return
+        if row.max_score:
+            self.percents.append(100.0 * row.score / row.max_score)
+        for column, _points, _cell, _verdict, diagnosis in row.items:
+            if diagnosis:
+                self.diagnoses.setdefault(column, Counter())[diagnosis] += 1
 
 
-def distribution_chart(book, lang: str) -> Chart:
+def from_gradebook(book, lang: str = "en"):
+    """(tally, counts) of a graded class held whole (:class:`~attn_tutor.gradebook.Gradebook`)."""
+    tally = book.tally(lang)
+    counts = ClassCounts()
+    for row in book.rows(lang):
+        counts.add(row)
+    return tally, counts
+
+
+def distribution_chart(tally, lang: str) -> Chart:
     from attn_tutor.gradebook import bin_label
 
-    counts = book.distribution()
+    counts = tally.distribution()
     return Chart(
         "columns",
         t("report.distribution", lang, count=sum(counts)),
@@ -63,12 +81,12 @@ def verdict_chart(stats, lang: str) -> Chart:
     )
 
 
-def misconception_chart(book, lang: str) -> Chart | None:
+def misconception_chart(tally, counts: ClassCounts, lang: str) -> Chart | None:
     from attn_tutor.grading import DIAGNOSES
 
-    counts = diagnosis_counts(book)
-    used = [code for code in DIAGNOSES if any(c[code] for c in counts.values())]
-    rows = [key for key in book.columns if any(counts[key][code] for code in used)]
+    per_item = {column: counts.diagnoses.get(column, Counter()) for column in tally.columns}
+    used = [code for code in DIAGNOSES if any(c[code] for c in per_item.values())]
+    rows = [key for key in tally.columns if any(per_item[key][code] for code in used)]
     if not used:
         return None
     return Chart(
@@ -76,32 +94,31 @@ def misconception_chart(book, lang: str) -> Chart | None:
         t("report.misconceptions", lang),
         tuple(item_label(key, lang) for key in rows),
         tuple(used),
-        tuple(tuple(counts[key][code] for code in used) for key in rows),
+        tuple(tuple(per_item[key][code] for code in used) for key in rows),
         note=t("report.misconceptions_note", lang),
         keys=tuple(used),
     )
 
 
-def report_blocks(book, lang: str, *, title: str | None = None) -> list[Block]:
+def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> list[Block]:
     from attn_tutor.gradebook import summary_blocks
     from attn_tutor.numbers import fmt
 
-    marked = book.marked
-    percents = [s.percent for s in marked if s.percent is not None]
-    blocks: list[Block] = [Heading(title or t("report.title", lang, count=len(book.students)), level=1)]
-    facts = t("report.marked", lang, marked=len(marked), total=len(book.students))
+    percents = counts.percents
+    blocks: list[Block] = [Heading(title or t("report.title", lang, count=tally.total), level=1)]
+    facts = t("report.marked", lang, marked=tally.marked, total=tally.total)
     if percents:
         facts += " " + t(
             "report.mean", lang, mean=fmt(sum(percents) / len(percents), 1), median=fmt(median(percents), 1)
         )
     blocks.append(Paragraph(facts))
-    if len(marked) < len(book.students):
-        blocks.append(Paragraph(t("report.unmarked", lang, count=len(book.students) - len(marked))))
-    blocks.append(distribution_chart(book, lang))
-    stats = book.analysis()
+    if tally.marked < tally.total:
+        blocks.append(Paragraph(t("report.unmarked", lang, count=tally.total - tally.marked)))
+    blocks.append(distribution_chart(tally, lang))
+    stats = tally.analysis()
     if stats:
         blocks.append(verdict_chart(stats, lang))
-        grid = misconception_chart(book, lang)
+        grid = misconception_chart(tally, counts, lang)
         if grid is None:
             blocks.append(Paragraph(t("report.no_mistakes", lang)))
         else:
@@ -113,13 +130,13 @@ def report_blocks(book, lang: str, *, title: str | None = None) -> list[Block]:
                 Paragraph(f"{code}: {t(f'grading.diagnosis.{code}', lang)}") for code in DIAGNOSES if code in grid.series
             )
     blocks.append(Heading(t("report.numbers", lang), level=2))
-    summary = summary_blocks(book, lang)
+    summary = summary_blocks(tally, lang)
     blocks.extend(b for b in summary[1:] if not isinstance(b, Bars))  # the class list and the text bars: not here
     return blocks
 
 
-def render_report(book, lang: str, *, title: str | None = None) -> str:
+def render_report(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> str:
     from attn_tutor.render import html
 
-    blocks = report_blocks(book, lang, title=title)
+    blocks = report_blocks(tally, counts, lang, title=title)
     return html.render(blocks, title=blocks[0].text, lang=lang)

@@ -9,21 +9,37 @@ from __future__ import annotations
 
 import functools
 import sys
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from attn_tutor import __version__
+from attn_tutor.cli_help import LocalGroup, LocalTyper
 from attn_tutor.errors import AttnTutorError, UsageError
 from attn_tutor.i18n import resolve_lang, t
+from attn_tutor.model import (
+    DECIMALS_MAX,
+    DIM_MAX,
+    SHEET_SEED_MAX,
+    TOKENS_MAX,
+    VARIANTS_MAX,
+    STAGE_ALIASES,
+    STAGES,
+    FollowThrough,
+    stage_name,
+)
+
+# Help texts are catalogue keys ("help.…" in attn_tutor/i18n.py), shown in the user's
+# language by attn_tutor.cli_help; a command's help is the key help.cmd.<name>.
 
 
 def _new_app() -> typer.Typer:
-    return typer.Typer(
+    return LocalTyper(
         name="attn-tutor",
-        help="A tutor and grader for computing scaled dot-product attention by hand.",
+        cls=LocalGroup,
+        help="help.app",
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
@@ -40,17 +56,11 @@ class SolveFormat(str, Enum):
     markdown = "markdown"
 
 
-class Stage(str, Enum):
-    scores = "scores"
-    scaled = "scaled"
-    weights = "weights"
-    output = "output"
+StageChoice = StrEnum("StageChoice", {name: name for name in (*STAGES, *STAGE_ALIASES)})
+"""What ``--stage`` accepts: a stage's name, or another name for it (softmax: the weights)."""
 
-
-LangOption = Annotated[
-    Optional[str],
-    typer.Option("--lang", help="Language of messages: ko or en (default: ATTN_TUTOR_LANG, then LANG)."),
-]
+LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
+SetArgument = Annotated[Optional[str], typer.Argument(help="help.set")]
 
 
 def _check_lang(value: str | None) -> None:
@@ -91,17 +101,27 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_callback(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="help.version")
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """A tutor and grader for computing scaled dot-product attention by hand."""
+    if lang is not None:  # `attn-tutor --lang ko solve`: the command after it speaks that language too
+        import os
+
+        try:
+            _check_lang(lang)
+        except UsageError as error:
+            sys.stderr.write(t("cli.error", "en", message=error.messages("en")[0]) + "\n")
+            raise typer.Exit(2) from None
+        os.environ["ATTN_TUTOR_LANG"] = lang.strip().lower()
 
 
 def pick_problems(problem_set, problem_id: str | None):
     if problem_id is None:
         return list(problem_set.problems)
     if problem_id not in problem_set.ids:
-        raise UsageError("cli.no_such_problem", id=problem_id, source=problem_set.source, ids=", ".join(problem_set.ids))
+        raise AttnTutorError("cli.no_such_problem", id=problem_id, source=problem_set.source, ids=", ".join(problem_set.ids))
     return [problem_set.get(problem_id)]
 
 
@@ -109,33 +129,92 @@ def pick_row(problem, token: str | None) -> list[int] | None:
     if token is None:
         return None
     if token not in problem.tokens:
-        raise UsageError("cli.no_such_row", problem=problem.id, row=token, tokens=", ".join(problem.tokens))
+        raise AttnTutorError("cli.no_such_row", problem=problem.id, row=token, tokens=", ".join(problem.tokens))
     return [problem.row_index(token)]
+
+
+# A random practice problem: the same options make the same problem in solve, quiz and generate.
+RandomOption = Annotated[bool, typer.Option("--random", help="help.random")]
+TokensOption = Annotated[Optional[int], typer.Option("--tokens", min=1, max=TOKENS_MAX, help="help.random.tokens")]
+DimOption = Annotated[Optional[int], typer.Option("--dim", min=1, max=DIM_MAX, help="help.random.dim")]
+SeedOption = Annotated[Optional[int], typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="help.random.seed")]
+CausalOption = Annotated[bool, typer.Option("--causal", help="help.random.causal")]
+
+
+def _random_problem(command: str, seed, tokens, dim, causal: bool):
+    """The practice problem of these options, and the command that makes it again."""
+    from attn_tutor.generate import new_seed, practice_problems
+
+    chosen = seed if seed is not None else new_seed()
+    n_tokens, d = tokens if tokens is not None else 3, dim if dim is not None else 2
+    (made,) = practice_problems(chosen, tokens=n_tokens, dim=d, causal=causal)
+    replay = f"attn-tutor {command} --random --tokens {n_tokens} --dim {d} --seed {chosen}" + (" --causal" if causal else "")
+    return made, chosen, replay
+
+
+def _check_random(random: bool, file, problem, tokens, dim, seed, causal: bool) -> None:
+    if not random and (tokens is not None or dim is not None or seed is not None or causal):
+        raise UsageError("quiz.random_only")
+    if random and (file is not None or problem is not None):
+        raise UsageError("quiz.random_and_file")
+
+
+def _overview(problem_set, file: str | None, shown, language: str):
+    """After the first problem: the others, each with the command that shows it."""
+    from attn_tutor.document import Math
+
+    where = "" if file is None else f" {file}"
+    rest = [p for p in problem_set.problems if p is not shown]
+    width = max(len(p.id) for p in rest)
+    lines = tuple(
+        f"  attn-tutor solve{where} --problem {p.id.ljust(width)}" + (f"   # {p.title}" if p.title else "") for p in rest
+    )
+    lines += ("", t("solve.overview_all", language, command=f"attn-tutor solve{where} --all"))
+    return Math(lines, title=t("solve.overview_one" if len(rest) == 1 else "solve.overview", language, count=len(rest)))
 
 
 @app.command()
 @guarded
 def solve(
-    file: Annotated[
-        Optional[str], typer.Argument(help="A problem-set YAML file, or a packaged set's name (default: ch13).")
-    ] = None,
-    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="Only the problem with this id.")] = None,
-    row: Annotated[Optional[str], typer.Option("--row", "-r", help="Only this query token's row.")] = None,
-    stage: Annotated[Optional[Stage], typer.Option("--stage", help="Stop after this stage.")] = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Write out each cell's arithmetic.")] = False,
-    decimals: Annotated[
-        Optional[int], typer.Option("--decimals", min=0, max=10, help="Decimal places (default: the problem's).")
-    ] = None,
-    format: Annotated[SolveFormat, typer.Option("--format", "-f", help="How to print the solution.")] = SolveFormat.table,
+    file: SetArgument = None,
+    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="help.problem")] = None,
+    every: Annotated[bool, typer.Option("--all", "-a", help="help.solve.all")] = False,
+    row: Annotated[Optional[str], typer.Option("--row", "-r", help="help.row")] = None,
+    stage: Annotated[Optional[StageChoice], typer.Option("--stage", help="help.solve.stage")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="help.solve.explain")] = False,
+    decimals: Annotated[Optional[int], typer.Option("--decimals", min=0, max=DECIMALS_MAX, help="help.solve.decimals")] = None,
+    format: Annotated[SolveFormat, typer.Option("--format", "-f", help="help.solve.format")] = SolveFormat.table,
+    random: RandomOption = False,
+    tokens: TokensOption = None,
+    dim: DimOption = None,
+    seed: SeedOption = None,
+    causal: CausalOption = False,
     lang: LangOption = None,
 ) -> None:
     """Show every stage of each problem worked out: scores, scaling, softmax, output."""
     from attn_tutor import engine
-    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
-    problem_set = load_problem_set(file)
+    _check_random(random, file, problem, tokens, dim, seed, causal)
+    if random and every:
+        raise UsageError("solve.random_and_all")
+    last_stage = stage_name(stage) if stage is not None else None
+    if random:
+        from attn_tutor.model import ProblemSet
+        from attn_tutor.render import terminal
+
+        made, chosen_seed, replay = _random_problem("solve", seed, tokens, dim, causal)
+        problem_set = ProblemSet((made,), source="random")
+        terminal.plain(t("solve.seed", language, seed=chosen_seed, command=replay), stderr=True)
+    else:
+        from attn_tutor.problem_load import load_problem_set
+
+        problem_set = load_problem_set(file)
     chosen = pick_problems(problem_set, problem)
+    # In a terminal, a set's first problem, then how to see the others; files and programs get every problem.
+    overview = format is SolveFormat.table and problem is None and row is None and not every and len(chosen) > 1
+    if overview:
+        chosen = chosen[:1]
     plans = []
     for item in chosen:
         rows = None
@@ -143,11 +222,11 @@ def solve(
             if row not in item.tokens and len(chosen) > 1:
                 continue  # --row over several problems: only those that have this token
             rows = pick_row(item, row)
-        if stage is not None and stage.value not in item.stages and len(chosen) == 1:
-            raise UsageError("cli.no_such_stage", problem=item.id, stage=stage.value)
+        if last_stage is not None and last_stage not in item.stages and len(chosen) == 1:
+            raise AttnTutorError("cli.no_such_stage", problem=item.id, stage=last_stage)
         plans.append((item, rows))
     if not plans:
-        raise UsageError("cli.row_in_no_problem", row=row, source=problem_set.source)
+        raise AttnTutorError("cli.row_in_no_problem", row=row, source=problem_set.source)
     solutions = [(engine.solve(item), rows) for item, rows in plans]
 
     if format is SolveFormat.json:
@@ -162,8 +241,10 @@ def solve(
     if problem_set.title:
         blocks.append(Heading(problem_set.title, level=1))
     for solution, rows in solutions:
-        last = stage.value if stage is not None and stage.value in solution.problem.stages else None
+        last = last_stage if last_stage in solution.problem.stages else None
         blocks += solution_blocks(solution, language, decimals=decimals, rows=rows, last_stage=last, explain_rows=explain)
+    if overview:
+        blocks.append(_overview(problem_set, file, chosen[0], language))
     if format is SolveFormat.markdown:
         from attn_tutor.render import markdown
 
@@ -174,21 +255,70 @@ def solve(
         terminal.draw(blocks)
 
 
+class ListFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+@app.command(name="list")
+@guarded
+def list_problems(
+    file: SetArgument = None,
+    format: Annotated[ListFormat, typer.Option("--format", "-f", help="help.list.format")] = ListFormat.table,
+    lang: LangOption = None,
+) -> None:
+    """List a problem set's problems: id, title, tokens, d_k, the rows and stages asked."""
+    from attn_tutor.problem_load import load_problem_set
+    from attn_tutor.set_list import list_blocks, list_json
+
+    language = resolve_lang(lang)
+    problem_set = load_problem_set(file)
+    if format is ListFormat.json:
+        sys.stdout.write(list_json(problem_set))
+        return
+    from attn_tutor.render import terminal
+
+    terminal.draw(list_blocks(problem_set, language, file))
+
+
+@app.command()
+@guarded
+def show(
+    name: Annotated[str, typer.Argument(help="help.show.name")] = "ch13",
+    lang: LangOption = None,
+) -> None:
+    """Print a packaged problem set's YAML, comments and all, to copy and edit."""
+    from attn_tutor.problem_load import packaged_path, packaged_sets
+
+    names = packaged_sets()
+    if name not in names:
+        raise AttnTutorError("show.no_such_set", name=name, sets=", ".join(names) or "-")
+    data = packaged_path(name).read_bytes()
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
 @app.command()
 @guarded
 def validate(
-    files: Annotated[list[Path], typer.Argument(help="Problem-set YAML files to check.")],
+    files: Annotated[list[str], typer.Argument(help="help.validate.files")],
     lang: LangOption = None,
 ) -> None:
     """Check problem-set files without solving them; list every error found."""
-    from attn_tutor.problem_load import validate_path
+    from attn_tutor.errors import InvalidProblemSet
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     from attn_tutor.render import terminal
 
     bad = 0
     for path in files:
-        findings = validate_path(path)
+        try:  # a file, or a packaged set's name, as every other command takes
+            load_problem_set(path)
+            findings = []
+        except InvalidProblemSet as error:
+            findings = list(error.problems)
         if findings:
             bad += 1
             key = "validate.invalid_one" if len(findings) == 1 else "validate.invalid"
@@ -202,12 +332,6 @@ def validate(
 
 
 # --- quiz command ---------------------------------------------------------------------
-
-
-class FollowThrough(str, Enum):
-    full = "full"
-    half = "half"
-    none = "none"
 
 
 def _stdin_reader():
@@ -224,13 +348,21 @@ def _stdin_reader():
             except EOFError:
                 sys.stdout.write("\n")
                 return None
+            except KeyboardInterrupt:  # Ctrl-C mid-line: what follows starts on a line of its own
+                sys.stdout.write("\n")
+                sys.stdout.flush()
+                raise
 
         return read_tty
 
     def read_pipe(prompt: str) -> str | None:
         sys.stdout.write(prompt)
         sys.stdout.flush()
-        line = sys.stdin.readline()
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:
+            sys.stdout.write("\n")
+            raise
         if not line:
             sys.stdout.write("\n")
             return None
@@ -243,31 +375,21 @@ def _stdin_reader():
 @app.command()
 @guarded
 def quiz(
-    file: Annotated[
-        Optional[str], typer.Argument(help="A problem-set YAML file, or a packaged set's name (default: ch13).")
-    ] = None,
-    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="Only the problem with this id.")] = None,
-    row: Annotated[Optional[str], typer.Option("--row", "-r", help="Only this query token's row.")] = None,
-    random: Annotated[bool, typer.Option("--random", help="A fresh practice problem made from a seed.")] = False,
-    tokens: Annotated[
-        Optional[int], typer.Option("--tokens", min=2, max=8, help="With --random: how many tokens (default 3).")
-    ] = None,
-    dim: Annotated[Optional[int], typer.Option("--dim", min=1, max=8, help="With --random: d_k (default 2).")] = None,
-    seed: Annotated[
-        Optional[int], typer.Option("--seed", min=0, max=2**63 - 1, help="With --random: the seed (default: a new one, shown).")
-    ] = None,
-    exam: Annotated[
-        bool, typer.Option("--exam", help="Exam mode: no feedback until the end; errors carried forward.")
-    ] = False,
+    file: SetArgument = None,
+    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="help.problem")] = None,
+    row: Annotated[Optional[str], typer.Option("--row", "-r", help="help.row")] = None,
+    random: RandomOption = False,
+    tokens: TokensOption = None,
+    dim: DimOption = None,
+    seed: SeedOption = None,
+    causal: CausalOption = False,
+    exam: Annotated[bool, typer.Option("--exam", help="help.quiz.exam")] = False,
     follow_through: Annotated[
-        FollowThrough,
-        typer.Option("--follow-through", help="Credit for a cell right from the student's own earlier numbers."),
+        FollowThrough, typer.Option("--follow-through", help="help.follow_through")
     ] = FollowThrough.full,
-    report: Annotated[
-        Optional[Path], typer.Option("--report", help="Write the marks as JSON to this file.")
-    ] = None,
-    student: Annotated[Optional[str], typer.Option("--student", help="The student's name, for the report.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the --report file if it exists.")] = False,
+    report: Annotated[Optional[Path], typer.Option("--report", help="help.quiz.report")] = None,
+    student: Annotated[Optional[str], typer.Option("--student", help="help.quiz.student")] = None,
+    force: Annotated[bool, typer.Option("--force", help="help.quiz.force")] = False,
     lang: LangOption = None,
 ) -> None:
     """Practise or sit an exam: type each stage of a row, get it marked cell by cell."""
@@ -276,23 +398,14 @@ def quiz(
     from attn_tutor.render import terminal
 
     language = resolve_lang(lang)
-    if not random and (tokens is not None or dim is not None or seed is not None):
-        raise UsageError("quiz.random_only")
-    if random and (file is not None or problem is not None):
-        raise UsageError("quiz.random_and_file")
+    _check_random(random, file, problem, tokens, dim, seed, causal)
     if report is not None:
         quiz_loop.check_report_path(report, force=force)
     intro = []
     if random:
-        import os
-
-        from attn_tutor.generate import random_problem
-
-        chosen_seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big") & (2**63 - 1)
-        n_tokens, d = tokens if tokens is not None else 3, dim if dim is not None else 2
-        chosen = [random_problem(chosen_seed, tokens=n_tokens, dim=d)]
+        made, chosen_seed, replay = _random_problem("quiz", seed, tokens, dim, causal)
+        chosen = [made]
         set_name = "random"
-        replay = f"attn-tutor quiz --random --tokens {n_tokens} --dim {d} --seed {chosen_seed}"
         intro.append(Math(("  " + replay,), title=t("quiz.seed", language, seed=chosen_seed)))
     else:
         from attn_tutor.problem_load import load_problem_set
@@ -305,7 +418,7 @@ def quiz(
         pick_row(chosen[0], row)  # a sentence naming the tokens there are
     plans = quiz_loop.plan(chosen, row)
     if not plans:
-        raise UsageError("cli.row_in_no_problem", row=row, source=set_name)
+        raise AttnTutorError("cli.row_in_no_problem", row=row, source=set_name)
     config = quiz_loop.QuizConfig(
         plans=plans,
         problem_set=set_name,
@@ -366,45 +479,25 @@ class FeedbackFormat(str, Enum):
 @app.command()
 @guarded
 def grade(
-    paths: Annotated[
-        list[Path], typer.Argument(help="Answer files (.yaml, .yml, .csv), or directories searched for them.")
-    ],
-    problems: Annotated[
-        Optional[str],
-        typer.Option("--problems", help="Problem set for every answer (a file or a packaged name); overrides the files'."),
-    ] = None,
-    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the gradebook to this CSV file.")] = None,
-    json_out: Annotated[
-        Optional[Path], typer.Option("--json", help="Write every student's full report to this JSON file.")
-    ] = None,
+    paths: Annotated[list[Path], typer.Argument(help="help.grade.paths")],
+    problems: Annotated[Optional[str], typer.Option("--problems", help="help.grade.problems")] = None,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="help.grade.csv")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="help.grade.json")] = None,
     follow_through: Annotated[
-        FollowThrough,
-        typer.Option("--follow-through", help="Credit for a cell right from the student's own earlier numbers."),
+        FollowThrough, typer.Option("--follow-through", help="help.follow_through")
     ] = FollowThrough.full,
-    roster: Annotated[
-        Optional[Path], typer.Option("--roster", help="The class list exported from Canvas or Moodle: match every student to it.")
-    ] = None,
-    csv_layout: Annotated[
-        CsvLayout,
-        typer.Option("--csv-layout", help="--csv as the full gradebook, or as Canvas's or Moodle's grade import (needs --roster)."),
-    ] = CsvLayout.full,
-    assignment: Annotated[
-        Optional[str], typer.Option("--assignment", help="The LMS grade column's name (default: the roster's only one).")
-    ] = None,
-    out_of: Annotated[
-        Optional[float],
-        typer.Option("--out-of", min=0.01, max=1e6, help="Scale LMS grades to this many points (Canvas: default the roster's Points Possible)."),
-    ] = None,
-    feedback: Annotated[
-        Optional[Path], typer.Option("--feedback", help="Write a hand-back sheet per student into this directory.")
-    ] = None,
+    roster: Annotated[Optional[Path], typer.Option("--roster", help="help.grade.roster")] = None,
+    csv_layout: Annotated[CsvLayout, typer.Option("--csv-layout", help="help.grade.csv_layout")] = CsvLayout.full,
+    assignment: Annotated[Optional[str], typer.Option("--assignment", help="help.grade.assignment")] = None,
+    out_of: Annotated[Optional[float], typer.Option("--out-of", min=0.01, max=1e6, help="help.grade.out_of")] = None,
+    feedback: Annotated[Optional[Path], typer.Option("--feedback", help="help.grade.feedback")] = None,
     feedback_format: Annotated[
-        FeedbackFormat, typer.Option("--feedback-format", help="The hand-back sheets' format.")
+        FeedbackFormat, typer.Option("--feedback-format", help="help.grade.feedback_format")
     ] = FeedbackFormat.html,
-    class_report: Annotated[
-        Optional[Path], typer.Option("--class-report", help="Write the class at a glance (charts) to this HTML file.")
-    ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the output files if they exist.")] = False,
+    class_report: Annotated[Optional[Path], typer.Option("--class-report", help="help.grade.class_report")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="help.grade.jobs")] = None,
+    name_column: Annotated[Optional[str], typer.Option("--name-column", help="help.grade.name_column")] = None,
+    force: Annotated[bool, typer.Option("--force", help="help.grade.force")] = False,
     lang: LangOption = None,
 ) -> None:
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
@@ -415,47 +508,67 @@ def grade(
     gc.enable()  # off for a quick start (see __main__.run); a class can be 10,000 files
     language = resolve_lang(lang)
     extras = Extras(
-        language, csv_out, roster, csv_layout.value, assignment, out_of, feedback, feedback_format.value, class_report, problems, force
-    )
+        language, csv_out=csv_out, roster_path=roster, layout=csv_layout.value, assignment=assignment, out_of=out_of,
+        feedback_dir=feedback, feedback_format=feedback_format.value, class_report=class_report, problems=problems,
+        force=force, follow_through=follow_through.value,
+    )  # fmt: skip
     named = [(name, p) for name, p in (("--csv", csv_out), ("--json", json_out), *extras.outputs()) if p is not None]
     outputs = [p for _, p in named]
     _check_outputs(outputs, force, [name for name, _ in named] if len(named) > 2 or extras.outputs() else None)
     for path in paths:
         if not path.exists():
-            raise UsageError("grade.no_such_path", path=str(path))
+            raise AttnTutorError("grade.no_such_path", path=str(path))
     extras.check(named)
     from attn_tutor import gradebook
-    from attn_tutor.files import write_atomic
+    from attn_tutor.files import atomic_file
+    from attn_tutor.gradebook.run import grade_class
     from attn_tutor.render import terminal
 
     files = gradebook.find_answer_files(paths, exclude=[*outputs, *([roster] if roster else [])])
     if not files:
         raise AttnTutorError("grade.no_files")
-    book = gradebook.grade_found(files, problems=problems, follow_through=follow_through.value)
-    for student in book.failed:
-        for finding in student.findings:
-            terminal.error(t("cli.error", language, message=finding.text(language)))
-    extras.prepare(book)  # before the first file is written: every target checked
-    for message in extras.errors:
-        terminal.error(t("cli.error", language, message=message))
+    tally = gradebook.Tally(follow_through)
+    writer = gradebook.GradebookWriter(tally, csv_file=csv_out is not None and not extras.lms_layout, json_file=json_out is not None)
+    said: set[str] = set()
+
+    def on_row(row) -> None:
+        for message in row.errors:
+            if message not in said:  # a CSV header's problem touches every row: say it once
+                said.add(message)
+                terminal.error(t("cli.error", language, message=message))
+        writer.add(row)
+        extras.add(row)
+
     written = []
-    for out, make, key in (
-        (csv_out, extras.lms_csv if extras.lms_layout else gradebook.gradebook_csv, "grade.written"),
-        (json_out, gradebook.gradebook_json, "grade.json_written"),
-    ):
-        if out is not None:
-            write_atomic(out, make(book, language))
-            written.append(extras.csv_written(out) if out is csv_out and extras.lms_layout else t(key, language, path=str(out)))
-    written += extras.write(book)
-    terminal.draw(gradebook.summary_blocks(book, language) + extras.blocks(book))
-    failed = len(book.failed)
-    total = len(book.students)
+    try:
+        with terminal.progress(len(files), t("grade.progress", language)) as progress:
+            grade_class(
+                files, tally, problems=problems, follow_through=follow_through, lang=language,
+                with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress, name_column=name_column,
+            )  # fmt: skip
+        extras.prepare(tally)  # before the first file is written: every target checked
+        for message in extras.errors:
+            terminal.error(t("cli.error", language, message=message))
+        csv_write = extras.write_lms if extras.lms_layout else writer.write_csv
+        for out, write, key in ((csv_out, csv_write, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
+            if out is not None:
+                with atomic_file(out) as stream:
+                    write(stream)
+                written.append(extras.csv_written(out) if out is csv_out and extras.lms_layout else t(key, language, path=str(out)))
+        written += extras.write(tally, files, name_column)
+    finally:
+        writer.close()
+    terminal.draw(gradebook.summary_blocks(tally, language) + extras.blocks())
+    failed, total = tally.failed, tally.total
     if failed:
-        terminal.plain(t("grade.summary", language, marked=len(book.marked), total=total, failed=failed))
+        key = "grade.summary_one" if total == 1 else "grade.summary"
+        terminal.plain(t(key, language, marked=tally.marked, total=total, failed=failed))
     else:
-        terminal.plain(t("grade.all_marked", language, total=total))
-    for line in extras.notes + written:
+        terminal.plain(t("grade.all_marked_one" if total == 1 else "grade.all_marked", language, total=total))
+    for line in extras.notes:
         terminal.plain(line)
+    for line in written:
+        terminal.plain(line, stderr=True)
     if failed or extras.unmatched:
         raise typer.Exit(1)
 
@@ -470,12 +583,8 @@ class ExportFormat(str, Enum):
 
 
 _SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".tex": "tex"}
-_SEED_MAX = (2**63 - 1) // 1000 - 1  # attn_tutor.worksheet.MAX_SEED: variant seeds S*1000+k stay below 2**63
-
-OutputOption = Annotated[
-    Optional[Path], typer.Option("--output", "-o", help="Write to this file (default: standard output).")
-]
-ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the output file if it exists.")]
+OutputOption = Annotated[Optional[Path], typer.Option("--output", "-o", help="help.output")]
+ForceOption = Annotated[bool, typer.Option("--force", help="help.force")]
 
 
 def _to_stdout(path: Path | None) -> bool:
@@ -490,45 +599,32 @@ def _check_output(path: Path | None, force: bool) -> None:
         refuse_overwrite(path, force)
 
 
-def _write_output(path: Path | None, text: str) -> None:
-    """Standard output (no -o, or -o -), or the whole file or nothing."""
+def _write_output(path: Path | None, text: str, lang: str) -> None:
+    """Standard output (no -o, or -o -), or the whole file or nothing, then a line on stderr saying where."""
     if _to_stdout(path):
         sys.stdout.write(text)
         sys.stdout.flush()
         return
     from attn_tutor.files import write_atomic
+    from attn_tutor.render import terminal
 
     write_atomic(path, text)
+    terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)
 
 
 @app.command()
 @guarded
 def export(
-    file: Annotated[
-        Optional[str], typer.Argument(help="A problem-set YAML file, or a packaged set's name (default: ch13).")
-    ] = None,
-    format: Annotated[
-        Optional[ExportFormat],
-        typer.Option("--format", "-f", help="html, md or tex (default: from the -o suffix, else html)."),
-    ] = None,
+    file: SetArgument = None,
+    format: Annotated[Optional[ExportFormat], typer.Option("--format", "-f", help="help.export.format")] = None,
     output: OutputOption = None,
-    answers: Annotated[bool, typer.Option("--answers", help="Add the answer key after the questions.")] = False,
-    key_only: Annotated[bool, typer.Option("--key-only", help="Write the answer key alone.")] = False,
+    answers: Annotated[bool, typer.Option("--answers", help="help.export.answers")] = False,
+    key_only: Annotated[bool, typer.Option("--key-only", help="help.export.key_only")] = False,
     variants: Annotated[
-        Optional[int],
-        typer.Option("--variants", min=1, max=999, help="Make N versions with new numbers, one per student (needs --seed)."),
+        Optional[int], typer.Option("--variants", min=1, max=VARIANTS_MAX, help="help.export.variants")
     ] = None,
-    seed: Annotated[
-        Optional[int],
-        typer.Option(
-            "--seed",
-            min=0,
-            max=_SEED_MAX,
-            help="Seed of the variants: sheet k prints the variant number S*1000+k, which remakes it. "
-            "Alone, it means --variants 1.",
-        ),
-    ] = None,
-    title: Annotated[Optional[str], typer.Option("--title", help="The sheets' title (default: the set's).")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="help.export.seed")] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="help.export.title")] = None,
     force: ForceOption = False,
     lang: LangOption = None,
 ) -> None:
@@ -564,39 +660,31 @@ def export(
         from attn_tutor.render import markdown
 
         text = markdown.render(blocks)
-    _write_output(output, text)
+    _write_output(output, text, language)
 
 
 @app.command()
 @guarded
 def generate(
-    tokens: Annotated[int, typer.Option("--tokens", min=1, max=12, help="Tokens per problem.")] = 3,
-    dim: Annotated[int, typer.Option("--dim", min=1, max=8, help="d_k: the length of each q, k and v.")] = 2,
-    count: Annotated[int, typer.Option("--count", min=1, max=999, help="How many problems.")] = 1,
-    seed: Annotated[
-        Optional[int],
-        typer.Option("--seed", min=0, max=_SEED_MAX, help="The same seed makes the same file (default: a new one, written in the file)."),
-    ] = None,
-    causal: Annotated[bool, typer.Option("--causal", help="Causal mask: each token sees only itself and earlier ones.")] = False,
+    tokens: Annotated[int, typer.Option("--tokens", min=1, max=TOKENS_MAX, help="help.generate.tokens")] = 3,
+    dim: Annotated[int, typer.Option("--dim", min=1, max=DIM_MAX, help="help.generate.dim")] = 2,
+    count: Annotated[int, typer.Option("--count", min=1, max=VARIANTS_MAX, help="help.generate.count")] = 1,
+    seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="help.generate.seed")] = None,
+    causal: Annotated[bool, typer.Option("--causal", help="help.generate.causal")] = False,
     output: OutputOption = None,
     force: ForceOption = False,
     lang: LangOption = None,
 ) -> None:
     """Write a new problem-set YAML of random, hand-computable problems, commented for editing."""
     _check_output(output, force)
-    if seed is None:
-        import secrets
-
-        seed = secrets.randbelow(1_000_000)
-    from attn_tutor.generate import random_problem
+    from attn_tutor.generate import new_seed, practice_problems
     from attn_tutor.model import ProblemSet
     from attn_tutor.problem_dump import dump_problem_set
-    from attn_tutor.worksheet import variant_seed
 
+    if seed is None:
+        seed = new_seed()
     language = resolve_lang(lang)
-    problems = tuple(
-        random_problem(variant_seed(seed, k), tokens=tokens, dim=dim, causal=causal) for k in range(1, count + 1)
-    )
+    problems = practice_problems(seed, tokens=tokens, dim=dim, causal=causal, count=count)
     options = f"--tokens {tokens} --dim {dim} --count {count} --seed {seed}" + (" --causal" if causal else "")
     options += f" --lang {language}"
     header = "\n".join(
@@ -607,7 +695,7 @@ def generate(
         )
     )
     problem_set = ProblemSet(problems, title=t("generate.title", language, seed=seed))
-    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language))
+    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), language)
 
 
 def main(argv: list[str] | None = None) -> None:

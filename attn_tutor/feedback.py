@@ -209,13 +209,15 @@ def sheet_blocks(student, solved, lang: str) -> list[Block]:
 class Solver:
     """Each student's variant solved once per (set, variant), by the gradebook's own Grader."""
 
-    def __init__(self, problems: str | None = None) -> None:
-        from attn_tutor.gradebook import Grader
+    def __init__(self, grader=None, problems: str | None = None) -> None:
+        if grader is None:
+            from attn_tutor.gradebook import Grader
 
-        self.grader = Grader(problems=problems)
+            grader = Grader(problems=problems)
+        self.grader = grader
 
     def solved(self, student):
-        """(problem set, {problem id: Solution}), or the AttnTutorError that stopped it."""
+        """(problem set, {problem id: Solution}, ...), or the AttnTutorError that stopped it."""
         from attn_tutor.gradebook import Submission
 
         sub = Submission(student.student, student.file, problem_set=student.problem_set, base=str(Path(student.file).parent))
@@ -237,12 +239,12 @@ def render_sheet(blocks: list[Block], title: str, lang: str, format: str = "html
     return html.render(blocks, title=title, lang=lang)
 
 
-def needs_hangul(book, lang: str) -> bool:
-    """Whether a class's sheets will have Korean in them: the language, a name, a token."""
+def needs_hangul(names: Sequence[str], columns, lang: str) -> bool:
+    """Whether a class's sheets will have Korean in them: the language, a name, a problem or token."""
     from attn_tutor.render.typst import has_hangul
 
     return (
         lang == "ko"
-        or any(has_hangul(student.student or "") for student in book.students)
-        or any(has_hangul(problem + token) for problem, token, _ in book.columns)
+        or any(has_hangul(name or "") for name in names)
+        or any(has_hangul(problem + token) for problem, token, _ in columns)
     )

@@ -39,9 +39,11 @@ import hashlib
 import json
 
 from attn_tutor.errors import UsageError
-from attn_tutor.model import Head, Matrix, Problem, ProblemSet
+from attn_tutor.model import DIM_MAX, SEED_MAX, TOKENS_MAX, Head, Matrix, Problem, ProblemSet
 
-__all__ = ["random_problem", "variant", "variant_set", "WORDS", "MAX_TOKENS", "MAX_DIM", "MAX_SEED"]
+__all__ = [
+    "random_problem", "practice_problems", "new_seed", "variant", "variant_set", "WORDS", "MAX_TOKENS", "MAX_DIM", "MAX_SEED",
+]  # fmt: skip
 
 WORDS: tuple[str, ...] = (
     "나는", "어제", "오늘", "학교에서", "공원에서", "친구를", "고양이가", "강아지가",
@@ -49,9 +51,10 @@ WORDS: tuple[str, ...] = (
 )  # fmt: skip
 """Token names for random problems, in an order that reads like a sentence."""
 
-MAX_TOKENS = len(WORDS)
-MAX_DIM = 8
-MAX_SEED = 2**63 - 1
+MAX_TOKENS = len(WORDS)  # what the word list can name; the command line asks for at most model.TOKENS_MAX
+MAX_DIM = DIM_MAX  # the limits are the model's (attn_tutor.model)
+MAX_SEED = SEED_MAX
+assert MAX_TOKENS >= TOKENS_MAX
 MAX_ATTEMPTS = 200
 
 VALUES = (-3, 3)  # Q, K, V of a plain problem; also the bound on projected Q, K, V
@@ -286,6 +289,27 @@ def random_problem(
         mask="causal" if causal else "none",
     )
     return _fill(skeleton, "random", seed, tokens, dim, bool(causal), bool(with_values))
+
+
+def practice_problems(seed: int, *, tokens: int = 3, dim: int = 2, causal: bool = False, count: int = 1) -> tuple[Problem, ...]:
+    """The practice problems of a seed and size options: ``solve --random``, ``quiz --random``
+    and ``generate`` all make theirs here, so one seed gives one problem in every command.
+
+    Problem ``k`` (1-based) is :func:`random_problem` of the variant seed ``seed * 1000 + k``
+    (:func:`attn_tutor.worksheet.variant_seed`), so its id is ``random-{seed}00k``.
+    """
+    from attn_tutor.worksheet import variant_seed
+
+    return tuple(
+        random_problem(variant_seed(seed, k), tokens=tokens, dim=dim, causal=causal) for k in range(1, count + 1)
+    )
+
+
+def new_seed() -> int:
+    """A fresh seed when none is given: short enough to read out and type again."""
+    import secrets
+
+    return secrets.randbelow(1_000_000)
 
 
 def variant(problem: Problem, seed: int) -> Problem:

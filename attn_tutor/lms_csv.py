@@ -1,6 +1,7 @@
 """The grade column in an LMS's own gradebook-import layout (``grade --csv-layout canvas|moodle``).
 
-Pure: a graded class, its roster and the matching in; the file's bytes out.
+Pure: the marked students (:class:`~attn_tutor.roster.Graded`), their roster and the
+matching in; the file's bytes out.
 
 Canvas (Grades → Import)
     ``Student, ID, SIS User ID, SIS Login ID, Section, <assignment> (<id>)``, the
@@ -93,7 +94,7 @@ def _written(students: Sequence, matching: Matching) -> tuple[list, list[int]]:
     pairs, unmarked = [], []
     for m in sorted(matching.matches, key=lambda m: m.entry.line):
         student = students[m.student]
-        if student.report is None:
+        if student.score is None:
             unmarked.append(m.student)
         else:
             pairs.append((m, student))

@@ -52,7 +52,7 @@ from attn_tutor.engine import Solution
 from attn_tutor.errors import AttnTutorError
 from attn_tutor.grading import Item, Report
 from attn_tutor.i18n import t
-from attn_tutor.model import Problem
+from attn_tutor.model import Problem, Stage
 from attn_tutor.numbers import fmt, fmt_given
 from attn_tutor.solution_doc import divisor_label, given_blocks, problem_heading, problem_notes, stage_table
 
@@ -61,7 +61,6 @@ Show = Callable[["list[Block] | str"], None]
 
 QUIT = ("q", "quit")
 HINT = ("?", "hint")
-STAGE_LETTER = {"scores": "a", "scaled": "b", "weights": "c", "output": "d"}
 
 
 @dataclass(frozen=True)
@@ -218,12 +217,15 @@ def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Seq
             line = explain.weight_lines(changed, row, decimals)[0]
         else:
             weights = head.weights[row] if own is None else own
-            terms = " + ".join(
-                f"{fmt_given(w, decimals)}×{fmt_given(v, decimals)}" for w, v, m in zip(weights, head.V[:, 0], mask) if m or w != 0
-            )
-            line = f"{terms} = {fmt(float(engine.mix(weights, head.V)[0]), decimals)}"
+            pairs = [
+                (fmt_given(w, decimals), fmt_given(v, decimals)) for w, v, m in zip(weights, head.V[:, 0], mask) if m or w != 0
+            ]
+            terms = " + ".join(f"{w}×{v}" for w, v in pairs)
+            first = float(engine.mix(weights, head.V)[0])
+            line = f"{terms} {explain.result_sign(explain.dot(pairs), first, decimals)} {fmt(first, decimals)}"
     key = "quiz.hint.first_cell_own" if own is not None else "quiz.hint.first_cell"
-    return [Math((line,), title=t(key, lang))]
+    lines = (line, t(explain.APPROX_NOTE, lang)) if explain.has_approx([line]) else (line,)
+    return [Math(lines, title=t(key, lang))]
 
 
 # --- feedback -----------------------------------------------------------------------
@@ -272,7 +274,7 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
             (
                 item.problem,
                 item.row,
-                f"({STAGE_LETTER[item.stage]}) {t(f'quiz.stage.{item.stage}', lang)}",
+                f"({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}",
                 verdict,
                 off or "—",
                 str(item.hints),
@@ -281,11 +283,21 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
         )
     blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title", lang))]
     score = dict(score=fmt_given(report.score, 3), max=fmt_given(report.max_score, 3))
+    if outcome.ended != "done":  # stopped early: the score of the questions answered, not of the one left open
+        answered = [item for item in report.items if item.verdict != "missing"]
+        score = dict(
+            score=fmt_given(sum(item.points for item in answered), 3),
+            max=fmt_given(sum(item.max_points for item in answered), 3),
+        )
     if outcome.ended == "done":
         blocks.append(Paragraph(t("quiz.score", lang, **score)))
     else:
         blocks.append(
-            Paragraph(t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score))
+            Paragraph(
+                t(f"quiz.stopped.{outcome.ended}_one", lang, **score)
+                if outcome.total == 1
+                else t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score)
+            )
         )
     return blocks
 
@@ -298,14 +310,22 @@ def intro_blocks(solution: Solution, row: int, lang: str) -> list[Block]:
     return blocks
 
 
-def question_blocks(solution: Solution, row: int, stage: str, lang: str) -> list[Block]:
+def question_blocks(
+    solution: Solution, row: int, stage: str, lang: str, progress: tuple[int, int] | None = None
+) -> list[Block]:
+    """The question: the stage, how far through the quiz (``progress``: this question's number and
+    the total), what to type and to how many decimals."""
     problem = solution.problem
     labels = cell_labels(solution, stage, lang)
     key = "quiz.ask_output" if stage == "output" else "quiz.ask"
-    lines = [t(key, lang, token=problem.tokens[row], count=len(labels), cells=", ".join(labels))]
+    ask = t(key, lang, token=problem.tokens[row], count=len(labels), cells=", ".join(labels))
+    lines = [f"{ask} {t('quiz.ask_decimals', lang, decimals=problem.decimals)}"]
     if stage != "output" and not grading.open_cells(solution, row, stage).all():
         lines.append(t("quiz.ask_masked", lang))
-    return [Heading(stage_title(solution, stage, lang), level=3), *(Paragraph(line) for line in lines)]
+    title = stage_title(solution, stage, lang)
+    if progress is not None:
+        title = f"{title} — {t('quiz.progress', lang, n=progress[0], total=progress[1])}"
+    return [Heading(title, level=3), *(Paragraph(line) for line in lines)]
 
 
 # --- the loop -----------------------------------------------------------------------
@@ -335,7 +355,7 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show) -> Outcome:
                         continue
                     current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
                     outcome.asked += 1
-                    show(question_blocks(solution, row, stage, lang))
+                    show(question_blocks(solution, row, stage, lang, (outcome.asked, outcome.total)))
                     ended, given = _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang)
                     if ended is not None:
                         outcome.ended = ended

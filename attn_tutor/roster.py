@@ -48,6 +48,7 @@ import re
 import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from attn_tutor.errors import AttnTutorError, Location
 
@@ -294,6 +295,20 @@ def read_roster(path) -> Roster:
 # --- matching ------------------------------------------------------------------------------
 
 
+class Graded(NamedTuple):
+    """What matching and the LMS file need of a marked student (from the gradebook's row)."""
+
+    student: str
+    where: str  # the answer file (and CSV line), for messages
+    score: float | None  # None: the student could not be marked
+    max_score: float | None
+
+    @classmethod
+    def of(cls, row) -> "Graded":
+        """From a :class:`~attn_tutor.gradebook.rows.StudentRow`."""
+        return cls(row.cells[0] or "", row.where, row.score, row.max_score)
+
+
 HOW = ("id", "email", "name", "id_in_name")
 REASONS = ("none", "ambiguous", "duplicate")
 
@@ -442,13 +457,13 @@ def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, l
     lines = []
     for u in matching.unmatched:
         student = students[u.student]
-        where = str(Location(student.file, student.line))
+        where = student.where
         name = student.student or t("feedback.no_name", lang)
         if u.reason == "ambiguous":
             candidates = "; ".join(f"{e.name} ({roster.file}:{e.line})" for e in u.candidates)
             lines.append(t("roster.unmatched.ambiguous", lang, where=where, student=name, candidates=candidates))
         elif u.reason == "duplicate":
-            others = ", ".join(str(Location(students[o].file, students[o].line)) for o in u.others)
+            others = ", ".join(students[o].where for o in u.others)
             lines.append(t("roster.unmatched.duplicate", lang, where=where, student=name, others=others))
         else:
             lines.append(t("roster.unmatched.none", lang, where=where, student=name, roster=roster.file))

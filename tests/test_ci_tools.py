@@ -12,7 +12,7 @@ import subprocess
 
 import pytest
 
-TOOLS = ("tmux", "chromium", "pdftotext", "pdftoppm", "xelatex", "kpsewhich")
+TOOLS = ("git", "tmux", "chromium", "pdftotext", "pdftoppm", "xelatex", "kpsewhich")
 
 
 @pytest.mark.skipif(not os.environ.get("CI"), reason="only CI promises these tools")

@@ -388,9 +388,9 @@ def test_variant_seed_is_documented_and_bounded():
     assert worksheet.variant_seed(0, 1) == 1
     assert worksheet.variant_seed(42, 3) == 42003
     assert worksheet.variant_seed(worksheet.MAX_SEED, worksheet.MAX_VARIANTS) < 2**63
-    from attn_tutor import cli
+    from attn_tutor import model
 
-    assert cli._SEED_MAX == worksheet.MAX_SEED
+    assert model.SHEET_SEED_MAX == worksheet.MAX_SEED  # the CLI's --seed range (tests/test_limits.py)
     with pytest.raises(ValueError):
         worksheet.variant_seed(1, 1000)
 
@@ -577,7 +577,7 @@ def test_title_and_language_reach_every_format(run_cli):
     assert "<title>Quiz 3 &lt;b&gt;</title>" in text
     assert "<h1>Quiz 3 &lt;b&gt; — 변형 2001</h1>" in text
     assert "다음 Query 토큰의 행을 계산하세요: 먹었다, 고양이가." in text
-    assert "답안 파일 맨 위에 이 줄을 그대로 적으세요: variant: 2001" in text
+    assert "답안지의 변형 번호 칸에 2001을(를) 옮겨 적으세요" in text
     md = export(run_cli, "--title", "Quiz 3", "-f", "md", "--key-only")
     assert md.startswith("# Answer key — Quiz 3\n")
     tex = export(run_cli, "--title", "Quiz_3", "-f", "tex")

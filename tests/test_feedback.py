@@ -12,6 +12,11 @@ import pytest
 
 from attn_tutor import feedback, gradebook
 
+def said(result) -> str:
+    """What the command printed, lines joined as a reader reads them (the terminal wraps)."""
+    return " ".join(result.output.split())
+
+
 FIXTURES = Path(__file__).parent / "fixtures" / "grade"
 CLASS = FIXTURES / "class"
 
@@ -67,7 +72,7 @@ def test_a_sheet_shows_the_row_each_cells_mark_the_diagnosis_the_carry_and_the_w
     out = tmp_path / "sheets"
     result = run_cli("grade", str(CLASS / "02-not-scaled.yaml"), "--feedback", str(out))
     assert result.exit_code == 0, result.output
-    assert "1 hand-back sheets written" in result.output
+    assert "1 hand-back sheets written" in said(result)
     page = (out / "박서준.html").read_text(encoding="utf-8")
     seen = text_of(page)
     assert "박서준: your marked answers" in seen
@@ -120,7 +125,7 @@ def test_an_existing_sheet_is_never_overwritten_and_nothing_else_is_written(run_
     gradebook = tmp_path / "book.csv"
     result = run_cli("grade", str(CLASS / "01-correct.yaml"), "--feedback", str(out), "--csv", str(gradebook))
     assert result.exit_code == 2
-    assert "already exists" in result.output
+    assert "already exists" in said(result)
     assert (out / "김민지.html").read_text(encoding="utf-8") == "kept"
     assert not gradebook.exists()
     again = run_cli("grade", str(CLASS / "01-correct.yaml"), "--feedback", str(out), "--force")
@@ -131,7 +136,7 @@ def test_a_feedback_path_that_is_a_file_is_refused_before_any_work(run_cli, tmp_
     target = tmp_path / "sheets"
     target.write_text("x", encoding="utf-8")
     result = run_cli("grade", str(CLASS / "01-correct.yaml"), "--feedback", str(target))
-    assert result.exit_code == 2 and "is not a directory" in result.output
+    assert result.exit_code == 2 and "is not a directory" in said(result)
 
 
 def test_an_unmarkable_student_still_gets_a_page_saying_so(tmp_path):
@@ -167,14 +172,14 @@ def test_no_output_lands_on_the_roster_or_on_a_sheet(run_cli, tmp_path):
     people = tmp_path / "roster.csv"
     people.write_text("Student,ID,Section\n김민지,1,A\n", encoding="utf-8")
     result = run_cli("grade", str(CLASS / "01-correct.yaml"), "--roster", str(people), "--csv", str(people), "--force")
-    assert result.exit_code == 2 and "--roster and --csv name the same file" in result.output
+    assert result.exit_code == 2 and "--roster and --csv name the same file" in said(result)
     assert people.read_text(encoding="utf-8").startswith("Student,ID")
     sheets = tmp_path / "sheets"
     sheets.mkdir()
     clash = run_cli(
         "grade", str(CLASS / "01-correct.yaml"), "--feedback", str(sheets), "--class-report", str(sheets / "김민지.html")
     )
-    assert clash.exit_code == 2 and "--class-report and --feedback name the same file" in clash.output
+    assert clash.exit_code == 2 and "--class-report and --feedback name the same file" in said(clash)
 
 
 def test_sheets_and_report_are_the_same_bytes_when_run_again(run_cli, tmp_path):
@@ -223,7 +228,7 @@ def test_pdf_sheets_without_a_hangul_font_say_what_to_install_before_writing(run
     book = tmp_path / "book.csv"
     result = run_cli("grade", str(CLASS / "04-no-exp.yaml"), "--feedback", str(out), "--feedback-format", "pdf", "--csv", str(book))
     assert result.exit_code == 1
-    assert "no Hangul font was found" in result.output and "fonts-noto-cjk" in result.output
+    assert "no Hangul font was found" in said(result) and "fonts-noto-cjk" in said(result)
     assert not book.exists() and not out.exists()
 
 
@@ -257,4 +262,4 @@ def test_two_heads_get_a_table_each_and_masked_cells_read_as_masked(run_cli, tmp
     assert "(b) scaled scores: partly right, 0.17 / 1 — head 1" in seen
     assert "head 2 먹었다 고양이가 생선을 먹었다 your answer 4 0 2 mark ✗ ✓ ✗" in seen
     assert "head 1·" not in seen  # keys, not head-prefixed labels, in each head's table
-    assert "[2] 4 / √2 = 4 / 1.414 = 2.828" in seen  # each head's working
+    assert "[2] 4 / √2 = 4 / 1.414 ≈ 2.828" in seen  # each head's working

@@ -27,7 +27,7 @@ class Grader:
 
         self.marker = Marker(follow_through=follow_through)
         self.order: list[ItemKey] = []  # every item column, in first-seen set order
-        self._ordered: set[str] = set()
+        self.columns_by_key: dict[str, list[ItemKey]] = {}  # each solved set's items, by its key
         self._names: list[str] | None = None
         if problems is not None:
             loaded = self._load(problems, problems)
@@ -94,11 +94,11 @@ class Grader:
         return self._solved[cache]
 
     def _remember_columns(self, key: str, problem_set: ProblemSet) -> None:
-        if key in self._ordered:
+        if key in self.columns_by_key:
             return
-        self._ordered.add(key)
+        columns = self.columns_by_key[key] = columns_of(problem_set)
         known = set(self.order)
-        for column in columns_of(problem_set):
+        for column in columns:
             if column not in known:
                 known.add(column)
                 self.order.append(column)
@@ -118,6 +118,7 @@ class Grader:
                 findings.append(NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem))
             return result
         problem_set, solutions, widths = solved
+        result.set_key = key
         answers = self._check(sub, problem_set, widths, findings)
         items = []
         for problem in problem_set.problems:
@@ -183,14 +184,18 @@ def grade_files(
 
 
 def grade_found(
-    files: Sequence[tuple[Path, bool]], *, problems: str | None = None, follow_through: str = "full"
+    files: Sequence[tuple[Path, bool]],
+    *,
+    problems: str | None = None,
+    follow_through: str = "full",
+    name_column: str | None = None,
 ) -> Gradebook:
-    """Mark the files :func:`find_answer_files` found, in that order."""
+    """Mark the files :func:`find_answer_files` found, in that order (``name_column``: a CSV's name column)."""
     marker = Grader(problems=problems, follow_through=follow_through)
     cells = CellReader()
     students = []
     for path, from_dir in files:
-        for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells):
+        for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells, name_column=name_column):
             students.append(marker.mark(sub))
     return Gradebook(students, list(marker.order), follow_through)
 
