@@ -304,7 +304,7 @@ class Graded(NamedTuple):
     max_score: float | None
 
     @classmethod
-    def of(cls, row) -> "Graded":
+    def of(cls, row) -> Graded:
         """From a :class:`~attn_tutor.gradebook.rows.StudentRow`."""
         return cls(row.cells[0] or "", row.where, row.score, row.max_score)
 

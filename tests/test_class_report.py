@@ -13,6 +13,7 @@ from attn_tutor import class_report, gradebook
 from attn_tutor.document import Chart
 from attn_tutor.render import svg
 
+
 def said(result) -> str:
     """What the command printed, lines joined as a reader reads them (the terminal wraps)."""
     return " ".join(result.output.split())

@@ -12,6 +12,7 @@ import pytest
 
 from attn_tutor import feedback, gradebook
 
+
 def said(result) -> str:
     """What the command printed, lines joined as a reader reads them (the terminal wraps)."""
     return " ".join(result.output.split())

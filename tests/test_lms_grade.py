@@ -18,6 +18,7 @@ import pytest
 
 from attn_tutor import gradebook, lms_csv, roster
 
+
 def said(result) -> str:
     """What the command printed, lines joined as a reader reads them (the terminal wraps)."""
     return " ".join(result.output.split())
