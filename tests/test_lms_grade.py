@@ -248,3 +248,20 @@ def test_without_an_lms_file_the_roster_only_checks_and_says_how(run_cli, three,
     assert "'최도윤' is not in the roster" in said(result) and "LMS file" not in said(result)
     assert "Roster matching (3 of 4 answer files)" in said(result)
     assert "in the roster but no answer file: Absent, Alex (6)" in said(result)
+
+
+def test_any_number_of_jobs_gives_the_same_classroom_files(run_cli, tmp_path):
+    made = []
+    for jobs in ("1", "2"):
+        out = tmp_path / f"j{jobs}"
+        out.mkdir()
+        result = run_cli(
+            "grade", str(CLASS), "--jobs", jobs, "--roster", str(write(tmp_path, "r.csv", CANVAS)), "--csv-layout", "canvas",
+            "--csv", str(out / "c.csv"), "--assignment", "Attention by hand", "--feedback", str(out / "sheets"),
+            "--class-report", str(out / "report.html"),
+        )  # fmt: skip
+        assert result.exit_code == 1  # ten of the class are not in the roster
+        files = {p.relative_to(out).as_posix(): p.read_bytes() for p in sorted(out.rglob("*")) if p.is_file()}
+        made.append((files, result.stderr.replace(f"j{jobs}", "jN")))
+    assert made[0] == made[1]
+    assert len(made[0][0]) == 2 + 13
