@@ -580,15 +580,38 @@ class ExportFormat(str, Enum):
     html = "html"
     md = "md"
     tex = "tex"
+    pdf = "pdf"
+    moodle = "moodle"
+    qti = "qti"
 
 
-_SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".tex": "tex"}
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
+
+
+_SUFFIX_FORMATS = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "md",
+    ".markdown": "md",
+    ".tex": "tex",
+    ".pdf": "pdf",
+    ".xml": "moodle",
+    ".zip": "qti",
+}
+_BANKS = ("moodle", "qti")  # question banks for a quiz system, not pages
+
 OutputOption = Annotated[Optional[Path], typer.Option("--output", "-o", help="help.output")]
 ForceOption = Annotated[bool, typer.Option("--force", help="help.force")]
 
 
 def _to_stdout(path: Path | None) -> bool:
     return path is None or str(path) == "-"
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
 
 
 def _check_output(path: Path | None, force: bool) -> None:
@@ -599,9 +622,14 @@ def _check_output(path: Path | None, force: bool) -> None:
         refuse_overwrite(path, force)
 
 
-def _write_output(path: Path | None, text: str, lang: str) -> None:
+def _write_output(path: Path | None, text: str | bytes, lang: str) -> None:
     """Standard output (no -o, or -o -), or the whole file or nothing, then a line on stderr saying where."""
     if _to_stdout(path):
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+            return
         sys.stdout.write(text)
         sys.stdout.flush()
         return
@@ -620,6 +648,8 @@ def export(
     output: OutputOption = None,
     answers: Annotated[bool, typer.Option("--answers", help="help.export.answers")] = False,
     key_only: Annotated[bool, typer.Option("--key-only", help="help.export.key_only")] = False,
+    key_table: Annotated[bool, typer.Option("--key-table", help="help.export.key_table")] = False,
+    paper: Annotated[Optional[Paper], typer.Option("--paper", help="help.export.paper")] = None,
     variants: Annotated[
         Optional[int], typer.Option("--variants", min=1, max=VARIANTS_MAX, help="help.export.variants")
     ] = None,
@@ -628,16 +658,31 @@ def export(
     force: ForceOption = False,
     lang: LangOption = None,
 ) -> None:
-    """Write a printable worksheet (HTML, Markdown or LaTeX), its answer key, and per-student variants."""
+    """Write a printable worksheet (HTML, Markdown, LaTeX or PDF), its answer key, per-student variants,
+    or a Moodle or Canvas (QTI) question bank that marks itself."""
     if answers and key_only:
         raise UsageError("export.answers_and_key_only")
+    if key_table and (answers or key_only):
+        raise UsageError("export.key_table_alone")
     if variants is not None and seed is None:
         raise UsageError("export.variants_need_seed")
     if seed is not None and variants is None:
         variants = 1
     chosen = format.value if format is not None else None
     if chosen is None:
-        chosen = _SUFFIX_FORMATS.get(output.suffix.lower(), "html") if output is not None else "html"
+        chosen = "html"
+        if not _to_stdout(output):
+            chosen = _SUFFIX_FORMATS.get(output.suffix.lower())
+            if chosen is None:
+                raise UsageError(
+                    "export.unknown_suffix", path=str(output), suffixes=", ".join(_SUFFIX_FORMATS)
+                )
+    if chosen in _BANKS and (answers or key_only or key_table):
+        raise UsageError("export.bank_has_key", format=chosen)
+    if paper is not None and chosen not in ("pdf", "tex"):
+        raise UsageError("export.paper_for_print", format=chosen)
+    if chosen in ("pdf", "qti") and _to_stdout(output) and _stdout_is_terminal():
+        raise UsageError("export.binary_to_terminal", format=chosen)
     _check_output(output, force)
 
     from attn_tutor import worksheet
@@ -646,16 +691,38 @@ def export(
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
     sheets = worksheet.make_sheets(problem_set, variants=variants, seed=seed)
-    part = "key" if key_only else "with_answers" if answers else "questions"
-    blocks = worksheet.build(sheets, language, part=part, title=title)
-    if chosen == "html":
+    set_title = worksheet.sheet_title(problem_set, language, title)
+    if chosen in _BANKS:
+        from attn_tutor import lms
+
+        questions = lms.questions(sheets, language)
+        if chosen == "moodle":
+            from attn_tutor.render import moodle
+
+            _write_output(output, moodle.render(questions, language, set_title=set_title), language)
+        else:
+            from attn_tutor.render import qti
+
+            _write_output(output, qti.render(questions, language, set_title=set_title), language)
+        return
+    if key_table:
+        blocks = worksheet.key_table_blocks(sheets, language, title=title)
+    else:
+        part = "key" if key_only else "with_answers" if answers else "questions"
+        blocks = worksheet.build(sheets, language, part=part, title=title)
+    paper_size = (paper or Paper.a4).value
+    if chosen == "pdf":
+        from attn_tutor.render import typst
+
+        text = typst.render_pdf(blocks, title=set_title, lang=language, paper=paper_size)
+    elif chosen == "html":
         from attn_tutor.render import html
 
         text = html.render(blocks, title=worksheet.sheet_title(problem_set, language, title), lang=language)
     elif chosen == "tex":
         from attn_tutor.render import latex
 
-        text = latex.render(blocks)
+        text = latex.render(blocks, paper=paper_size)
     else:
         from attn_tutor.render import markdown
 

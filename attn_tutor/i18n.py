@@ -114,8 +114,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "학급 전체의 답안 파일을 채점합니다: 성적표, 문항 분석, 점수 분포.",
     ),
     "help.cmd.export": (
-        "Write a printable worksheet (HTML, Markdown or LaTeX), its answer key, and per-student variants.",
-        "인쇄용 활동지(HTML, Markdown, LaTeX)와 정답, 학생별 변형을 만듭니다.",
+        "Write a printable worksheet (HTML, Markdown, LaTeX or PDF), its answer key, and per-student variants; "
+        "or a Moodle or Canvas (QTI) question bank that marks itself.",
+        "인쇄용 활동지(HTML, Markdown, LaTeX, PDF)와 정답, 학생별 변형을 만들거나, 스스로 채점하는 Moodle·Canvas(QTI) "
+        "문제 은행을 만듭니다.",
     ),
     "help.cmd.generate": (
         "Write a new problem-set YAML of random, hand-computable problems, commented for editing.",
@@ -220,9 +222,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help.output": ("Write to this file (default: standard output).", "이 파일에 씁니다 (기본값: 표준 출력)."),
     "help.force": ("Overwrite the output file if it exists.", "출력 파일이 있으면 덮어씁니다."),
     "help.export.format": (
-        "html, md or tex (default: from the -o suffix, else html).",
-        "html, md, tex 중 하나 (기본값: -o 파일의 확장자, 없으면 html).",
+        "html, md, tex, pdf, moodle (Moodle XML) or qti (a QTI 1.2 zip for Canvas) (default: from the -o suffix, else html).",
+        "html, md, tex, pdf, moodle(Moodle XML), qti(Canvas용 QTI 1.2 zip) 중 하나 (기본값: -o 파일의 확장자, 없으면 html).",
     ),
+    "help.export.key_table": (
+        "Write every variant's answers as one compact table, for markers.",
+        "모든 변형의 정답을 채점자용 표 하나로 씁니다.",
+    ),
+    "help.export.paper": ("Paper size of a pdf or tex file: a4 (default) or letter.", "pdf·tex 파일의 용지: a4(기본값) 또는 letter."),
     "help.export.answers": ("Add the answer key after the questions.", "문제 뒤에 정답을 붙입니다."),
     "help.export.key_only": ("Write the answer key alone.", "정답만 씁니다."),
     "help.export.variants": (
@@ -1098,6 +1105,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "export.sheet_variant": ("{title} — variant {seed}", "{title} — 변형 {seed}"),
     "export.key_title": ("Answer key — {title}", "정답 — {title}"),
     "export.key_variant": ("Answer key — {title} — variant {seed}", "정답 — {title} — 변형 {seed}"),
+    "export.variant_number": ("variant {seed}", "변형 {seed}"),
+    "export.key_table.title": ("Answer table — {title}", "정답표 — {title}"),
+    "export.key_table.note": (
+        "Each line is one asked row and stage; heads are separated by |, masked cells are —.",
+        "한 줄이 묻는 행 하나의 한 단계입니다. 헤드는 |로 나누고, 가려진 칸은 —입니다.",
+    ),
+    "export.key_table.variant": ("variant", "변형"),
+    "export.key_table.problem": ("problem", "문제"),
+    "export.key_table.row": ("row", "행"),
+    "export.key_table.stage": ("stage", "단계"),
+    "export.key_table.answer": ("answer", "정답"),
+    "export.qti_prompt": (
+        "{stage}: the cell of row {row}, column {column}. Type it rounded half up to {decimals} decimal places.",
+        "{stage}: {row} 행, {column} 열의 칸. 소수점 아래 {decimals}자리까지 반올림해 입력하세요.",
+    ),
+    "export.qti_mistakes": ("Known mistakes that give a different number here:", "이 칸에 다른 수가 나오는 흔한 실수:"),
+    "export.qti_mistake": ("≈ {value}: {sentence}", "≈ {value}: {sentence}"),
     "export.name": ("Name", "이름"),
     "export.class": ("Class", "반"),
     "export.date": ("Date", "날짜"),
@@ -1124,6 +1148,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--answers and --key-only cannot be used together",
         "--answers와 --key-only는 함께 쓸 수 없습니다",
     ),
+    "export.key_table_alone": (
+        "--key-table writes the answers as one table; it cannot be combined with --answers or --key-only",
+        "--key-table은 정답을 표 하나로 씁니다. --answers나 --key-only와 함께 쓸 수 없습니다",
+    ),
+    "export.unknown_suffix": (
+        "cannot tell the format from the name {path}; use one of these suffixes: {suffixes} (or choose with --format)",
+        "{path} 이름으로는 형식을 알 수 없습니다. 다음 확장자 중 하나를 쓰세요: {suffixes} (또는 --format으로 고르세요)",
+    ),
+    "export.bank_has_key": (
+        "a {format} question bank marks itself; --answers, --key-only and --key-table are for printed sheets",
+        "{format} 문제 은행은 스스로 채점합니다. --answers, --key-only, --key-table은 인쇄용 활동지에만 씁니다",
+    ),
+    "export.paper_for_print": (
+        "--paper sets the paper of a pdf or tex file, not of {format}; a browser prints HTML on the printer's paper",
+        "--paper는 pdf와 tex 파일의 용지 크기입니다 ({format}에는 쓰지 않습니다). HTML은 브라우저가 프린터 용지에 맞춰 인쇄합니다",
+    ),
     "export.no_hangul_font": (
         "the sheet has Korean text and no Hangul font was found (looked in {dirs}); install Noto Sans CJK KR "
         "(Debian/Ubuntu: apt install fonts-noto-cjk) or NanumGothic (fonts-nanum); Windows has Malgun Gothic and "
@@ -1135,6 +1175,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "export.pdf_failed": (
         "could not typeset the PDF: {reason}; this is a bug in attn-tutor, please report it with the problem file",
         "PDF를 조판하지 못했습니다: {reason}. attn-tutor의 버그이니 문제 파일과 함께 알려 주세요",
+    ),
+    "export.binary_to_terminal": (
+        "a {format} file is binary and would garble the terminal; write it with -o FILE",
+        "{format} 파일은 바이너리라 터미널에 출력할 수 없습니다. -o FILE로 저장하세요",
     ),
     "export.variants_need_seed": (
         "--variants needs --seed S, so that every sheet can be made again from the number printed on it",

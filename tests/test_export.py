@@ -415,7 +415,7 @@ def test_seed_alone_means_one_variant(run_cli):
         (["--variants", "0", "--seed", "1"], "--variants"),
         (["--variants", "1000", "--seed", "1"], "--variants"),
         (["--seed", "-1"], "--seed"),
-        (["--format", "pdf"], "--format"),
+        (["--format", "docx"], "--format"),
         (["--lang", "fr"], "fr"),
     ],
 )
@@ -451,9 +451,12 @@ def test_never_overwrites_without_force_and_checks_before_work(run_cli, tmp_path
 
 
 def test_the_format_follows_the_output_suffix(run_cli, tmp_path):
-    for name, start in (("a.tex", "% "), ("a.md", "# "), ("a.html", "<!DOCTYPE html>"), ("a.txt", "<!DOCTYPE html>")):
+    for name, start in (("a.tex", "% "), ("a.md", "# "), ("a.html", "<!DOCTYPE html>"), ("a.HTM", "<!DOCTYPE html>")):
         assert run_cli("export", "-o", str(tmp_path / name)).exit_code == 0
         assert (tmp_path / name).read_text(encoding="utf-8").startswith(start)
+    assert (tmp_path / "a.pdf").exists() is False
+    assert run_cli("export", "-o", str(tmp_path / "a.pdf")).exit_code == 0
+    assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF-")
     assert run_cli("export", "-o", str(tmp_path / "b.md"), "-f", "tex").exit_code == 0
     assert (tmp_path / "b.md").read_text(encoding="utf-8").startswith("% ")
 
