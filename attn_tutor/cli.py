@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from enum import Enum, StrEnum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -23,10 +23,10 @@ from attn_tutor.model import (
     DECIMALS_MAX,
     DIM_MAX,
     SHEET_SEED_MAX,
-    TOKENS_MAX,
-    VARIANTS_MAX,
     STAGE_ALIASES,
     STAGES,
+    TOKENS_MAX,
+    VARIANTS_MAX,
     FollowThrough,
     stage_name,
 )
@@ -50,7 +50,7 @@ def _new_app() -> typer.Typer:
 app = _new_app()
 
 
-class SolveFormat(str, Enum):
+class SolveFormat(StrEnum):
     table = "table"
     json = "json"
     markdown = "markdown"
@@ -255,7 +255,7 @@ def solve(
         terminal.draw(blocks)
 
 
-class ListFormat(str, Enum):
+class ListFormat(StrEnum):
     table = "table"
     json = "json"
 
@@ -465,13 +465,13 @@ def _check_outputs(outputs: list[Path], force: bool, names: list[str] | None = N
         refuse_overwrite(out, force)
 
 
-class CsvLayout(str, Enum):
+class CsvLayout(StrEnum):
     full = "full"
     canvas = "canvas"
     moodle = "moodle"
 
 
-class FeedbackFormat(str, Enum):
+class FeedbackFormat(StrEnum):
     html = "html"
     pdf = "pdf"
 
@@ -501,11 +501,8 @@ def grade(
     lang: LangOption = None,
 ) -> None:
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
-    import gc
-
     from attn_tutor.grade_extras import Extras
 
-    gc.enable()  # off for a quick start (see __main__.run); a class can be 10,000 files
     language = resolve_lang(lang)
     extras = Extras(
         language, csv_out=csv_out, roster_path=roster, layout=csv_layout.value, assignment=assignment, out_of=out_of,
@@ -520,7 +517,6 @@ def grade(
             raise AttnTutorError("grade.no_such_path", path=str(path))
     extras.check(named)
     from attn_tutor import gradebook
-    from attn_tutor.files import atomic_file
     from attn_tutor.gradebook.run import grade_class
     from attn_tutor.render import terminal
 
@@ -539,7 +535,6 @@ def grade(
         writer.add(row)
         extras.add(row)
 
-    written = []
     try:
         with terminal.progress(len(files), t("grade.progress", language)) as progress:
             grade_class(
@@ -549,12 +544,7 @@ def grade(
         extras.prepare(tally)  # before the first file is written: every target checked
         for message in extras.errors:
             terminal.error(t("cli.error", language, message=message))
-        csv_write = extras.write_lms if extras.lms_layout else writer.write_csv
-        for out, write, key in ((csv_out, csv_write, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
-            if out is not None:
-                with atomic_file(out) as stream:
-                    write(stream)
-                written.append(extras.csv_written(out) if out is csv_out and extras.lms_layout else t(key, language, path=str(out)))
+        written = _write_outputs(writer, csv_out, json_out, language, extras)
         written += extras.write(tally, files, name_column)
     finally:
         writer.close()
@@ -573,10 +563,26 @@ def grade(
         raise typer.Exit(1)
 
 
+def _write_outputs(writer, csv_out: Path | None, json_out: Path | None, language: str, extras=None) -> list[str]:
+    """The gradebook (or the LMS's layout of it) and the JSON, each whole or not at all; the lines
+    saying where they went."""
+    from attn_tutor.files import atomic_file
+
+    lms = extras is not None and extras.lms_layout
+    written = []
+    csv_write = extras.write_lms if lms else writer.write_csv
+    for out, write, key in ((csv_out, csv_write, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
+        if out is not None:
+            with atomic_file(out) as stream:
+                write(stream)
+            written.append(extras.csv_written(out) if lms and out is csv_out else t(key, language, path=str(out)))
+    return written
+
+
 # --- export and generate commands -----------------------------------------------------
 
 
-class ExportFormat(str, Enum):
+class ExportFormat(StrEnum):
     html = "html"
     md = "md"
     tex = "tex"
@@ -585,7 +591,7 @@ class ExportFormat(str, Enum):
     qti = "qti"
 
 
-class Paper(str, Enum):
+class Paper(StrEnum):
     a4 = "a4"
     letter = "letter"
 

@@ -10,8 +10,10 @@ from __future__ import annotations
 import numpy as np
 
 from attn_tutor import engine
+from attn_tutor.carrying import EPS, previous_stage, segments
 from attn_tutor.engine import Solution
-from attn_tutor.grading import DIAGNOSES, EPS, previous_stage, segments
+from attn_tutor.grading import DIAGNOSES
+
 
 def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
     """Join ``make(h, head)`` over heads; None if any head cannot make it."""

@@ -8,8 +8,9 @@ import numpy as np
 
 from attn_tutor.engine import Solution
 from attn_tutor.grading import EPS, ROUNDING_FACTOR, carry_forward, marked_cells, previous_stage
-from attn_tutor.model import Verdict
 from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes
+from attn_tutor.model import Verdict
+
 
 def mistaken_rows(
     solution: Solution, row: int, stage: str, own: Mapping[str, Sequence[float]] | None = None
