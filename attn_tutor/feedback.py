@@ -179,7 +179,7 @@ def sheet_blocks(student, solved, lang: str) -> list[Block]:
     blocks.append(Fields(tuple(fields)))
     for finding in student.findings:
         blocks.append(Paragraph(t("feedback.problem_found", lang, message=finding.text(lang))))
-    if student.report is None or isinstance(solved, Exception):
+    if student.report is None or solved is None or isinstance(solved, Exception):
         blocks.append(Paragraph(t("feedback.not_marked", lang)))
         return blocks
     problem_set, solutions = solved[0], solved[1]
@@ -217,12 +217,11 @@ class Solver:
         self.grader = grader
 
     def solved(self, student):
-        """(problem set, {problem id: Solution}, ...), or the AttnTutorError that stopped it."""
-        from attn_tutor.gradebook import Submission
-
-        sub = Submission(student.student, student.file, problem_set=student.problem_set, base=str(Path(student.file).parent))
-        key, _ = self.grader.resolve(sub)
-        return self.grader.solved(key, student.variant)
+        """(problem set, {problem id: Solution}, ...) of the student's set and variant, the
+        AttnTutorError that stopped it, or None when no set could be used for them."""
+        if student.set_key is None:
+            return None
+        return self.grader.solved(student.set_key, student.variant)
 
 
 FORMATS = {"html": ".html", "pdf": ".pdf"}

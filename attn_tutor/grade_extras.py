@@ -63,10 +63,9 @@ class Extras:
         return self.layout in ("canvas", "moodle")
 
     def check(self, outputs: list[tuple[str, Path]] = ()) -> None:
-        """Before any work: the options fit together, no output is the roster, the directory can be
-        made, the roster reads. ``outputs``: the command's other output files, by option."""
-        import os
-
+        """Before any work: the options fit together, the directory can be made, the roster reads.
+        ``outputs``: the command's other output files, by option (the command has already checked
+        that none of them is an input, the roster included)."""
         from attn_tutor.files import check_directory
 
         self._outputs = list(outputs)
@@ -76,10 +75,6 @@ class Extras:
             raise UsageError("grade.layout_needs_csv", layout=self.layout)
         if not self.lms_layout and (self.assignment is not None or self.out_of is not None):
             raise UsageError("grade.roster_needs_layout")
-        if self.roster_path is not None:
-            for name, path in self._outputs:
-                if os.path.realpath(path) == os.path.realpath(self.roster_path):
-                    raise UsageError("grade.outputs_clash", first="--roster", second=name, path=str(path))
         if self.feedback_dir is not None:
             check_directory(self.feedback_dir)
         if self.class_report is not None:
@@ -189,7 +184,7 @@ class Extras:
         if self.class_report is not None:
             from attn_tutor import class_report
 
-            write_atomic(self.class_report, class_report.render_report(tally, self.counts, self.lang))
+            write_atomic(self.class_report, class_report.render_report(tally, self.counts, self.lang), replace=self.force)
             lines.append(t("report.written", self.lang, path=str(self.class_report)))
         if self.feedback_dir is not None:
             from attn_tutor import feedback
@@ -202,7 +197,8 @@ class Extras:
             solver = feedback.Solver(grader)
             for student, target in zip(results, self._targets):
                 blocks = feedback.sheet_blocks(student, solver.solved(student), self.lang)
-                write_atomic(target, feedback.render_sheet(blocks, blocks[0].text, self.lang, self.feedback_format))
+                sheet = feedback.render_sheet(blocks, blocks[0].text, self.lang, self.feedback_format)
+                write_atomic(target, sheet, replace=self.force)
             lines.append(t("feedback.written", self.lang, count=len(self._targets), path=str(self.feedback_dir)))
         return lines
 

@@ -306,7 +306,7 @@ class Graded(NamedTuple):
     @classmethod
     def of(cls, row) -> Graded:
         """From a :class:`~attn_tutor.gradebook.rows.StudentRow`."""
-        return cls(row.cells[0] or "", row.where, row.score, row.max_score)
+        return cls(row.cells[0] or "", row.file, row.score, row.max_score)
 
 
 HOW = ("id", "email", "name", "id_in_name")

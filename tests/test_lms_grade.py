@@ -64,8 +64,10 @@ def canvas_header_ok(header: list[str]) -> bool:
 
 
 @pytest.fixture
-def three(tmp_path) -> Path:
-    """Three students' files beside a copy of their problem set."""
+def three(tmp_path, monkeypatch) -> Path:
+    """Three students' files beside a copy of their problem set, graded from that directory
+    (a problem_set path is only followed under the directory grade runs in)."""
+    monkeypatch.chdir(tmp_path)
     folder = tmp_path / "class"
     folder.mkdir()
     for name in THREE:
