@@ -483,16 +483,24 @@ def quiz(
 # --- grade command --------------------------------------------------------------------
 
 
-def _check_outputs(outputs: list[Path], force: bool, inputs: list[Path] = ()) -> None:
+def _check_outputs(outputs: list[Path], force: bool, inputs: list[Path] = (), names: list[str] | None = None) -> None:
     """Before any work: outputs are distinct files, new unless --force, and none of the inputs:
-    not a named file, and no answer-like file inside a directory being graded."""
+    not a named file, and no answer-like file inside a directory being graded. ``names``: the
+    option of each output, to say which two clash."""
     import os
 
     from attn_tutor.files import refuse_overwrite
     from attn_tutor.gradebook.records import ANSWER_SUFFIXES
 
-    if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]):
+    if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]) and names is None:
         raise UsageError("grade.same_output", path=str(outputs[0]))
+    seen: dict[str, str] = {}
+    for out, name in zip(outputs, names or []):
+        first = seen.setdefault(os.path.realpath(out), name)
+        if first != name and {first, name} == {"--csv", "--json"}:
+            raise UsageError("grade.same_output", path=str(out))
+        if first != name:
+            raise UsageError("grade.outputs_clash", first=first, second=name, path=str(out))
     for out in outputs:
         real = os.path.realpath(out)
         for source in inputs:
@@ -501,6 +509,17 @@ def _check_outputs(outputs: list[Path], force: bool, inputs: list[Path] = ()) ->
                 if real.startswith(root.rstrip(os.sep) + os.sep):
                     raise UsageError("files.in_graded_directory", path=str(out), directory=str(source))
         refuse_overwrite(out, force, inputs=[p for p in inputs if not p.is_dir()])
+
+
+class CsvLayout(StrEnum):
+    full = "full"
+    canvas = "canvas"
+    moodle = "moodle"
+
+
+class FeedbackFormat(StrEnum):
+    html = "html"
+    pdf = "pdf"
 
 
 @app.command()
@@ -513,24 +532,43 @@ def grade(
     follow_through: Annotated[
         FollowThrough, typer.Option("--follow-through", help="help.follow_through")
     ] = FollowThrough.full,
+    roster: Annotated[Optional[Path], typer.Option("--roster", help="help.grade.roster")] = None,
+    csv_layout: Annotated[CsvLayout, typer.Option("--csv-layout", help="help.grade.csv_layout")] = CsvLayout.full,
+    assignment: Annotated[Optional[str], typer.Option("--assignment", help="help.grade.assignment")] = None,
+    out_of: Annotated[Optional[float], typer.Option("--out-of", min=0.01, max=1e6, help="help.grade.out_of")] = None,
+    feedback: Annotated[Optional[Path], typer.Option("--feedback", help="help.grade.feedback")] = None,
+    feedback_format: Annotated[
+        FeedbackFormat, typer.Option("--feedback-format", help="help.grade.feedback_format")
+    ] = FeedbackFormat.html,
+    class_report: Annotated[Optional[Path], typer.Option("--class-report", help="help.grade.class_report")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="help.grade.jobs")] = None,
     name_column: Annotated[Optional[str], typer.Option("--name-column", help="help.grade.name_column")] = None,
     force: Annotated[bool, typer.Option("--force", help="help.grade.force")] = False,
     lang: LangOption = None,
 ) -> None:
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
+    from attn_tutor.grade_extras import Extras
+
     language = resolve_lang(lang)
-    outputs = [p for p in (csv_out, json_out) if p is not None]
+    extras = Extras(
+        language, csv_out=csv_out, roster_path=roster, layout=csv_layout.value, assignment=assignment, out_of=out_of,
+        feedback_dir=feedback, feedback_format=feedback_format.value, class_report=class_report, problems=problems,
+        force=force, follow_through=follow_through.value,
+    )  # fmt: skip
+    options = [(name, p) for name, p in (("--csv", csv_out), ("--json", json_out), *extras.outputs()) if p is not None]
+    outputs = [p for _, p in options]
     for path in paths:
         if not path.exists():
             raise AttnTutorError("grade.no_such_path", path=str(path))
     named = [*paths, *([Path(problems)] if problems is not None and Path(problems).exists() else [])]
-    _check_outputs(outputs, force, named)
+    named += [roster] if roster is not None and roster.exists() else []  # the roster is an input too
+    _check_outputs(outputs, force, named, [name for name, _ in options])
+    extras.check(options)
     from attn_tutor import gradebook
     from attn_tutor.gradebook.run import grade_class
     from attn_tutor.render import terminal
 
-    files = gradebook.find_answer_files(paths, exclude=outputs)
+    files = gradebook.find_answer_files(paths, exclude=[*outputs, *([roster] if roster else [])])
     if not files:
         raise AttnTutorError("grade.no_files")
     if problems is None:
@@ -540,7 +578,9 @@ def grade(
         if needs is not None:
             raise UsageError("grade.csv_needs_problems", path=needs)
     tally = gradebook.Tally(follow_through)
-    writer = gradebook.GradebookWriter(tally, csv_file=csv_out is not None, json_file=json_out is not None, lang=language)
+    writer = gradebook.GradebookWriter(
+        tally, csv_file=csv_out is not None and not extras.lms_layout, json_file=json_out is not None, lang=language
+    )
     said: set[str] = set()
     refused: list = []  # rows of files refused whole (a FIFO, a device, over a size cap)
     sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
@@ -555,6 +595,7 @@ def grade(
         if row.score is not None:
             sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
         writer.add(row)
+        extras.add(row)
 
     try:
         with terminal.progress(len(files), t("grade.progress", language)) as progress:
@@ -563,10 +604,16 @@ def grade(
                 with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress, name_column=name_column,
             )  # fmt: skip
         repeated = _say_repeated(writer, language)
-        written = [] if refused else _write_outputs(writer, csv_out, json_out, language, force)  # a refused file: no gradebook
+        written = []
+        if not refused:  # a refused file: no gradebook, no LMS file, no sheets, no report
+            extras.prepare(tally)  # before the first file is written: every target checked
+            for message in extras.errors:
+                terminal.error(t("cli.error", language, message=message))
+            written = _write_outputs(writer, csv_out, json_out, language, force, extras)
+            written += extras.write(tally, files, name_column)
     finally:
         writer.close()
-    terminal.draw(gradebook.summary_blocks(tally, language))
+    terminal.draw(gradebook.summary_blocks(tally, language) + extras.blocks())
     failed, total = tally.failed + writer.newly_failed(), tally.total
     if failed:
         key = "grade.summary_one" if total == 1 else "grade.summary"
@@ -577,13 +624,15 @@ def grade(
         terminal.plain(t("grade.sets_used", language, count=len(sets)))
         for name, students in sets.items():
             terminal.plain("  " + t("grade.set_students", language, name=name, students=", ".join(students)))
+    for line in extras.notes:
+        terminal.plain(line)
     for line in written:
         terminal.plain(line, stderr=True)
     if refused and outputs:
         first = refused[0]
         reason = first.errors[0].removeprefix(f"{first.file}: ") if first.errors else ""
         terminal.error(t("cli.error", language, message=t("grade.nothing_written", language, path=first.file, reason=reason)))
-    if failed or repeated or len(sets) > 1:
+    if failed or repeated or len(sets) > 1 or extras.unmatched:
         raise typer.Exit(1)
 
 
@@ -599,16 +648,21 @@ def _say_repeated(writer, language: str) -> dict[str, list[str]]:
     return repeated
 
 
-def _write_outputs(writer, csv_out: Path | None, json_out: Path | None, language: str, force: bool = False) -> list[str]:
-    """The gradebook and the JSON, each whole or not at all; the lines saying where they went."""
+def _write_outputs(
+    writer, csv_out: Path | None, json_out: Path | None, language: str, force: bool = False, extras=None
+) -> list[str]:
+    """The gradebook (or the LMS's layout of it) and the JSON, each whole or not at all; the lines
+    saying where they went."""
     from attn_tutor.files import atomic_file
 
+    lms = extras is not None and extras.lms_layout
     written = []
-    for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
+    csv_write = extras.write_lms if lms else writer.write_csv
+    for out, write, key in ((csv_out, csv_write, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
         if out is not None:
             with atomic_file(out, replace=force) as stream:
                 write(stream)
-            written.append(t(key, language, path=str(out)))
+            written.append(extras.csv_written(out) if lms and out is csv_out else t(key, language, path=str(out)))
     return written
 
 

@@ -81,4 +81,21 @@ class Fields(NamedTuple):
     fields: tuple[tuple[str, str], ...]
 
 
-Block = Heading | Paragraph | Table | Bars | Math | PageBreak | Instructions | Fields
+class Chart(NamedTuple):
+    """Counts drawn as a chart (render/svg.py): one tuple of counts per label, one count per series.
+
+    ``kind``: "columns" — one bar per label (a single series); "stacked" — each label's
+    counts as shares of one bar, a segment per series; "grid" — labels × series, each
+    cell shaded by its count and the count written in it.
+    """
+
+    kind: str
+    title: str
+    labels: tuple[str, ...]
+    series: tuple[str, ...]
+    values: tuple[tuple[int, ...], ...]
+    note: str | None = None
+    keys: tuple[str, ...] = ()  # the series' codes ("correct", "wrong"...), which choose their colours
+
+
+Block = Heading | Paragraph | Table | Bars | Math | PageBreak | Instructions | Fields | Chart

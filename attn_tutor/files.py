@@ -178,3 +178,20 @@ def _create_exclusively(temp: str, target: Path, replace: bool) -> None:
             raise
         return
     os.unlink(temp)
+
+
+def check_directory(path: str | os.PathLike) -> None:
+    """Before any work: ``path`` is a directory, or can be made one (its parent is a directory)."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise UsageError("files.not_a_dir", path=str(target))
+    if not target.exists() and not target.absolute().parent.is_dir():
+        raise UsageError("files.no_dir", path=str(target), directory=str(target.absolute().parent))
+
+
+def make_directory(path: str | os.PathLike) -> None:
+    """``path`` as a directory (made if missing; its parent exists, see :func:`check_directory`)."""
+    try:
+        Path(path).mkdir(exist_ok=True)
+    except OSError as error:
+        raise AttnTutorError("files.cannot_write", path=str(path), reason=error.strerror or str(error)) from None

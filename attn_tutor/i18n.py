@@ -92,6 +92,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} is inside {directory}, which is being graded; write the outputs outside the answer directory",
         "{path}은(는) 채점하는 디렉터리 {directory} 안에 있습니다. 출력 파일은 답안 디렉터리 밖에 쓰세요",
     ),
+    "files.not_a_dir": (
+        "{path} exists and is not a directory; give a directory to write the files into",
+        "{path}이(가) 이미 있고 디렉터리가 아닙니다. 파일을 저장할 디렉터리를 주세요",
+    ),
     "validate.valid": ("{path}: valid", "{path}: 올바름"),
     "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
     "validate.invalid_one": ("{path}: invalid (1 error)", "{path}: 오류 1개"),
@@ -231,6 +235,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help.grade.jobs": (
         "Worker processes (default: every CPU this process may use).",
         "작업 프로세스 수 (기본값: 이 프로세스가 쓸 수 있는 모든 CPU).",
+    ),
+    "help.grade.roster": (
+        "The class list exported from Canvas or Moodle: match every student to it.",
+        "Canvas나 Moodle에서 내보낸 학생 명단: 모든 학생을 명단과 대조합니다.",
+    ),
+    "help.grade.csv_layout": (
+        "--csv as the full gradebook, or as Canvas's or Moodle's grade import (needs --roster).",
+        "--csv를 전체 성적표로, 또는 Canvas나 Moodle의 성적 가져오기 형식으로 씁니다 (--roster 필요).",
+    ),
+    "help.grade.assignment": (
+        "The LMS grade column's name (default: the roster's only one).",
+        "LMS 성적 열의 이름 (기본값: 명단에 성적 열이 하나뿐이면 그 열).",
+    ),
+    "help.grade.out_of": (
+        "Scale LMS grades to this many points (Canvas: by default the roster's Points Possible).",
+        "LMS 성적을 이 만점으로 환산합니다 (Canvas: 기본값은 명단의 Points Possible).",
+    ),
+    "help.grade.feedback": (
+        "Write a hand-back sheet per student into this directory.",
+        "학생마다 채점 결과지를 이 디렉터리에 저장합니다.",
+    ),
+    "help.grade.feedback_format": ("The hand-back sheets' format: html or pdf.", "채점 결과지 형식: html 또는 pdf."),
+    "help.grade.class_report": (
+        "Write the class at a glance (charts) to this HTML file.",
+        "학급 전체를 한눈에 보는 보고서(그래프)를 이 HTML 파일에 저장합니다.",
     ),
     "help.grade.force": ("Overwrite the output files if they exist.", "출력 파일이 있으면 덮어씁니다."),
     "help.output": ("Write to this file (default: standard output).", "이 파일에 씁니다 (기본값: 표준 출력)."),
@@ -1047,6 +1076,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.no_such_path": ("{path} does not exist", "{path}이(가) 없습니다"),
     "grade.no_files": ("no answer files (.yaml, .yml, .csv) found", "답안 파일(.yaml, .yml, .csv)을 찾지 못했습니다"),
     "grade.same_output": ("--csv and --json name the same file: {path}", "--csv와 --json이 같은 파일입니다: {path}"),
+    "grade.outputs_clash": ("{first} and {second} name the same file: {path}", "{first}와(과) {second}이(가) 같은 파일입니다: {path}"),
+    "grade.layout_needs_csv": ("--csv-layout {layout} needs --csv FILE", "--csv-layout {layout}에는 --csv 파일이 필요합니다"),
+    "grade.roster_needs_layout": (
+        "--assignment and --out-of go with --csv-layout canvas or moodle",
+        "--assignment와 --out-of는 --csv-layout canvas 또는 moodle과 함께 쓰세요",
+    ),
     "grade.written": ("gradebook written to {path}", "성적표를 {path}에 저장했습니다"),
     "grade.json_written": ("reports written to {path}", "채점 보고서를 {path}에 저장했습니다"),
     "grade.summary": (
@@ -1079,6 +1114,135 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.mistakes_title": ("Common mistakes: {problem}", "자주 한 실수: {problem}"),
     "grade.distribution_title": ("Score distribution ({count} students)", "점수 분포 (학생 {count}명)"),
     "grade.distribution_title_one": ("Score distribution (1 student)", "점수 분포 (학생 1명)"),
+    # grade --roster: a class list from an LMS (attn_tutor.roster, attn_tutor.lms_csv)
+    "roster.bad_csv": ("the roster is not valid CSV: {problem}", "명단이 올바른 CSV가 아닙니다: {problem}"),
+    "roster.empty": ("the roster is empty", "명단 파일이 비어 있습니다"),
+    "roster.no_columns": (
+        "the roster has no name, ID or email column; export the class list from Canvas (Grades → Export) or Moodle (Grades → Export → Plain text file)",
+        "명단에 이름, 학번, 이메일 열이 없습니다. Canvas(성적 → 내보내기)나 Moodle(성적 → 내보내기 → 일반 텍스트 파일)에서 학생 명단을 내보내세요",
+    ),
+    "roster.unreadable": ("cannot read the roster: {reason}", "명단을 읽을 수 없습니다: {reason}"),
+    "roster.not_utf8": (
+        "the roster is not UTF-8 text (at byte {offset}); save it as CSV UTF-8",
+        "명단이 UTF-8 글이 아닙니다 ({offset}번째 바이트). CSV UTF-8로 저장하세요",
+    ),
+    "roster.layout_needs_roster": (
+        "--csv-layout {layout} needs --roster: the class list exported from the LMS",
+        "--csv-layout {layout}에는 --roster(LMS에서 내보낸 학생 명단)가 필요합니다",
+    ),
+    "roster.canvas_needs_canvas": (
+        "--csv-layout canvas needs a roster exported from Canvas (Grades → Export), whose header starts Student, ID; {file} is not one",
+        "--csv-layout canvas에는 Canvas에서 내보낸 명단(성적 → 내보내기, 머리글이 Student, ID로 시작)이 필요합니다. {file}은(는) 그런 파일이 아닙니다",
+    ),
+    "roster.no_assignment": (
+        "name the grade column with --assignment NAME (the roster's grade columns: {columns})",
+        "--assignment 이름으로 성적 열 이름을 정하세요 (명단의 성적 열: {columns})",
+    ),
+    "roster.none": ("none", "없음"),
+    "roster.how.id": ("{field}", "{field}"),
+    "roster.how.email": ("email", "이메일"),
+    "roster.how.name": ("name", "이름"),
+    "roster.how.id_in_name": ("{field} in the name", "이름 속 {field}"),
+    "roster.match_title": ("Roster matching ({matched} of {total} answer files)", "명단 대조 (답안 {total}개 중 {matched}개)"),
+    "roster.col.student": ("answer file", "답안의 학생"),
+    "roster.col.entry": ("roster", "명단"),
+    "roster.col.line": ("line", "줄"),
+    "roster.col.how": ("matched by", "대조 기준"),
+    "roster.unmatched.none": (
+        "{where}: '{student}' is not in the roster {roster}",
+        "{where}: '{student}'이(가) 명단 {roster}에 없습니다",
+    ),
+    "roster.unmatched.ambiguous": (
+        "{where}: '{student}' fits several roster students ({candidates}); write an ID number in the answer file",
+        "{where}: '{student}'에 맞는 학생이 명단에 여럿입니다 ({candidates}). 답안 파일에 학번을 적으세요",
+    ),
+    "roster.unmatched.duplicate": (
+        "{where}: '{student}' is the same roster student as {others}; keep one answer file",
+        "{where}: '{student}'은(는) {others}와(과) 명단의 같은 학생입니다. 답안 파일을 하나만 두세요",
+    ),
+    "roster.not_written": ("{message} (not written to the LMS file)", "{message} (LMS 파일에 쓰지 않았습니다)"),
+    "roster.absent": (
+        "in the roster but no answer file: {names}",
+        "명단에는 있지만 답안 파일이 없음: {names}",
+    ),
+    "roster.unmarked": (
+        "matched but could not be marked, so not written: {names}",
+        "대조는 되었지만 채점할 수 없어 쓰지 않음: {names}",
+    ),
+    "lms.moodle_no_identifier": (
+        "the roster {file} has no Email address, ID number or Username filled in for every matched student; Moodle needs one to find each student",
+        "명단 {file}에 대조된 모든 학생의 Email address, ID number, Username 중 하나가 채워져 있지 않습니다. Moodle은 이 값으로 학생을 찾습니다",
+    ),
+    "lms.points_differ": (
+        "the roster gives '{column}' {roster} points possible; the file says {out_of} (--out-of), which Canvas will take on import",
+        "명단에서 '{column}'의 배점은 {roster}점인데, 이 파일은 {out_of}점(--out-of)입니다. Canvas는 가져올 때 이 배점을 씁니다",
+    ),
+    "lms.canvas_written": (
+        "Canvas gradebook ({count} students, column '{column}') written to {path}; import it under Grades → Import",
+        "Canvas 성적표(학생 {count}명, 열 '{column}')를 {path}에 저장했습니다. 성적 → 가져오기에서 올리세요",
+    ),
+    "lms.moodle_written": (
+        "Moodle grades ({count} students, column '{column}') written to {path}; import it under Grades → Import → CSV file, identifying users by '{identifier}'",
+        "Moodle 성적(학생 {count}명, 열 '{column}')을 {path}에 저장했습니다. 성적 → 가져오기 → CSV 파일에서 사용자 식별을 '{identifier}'(으)로 하세요",
+    ),
+    # grade --feedback: hand-back sheets (attn_tutor.feedback)
+    "feedback.title": ("{student}: your marked answers", "{student}: 채점 결과"),
+    "feedback.no_name": ("(no name)", "(이름 없음)"),
+    "feedback.legend": (
+        "✓ right · ↪ right from your own earlier numbers (follow-through) · ✗ wrong · — not marked (masked) or not answered",
+        "✓ 맞음 · ↪ 앞 단계의 본인 값으로는 맞음 (이어 계산 인정) · ✗ 틀림 · — 채점하지 않는 칸(마스크) 또는 답 없음",
+    ),
+    "feedback.item_title": ("{stage}: {verdict}, {points} / 1", "{stage}: {verdict}, {points} / 1점"),
+    "feedback.row.given": ("your answer", "내 답"),
+    "feedback.row.mark": ("mark", "채점"),
+    "feedback.row.expected": ("correct", "정답"),
+    "feedback.row.carried": ("from your numbers", "내 값으로 계산"),
+    "feedback.cell.correct": ("✓", "✓"),
+    "feedback.cell.follow_through": ("↪", "↪"),
+    "feedback.cell.wrong": ("✗", "✗"),
+    "feedback.cell.missing": ("—", "—"),
+    "feedback.cell.masked": ("—", "—"),
+    "feedback.follow_from": (
+        "↪ {cells}: right from your own {stage} row {row}, which the exam carries forward.",
+        "↪ {cells}: 앞 단계 {stage}에서 구한 본인 값 {row}으로 계산하면 맞습니다 (이어 계산 인정).",
+    ),
+    "feedback.follow_from_own": (
+        "↪ {cells}: right from your own {stage} numbers, which the exam carries forward.",
+        "↪ {cells}: 앞 단계 {stage}의 본인 값으로 계산하면 맞습니다 (이어 계산 인정).",
+    ),
+    "feedback.missing": ("No answer was found for this stage.", "이 단계의 답이 없습니다."),
+    "feedback.working": ("The correct row, worked out:", "정답 행의 계산:"),
+    "feedback.problem_found": ("Problem in your answer file: {message}", "답안 파일의 문제: {message}"),
+    "feedback.not_marked": (
+        "Your answer file could not be marked; ask your teacher.",
+        "답안 파일을 채점할 수 없었습니다. 선생님께 문의하세요.",
+    ),
+    "feedback.dir_not_dir": ("{path} is not a directory", "{path}은(는) 디렉터리가 아닙니다"),
+    "feedback.written": ("{count} hand-back sheets written to {path}", "채점 결과지 {count}장을 {path}에 저장했습니다"),
+    # grade --class-report (attn_tutor.class_report)
+    "report.title": ("Class report ({count} students)", "학급 보고서 (학생 {count}명)"),
+    "report.marked": ("{marked} of {total} students marked.", "학생 {total}명 중 {marked}명을 채점했습니다."),
+    "report.mean": ("Mean {mean}%, median {median}%.", "평균 {mean}%, 중앙값 {median}%."),
+    "report.unmarked": (
+        "{count} could not be marked (see the errors grade printed); they are not in the charts.",
+        "{count}명은 채점할 수 없어 (grade가 출력한 오류 참고) 그래프에 넣지 않았습니다.",
+    ),
+    "report.students": ("students", "학생 수"),
+    "report.distribution": ("Score distribution ({count} students)", "점수 분포 (학생 {count}명)"),
+    "report.verdicts": ("Verdicts on each item", "문항별 판정 비율"),
+    "report.verdicts_note": (
+        "Each bar is one item (problem · row · stage), split by how the students' answers were marked.",
+        "막대 하나가 문항 하나(문제 · 행 · 단계)이며, 학생들의 답이 어떻게 채점되었는지 나누어 보여 줍니다.",
+    ),
+    "report.misconceptions": ("Misconception map: students per mistake and item", "오개념 지도: 실수와 문항별 학생 수"),
+    "report.misconceptions_note": (
+        "Each cell counts the students whose answer to that item matched that mistake; darker is more.",
+        "각 칸은 그 문항에서 그 실수와 일치하는 답을 낸 학생 수입니다. 진할수록 많습니다.",
+    ),
+    "report.no_mistakes": ("No answer matched a known mistake.", "알려진 실수와 일치하는 답이 없습니다."),
+    "report.codes": ("What the mistake codes mean", "실수 코드의 뜻"),
+    "report.numbers": ("In numbers", "숫자로 보기"),
+    "report.written": ("class report written to {path}", "학급 보고서를 {path}에 저장했습니다"),
     # --- export and generate (attn_tutor.render.*, attn_tutor.generate) ------------
     # generate (attn_tutor.generate)
     "export.default_title": ("Attention by hand: worksheet", "어텐션 손계산 활동지"),

@@ -23,7 +23,7 @@ from __future__ import annotations
 import math
 import os
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from pathlib import Path
 
 from attn_tutor.errors import Finding, Location
@@ -65,14 +65,27 @@ class _Worker:
         return rows, dict(self.grader.columns_by_key)
 
     def grade_file(self, path: Path, from_dir: bool) -> list[StudentRow]:
+        return [student_row(result, self.lang, with_json=self.with_json) for result in self.results(path, from_dir)]
+
+    def results(self, path: Path, from_dir: bool) -> list[StudentResult]:
+        """The file's students, marked in full (their reports, not yet rows)."""
         try:
-            results = [
+            return [
                 self.grader.mark(sub)
                 for sub in read_answer_file(path, skip_foreign=from_dir, cells=self.cells, name_column=self.name_column)
             ]
         except Exception as error:  # noqa: BLE001 - one file's failure is that student's error, never the batch's
-            results = [failed_file(path, f"{type(error).__name__}: {error}")]
-        return [student_row(result, self.lang, with_json=self.with_json) for result in results]
+            return [failed_file(path, f"{type(error).__name__}: {error}")]
+
+
+def marked_results(
+    files: Files, *, problems: str | None = None, follow_through: str = "full", name_column: str | None = None
+) -> tuple[Grader, Iterator[StudentResult]]:
+    """Every student in full, in the order :func:`grade_class` gives their rows, one at a time
+    in this process (the hand-back sheets need each report's cells), and the Grader that
+    solved each (set, variant)."""
+    worker = _Worker(problems, follow_through, "en", False, name_column)
+    return worker.grader, (result for path, from_dir in files for result in worker.results(path, from_dir))
 
 
 def failed_file(path: Path, reason: str) -> StudentResult:

@@ -19,7 +19,7 @@ def escape(text: str) -> str:
 
     return escape_unsafe(_html.escape(text), keep="\n")
 
-from attn_tutor.document import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
+from attn_tutor.document import Bars, Block, Chart, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
 
 FONTS = '"Noto Sans CJK KR", "Noto Sans KR", "Malgun Gothic", "Apple SD Gothic Neo", "NanumGothic", sans-serif'
 MONO = '"D2Coding", "Noto Sans Mono CJK KR", "NanumGothicCoding", "Consolas", "DejaVu Sans Mono", monospace'
@@ -70,6 +70,14 @@ pre {{ font-family: {MONO}; font-size: 9.5pt; line-height: 1.5; margin: 0; paddi
   orphans: 4; widows: 4; }}
 .bars td {{ border: none; padding: .5mm 2mm; }}
 .bar {{ display: inline-block; height: 3.5mm; background: #000; vertical-align: middle; }}
+figure.chart {{ overflow-x: auto; }}
+figure.chart svg {{ display: block; max-width: 100%; min-width: 480px; height: auto; }}
+figure.chart .note {{ max-width: 170mm; }}
+html:lang(ko) body {{ word-break: keep-all; }}  /* Korean breaks between words, not inside them */
+@media screen and (max-width: 640px) {{  /* a phone: the sheet fills the screen, wide tables scroll */
+  .sheet {{ margin: 0; padding: 5mm 4mm; }}
+  figure {{ max-width: 100%; overflow-x: auto; }}
+}}
 @page {{ margin: 14mm 13mm; }}
 @media print {{
   body {{ background: #fff; font-size: 10.5pt; }}
@@ -151,6 +159,11 @@ def _block(block: Block) -> str:
         return '<ol class="instructions">' + "".join(f"<li>{escape(item)}</li>" for item in block.items) + "</ol>"
     if isinstance(block, Fields):
         return _fields(block)
+    if isinstance(block, Chart):
+        from attn_tutor.render import svg
+
+        note = f'<p class="note">{escape(block.note)}</p>' if block.note else ""
+        return f'<figure class="chart"><figcaption>{escape(block.title)}</figcaption>{svg.render(block)}{note}</figure>'
     raise TypeError(f"cannot draw {type(block).__name__} as HTML")
 
 
@@ -190,7 +203,7 @@ def render(blocks: list[Block], *, title: str = "attn-tutor", lang: str = "en") 
             if block.level == 2:
                 body.append('<section class="problem">\n<div class="problem-head">')
                 in_section = in_head = True
-        elif isinstance(block, (Table, Math, Bars)):
+        elif isinstance(block, (Table, Math, Bars, Chart)):
             close_head()
         body.append(_block(block))
     close_section()
