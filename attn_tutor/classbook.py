@@ -43,10 +43,11 @@ Gradebook (CSV)
     ``problem/row/stage points`` and ``problem/row/stage diagnosis``, then
     ``errors``. Items come in a stable order: problem-set order, then asked rows,
     then pipeline stages (several sets: in the order the sorted files first name
-    them). The diagnosis cell holds the verdict, with the diagnosis code after a
-    colon when there is one (``correct``, ``follow_through``, ``missing``,
-    ``wrong``, ``wrong: not_scaled``, ``partial: rounding``): points alone cannot
-    tell a missing answer from a wrong one. An item a student was not set (another
+    them). The diagnosis cell holds the verdict, with the diagnosis's name after
+    a colon when there is one, in the chosen language (``correct``, ``follow``,
+    ``missing``, ``wrong: not divided by √d``, ``partial: rounded too soon``;
+    ``오답: √d로 안 나눔``): points alone cannot tell a missing answer from a wrong
+    one. The JSON keeps the codes. An item a student was not set (another
     problem set) is empty. Written as UTF-8 *with* a byte-order mark, so Excel shows
     Korean names (every CSV reader that matters skips it; Python's with
     ``utf-8-sig``), with ``\\r\\n`` line ends (RFC 4180) and minimal quoting. A text
@@ -831,7 +832,7 @@ class _RowPlan:
 
     row: int
     asked: frozenset
-    exact: dict  # stage -> ((exact, marked) per cell, expected, all-correct cells)
+    exact: dict  # stage -> ((exact, marked) per cell, expected, all-correct cells, tolerance + EPS)
     eps: float
     steps: tuple  # (stage, asked, previous stage) for every stage of the problem, in order
     correct: dict = field(default_factory=dict)  # (stage, given) -> the correct Item, or False
@@ -905,8 +906,10 @@ class Marker:
 
                         base = variant_set(base, seed)
                     solutions = {p.id: engine.solve(p) for p in base.problems}
+                    from attn_tutor.grading import open_cells
+
                     widths = {
-                        (p.id, token, stage): len(solutions[p.id].stage_row(stage, p.row_index(token)))
+                        (p.id, token, stage): tuple(open_cells(solutions[p.id], p.row_index(token), stage).tolist())
                         for p in base.problems
                         for token in p.asked_rows
                         for stage in p.asked_stages
@@ -966,7 +969,6 @@ class Marker:
 
         plan = self._plan(key, seed, solution, problem, token)
         row = plan.row
-        tolerance = problem.tolerance + plan.eps
         correct_items, marks = plan.correct, plan.marks
         items = []
         own: dict[str, tuple[float, ...]] = {}
@@ -977,7 +979,7 @@ class Marker:
                 if given is not None:
                     item = correct_items.get((stage, given))
                     if item is None:
-                        pairs, expected, cells = plan.exact[stage]
+                        pairs, expected, cells, tolerance = plan.exact[stage]
                         if len(given) == len(pairs) and all(
                             not marked or abs(value - exact) <= tolerance for value, (exact, marked) in zip(given, pairs)
                         ):
@@ -1013,7 +1015,7 @@ class Marker:
         cache = (key, seed, problem.id, token)
         plan = self._exact.get(cache)
         if plan is None:
-            from attn_tutor.grading import EPS, marked_cells, previous_stage
+            from attn_tutor.grading import EPS, marked_cells, previous_stage, stage_tolerance
 
             row = problem.row_index(token)
             exact = {}
@@ -1024,6 +1026,7 @@ class Marker:
                     tuple(zip(values, marked)),
                     tuple(v if m else None for v, m in zip(values, marked)),
                     tuple("correct" if m else "masked" for m in marked),
+                    stage_tolerance(problem, stage) + EPS,
                 )
             asked = frozenset(problem.asked_stages)
             steps = tuple((stage, stage in asked, previous_stage(stage)) for stage in problem.stages)
@@ -1032,22 +1035,33 @@ class Marker:
         return plan
 
     def _check(self, sub: Submission, problem_set: ProblemSet, widths: dict, findings: list[Finding]) -> dict:
-        """The answers that fit the problem set (``widths``: every asked item's cell count); the rest reported."""
+        """The answers that fit the problem set (``widths``: every asked item's open cells); the rest reported.
+
+        A row with the masked cells left out is filled in as the quiz does (:func:`attn_tutor.grading.full_row`)."""
+        from attn_tutor.grading import full_row
+
         good: dict[ItemKey, tuple[float, ...]] = {}
         for item_key, answer in sub.answers.items():
-            expected = widths.get(item_key)
-            if expected is not None:
+            open_ = widths.get(item_key)
+            if open_ is not None:
                 if answer.values is None:
                     continue
-                if len(answer.values) == expected:
+                if len(answer.values) == len(open_):
                     good[item_key] = answer.values
+                    continue
+                full = full_row(answer.values, open_)  # the masked cells left out, as the quiz takes them
+                if full is not None:
+                    good[item_key] = tuple(full)
                     continue
             problem_id, token, stage = item_key
             item = f"{problem_id}/{token}/{stage}"
-            if expected is not None:
-                findings.append(
-                    Finding("grade.wrong_count", {"item": item, "given": len(answer.values), "expected": expected}, answer.where)
-                )
+            if open_ is not None:
+                args = {"item": item, "given": len(answer.values), "expected": len(open_)}
+                if all(open_):
+                    findings.append(Finding("grade.wrong_count", args, answer.where))
+                else:
+                    args["open"] = sum(open_)
+                    findings.append(Finding("grade.wrong_count_masked", args, answer.where))
             elif problem_id not in problem_set.ids:
                 findings.append(
                     Finding("grade.unknown_problem", {"item": item, "problem": problem_id, "ids": ", ".join(problem_set.ids)}, answer.where)
@@ -1165,8 +1179,12 @@ def _number(x: float) -> str:
     return fmt_given(x, 4)
 
 
-def verdict_cell(item) -> str:
-    return f"{item.verdict}: {item.diagnosis}" if item.diagnosis else item.verdict
+def verdict_cell(item, lang: str = "en") -> str:
+    """The gradebook's verdict cell in ``lang``: ``wrong: not divided by √d``, ``오답: √d로 안 나눔``."""
+    from attn_tutor.grading import diagnosis_name
+
+    verdict = t(f"grade.verdict.{item.verdict}", lang)
+    return f"{verdict}: {diagnosis_name(item.diagnosis, lang)}" if item.diagnosis else verdict
 
 
 def safe_text(text: str) -> str:
@@ -1185,7 +1203,7 @@ def gradebook_rows(book: Gradebook, lang: str = "en") -> list[list[str | float |
         items = student.items()
         for column in book.columns:
             item = items.get(column)
-            row += [None, None] if item is None else [item.points, verdict_cell(item)]
+            row += [None, None] if item is None else [item.points, verdict_cell(item, lang)]
         row.append("; ".join(f.text(lang) for f in student.findings) or None)
         rows.append(row)
     return rows
@@ -1234,7 +1252,7 @@ def _csv_rows(book: Gradebook, lang: str = "en"):
                 cell_key = (item.points, item.verdict, item.diagnosis)
                 cells = item_cells.get(cell_key)
                 if cells is None:
-                    cells = item_cells[cell_key] = [csv_cell(item.points), csv_cell(verdict_cell(item))]
+                    cells = item_cells[cell_key] = [csv_cell(item.points), csv_cell(verdict_cell(item, lang))]
                 row += cells
         row.append(csv_cell("; ".join(f.text(lang) for f in student.findings) or None))
         yield row
@@ -1335,7 +1353,7 @@ def summary_blocks(book: Gradebook, lang: str = "en") -> list:
             title=t("grade.class_title", lang, count=len(book.students)),
         )
     )
-    from attn_tutor.grading import VERDICTS
+    from attn_tutor.grading import VERDICTS, diagnosis_name
 
     groups: dict[str, list[ItemStats]] = {}
     for stats in book.analysis():
@@ -1347,12 +1365,15 @@ def summary_blocks(book: Gradebook, lang: str = "en") -> list:
     )
     for problem, group in groups.items():
         rows = tuple(
-            (f"{stats.row} · {stats.stage}", str(stats.students), *(_pct(stats.percent(v), 0) for v in VERDICTS))
+            (f"{stats.row} · {t(f'quiz.stage.{stats.stage}', lang)}", str(stats.students), *(_pct(stats.percent(v), 0) for v in VERDICTS))
             for stats in group
         )
         blocks.append(Table(header, rows, title=t("grade.analysis_title", lang, problem=problem)))
         mistakes = tuple(
-            (f"{stats.row} · {stats.stage}", ", ".join(f"{code} ×{count}" for code, count in stats.diagnoses))
+            (
+                f"{stats.row} · {t(f'quiz.stage.{stats.stage}', lang)}",
+                ", ".join(f"{diagnosis_name(code, lang)} ×{count}" for code, count in stats.diagnoses),
+            )
             for stats in group
             if stats.diagnoses
         )

@@ -197,6 +197,11 @@ def validate(
                 terminal.plain("  " + finding.text(language))
         else:
             terminal.plain(t("validate.valid", language, path=str(path)))
+            from attn_tutor import tolerance
+            from attn_tutor.problems import load_path
+
+            for warning in tolerance.warnings(load_path(path)):
+                terminal.plain("  " + t("validate.warning", language, message=warning.text(language)))
     if bad:
         raise typer.Exit(1)
 

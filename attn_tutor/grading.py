@@ -58,10 +58,12 @@ from __future__ import annotations
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 import numpy as np
 
 from attn_tutor import engine
+from attn_tutor import tolerance as tolerances
 from attn_tutor.engine import Solution
 from attn_tutor.model import STAGES
 
@@ -75,6 +77,7 @@ DIAGNOSES: tuple[str, ...] = (
     "column_softmax",
     "transposed_scores",
     "used_keys",
+    "ignored_mask",
     "rounding",
 )
 CELL_STATES: tuple[str, ...] = ("correct", "follow_through", "wrong", "missing", "masked")
@@ -82,15 +85,55 @@ MODES: tuple[str, ...] = ("practice", "exam")
 FOLLOW_THROUGH: dict[str, float] = {"full": 1.0, "half": 0.5, "none": 0.0}
 
 EPS = 1e-12  # slack for binary floats: 0.71 - 0.705 is not exactly 0.005
-ROUNDING_FACTOR = 4.0
+ROUND_PLACES = (0, 1, 2)  # early rounding looked for: to these places, and to the problem's decimals
+MAX_KEEP = 10
 
-# Which mistakes each stage can show (rounding applies to every stage).
+# Which mistakes each stage can show.
 STAGE_DIAGNOSES: dict[str, tuple[str, ...]] = {
     "scores": ("transposed_scores",),
-    "scaled": ("not_scaled", "divided_by_d"),
-    "weights": ("no_exp", "not_normalized", "skipped_scaling", "column_softmax"),
-    "output": ("used_keys",),
+    "scaled": ("not_scaled", "divided_by_d", "rounding"),
+    "weights": ("no_exp", "not_normalized", "skipped_scaling", "column_softmax", "ignored_mask", "rounding"),
+    "output": ("used_keys", "ignored_mask", "rounding"),
 }
+
+ROUNDED: tuple[str, ...] = ("divisor", "previous", "exps", "sum")
+"""What a ``rounding`` diagnosis found rounded too soon (:class:`Rounding`)."""
+
+
+class Rounding(NamedTuple):
+    """Which number a ``rounding`` row was worked from, rounded to ``places``; ``keep``: places enough."""
+
+    kind: str  # one of ROUNDED
+    places: int
+    keep: int
+    stage: str  # the stage whose row was rounded ("previous"), else the stage marked
+    divisor: str = ""  # "divisor": the divisor as written, "√2"
+    rounded: str = ""  # "divisor": what it was rounded to, "1.4"
+
+
+def stage_tolerance(problem, stage: str) -> float:
+    """The tolerance of a cell of ``stage`` (the teacher's, or the default that fits decimals)."""
+    return tolerances.tolerance(problem, stage)
+
+
+def match_window(problem, stage: str) -> float:
+    """How close a row must be to a mistake that stands well apart from every right answer:
+    the tolerance, or the rounding error of the asked decimals when a teacher's tolerance is tighter."""
+    return max(stage_tolerance(problem, stage), tolerances.rounding_error(problem, stage))
+
+
+def round_places(problem) -> tuple[int, ...]:
+    return tuple(sorted({*ROUND_PLACES, problem.decimals}))
+
+
+def half_up(values, places: int) -> np.ndarray:
+    """Each finite value rounded half up to ``places`` (as by hand; see attn_tutor.numbers)."""
+    from attn_tutor.numbers import round_half_up
+
+    return np.array(
+        [float(round_half_up(v, places)) if np.isfinite(v) else v for v in np.asarray(values, dtype=np.float64)],
+        dtype=np.float64,
+    )
 
 
 @dataclass(frozen=True)
@@ -110,6 +153,8 @@ class Item:
     max_points: float
     # Not part of the report: the values carried from the student's own previous row.
     carried: tuple[float | None, ...] | None = field(default=None, compare=False)
+    # Not in the JSON (which keeps the code): what a ``rounding`` diagnosis found rounded.
+    diagnosis_detail: Rounding | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -193,6 +238,21 @@ def marked_cells(solution: Solution, row: int, stage: str) -> np.ndarray:
     return np.ones(row_width(solution, stage), dtype=bool)
 
 
+def full_row(values: Sequence[float], open_: Sequence[bool]) -> list[float] | None:
+    """A typed row in full: as typed when it has a cell per key (or component); with the masked
+    cells left out (as many numbers as ``open_`` has True), those cells filled in with 0; else None.
+
+    One rule for the quiz and for ``grade``.
+    """
+    values = [float(v) for v in values]
+    if len(values) == len(open_):
+        return values
+    if not all(open_) and len(values) == sum(1 for is_open in open_ if is_open):
+        filled = iter(values)
+        return [next(filled) if is_open else 0.0 for is_open in open_]
+    return None
+
+
 # --- carrying a student's own numbers forward --------------------------------------
 
 
@@ -224,16 +284,24 @@ def trivial_carry(solution: Solution, row: int, stage: str, previous: Sequence[f
     """Per cell of ``stage``: True where the work carried from ``previous`` is trivial.
 
     Judged per head on the previous row's unmasked cells: all zeros (scaled,
-    output) or constant (weights, output) — see the module docstring.
+    output) or constant (weights, output), and not right (some marked cell beyond
+    the previous stage's tolerance of the exact row) — see the module docstring.
     """
     before = previous_stage(stage)
     prev = np.asarray(previous, dtype=np.float64)
+    exact = solution.stage_row(before, row)
+    marked = marked_cells(solution, row, before)
+    limit = stage_tolerance(solution.problem, before) + EPS
     flags = []
     for prev_seg, seg, head in zip(segments(solution, before), segments(solution, stage), solution.heads):
         values = prev[prev_seg][head.mask[row]]
         zeros = bool(np.all(np.abs(values) <= EPS))
         constant = bool(values.size == 0 or np.ptp(values) <= EPS)
         trivial = zeros if stage == "scaled" else constant if stage == "weights" else (zeros or constant)
+        if trivial:  # only a wrong row trivialises: a right one (all scores truly equal) is carried as usual
+            with np.errstate(invalid="ignore"):
+                right = bool(np.all(np.abs(prev[prev_seg] - exact[prev_seg])[marked[prev_seg]] <= limit))
+            trivial = not right
         flags.append(np.full(seg.stop - seg.start, trivial))
     return np.concatenate(flags)
 
@@ -289,10 +357,26 @@ def _column_softmax(head, row: int) -> np.ndarray:
     return np.where(mask[row], e[row] / np.where(sums > 0, sums, 1.0), 0.0)
 
 
+def _unmasked_scaled(head, row: int) -> np.ndarray:
+    """Row ``row`` of the scaled scores over every key, the mask ignored (from the givens)."""
+    return (head.Q[row] @ head.K.T) / head.divisor
+
+
+class Mistake(NamedTuple):
+    """A mistaken row: its code, the row, the right row from the same inputs, and for ``rounding``
+    what was rounded (``keep`` still 0) with the row ``remake(places)`` gives for other places."""
+
+    code: str
+    made: np.ndarray
+    right: np.ndarray
+    rounding: Rounding | None = None
+    remake: object = None
+
+
 def mistaken_rows(
     solution: Solution, row: int, stage: str, own: Mapping[str, Sequence[float]] | None = None
-) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """Every known mistake's row for ``stage``: (code, mistaken row, right row from the same inputs).
+) -> list[Mistake]:
+    """Every known mistake's row for ``stage``: (code, mistaken row, right row from the same inputs, …).
 
     Each is made from the exact previous stage and, when the student has one, from
     their own (``own``); duplicates are kept (the caller stops at the first match).
@@ -313,7 +397,7 @@ def _in_diagnosis_order(result: list) -> list:
     return sorted(result, key=lambda entry: _ORDER[entry[0]])
 
 
-def _exact_mistakes(solution: Solution, row: int, stage: str) -> list[tuple[str, np.ndarray, np.ndarray]]:
+def _exact_mistakes(solution: Solution, row: int, stage: str) -> list[Mistake]:
     """The mistakes made from the exact rows (and the givens), in the order they are tried."""
     before = previous_stage(stage)
     bases = []
@@ -323,29 +407,43 @@ def _exact_mistakes(solution: Solution, row: int, stage: str) -> list[tuple[str,
     return _mistakes(solution, row, stage, bases, score_rows, fixed=True)
 
 
-def _own_mistakes(
-    solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores
-) -> list[tuple[str, np.ndarray, np.ndarray]]:
+def _own_mistakes(solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores) -> list[Mistake]:
     """The mistakes made from a student's own previous row (``carried``: the right row from it) and own scores."""
     bases = [] if basis is None else [(np.asarray(basis, dtype=np.float64), carried)]
     score_rows = [np.asarray(scores, dtype=np.float64)] if stage == "weights" and scores is not None else []
     return _mistakes(solution, row, stage, bases, score_rows, fixed=False)
 
 
-def _mistakes(solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool) -> list:
+def _mistakes(solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool) -> list[Mistake]:
     """Mistaken rows from each (previous row, right row) basis and each scores row.
 
     ``fixed``: also the mistakes that depend on the givens alone (transposed scores,
-    column softmax).
+    column softmax, the mask ignored down to the output).
     """
     problem = solution.problem
     before = previous_stage(stage)
     prev_segs = segments(solution, before) if before is not None else []
-    result: list[tuple[str, np.ndarray, np.ndarray]] = []
+    places_tried = round_places(problem)
+    masked_row = any(not head.mask[row].all() for head in solution.heads)
+    result: list[Mistake] = []
 
     def add(code: str, made: np.ndarray | None, right: np.ndarray) -> None:
         if made is not None:
-            result.append((code, made, right))
+            result.append(Mistake(code, made, right))
+
+    def rounded_divisor(places: int, head) -> float | None:
+        value = float(half_up([head.divisor], places)[0])
+        return None if value == head.divisor or value <= 0 else value
+
+    def divisor_labels(places: int) -> dict:
+        from attn_tutor.numbers import fmt_given
+
+        for head in solution.heads:
+            value = rounded_divisor(places, head)
+            if value is not None:
+                name = f"√{head.d_k}" if problem.divide_by is None else fmt_given(head.divisor, MAX_KEEP)
+                return dict(divisor=name, rounded=fmt_given(value, places))
+        return dict(divisor="", rounded="")
 
     with np.errstate(all="ignore"):
         if stage == "scores" and fixed:
@@ -366,6 +464,30 @@ def _mistakes(solution: Solution, row: int, stage: str, bases: list, score_rows:
                         _per_head(solution, stage, lambda h, hd: np.where(hd.mask[row], basis[prev_segs[h]] / hd.d_k, np.nan)),
                         right,
                     )
+
+                def by_rounded_divisor(places, basis=basis):
+                    if all(rounded_divisor(places, hd) is None for hd in solution.heads):
+                        return None
+                    return _per_head(
+                        solution,
+                        stage,
+                        lambda h, hd: np.where(hd.mask[row], basis[prev_segs[h]] / (rounded_divisor(places, hd) or hd.divisor), np.nan),
+                    )
+
+                def from_rounded_scores(places, basis=basis):
+                    rounded = half_up(basis, places)
+                    if np.array_equal(rounded, basis, equal_nan=True):
+                        return None
+                    return _per_head(solution, stage, lambda h, hd: np.where(hd.mask[row], rounded[prev_segs[h]] / hd.divisor, np.nan))
+
+                for places in places_tried:
+                    made = by_rounded_divisor(places)
+                    if made is not None:
+                        result.append(Mistake("rounding", made, right, Rounding("divisor", places, 0, stage, **divisor_labels(places)), by_rounded_divisor))
+                for places in places_tried:
+                    made = from_rounded_scores(places)
+                    if made is not None:
+                        result.append(Mistake("rounding", made, right, Rounding("previous", places, 0, before), from_rounded_scores))
             elif stage == "weights":
 
                 def no_exp(h, head, basis=basis):
@@ -380,6 +502,50 @@ def _mistakes(solution: Solution, row: int, stage: str, bases: list, score_rows:
                     _per_head(solution, stage, lambda h, hd: engine.student_exps(basis[prev_segs[h]], hd.mask[row])),
                     right,
                 )
+                if masked_row:
+
+                    def over_every_key(h, head, basis=basis):
+                        x = np.where(head.mask[row], basis[prev_segs[h]], _unmasked_scaled(head, row))
+                        return engine.softmax(x)
+
+                    full = _per_head(solution, stage, over_every_key)
+                    add("ignored_mask", full, right)
+                    open_ = open_cells(solution, row, stage)
+                    add("ignored_mask", np.where(open_, full, 0.0), right)
+
+                def from_rounded_scaled(places, basis=basis):
+                    rounded = half_up(basis, places)
+                    if np.array_equal(rounded, basis, equal_nan=True):
+                        return None
+                    return _per_head(solution, stage, lambda h, hd: engine.softmax(np.where(hd.mask[row], rounded[prev_segs[h]], 0.0), hd.mask[row]))
+
+                def from_rounded_exps(places, basis=basis):
+                    def make(h, head):
+                        mask = head.mask[row]
+                        e = half_up(engine.student_exps(basis[prev_segs[h]], mask), places)
+                        total = e.sum()
+                        return None if not np.isfinite(total) or total <= 0 else np.where(mask, e / total, 0.0)
+
+                    return _per_head(solution, stage, make)
+
+                def from_rounded_sum(places, basis=basis):
+                    def make(h, head):
+                        mask = head.mask[row]
+                        e = engine.student_exps(basis[prev_segs[h]], mask)
+                        total = float(half_up([e.sum()], places)[0])
+                        return None if not np.isfinite(total) or total <= 0 else np.where(mask, e / total, 0.0)
+
+                    return _per_head(solution, stage, make)
+
+                for kind, remake, where in (
+                    ("previous", from_rounded_scaled, before),
+                    ("exps", from_rounded_exps, stage),
+                    ("sum", from_rounded_sum, stage),
+                ):
+                    for places in places_tried:
+                        made = remake(places)
+                        if made is not None:
+                            result.append(Mistake("rounding", made, right, Rounding(kind, places, 0, where), remake))
             elif stage == "output":
 
                 def used_keys(h, head, basis=basis):
@@ -388,6 +554,17 @@ def _mistakes(solution: Solution, row: int, stage: str, bases: list, score_rows:
                     return engine.mix(basis[prev_segs[h]], head.K)
 
                 add("used_keys", _per_head(solution, stage, used_keys), right)
+
+                def from_rounded_weights(places, basis=basis):
+                    rounded = half_up(basis, places)
+                    if np.array_equal(rounded, basis, equal_nan=True):
+                        return None
+                    return _per_head(solution, stage, lambda h, hd: engine.mix(rounded[prev_segs[h]], hd.V))
+
+                for places in places_tried:
+                    made = from_rounded_weights(places)
+                    if made is not None:
+                        result.append(Mistake("rounding", made, right, Rounding("previous", places, 0, before), from_rounded_weights))
         if stage == "weights":
             score_segs = segments(solution, "scores")
             for scores in score_rows:
@@ -402,8 +579,27 @@ def _mistakes(solution: Solution, row: int, stage: str, bases: list, score_rows:
                     lambda h, hd: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]] / hd.divisor, 0.0), hd.mask[row]),
                 )
                 add("skipped_scaling", made, right)
+
+                def by_rounded_divisor(places, scores=scores):
+                    if all(rounded_divisor(places, hd) is None for hd in solution.heads):
+                        return None
+                    return _per_head(
+                        solution,
+                        stage,
+                        lambda h, hd: engine.softmax(
+                            np.where(hd.mask[row], scores[score_segs[h]] / (rounded_divisor(places, hd) or hd.divisor), 0.0), hd.mask[row]
+                        ),
+                    )
+
+                for places in places_tried:
+                    made = by_rounded_divisor(places)
+                    if made is not None:
+                        result.append(Mistake("rounding", made, right, Rounding("divisor", places, 0, stage, **divisor_labels(places)), by_rounded_divisor))
         if stage == "weights" and fixed:
             add("column_softmax", _per_head(solution, stage, lambda h, hd: _column_softmax(hd, row)), solution.stage_row(stage, row))
+        if stage == "output" and fixed and masked_row and solution.problem.has_values:
+            ignored = _per_head(solution, stage, lambda h, hd: engine.mix(engine.softmax(_unmasked_scaled(hd, row)), hd.V))
+            add("ignored_mask", ignored, solution.stage_row(stage, row))
     return result
 
 
@@ -414,6 +610,16 @@ def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -
     """Every cell in ``cells``: |a - b| <= tolerance (NaN never matches)."""
     with np.errstate(invalid="ignore"):
         return bool(np.all(np.abs(a[cells] - b[cells]) <= tolerance + EPS))
+
+
+def _keep(mistake: Mistake, cells: np.ndarray, tolerance: float) -> Rounding:
+    """The Rounding of a ``rounding`` mistake with ``keep``: the fewest places (more than it kept) that stay within tolerance."""
+    found = mistake.rounding
+    for places in range(found.places + 1, MAX_KEEP + 1):
+        made = mistake.remake(places)
+        if made is None or _within(made, mistake.right, cells, tolerance):
+            return found._replace(keep=places)
+    return found._replace(keep=MAX_KEEP)
 
 
 def diagnose(
@@ -427,29 +633,74 @@ def diagnose(
     trivial: np.ndarray | None = None,
 ) -> str | None:
     """The mistake that explains a row with a wrong cell, or None."""
+    return diagnose_detail(solution, row, stage, given, cells, own, carried, trivial)[0]
+
+
+def diagnose_detail(
+    solution: Solution,
+    row: int,
+    stage: str,
+    given: Sequence[float],
+    cells: Sequence[str],
+    own: Mapping[str, Sequence[float]] | None = None,
+    carried: np.ndarray | None = None,
+    trivial: np.ndarray | None = None,
+) -> tuple[str | None, Rounding | None]:
+    """:func:`diagnose` with what a ``rounding`` diagnosis found rounded (see the module docstring)."""
+    del trivial  # the guard limits credit, not diagnoses
     if "wrong" not in cells:
-        return None
-    tolerance = solution.problem.tolerance
+        return None, None
+    problem = solution.problem
+    tolerance = stage_tolerance(problem, stage)
+    window = match_window(problem, stage)
     g = np.asarray(given, dtype=np.float64)
     marked = marked_cells(solution, row, stage)
     exact = solution.stage_row(stage, row)
     rights = [exact] + ([carried] if carried is not None else [])
-    for code, made, right in mistaken_rows(solution, row, stage, own):
-        if not _within(g, made, marked, tolerance):
-            continue
-        if any(_within(made, other, marked, tolerance) for other in (*rights, right)):
+    for mistake in mistaken_rows(solution, row, stage, own):
+        others = (*rights, mistake.right)
+        if any(_within(mistake.made, other, marked, tolerance) for other in others):
             continue  # the mistake does not change the numbers
-        return code
-    wrong = np.array([state == "wrong" for state in cells])
-    near = ROUNDING_FACTOR * tolerance + EPS
-    with np.errstate(invalid="ignore"):
-        close = np.abs(g - exact) <= near
-        if carried is not None:
-            usable = ~trivial if trivial is not None else np.ones_like(wrong)
-            close |= usable & (np.abs(g - carried) <= near)
-    if bool(np.all(close[wrong])):
-        return "rounding"
-    return None
+        apart = not any(_within(mistake.made, other, marked, 2 * window) for other in others)
+        if not _within(g, mistake.made, marked, window if apart else tolerance):
+            continue
+        detail = _keep(mistake, marked, tolerance) if mistake.rounding is not None else None
+        return mistake.code, detail
+    return None, None
+
+
+# --- what a diagnosis says ----------------------------------------------------------
+
+
+def diagnosis_name(code: str, lang: str = "en") -> str:
+    """A diagnosis's short name in ``lang`` (tables; the JSON keeps the code)."""
+    from attn_tutor.i18n import t
+
+    return t(f"grading.diagnosis_name.{code}", lang)
+
+
+def explanation(item: Item, lang: str = "en") -> str | None:
+    """The sentence that explains ``item``'s diagnosis (for ``rounding``: which number, and places to keep)."""
+    from attn_tutor.i18n import t
+
+    if item.diagnosis is None:
+        return None
+    found = item.diagnosis_detail
+    if item.diagnosis != "rounding" or found is None:
+        return t(f"grading.diagnosis.{item.diagnosis}", lang)
+
+    def places(n: int) -> str:
+        return t(f"grading.places_{n}", lang) if n in (0, 1) else t("grading.places", lang, n=n)
+
+    return t(
+        f"grading.rounding.{found.kind}",
+        lang,
+        places=places(found.places),
+        keep=places(found.keep),
+        stage=t(f"grading.rounded_stage.{found.stage}", lang) if found.kind == "previous" else "",
+        divisor=found.divisor,
+        rounded=found.rounded,
+    )
 
 
 # --- marking ------------------------------------------------------------------------
@@ -510,7 +761,7 @@ def mark_stage(
     if g.shape != (facts.width,):
         raise ValueError(f"a {stage} row of {problem.id!r} has {facts.width} cells, not {g.size}")
     values = g.tolist()
-    tolerance = problem.tolerance + EPS
+    tolerance = facts.tolerance + EPS
     exact, marked = facts.exact, facts.marked
     carried = trivial = None
     if carry is not None:
@@ -527,11 +778,11 @@ def mark_stage(
             states.append("wrong")
     cells = tuple(states)
     verdict = _verdict(cells)
-    diagnosis = None
+    diagnosis = detail = None
     if verdict in ("partial", "wrong"):
         scores = (own or {}).get("scores") if stage == "weights" else None
         candidates = memo.candidates(row, stage, facts, carry, basis, scores)
-        diagnosis = _diagnose_values(problem.tolerance, facts, carry, candidates, values, cells)
+        diagnosis, detail = _diagnose_values(facts, candidates, values, cells)
     credit = {"correct": 1.0, "follow_through": FOLLOW_THROUGH[follow_through]}
     scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
     points = round(sum(scored) / len(scored), 4) if scored else 0.0
@@ -542,31 +793,20 @@ def mark_stage(
         diagnosis=diagnosis,
         points=points,
         carried=carried_t,
+        diagnosis_detail=detail,
         **common,
     )
 
 
-def _diagnose_values(tolerance: float, facts: "_StageFacts", carry, candidates, values: list, cells: tuple) -> str | None:
-    """:func:`diagnose` on plain floats, the mistakes already chosen (``candidates``)."""
+def _diagnose_values(facts: "_StageFacts", candidates, values: list, cells: tuple) -> tuple[str | None, Rounding | None]:
+    """:func:`diagnose_detail` on plain floats, the mistakes already chosen (``candidates``)."""
     if "wrong" not in cells:
-        return None
-    limit = tolerance + EPS
+        return None, None
     marked = facts.marked_index
-    for code, made in candidates:
+    for code, made, detail, limit in candidates:
         if all(abs(values[i] - made[i]) <= limit for i in marked):
-            return code
-    near = ROUNDING_FACTOR * tolerance + EPS
-    exact = facts.exact
-    carried = trivial = None
-    if carry is not None:
-        carried, trivial = carry.carried, carry.trivial
-    for i, state in enumerate(cells):
-        if state != "wrong" or abs(values[i] - exact[i]) <= near:
-            continue
-        if carried is not None and not trivial[i] and abs(values[i] - carried[i]) <= near:
-            continue
-        return None
-    return "rounding"
+            return code, detail
+    return None, None
 
 
 def _close(a: tuple, b: tuple, cells: tuple, limit: float) -> bool:
@@ -584,6 +824,8 @@ class _StageFacts:
     marked_index: tuple[int, ...]
     expected: tuple[float | None, ...]
     missing: tuple[str, ...]  # the cells of a blank answer
+    tolerance: float  # stage_tolerance
+    window: float  # match_window
 
 
 @dataclass(frozen=True)
@@ -630,6 +872,8 @@ class _Memo:
                 marked_index=tuple(i for i, m in enumerate(marked) if m),
                 expected=tuple(float(v) if m else None for v, m in zip(exact, marked)),
                 missing=tuple("missing" if m else "masked" for m in marked),
+                tolerance=stage_tolerance(solution.problem, stage),
+                window=match_window(solution.problem, stage),
             )
             self._facts[key] = facts
         return facts
@@ -680,20 +924,32 @@ class _Memo:
             solution = self.solution
             exact_key = (row, stage)
             fixed = self._exact_mistakes.get(exact_key)
-            if fixed is None:
-                fixed = self._exact_mistakes[exact_key] = _exact_mistakes(solution, row, stage)
+            if fixed is None:  # kept without their remake closures, which would keep the solution alive
+                marked = np.array(facts.marked)
+                fixed = self._exact_mistakes[exact_key] = [
+                    m._replace(rounding=_keep(m, marked, facts.tolerance), remake=None) if m.rounding is not None else m
+                    for m in _exact_mistakes(solution, row, stage)
+                ]
             mistakes = list(fixed)
             if basis is not None or scores is not None:
                 carried_array = None if carry is None else carry.array
                 mistakes += _own_mistakes(solution, row, stage, basis, carried_array, scores)
             rights = [facts.exact] + ([carry.carried] if carry is not None else [])
-            limit = solution.problem.tolerance + EPS
+            limit = facts.tolerance + EPS
+            wide = 2 * facts.window + EPS
             cells = facts.marked_index
+            marked = np.array(facts.marked)
             found = []
-            for code, made, right in _in_diagnosis_order(mistakes):
-                made_t, right_t = tuple(made.tolist()), tuple(np.asarray(right, dtype=np.float64).tolist())
-                if not any(_close(made_t, other, cells, limit) for other in (*rights, right_t)):
-                    found.append((code, made_t))
+            for mistake in _in_diagnosis_order(mistakes):
+                made_t = tuple(mistake.made.tolist())
+                others = (*rights, tuple(np.asarray(mistake.right, dtype=np.float64).tolist()))
+                if any(_close(made_t, other, cells, limit) for other in others):
+                    continue
+                apart = not any(_close(made_t, other, cells, wide) for other in others)
+                detail = mistake.rounding
+                if mistake.remake is not None:
+                    detail = _keep(mistake, marked, facts.tolerance)
+                found.append((mistake.code, made_t, detail, (facts.window if apart else facts.tolerance) + EPS))
             if len(self._candidates) < _MEMO_LIMIT:
                 self._candidates[key] = found
         return found

@@ -92,11 +92,18 @@ def test_asked_rows_in_order_then_stages_in_pipeline_order():
 def test_practice_feedback_names_the_cell_that_is_off():
     outcome, session = run(["1 6 4", "0.71 4.25 2.83", "q"], row="먹었다")
     assert "cell 2 (생선을): 4.25 — expected 4.243" in session.screen
-    assert "Off only by rounding" in session.screen
     assert "cell 1 (" not in session.screen and "cell 3 (" not in session.screen
     # the exact row is shown so the student can go on from it
     assert "0.707    4.243    2.828" in session.screen
-    assert verdicts(outcome)[1] == ("먹었다", "scaled", "partial", "rounding")
+    # 4.25 is no rounding of anything: a bare slip, no diagnosis
+    assert verdicts(outcome)[1] == ("먹었다", "scaled", "partial", None)
+
+
+def test_the_textbooks_early_rounding_is_named_with_the_number_and_the_places_to_keep():
+    """√2 taken as 1.4: 1/1.4, 6/1.4, 4/1.4 = 0.714 4.286 2.857."""
+    outcome, session = run(["1 6 4", "0.714 4.286 2.857", "q"], row="먹었다")
+    assert verdicts(outcome)[1] == ("먹었다", "scaled", "wrong", "rounding")
+    assert "you divided by √2 rounded to 1 decimal place (1.4). Keep √2 to at least 3 decimal places." in session.screen
 
 
 def test_practice_says_which_cells_follow_from_the_students_own_row():
@@ -115,7 +122,10 @@ def test_exam_mode_shows_nothing_until_the_summary():
         ("고양이가", "weights", "follow_through", None),
         ("고양이가", "output", "follow_through", None),
     ]
-    assert "wrong (not_scaled)" in session.screen and "Score: 3 / 4" in session.screen
+    assert "wrong (not divided by √d)" in session.screen and "Score: 3 / 4" in session.screen
+    # the exam's only feedback: the explanation, once, after the table
+    summary = session.screen.split("Summary")[1]
+    assert summary.count("You did not divide by √d") == 1
 
 
 @pytest.mark.parametrize(
@@ -184,9 +194,9 @@ def test_a_masked_row_of_the_wrong_length_says_both_counts():
 
 
 def test_korean_messages():
-    _, session = run(["1 6 4", "0.71 4.25 2.83", "q"], row="먹었다", lang="ko")
-    assert "2번 칸 (생선을): 4.25 — 정답 4.243" in session.screen
-    assert "반올림 오차입니다" in session.screen
+    _, session = run(["1 6 4", "0.714 4.286 2.857", "q"], row="먹었다", lang="ko")
+    assert "2번 칸 (생선을): 4.286 — 정답 4.243" in session.screen
+    assert "√2을(를) 소수 1자리로 반올림한 1.4(으)로 나누었습니다. √2은(는) 소수 3자리 이상 남기세요." in session.screen
 
 
 def test_several_heads_label_each_cell_with_its_head():
