@@ -95,10 +95,10 @@ def test_cat_fish_is_exactly_the_chapters_table_13_1(ch13):
     assert head.V == ((1, 0), (0, 1), (1, 1))
     assert problem.divide_by is None and problem.mask == "none" and problem.key_tokens is None
     assert problem.rows == ("먹었다", "고양이가")
-    assert problem.decimals == 3 and problem.tolerance is None  # the default that fits 3 decimals: 0.005
-    from attn_tutor.grading import stage_tolerance
+    assert problem.decimals == 3 and problem.tolerance == 0.005
+    from attn_tutor import tolerance
 
-    assert [stage_tolerance(problem, stage) for stage in problem.stages] == [0.005] * 4
+    assert tolerance.warnings(ch13) == []  # 0.005 fits 3 decimals in every problem of the chapter
 
 
 def test_cat_fish_scores_table_13_2(solved):
