@@ -5,8 +5,14 @@ whole row: a cell per key for scores, scaled scores and weights (heads side by
 side in a multi-head problem), a cell per output component for the output.
 
 Cells
-    ``correct``         ``abs(given - exact) <= tolerance + 1e-12`` (the problem's
-                        tolerance; never ``np.isclose``).
+    ``correct``         ``abs(given - exact) <= tolerance + 1e-12`` (never
+                        ``np.isclose``). The tolerance is per stage
+                        (:func:`stage_tolerance`): the teacher's ``tolerance`` for
+                        every stage, or when it is left out the default that fits
+                        ``decimals`` — ``max(0.005, rounding_error(stage))``, the
+                        bound of :mod:`attn_tutor.tolerance`, so work rounded half
+                        up to the asked decimals at every stage and carried forward
+                        is always correct.
     ``follow_through``  not correct, but within the tolerance of the value computed
                         from the student's *own* previous-stage row (scores → scaled:
                         divide by the divisor; scaled → weights: softmax along the row
@@ -16,8 +22,9 @@ Cells
     ``masked``          a masked cell of scores or scaled: the student types the row
                         in full (any number goes there) and the cell is not marked;
                         ``expected`` holds ``None`` for it. Weights of masked cells are
-                        marked: they must be 0. (The quiz also accepts the row with the
-                        masked cells left out and fills them in.)
+                        marked: they must be 0. A row typed with the masked cells left
+                        out (as many numbers as open cells) is filled in with 0 by
+                        :func:`full_row`, the one rule the quiz and ``grade`` share.
 
 Whose previous row? ``own`` maps earlier stages to the rows the student's work is
 carried from (see :func:`advance`). In ``exam`` mode every stage is carried from
@@ -30,7 +37,10 @@ Trivial-carry guard: no follow-through credit for a head whose carried work is
 trivial, judged on the student's previous row over its unmasked cells —
 scaled: that scores row is all zeros (0 / √d needs no work); weights: that scaled
 row is constant (the weights are uniform, no e^x needed); output: that weights row
-is all zeros or constant (uniform). Typing zeros early gains nothing later.
+is all zeros or constant (uniform) — and only when that previous row is *wrong*
+(some marked cell of the head beyond the previous stage's tolerance of the exact
+row). Typing zeros early gains nothing later; a row that is right (all scores
+truly equal, so the weights truly uniform) is carried as usual.
 
 Verdicts (over the marked cells): ``correct`` — every cell correct;
 ``follow_through`` — every cell correct or follow-through, some follow-through;
@@ -38,14 +48,54 @@ Verdicts (over the marked cells): ``correct`` — every cell correct;
 ``wrong`` — none right; ``missing`` — no answer.
 
 Diagnoses, for a row with a wrong cell: the first mistake in :data:`DIAGNOSES`
-order whose numbers match every marked cell within the tolerance, each computed
-both from the exact previous stage and from the student's own (``own``). A
-mistake is only considered when its numbers differ, by more than the tolerance
-in some cell, from every right answer (the exact row, the follow-through row, and
-the right answer from the same inputs) — so transposing a symmetric S, forgetting
-to divide by a divisor of 1, or mixing K when K equals V is never diagnosed.
-``rounding`` comes last: every wrong cell is within 4× the tolerance of the exact
-or the (non-trivial) follow-through value.
+order (for one code: those made from the exact rows first, then from the
+student's own; within ``rounding``, for each basis, scaled: divisor then previous;
+weights: previous, exps, sum, then divisor; each with the fewest places first)
+whose row the answer matches, each computed both from the exact previous stage
+and from the student's own (``own``). Let ``tol`` be the stage's tolerance and
+``window = max(tol, rounding_error(stage))`` (:func:`match_window`; equal to
+``tol`` unless a teacher's tolerance is tighter than the asked decimals allow).
+
+* A mistake is only considered when its numbers differ, by more than ``tol`` in
+  some marked cell, from every right answer (the exact row, the follow-through
+  row, and the right answer from the same inputs) — so transposing a symmetric S,
+  forgetting to divide by a divisor of 1, or mixing K when K equals V is never
+  diagnosed.
+* The answer matches it when every marked cell is within ``window`` of the
+  mistake's row if that row stands more than ``2·window`` (in some cell) from
+  every right answer, else within ``tol``. The student's own rounding to the asked
+  decimals may so use up the tolerance without hiding the mistake, and a row
+  within ``window`` of a right answer is never matched to such a mistake.
+
+The mistakes (``b``: the previous stage's row, exact or the student's own; ``k``:
+each of 0, 1, 2 and the problem's decimals; rounding half up, as by hand):
+
+    transposed_scores  scores: column ``row`` of Q·Kᵀ (only when Q and K have as many rows)
+    not_scaled         scaled: ``b`` itself
+    divided_by_d       scaled: ``b / d_k`` (only when the divisor is √d_k)
+    no_exp             weights: ``b / Σ b`` over the open keys (not when Σ b = 0)
+    not_normalized     weights: ``e^b``
+    skipped_scaling    weights: softmax of the student's own (or exact) scores
+    column_softmax     weights: exact e^scaled divided by its column's sum
+    used_keys          output: ``weights·K`` (only when K and V are as wide)
+    ignored_mask       weights: softmax over every key, masked ones too (scaled
+                       from the givens for masked cells) — with the masked weights
+                       as computed, or left 0; output: exact such weights·V. Only
+                       for a row with a masked key.
+    rounding           computed, never guessed from distance: correct work from a
+                       number rounded too soon —
+                       ``divisor``: scaled ``b / round(divisor, k)``, and weights
+                       softmax(scores / round(divisor, k)) (each head's divisor; not
+                       when rounding leaves it unchanged or makes it 0);
+                       ``previous``: scaled from ``round(b, k)``, weights softmax of
+                       ``round(b, k)``, output ``round(b, k)·V``;
+                       ``exps``: weights ``round(e^b, k) / Σ round(e^b, k)``;
+                       ``sum``: weights ``e^b / round(Σ e^b, k)``.
+                       The item carries a :class:`Rounding` (what, ``k``, and
+                       ``keep``: the fewest places above ``k`` whose row is within
+                       ``tol`` of the right one, at most 10); the explanation names
+                       the number and the places to keep. A row no such rounding
+                       explains is never ``rounding``.
 
 Points: each item is worth 1 (``max_points``); a cell earns 1 if correct, the
 follow-through policy's share if follow-through (full 1, half 0.5, none 0) and 0

@@ -154,6 +154,27 @@ def test_hints_are_counted_formula_first_then_the_first_cell():
     assert outcome.report.items[1].hints == 0
 
 
+def test_each_further_hint_walks_the_row_then_says_there_is_no_more():
+    outcome, session = run(["?", "?", "?", "?", "?", "?", "1 6 4", "q"], row="먹었다")
+    screen = session.screen
+    lines = ["먹었다·고양이가 = 1×1 + 3×0 = 1", "먹었다·생선을 = 1×0 + 3×2 = 6", "먹었다·먹었다 = 1×1 + 3×1 = 4"]
+    assert [screen.count(line) for line in lines] == [1, 1, 1]
+    assert screen.index(lines[0]) < screen.index(lines[1]) < screen.index(lines[2])
+    assert "Hint: cell 3 (먹었다), worked out:" in screen
+    assert screen.count("No more hints for this row") == 2
+    assert outcome.report.items[0].hints == 6  # every ? counted
+
+
+def test_hints_skip_masked_cells_and_use_the_students_own_row():
+    causal = Problem(id="c", tokens=TOKENS, heads=CAT.heads, mask="causal", rows=("생선을",))
+    _, session = run(["1 4", "0.7 2.8", "?", "?", "?", "?", "q"], problem=causal, mode="exam")
+    screen = session.screen
+    assert "Hint: cell 1 (고양이가), worked out from your own previous row:" in screen
+    assert "Hint: cell 2 (생선을), worked out from your own previous row:" in screen
+    assert "e^0.700 / (e^0.700 + e^2.800) = 2.014 / 18.458 = 0.109" in screen
+    assert "cell 3" not in screen and "No more hints for this row" in screen
+
+
 def test_the_second_hint_works_on_the_students_own_numbers_in_an_exam():
     _, session = run(["2 6 4", "?", "?", "q"], row="먹었다", mode="exam")
     assert "from your own previous row" in session.screen
