@@ -902,9 +902,9 @@ class Marker:
 
                 try:
                     if seed is not None:
-                        from attn_tutor.generate import variant_set
+                        from attn_tutor.generate import regenerate
 
-                        base = variant_set(base, seed)
+                        base = regenerate(base, seed)  # the same function as solve --variant
                     solutions = {p.id: engine.solve(p) for p in base.problems}
                     from attn_tutor.grading import open_cells
 

@@ -127,6 +127,15 @@ def solve(
         Optional[int], typer.Option("--decimals", min=0, max=10, help="Decimal places (default: the problem's).")
     ] = None,
     format: Annotated[SolveFormat, typer.Option("--format", "-f", help="How to print the solution.")] = SolveFormat.table,
+    variant: Annotated[
+        Optional[int],
+        typer.Option(
+            "--variant",
+            min=0,
+            max=2**63 - 1,
+            help="Solve the variant with this number (as printed on a worksheet), regenerated as grade does.",
+        ),
+    ] = None,
     lang: LangOption = None,
 ) -> None:
     """Show every stage of each problem worked out: scores, scaling, softmax, output."""
@@ -135,6 +144,10 @@ def solve(
 
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
+    if variant is not None:
+        from attn_tutor.generate import regenerate
+
+        problem_set = regenerate(problem_set, variant)
     chosen = pick_problems(problem_set, problem)
     plans = []
     for item in chosen:
@@ -159,8 +172,11 @@ def solve(
     from attn_tutor.solution_doc import solution_blocks
 
     blocks = []
-    if problem_set.title:
-        blocks.append(Heading(problem_set.title, level=1))
+    if problem_set.title or variant is not None:
+        title = problem_set.title or problem_set.name or problem_set.source
+        if variant is not None:
+            title = t("solve.variant_title", language, title=title, variant=variant)
+        blocks.append(Heading(title, level=1))
     for solution, rows in solutions:
         last = stage.value if stage is not None and stage.value in solution.problem.stages else None
         blocks += solution_blocks(solution, language, decimals=decimals, rows=rows, last_stage=last, explain_rows=explain)
@@ -505,6 +521,10 @@ def export(
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
     sheets = worksheet.make_sheets(problem_set, variants=variants, seed=seed)
+    if variants is not None:
+        from attn_tutor.render import terminal
+
+        terminal.plain(worksheet.fairness_note(problem_set, sheets, language), stderr=True)
     part = "key" if key_only else "with_answers" if answers else "questions"
     blocks = worksheet.build(sheets, language, part=part, title=title)
     if chosen == "html":

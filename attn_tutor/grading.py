@@ -105,6 +105,7 @@ places. Hints are counted, not deducted: the teacher decides what they cost.
 
 from __future__ import annotations
 
+import math
 import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
@@ -180,10 +181,19 @@ def half_up(values, places: int) -> np.ndarray:
     """Each finite value rounded half up to ``places`` (as by hand; see attn_tutor.numbers)."""
     from attn_tutor.numbers import round_half_up
 
-    return np.array(
-        [float(round_half_up(v, places)) if np.isfinite(v) else v for v in np.asarray(values, dtype=np.float64)],
-        dtype=np.float64,
-    )
+    scale = 10**places
+    out = []
+    for v in np.asarray(values, dtype=np.float64).tolist():
+        if not math.isfinite(v):
+            out.append(v)
+            continue
+        y = v * scale
+        if math.isfinite(y) and abs(y) < 2**52 and abs(abs(y) - math.floor(abs(y)) - 0.5) > 1e-6:
+            n = math.floor(y + 0.5)  # far from a tie: the same integer the decimal rounding gives
+            out.append(n / scale if n else 0.0)
+        else:
+            out.append(float(round_half_up(v, places)))
+    return np.array(out, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -447,14 +457,14 @@ def _in_diagnosis_order(result: list) -> list:
     return sorted(result, key=lambda entry: _ORDER[entry[0]])
 
 
-def _exact_mistakes(solution: Solution, row: int, stage: str) -> list[Mistake]:
+def _exact_mistakes(solution: Solution, row: int, stage: str, *, rounding: bool = True) -> list[Mistake]:
     """The mistakes made from the exact rows (and the givens), in the order they are tried."""
     before = previous_stage(stage)
     bases = []
     if before is not None:
         bases.append((solution.stage_row(before, row), solution.stage_row(stage, row)))
     score_rows = [solution.stage_row("scores", row)] if stage == "weights" else []
-    return _mistakes(solution, row, stage, bases, score_rows, fixed=True)
+    return _mistakes(solution, row, stage, bases, score_rows, fixed=True, rounding=rounding)
 
 
 def _own_mistakes(solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores) -> list[Mistake]:
@@ -464,7 +474,9 @@ def _own_mistakes(solution: Solution, row: int, stage: str, basis, carried: np.n
     return _mistakes(solution, row, stage, bases, score_rows, fixed=False)
 
 
-def _mistakes(solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool) -> list[Mistake]:
+def _mistakes(
+    solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool, rounding: bool = True
+) -> list[Mistake]:
     """Mistaken rows from each (previous row, right row) basis and each scores row.
 
     ``fixed``: also the mistakes that depend on the givens alone (transposed scores,
@@ -473,7 +485,7 @@ def _mistakes(solution: Solution, row: int, stage: str, bases: list, score_rows:
     problem = solution.problem
     before = previous_stage(stage)
     prev_segs = segments(solution, before) if before is not None else []
-    places_tried = round_places(problem)
+    places_tried = round_places(problem) if rounding else ()  # rounding=False: no early-rounding rows
     masked_row = any(not head.mask[row].all() for head in solution.heads)
     result: list[Mistake] = []
 
@@ -660,6 +672,28 @@ def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -
     """Every cell in ``cells``: |a - b| <= tolerance (NaN never matches)."""
     with np.errstate(invalid="ignore"):
         return bool(np.all(np.abs(a[cells] - b[cells]) <= tolerance + EPS))
+
+
+def mistake_margins(solution: Solution, row: int, stage: str, codes=None) -> dict[str, float]:
+    """Per code, how far its row (made from the exact work) stands from every right answer:
+    the largest, over that code's rows, of the smallest over right rows of the largest cell difference.
+
+    A code whose margin is above the tolerance changes the numbers (see :func:`diagnose_detail`).
+    ``codes``: only these are needed (the early-rounding rows are made only when it holds ``rounding``).
+    """
+    marked = marked_cells(solution, row, stage)
+    exact = solution.stage_row(stage, row)
+    margins: dict[str, float] = {}
+    with np.errstate(invalid="ignore"):
+        for mistake in _exact_mistakes(solution, row, stage, rounding=codes is None or "rounding" in codes):
+            if codes is not None and mistake.code not in codes:
+                continue
+            distances = [np.abs(mistake.made[marked] - other[marked]) for other in (exact, mistake.right)]
+            if any(np.isnan(d).any() for d in distances):
+                continue
+            margin = min(float(d.max()) if d.size else 0.0 for d in distances)
+            margins[mistake.code] = max(margins.get(mistake.code, 0.0), margin)
+    return margins
 
 
 def _keep(mistake: Mistake, cells: np.ndarray, tolerance: float) -> Rounding:

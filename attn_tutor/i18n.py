@@ -322,6 +322,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "문제 {id}: tolerance {tolerance}은(는) 소수 {decimals}자리로 반올림할 때 {stage}에서 생기는 오차(최대 {needed})보다 작아서, 바르게 계산해 요구대로 반올림한 답도 오답이 될 수 있습니다. tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 더 크게 하세요",
     ),
     # --- solve (attn_tutor.solution_doc, attn_tutor.render) ------------------------
+    "solve.variant_title": ("{title} — variant {variant}", "{title} — 변형 {variant}"),
     "solve.given": ("Given", "주어진 값"),
     "solve.given_projection": (
         "Given: embeddings X and weights W_Q, W_K, W_V (Q = X·W_Q, K = X·W_K, V = X·W_V)",
@@ -643,6 +644,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--random makes its own problem: leave out FILE and --problem",
         "--random은 문제를 새로 만듭니다: FILE과 --problem은 빼세요",
     ),
+    "generate.no_fair_variant": (
+        "could not make variant {seed} of problem {id} fair in {attempts} draws (numbers from the problem's own ranges, e^x in its band, no answer on a rounding tie, no weights that round to one-hot, every mistake still visible); give the problem a wider range of numbers or fewer asked decimals, or use another --seed",
+        "문제 {id}의 변형 {seed}을(를) {attempts}번 뽑아도 공정하게 만들 수 없었습니다 (원래 문제의 숫자 범위, 비슷한 e^x 크기, 반올림 경계에 걸리지 않는 답, 원-핫으로 반올림되지 않는 가중치, 드러나는 실수). 문제의 숫자 범위를 넓히거나 소수 자릿수를 줄이거나, 다른 --seed를 쓰세요",
+    ),
     "generate.bad_seed": (
         "the seed must be a whole number from 0 to {most}, not {seed}",
         "시드는 0부터 {most}까지의 정수여야 합니다 ({seed}은(는) 쓸 수 없습니다)",
@@ -773,6 +778,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # generate (attn_tutor.generate)
     "export.default_title": ("Attention by hand: worksheet", "어텐션 손계산 활동지"),
     "export.sheet_variant": ("{title} — variant {seed}", "{title} — 변형 {seed}"),
+    "export.fairness": (
+        "{count} variants, each fair to its source: the largest weight runs {weight_low}–{weight_high} (the set's own: {weight}), the largest e^x {exp_low}–{exp_high} (the set's own: {exp}); the numbers keep each matrix's range and places, no asked answer sits on a rounding tie, no weights row rounds to one-hot, and every mistake the set can show still changes the numbers.",
+        "변형 {count}개, 모두 원래 문제와 공정합니다: 가장 큰 가중치 {weight_low}–{weight_high} (원래 문제: {weight}), 가장 큰 e^x {exp_low}–{exp_high} (원래 문제: {exp}). 숫자는 행렬마다 원래의 범위와 자릿수를 지키고, 반올림 경계에 걸린 답이 없으며, 원-핫으로 반올림되는 가중치 행이 없고, 원래 문제에서 드러나는 실수는 모두 숫자를 바꿉니다.",
+    ),
     "export.key_title": ("Answer key — {title}", "정답 — {title}"),
     "export.key_variant": ("Answer key — {title} — variant {seed}", "정답 — {title} — 변형 {seed}"),
     "export.name": ("Name", "이름"),

@@ -207,7 +207,8 @@ def test_variants_are_marked_against_their_own_numbers(tmp_path):
     for name in ("variant-with-key", "other-variant"):
         student = next(s for s in book.students if s.student == name)
         assert scores[name][0] < 8
-        assert [i.verdict for i in student.report.items if i.stage in ("scores", "output")] == ["wrong"] * 4
+        # a variant keeps the source's ranges, so a cell may agree by chance; no row does here
+        assert {i.verdict for i in student.report.items if i.stage in ("scores", "output")} <= {"wrong", "partial"}
     rows = read_gradebook(classbook.gradebook_csv(book))
     assert [r["variant"] for r in rows] == ["1042", "1042", "", "1042"]
     assert not book.failed
