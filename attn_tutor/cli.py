@@ -140,7 +140,7 @@ def solve(
 ) -> None:
     """Show every stage of each problem worked out: scores, scaling, softmax, output."""
     from attn_tutor import engine
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
@@ -197,7 +197,7 @@ def validate(
     lang: LangOption = None,
 ) -> None:
     """Check problem-set files without solving them; list every error found."""
-    from attn_tutor.problems import validate_path
+    from attn_tutor.problem_load import validate_path
 
     language = resolve_lang(lang)
     from attn_tutor.render import terminal
@@ -214,7 +214,7 @@ def validate(
         else:
             terminal.plain(t("validate.valid", language, path=str(path)))
             from attn_tutor import tolerance
-            from attn_tutor.problems import load_path
+            from attn_tutor.problem_load import load_path
 
             for warning in tolerance.warnings(load_path(path)):
                 terminal.plain("  " + t("validate.warning", language, message=warning.text(language)))
@@ -316,7 +316,7 @@ def quiz(
         replay = f"attn-tutor quiz --random --tokens {n_tokens} --dim {d} --seed {chosen_seed}"
         intro.append(Math(("  " + replay,), title=t("quiz.seed", language, seed=chosen_seed)))
     else:
-        from attn_tutor.problems import load_problem_set
+        from attn_tutor.problem_load import load_problem_set
 
         chosen_seed = None
         problem_set = load_problem_set(file)
@@ -399,26 +399,26 @@ def grade(
     for path in paths:
         if not path.exists():
             raise UsageError("grade.no_such_path", path=str(path))
-    from attn_tutor import classbook
+    from attn_tutor import gradebook
     from attn_tutor.files import write_atomic
     from attn_tutor.render import terminal
 
-    files = classbook.find_answer_files(paths, exclude=outputs)
+    files = gradebook.find_answer_files(paths, exclude=outputs)
     if not files:
         raise AttnTutorError("grade.no_files")
-    book = classbook.grade_found(files, problems=problems, follow_through=follow_through.value)
+    book = gradebook.grade_found(files, problems=problems, follow_through=follow_through.value)
     for student in book.failed:
         for finding in student.findings:
             terminal.error(t("cli.error", language, message=finding.text(language)))
     written = []
     for out, make, key in (
-        (csv_out, classbook.gradebook_csv, "grade.written"),
-        (json_out, classbook.gradebook_json, "grade.json_written"),
+        (csv_out, gradebook.gradebook_csv, "grade.written"),
+        (json_out, gradebook.gradebook_json, "grade.json_written"),
     ):
         if out is not None:
             write_atomic(out, make(book, language))
             written.append(t(key, language, path=str(out)))
-    terminal.draw(classbook.summary_blocks(book, language))
+    terminal.draw(gradebook.summary_blocks(book, language))
     failed = len(book.failed)
     total = len(book.students)
     if failed:
@@ -516,7 +516,7 @@ def export(
     _check_output(output, force)
 
     from attn_tutor import worksheet
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
@@ -565,7 +565,7 @@ def generate(
         seed = secrets.randbelow(1_000_000)
     from attn_tutor.generate import random_problem
     from attn_tutor.model import ProblemSet
-    from attn_tutor.problem_yaml import dump_problem_set
+    from attn_tutor.problem_dump import dump_problem_set
     from attn_tutor.worksheet import variant_seed
 
     language = resolve_lang(lang)

@@ -1,4 +1,12 @@
-"""Marking a student's rows: pure, no I/O, no terminal. Reused unchanged by ``grade``.
+"""Marking a student's rows: pure, no I/O, no terminal. The one marker, for the quiz and ``grade``.
+
+Each run makes one :class:`Marker` (a quiz, a ``grade`` run, each of its worker
+processes) and marks through it: :meth:`Marker.stage`, :meth:`Marker.row`,
+:meth:`Marker.advance`; what it works out is remembered on it, never between
+runs. :meth:`Marker.exact_mistakes` lists the known mistakes that apply to a
+stage with their rows (for feedback written ahead of time). The mistakes' rows
+are made in :mod:`attn_tutor.mistakes`; ``tests/reference_marking.py`` holds the
+slower all-numpy marking the tests check this one against.
 
 One *item* is one stage of one query row of one problem. The student types the
 whole row: a cell per key for scores, scaled scores and weights (heads side by
@@ -106,7 +114,6 @@ places. Hints are counted, not deducted: the teacher decides what they cost.
 from __future__ import annotations
 
 import math
-import weakref
 from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import NamedTuple
@@ -211,7 +218,8 @@ class Item:
     hints: int
     points: float
     max_points: float
-    # Not part of the report: the values carried from the student's own previous row.
+    # Not part of the report: the values carried from the student's own previous row
+    # (None when there is none, or when every cell is correct and nothing was carried).
     carried: tuple[float | None, ...] | None = field(default=None, compare=False)
     # Not in the JSON (which keeps the code): what a ``rounding`` diagnosis found rounded.
     diagnosis_detail: Rounding | None = None
@@ -366,391 +374,17 @@ def trivial_carry(solution: Solution, row: int, stage: str, previous: Sequence[f
     return np.concatenate(flags)
 
 
-def advance(
-    solution: Solution,
-    row: int,
-    stage: str,
-    given: Sequence[float] | None,
-    own: Mapping[str, Sequence[float]] | None,
-    mode: str,
-) -> dict[str, tuple[float, ...]]:
-    """The ``own`` rows to carry from after ``stage`` was answered with ``given``.
+def _verdict(cells: Sequence[str]) -> str:
+    marked = [c for c in cells if c != "masked"]
+    if all(c == "missing" for c in marked):
+        return "missing"
+    right = [c in ("correct", "follow_through") for c in marked]
+    if all(c == "correct" for c in marked):
+        return "correct"
+    if all(right):
+        return "follow_through"
+    return "partial" if any(right) else "wrong"
 
-    practice: only this stage's answer (nothing if blank). exam: every earlier row
-    kept; a blank stage is filled with what it would be from the student's own
-    previous row (if there is one), so the chain of carried work is unbroken.
-    """
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
-    if mode == "practice":
-        return {} if given is None else {stage: tuple(float(v) for v in given)}
-    result = dict(own or {})
-    if given is not None:
-        result[stage] = tuple(float(v) for v in given)
-    else:
-        before = previous_stage(stage)
-        if before is not None and before in result:
-            result[stage] = _memo(solution).carried_row(row, stage, result[before])
-    return result
-
-
-# --- mistakes -----------------------------------------------------------------------
-
-
-def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
-    """Join ``make(h, head)`` over heads; None if any head cannot make it."""
-    parts = []
-    for h, head in enumerate(solution.heads):
-        part = make(h, head)
-        if part is None:
-            return None
-        parts.append(np.asarray(part, dtype=np.float64))
-    return np.concatenate(parts)
-
-
-def _column_softmax(head, row: int) -> np.ndarray:
-    scaled, mask = head.scaled, head.mask
-    x = np.where(mask, scaled, -np.inf)
-    top = np.max(x, axis=0, keepdims=True)
-    e = np.where(mask, np.exp(x - np.where(np.isfinite(top), top, 0.0)), 0.0)
-    sums = e.sum(axis=0)
-    return np.where(mask[row], e[row] / np.where(sums > 0, sums, 1.0), 0.0)
-
-
-def _unmasked_scaled(head, row: int) -> np.ndarray:
-    """Row ``row`` of the scaled scores over every key, the mask ignored (from the givens)."""
-    return (head.Q[row] @ head.K.T) / head.divisor
-
-
-class Mistake(NamedTuple):
-    """A mistaken row: its code, the row, the right row from the same inputs, and for ``rounding``
-    what was rounded (``keep`` still 0) with the row ``remake(places)`` gives for other places."""
-
-    code: str
-    made: np.ndarray
-    right: np.ndarray
-    rounding: Rounding | None = None
-    remake: object = None
-
-
-def mistaken_rows(
-    solution: Solution, row: int, stage: str, own: Mapping[str, Sequence[float]] | None = None
-) -> list[Mistake]:
-    """Every known mistake's row for ``stage``: (code, mistaken row, right row from the same inputs, …).
-
-    Each is made from the exact previous stage and, when the student has one, from
-    their own (``own``); duplicates are kept (the caller stops at the first match).
-    """
-    own = own or {}
-    before = previous_stage(stage)
-    result = _exact_mistakes(solution, row, stage)
-    basis = own.get(before) if before is not None else None
-    scores = own.get("scores") if stage == "weights" else None
-    if basis is not None or scores is not None:
-        carried = None if basis is None else carry_forward(solution, row, stage, basis)
-        result += _own_mistakes(solution, row, stage, basis, carried, scores)
-    return _in_diagnosis_order(result)
-
-
-def _in_diagnosis_order(result: list) -> list:
-    # A stable sort: for each code, the mistake made from the exact rows comes first.
-    return sorted(result, key=lambda entry: _ORDER[entry[0]])
-
-
-def _exact_mistakes(solution: Solution, row: int, stage: str, *, rounding: bool = True) -> list[Mistake]:
-    """The mistakes made from the exact rows (and the givens), in the order they are tried."""
-    before = previous_stage(stage)
-    bases = []
-    if before is not None:
-        bases.append((solution.stage_row(before, row), solution.stage_row(stage, row)))
-    score_rows = [solution.stage_row("scores", row)] if stage == "weights" else []
-    return _mistakes(solution, row, stage, bases, score_rows, fixed=True, rounding=rounding)
-
-
-def _own_mistakes(solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores) -> list[Mistake]:
-    """The mistakes made from a student's own previous row (``carried``: the right row from it) and own scores."""
-    bases = [] if basis is None else [(np.asarray(basis, dtype=np.float64), carried)]
-    score_rows = [np.asarray(scores, dtype=np.float64)] if stage == "weights" and scores is not None else []
-    return _mistakes(solution, row, stage, bases, score_rows, fixed=False)
-
-
-def _mistakes(
-    solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool, rounding: bool = True
-) -> list[Mistake]:
-    """Mistaken rows from each (previous row, right row) basis and each scores row.
-
-    ``fixed``: also the mistakes that depend on the givens alone (transposed scores,
-    column softmax, the mask ignored down to the output).
-    """
-    problem = solution.problem
-    before = previous_stage(stage)
-    prev_segs = segments(solution, before) if before is not None else []
-    places_tried = round_places(problem) if rounding else ()  # rounding=False: no early-rounding rows
-    masked_row = any(not head.mask[row].all() for head in solution.heads)
-    result: list[Mistake] = []
-
-    def add(code: str, made: np.ndarray | None, right: np.ndarray) -> None:
-        if made is not None:
-            result.append(Mistake(code, made, right))
-
-    def rounded_divisor(places: int, head) -> float | None:
-        value = float(half_up([head.divisor], places)[0])
-        return None if value == head.divisor or value <= 0 else value
-
-    def divisor_labels(places: int) -> dict:
-        from attn_tutor.numbers import fmt_given
-
-        for head in solution.heads:
-            value = rounded_divisor(places, head)
-            if value is not None:
-                name = f"√{head.d_k}" if problem.divide_by is None else fmt_given(head.divisor, MAX_KEEP)
-                return dict(divisor=name, rounded=fmt_given(value, places))
-        return dict(divisor="", rounded="")
-
-    with np.errstate(all="ignore"):
-        if stage == "scores" and fixed:
-
-            def transposed(h, head):
-                if head.Q.shape[0] != head.K.shape[0]:
-                    return None
-                raw = head.Q @ head.K.T
-                return np.where(head.mask[row], raw[:, row], np.nan)
-
-            add("transposed_scores", _per_head(solution, stage, transposed), solution.stage_row(stage, row))
-        for basis, right in bases:
-            if stage == "scaled":
-                add("not_scaled", _per_head(solution, stage, lambda h, hd: np.where(hd.mask[row], basis[prev_segs[h]], np.nan)), right)
-                if problem.divide_by is None:
-                    add(
-                        "divided_by_d",
-                        _per_head(solution, stage, lambda h, hd: np.where(hd.mask[row], basis[prev_segs[h]] / hd.d_k, np.nan)),
-                        right,
-                    )
-
-                def by_rounded_divisor(places, basis=basis):
-                    if all(rounded_divisor(places, hd) is None for hd in solution.heads):
-                        return None
-                    return _per_head(
-                        solution,
-                        stage,
-                        lambda h, hd: np.where(hd.mask[row], basis[prev_segs[h]] / (rounded_divisor(places, hd) or hd.divisor), np.nan),
-                    )
-
-                def from_rounded_scores(places, basis=basis):
-                    rounded = half_up(basis, places)
-                    if np.array_equal(rounded, basis, equal_nan=True):
-                        return None
-                    return _per_head(solution, stage, lambda h, hd: np.where(hd.mask[row], rounded[prev_segs[h]] / hd.divisor, np.nan))
-
-                for places in places_tried:
-                    made = by_rounded_divisor(places)
-                    if made is not None:
-                        result.append(Mistake("rounding", made, right, Rounding("divisor", places, 0, stage, **divisor_labels(places)), by_rounded_divisor))
-                for places in places_tried:
-                    made = from_rounded_scores(places)
-                    if made is not None:
-                        result.append(Mistake("rounding", made, right, Rounding("previous", places, 0, before), from_rounded_scores))
-            elif stage == "weights":
-
-                def no_exp(h, head, basis=basis):
-                    mask = head.mask[row]
-                    part = np.where(mask, basis[prev_segs[h]], 0.0)
-                    total = part.sum()
-                    return None if abs(total) <= EPS else np.where(mask, part / total, 0.0)
-
-                add("no_exp", _per_head(solution, stage, no_exp), right)
-                add(
-                    "not_normalized",
-                    _per_head(solution, stage, lambda h, hd: engine.student_exps(basis[prev_segs[h]], hd.mask[row])),
-                    right,
-                )
-                if masked_row:
-
-                    def over_every_key(h, head, basis=basis):
-                        x = np.where(head.mask[row], basis[prev_segs[h]], _unmasked_scaled(head, row))
-                        return engine.softmax(x)
-
-                    full = _per_head(solution, stage, over_every_key)
-                    add("ignored_mask", full, right)
-                    open_ = open_cells(solution, row, stage)
-                    add("ignored_mask", np.where(open_, full, 0.0), right)
-
-                def from_rounded_scaled(places, basis=basis):
-                    rounded = half_up(basis, places)
-                    if np.array_equal(rounded, basis, equal_nan=True):
-                        return None
-                    return _per_head(solution, stage, lambda h, hd: engine.softmax(np.where(hd.mask[row], rounded[prev_segs[h]], 0.0), hd.mask[row]))
-
-                def from_rounded_exps(places, basis=basis):
-                    def make(h, head):
-                        mask = head.mask[row]
-                        e = half_up(engine.student_exps(basis[prev_segs[h]], mask), places)
-                        total = e.sum()
-                        return None if not np.isfinite(total) or total <= 0 else np.where(mask, e / total, 0.0)
-
-                    return _per_head(solution, stage, make)
-
-                def from_rounded_sum(places, basis=basis):
-                    def make(h, head):
-                        mask = head.mask[row]
-                        e = engine.student_exps(basis[prev_segs[h]], mask)
-                        total = float(half_up([e.sum()], places)[0])
-                        return None if not np.isfinite(total) or total <= 0 else np.where(mask, e / total, 0.0)
-
-                    return _per_head(solution, stage, make)
-
-                for kind, remake, where in (
-                    ("previous", from_rounded_scaled, before),
-                    ("exps", from_rounded_exps, stage),
-                    ("sum", from_rounded_sum, stage),
-                ):
-                    for places in places_tried:
-                        made = remake(places)
-                        if made is not None:
-                            result.append(Mistake("rounding", made, right, Rounding(kind, places, 0, where), remake))
-            elif stage == "output":
-
-                def used_keys(h, head, basis=basis):
-                    if head.K.shape[1] != head.V.shape[1]:
-                        return None
-                    return engine.mix(basis[prev_segs[h]], head.K)
-
-                add("used_keys", _per_head(solution, stage, used_keys), right)
-
-                def from_rounded_weights(places, basis=basis):
-                    rounded = half_up(basis, places)
-                    if np.array_equal(rounded, basis, equal_nan=True):
-                        return None
-                    return _per_head(solution, stage, lambda h, hd: engine.mix(rounded[prev_segs[h]], hd.V))
-
-                for places in places_tried:
-                    made = from_rounded_weights(places)
-                    if made is not None:
-                        result.append(Mistake("rounding", made, right, Rounding("previous", places, 0, before), from_rounded_weights))
-        if stage == "weights":
-            score_segs = segments(solution, "scores")
-            for scores in score_rows:
-                made = _per_head(
-                    solution,
-                    stage,
-                    lambda h, hd: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]], 0.0), hd.mask[row]),
-                )
-                right = _per_head(
-                    solution,
-                    stage,
-                    lambda h, hd: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]] / hd.divisor, 0.0), hd.mask[row]),
-                )
-                add("skipped_scaling", made, right)
-
-                def by_rounded_divisor(places, scores=scores):
-                    if all(rounded_divisor(places, hd) is None for hd in solution.heads):
-                        return None
-                    return _per_head(
-                        solution,
-                        stage,
-                        lambda h, hd: engine.softmax(
-                            np.where(hd.mask[row], scores[score_segs[h]] / (rounded_divisor(places, hd) or hd.divisor), 0.0), hd.mask[row]
-                        ),
-                    )
-
-                for places in places_tried:
-                    made = by_rounded_divisor(places)
-                    if made is not None:
-                        result.append(Mistake("rounding", made, right, Rounding("divisor", places, 0, stage, **divisor_labels(places)), by_rounded_divisor))
-        if stage == "weights" and fixed:
-            add("column_softmax", _per_head(solution, stage, lambda h, hd: _column_softmax(hd, row)), solution.stage_row(stage, row))
-        if stage == "output" and fixed and masked_row and solution.problem.has_values:
-            ignored = _per_head(solution, stage, lambda h, hd: engine.mix(engine.softmax(_unmasked_scaled(hd, row)), hd.V))
-            add("ignored_mask", ignored, solution.stage_row(stage, row))
-    return result
-
-
-_ORDER = {code: i for i, code in enumerate(DIAGNOSES)}
-
-
-def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -> bool:
-    """Every cell in ``cells``: |a - b| <= tolerance (NaN never matches)."""
-    with np.errstate(invalid="ignore"):
-        return bool(np.all(np.abs(a[cells] - b[cells]) <= tolerance + EPS))
-
-
-def mistake_margins(solution: Solution, row: int, stage: str, codes=None) -> dict[str, float]:
-    """Per code, how far its row (made from the exact work) stands from every right answer:
-    the largest, over that code's rows, of the smallest over right rows of the largest cell difference.
-
-    A code whose margin is above the tolerance changes the numbers (see :func:`diagnose_detail`).
-    ``codes``: only these are needed (the early-rounding rows are made only when it holds ``rounding``).
-    """
-    marked = marked_cells(solution, row, stage)
-    exact = solution.stage_row(stage, row)
-    margins: dict[str, float] = {}
-    with np.errstate(invalid="ignore"):
-        for mistake in _exact_mistakes(solution, row, stage, rounding=codes is None or "rounding" in codes):
-            if codes is not None and mistake.code not in codes:
-                continue
-            distances = [np.abs(mistake.made[marked] - other[marked]) for other in (exact, mistake.right)]
-            if any(np.isnan(d).any() for d in distances):
-                continue
-            margin = min(float(d.max()) if d.size else 0.0 for d in distances)
-            margins[mistake.code] = max(margins.get(mistake.code, 0.0), margin)
-    return margins
-
-
-def _keep(mistake: Mistake, cells: np.ndarray, tolerance: float) -> Rounding:
-    """The Rounding of a ``rounding`` mistake with ``keep``: the fewest places (more than it kept) that stay within tolerance."""
-    found = mistake.rounding
-    for places in range(found.places + 1, MAX_KEEP + 1):
-        made = mistake.remake(places)
-        if made is None or _within(made, mistake.right, cells, tolerance):
-            return found._replace(keep=places)
-    return found._replace(keep=MAX_KEEP)
-
-
-def diagnose(
-    solution: Solution,
-    row: int,
-    stage: str,
-    given: Sequence[float],
-    cells: Sequence[str],
-    own: Mapping[str, Sequence[float]] | None = None,
-    carried: np.ndarray | None = None,
-    trivial: np.ndarray | None = None,
-) -> str | None:
-    """The mistake that explains a row with a wrong cell, or None."""
-    return diagnose_detail(solution, row, stage, given, cells, own, carried, trivial)[0]
-
-
-def diagnose_detail(
-    solution: Solution,
-    row: int,
-    stage: str,
-    given: Sequence[float],
-    cells: Sequence[str],
-    own: Mapping[str, Sequence[float]] | None = None,
-    carried: np.ndarray | None = None,
-    trivial: np.ndarray | None = None,
-) -> tuple[str | None, Rounding | None]:
-    """:func:`diagnose` with what a ``rounding`` diagnosis found rounded (see the module docstring)."""
-    del trivial  # the guard limits credit, not diagnoses
-    if "wrong" not in cells:
-        return None, None
-    problem = solution.problem
-    tolerance = stage_tolerance(problem, stage)
-    window = match_window(problem, stage)
-    g = np.asarray(given, dtype=np.float64)
-    marked = marked_cells(solution, row, stage)
-    exact = solution.stage_row(stage, row)
-    rights = [exact] + ([carried] if carried is not None else [])
-    for mistake in mistaken_rows(solution, row, stage, own):
-        others = (*rights, mistake.right)
-        if any(_within(mistake.made, other, marked, tolerance) for other in others):
-            continue  # the mistake does not change the numbers
-        apart = not any(_within(mistake.made, other, marked, 2 * window) for other in others)
-        if not _within(g, mistake.made, marked, window if apart else tolerance):
-            continue
-        detail = _keep(mistake, marked, tolerance) if mistake.rounding is not None else None
-        return mistake.code, detail
-    return None, None
 
 
 # --- what a diagnosis says ----------------------------------------------------------
@@ -787,133 +421,206 @@ def explanation(item: Item, lang: str = "en") -> str | None:
     )
 
 
-# --- marking ------------------------------------------------------------------------
+def mistake_margins(solution: Solution, row: int, stage: str, codes=None) -> dict[str, float]:
+    """Per code, how far its row (made from the exact work) stands from every right answer:
+    the largest, over that code's rows, of the smallest over right rows of the largest cell difference.
 
-
-def _verdict(cells: Sequence[str]) -> str:
-    marked = [c for c in cells if c != "masked"]
-    if all(c == "missing" for c in marked):
-        return "missing"
-    right = [c in ("correct", "follow_through") for c in marked]
-    if all(c == "correct" for c in marked):
-        return "correct"
-    if all(right):
-        return "follow_through"
-    return "partial" if any(right) else "wrong"
-
-
-def mark_stage(
-    solution: Solution,
-    row: int,
-    stage: str,
-    given: Sequence[float] | None,
-    own: Mapping[str, Sequence[float]] | None = None,
-    *,
-    follow_through: str = "full",
-    hints: int = 0,
-) -> Item:
-    """Mark one stage of one query row.
-
-    ``own`` holds the student's rows of earlier stages to carry from (see
-    :func:`advance`); without it there is no follow-through.
-
-    Rows are 2–8 cells, so the cells are compared as plain floats (the same IEEE
-    arithmetic numpy does: a difference, its absolute value, a comparison). What
-    does not depend on the answer is worked out once and remembered (see
-    :class:`_Memo`): the exact row, the marked cells, the mistakes made from the
-    exact rows; and, per distinct own previous row, the row carried from it, the
-    trivial-carry flags and the mistakes made from it — each by the numpy
-    functions above, so every number is the one they give.
+    A code whose margin is above the tolerance changes the numbers (see :func:`diagnose_detail`).
+    ``codes``: only these are needed (the early-rounding rows are made only when it holds ``rounding``).
     """
-    problem = solution.problem
-    if stage not in problem.stages:
-        raise ValueError(f"problem {problem.id!r} has no stage {stage!r}")
-    if follow_through not in FOLLOW_THROUGH:
-        raise ValueError(f"follow_through must be one of {tuple(FOLLOW_THROUGH)}, not {follow_through!r}")
-    memo = _memo(solution)
-    facts = memo.facts(row, stage)
-    before = previous_stage(stage)
-    basis = (own or {}).get(before) if before is not None else None
-    carry = None if basis is None else memo.carry(row, stage, facts, basis)
-    common = dict(
-        problem=problem.id, row=problem.tokens[row], stage=stage, expected=facts.expected, hints=hints, max_points=1.0
-    )
-    carried_t = None if carry is None else carry.carried_t
-    if given is None:
-        return Item(given=None, cells=facts.missing, verdict="missing", diagnosis=None, points=0.0, carried=carried_t, **common)
-    g = np.asarray(given, dtype=np.float64)
-    if g.shape != (facts.width,):
-        raise ValueError(f"a {stage} row of {problem.id!r} has {facts.width} cells, not {g.size}")
-    values = g.tolist()
-    tolerance = facts.tolerance + EPS
-    exact, marked = facts.exact, facts.marked
-    carried = trivial = None
-    if carry is not None:
-        carried, trivial = carry.carried, carry.trivial
-    states = []
-    for i, value in enumerate(values):
-        if not marked[i]:
-            states.append("masked")
-        elif abs(value - exact[i]) <= tolerance:
-            states.append("correct")
-        elif carried is not None and not trivial[i] and abs(value - carried[i]) <= tolerance:
-            states.append("follow_through")
-        else:
-            states.append("wrong")
-    cells = tuple(states)
-    verdict = _verdict(cells)
-    diagnosis = detail = None
-    if verdict in ("partial", "wrong"):
-        scores = (own or {}).get("scores") if stage == "weights" else None
-        candidates = memo.candidates(row, stage, facts, carry, basis, scores)
-        diagnosis, detail = _diagnose_values(facts, candidates, values, cells)
-    credit = {"correct": 1.0, "follow_through": FOLLOW_THROUGH[follow_through]}
-    scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
-    points = round(sum(scored) / len(scored), 4) if scored else 0.0
-    return Item(
-        given=tuple(values),
-        cells=cells,
-        verdict=verdict,
-        diagnosis=diagnosis,
-        points=points,
-        carried=carried_t,
-        diagnosis_detail=detail,
-        **common,
-    )
+    from attn_tutor.mistakes import exact_mistakes
+
+    marked = marked_cells(solution, row, stage)
+    exact = solution.stage_row(stage, row)
+    margins: dict[str, float] = {}
+    with np.errstate(invalid="ignore"):
+        for mistake in exact_mistakes(solution, row, stage, rounding=codes is None or "rounding" in codes):
+            if codes is not None and mistake.code not in codes:
+                continue
+            distances = [np.abs(mistake.made[marked] - other[marked]) for other in (exact, mistake.right)]
+            if any(np.isnan(d).any() for d in distances):
+                continue
+            margin = min(float(d.max()) if d.size else 0.0 for d in distances)
+            margins[mistake.code] = max(margins.get(mistake.code, 0.0), margin)
+    return margins
 
 
-def _diagnose_values(facts: "_StageFacts", candidates, values: list, cells: tuple) -> tuple[str | None, Rounding | None]:
-    """:func:`diagnose_detail` on plain floats, the mistakes already chosen (``candidates``)."""
-    if "wrong" not in cells:
-        return None, None
-    marked = facts.marked_index
-    for code, made, detail, limit in candidates:
-        if all(abs(values[i] - made[i]) <= limit for i in marked):
-            return code, detail
-    return None, None
+def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -> bool:
+    """Every cell in ``cells``: |a - b| <= tolerance (NaN never matches)."""
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(np.abs(a[cells] - b[cells]) <= tolerance + EPS))
 
 
-def _close(a: tuple, b: tuple, cells: tuple, limit: float) -> bool:
-    """:func:`_within` on plain floats: every cell in ``cells`` within ``limit`` (NaN never is)."""
-    return all(abs(a[i] - b[i]) <= limit for i in cells)
+def _with_keep(mistake, cells: np.ndarray, tolerance: float) -> Rounding:
+    """The Rounding of a ``rounding`` mistake with ``keep``: the fewest places (more than it kept) that stay within tolerance."""
+    found = mistake.rounding
+    for places in range(found.places + 1, MAX_KEEP + 1):
+        made = mistake.remake(places)
+        if made is None or _within(made, mistake.right, cells, tolerance):
+            return found._replace(keep=places)
+    return found._replace(keep=MAX_KEEP)
 
 
-@dataclass(frozen=True)
-class _StageFacts:
+# --- the marker ---------------------------------------------------------------------
+
+
+class Mistake(NamedTuple):
+    """A known mistake's row: its diagnosis code and the numbers it gives (None: an unmarked cell)."""
+
+    code: str
+    row: tuple[float | None, ...]
+
+
+class Marker:
+    """One run's marking — a quiz, a ``grade`` run, one worker process — and its memory.
+
+    Everything that does not depend on the student's answer is worked out once per
+    solution and remembered here, never in a module-level cache: the exact row, the
+    marked cells, the mistakes made from the exact rows; per distinct own previous
+    row, the row carried from it, the trivial-carry flags and the mistakes made from
+    it; and each distinct (answer, own earlier rows) marked once. Rows are 2–8
+    cells, so the cells are compared as plain floats (the same IEEE arithmetic numpy
+    does); the rows themselves are made by the numpy functions above, so every
+    number is the one they give. Own rows are told apart to the bit (``-0.0`` is not
+    ``0.0``). The marker stops remembering after ``limit`` entries.
+    """
+
+    def __init__(self, *, follow_through: str = "full", limit: int = 500_000) -> None:
+        if follow_through not in FOLLOW_THROUGH:
+            raise ValueError(f"follow_through must be one of {tuple(FOLLOW_THROUGH)}, not {follow_through!r}")
+        self.follow_through = follow_through
+        self.credit = FOLLOW_THROUGH[follow_through]
+        self.room = limit  # entries it may still remember
+        self._memos: dict[int, _Memo] = {}
+
+    def _memo(self, solution: Solution) -> "_Memo":
+        memo = self._memos.get(id(solution))
+        if memo is None or memo.solution is not solution:
+            memo = self._memos[id(solution)] = _Memo(solution, self)
+        return memo
+
+    def stage(
+        self,
+        solution: Solution,
+        row: int,
+        stage: str,
+        given: Sequence[float] | None,
+        own: Mapping[str, Sequence[float]] | None = None,
+        *,
+        hints: int = 0,
+    ) -> Item:
+        """Mark one stage of one query row; ``own`` holds the student's rows of earlier
+        stages to carry from (see :meth:`advance`); without it there is no follow-through."""
+        memo = self._memo(solution)
+        facts = memo.facts(row, stage)
+        values = None if given is None else tuple(map(float, given))
+        if values is not None and len(values) != facts.width:
+            raise ValueError(f"a {stage} row of {solution.problem.id!r} has {facts.width} cells, not {len(values)}")
+        return memo.mark(facts, values, own or {}, hints)
+
+    def row(
+        self,
+        solution: Solution,
+        row: int,
+        answers: Mapping[str, Sequence[float] | None],
+        *,
+        stages: Sequence[str] | None = None,
+        mode: str = "exam",
+        hints: Mapping[str, int] | None = None,
+    ) -> list[Item]:
+        """One item per asked stage (default: the problem's), in pipeline order."""
+        memo = self._memo(solution)
+        asked = memo.problem.asked_stages if stages is None else tuple(stages)
+        for stage in asked:
+            memo.check_stage(stage)
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        items: list[Item] = []
+        own: dict[str, tuple[float, ...]] = {}
+        for stage in memo.stages:
+            given = answers.get(stage) if stage in asked else None
+            if stage in asked:
+                item = self.stage(solution, row, stage, given, own, hints=(hints or {}).get(stage, 0))
+                items.append(item)
+                given = item.given
+            own = memo.advance(row, stage, given, own, mode, in_place=True)
+        return items
+
+    def advance(
+        self,
+        solution: Solution,
+        row: int,
+        stage: str,
+        given: Sequence[float] | None,
+        own: Mapping[str, Sequence[float]] | None,
+        mode: str,
+    ) -> dict[str, tuple[float, ...]]:
+        """The ``own`` rows to carry from after ``stage`` was answered with ``given``.
+
+        practice: only this stage's answer (nothing if blank). exam: every earlier row
+        kept; a blank stage is filled with what it would be from the student's own
+        previous row (if there is one), so the chain of carried work is unbroken.
+        """
+        if mode not in MODES:
+            raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        values = None if given is None else tuple(map(float, given))
+        return self._memo(solution).advance(row, stage, values, dict(own or {}), mode, in_place=True)
+
+    def exact_mistakes(self, solution: Solution, row: int, stage: str) -> list[Mistake]:
+        """Each known mistake that applies to (row, stage) made from the exact earlier stages,
+        in :data:`DIAGNOSES` order: only those whose numbers differ from the right row by more
+        than the tolerance in some marked cell (the ones marking can diagnose). Each early
+        rounding that changes the numbers is listed as its own ``rounding`` row."""
+        memo = self._memo(solution)
+        facts = memo.facts(row, stage)
+        marked = facts.marked
+        return [
+            Mistake(code, tuple(v if m else None for v, m in zip(made, marked)))
+            for code, made, _detail, _limit in memo.candidates(facts, None, None, None, None, None)
+        ]
+
+
+def mark_stage(solution: Solution, row: int, stage: str, given, own=None, *, follow_through: str = "full", hints: int = 0) -> Item:
+    """:meth:`Marker.stage` with a marker of its own (nothing remembered between calls)."""
+    return Marker(follow_through=follow_through).stage(solution, row, stage, given, own, hints=hints)
+
+
+def mark_row(solution: Solution, row: int, answers, *, stages=None, mode: str = "exam", follow_through: str = "full", hints=None) -> list[Item]:
+    """:meth:`Marker.row` with a marker of its own."""
+    return Marker(follow_through=follow_through).row(solution, row, answers, stages=stages, mode=mode, hints=hints)
+
+
+def advance(solution: Solution, row: int, stage: str, given, own, mode: str) -> dict[str, tuple[float, ...]]:
+    """:meth:`Marker.advance` with a marker of its own."""
+    return Marker().advance(solution, row, stage, given, own, mode)
+
+
+def _key(values: tuple[float, ...] | None):
+    """A row as a dictionary key, exact to the bit where it matters: -0.0 is not 0.0."""
+    if values is None or 0.0 not in values:
+        return values
+    return values, tuple(math.copysign(1.0, v) for v in values)
+
+
+class _StageFacts(NamedTuple):
     """One stage of one row, as far as it does not depend on the student."""
 
+    row: int
+    stage: str
+    before: str | None
     width: int
     exact: tuple[float, ...]  # NaN in masked scores/scaled cells
     marked: tuple[bool, ...]
     marked_index: tuple[int, ...]
     expected: tuple[float | None, ...]
     missing: tuple[str, ...]  # the cells of a blank answer
+    correct: tuple[str, ...]  # the cells of a right answer
+    common: dict  # Item's fields that do not depend on the answer, hints aside
     tolerance: float  # stage_tolerance
     window: float  # match_window
 
 
-@dataclass(frozen=True)
-class _Carry:
+class _Carry(NamedTuple):
     """What a student's own previous row gives one stage: the carried row and the trivial-carry flags."""
 
     array: np.ndarray  # carry_forward's result
@@ -923,158 +630,184 @@ class _Carry:
 
 
 class _Memo:
-    """Per solution: everything :func:`mark_stage` works out that does not depend on the answer.
+    """One solution's part of a :class:`Marker`: see there."""
 
-    Keyed by the exact bits of the student's own rows (so ``-0.0`` and ``0.0`` are
-    different rows); each table stops growing at :data:`_MEMO_LIMIT` entries.
-    """
-
-    def __init__(self, solution: Solution) -> None:
-        self._solution = weakref.ref(solution)  # not the solution itself: the memo must not keep it alive
+    def __init__(self, solution: Solution, marker: Marker) -> None:
+        self.solution = solution
+        self.problem = solution.problem
+        self.stages = self.problem.stages
+        self.marker = marker
         self._facts: dict = {}
         self._carries: dict = {}
-        self._exact_mistakes: dict = {}
+        self._fixed: dict = {}
         self._candidates: dict = {}
         self._rows: dict = {}
+        self._marks: dict = {}
 
-    @property
-    def solution(self) -> Solution:
-        return self._solution()
+    def _keep(self, table: dict, key, value) -> None:
+        if self.marker.room > 0:
+            self.marker.room -= 1
+            table[key] = value
+
+    def check_stage(self, stage: str) -> None:
+        if stage not in self.stages:
+            raise ValueError(f"problem {self.problem.id!r} has no stage {stage!r}")
 
     def facts(self, row: int, stage: str) -> _StageFacts:
-        key = (row, stage)
-        facts = self._facts.get(key)
+        facts = self._facts.get((row, stage))
         if facts is None:
-            solution = self.solution
-            width = row_width(solution, stage)
+            self.check_stage(stage)
+            solution, problem = self.solution, self.problem
             exact = solution.stage_row(stage, row)
-            marked = marked_cells(solution, row, stage)
+            marked = tuple(bool(m) for m in marked_cells(solution, row, stage))
             facts = _StageFacts(
-                width=width,
+                row=row,
+                stage=stage,
+                before=previous_stage(stage),
+                width=row_width(solution, stage),
                 exact=tuple(float(v) for v in exact),
-                marked=tuple(bool(m) for m in marked),
+                marked=marked,
                 marked_index=tuple(i for i, m in enumerate(marked) if m),
                 expected=tuple(float(v) if m else None for v, m in zip(exact, marked)),
                 missing=tuple("missing" if m else "masked" for m in marked),
-                tolerance=stage_tolerance(solution.problem, stage),
-                window=match_window(solution.problem, stage),
+                correct=tuple("correct" if m else "masked" for m in marked),
+                common=dict(problem=problem.id, row=problem.tokens[row], stage=stage, max_points=1.0),
+                tolerance=stage_tolerance(problem, stage),
+                window=match_window(problem, stage),
             )
-            self._facts[key] = facts
+            self._facts[(row, stage)] = facts
         return facts
 
-    def carry(self, row: int, stage: str, facts: _StageFacts, basis) -> _Carry:
-        prev = np.asarray(basis, dtype=np.float64)
-        key = (row, stage, prev.shape, prev.tobytes())
+    def mark(self, facts: _StageFacts, values: tuple[float, ...] | None, own: Mapping, hints: int) -> Item:
+        """The item for an answer (``values``, floats) given the student's own earlier rows."""
+        if values is not None:
+            tolerance = facts.tolerance + EPS
+            if all(not m or abs(v - e) <= tolerance for v, e, m in zip(values, facts.exact, facts.marked)):
+                # Right in every cell: correct whatever came before, and nothing is carried.
+                return Item(
+                    given=values, cells=facts.correct, verdict="correct", diagnosis=None, points=1.0, hints=hints,
+                    expected=facts.expected, **facts.common,
+                )  # fmt: skip
+        before = facts.before
+        basis = own.get(before) if before is not None else None
+        scores = own.get("scores") if facts.stage == "weights" else None
+        basis = None if basis is None else tuple(map(float, basis))
+        scores = None if scores is None else tuple(map(float, scores))
+        key = (facts.row, facts.stage, _key(values), hints, _key(basis), _key(scores))
+        item = self._marks.get(key)
+        if item is None:
+            item = self._mark(facts, values, basis, scores, hints)
+            self._keep(self._marks, key, item)
+        return item
+
+    def _mark(self, facts: _StageFacts, values, basis, scores, hints: int) -> Item:
+        bkey = _key(basis)
+        carry = None if basis is None else self.carry(facts, basis, bkey)
+        carried_t = None if carry is None else carry.carried_t
+        common = dict(expected=facts.expected, hints=hints, carried=carried_t, **facts.common)
+        if values is None:
+            return Item(given=None, cells=facts.missing, verdict="missing", diagnosis=None, points=0.0, **common)
+        tolerance, exact, marked = facts.tolerance + EPS, facts.exact, facts.marked
+        carried, trivial = (carry.carried, carry.trivial) if carry is not None else (None, None)
+        states = []
+        for i, value in enumerate(values):
+            if not marked[i]:
+                states.append("masked")
+            elif abs(value - exact[i]) <= tolerance:
+                states.append("correct")
+            elif carried is not None and not trivial[i] and abs(value - carried[i]) <= tolerance:
+                states.append("follow_through")
+            else:
+                states.append("wrong")
+        cells = tuple(states)
+        verdict = _verdict(cells)
+        diagnosis = detail = None
+        if verdict in ("partial", "wrong"):
+            candidates = self.candidates(facts, carry, basis, bkey, scores, _key(scores))
+            diagnosis, detail = self._diagnose(facts, candidates, values, cells)
+        credit = {"correct": 1.0, "follow_through": self.marker.credit}
+        scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
+        points = round(sum(scored) / len(scored), 4) if scored else 0.0
+        return Item(
+            given=values, cells=cells, verdict=verdict, diagnosis=diagnosis, points=points, diagnosis_detail=detail, **common
+        )
+
+    def _diagnose(self, facts: _StageFacts, candidates, values: tuple, cells: tuple) -> tuple[str | None, Rounding | None]:
+        """The first candidate mistake matching every marked cell within its width (see the module docstring)."""
+        if "wrong" not in cells:
+            return None, None
+        marked = facts.marked_index
+        for code, made, detail, limit in candidates:
+            if all(abs(values[i] - made[i]) <= limit for i in marked):
+                return code, detail
+        return None, None
+
+    def advance(self, row: int, stage: str, values, own: dict, mode: str, *, in_place: bool) -> dict:
+        """:meth:`Marker.advance` on float rows; ``own`` is changed and returned in exam mode."""
+        if mode == "practice":
+            return {} if values is None else {stage: values}
+        if values is not None:
+            own[stage] = values
+        else:
+            before = previous_stage(stage)
+            if before is not None and before in own:
+                own[stage] = self.carried_row(row, stage, tuple(map(float, own[before])))
+        return own
+
+    def carry(self, facts: _StageFacts, basis: tuple[float, ...], bkey) -> _Carry:
+        key = (facts.row, facts.stage, bkey)
         carry = self._carries.get(key)
         if carry is None:
-            array = carry_forward(self.solution, row, stage, basis)
-            trivial = trivial_carry(self.solution, row, stage, basis)
+            array = carry_forward(self.solution, facts.row, facts.stage, basis)
+            trivial = trivial_carry(self.solution, facts.row, facts.stage, basis)
             carry = _Carry(
                 array=array,
                 carried=tuple(float(v) for v in array),
                 carried_t=tuple(float(v) if m else None for v, m in zip(array, facts.marked)),
                 trivial=tuple(bool(t) for t in trivial),
             )
-            if len(self._carries) < _MEMO_LIMIT:
-                self._carries[key] = carry
+            self._keep(self._carries, key, carry)
         return carry
 
-    def carried_row(self, row: int, stage: str, basis) -> tuple[float, ...]:
+    def carried_row(self, row: int, stage: str, basis: tuple[float, ...]) -> tuple[float, ...]:
         """``tuple(float(v) for v in carry_forward(...))``, once per distinct row."""
-        prev = np.asarray(basis, dtype=np.float64)
-        key = (row, stage, prev.shape, prev.tobytes())
+        key = (row, stage, _key(basis))
         carried = self._rows.get(key)
         if carried is None:
             carried = tuple(float(v) for v in carry_forward(self.solution, row, stage, basis))
-            if len(self._rows) < _MEMO_LIMIT:
-                self._rows[key] = carried
+            self._keep(self._rows, key, carried)
         return carried
 
-    def candidates(self, row: int, stage: str, facts: _StageFacts, carry: _Carry | None, basis, scores) -> list:
-        """The mistakes :func:`diagnose` would try, in order, less those that change no number."""
-        if scores is not None:
-            own_scores = np.asarray(scores, dtype=np.float64)
-            scores_key = (own_scores.shape, own_scores.tobytes())
-        else:
-            scores_key = None
-        if basis is not None:
-            prev = np.asarray(basis, dtype=np.float64)
-            basis_key = (prev.shape, prev.tobytes())
-        else:
-            basis_key = None
-        key = (row, stage, basis_key, scores_key)
+    def candidates(self, facts: _StageFacts, carry: _Carry | None, basis, bkey, scores, skey) -> list:
+        """The mistakes to try, in order, less those that change no number: each is kept only
+        when it differs by more than the tolerance in some marked cell from every right answer
+        (the exact row, the follow-through row and the right row from the same inputs)."""
+        from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes
+
+        row, stage = facts.row, facts.stage
+        key = (row, stage, bkey, skey)
         found = self._candidates.get(key)
         if found is None:
-            solution = self.solution
-            exact_key = (row, stage)
-            fixed = self._exact_mistakes.get(exact_key)
-            if fixed is None:  # kept without their remake closures, which would keep the solution alive
-                marked = np.array(facts.marked)
-                fixed = self._exact_mistakes[exact_key] = [
-                    m._replace(rounding=_keep(m, marked, facts.tolerance), remake=None) if m.rounding is not None else m
-                    for m in _exact_mistakes(solution, row, stage)
-                ]
+            fixed = self._fixed.get((row, stage))
+            if fixed is None:
+                fixed = self._fixed[(row, stage)] = exact_mistakes(self.solution, row, stage)
             mistakes = list(fixed)
             if basis is not None or scores is not None:
                 carried_array = None if carry is None else carry.array
-                mistakes += _own_mistakes(solution, row, stage, basis, carried_array, scores)
+                mistakes += own_mistakes(self.solution, row, stage, basis, carried_array, scores)
             rights = [facts.exact] + ([carry.carried] if carry is not None else [])
             limit = facts.tolerance + EPS
             wide = 2 * facts.window + EPS
             cells = facts.marked_index
             marked = np.array(facts.marked)
             found = []
-            for mistake in _in_diagnosis_order(mistakes):
+            for mistake in in_diagnosis_order(mistakes):
                 made_t = tuple(mistake.made.tolist())
                 others = (*rights, tuple(np.asarray(mistake.right, dtype=np.float64).tolist()))
-                if any(_close(made_t, other, cells, limit) for other in others):
-                    continue
-                apart = not any(_close(made_t, other, cells, wide) for other in others)
-                detail = mistake.rounding
-                if mistake.remake is not None:
-                    detail = _keep(mistake, marked, facts.tolerance)
+                if any(all(abs(made_t[i] - other[i]) <= limit for i in cells) for other in others):
+                    continue  # the mistake does not change the numbers
+                apart = not any(all(abs(made_t[i] - other[i]) <= wide for i in cells) for other in others)
+                detail = _with_keep(mistake, marked, facts.tolerance) if mistake.rounding is not None else None
                 found.append((mistake.code, made_t, detail, (facts.window if apart else facts.tolerance) + EPS))
-            if len(self._candidates) < _MEMO_LIMIT:
-                self._candidates[key] = found
+            self._keep(self._candidates, key, found)
         return found
-
-
-_MEMO_LIMIT = 100_000
-_MEMOS: "weakref.WeakKeyDictionary[Solution, _Memo]" = weakref.WeakKeyDictionary()
-
-
-def _memo(solution: Solution) -> _Memo:
-    memo = _MEMOS.get(solution)
-    if memo is None:
-        memo = _MEMOS[solution] = _Memo(solution)
-    return memo
-
-
-def mark_row(
-    solution: Solution,
-    row: int,
-    answers: Mapping[str, Sequence[float] | None],
-    *,
-    stages: Sequence[str] | None = None,
-    mode: str = "exam",
-    follow_through: str = "full",
-    hints: Mapping[str, int] | None = None,
-) -> list[Item]:
-    """One item per asked stage (default: the problem's), in pipeline order."""
-    problem = solution.problem
-    asked = tuple(problem.asked_stages if stages is None else stages)
-    for stage in asked:
-        if stage not in problem.stages:
-            raise ValueError(f"problem {problem.id!r} has no stage {stage!r}")
-    if mode not in MODES:
-        raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
-    items: list[Item] = []
-    own: dict[str, tuple[float, ...]] = {}
-    for stage in problem.stages:
-        given = answers.get(stage) if stage in asked else None
-        if stage in asked:
-            items.append(
-                mark_stage(solution, row, stage, given, own, follow_through=follow_through, hints=(hints or {}).get(stage, 0))
-            )
-        own = advance(solution, row, stage, given, own, mode)
-    return items

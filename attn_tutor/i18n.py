@@ -53,7 +53,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
     "validate.invalid_one": ("{path}: invalid (1 error)", "{path}: 오류 1개"),
     "validate.warning": ("warning: {message}", "경고: {message}"),
-    # --- loading problem sets (attn_tutor.problems) --------------------------------
+    # --- loading problem sets (attn_tutor.problem_load) --------------------------------
     # The file as a whole.
     "problems.not_found": ("no such file; check the path", "파일이 없습니다. 경로를 확인하세요"),
     "problems.no_such_set": (
@@ -660,7 +660,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the dimension must be from 1 to {most}, not {dim}",
         "차원은 1부터 {most}까지여야 합니다 ({dim}은(는) 쓸 수 없습니다)",
     ),
-    # --- grade (attn_tutor.classbook) ----------------------------------------------
+    # --- grade (attn_tutor.gradebook) ----------------------------------------------
     "grade.in_item": ("{item}: {message}", "{item}: {message}"),
     "grade.problem_set_error": (
         "cannot load the problem set '{name}': {message}",

@@ -1,7 +1,7 @@
 """The problem model: immutable records, no numpy, no YAML.
 
 A :class:`ProblemSet` is what a teacher's YAML file describes once it has been
-checked by :mod:`attn_tutor.problems`. Matrices are tuples of row tuples of
+checked by :mod:`attn_tutor.problem_load`. Matrices are tuples of row tuples of
 floats, so a problem is hashable and cannot be changed by accident.
 
 The records are NamedTuples, not frozen dataclasses: every command builds these

@@ -351,6 +351,7 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show) -> Outcome:
     prompt = t("quiz.prompt", lang)
     show([Paragraph(t(f"quiz.intro.{config.mode}", lang))])
     current: dict | None = None  # the question on screen: solution, row, stage, hints
+    marker = grading.Marker(follow_through=config.follow_through)  # this quiz's marking and its memory
     try:
         for item_plan in config.plans:
             solution = engine.solve(item_plan.problem)
@@ -361,22 +362,20 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show) -> Outcome:
                 hint_basis: dict[str, tuple[float, ...]] = {}
                 for stage in problem.stages:
                     if stage not in problem.asked_stages:
-                        own = grading.advance(solution, row, stage, None, own, config.mode)
+                        own = marker.advance(solution, row, stage, None, own, config.mode)
                         hint_basis = own
                         continue
-                    current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own}
+                    current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
                     outcome.asked += 1
                     show(question_blocks(solution, row, stage, lang))
                     ended, given = _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang)
                     if ended is not None:
                         outcome.ended = ended
                         return _finish(outcome, current, config, show)
-                    item = grading.mark_stage(
-                        solution, row, stage, given, own, follow_through=config.follow_through, hints=current["hints"]
-                    )
+                    item = marker.stage(solution, row, stage, given, own, hints=current["hints"])
                     current = None
                     report.items.append(item)
-                    own = grading.advance(solution, row, stage, given, own, config.mode)
+                    own = marker.advance(solution, row, stage, given, own, config.mode)
                     if config.mode == "practice":
                         show(feedback_blocks(solution, row, item, lang))
                         hint_basis = own if item.verdict in ("correct", "follow_through") else {}
@@ -415,14 +414,8 @@ def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lan
 def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Show) -> Outcome:
     if current is not None:  # the question on screen when the quiz stopped: recorded as missing
         outcome.report.items.append(
-            grading.mark_stage(
-                current["solution"],
-                current["row"],
-                current["stage"],
-                None,
-                current["own"],
-                follow_through=config.follow_through,
-                hints=current["hints"],
+            current["marker"].stage(
+                current["solution"], current["row"], current["stage"], None, current["own"], hints=current["hints"]
             )
         )
     show(summary_blocks(outcome, config.lang))

@@ -3,7 +3,7 @@
 Builds a synthetic class of N YAML answer files (default 10,000) for the packaged
 ch13 set — every problem, every asked row and stage — in a temporary directory.
 Students make every kind of mistake the marker knows (each drawn from
-``grading.mistaken_rows`` and carried forward, as a student who slips keeps going
+``grading.Marker.exact_mistakes`` and carried forward, as a student who slips keeps going
 with their own numbers), round to 2–4 places, type rows as lists or as text with
 fractions, percentages and arithmetic, leave stages blank, and a fifth work on
 per-student variants (30 seeds). By default 55% of rows carry a known mistake and
@@ -11,14 +11,14 @@ per-student variants (30 seeds). By default 55% of rows carry a known mistake an
 costs a real marking while right rows are cheap. Then, alternating for a few rounds, it times
 
   (a) parse: read every file and ``yaml.load`` it with ``yaml.CSafeLoader``;
-  (b) grade: ``classbook.grade_files`` on the directory — find, read, check, mark
+  (b) grade: ``gradebook.grade_files`` on the directory — find, read, check, mark
       every student in exam mode — plus the gradebook CSV (as ``grade --csv``);
   (c) the same plus the ``--json`` file of every student's full report;
 
 and prints each round and the median ratios (b)/(a) and (c)/(a). The same files, in the
-same process, (a) and (b) alternating so that a busy machine slows both; before each
-timed grading run the module-level caches a run fills are emptied (:func:`forget`), so
-no round is helped by the last (a fresh ``attn-tutor grade`` starts empty too). ``--cli`` also times the
+same process, (a) and (b) alternating so that a busy machine slows both; every grading
+run makes its own marker and cell reader (there are no module-level caches), so no
+round is helped by the last, as a fresh ``attn-tutor grade`` starts empty too. ``--cli`` also times the
 ``attn-tutor grade DIR --csv OUT --json OUT`` command in a subprocess (start-up
 and terminal summary included). A benchmark, not a test.
 
@@ -40,12 +40,13 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from attn_tutor import classbook, engine, grading
+from attn_tutor import engine, gradebook, grading
 from attn_tutor.generate import variant_set
 from attn_tutor.model import STAGES
-from attn_tutor.problems import load_problem_set
+from attn_tutor.problem_load import load_problem_set
 
 SEEDS = list(range(1000, 1030))
+_MARKER = grading.Marker()  # only for building the class
 
 
 def _cells(values, decimals: int) -> list[float]:
@@ -71,10 +72,10 @@ def student_rows(solution, problem, token: str, rng: random.Random, slips: float
     kind = rng.random()
     if kind < slips:  # a mistake at some stage, then the student's own numbers carried on
         stage = rng.choice(stages)
-        mistakes = grading.mistaken_rows(solution, row, stage, {})
+        mistakes = _MARKER.exact_mistakes(solution, row, stage)
         if mistakes:
-            _, made, _ = rng.choice(mistakes)
-            rows[stage] = np.where(np.isfinite(made), made, 0.0)
+            _, made = rng.choice(mistakes)
+            rows[stage] = np.array([0.0 if v is None or not np.isfinite(v) else v for v in made])
         else:
             rows[stage] = rows[stage] + rng.choice([-1, 1]) * rng.uniform(0.01, 2.0)
         for later in stages[stages.index(stage) + 1 :]:
@@ -125,28 +126,17 @@ def parse_only(folder: Path) -> int:
     return count
 
 
-def forget() -> None:
-    """Empty the module-level caches a first grading run fills (parsed texts, resolved
-    scalars, marking memos), so every timed run starts as a fresh ``attn-tutor grade``
-    process would and no round is helped by the one before."""
-    classbook._PARSED.clear()
-    classbook._PLAIN_TAGS.clear()
-    grading._MEMOS.clear()
-
-
 def grade(folder: Path) -> int:
     """What ``attn-tutor grade DIR --csv OUT`` does, less start-up and the terminal."""
-    forget()
-    book = classbook.grade_files([folder])
-    classbook.gradebook_csv(book)
+    book = gradebook.grade_files([folder])
+    gradebook.gradebook_csv(book)
     return len(book.students)
 
 
 def grade_with_json(folder: Path) -> int:
-    forget()
-    book = classbook.grade_files([folder])
-    classbook.gradebook_csv(book)
-    classbook.gradebook_json(book)
+    book = gradebook.grade_files([folder])
+    gradebook.gradebook_csv(book)
+    gradebook.gradebook_json(book)
     return len(book.students)
 
 

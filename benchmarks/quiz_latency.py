@@ -20,7 +20,7 @@ import statistics
 import time
 
 from attn_tutor import quiz
-from attn_tutor.problems import load_problem_set
+from attn_tutor.problem_load import load_problem_set
 from attn_tutor.render import terminal
 
 # The chapter's two rows: 먹었다 rounded to two places, 고양이가 with √d forgotten,

@@ -15,7 +15,7 @@ import pytest
 
 from attn_tutor import engine
 from attn_tutor.numbers import fmt, fmt_row
-from attn_tutor.problems import load_path, load_problem_set, validate_path
+from attn_tutor.problem_load import load_path, load_problem_set, validate_path
 
 CH13 = Path(__file__).resolve().parent.parent / "problems" / "ch13.yaml"
 

@@ -184,7 +184,7 @@ def test_validate_lists_every_error_and_fails(run_cli, tmp_path):
 
 
 def test_validate_passes_the_packaged_set(run_cli):
-    from attn_tutor.problems import packaged_path
+    from attn_tutor.problem_load import packaged_path
 
     result = run_cli("validate", str(packaged_path("ch13")))
     assert result.exit_code == 0, result.output

@@ -17,7 +17,7 @@ import pytest
 
 from attn_tutor import worksheet
 from attn_tutor.model import Head, Problem, ProblemSet
-from attn_tutor.problem_yaml import dump_problem_set, number, quote
+from attn_tutor.problem_dump import dump_problem_set, number, quote
 from attn_tutor.render import latex
 
 HOSTILE_HTML = "<script>alert(1)</script>"
@@ -360,7 +360,7 @@ def test_variants_are_deterministic_distinct_and_numbered(run_cli):
 
 def test_the_printed_number_regenerates_its_sheet(run_cli):
     from attn_tutor.generate import variant_set
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
     from attn_tutor.render import html
 
     text = export(run_cli, "--variants", "2", "--seed", "7", "--answers")
@@ -528,7 +528,7 @@ def test_generate_without_a_seed_writes_the_seed_it_chose(run_cli):
     "token", ["yes", "no", "on", "1", "1e3", "0x1F", "- x", "#", "null", "~", "a: b", "'q'", '"', "\\", "tab\there", "줄\n바꿈", "a\u2028b", "a\x85b", "🙂", " lead", "&anchor", "*alias", "!tag", "%dir", "@", "`"]
 )
 def test_dump_problem_set_keeps_every_token_a_string(token):
-    from attn_tutor.problems import load_text
+    from attn_tutor.problem_load import load_text
 
     problem = Problem(
         id=token + "-id",
@@ -547,7 +547,7 @@ def test_dump_problem_set_keeps_every_token_a_string(token):
 
 
 def test_dump_round_trips_the_packaged_set():
-    from attn_tutor.problems import load_problem_set, load_text
+    from attn_tutor.problem_load import load_problem_set, load_text
 
     original = load_problem_set(None)
     back = load_text(dump_problem_set(original, header_comment="x", lang="ko"), "x.yaml")

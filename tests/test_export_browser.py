@@ -14,7 +14,7 @@ from pathlib import Path
 import pytest
 
 from attn_tutor.model import Head, Problem, ProblemSet
-from attn_tutor.problem_yaml import dump_problem_set
+from attn_tutor.problem_dump import dump_problem_set
 
 VARIANTS = 3
 SEED = 7

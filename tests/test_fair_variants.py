@@ -63,7 +63,7 @@ SOURCES = [
 
 
 def ch13():
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     return list(load_problem_set(None).problems)
 
@@ -189,13 +189,13 @@ def test_a_student_making_a_mistake_on_a_variant_is_diagnosed(source):
 
 
 def test_solve_variant_is_the_set_grade_marks_against(run_cli, tmp_path):
-    from attn_tutor import classbook
+    from attn_tutor import gradebook
     from attn_tutor.render import jsonout
 
     number = 42007
     result = run_cli("solve", "ch13", "--variant", str(number), "--format", "json")
     assert result.exit_code == 0, result.output
-    marker = classbook.Marker()
+    marker = gradebook.Grader()
     problem_set, solutions, _ = marker.solved("ch13", number)
     assert result.stdout == jsonout.dumps([solutions[p.id] for p in problem_set.problems])
     plain = run_cli("solve", "ch13", "--format", "json")
@@ -209,7 +209,7 @@ def test_solve_variant_is_the_set_grade_marks_against(run_cli, tmp_path):
 def test_a_sheet_from_export_is_solved_by_solve_variant(run_cli, tmp_path):
     """The number printed on sheet 2 of --seed 5 is 5002, and solve --variant 5002 gives its numbers."""
     from attn_tutor import worksheet
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     sheets = worksheet.make_sheets(load_problem_set(None), variants=2, seed=5)
     assert sheets[1].variant == 5002

@@ -327,7 +327,7 @@ def test_a_variant_set_keeps_problems_independent():
 
 
 def test_variants_of_the_packaged_set_solve():
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     problem_set = load_problem_set(None)
     varied = variant_set(problem_set, 1042)

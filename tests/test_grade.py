@@ -1,4 +1,4 @@
-"""`attn-tutor grade` and attn_tutor.classbook: a class's answer files in, a gradebook out.
+"""`attn-tutor grade` and attn_tutor.gradebook: a class's answer files in, a gradebook out.
 
 Fixtures (tests/fixtures/grade/): ``set.yaml`` is the chapter's example with both
 rows asked; ``class/`` holds one YAML file per student, each making one kind of
@@ -21,7 +21,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_tutor import classbook
+from attn_tutor import gradebook
+from attn_tutor.gradebook import answer_yaml as yaml_reader
+from reference_marking import mistaken_rows, reference_mark_row
 from attn_tutor.answers import parse_row
 from attn_tutor.grading import VERDICTS, diagnosis_name
 from attn_tutor.i18n import t
@@ -84,12 +86,12 @@ EXPECTED = [
 
 @pytest.fixture(scope="module")
 def class_book():
-    return classbook.grade_files([CLASS])
+    return gradebook.grade_files([CLASS])
 
 
 @pytest.fixture(scope="module")
 def class_rows(class_book):
-    return read_gradebook(classbook.gradebook_csv(class_book))
+    return read_gradebook(gradebook.gradebook_csv(class_book))
 
 
 def test_gradebook_header_is_stable(class_rows):
@@ -126,12 +128,12 @@ def test_the_class_covers_every_verdict_and_diagnosis(class_book):
 
 
 def test_csv_and_yaml_answers_give_the_same_marks(class_book):
-    from_csv = classbook.grade_files([FIXTURES / "class.csv"], problems=str(SET))
+    from_csv = gradebook.grade_files([FIXTURES / "class.csv"], problems=str(SET))
     assert [s.student for s in from_csv.students] == [s.student for s in class_book.students]
     for a, b in zip(class_book.students, from_csv.students):
         assert not a.findings and not b.findings
         assert [i.to_dict() for i in a.report.items] == [i.to_dict() for i in b.report.items]
-    assert classbook.gradebook_csv(from_csv) == classbook.gradebook_csv(class_book)
+    assert gradebook.gradebook_csv(from_csv) == gradebook.gradebook_csv(class_book)
 
 
 def test_item_analysis_counts_match_the_gradebook(class_book, class_rows):
@@ -162,7 +164,7 @@ def test_score_distribution_counts_every_marked_student(class_book):
     [(0, 8, 0), (0.7999, 8, 0), (0.8, 8, 1), (7.2, 8, 9), (7.1999, 8, 8), (8, 8, 9), (3, 10, 3), (0.7, 1, 7), (0, 0, 0)],
 )
 def test_score_bins_are_exact(score, max_score, expected):
-    assert classbook.score_bin(score, max_score) == expected
+    assert gradebook.score_bin(score, max_score) == expected
 
 
 # --- variants ------------------------------------------------------------------------------
@@ -189,7 +191,7 @@ def answer_yaml(student: str, problem_set, variant: int | None = None, problem_s
 
 def test_variants_are_marked_against_their_own_numbers(tmp_path):
     from attn_tutor.generate import variant_set
-    from attn_tutor.problems import load_path
+    from attn_tutor.problem_load import load_path
 
     original = load_path(SET)
     shutil.copy(SET, tmp_path / "set.yaml")
@@ -199,7 +201,7 @@ def test_variants_are_marked_against_their_own_numbers(tmp_path):
     (answers / "b.yaml").write_text(answer_yaml("variant-with-key", original, 1042), "utf-8")
     (answers / "c.yaml").write_text(answer_yaml("no-variant", original), "utf-8")
     (answers / "d.yaml").write_text(answer_yaml("other-variant", variant_set(original, 7), 1042), "utf-8")
-    book = classbook.grade_files([answers])
+    book = gradebook.grade_files([answers])
     scores = {s.student: (s.score, s.max_score, s.variant) for s in book.students}
     assert scores["variant-right"] == (8, 8, 1042)
     assert scores["no-variant"] == (8, 8, None)
@@ -209,7 +211,7 @@ def test_variants_are_marked_against_their_own_numbers(tmp_path):
         assert scores[name][0] < 8
         # a variant keeps the source's ranges, so a cell may agree by chance; no row does here
         assert {i.verdict for i in student.report.items if i.stage in ("scores", "output")} <= {"wrong", "partial"}
-    rows = read_gradebook(classbook.gradebook_csv(book))
+    rows = read_gradebook(gradebook.gradebook_csv(book))
     assert [r["variant"] for r in rows] == ["1042", "1042", "", "1042"]
     assert not book.failed
 
@@ -217,7 +219,7 @@ def test_variants_are_marked_against_their_own_numbers(tmp_path):
 @pytest.mark.parametrize("variant", ["-1", "9223372036854775808", "0x10", "1.5", "yes", "[1]"])
 def test_a_bad_variant_lists_the_student_with_the_error(tmp_path, variant):
     (tmp_path / "a.yaml").write_text(f"student: 김\nproblem_set: {SET}\nvariant: {variant}\n", "utf-8")
-    (student,) = classbook.grade_files([tmp_path]).students
+    (student,) = gradebook.grade_files([tmp_path]).students
     assert student.report is None
     assert [f.key for f in student.findings] == ["grade.bad_variant"]
     assert student.findings[0].where.line == 3
@@ -236,7 +238,7 @@ def messages(student) -> list[str]:
 
 
 def test_broken_files_are_isolated_and_reported_with_file_and_line():
-    book = classbook.grade_files([BROKEN])
+    book = gradebook.grade_files([BROKEN])
     by_name = {s.student: s for s in book.students}
     assert list(by_name) == ["좋은학생", "b-bad-yaml", "모르는문제", "잘못쓴칸", "두번쓴키", "f-not-utf8", "나쁜칸", "좋은칸"]
     assert by_name["좋은학생"].findings == [] and by_name["좋은학생"].score == 1
@@ -278,7 +280,7 @@ def test_broken_files_are_isolated_and_reported_with_file_and_line():
     assert [(f.key, f.where.line, f.where.column) for f in bad_cell.findings] == [("grade.in_item", 2, 4)]
     assert "could not read '?'" in messages(bad_cell)[0]
 
-    rows = read_gradebook(classbook.gradebook_csv(book))
+    rows = read_gradebook(gradebook.gradebook_csv(book))
     assert [r["score"] for r in rows] == ["1", "", "1", "1", "1", "", "1", "2"]
     assert rows[1]["errors"].startswith(str(BROKEN / "b-bad-yaml.yaml") + ":5:1: not valid YAML")
     assert cells(rows[1], M) == ["|"] * 4  # no marks at all, not zeros
@@ -308,9 +310,9 @@ def test_broken_files_are_isolated_and_reported_with_file_and_line():
 )
 def test_yaml_answers_are_read_as_typed_never_as_yaml_1_1(answer, values, key, verdict):
     text = f"student: s\nproblem_set: {SET}\nanswers:\n  cat-fish:\n    {M}:\n      scores: {answer}\n"
-    sub = classbook.read_yaml_text(text, "a.yaml")
+    sub = gradebook.read_yaml_text(text, "a.yaml")
     assert sub.answers[("cat-fish", M, "scores")].values == values
-    (student,) = classbook.grade_submissions([sub]).students
+    (student,) = gradebook.grade_submissions([sub]).students
     assert [f.key for f in student.findings] == ([key] if key else [])
     assert all(f.where.line == 6 for f in student.findings)
     assert student.report.items[0].verdict == verdict
@@ -328,7 +330,7 @@ def test_yaml_answers_are_read_as_typed_never_as_yaml_1_1(answer, values, key, v
     ],
 )
 def test_yaml_file_problems(text, key, line):
-    sub = classbook.read_yaml_text(text, "x.yaml", default_student="x")
+    sub = gradebook.read_yaml_text(text, "x.yaml", default_student="x")
     assert sub.findings[0].key == key
     assert sub.findings[0].where.line == line
 
@@ -336,7 +338,7 @@ def test_yaml_file_problems(text, key, line):
 def test_an_alias_bomb_is_refused_quickly():
     bomb = "a: &a [1,1,1,1,1,1,1,1,1]\nb: &b [*a,*a,*a,*a,*a,*a,*a,*a,*a]\nc: &c [*b,*b,*b,*b,*b,*b,*b,*b,*b]\n"
     text = bomb + f"student: s\nanswers:\n  cat-fish:\n    {M}:\n      scores: [*c, *c, *c]\n"
-    sub = classbook.read_yaml_text(text, "bomb.yaml")
+    sub = gradebook.read_yaml_text(text, "bomb.yaml")
     assert sub.answers[("cat-fish", M, "scores")].values is None
     assert {f.key for f in sub.findings} == {"grade.unknown_key", "grade.not_a_number"}
 
@@ -352,7 +354,7 @@ def test_csv_reading_rules(tmp_path):
             "t3,,12,,,,,extra\r\n"
         ).encode("utf-8")
     )
-    subs = classbook.read_answer_file(path)
+    subs = gradebook.read_answer_file(path)
     assert [s.student for s in subs] == ["가", "나", ""]
     assert [s.line for s in subs] == [2, 4, 5]
     assert subs[0].answers[("cat-fish", M, "scaled")].values == (0.71, 4.24, 2.83)
@@ -365,7 +367,7 @@ def test_csv_reading_rules(tmp_path):
 def test_csv_without_a_student_column_is_one_error(tmp_path):
     path = tmp_path / "x.csv"
     path.write_text("name,cat-fish/먹었다/scores\r\nkim,1 6 4\r\n", "utf-8")
-    (sub,) = classbook.read_answer_file(path)
+    (sub,) = gradebook.read_answer_file(path)
     assert not sub.readable and [f.key for f in sub.findings] == ["grade.csv_no_student"]
 
 
@@ -383,7 +385,7 @@ def test_csv_without_a_student_column_is_one_error(tmp_path):
 )
 def test_the_fast_path_reads_exactly_what_the_parser_reads(numbers, separator):
     for text in (separator.join(f"{n:f}" for n in numbers), "(" + ", ".join(f"{n:f}" for n in numbers) + ")"):
-        assert [repr(v) for v in classbook.parse_cells(text)] == [repr(v) for v in parse_row(text)]
+        assert [repr(v) for v in gradebook.parse_cells(text)] == [repr(v) for v in parse_row(text)]
 
 
 @pytest.mark.parametrize("text", ["-0", "-0.0 1", "[0.5 -2]", "(1 -2)", "1 - 2", "1,,2", "(1, 2", "１ ２", "1e3", ".5", "5."])
@@ -392,22 +394,22 @@ def test_the_fast_path_agrees_on_edge_cases(text):
         expected = [repr(v) for v in parse_row(text)]
     except Exception as error:  # noqa: BLE001 - the same refusal, whatever it is
         with pytest.raises(type(error)):
-            classbook.parse_cells(text)
+            gradebook.parse_cells(text)
     else:
-        assert [repr(v) for v in classbook.parse_cells(text)] == expected
+        assert [repr(v) for v in gradebook.parse_cells(text)] == expected
 
 
-# --- marking stage by stage is mark_row, only faster -----------------------------------------
+# --- a class is marked as the reference marks it ---------------------------------------------
 
 _CH13 = None
-_MARKERS: dict[str, classbook.Marker] = {}
+_MARKERS: dict = {}
 
 
 def _ch13():
     global _CH13
     if _CH13 is None:
         from attn_tutor import engine
-        from attn_tutor.problems import load_problem_set
+        from attn_tutor.problem_load import load_problem_set
 
         _CH13 = [(p, engine.solve(p)) for p in load_problem_set("ch13").problems]
     return _CH13
@@ -415,7 +417,7 @@ def _ch13():
 
 @settings(max_examples=200, deadline=None)
 @given(st.data())
-def test_stage_by_stage_marking_equals_mark_row(data):
+def test_a_runs_marker_marks_as_the_reference_does(data):
     """Every ch13 problem (masks, several heads, cross-attention, projections, no values)."""
     import numpy as np
 
@@ -423,12 +425,12 @@ def test_stage_by_stage_marking_equals_mark_row(data):
 
     problem, solution = data.draw(st.sampled_from(_ch13()), label="problem")
     token = data.draw(st.sampled_from(problem.asked_rows), label="row")
-    policy = data.draw(st.sampled_from(classbook.POLICIES), label="policy")
+    policy = data.draw(st.sampled_from(gradebook.POLICIES), label="policy")
     row = problem.row_index(token)
     rows = {stage: np.array(solution.stage_row(stage, row), dtype=float) for stage in problem.stages}
     slip = data.draw(st.sampled_from((None, *problem.stages)), label="slip")
     if slip is not None:
-        mistakes = grading.mistaken_rows(solution, row, slip, {})
+        mistakes = mistaken_rows(solution, row, slip, {})
         if mistakes and data.draw(st.booleans(), label="known mistake"):
             rows[slip] = np.nan_to_num(data.draw(st.sampled_from(mistakes), label="mistake")[1])
         else:
@@ -444,9 +446,9 @@ def test_stage_by_stage_marking_equals_mark_row(data):
             answers[stage] = None
         else:
             answers[stage] = tuple(round(float(v), decimals) + 0.0 for v in np.nan_to_num(rows[stage]))
-    marker = _MARKERS.setdefault(policy, classbook.Marker(follow_through=policy))  # memo shared across examples
-    fast = marker._mark_row("ch13", None, solution, problem, token, answers)
-    slow = grading.mark_row(solution, row, answers, mode="exam", follow_through=policy)
+    marker = _MARKERS.setdefault(policy, grading.Marker(follow_through=policy))  # memory shared across examples
+    fast = marker.row(solution, row, answers, mode="exam")
+    slow = reference_mark_row(solution, row, answers, mode="exam", follow_through=policy)
     assert [item.to_dict() for item in fast] == [item.to_dict() for item in slow]
 
 
@@ -473,11 +475,11 @@ def test_stage_by_stage_marking_equals_mark_row(data):
     ],
 )
 def test_csv_cells_neutralise_formulas_but_keep_numbers(value, written):
-    assert classbook.csv_cell(value) == written
+    assert gradebook.csv_cell(value) == written
 
 
 def test_hostile_names_survive_the_round_trip(class_book):
-    data = classbook.gradebook_csv(class_book)
+    data = gradebook.gradebook_csv(class_book)
     rows = list(csv.reader(io.StringIO(data.decode("utf-8-sig"), newline="")))
     names = [row[0] for row in rows[1:]]
     assert "'" + HOSTILE in names  # commas, quotes, a newline and Korean intact; the formula shown, not run
@@ -487,7 +489,7 @@ def test_hostile_names_survive_the_round_trip(class_book):
 
 
 def test_json_has_every_students_full_report(class_book):
-    data = json.loads(classbook.gradebook_json(class_book))
+    data = json.loads(gradebook.gradebook_json(class_book))
     assert list(data) == ["follow_through", "students", "item_analysis", "distribution"]
     first = data["students"][0]
     assert list(first) == ["student", "file", "line", "variant", "errors", "report"]
@@ -509,10 +511,10 @@ def test_directories_are_searched_recursively_in_a_stable_order(tmp_path):
     (tmp_path / "notes.txt").write_text("student: txt\n", "utf-8")
     shutil.copy(SET, tmp_path / "set.yaml")  # a problem set among the answers is not an answer
     (tmp_path / "old.csv").write_text("student,variant,score,max_score,percent\r\nx,,1,2,50\r\n", "utf-8")
-    book = classbook.grade_files([tmp_path], exclude=[tmp_path / "c.csv"])
+    book = gradebook.grade_files([tmp_path], exclude=[tmp_path / "c.csv"])
     assert [s.student for s in book.students] == ["a", "z"]
     # a file named on the command line is always read as answers
-    book = classbook.grade_files([tmp_path / "set.yaml"])
+    book = gradebook.grade_files([tmp_path / "set.yaml"])
     assert [f.key for f in book.students[0].findings] == ["grade.unknown_key", "grade.unknown_key"]
 
 
@@ -523,7 +525,7 @@ def test_grade_command_writes_the_gradebook_and_shows_the_summary(run_cli, tmp_p
     out, report = tmp_path / "book.csv", tmp_path / "book.json"
     result = run_cli("grade", str(CLASS), "--csv", str(out), "--json", str(report))
     assert result.exit_code == 0, result.output
-    assert read_gradebook(out.read_bytes()) == read_gradebook(classbook.gradebook_csv(classbook.grade_files([CLASS])))
+    assert read_gradebook(out.read_bytes()) == read_gradebook(gradebook.gradebook_csv(gradebook.grade_files([CLASS])))
     assert json.loads(report.read_text("utf-8"))["students"][0]["student"] == "김민지"
     for text in ("Class (13 students)", "Item analysis: cat-fish", "먹었다 · weights", "no e^x ×1", "Score distribution"):
         assert text in result.stdout
@@ -671,30 +673,30 @@ _READ_CASES += [
 
 @pytest.mark.parametrize("text", _READ_CASES)
 def test_the_event_reader_reads_what_the_composing_reader_reads(text):
-    fast = classbook._read_yaml_events(text, "x.yaml", default_student="x")
-    slow = classbook._read_yaml_nodes(text, "x.yaml", default_student="x")
+    fast = yaml_reader.read_events(text, "x.yaml", default_student="x")
+    slow = yaml_reader.read_nodes(text, "x.yaml", default_student="x")
     assert fast is None or fast == slow  # None: the composing reader's turn
-    assert classbook.read_yaml_text(text, "x.yaml", default_student="x") == slow
+    assert gradebook.read_yaml_text(text, "x.yaml", default_student="x") == slow
 
 
 def test_ordinary_answer_files_take_the_fast_reader():
     for path in sorted(CLASS.glob("*.yaml")):
-        assert classbook._read_yaml_events(path.read_text("utf-8"), str(path)) is not None, path.name
+        assert yaml_reader.read_events(path.read_text("utf-8"), str(path)) is not None, path.name
 
 
 def test_the_gradebook_file_is_its_typed_rows_written_cell_by_cell(class_book):
-    book = classbook.grade_files([CLASS, BROKEN], problems=str(SET))
+    book = gradebook.grade_files([CLASS, BROKEN], problems=str(SET))
     for graded in (class_book, book):
         out = io.StringIO(newline="")
         csv.writer(out, lineterminator="\r\n").writerows(
-            [classbook.csv_cell(value) for value in row] for row in classbook.gradebook_rows(graded)
+            [gradebook.csv_cell(value) for value in row] for row in gradebook.gradebook_rows(graded)
         )
-        assert classbook.gradebook_csv(graded) == ("\ufeff" + out.getvalue()).encode("utf-8")
+        assert gradebook.gradebook_csv(graded) == ("\ufeff" + out.getvalue()).encode("utf-8")
 
 
 def test_the_json_file_is_every_students_report_dumped_whole():
-    book = classbook.grade_files([CLASS, BROKEN], problems=str(SET))
-    data = classbook.gradebook_json(book).decode("utf-8")
+    book = gradebook.grade_files([CLASS, BROKEN], problems=str(SET))
+    data = gradebook.gradebook_json(book).decode("utf-8")
     students = [json.dumps(s.to_dict(), ensure_ascii=False, allow_nan=False) for s in book.students]
     assert data.split('"students": [\n', 1)[1].split("\n],\n", 1)[0] == ",\n".join(students)
     assert json.loads(data)["students"] == [s.to_dict() for s in book.students]

@@ -19,9 +19,12 @@ from attn_tutor.grading import (
     advance,
     carry_forward,
     mark_row,
+    Marker,
     mark_stage,
+    stage_tolerance,
 )
 from attn_tutor.i18n import MESSAGES, t
+from reference_marking import mistaken_rows, reference_mark_stage
 from attn_tutor.model import Head, Problem
 from attn_tutor.numbers import round_half_up
 
@@ -507,62 +510,6 @@ def test_verdicts_agree_with_cells_and_points_stay_in_range(problem, data):
 # --- the fast marker is the numpy marker ------------------------------------------------------
 
 
-def reference_mark_stage(solution, row, stage, given, own=None, *, follow_through="full", hints=0):
-    """mark_stage as it was first written, all numpy, from the module's public pieces."""
-    from attn_tutor.grading import (
-        EPS,
-        FOLLOW_THROUGH,
-        _verdict,
-        diagnose_detail,
-        marked_cells,
-        stage_tolerance,
-        previous_stage,
-        row_width,
-        trivial_carry,
-    )
-
-    problem = solution.problem
-    width = row_width(solution, stage)
-    exact = solution.stage_row(stage, row)
-    marked = marked_cells(solution, row, stage)
-    expected = tuple(float(v) if m else None for v, m in zip(exact, marked))
-    before = previous_stage(stage)
-    basis = (own or {}).get(before) if before is not None else None
-    carried = trivial = None
-    if basis is not None:
-        carried = carry_forward(solution, row, stage, basis)
-        trivial = trivial_carry(solution, row, stage, basis)
-    carried_t = None if carried is None else tuple(float(v) if m else None for v, m in zip(carried, marked))
-    common = dict(problem=problem.id, row=problem.tokens[row], stage=stage, expected=expected, hints=hints, max_points=1.0)
-    if given is None:
-        cells = tuple("missing" if m else "masked" for m in marked)
-        return Item(given=None, cells=cells, verdict="missing", diagnosis=None, points=0.0, carried=carried_t, **common)
-    g = np.asarray(given, dtype=np.float64)
-    assert g.shape == (width,)
-    tolerance = stage_tolerance(problem, stage) + EPS
-    states = []
-    with np.errstate(invalid="ignore"):
-        for i in range(width):
-            if not marked[i]:
-                states.append("masked")
-            elif abs(g[i] - exact[i]) <= tolerance:
-                states.append("correct")
-            elif carried is not None and not trivial[i] and abs(g[i] - carried[i]) <= tolerance:
-                states.append("follow_through")
-            else:
-                states.append("wrong")
-    cells = tuple(states)
-    verdict = _verdict(cells)
-    diagnosis, detail = diagnose_detail(solution, row, stage, g, cells, own, carried, trivial) if verdict in ("partial", "wrong") else (None, None)
-    credit = {"correct": 1.0, "follow_through": FOLLOW_THROUGH[follow_through]}
-    scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
-    points = round(sum(scored) / len(scored), 4) if scored else 0.0
-    return Item(
-        given=tuple(float(v) for v in g), cells=cells, verdict=verdict, diagnosis=diagnosis, points=points,
-        carried=carried_t, diagnosis_detail=detail, **common,
-    )  # fmt: skip
-
-
 def _everything(item: Item) -> str:
     """Every field, carried included, to the last bit (repr tells -0.0 and NaN apart)."""
     return repr((item.to_dict(), item.carried, item.diagnosis_detail))
@@ -574,7 +521,6 @@ def test_mark_stage_equals_the_all_numpy_marker_on_random_problems(data):
     """Random problems (masks, 1–4 dims), every stage, answers made of known mistakes, nudges,
     roundings and the student's own rows — the memo reused across examples on purpose."""
     from attn_tutor.generate import random_problem
-    from attn_tutor.grading import mistaken_rows
 
     problem = random_problem(
         data.draw(st.integers(0, 40), label="seed"),
@@ -611,23 +557,75 @@ def test_mark_stage_equals_the_all_numpy_marker_on_random_problems(data):
             own[earlier] = typed(some_row(earlier))
     answer = None if data.draw(st.integers(0, 9), label="blank") == 0 else typed(some_row(stage))
     policy = data.draw(st.sampled_from(["full", "half", "none"]), label="policy")
-    fast = mark_stage(sol, row, stage, answer, own, follow_through=policy)
+    fast = _MARKERS.setdefault(policy, Marker(follow_through=policy)).stage(sol, row, stage, answer, own)
     slow = reference_mark_stage(sol, row, stage, answer, own, follow_through=policy)
     assert _everything(fast) == _everything(slow)
 
 
 _SOLVED: dict = {}
+_MARKERS: dict = {}
 
 
-def test_the_marking_memo_lets_a_solution_go():
-    import gc
-
-    from attn_tutor import grading
+def test_a_marker_that_stops_remembering_marks_the_same():
+    """A run's memory is the Marker's: one that may remember nothing gives the same items."""
+    from attn_tutor.grading import Marker
 
     sol = engine.solve(CAT)
-    mark_row(sol, EAT_ROW, {"scores": (1, 6, 4), "scaled": None, "weights": (0.1, 0.2, 0.7)})
-    assert sol in grading._MEMOS
-    count = len(grading._MEMOS)
-    del sol
-    gc.collect()
-    assert len(grading._MEMOS) == count - 1
+    answers = {"scores": (1, 6, 4), "scaled": None, "weights": (0.1, 0.2, 0.7)}
+    remembering, forgetting = Marker(), Marker(limit=0)
+    for _ in range(2):
+        assert [_everything(i) for i in remembering.row(sol, EAT_ROW, answers)] == [
+            _everything(i) for i in forgetting.row(sol, EAT_ROW, answers)
+        ]
+    assert forgetting.room == 0
+
+
+# --- the mistakes a stage can show, for feedback written ahead of time ------------------------
+
+
+def test_exact_mistakes_of_the_chapters_row():
+    marker = Marker()
+    scaled = marker.exact_mistakes(SOL, EAT_ROW, "scaled")
+    assert [m.code for m in scaled] == ["not_scaled", "divided_by_d", "rounding", "rounding", "rounding"]
+    assert scaled[0].row == tuple(exact("scores"))  # forgot to divide: the scores themselves
+    assert scaled[1].row == pytest.approx(tuple(v / 2 for v in exact("scores")))
+    # √2 taken as 1 (the not_scaled row again, tried after it), 1.4 and 1.41
+    assert [m.row for m in scaled[2:]] == [pytest.approx(tuple(v / r for v in exact("scores"))) for r in (1, 1.4, 1.41)]
+    assert [m.code for m in marker.exact_mistakes(SOL, EAT_ROW, "weights")] == [
+        "no_exp", "not_normalized", "skipped_scaling", "column_softmax", "rounding", "rounding",
+    ]  # fmt: skip
+    assert [m.code for m in marker.exact_mistakes(SOL, EAT_ROW, "output")] == ["used_keys", "rounding", "rounding"]
+
+
+def test_exact_mistakes_never_list_a_mistake_that_changes_nothing():
+    """Divided by 1 and K equal to V: forgetting the division or mixing K are not mistakes there."""
+    plain = solution(divide_by=1.0, heads=(Head(Q=Q, K=K, V=K),))
+    marker = Marker()
+    assert "not_scaled" not in [m.code for m in marker.exact_mistakes(plain, EAT_ROW, "scaled")]
+    assert "used_keys" not in [m.code for m in marker.exact_mistakes(plain, EAT_ROW, "output")]
+
+
+@settings(max_examples=60, deadline=None)
+@given(st.data())
+def test_typing_an_exact_mistake_gets_it_diagnosed(data):
+    """Every ch13 problem: the exact earlier rows typed, then a listed mistake's row: marked
+    wrong or partial with that diagnosis (or an earlier one giving the same numbers)."""
+    from attn_tutor.problem_load import load_problem_set
+
+    problem = data.draw(st.sampled_from(load_problem_set("ch13").problems), label="problem")
+    sol = engine.solve(problem)
+    row = problem.row_index(data.draw(st.sampled_from(problem.asked_rows), label="row"))
+    stage = data.draw(st.sampled_from(problem.stages), label="stage")
+    marker = Marker()
+    mistakes = marker.exact_mistakes(sol, row, stage)
+    if not mistakes:
+        return
+    code, made = data.draw(st.sampled_from(mistakes), label="mistake")
+    own = {s: exact(s, row, sol) for s in problem.stages[: problem.stages.index(stage)]}
+    typed = tuple(0.0 if v is None else v for v in made)
+    item = marker.stage(sol, row, stage, typed, own)
+    assert item.verdict in ("wrong", "partial")
+    limit = stage_tolerance(problem, stage)
+    same = [m.code for m in mistakes if all(a is None or abs(a - b) <= limit for a, b in zip(m.row, made))]
+    assert item.diagnosis == same[0]
+    assert code in same

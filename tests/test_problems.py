@@ -20,11 +20,12 @@ import yaml
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from attn_tutor import problems
+from attn_tutor import problem_load as problems
+from attn_tutor import yamlread
 from attn_tutor.errors import Finding, InvalidProblemSet
 from attn_tutor.i18n import MESSAGES
 from attn_tutor.model import Head, Problem, ProblemSet
-from attn_tutor.problems import (
+from attn_tutor.problem_load import (
     load_path,
     load_problem_set,
     load_text,
@@ -39,7 +40,7 @@ LOADERS = {"C": getattr(yaml, "CSafeLoader", yaml.SafeLoader), "Python": yaml.Sa
 @pytest.fixture(params=sorted(LOADERS))
 def loader(request, monkeypatch):
     """Run a test under both the C loader and the pure-Python loader."""
-    monkeypatch.setattr(problems, "LOADER", LOADERS[request.param])
+    monkeypatch.setattr(yamlread, "LOADER", LOADERS[request.param])
     return request.param
 
 

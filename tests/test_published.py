@@ -27,7 +27,7 @@ from pathlib import Path
 import pytest
 
 from attn_tutor import engine
-from attn_tutor.problems import load_path
+from attn_tutor.problem_load import load_path
 
 FIXTURES = Path(__file__).resolve().parent / "fixtures" / "published"
 

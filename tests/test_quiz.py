@@ -439,7 +439,7 @@ def test_the_loop_does_not_need_numpy_in_the_callbacks():
 def test_every_packaged_problem_typed_exactly_gets_full_marks():
     """Masks, cross-attention, projections, several heads: the loop asks for rows of the right size."""
     from attn_tutor.numbers import round_half_up
-    from attn_tutor.problems import load_problem_set
+    from attn_tutor.problem_load import load_problem_set
 
     problem_set = load_problem_set(None)
     lines = []

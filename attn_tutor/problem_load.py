@@ -58,11 +58,10 @@ import re
 from typing import NamedTuple
 from pathlib import Path
 
-import yaml
-from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
-
+from attn_tutor import yamlread
 from attn_tutor.errors import Finding, InvalidProblemSet, Location
 from attn_tutor.model import STAGES, Head, Matrix, Problem, ProblemSet
+from attn_tutor.yamlread import MappingNode, Node, ScalarNode, SequenceNode, is_plain
 
 __all__ = [
     "DEFAULT_SET",
@@ -75,8 +74,6 @@ __all__ = [
 ]
 
 DEFAULT_SET = "ch13"
-
-LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser where the wheel has it
 
 TOP_KEYS = ("title", "problems")
 HEAD_KEYS = ("Q", "K", "V", "W_Q", "W_K", "W_V")
@@ -95,12 +92,7 @@ MAX_TOLERANCE = 1.0
 MAX_MAGNITUDE = 1e15
 MIN_DIVISOR, MAX_DIVISOR = 1e-15, 1e15
 
-_CORE = "tag:yaml.org,2002:"
-_STR = _CORE + "str"
-_SCALAR_TAGS = frozenset(
-    _CORE + name for name in ("str", "int", "float", "bool", "null", "timestamp", "merge", "value")
-)
-_SEQ_TAG, _MAP_TAG = _CORE + "seq", _CORE + "map"
+_STR = yamlread.STR
 
 _NUMBER = re.compile(r"[-+]?(?:[0-9]+(?:\.[0-9]*)?|\.[0-9]+)(?:[eE][-+]?[0-9]+)?")
 _INTEGER = re.compile(r"[-+]?[0-9]+")
@@ -108,7 +100,6 @@ _NON_FINITE = re.compile(r"[-+]?\.?(?:inf|infinity|nan)", re.IGNORECASE)
 _BOOLEANS = frozenset({"yes", "no", "on", "off", "true", "false"})  # what PyYAML reads as bools
 _NULLS = frozenset({"", "~", "null", "Null", "NULL"})
 
-_resolver = yaml.resolver.Resolver()
 
 
 # --- packaged sets ---------------------------------------------------------------
@@ -248,11 +239,6 @@ class _Context(NamedTuple):
     top_level: bool  # the problem's own matrices, not a head under heads:
 
 
-def is_plain(node: ScalarNode) -> bool:
-    """An unquoted scalar: its style is None (pure-Python loader) or "" (C loader)."""
-    return not node.style
-
-
 def _shown(node: Node) -> str:
     """A scalar as the teacher wrote it, for quoting in a message."""
     if isinstance(node, ScalarNode):
@@ -329,102 +315,33 @@ class _Reader:
 
     def _compose(self, text: str) -> Node | None:
         try:
-            return yaml.compose(text, Loader=LOADER)
-        except yaml.reader.ReaderError as error:
-            char = error.character if isinstance(error.character, int) else ord(error.character)
-            index = text.find(chr(char))
-            line = text.count("\n", 0, index) + 1 if index >= 0 else None
-            column = index - (text.rfind("\n", 0, index) + 1) + 1 if index >= 0 else None
-            self.add("problems.control_character", Location(self.source, line, column), char=f"U+{char:04X}")
-        except yaml.MarkedYAMLError as error:
-            mark = error.problem_mark or error.context_mark
-            where = Location.of_mark(self.source, mark) if mark else Location(self.source)
-            problem = error.problem or ""
-            if error.context == "expected a single document in the stream":
-                self.add("problems.multiple_documents", where)
-            elif "tab" in problem or (mark and self._char_at(text, mark) == "\t"):
-                self.add("problems.tab", where)
+            return yamlread.compose(text, self.source)
+        except yamlread.BadYaml as bad:
+            if bad.kind == "control_character":
+                self.add("problems.control_character", bad.where, char=f"U+{bad.char:04X}")
+            elif bad.kind in ("multiple_documents", "tab"):
+                self.add(f"problems.{bad.kind}", bad.where)
             else:
-                detail = problem
-                if error.context:
-                    cm = error.context_mark
-                    at = f" (line {cm.line + 1}, column {cm.column + 1})" if cm else ""
-                    detail = f"{problem}, {error.context}{at}"
-                self.add("problems.yaml_syntax", where, detail=detail)
-        except yaml.YAMLError as error:  # pragma: no cover - every PyYAML error is one of the above
-            self.add("problems.yaml_syntax", Location(self.source), detail=str(error))
-        except RecursionError:  # the pure-Python composer on absurd nesting (libyaml stops at 1000)
-            self.add("problems.yaml_syntax", Location(self.source), detail="exceeded maximum nesting depth")
+                self.add("problems.yaml_syntax", bad.where, detail=bad.detail)
         return None
 
-    @staticmethod
-    def _char_at(text: str, mark) -> str:
-        lines = text.splitlines()
-        if 0 <= mark.line < len(lines) and 0 <= mark.column < len(lines[mark.line]):
-            return lines[mark.line][mark.column]
-        return ""
-
     def _scan(self, root: Node, text: str) -> bool:
-        """Check tags and duplicate keys, visiting each distinct node once.
-
-        A node met a second time is an alias (or a cycle): return False after
-        reporting the first alias in the text, without expanding anything.
-        """
-        seen: set[int] = set()
-        stack: list[tuple[Node, str]] = [(root, "")]
-        aliased = False
-        while stack:
-            node, path = stack.pop()
-            if id(node) in seen:
-                aliased = True
-                continue
-            seen.add(id(node))
-            if isinstance(node, ScalarNode):
-                allowed = node.tag in _SCALAR_TAGS
-            elif isinstance(node, SequenceNode):
-                allowed = node.tag == _SEQ_TAG
+        """Check tags and duplicate keys (:func:`attn_tutor.yamlread.scan`); False after
+        reporting the first alias in the text, if any node is shared."""
+        issues, aliased = yamlread.scan(root)
+        for issue in issues:
+            if issue.kind == "tag":
+                self.add("problems.tag", issue.node, tag=yamlread.short_tag(issue.node.tag))
+                self.bad.add(id(issue.node))
+            elif issue.kind == "bad_key":
+                self.add("problems.bad_key", issue.node, path=issue.path or "-")
+                self.bad.add(id(issue.node))
             else:
-                allowed = node.tag == _MAP_TAG
-            if not allowed:
-                self.add("problems.tag", node, tag=_short_tag(node.tag))
-                self.bad.add(id(node))
-                continue
-            if isinstance(node, SequenceNode):
-                stack.extend((child, f"{path}[{i}]") for i, child in enumerate(node.value))
-            elif isinstance(node, MappingNode):
-                first: dict[str, Node] = {}
-                for key, value in node.value:
-                    if not isinstance(key, ScalarNode):
-                        self.add("problems.bad_key", key, path=path or "-")
-                        self.bad.add(id(key))
-                        stack.append((key, path))
-                        continue
-                    stack.append((key, path))
-                    child = _join(path, key.value)
-                    if key.value in first:
-                        self.add(
-                            "problems.duplicate_key",
-                            key,
-                            path=child,
-                            first_line=first[key.value].start_mark.line + 1,
-                        )
-                    else:
-                        first[key.value] = key
-                    stack.append((value, child))
+                self.add("problems.duplicate_key", issue.node, path=issue.path, first_line=issue.first.start_mark.line + 1)
         if aliased:
-            self._report_alias(text)
+            place, name = yamlread.first_alias(text, self.source)
+            self.add("problems.alias", place, name=name)
         return not aliased
-
-    def _report_alias(self, text: str) -> None:
-        for event in yaml.parse(text, Loader=LOADER):
-            if isinstance(event, yaml.AliasEvent):
-                self.add(
-                    "problems.alias",
-                    Location.of_mark(self.source, event.start_mark),
-                    name=event.anchor,
-                )
-                return
-        self.add("problems.alias", Location(self.source), name="?")  # pragma: no cover
 
     # -- generic shapes -----------------------------------------------------------
 
@@ -533,7 +450,7 @@ class _Reader:
         text = node.value
         if not is_plain(node):
             return None, "quoted"
-        if node.tag == _STR and _resolver.resolve(ScalarNode, text, (True, False)) != _STR:
+        if node.tag == _STR and yamlread.resolve_plain(text) != _STR:
             return None, "quoted"  # written with an explicit !!str
         if text in _NULLS:
             return None, "missing"
@@ -938,6 +855,3 @@ def _one(message: str, count: int) -> str:
     """The singular form of a "has N numbers" message when N is 1."""
     return f"{message}_1" if count == 1 else message
 
-
-def _short_tag(tag: str) -> str:
-    return "!!" + tag[len(_CORE) :] if tag.startswith(_CORE) else tag

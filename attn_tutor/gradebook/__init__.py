@@ -1,0 +1,105 @@
+"""Class grading: read a class's answer files, mark each student with the quiz's rules, sum up.
+
+The package, by job: :mod:`.records` (what is handed in and given back),
+:mod:`.cells` (typed cells), :mod:`.answer_yaml` / :mod:`.answer_csv` /
+:mod:`.answer_files` (reading answer files), :mod:`.marking` (marking a class),
+:mod:`.analysis` (item analysis, distribution), :mod:`.writing` (CSV, JSON) and
+:mod:`.summary` (the terminal's blocks).
+
+No terminal and no rich here: the results are dataclasses (:class:`Gradebook`,
+:class:`StudentResult`, :class:`ItemStats`); :func:`summary_blocks` lays them out as
+document blocks and :func:`gradebook_csv` / :func:`gradebook_json` give the files.
+Marking is the quiz's (:mod:`attn_tutor.grading`, unchanged), in exam mode.
+
+Answer files
+    **YAML**, one per student: ``student``, ``problem_set`` (a packaged set's name,
+    or a path relative to the answer file), optional ``variant`` (a worksheet's seed)
+    and ``answers: {problem id: {query row: {stage: answer}}}``. An answer is a list
+    of numbers or one line of text typed as in the quiz. The file is read from the
+    parser's events or with ``yaml.compose`` (``CSafeLoader`` when present; see
+    Speed), so nothing is ever built from a tag and every message has a line. Every number is read from the text exactly as
+    written, by the quiz's parser (:func:`attn_tutor.answers.parse_row`), not by
+    YAML 1.1's rules: ``017`` is 17 (not 15), ``1:30`` and ``0x1F`` are refused,
+    ``yes``/``no``/``on``/``off`` where a number belongs are refused with their own
+    message; a duplicate key is an error and neither copy is used. An empty answer
+    (``scores:``, ``[]``, ``""``) is simply missing.
+
+    **CSV**, one row per student, as form tools export it: a ``student`` column, an
+    optional ``variant`` column, then one column per answer named
+    ``problem/row/stage``; other columns without a ``/`` (a form's ``Timestamp``,
+    ``Email``) are ignored. UTF-8 with or without a byte-order mark.
+
+Problem sets
+    ``--problems`` (``problems=`` here) overrides every file's ``problem_set``; a file
+    naming none gets the packaged default set, as ``solve`` and ``quiz`` do. A
+    ``problem_set`` with no ``/`` or ``\\`` and no ``.yaml``/``.yml`` suffix is a
+    packaged set's name; anything else is a path relative to the answer file. Each
+    set is loaded once, each (set, variant) generated and solved once.
+
+Errors are per student and never stop the batch
+    A cell that does not parse, an answer with the wrong number of cells, an unknown
+    problem, row or stage: a :class:`~attn_tutor.errors.Finding` with file and line,
+    and the affected item is marked ``missing``. A file that cannot be read at all
+    (not UTF-8, not YAML, not a mapping, its problem set missing or its variant bad)
+    lists the student with the error and no marks (``report`` is None). Such a
+    student counts neither in the item analysis nor in the score distribution.
+
+Gradebook (CSV)
+    ``student, variant, score, max_score, percent``, then for each item
+    ``problem/row/stage points`` and ``problem/row/stage diagnosis``, then
+    ``errors``. Items come in a stable order: problem-set order, then asked rows,
+    then pipeline stages (several sets: in the order the sorted files first name
+    them). The diagnosis cell holds the verdict, with the diagnosis's name after
+    a colon when there is one, in the chosen language (``correct``, ``follow``,
+    ``missing``, ``wrong: not divided by √d``, ``partial: rounded too soon``;
+    ``오답: √d로 안 나눔``): points alone cannot tell a missing answer from a wrong
+    one. The JSON keeps the codes. An item a student was not set (another
+    problem set) is empty. Written as UTF-8 *with* a byte-order mark, so Excel shows
+    Korean names (every CSV reader that matters skips it; Python's with
+    ``utf-8-sig``), with ``\\r\\n`` line ends (RFC 4180) and minimal quoting. A text
+    cell starting with ``=``, ``+``, ``-``, ``@``, a tab or a carriage return gets a
+    leading ``'`` (OWASP's advice against formula injection); numbers are written
+    as numbers, so ``-1`` stays ``-1``.
+
+Item analysis
+    Per item, over the students who were set it and could be marked: the share of
+    each of the five verdicts — ``partial`` is reported on its own, not folded into
+    ``wrong`` (a row half right is a different teaching problem from a row all
+    wrong); the shares add up to 100% — and the three most common diagnoses (ties
+    in :data:`~attn_tutor.grading.DIAGNOSES` order).
+
+Speed
+    A class is dominated by reading its files (issue 4: at most 2× merely parsing
+    them with ``CSafeLoader``; ``benchmarks/grade_speed.py`` measures it). An
+    ordinary file is read in one pass over the C parser's events; a file with
+    anything to report, or with anchors, aliases, tags or directives, is composed
+    and walked node by node instead, so every message keeps its line (a test holds
+    the two readers equal). Plain decimals skip the full answer parser (same
+    result, tested) and other texts are parsed once per distinct text; each (set,
+    variant) is loaded, generated and solved once. Marking is the quiz's own
+    :class:`attn_tutor.grading.Marker`, one per run, which marks each distinct
+    (stage, answer, own earlier rows) once and a row right in every cell without
+    numpy. The gradebook writes each distinct item's cells, and the JSON each shared
+    item's text, once.
+
+Score distribution
+    Ten bins of 10% (``[0, 10)``, ..., ``[80, 90)``, ``[90, 100]``), counted exactly
+    (fractions, not floats), over the students who could be marked.
+"""
+
+from attn_tutor.gradebook.analysis import bin_label, item_analysis, score_bin, score_distribution
+from attn_tutor.gradebook.answer_csv import read_csv_text
+from attn_tutor.gradebook.answer_files import find_answer_files, read_answer_file
+from attn_tutor.gradebook.answer_yaml import read_yaml_text
+from attn_tutor.gradebook.cells import CellReader, parse_cells
+from attn_tutor.gradebook.marking import Grader, columns_of, grade_files, grade_found, grade_submissions
+from attn_tutor.gradebook.records import POLICIES, Answer, Gradebook, ItemStats, StudentResult, Submission
+from attn_tutor.gradebook.summary import summary_blocks
+from attn_tutor.gradebook.writing import csv_cell, gradebook_csv, gradebook_json, gradebook_rows
+
+__all__ = [
+    "POLICIES", "Answer", "CellReader", "Gradebook", "ItemStats", "Grader", "StudentResult", "Submission",
+    "bin_label", "columns_of", "csv_cell", "find_answer_files", "grade_files", "grade_found", "grade_submissions",
+    "gradebook_csv", "gradebook_json", "gradebook_rows", "item_analysis", "parse_cells", "read_answer_file",
+    "read_csv_text", "read_yaml_text", "score_bin", "score_distribution", "summary_blocks",
+]  # fmt: skip

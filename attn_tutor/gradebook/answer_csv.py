@@ -1,0 +1,94 @@
+"""A CSV answer file, one student per row, as form tools export it."""
+
+from __future__ import annotations
+
+import csv
+import io
+from collections import Counter
+
+from attn_tutor.errors import AttnTutorError, Finding, Location
+from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
+from attn_tutor.gradebook.records import Answer, ItemKey, Submission
+
+
+def read_csv_text(text: str, file: str, *, base: str = ".", cells: CellReader | None = None) -> list[Submission]:
+    """Every student of a CSV answer file; a broken row never stops the others."""
+    cells = cells or CellReader()
+    subs: list[Submission] = []
+    reader = csv.reader(io.StringIO(text, newline=""))
+    try:
+        header = next(reader, None)
+    except csv.Error as error:
+        return [Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False)]
+    if header is None:
+        return [Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False)]
+    names = [cell.strip() for cell in header]
+    lowered = [name.lower() for name in names]
+    header_findings: list[Finding] = []
+    if "student" not in lowered:
+        return [Submission("", file, 1, findings=[Finding("grade.csv_no_student", {}, Location(file, 1))], readable=False)]
+    student_col = lowered.index("student")
+    variant_col = lowered.index("variant") if "variant" in lowered else None
+    set_col = lowered.index("problem_set") if "problem_set" in lowered else None
+    item_cols: dict[int, ItemKey] = {}
+    seen: Counter[ItemKey] = Counter()
+    for index, name in enumerate(names):
+        if "/" not in name:
+            continue
+        parts = [part.strip() for part in name.rsplit("/", 2)]
+        if len(parts) != 3 or not all(parts):
+            header_findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
+            continue
+        key = (parts[0], parts[1], parts[2])
+        seen[key] += 1
+        item_cols[index] = key
+    reported: set[ItemKey] = set()
+    for index, key in list(item_cols.items()):
+        if seen[key] > 1:
+            if key in reported:  # one message, at the second copy
+                header_findings.append(Finding("grade.duplicate_column", {"column": names[index]}, Location(file, 1, index + 1)))
+            reported.add(key)
+            del item_cols[index]
+    last_line = reader.line_num
+    while True:
+        try:
+            row = next(reader)
+        except StopIteration:
+            break
+        except csv.Error as error:
+            where = Location(file, last_line + 1)
+            subs.append(Submission("", file, last_line + 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, where)], readable=False))
+            break
+        line = last_line + 1
+        last_line = reader.line_num
+        if not any(cell.strip() for cell in row):
+            continue
+        sub = Submission(row[student_col].strip() if student_col < len(row) else "", file, line, base=base)
+        sub.findings.extend(header_findings)
+        if not sub.student:
+            sub.findings.append(Finding("grade.no_student", {}, Location(file, line)))
+        if variant_col is not None and variant_col < len(row) and row[variant_col].strip():
+            seed = read_seed(row[variant_col])
+            if seed is None:
+                sub.findings.append(Finding("grade.bad_variant", {"value": row[variant_col]}, Location(file, line, variant_col + 1)))
+                sub.readable = False
+            sub.variant = seed
+        if set_col is not None and set_col < len(row) and row[set_col].strip():
+            sub.problem_set = row[set_col].strip()
+        if len(row) > len(names) and any(cell.strip() for cell in row[len(names):]):
+            sub.findings.append(Finding("grade.extra_cells", {"given": len(row), "expected": len(names)}, Location(file, line)))
+        for index, key in item_cols.items():
+            cell = row[index] if index < len(row) else ""
+            where = Location(file, line, index + 1)
+            if not cell.strip():
+                sub.answers[key] = Answer(None, where)
+                continue
+            try:
+                values: tuple[float, ...] | None = cells.row(cell)
+            except AttnTutorError as error:
+                sub.findings.append(finding_from(error, where, names[index]))
+                values = None
+            sub.answers[key] = Answer(values, where)
+        subs.append(sub)
+    return subs
+

@@ -1,0 +1,92 @@
+"""Finding a class's answer files and reading each: YAML or CSV, never raising for bad content."""
+
+from __future__ import annotations
+
+import os
+import re
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from attn_tutor.errors import Finding, Location
+from attn_tutor.gradebook.answer_csv import read_csv_text
+from attn_tutor.gradebook.answer_yaml import read_yaml_text
+from attn_tutor.gradebook.cells import CellReader
+from attn_tutor.gradebook.records import ANSWER_SUFFIXES, MAX_FILE_BYTES, Submission
+
+
+def _decode(data: bytes, file: str) -> tuple[str | None, Finding | None]:
+    try:
+        return data.decode("utf-8-sig"), None
+    except UnicodeDecodeError as error:
+        return None, Finding("grade.not_utf8", {"offset": error.start}, Location(file))
+
+
+def looks_like_problem_set(text: str) -> bool:
+    """A YAML file with ``problems:`` and no ``answers:`` at the top: a problem set, not answers."""
+    return re.search(r"^problems[ \t]*:", text, re.M) is not None and re.search(r"^answers[ \t]*:", text, re.M) is None
+
+
+def looks_like_gradebook(text: str) -> bool:
+    first = text.split("\n", 1)[0].lower()
+    return "max_score" in first and "percent" in first
+
+
+def read_answer_file(path: str | Path, *, skip_foreign: bool = False, cells: CellReader | None = None) -> list[Submission]:
+    """Every student in one answer file (YAML: one; CSV: one per row).
+
+    ``skip_foreign`` (used when scanning directories): a problem-set YAML file or a
+    gradebook CSV sitting among the answers gives no students instead of errors.
+    """
+    path = Path(path)
+    file = str(path)
+    stem = path.stem
+    try:
+        if path.stat().st_size > MAX_FILE_BYTES:
+            return [Submission(stem, file, findings=[Finding("grade.too_large", {"limit": MAX_FILE_BYTES}, Location(file))], readable=False)]
+        data = path.read_bytes()
+    except OSError as error:
+        return [Submission(stem, file, findings=[Finding("grade.unreadable", {"reason": error.strerror or str(error)}, Location(file))], readable=False)]
+    text, problem = _decode(data, file)
+    if problem is not None:
+        return [Submission(stem, file, findings=[problem], readable=False)]
+    base = str(path.parent)
+    if path.suffix.lower() == ".csv":
+        if skip_foreign and looks_like_gradebook(text):
+            return []
+        return read_csv_text(text, file, base=base, cells=cells)
+    if skip_foreign and looks_like_problem_set(text):
+        return []
+    return [read_yaml_text(text, file, base=base, default_student=stem, cells=cells)]
+
+
+def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> list[tuple[Path, bool]]:
+    """Answer files under ``paths`` in a stable order, each with whether it came from a directory.
+
+    A file is taken whatever its name; a directory gives every ``.yaml``, ``.yml``
+    and ``.csv`` file inside it, recursively, sorted by path, skipping hidden files
+    and directories and the files in ``exclude`` (the outputs). A file named twice
+    is graded once.
+    """
+    skip = {os.path.realpath(p) for p in exclude}
+    found: list[tuple[Path, bool]] = []
+    seen: set[str] = set()
+    for raw in paths:
+        path = Path(raw)
+        if path.is_dir():
+            inside = []
+            for root, dirs, files in os.walk(path):
+                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                for name in files:
+                    if not name.startswith(".") and name.lower().endswith(ANSWER_SUFFIXES):
+                        inside.append(Path(root, name))
+            candidates = [(p, True) for p in sorted(inside, key=lambda p: p.relative_to(path).parts)]
+        else:
+            candidates = [(path, False)]
+        for candidate, from_dir in candidates:
+            real = os.path.realpath(candidate)
+            if real in skip or real in seen:
+                continue
+            seen.add(real)
+            found.append((candidate, from_dir))
+    return found
+

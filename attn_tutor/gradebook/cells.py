@@ -1,0 +1,96 @@
+"""Cells as students type them: plain decimals fast, anything else through the quiz's parser."""
+
+from __future__ import annotations
+
+import re
+
+from attn_tutor.errors import AttnTutorError, Finding, Location
+from attn_tutor.gradebook.records import NestedFinding
+
+# Plain decimals, as most students type them, are read without the full parser.
+# The result is identical (a test checks it against parse_row); anything else —
+# fractions, brackets, arithmetic, full-width digits, "1e3" — goes to parse_row.
+_NUMBER = r"-?[0-9]{1,15}(?:\.[0-9]{1,20})?"
+PLAIN_CELL = re.compile(_NUMBER + r"\Z")
+_CELLS = r"(?P<cells>[ \t]*" + _NUMBER + r"(?:(?:[ \t]*,[ \t]*|[ \t]+)" + _NUMBER + r")*[ \t]*)"
+_PLAIN_ROW = re.compile(r"[ \t]*(?:" + _CELLS.replace("cells", "c1") + r"|\(" + _CELLS.replace("cells", "c2") + r"\)|\[" + _CELLS + r"\])[ \t]*\Z")
+_SEPARATORS = re.compile(r"[ \t]*,[ \t]*|[ \t]+")
+
+
+class CellReader:
+    """Reads rows of cells for one grading run, each distinct non-plain text parsed once.
+
+    One per run (or per worker process); nothing is kept between runs.
+    """
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self._parsed: dict[str, tuple[float, ...] | AttnTutorError] = {}
+        self._limit = limit
+        self.plain_tags = None  # an attn_tutor.yamlread.PlainTags, made when a YAML file is read
+
+    def row(self, text: str) -> tuple[float, ...]:
+        """A row as the quiz reads it (raises AnswerError).
+
+        Plain decimals take a fast path; everything else goes to
+        :func:`attn_tutor.answers.parse_row`, once per distinct text (a class types the
+        same rows again and again).
+        """
+        plain = _PLAIN_ROW.match(text)
+        if plain:
+            inner = plain.group("c1") or plain.group("c2") or plain.group("cells")
+            return tuple(float(cell) + 0.0 for cell in _SEPARATORS.split(inner.strip(" \t")))  # + 0.0: no -0
+        known = self._parsed.get(text)
+        if known is None:
+            from attn_tutor.answers import parse_row
+
+            try:
+                known = tuple(parse_row(text))
+            except AttnTutorError as error:
+                known = error
+            if len(self._parsed) < self._limit:
+                self._parsed[text] = known
+        if isinstance(known, AttnTutorError):
+            raise known
+        return known
+
+    def tags(self):
+        if self.plain_tags is None:
+            from attn_tutor.yamlread import PlainTags
+
+            self.plain_tags = PlainTags(self._limit)
+        return self.plain_tags
+
+
+def parse_cells(text: str) -> tuple[float, ...]:
+    """A row as the quiz reads it (raises AnswerError); see :meth:`CellReader.row`."""
+    return CellReader().row(text)
+
+
+def parse_one(text: str) -> tuple[float, ...]:
+    if PLAIN_CELL.match(text):
+        return (float(text) + 0.0,)
+    from attn_tutor.answers import parse_row
+
+    return tuple(parse_row(text))
+
+
+def finding_from(error: AttnTutorError, where: Location, item: str) -> Finding:
+    """An AnswerError re-homed to the answer file's line, its message kept in the catalogue."""
+    first = error.problems[0]
+    return NestedFinding("grade.in_item", {"item": item}, where, inner=Finding(first.key, dict(first.args)))
+
+
+_DECIMAL_INT = re.compile(r"[0-9]{1,19}\Z")
+
+
+def read_seed(text: str | None) -> int | None:
+    """A variant number as written in an answer file, or None if it is not one."""
+    from attn_tutor.gradebook.records import MAX_SEED
+
+    if text is None:
+        return None
+    text = text.strip()
+    if not _DECIMAL_INT.match(text):
+        return None
+    value = int(text)
+    return value if value < MAX_SEED else None

@@ -1,0 +1,214 @@
+"""Marking a class: each problem set loaded once, each (set, variant) solved once."""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Iterable, Sequence
+from pathlib import Path
+
+from attn_tutor.errors import AttnTutorError, Finding, Location
+from attn_tutor.gradebook.answer_files import find_answer_files, read_answer_file
+from attn_tutor.gradebook.cells import CellReader
+from attn_tutor.gradebook.records import POLICIES, Gradebook, ItemKey, NestedFinding, StudentResult, Submission
+from attn_tutor.model import STAGES, ProblemSet
+
+class Grader:
+    """Marks submissions with one :class:`attn_tutor.grading.Marker`, loading each problem set
+    once and solving each (set, variant) once."""
+
+    def __init__(self, *, problems: str | None = None, follow_through: str = "full") -> None:
+        if follow_through not in POLICIES:
+            raise ValueError(follow_through)
+        self.override = problems
+        self.follow_through = follow_through
+        self._sets: dict[str, ProblemSet | AttnTutorError] = {}
+        self._solved: dict[tuple[str, int | None], tuple | AttnTutorError] = {}
+        from attn_tutor.grading import Marker
+
+        self.marker = Marker(follow_through=follow_through)
+        self.order: list[ItemKey] = []  # every item column, in first-seen set order
+        self._ordered: set[str] = set()
+        self._names: list[str] | None = None
+        if problems is not None:
+            loaded = self._load(problems, problems)
+            if isinstance(loaded, AttnTutorError):
+                raise loaded
+
+    def _load(self, key: str, spec: str | None) -> ProblemSet | AttnTutorError:
+        if key not in self._sets:
+            from attn_tutor.problem_load import load_problem_set
+
+            try:
+                self._sets[key] = load_problem_set(spec)
+            except AttnTutorError as error:
+                self._sets[key] = error
+        return self._sets[key]
+
+    def resolve(self, sub: Submission) -> tuple[str, str]:
+        """The problem set's cache key (what load_problem_set is given) and the label reports carry."""
+        if self.override is not None:
+            return self.override, self.override
+        spec = sub.problem_set
+        if spec is None:
+            from attn_tutor.problem_load import DEFAULT_SET
+
+            return DEFAULT_SET, DEFAULT_SET
+        bare = not ("/" in spec or "\\" in spec or spec.lower().endswith((".yaml", ".yml")))
+        if bare and spec in self._packaged():
+            return spec, spec
+        return os.path.normpath(os.path.join(sub.base, spec)), spec
+
+    def _packaged(self) -> list[str]:
+        if self._names is None:
+            from attn_tutor.problem_load import packaged_sets
+
+            self._names = packaged_sets()
+        return self._names
+
+    def solved(self, key: str, seed: int | None):
+        """(problem set, {problem id: Solution}) for a set and a variant, or the error."""
+        cache = (key, seed)
+        if cache not in self._solved:
+            base = self._load(key, key)
+            if isinstance(base, AttnTutorError):
+                self._solved[cache] = base
+            else:
+                from attn_tutor import engine
+
+                try:
+                    if seed is not None:
+                        from attn_tutor.generate import regenerate
+
+                        base = regenerate(base, seed)  # the same function as solve --variant
+                    solutions = {p.id: engine.solve(p) for p in base.problems}
+                    from attn_tutor.grading import open_cells
+
+                    widths = {
+                        (p.id, token, stage): tuple(open_cells(solutions[p.id], p.row_index(token), stage).tolist())
+                        for p in base.problems
+                        for token in p.asked_rows
+                        for stage in p.asked_stages
+                    }
+                    self._solved[cache] = (base, solutions, widths)
+                    self._remember_columns(key, base)
+                except AttnTutorError as error:
+                    self._solved[cache] = error
+        return self._solved[cache]
+
+    def _remember_columns(self, key: str, problem_set: ProblemSet) -> None:
+        if key in self._ordered:
+            return
+        self._ordered.add(key)
+        known = set(self.order)
+        for column in columns_of(problem_set):
+            if column not in known:
+                known.add(column)
+                self.order.append(column)
+
+    def mark(self, sub: Submission) -> StudentResult:
+        from attn_tutor.grading import Report
+
+        findings = list(sub.findings)
+        key, label = self.resolve(sub)
+        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings)
+        if not sub.readable:
+            return result
+        solved = self.solved(key, sub.variant)
+        if isinstance(solved, AttnTutorError):
+            where = Location(sub.file, sub.line)
+            for problem in solved.problems:
+                findings.append(NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem))
+            return result
+        problem_set, solutions, widths = solved
+        answers = self._check(sub, problem_set, widths, findings)
+        items = []
+        for problem in problem_set.problems:
+            solution = solutions[problem.id]
+            for token in problem.asked_rows:
+                row_answers = {stage: answers.get((problem.id, token, stage)) for stage in problem.asked_stages}
+                items.extend(self.marker.row(solution, problem.row_index(token), row_answers, mode="exam"))
+        result.report = Report(sub.student, label, sub.variant, "exam", items)
+        return result
+
+    def _check(self, sub: Submission, problem_set: ProblemSet, widths: dict, findings: list[Finding]) -> dict:
+        """The answers that fit the problem set (``widths``: every asked item's open cells); the rest reported.
+
+        A row with the masked cells left out is filled in as the quiz does (:func:`attn_tutor.grading.full_row`)."""
+        from attn_tutor.grading import full_row
+
+        good: dict[ItemKey, tuple[float, ...]] = {}
+        for item_key, answer in sub.answers.items():
+            open_ = widths.get(item_key)
+            if open_ is not None:
+                if answer.values is None:
+                    continue
+                if len(answer.values) == len(open_):
+                    good[item_key] = answer.values
+                    continue
+                full = full_row(answer.values, open_)  # the masked cells left out, as the quiz takes them
+                if full is not None:
+                    good[item_key] = tuple(full)
+                    continue
+            problem_id, token, stage = item_key
+            item = f"{problem_id}/{token}/{stage}"
+            if open_ is not None:
+                args = {"item": item, "given": len(answer.values), "expected": len(open_)}
+                if all(open_):
+                    findings.append(Finding("grade.wrong_count", args, answer.where))
+                else:
+                    args["open"] = sum(open_)
+                    findings.append(Finding("grade.wrong_count_masked", args, answer.where))
+            elif problem_id not in problem_set.ids:
+                findings.append(
+                    Finding("grade.unknown_problem", {"item": item, "problem": problem_id, "ids": ", ".join(problem_set.ids)}, answer.where)
+                )
+            elif token not in (problem := problem_set.get(problem_id)).asked_rows:
+                findings.append(
+                    Finding("grade.unknown_row", {"item": item, "problem": problem_id, "row": token, "rows": ", ".join(problem.asked_rows)}, answer.where)
+                )
+            else:
+                findings.append(
+                    Finding("grade.unknown_stage", {"item": item, "stage": stage, "stages": ", ".join(problem.asked_stages)}, answer.where)
+                )
+        return good
+
+
+def columns_of(problem_set: ProblemSet) -> list[ItemKey]:
+    """Every item of a set in gradebook order: problems, then asked rows, then pipeline stages."""
+    return [
+        (problem.id, token, stage)
+        for problem in problem_set.problems
+        for token in problem.asked_rows
+        for stage in STAGES
+        if stage in problem.asked_stages
+    ]
+
+
+def grade_files(
+    paths: Sequence[str | Path],
+    *,
+    problems: str | None = None,
+    follow_through: str = "full",
+    exclude: Iterable[str | Path] = (),
+) -> Gradebook:
+    """Read and mark every answer file under ``paths``. Raises only for a bad ``problems``."""
+    return grade_found(find_answer_files(paths, exclude=exclude), problems=problems, follow_through=follow_through)
+
+
+def grade_found(
+    files: Sequence[tuple[Path, bool]], *, problems: str | None = None, follow_through: str = "full"
+) -> Gradebook:
+    """Mark the files :func:`find_answer_files` found, in that order."""
+    marker = Grader(problems=problems, follow_through=follow_through)
+    cells = CellReader()
+    students = []
+    for path, from_dir in files:
+        for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells):
+            students.append(marker.mark(sub))
+    return Gradebook(students, list(marker.order), follow_through)
+
+
+def grade_submissions(subs: Iterable[Submission], *, problems: str | None = None, follow_through: str = "full") -> Gradebook:
+    marker = Grader(problems=problems, follow_through=follow_through)
+    students = [marker.mark(sub) for sub in subs]
+    return Gradebook(students, list(marker.order), follow_through)
