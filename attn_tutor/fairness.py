@@ -12,6 +12,8 @@ range and granularity, then keeps it only if :func:`is_fair` holds against
   calculator's 8 digits, gives the answer key's digits;
 * **weights** — no weights row rounds (to d places) to one-hot, or is uniform, unless
   the source's same row does (rows with a single open key excepted);
+* **values** — no output component comes out the same whatever the weights (the
+  value column equal over the keys the row may see) unless the source's does;
 * **mistakes** — every diagnosis that changes the source's numbers (its row from the
   exact work stands more than the tolerance from every right answer; see
   :func:`attn_tutor.grading.mistake_margins`) stands more than the tolerance plus the
@@ -45,6 +47,7 @@ class Facts(NamedTuple):
     one_hot: frozenset  # (row, head) whose weights round to one-hot in the source
     uniform: frozenset  # (row, head) whose weights are uniform in the source
     mistakes: dict  # (row, stage) -> the codes that change the source's numbers
+    flat: frozenset = frozenset()  # (row, head, column) whose output needs no weights in the source
 
 
 def _asked_rows(problem: Problem) -> list[int]:
@@ -80,6 +83,22 @@ def _weight_shapes(solution) -> tuple[set, set]:
 
 
 @functools.lru_cache(maxsize=64)
+def _flat_values(solution) -> set:
+    """(row, head, column) of asked rows whose output component is the same whatever the weights."""
+    flat = set()
+    for h, head in enumerate(solution.heads):
+        if head.V is None:
+            continue
+        for row in _asked_rows(solution.problem):
+            open_ = head.mask[row]
+            if open_.sum() < 2:
+                continue
+            for c in range(head.V.shape[1]):
+                if np.ptp(head.V[open_, c]) <= 1e-12:
+                    flat.add((row, h, c))
+    return flat
+
+
 def source_facts(problem: Problem) -> Facts:
     solution = engine.solve(problem)
     low, high = _scaled_range(solution)
@@ -91,7 +110,7 @@ def source_facts(problem: Problem) -> Facts:
             limit = grading.stage_tolerance(problem, stage)
             margins = grading.mistake_margins(solution, row, stage)
             mistakes[(row, stage)] = frozenset(code for code, margin in margins.items() if margin > limit)
-    return Facts(band, frozenset(one_hot), frozenset(uniform), mistakes)
+    return Facts(band, frozenset(one_hot), frozenset(uniform), mistakes, frozenset(_flat_values(solution)))
 
 
 def near_tie(value: float, decimals: int) -> bool:
@@ -141,6 +160,8 @@ def is_fair(problem: Problem, facts: Facts) -> bool:
                 return False
     one_hot, uniform = _weight_shapes(solution)
     if not one_hot <= facts.one_hot or not uniform <= facts.uniform:
+        return False
+    if not _flat_values(solution) <= facts.flat:
         return False
     for row in rows:
         for stage in problem.asked_stages:

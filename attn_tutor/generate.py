@@ -12,8 +12,9 @@
   one-decimal; a matrix of one repeated number takes the range of its kind), and
   a draw is kept only when :func:`attn_tutor.fairness.is_fair` holds (scaled
   scores and e^x in the source's band, no asked cell on a rounding tie, no
-  weights row rounding to one-hot or uniform unless the source's does, every
-  mistake the source shows still visible). Without a fair draw in
+  weights row rounding to one-hot or uniform and no output component free of
+  the weights unless the source's is, every mistake the source shows still
+  visible). Without a fair draw in
   :data:`MAX_ATTEMPTS`, an :class:`~attn_tutor.errors.AttnTutorError` says so.
 * :func:`variant_set` varies every problem of a set (per-student worksheets; the
   grader regenerates them from the printed seed).

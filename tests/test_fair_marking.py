@@ -332,3 +332,12 @@ def test_a_right_uniform_row_is_carried_as_usual():
     guarded = grading.trivial_carry(sol, 0, "output", [0.5, 0.5])
     assert not guarded.any()
     assert grading.trivial_carry(sol, 0, "output", [0.0, 0.0]).all()  # wrong zeros are still refused
+
+
+def test_the_issues_weights_0_9_0_8_are_not_rounding():
+    """Exact weights (0.000, 1.000): a row 0.9 0.8 (summing to 1.7) is wrong, and no rounding explains it."""
+    sharp = Problem(id="s", tokens=("a", "b"), heads=(Head(Q=((3, 3), (1, 0)), K=((0, 0), (3, 3))),))
+    sol = engine.solve(sharp)
+    assert [round(float(w), 3) for w in sol.stage_row("weights", 0)] == [0.0, 1.0]
+    item = grading.mark_stage(sol, 0, "weights", [0.9, 0.8])
+    assert (item.verdict, item.diagnosis) == ("wrong", None)
