@@ -12,8 +12,8 @@ range and granularity, then keeps it only if :func:`is_fair` holds against
   calculator's 8 digits, gives the answer key's digits;
 * **weights** — no weights row rounds (to d places) to one-hot, or is uniform, unless
   the source's same row does (rows with a single open key excepted);
-* **values** — no output component comes out the same whatever the weights (the
-  value column equal over the keys the row may see) unless the source's does;
+* **values** — no output row comes out the same whatever the weights (the v rows
+  of the keys the row may see all equal) unless the source's does;
 * **mistakes** — every diagnosis that changes the source's numbers (its row from the
   exact work stands more than the tolerance from every right answer; see
   :func:`attn_tutor.grading.mistake_margins`) stands more than the tolerance plus the
@@ -47,7 +47,7 @@ class Facts(NamedTuple):
     one_hot: frozenset  # (row, head) whose weights round to one-hot in the source
     uniform: frozenset  # (row, head) whose weights are uniform in the source
     mistakes: dict  # (row, stage) -> the codes that change the source's numbers
-    flat: frozenset = frozenset()  # (row, head, column) whose output needs no weights in the source
+    flat: frozenset = frozenset()  # (row, head) whose output needs no weights in the source
 
 
 def _asked_rows(problem: Problem) -> list[int]:
@@ -84,7 +84,7 @@ def _weight_shapes(solution) -> tuple[set, set]:
 
 @functools.lru_cache(maxsize=64)
 def _flat_values(solution) -> set:
-    """(row, head, column) of asked rows whose output component is the same whatever the weights."""
+    """(row, head) of asked rows whose output is the same whatever the weights: equal v rows over the open keys."""
     flat = set()
     for h, head in enumerate(solution.heads):
         if head.V is None:
@@ -93,9 +93,8 @@ def _flat_values(solution) -> set:
             open_ = head.mask[row]
             if open_.sum() < 2:
                 continue
-            for c in range(head.V.shape[1]):
-                if np.ptp(head.V[open_, c]) <= 1e-12:
-                    flat.add((row, h, c))
+            if np.all(np.ptp(head.V[open_], axis=0) <= 1e-12):
+                flat.add((row, h))
     return flat
 
 

@@ -12,10 +12,10 @@
   one-decimal; a matrix of one repeated number takes the range of its kind), and
   a draw is kept only when :func:`attn_tutor.fairness.is_fair` holds (scaled
   scores and e^x in the source's band, no asked cell on a rounding tie, no
-  weights row rounding to one-hot or uniform and no output component free of
-  the weights unless the source's is, every mistake the source shows still
+  weights row rounding to one-hot or uniform and no output row free of the
+  weights unless the source's is, every mistake the source shows still
   visible). Without a fair draw in
-  :data:`MAX_ATTEMPTS`, an :class:`~attn_tutor.errors.AttnTutorError` says so.
+  :data:`VARIANT_ATTEMPTS`, an :class:`~attn_tutor.errors.AttnTutorError` says so.
 * :func:`variant_set` varies every problem of a set (per-student worksheets; the
   grader regenerates them from the printed seed).
 
@@ -63,6 +63,7 @@ MAX_TOKENS = len(WORDS)
 MAX_DIM = 8
 MAX_SEED = 2**63 - 1
 MAX_ATTEMPTS = 200
+VARIANT_ATTEMPTS = 2000  # draws for a fair variant; most unfair draws fail the cheap band check
 
 VALUES = (-3, 3)  # Q, K, V of a plain problem; also the bound on projected Q, K, V
 EMBEDDINGS = (-2, 2)  # X of a projection problem with d_in <= 2 (-1…1 for wider X)
@@ -391,7 +392,7 @@ def variant(problem: Problem, seed: int) -> Problem:
 
     Entries come from each matrix's own range and granularity (:func:`grids`); a draw
     is kept when it passes the guards and :func:`attn_tutor.fairness.is_fair`. After
-    :data:`MAX_ATTEMPTS` draws without one, an :class:`AttnTutorError` says so.
+    :data:`VARIANT_ATTEMPTS` draws without one, an :class:`AttnTutorError` says so.
     """
     _check_seed(seed)
     from attn_tutor import fairness
@@ -399,14 +400,14 @@ def variant(problem: Problem, seed: int) -> Problem:
     where = grids(problem)
     original = _numbers(problem)
     facts = fairness.source_facts(problem)
-    for attempt in range(MAX_ATTEMPTS):
+    for attempt in range(VARIANT_ATTEMPTS):
         X, heads = _draw_like(problem, _Stream("variant", seed, problem.id, attempt), where)
         if not _passes(problem, X, heads, bound=None):
             continue
         candidate = _build_like(problem, X, heads, where)
         if _numbers(candidate) != original and fairness.is_fair(candidate, facts):
             return candidate
-    raise AttnTutorError("generate.no_fair_variant", id=problem.id, seed=seed, attempts=MAX_ATTEMPTS)
+    raise AttnTutorError("generate.no_fair_variant", id=problem.id, seed=seed, attempts=VARIANT_ATTEMPTS)
 
 
 def variant_set(problem_set: ProblemSet, seed: int) -> ProblemSet:

@@ -9,6 +9,7 @@ keeps those that change the numbers and tries them in
 
 from __future__ import annotations
 
+import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -106,8 +107,7 @@ def _mistakes(
             result.append(Candidate(code, made, right))
 
     def rounded_divisor(places: int, head) -> float | None:
-        value = float(half_up([head.divisor], places)[0])
-        return None if value == head.divisor or value <= 0 else value
+        return _rounded(float(head.divisor), places)
 
     def divisor_labels(places: int) -> dict:
         from attn_tutor.numbers import fmt_given
@@ -275,6 +275,13 @@ def _mistakes(
             ignored = _per_head(solution, stage, lambda h, hd: engine.mix(engine.softmax(_unmasked_scaled(hd, row)), hd.V))
             add("ignored_mask", ignored, solution.stage_row(stage, row))
     return result
+
+
+@functools.lru_cache(maxsize=256)
+def _rounded(divisor: float, places: int) -> float | None:
+    """A divisor rounded half up to ``places``; None when that leaves it as it is or makes it 0."""
+    value = float(half_up([divisor], places)[0])
+    return None if value == divisor or value <= 0 else value
 
 
 _ORDER = {code: i for i, code in enumerate(DIAGNOSES)}

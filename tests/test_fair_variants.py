@@ -149,8 +149,8 @@ def test_no_weights_row_rounds_to_one_hot_or_is_uniform(source_and_variants):
                 assert np.ptp(head.weights[row][open_]) > 1e-12
 
 
-def test_no_output_component_is_the_same_whatever_the_weights(source_and_variants):
-    """A value column equal over the keys a row may see makes that output component free: never, as in the sources."""
+def test_no_output_is_the_same_whatever_the_weights(source_and_variants):
+    """Equal v rows over the keys a row may see make its output free of the weights: never, as in the sources."""
     _, variants = source_and_variants
     for varied in variants:
         sol = engine.solve(varied)
@@ -160,7 +160,7 @@ def test_no_output_component_is_the_same_whatever_the_weights(source_and_variant
             for row in asked(varied):
                 open_ = head.mask[row]
                 if open_.sum() >= 2:
-                    assert all(np.ptp(head.V[open_, c]) > 0 for c in range(head.V.shape[1])), (varied.id, head.V)
+                    assert np.any(np.ptp(head.V[open_], axis=0) > 0), (varied.id, head.V)
 
 
 def test_every_mistake_the_source_shows_changes_every_variants_numbers(source_and_variants):

@@ -305,7 +305,7 @@ def test_the_fallback_construction_passes_the_guards(monkeypatch):
 def test_a_variant_that_cannot_be_made_fair_is_a_sentence(monkeypatch):
     from attn_tutor.errors import AttnTutorError
 
-    monkeypatch.setattr(generate, "MAX_ATTEMPTS", 0)
+    monkeypatch.setattr(generate, "VARIANT_ATTEMPTS", 0)
     with pytest.raises(AttnTutorError) as caught:
         variant(PLAIN, 5)
     (message,) = caught.value.messages()
