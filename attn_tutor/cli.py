@@ -18,6 +18,18 @@ import typer
 from attn_tutor import __version__
 from attn_tutor.errors import AttnTutorError, UsageError
 from attn_tutor.i18n import resolve_lang, t
+from attn_tutor.model import (
+    DECIMALS_MAX,
+    DIM_MAX,
+    QUIZ_TOKENS_MAX,
+    QUIZ_TOKENS_MIN,
+    SEED_MAX,
+    SHEET_SEED_MAX,
+    TOKENS_MAX,
+    VARIANTS_MAX,
+    FollowThrough,
+    Stage,
+)
 
 
 def _new_app() -> typer.Typer:
@@ -38,13 +50,6 @@ class SolveFormat(str, Enum):
     table = "table"
     json = "json"
     markdown = "markdown"
-
-
-class Stage(str, Enum):
-    scores = "scores"
-    scaled = "scaled"
-    weights = "weights"
-    output = "output"
 
 
 LangOption = Annotated[
@@ -124,7 +129,7 @@ def solve(
     stage: Annotated[Optional[Stage], typer.Option("--stage", help="Stop after this stage.")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="Write out each cell's arithmetic.")] = False,
     decimals: Annotated[
-        Optional[int], typer.Option("--decimals", min=0, max=10, help="Decimal places (default: the problem's).")
+        Optional[int], typer.Option("--decimals", min=0, max=DECIMALS_MAX, help="Decimal places (default: the problem's).")
     ] = None,
     format: Annotated[SolveFormat, typer.Option("--format", "-f", help="How to print the solution.")] = SolveFormat.table,
     variant: Annotated[
@@ -225,12 +230,6 @@ def validate(
 # --- quiz command ---------------------------------------------------------------------
 
 
-class FollowThrough(str, Enum):
-    full = "full"
-    half = "half"
-    none = "none"
-
-
 def _stdin_reader():
     """read_line for the quiz: input() on a terminal (line editing), else one line of stdin, echoed."""
     if sys.stdin.isatty() and sys.stdout.isatty():
@@ -271,11 +270,11 @@ def quiz(
     row: Annotated[Optional[str], typer.Option("--row", "-r", help="Only this query token's row.")] = None,
     random: Annotated[bool, typer.Option("--random", help="A fresh practice problem made from a seed.")] = False,
     tokens: Annotated[
-        Optional[int], typer.Option("--tokens", min=2, max=8, help="With --random: how many tokens (default 3).")
+        Optional[int], typer.Option("--tokens", min=QUIZ_TOKENS_MIN, max=QUIZ_TOKENS_MAX, help="With --random: how many tokens (default 3).")
     ] = None,
-    dim: Annotated[Optional[int], typer.Option("--dim", min=1, max=8, help="With --random: d_k (default 2).")] = None,
+    dim: Annotated[Optional[int], typer.Option("--dim", min=1, max=DIM_MAX, help="With --random: d_k (default 2).")] = None,
     seed: Annotated[
-        Optional[int], typer.Option("--seed", min=0, max=2**63 - 1, help="With --random: the seed (default: a new one, shown).")
+        Optional[int], typer.Option("--seed", min=0, max=SEED_MAX, help="With --random: the seed (default: a new one, shown).")
     ] = None,
     exam: Annotated[
         bool, typer.Option("--exam", help="Exam mode: no feedback until the end; errors carried forward.")
@@ -309,7 +308,7 @@ def quiz(
 
         from attn_tutor.generate import random_problem
 
-        chosen_seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big") & (2**63 - 1)
+        chosen_seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big") & SEED_MAX
         n_tokens, d = tokens if tokens is not None else 3, dim if dim is not None else 2
         chosen = [random_problem(chosen_seed, tokens=n_tokens, dim=d)]
         set_name = "random"
@@ -386,6 +385,10 @@ def grade(
         FollowThrough,
         typer.Option("--follow-through", help="Credit for a cell right from the student's own earlier numbers."),
     ] = FollowThrough.full,
+    jobs: Annotated[
+        Optional[int],
+        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: every CPU this process may use)."),
+    ] = None,
     force: Annotated[bool, typer.Option("--force", help="Overwrite the output files if they exist.")] = False,
     lang: LangOption = None,
 ) -> None:
@@ -400,29 +403,39 @@ def grade(
         if not path.exists():
             raise UsageError("grade.no_such_path", path=str(path))
     from attn_tutor import gradebook
-    from attn_tutor.files import write_atomic
+    from attn_tutor.files import atomic_file
+    from attn_tutor.gradebook.run import grade_class
     from attn_tutor.render import terminal
 
     files = gradebook.find_answer_files(paths, exclude=outputs)
     if not files:
         raise AttnTutorError("grade.no_files")
-    book = gradebook.grade_found(files, problems=problems, follow_through=follow_through.value)
-    for student in book.failed:
-        for finding in student.findings:
-            terminal.error(t("cli.error", language, message=finding.text(language)))
+    tally = gradebook.Tally(follow_through)
+    writer = gradebook.GradebookWriter(tally, csv_file=csv_out is not None, json_file=json_out is not None)
+
+    def on_row(row) -> None:
+        for message in row.errors:
+            terminal.error(t("cli.error", language, message=message))
+        writer.add(row)
+
     written = []
-    for out, make, key in (
-        (csv_out, gradebook.gradebook_csv, "grade.written"),
-        (json_out, gradebook.gradebook_json, "grade.json_written"),
-    ):
-        if out is not None:
-            write_atomic(out, make(book, language))
-            written.append(t(key, language, path=str(out)))
-    terminal.draw(gradebook.summary_blocks(book, language))
-    failed = len(book.failed)
-    total = len(book.students)
+    try:
+        with terminal.progress(len(files), t("grade.progress", language)) as progress:
+            grade_class(
+                files, tally, problems=problems, follow_through=follow_through, lang=language,
+                with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress,
+            )  # fmt: skip
+        for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
+            if out is not None:
+                with atomic_file(out) as stream:
+                    write(stream)
+                written.append(t(key, language, path=str(out)))
+    finally:
+        writer.close()
+    terminal.draw(gradebook.summary_blocks(tally, language))
+    failed, total = tally.failed, tally.total
     if failed:
-        terminal.plain(t("grade.summary", language, marked=len(book.marked), total=total, failed=failed))
+        terminal.plain(t("grade.summary", language, marked=tally.marked, total=total, failed=failed))
     else:
         terminal.plain(t("grade.all_marked", language, total=total))
     for line in written:
@@ -441,7 +454,6 @@ class ExportFormat(str, Enum):
 
 
 _SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".tex": "tex"}
-_SEED_MAX = (2**63 - 1) // 1000 - 1  # attn_tutor.worksheet.MAX_SEED: variant seeds S*1000+k stay below 2**63
 
 OutputOption = Annotated[
     Optional[Path], typer.Option("--output", "-o", help="Write to this file (default: standard output).")
@@ -487,14 +499,14 @@ def export(
     key_only: Annotated[bool, typer.Option("--key-only", help="Write the answer key alone.")] = False,
     variants: Annotated[
         Optional[int],
-        typer.Option("--variants", min=1, max=999, help="Make N versions with new numbers, one per student (needs --seed)."),
+        typer.Option("--variants", min=1, max=VARIANTS_MAX, help="Make N versions with new numbers, one per student (needs --seed)."),
     ] = None,
     seed: Annotated[
         Optional[int],
         typer.Option(
             "--seed",
             min=0,
-            max=_SEED_MAX,
+            max=SHEET_SEED_MAX,
             help="Seed of the variants: sheet k prints the variant number S*1000+k, which remakes it. "
             "Alone, it means --variants 1.",
         ),
@@ -545,12 +557,12 @@ def export(
 @app.command()
 @guarded
 def generate(
-    tokens: Annotated[int, typer.Option("--tokens", min=1, max=12, help="Tokens per problem.")] = 3,
-    dim: Annotated[int, typer.Option("--dim", min=1, max=8, help="d_k: the length of each q, k and v.")] = 2,
-    count: Annotated[int, typer.Option("--count", min=1, max=999, help="How many problems.")] = 1,
+    tokens: Annotated[int, typer.Option("--tokens", min=1, max=TOKENS_MAX, help="Tokens per problem.")] = 3,
+    dim: Annotated[int, typer.Option("--dim", min=1, max=DIM_MAX, help="d_k: the length of each q, k and v.")] = 2,
+    count: Annotated[int, typer.Option("--count", min=1, max=VARIANTS_MAX, help="How many problems.")] = 1,
     seed: Annotated[
         Optional[int],
-        typer.Option("--seed", min=0, max=_SEED_MAX, help="The same seed makes the same file (default: a new one, written in the file)."),
+        typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="The same seed makes the same file (default: a new one, written in the file)."),
     ] = None,
     causal: Annotated[bool, typer.Option("--causal", help="Causal mask: each token sees only itself and earlier ones.")] = False,
     output: OutputOption = None,

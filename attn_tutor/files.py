@@ -11,7 +11,10 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Iterator
+from contextlib import contextmanager
 from pathlib import Path
+from typing import BinaryIO
 
 from attn_tutor.errors import AttnTutorError, UsageError
 
@@ -30,17 +33,24 @@ def refuse_overwrite(path: str | os.PathLike | None, force: bool) -> None:
 
 
 def write_atomic(path: str | os.PathLike, data: str | bytes) -> None:
-    """Write ``data`` (text as UTF-8 with ``\\n`` line ends, or bytes) as the whole of ``path``.
+    """Write ``data`` (text as UTF-8 with ``\\n`` line ends, or bytes) as the whole of ``path``."""
+    with atomic_file(path) as stream:
+        stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike) -> Iterator[BinaryIO]:
+    """A binary stream whose bytes become the whole of ``path`` when the block ends; if the block
+    raises, ``path`` is left as it was. For outputs written piece by piece (a class's gradebook).
 
     The file gets the usual permissions (0666 less the umask), not mkstemp's 0600.
     """
     target = Path(path)
-    payload = data.encode("utf-8") if isinstance(data, str) else data
     temp = None
     try:
         handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.absolute().parent)
         with os.fdopen(handle, "wb") as stream:
-            stream.write(payload)
+            yield stream
             stream.flush()
             os.fsync(stream.fileno())
         umask = os.umask(0)

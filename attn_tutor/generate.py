@@ -49,7 +49,7 @@ import json
 from typing import NamedTuple
 
 from attn_tutor.errors import AttnTutorError, UsageError
-from attn_tutor.model import Head, Matrix, Problem, ProblemSet
+from attn_tutor.model import DIM_MAX, SEED_MAX, TOKENS_MAX, Head, Matrix, Problem, ProblemSet
 
 __all__ = ["random_problem", "variant", "variant_set", "WORDS", "MAX_TOKENS", "MAX_DIM", "MAX_SEED"]
 
@@ -59,9 +59,10 @@ WORDS: tuple[str, ...] = (
 )  # fmt: skip
 """Token names for random problems, in an order that reads like a sentence."""
 
-MAX_TOKENS = len(WORDS)
-MAX_DIM = 8
-MAX_SEED = 2**63 - 1
+MAX_TOKENS = len(WORDS)  # what the word list can name; the command line asks for at most model.TOKENS_MAX
+MAX_DIM = DIM_MAX  # the limits are the model's (attn_tutor.model)
+MAX_SEED = SEED_MAX
+assert MAX_TOKENS >= TOKENS_MAX
 MAX_ATTEMPTS = 200
 VARIANT_ATTEMPTS = 2000  # draws for a fair variant; most unfair draws fail the cheap band check
 

@@ -123,9 +123,9 @@ import numpy as np
 from attn_tutor import engine
 from attn_tutor import tolerance as tolerances
 from attn_tutor.engine import Solution
-from attn_tutor.model import STAGES
+from attn_tutor.model import STAGES, FollowThrough, Stage, Verdict
 
-VERDICTS: tuple[str, ...] = ("correct", "follow_through", "partial", "wrong", "missing")
+VERDICTS: tuple[Verdict, ...] = tuple(Verdict)
 DIAGNOSES: tuple[str, ...] = (
     "not_scaled",
     "divided_by_d",
@@ -140,18 +140,18 @@ DIAGNOSES: tuple[str, ...] = (
 )
 CELL_STATES: tuple[str, ...] = ("correct", "follow_through", "wrong", "missing", "masked")
 MODES: tuple[str, ...] = ("practice", "exam")
-FOLLOW_THROUGH: dict[str, float] = {"full": 1.0, "half": 0.5, "none": 0.0}
+FOLLOW_THROUGH: dict[FollowThrough, float] = {policy: policy.credit for policy in FollowThrough}
 
 EPS = 1e-12  # slack for binary floats: 0.71 - 0.705 is not exactly 0.005
 ROUND_PLACES = (0, 1, 2)  # early rounding looked for: to these places, and to the problem's decimals
 MAX_KEEP = 10
 
 # Which mistakes each stage can show.
-STAGE_DIAGNOSES: dict[str, tuple[str, ...]] = {
-    "scores": ("transposed_scores",),
-    "scaled": ("not_scaled", "divided_by_d", "rounding"),
-    "weights": ("no_exp", "not_normalized", "skipped_scaling", "column_softmax", "ignored_mask", "rounding"),
-    "output": ("used_keys", "ignored_mask", "rounding"),
+STAGE_DIAGNOSES: dict[Stage, tuple[str, ...]] = {
+    Stage.scores: ("transposed_scores",),
+    Stage.scaled: ("not_scaled", "divided_by_d", "rounding"),
+    Stage.weights: ("no_exp", "not_normalized", "skipped_scaling", "column_softmax", "ignored_mask", "rounding"),
+    Stage.output: ("used_keys", "ignored_mask", "rounding"),
 }
 
 ROUNDED: tuple[str, ...] = ("divisor", "previous", "exps", "sum")
@@ -374,17 +374,16 @@ def trivial_carry(solution: Solution, row: int, stage: str, previous: Sequence[f
     return np.concatenate(flags)
 
 
-def _verdict(cells: Sequence[str]) -> str:
+def _verdict(cells: Sequence[str]) -> Verdict:
     marked = [c for c in cells if c != "masked"]
     if all(c == "missing" for c in marked):
-        return "missing"
+        return Verdict.missing
     right = [c in ("correct", "follow_through") for c in marked]
     if all(c == "correct" for c in marked):
-        return "correct"
+        return Verdict.correct
     if all(right):
-        return "follow_through"
-    return "partial" if any(right) else "wrong"
-
+        return Verdict.follow_through
+    return Verdict.partial if any(right) else Verdict.wrong
 
 
 # --- what a diagnosis says ----------------------------------------------------------
@@ -513,10 +512,7 @@ class Marker:
         stages to carry from (see :meth:`advance`); without it there is no follow-through."""
         memo = self._memo(solution)
         facts = memo.facts(row, stage)
-        values = None if given is None else tuple(map(float, given))
-        if values is not None and len(values) != facts.width:
-            raise ValueError(f"a {stage} row of {solution.problem.id!r} has {facts.width} cells, not {len(values)}")
-        return memo.mark(facts, values, own or {}, hints)
+        return memo.mark(facts, memo.typed(facts, given), own or {}, hints)
 
     def row(
         self,
@@ -540,9 +536,9 @@ class Marker:
         for stage in memo.stages:
             given = answers.get(stage) if stage in asked else None
             if stage in asked:
-                item = self.stage(solution, row, stage, given, own, hints=(hints or {}).get(stage, 0))
-                items.append(item)
-                given = item.given
+                facts = memo.facts(row, stage)
+                given = memo.typed(facts, given)
+                items.append(memo.mark(facts, given, own, hints.get(stage, 0) if hints else 0))
             own = memo.advance(row, stage, given, own, mode, in_place=True)
         return items
 
@@ -678,6 +674,15 @@ class _Memo:
             self._facts[(row, stage)] = facts
         return facts
 
+    def typed(self, facts: _StageFacts, given) -> tuple[float, ...] | None:
+        """An answer as floats, checked for its number of cells."""
+        if given is None:
+            return None
+        values = tuple(map(float, given))
+        if len(values) != facts.width:
+            raise ValueError(f"a {facts.stage} row of {self.problem.id!r} has {facts.width} cells, not {len(values)}")
+        return values
+
     def mark(self, facts: _StageFacts, values: tuple[float, ...] | None, own: Mapping, hints: int) -> Item:
         """The item for an answer (``values``, floats) given the student's own earlier rows."""
         if values is not None:
@@ -685,14 +690,16 @@ class _Memo:
             if all(not m or abs(v - e) <= tolerance for v, e, m in zip(values, facts.exact, facts.marked)):
                 # Right in every cell: correct whatever came before, and nothing is carried.
                 return Item(
-                    given=values, cells=facts.correct, verdict="correct", diagnosis=None, points=1.0, hints=hints,
+                    given=values, cells=facts.correct, verdict=Verdict.correct, diagnosis=None, points=1.0, hints=hints,
                     expected=facts.expected, **facts.common,
                 )  # fmt: skip
         before = facts.before
         basis = own.get(before) if before is not None else None
         scores = own.get("scores") if facts.stage == "weights" else None
-        basis = None if basis is None else tuple(map(float, basis))
-        scores = None if scores is None else tuple(map(float, scores))
+        if basis is not None and type(basis) is not tuple:
+            basis = tuple(map(float, basis))
+        if scores is not None and type(scores) is not tuple:
+            scores = tuple(map(float, scores))
         key = (facts.row, facts.stage, _key(values), hints, _key(basis), _key(scores))
         item = self._marks.get(key)
         if item is None:
@@ -706,7 +713,7 @@ class _Memo:
         carried_t = None if carry is None else carry.carried_t
         common = dict(expected=facts.expected, hints=hints, carried=carried_t, **facts.common)
         if values is None:
-            return Item(given=None, cells=facts.missing, verdict="missing", diagnosis=None, points=0.0, **common)
+            return Item(given=None, cells=facts.missing, verdict=Verdict.missing, diagnosis=None, points=0.0, **common)
         tolerance, exact, marked = facts.tolerance + EPS, facts.exact, facts.marked
         carried, trivial = (carry.carried, carry.trivial) if carry is not None else (None, None)
         states = []
@@ -722,7 +729,7 @@ class _Memo:
         cells = tuple(states)
         verdict = _verdict(cells)
         diagnosis = detail = None
-        if verdict in ("partial", "wrong"):
+        if verdict in (Verdict.partial, Verdict.wrong):
             candidates = self.candidates(facts, carry, basis, bkey, scores, _key(scores))
             diagnosis, detail = self._diagnose(facts, candidates, values, cells)
         credit = {"correct": 1.0, "follow_through": self.marker.credit}

@@ -1,5 +1,8 @@
 """One catalogue of every message a user reads, in English and Korean.
 
+It is long because it is one catalogue: every sentence in both languages in one
+place, so a translator reads it top to bottom and a test checks every pair.
+
 ``t(key, lang, **args)`` looks a message up and fills in its ``{placeholders}``.
 Keys are grouped by the module that uses them. A test checks that every key has
 both languages and that both use the same placeholders.
@@ -726,6 +729,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.not_utf8": ("not UTF-8 text (at byte {offset})", "UTF-8 글이 아닙니다 ({offset}번째 바이트)"),
     "grade.too_large": ("the file is larger than {limit} bytes", "파일이 {limit}바이트보다 큽니다"),
     "grade.unreadable": ("cannot read the file: {reason}", "파일을 읽을 수 없습니다: {reason}"),
+    "grade.progress": ("grading", "채점 중"),
+    "grade.internal_error": (
+        "attn-tutor could not grade this file ({reason}); nothing in it was marked. The rest of the class was; please report this file",
+        "attn-tutor가 이 파일을 채점하지 못했습니다 ({reason}). 이 파일은 채점되지 않았고 나머지 학생은 채점되었습니다. 이 파일을 알려 주세요",
+    ),
     "grade.unknown_problem": (
         "{item}: no problem '{problem}' in this problem set; its problems are: {ids}",
         "{item}: 이 문제 세트에 문제 '{problem}'이(가) 없습니다. 있는 문제: {ids}",

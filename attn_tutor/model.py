@@ -11,12 +11,69 @@ classes at start-up, and a NamedTuple class costs a sixth as much (2 ms of
 
 from __future__ import annotations
 
+from enum import StrEnum
 from typing import NamedTuple
 
 Matrix = tuple[tuple[float, ...], ...]
 
-STAGES: tuple[str, ...] = ("scores", "scaled", "weights", "output")
-"""The four stages a student computes, in pipeline order."""
+
+# --- the vocabulary: written out once, used by the CLI, grading, quiz, worksheets, generator ---
+
+
+class Stage(StrEnum):
+    """The four stages a student computes, in pipeline order (each equal to its name)."""
+
+    scores = "scores"
+    scaled = "scaled"
+    weights = "weights"
+    output = "output"
+
+    @property
+    def letter(self) -> str:
+        """The stage's letter in a problem's summary: (a) scores ... (d) output."""
+        return "abcd"[STAGES.index(self)]
+
+
+STAGES: tuple[Stage, ...] = tuple(Stage)
+
+
+class Verdict(StrEnum):
+    """How one item was marked, in the order reports list them."""
+
+    correct = "correct"
+    follow_through = "follow_through"
+    partial = "partial"
+    wrong = "wrong"
+    missing = "missing"
+
+
+class FollowThrough(StrEnum):
+    """How much a cell right from the student's own earlier numbers earns."""
+
+    full = "full"
+    half = "half"
+    none = "none"
+
+    @property
+    def credit(self) -> float:
+        return {"full": 1.0, "half": 0.5, "none": 0.0}[self.value]
+
+
+# Limits, inclusive: a value v is accepted when MIN <= v <= MAX.
+SEED_MAX = 2**63 - 1
+"""The largest seed (``quiz --random --seed``, a problem's variant number, an answer file's ``variant``)."""
+VARIANTS_MAX = 999
+"""The most variants of one batch (``export --variants``) and problems of one ``generate --count``."""
+SHEET_SEED_MAX = SEED_MAX // (VARIANTS_MAX + 1) - 1
+"""The largest batch seed (``export --seed``, ``generate --seed``): each sheet's seed ``S * 1000 + k`` stays <= SEED_MAX."""
+TOKENS_MAX = 12
+"""The most tokens ``generate --tokens`` asks for (the generator's word list names more)."""
+QUIZ_TOKENS_MIN, QUIZ_TOKENS_MAX = 2, 8
+"""``quiz --random --tokens``: a row of 2 to 8 cells fits a terminal line with room for the working."""
+DIM_MAX = 8
+"""The largest d_k of a generated problem (``--dim``)."""
+DECIMALS_MAX = 10
+"""The most decimal places a problem (``decimals:``) or ``solve --decimals`` may ask for."""
 
 
 class Head(NamedTuple):

@@ -60,7 +60,7 @@ from pathlib import Path
 
 from attn_tutor import yamlread
 from attn_tutor.errors import Finding, InvalidProblemSet, Location
-from attn_tutor.model import STAGES, Head, Matrix, Problem, ProblemSet
+from attn_tutor.model import DECIMALS_MAX, STAGES, Head, Matrix, Problem, ProblemSet
 from attn_tutor.yamlread import MappingNode, Node, ScalarNode, SequenceNode, is_plain
 
 __all__ = [
@@ -83,7 +83,7 @@ PROBLEM_KEYS = (
 )  # fmt: skip
 
 DEFAULT_DECIMALS = 3
-MAX_DECIMALS = 10
+MAX_DECIMALS = DECIMALS_MAX
 DEFAULT_TOLERANCE = None  # the default that fits decimals: attn_tutor.tolerance
 MAX_TOLERANCE = 1.0
 # Entries beyond 1e15 cannot be worked by hand and stop being exact integers in a

@@ -56,7 +56,7 @@ from attn_tutor.engine import Solution
 from attn_tutor.errors import AttnTutorError
 from attn_tutor.grading import Item, Report
 from attn_tutor.i18n import t
-from attn_tutor.model import Problem
+from attn_tutor.model import Problem, Stage
 from attn_tutor.numbers import fmt, fmt_given
 from attn_tutor.solution_doc import divisor_label, given_blocks, problem_heading, problem_notes, stage_table
 
@@ -65,7 +65,6 @@ Show = Callable[["list[Block] | str"], None]
 
 QUIT = ("q", "quit")
 HINT = ("?", "hint")
-STAGE_LETTER = {"scores": "a", "scaled": "b", "weights": "c", "output": "d"}
 
 
 @dataclass(frozen=True)
@@ -295,7 +294,7 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
             (
                 item.problem,
                 item.row,
-                f"({STAGE_LETTER[item.stage]}) {t(f'quiz.stage.{item.stage}', lang)}",
+                f"({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}",
                 verdict,
                 off or "—",
                 str(item.hints),
@@ -305,7 +304,7 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
     blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title", lang))]
     if report.mode == "exam":  # the only feedback an exam gives: each diagnosis explained, once per item
         explained = tuple(
-            f"{item.problem} · {item.row} · ({STAGE_LETTER[item.stage]}) {t(f'quiz.stage.{item.stage}', lang)}: "
+            f"{item.problem} · {item.row} · ({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}: "
             f"{grading.explanation(item, lang)}"
             for item in report.items
             if item.diagnosis is not None

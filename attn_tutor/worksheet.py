@@ -22,11 +22,11 @@ from dataclasses import dataclass
 
 from attn_tutor.document import Block, Fields, Heading, Instructions, PageBreak, Paragraph
 from attn_tutor.i18n import t
-from attn_tutor.model import STAGES, Problem, ProblemSet
+from attn_tutor.model import SHEET_SEED_MAX, STAGES, VARIANTS_MAX, Problem, ProblemSet
 
-MAX_VARIANTS = 999
-MAX_SEED = (2**63 - 1) // 1000 - 1
-"""The largest ``--seed``: every variant seed ``S * 1000 + k`` stays below 2**63."""
+MAX_VARIANTS = VARIANTS_MAX  # the model's limits (attn_tutor.model)
+MAX_SEED = SHEET_SEED_MAX
+"""The largest ``--seed``: every variant seed ``S * 1000 + k`` stays within ``model.SEED_MAX``."""
 
 PARTS = ("questions", "with_answers", "key")
 

@@ -255,19 +255,15 @@ class Events:
             self._loader = LOADER(text)
         except Exception:  # noqa: BLE001 - whatever it is, the composing reader meets it too
             raise Unusual from None
-        self.next = self._next
-
-    def _next(self):
-        try:
-            return self._loader.get_event()
-        except yaml.YAMLError:
-            raise Unusual from None
+        self.next = self._loader.get_event  # the parser's own method: this is the hot loop
 
     def __enter__(self) -> "Events":
         return self
 
-    def __exit__(self, *exc) -> None:
+    def __exit__(self, kind, error, trace) -> None:
         self._loader.dispose()
+        if kind is not None and issubclass(kind, yaml.YAMLError):
+            raise Unusual from None
 
     def begin(self) -> None:
         """The stream's start, a plain document's start (no directives) and a mapping's start."""

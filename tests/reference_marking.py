@@ -16,6 +16,7 @@ from attn_tutor.grading import (
     previous_stage,
     stage_tolerance,
 )
+from attn_tutor.model import Verdict
 from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes
 
 def mistaken_rows(
@@ -114,7 +115,7 @@ def reference_mark_stage(solution, row, stage, given, own=None, *, follow_throug
     common = dict(problem=problem.id, row=problem.tokens[row], stage=stage, expected=expected, hints=hints, max_points=1.0)
     if given is None:
         cells = tuple("missing" if m else "masked" for m in marked)
-        return Item(given=None, cells=cells, verdict="missing", diagnosis=None, points=0.0, carried=carried_t, **common)
+        return Item(given=None, cells=cells, verdict=Verdict.missing, diagnosis=None, points=0.0, carried=carried_t, **common)
     g = np.asarray(given, dtype=np.float64)
     assert g.shape == (width,)
     tolerance = stage_tolerance(problem, stage) + EPS

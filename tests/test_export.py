@@ -388,9 +388,9 @@ def test_variant_seed_is_documented_and_bounded():
     assert worksheet.variant_seed(0, 1) == 1
     assert worksheet.variant_seed(42, 3) == 42003
     assert worksheet.variant_seed(worksheet.MAX_SEED, worksheet.MAX_VARIANTS) < 2**63
-    from attn_tutor import cli
+    from attn_tutor import model
 
-    assert cli._SEED_MAX == worksheet.MAX_SEED
+    assert model.SHEET_SEED_MAX == worksheet.MAX_SEED  # the CLI's --seed range (tests/test_limits.py)
     with pytest.raises(ValueError):
         worksheet.variant_seed(1, 1000)
 

@@ -87,7 +87,7 @@ Score distribution
     (fractions, not floats), over the students who could be marked.
 """
 
-from attn_tutor.gradebook.analysis import bin_label, item_analysis, score_bin, score_distribution
+from attn_tutor.gradebook.analysis import Tally, bin_label, score_bin
 from attn_tutor.gradebook.answer_csv import read_csv_text
 from attn_tutor.gradebook.answer_files import find_answer_files, read_answer_file
 from attn_tutor.gradebook.answer_yaml import read_yaml_text
@@ -95,11 +95,11 @@ from attn_tutor.gradebook.cells import CellReader, parse_cells
 from attn_tutor.gradebook.marking import Grader, columns_of, grade_files, grade_found, grade_submissions
 from attn_tutor.gradebook.records import POLICIES, Answer, Gradebook, ItemStats, StudentResult, Submission
 from attn_tutor.gradebook.summary import summary_blocks
-from attn_tutor.gradebook.writing import csv_cell, gradebook_csv, gradebook_json, gradebook_rows
+from attn_tutor.gradebook.writing import GradebookWriter, csv_cell, gradebook_csv, gradebook_json, gradebook_rows
 
 __all__ = [
     "POLICIES", "Answer", "CellReader", "Gradebook", "ItemStats", "Grader", "StudentResult", "Submission",
     "bin_label", "columns_of", "csv_cell", "find_answer_files", "grade_files", "grade_found", "grade_submissions",
-    "gradebook_csv", "gradebook_json", "gradebook_rows", "item_analysis", "parse_cells", "read_answer_file",
-    "read_csv_text", "read_yaml_text", "score_bin", "score_distribution", "summary_blocks",
+    "GradebookWriter", "Tally", "gradebook_csv", "gradebook_json", "gradebook_rows", "parse_cells", "read_answer_file",
+    "read_csv_text", "read_yaml_text", "score_bin", "summary_blocks",
 ]  # fmt: skip

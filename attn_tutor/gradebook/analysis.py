@@ -1,39 +1,85 @@
-"""Item analysis and the score distribution."""
+"""Item analysis, the score distribution and the class table, counted one student at a time.
+
+A :class:`Tally` takes the class's :class:`~attn_tutor.gradebook.rows.StudentRow`\\ s
+in order and keeps only counts and each student's short table row, so a class of
+50,000 costs little more memory than one of 10,000.
+"""
 
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Iterable
 from fractions import Fraction
 
-from attn_tutor.gradebook.records import BINS, TOP_DIAGNOSES, Gradebook, ItemKey, ItemStats
+from attn_tutor.gradebook.records import BINS, TOP_DIAGNOSES, ItemKey, ItemStats
 
 
-def item_analysis(book: Gradebook) -> list[ItemStats]:
-    from attn_tutor.grading import DIAGNOSES, VERDICTS
+class Tally:
+    """The class so far: its item columns, per-item verdict and diagnosis counts, the bins."""
 
-    verdicts: dict[ItemKey, Counter[str]] = {column: Counter() for column in book.columns}
-    diagnoses: dict[ItemKey, Counter[str]] = {column: Counter() for column in book.columns}
-    for student in book.marked:
-        for item in student.report.items:
-            key = (item.problem, item.row, item.stage)
-            if key not in verdicts:
+    def __init__(self, follow_through: str = "full", columns: Iterable[ItemKey] = ()) -> None:
+        self.follow_through = follow_through
+        self.columns: list[ItemKey] = []
+        self._verdicts: dict[ItemKey, Counter[str]] = {}
+        self._diagnoses: dict[ItemKey, Counter[str]] = {}
+        self._sets: set[str] = set()
+        self.bins = [0] * BINS
+        self.summary: list[tuple[str, ...]] = []
+        self.total = self.marked = self.failed = 0
+        self.add_columns(columns)
+
+    def add_columns(self, columns: Iterable[ItemKey], set_key: str | None = None) -> None:
+        """A problem set's items, in order, after those already there (each column once)."""
+        if set_key is not None:
+            self._sets.add(set_key)
+        for column in columns:
+            if column not in self._verdicts:
+                self.columns.append(column)
+                self._verdicts[column] = Counter()
+                self._diagnoses[column] = Counter()
+
+    def knows(self, set_key: str) -> bool:
+        return set_key in self._sets
+
+    def add(self, row) -> None:
+        """One student (a StudentRow), in gradebook order."""
+        self.total += 1
+        self.failed += bool(row.errors)
+        self.summary.append(row.summary)
+        if row.score is None:
+            return
+        self.marked += 1
+        self.bins[score_bin(row.score, row.max_score)] += 1
+        verdicts, diagnoses = self._verdicts, self._diagnoses
+        for column, _points, _cell, verdict, diagnosis in row.items:
+            counts = verdicts.get(column)
+            if counts is None:
                 continue
-            verdicts[key][item.verdict] += 1
-            if item.diagnosis:
-                diagnoses[key][item.diagnosis] += 1
-    rank = {code: index for index, code in enumerate(DIAGNOSES)}
-    stats = []
-    for key in book.columns:
-        common = sorted(diagnoses[key].items(), key=lambda pair: (-pair[1], rank.get(pair[0], len(rank)), pair[0]))
-        stats.append(
-            ItemStats(
-                *key,
-                students=sum(verdicts[key].values()),
-                counts=tuple((verdict, verdicts[key][verdict]) for verdict in VERDICTS),
-                diagnoses=tuple(common[:TOP_DIAGNOSES]),
+            counts[verdict] += 1
+            if diagnosis:
+                diagnoses[column][diagnosis] += 1
+
+    def analysis(self) -> list[ItemStats]:
+        """Per item: the share of each verdict and the most common diagnoses (ties in DIAGNOSES order)."""
+        from attn_tutor.grading import DIAGNOSES, VERDICTS
+
+        rank = {code: index for index, code in enumerate(DIAGNOSES)}
+        stats = []
+        for key in self.columns:
+            verdicts = self._verdicts[key]
+            common = sorted(self._diagnoses[key].items(), key=lambda pair: (-pair[1], rank.get(pair[0], len(rank)), pair[0]))
+            stats.append(
+                ItemStats(
+                    *key,
+                    students=sum(verdicts.values()),
+                    counts=tuple((str(verdict), verdicts[verdict]) for verdict in VERDICTS),
+                    diagnoses=tuple(common[:TOP_DIAGNOSES]),
+                )
             )
-        )
-    return stats
+        return stats
+
+    def distribution(self) -> list[int]:
+        return list(self.bins)
 
 
 def score_bin(score: float, max_score: float) -> int:
@@ -45,14 +91,6 @@ def score_bin(score: float, max_score: float) -> int:
     return max(0, min(index, BINS - 1))
 
 
-def score_distribution(book: Gradebook) -> list[int]:
-    counts = [0] * BINS
-    for student in book.marked:
-        counts[score_bin(student.score, student.max_score)] += 1
-    return counts
-
-
 def bin_label(index: int) -> str:
     low, high = index * 100 // BINS, (index + 1) * 100 // BINS
     return f"{low}–{high}%"
-

@@ -85,7 +85,7 @@ _DECIMAL_INT = re.compile(r"[0-9]{1,19}\Z")
 
 def read_seed(text: str | None) -> int | None:
     """A variant number as written in an answer file, or None if it is not one."""
-    from attn_tutor.gradebook.records import MAX_SEED
+    from attn_tutor.model import SEED_MAX
 
     if text is None:
         return None
@@ -93,4 +93,4 @@ def read_seed(text: str | None) -> int | None:
     if not _DECIMAL_INT.match(text):
         return None
     value = int(text)
-    return value if value < MAX_SEED else None
+    return value if value <= SEED_MAX else None

@@ -27,7 +27,7 @@ class Grader:
 
         self.marker = Marker(follow_through=follow_through)
         self.order: list[ItemKey] = []  # every item column, in first-seen set order
-        self._ordered: set[str] = set()
+        self.columns_by_key: dict[str, list[ItemKey]] = {}  # each solved set's items, by its key
         self._names: list[str] | None = None
         if problems is not None:
             loaded = self._load(problems, problems)
@@ -96,11 +96,11 @@ class Grader:
         return self._solved[cache]
 
     def _remember_columns(self, key: str, problem_set: ProblemSet) -> None:
-        if key in self._ordered:
+        if key in self.columns_by_key:
             return
-        self._ordered.add(key)
+        columns = self.columns_by_key[key] = columns_of(problem_set)
         known = set(self.order)
-        for column in columns_of(problem_set):
+        for column in columns:
             if column not in known:
                 known.add(column)
                 self.order.append(column)
@@ -120,6 +120,7 @@ class Grader:
                 findings.append(NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem))
             return result
         problem_set, solutions, widths = solved
+        result.set_key = key
         answers = self._check(sub, problem_set, widths, findings)
         items = []
         for problem in problem_set.problems:

@@ -6,12 +6,12 @@ from dataclasses import dataclass, field
 
 from attn_tutor.errors import Finding, Location
 from attn_tutor.i18n import t
+from attn_tutor.model import FollowThrough
 
 ANSWER_SUFFIXES = (".yaml", ".yml", ".csv")
-POLICIES = ("full", "half", "none")
+POLICIES = tuple(FollowThrough)
 TOP_KEYS = ("student", "problem_set", "variant", "answers")
 MAX_FILE_BYTES = 10_000_000
-MAX_SEED = 2**63
 BINS = 10
 TOP_DIAGNOSES = 3
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -65,6 +65,7 @@ class StudentResult:
     problem_set: str | None
     report: object | None  # attn_tutor.grading.Report
     findings: list[Finding]
+    set_key: str | None = None  # the problem set's key (its path or name) once it could be solved
 
     @property
     def score(self) -> float | None:
@@ -147,13 +148,23 @@ class Gradebook:
     def marked(self) -> list[StudentResult]:
         return [s for s in self.students if s.report is not None]
 
-    def analysis(self) -> list[ItemStats]:
-        from attn_tutor.gradebook.analysis import item_analysis
+    def rows(self, lang: str = "en", *, with_json: bool = False):
+        """Each student as the outputs need them (:class:`~attn_tutor.gradebook.rows.StudentRow`)."""
+        from attn_tutor.gradebook.rows import student_row
 
-        return item_analysis(self)
+        return (student_row(student, lang, with_json=with_json) for student in self.students)
+
+    def tally(self, lang: str = "en"):
+        """The item analysis, distribution and class table (:class:`~attn_tutor.gradebook.analysis.Tally`)."""
+        from attn_tutor.gradebook.analysis import Tally
+
+        tally = Tally(self.follow_through, self.columns)
+        for row in self.rows(lang):
+            tally.add(row)
+        return tally
+
+    def analysis(self) -> list[ItemStats]:
+        return self.tally().analysis()
 
     def distribution(self) -> list[int]:
-        from attn_tutor.gradebook.analysis import score_distribution
-
-        return score_distribution(self)
-
+        return self.tally().distribution()

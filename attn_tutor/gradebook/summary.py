@@ -2,47 +2,30 @@
 
 from __future__ import annotations
 
-from attn_tutor.gradebook.analysis import bin_label
+from attn_tutor.gradebook.analysis import Tally, bin_label
 from attn_tutor.gradebook.records import Gradebook, ItemStats
-from attn_tutor.gradebook.writing import number as _number
+from attn_tutor.gradebook.rows import pct
 from attn_tutor.i18n import t
 
 
-def _pct(value: float, decimals: int = 1) -> str:
-    from attn_tutor.numbers import fmt
-
-    return fmt(value, decimals) + "%"
-
-
-def summary_blocks(book: Gradebook, lang: str = "en") -> list:
+def summary_blocks(source: Gradebook | Tally, lang: str = "en") -> list:
     """The class table, the item analysis and the score distribution as document blocks."""
     from attn_tutor.document import Bar, Bars, Table
 
+    tally = source.tally(lang) if isinstance(source, Gradebook) else source
     blocks: list = []
-    rows = []
-    for student in book.students:
-        marked = student.report is not None
-        rows.append(
-            (
-                student.student or "—",
-                "" if student.variant is None else str(student.variant),
-                _number(student.score) if marked else "—",
-                _number(student.max_score) if marked else "—",
-                _pct(student.percent) if student.percent is not None else "—",
-                str(len(student.findings)) if student.findings else "",
-            )
-        )
+    rows = tally.summary
     blocks.append(
         Table(
             tuple(t(f"grade.col.{name}", lang) for name in ("student", "variant", "score", "max_score", "percent", "errors")),
             tuple(rows),
-            title=t("grade.class_title", lang, count=len(book.students)),
+            title=t("grade.class_title", lang, count=tally.total),
         )
     )
     from attn_tutor.grading import VERDICTS, diagnosis_name
 
     groups: dict[str, list[ItemStats]] = {}
-    for stats in book.analysis():
+    for stats in tally.analysis():
         groups.setdefault(stats.problem, []).append(stats)
     header = (
         t("grade.col.item", lang),
@@ -51,7 +34,7 @@ def summary_blocks(book: Gradebook, lang: str = "en") -> list:
     )
     for problem, group in groups.items():
         rows = tuple(
-            (f"{stats.row} · {t(f'quiz.stage.{stats.stage}', lang)}", str(stats.students), *(_pct(stats.percent(v), 0) for v in VERDICTS))
+            (f"{stats.row} · {t(f'quiz.stage.{stats.stage}', lang)}", str(stats.students), *(pct(stats.percent(v), 0) for v in VERDICTS))
             for stats in group
         )
         blocks.append(Table(header, rows, title=t("grade.analysis_title", lang, problem=problem)))
@@ -71,11 +54,11 @@ def summary_blocks(book: Gradebook, lang: str = "en") -> list:
                     title=t("grade.mistakes_title", lang, problem=problem),
                 )
             )
-    counts = book.distribution()
+    counts = tally.distribution()
     total = sum(counts)
     top = max(counts) if counts else 0
     bars = tuple(
-        Bar(bin_label(index), count / top if top else 0.0, f"{count} ({_pct(100.0 * count / total) if total else '0.0%'})")
+        Bar(bin_label(index), count / top if top else 0.0, f"{count} ({pct(100.0 * count / total) if total else '0.0%'})")
         for index, count in enumerate(counts)
     )
     blocks.append(Bars(t("grade.distribution_title", lang, count=total), bars))

@@ -1,52 +1,32 @@
-"""The gradebook CSV and the JSON of every report."""
+"""The gradebook CSV and the JSON of every report, written one student at a time.
+
+:class:`GradebookWriter` takes each :class:`~attn_tutor.gradebook.rows.StudentRow`
+as it is merged and spools it to a temporary file, so nothing but counts stays in
+memory; at the end the CSV is written under its final header (the item columns
+are only known once every problem set has been seen) and the JSON around the
+students' reports. :func:`gradebook_csv` and :func:`gradebook_json` give the same
+bytes for a :class:`~attn_tutor.gradebook.records.Gradebook` held in memory.
+"""
 
 from __future__ import annotations
 
+import codecs
 import csv
 import io
-import json
+import pickle
+import tempfile
 from decimal import Decimal
 
-from attn_tutor.gradebook.analysis import bin_label
-from attn_tutor.gradebook.records import FORMULA_STARTS, Gradebook, StudentResult
+from attn_tutor.gradebook.analysis import Tally, bin_label
+from attn_tutor.gradebook.records import FORMULA_STARTS, Gradebook
+from attn_tutor.gradebook.rows import dumps, number
 
-
-def number(x: float) -> str:
-    """Points and scores as plain numbers: ``1``, ``0.5``, ``0.6667`` (the marker keeps 4 places)."""
-    from attn_tutor.numbers import fmt_given
-
-    return fmt_given(x, 4)
-
-
-def verdict_cell(item, lang: str = "en") -> str:
-    """The gradebook's verdict cell in ``lang``: ``wrong: not divided by √d``, ``오답: √d로 안 나눔``."""
-    from attn_tutor.grading import diagnosis_name
-    from attn_tutor.i18n import t
-
-    verdict = t(f"grade.verdict.{item.verdict}", lang)
-    return f"{verdict}: {diagnosis_name(item.diagnosis, lang)}" if item.diagnosis else verdict
+HEAD = ("student", "variant", "score", "max_score", "percent")
 
 
 def safe_text(text: str) -> str:
     """A text cell a spreadsheet shows rather than runs (OWASP: prefix a quote)."""
     return "'" + text if text.startswith(FORMULA_STARTS) else text
-
-
-def gradebook_rows(book: Gradebook, lang: str = "en") -> list[list[str | float | int | Decimal | None]]:
-    """The gradebook as typed cells: str is text, int/float/Decimal are numbers, None is empty.
-
-    The percent is rounded half up to one place (a Decimal, written as is).
-    """
-    rows: list[list] = [list(_header(book))]
-    for student in book.students:
-        row: list = _student_cells(student)
-        items = student.items()
-        for column in book.columns:
-            item = items.get(column)
-            row += [None, None] if item is None else [item.points, verdict_cell(item, lang)]
-        row.append("; ".join(f.text(lang) for f in student.findings) or None)
-        rows.append(row)
-    return rows
 
 
 def csv_cell(value) -> str:
@@ -63,98 +43,149 @@ def csv_cell(value) -> str:
     return safe_text(str(value))
 
 
+def header(columns) -> list[str]:
+    cells = list(HEAD)
+    for problem, token, stage in columns:
+        name = f"{problem}/{token}/{stage}"
+        cells += [f"{name} points", f"{name} diagnosis"]
+    cells.append("errors")
+    return cells
+
+
+def _record(row, index: dict) -> tuple:
+    """What the gradebook keeps of a student: typed cells, (column number, points, verdict cell), errors."""
+    items = tuple((index[column], points, cell) for column, points, cell, _verdict, _diagnosis in row.items if column in index)
+    return row.cells, items, "; ".join(row.errors) or None
+
+
+def _typed(record: tuple, width: int) -> list:
+    cells, items, errors = record
+    out: list = list(cells) + [None] * (2 * width) + [errors]
+    start = len(cells)
+    for column, points, cell in items:
+        out[start + 2 * column] = points
+        out[start + 2 * column + 1] = cell
+    return out
+
+
+def _write_csv(stream, rows) -> None:
+    """Rows of typed cells as the gradebook file: UTF-8 with a byte-order mark, RFC 4180 line ends,
+    formulas neutralised; each distinct value formatted once."""
+    text = codecs.getwriter("utf-8")(stream)
+    text.write("\ufeff")
+    writer = csv.writer(text, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+    known: dict = {}
+    for row in rows:
+        out = []
+        for value in row:
+            key = (value.__class__, value)
+            cell = known.get(key)
+            if cell is None:
+                cell = known[key] = csv_cell(value)
+            out.append(cell)
+        writer.writerow(out)
+    text.flush()
+
+
+class GradebookWriter:
+    """The CSV and JSON files of one run, fed a student at a time in gradebook order."""
+
+    def __init__(self, tally: Tally, *, csv_file: bool = True, json_file: bool = False) -> None:
+        self.tally = tally
+        self._csv = tempfile.TemporaryFile() if csv_file else None
+        self._json = tempfile.TemporaryFile() if json_file else None
+        self._index: dict = {}
+        self._students = 0
+
+    def add(self, row) -> None:
+        """One student: call after ``tally.add(row)``, so the student's columns are known."""
+        if self._csv is not None:
+            index = self._index
+            if len(index) != len(self.tally.columns):
+                index.update((column, i) for i, column in enumerate(self.tally.columns) if column not in index)
+            pickle.dump(_record(row, index), self._csv, protocol=pickle.HIGHEST_PROTOCOL)
+        if self._json is not None:
+            self._json.write(row.json.encode("utf-8") + b"\n")
+        self._students += 1
+
+    def _records(self):
+        self._csv.seek(0)
+        while True:
+            try:
+                yield pickle.load(self._csv)
+            except EOFError:
+                return
+
+    def typed_rows(self):
+        """The gradebook as typed cells: str is text, int/float/Decimal are numbers, None is empty."""
+        columns = self.tally.columns
+        yield header(columns)
+        for record in self._records():
+            yield _typed(record, len(columns))
+
+    def write_csv(self, stream) -> None:
+        _write_csv(stream, self.typed_rows())
+
+    def write_json(self, stream) -> None:
+        """One object; each student, item and bin on a line of its own (readable, diffable)."""
+        tally = self.tally
+        stream.write(b'{\n"follow_through": ' + dumps(str(tally.follow_through)).encode("utf-8") + b',\n"students": ')
+        if self._students:
+            stream.write(b"[\n")
+            self._json.seek(0)
+            for number_, line in enumerate(self._json):
+                stream.write((b",\n" if number_ else b"") + line.rstrip(b"\n"))
+            stream.write(b"\n]")
+        else:
+            stream.write(b"[]")
+        analysis = [dumps(stats.to_dict()) for stats in tally.analysis()]
+        bins = [dumps({"bin": bin_label(i), "students": count}) for i, count in enumerate(tally.distribution())]
+        for name, texts in (("item_analysis", analysis), ("distribution", bins)):
+            body = "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
+            stream.write(f',\n"{name}": {body}'.encode("utf-8"))
+        stream.write(b"\n}\n")
+
+    def close(self) -> None:
+        for spool in (self._csv, self._json):
+            if spool is not None:
+                spool.close()
+
+
+def _book_writer(book: Gradebook, lang: str, *, csv_file: bool, json_file: bool) -> GradebookWriter:
+    tally = Tally(book.follow_through, book.columns)
+    writer = GradebookWriter(tally, csv_file=csv_file, json_file=json_file)
+    for row in book.rows(lang, with_json=json_file):
+        tally.add(row)
+        writer.add(row)
+    return writer
+
+
+def gradebook_rows(book: Gradebook, lang: str = "en") -> list[list[str | float | int | Decimal | None]]:
+    """The gradebook as typed cells; the percent is rounded half up to one place (a Decimal)."""
+    writer = _book_writer(book, lang, csv_file=True, json_file=False)
+    try:
+        return list(writer.typed_rows())
+    finally:
+        writer.close()
+
+
 def gradebook_csv(book: Gradebook, lang: str = "en") -> bytes:
     """The gradebook file: UTF-8 with a byte-order mark, RFC 4180 line ends, formulas neutralised."""
-    out = io.StringIO(newline="")
-    writer = csv.writer(out, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-    writer.writerows(_csv_rows(book, lang))
-    return ("\ufeff" + out.getvalue()).encode("utf-8")
-
-
-def _csv_rows(book: Gradebook, lang: str = "en"):
-    """``[csv_cell(value) for value in row]`` for every row of :func:`gradebook_rows`, each item's
-    two cells written once per distinct (points, verdict, diagnosis) (a test holds them equal)."""
-    yield [csv_cell(value) for value in _header(book)]
-    item_cells: dict[tuple, list[str]] = {}
-    empty = ["", ""]
-    for student in book.students:
-        report = student.report
-        row = [csv_cell(v) for v in _student_cells(student)]
-        if report is None:
-            row += empty * len(book.columns)
-        else:
-            items = {(i.problem, i.row, i.stage): i for i in report.items}
-            for column in book.columns:
-                item = items.get(column)
-                if item is None:
-                    row += empty
-                    continue
-                cell_key = (item.points, item.verdict, item.diagnosis)
-                cells = item_cells.get(cell_key)
-                if cells is None:
-                    cells = item_cells[cell_key] = [csv_cell(item.points), csv_cell(verdict_cell(item, lang))]
-                row += cells
-        row.append(csv_cell("; ".join(f.text(lang) for f in student.findings) or None))
-        yield row
-
-
-def _header(book: Gradebook) -> list[str]:
-    header = ["student", "variant", "score", "max_score", "percent"]
-    for problem, token, stage in book.columns:
-        name = f"{problem}/{token}/{stage}"
-        header += [f"{name} points", f"{name} diagnosis"]
-    header.append("errors")
-    return header
-
-
-def _student_cells(student: StudentResult) -> list:
-    from attn_tutor.numbers import round_half_up
-
-    percent = None if student.percent is None else round_half_up(student.percent, 1)
-    return [student.student, student.variant, student.score, student.max_score, percent]
+    writer = _book_writer(book, lang, csv_file=True, json_file=False)
+    out = io.BytesIO()
+    try:
+        writer.write_csv(out)
+    finally:
+        writer.close()
+    return out.getvalue()
 
 
 def gradebook_json(book: Gradebook, lang: str = "en") -> bytes:
-    """Every student's full report (the quiz's ``--report`` shape), the analysis and the distribution.
-
-    One object; each student, item and bin on a line of its own (readable, diffable,
-    and written by json's C encoder, which ``indent`` would turn off: 10,000
-    students in well under a second).
-    """
-
-    def dumps(value) -> str:
-        return json.dumps(value, ensure_ascii=False, allow_nan=False)
-
-    def array(values) -> str:
-        return array_text([dumps(v) for v in values])
-
-    def array_text(texts: list[str]) -> str:
-        return "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
-
-    items: dict[int, tuple[object, str]] = {}  # id -> (item, its JSON): marks are shared between students
-
-    def item_json(item) -> str:
-        known = items.get(id(item))
-        if known is None:
-            known = items[id(item)] = (item, dumps(item.to_dict()))
-        return known[1]
-
-    def student_json(student: StudentResult) -> str:
-        """``dumps(student.to_dict(lang))``, each item's text written once (a test holds them equal)."""
-        report = student.report
-        if report is None:
-            return dumps(student.to_dict(lang))
-        head = dumps({**student._head(lang), "report": 0})[:-2]
-        fields = ("student", "problem_set", "seed", "mode", "score", "max_score")  # Report.to_dict's, in order
-        body = dumps({**{name: getattr(report, name) for name in fields}, "items": 0})[:-2]
-        return head + body + "[" + ", ".join(item_json(item) for item in report.items) + "]}}"
-
-    parts = [
-        f'"follow_through": {dumps(book.follow_through)}',
-        f'"students": {array_text([student_json(student) for student in book.students])}',
-        f'"item_analysis": {array([stats.to_dict() for stats in book.analysis()])}',
-        '"distribution": '
-        + array([{"bin": bin_label(index), "students": count} for index, count in enumerate(book.distribution())]),
-    ]
-    return ("{\n" + ",\n".join(parts) + "\n}\n").encode("utf-8")
-
+    """Every student's full report (the quiz's ``--report`` shape), the analysis and the distribution."""
+    writer = _book_writer(book, lang, csv_file=False, json_file=True)
+    out = io.BytesIO()
+    try:
+        writer.write_json(out)
+    finally:
+        writer.close()
+    return out.getvalue()

@@ -12,6 +12,7 @@ from __future__ import annotations
 
 import os
 import sys
+from contextlib import contextmanager
 from typing import TextIO
 
 from attn_tutor.document import (
@@ -183,3 +184,31 @@ def plain(text: str, *, stderr: bool = False) -> None:
     """Lines of text as they are, but with control characters shown rather than obeyed."""
     stream = sys.stderr if stderr else sys.stdout
     stream.write("\n".join(visible(line) for line in text.rstrip("\n").split("\n")) + "\n")
+
+
+@contextmanager
+def progress(total: int, label: str, *, least: int = 300):
+    """A progress bar on standard error while ``total`` things are done; yields ``update(done, total)``.
+
+    Only on a terminal, with colour allowed, and for at least ``least`` things: piped,
+    redirected or with ``NO_COLOR``, nothing is drawn (and rich is not imported).
+    The bar goes away when the work is done; lines written to standard error
+    meanwhile appear above it.
+    """
+    isatty = getattr(sys.stderr, "isatty", None)
+    if total < least or not (isatty and isatty()) or not wants_colour(sys.stderr):
+        yield lambda done, total: None
+        return
+    from rich.progress import BarColumn, MofNCompleteColumn, Progress, TextColumn, TimeRemainingColumn
+
+    bar = Progress(
+        TextColumn("{task.description}"),
+        BarColumn(),
+        MofNCompleteColumn(),
+        TimeRemainingColumn(),
+        console=console(stderr=True),
+        transient=True,
+    )
+    task = bar.add_task(label, total=total)
+    with bar:
+        yield lambda done, total: bar.update(task, completed=done, total=total)

@@ -1,0 +1,83 @@
+"""One marked student as every output needs them: made in whichever process marked them.
+
+A :class:`StudentRow` is small and plain (strings, numbers, tuples), so a worker
+process hands it back cheaply and the parent only merges: the gradebook's typed
+cells, the class table's row, the error lines, the JSON text when asked for.
+"""
+
+from __future__ import annotations
+
+import json
+from typing import NamedTuple
+
+from attn_tutor.gradebook.records import ItemKey, StudentResult
+
+
+class StudentRow(NamedTuple):
+    cells: tuple  # student, variant, score, max_score, percent: typed (str, int, float, Decimal, None)
+    items: tuple[tuple[ItemKey, float, str, str, str | None], ...]  # (column, points, verdict cell, verdict, diagnosis)
+    errors: tuple[str, ...]  # each problem found, as a sentence in the run's language
+    score: float | None  # None: the student could not be marked
+    max_score: float | None
+    set_key: str | None  # the problem set whose items the student was set (None: none could be solved)
+    summary: tuple[str, ...]  # the class table's row
+    json: str | None  # the student's full report (only when a JSON file is written)
+
+
+def number(x: float) -> str:
+    """Points and scores as plain numbers: ``1``, ``0.5``, ``0.6667`` (the marker keeps 4 places)."""
+    from attn_tutor.numbers import fmt_given
+
+    return fmt_given(x, 4)
+
+
+def pct(value: float, decimals: int = 1) -> str:
+    from attn_tutor.numbers import fmt
+
+    return fmt(value, decimals) + "%"
+
+
+def verdict_cell(item, lang: str = "en") -> str:
+    """The gradebook's verdict cell in ``lang``: ``wrong: not divided by √d``, ``오답: √d로 안 나눔``."""
+    from attn_tutor.grading import diagnosis_name
+    from attn_tutor.i18n import t
+
+    verdict = t(f"grade.verdict.{item.verdict}", lang)
+    return f"{verdict}: {diagnosis_name(item.diagnosis, lang)}" if item.diagnosis else verdict
+
+
+def dumps(value) -> str:
+    """JSON text as every output writes it: UTF-8 as is, never NaN."""
+    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+
+
+def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = False) -> StudentRow:
+    from attn_tutor.numbers import round_half_up
+
+    report = student.report
+    score, max_score, percent = student.score, student.max_score, student.percent
+    rounded = None if percent is None else round_half_up(percent, 1)
+    items = ()
+    if report is not None:
+        items = tuple(
+            ((i.problem, i.row, i.stage), i.points, verdict_cell(i, lang), i.verdict, i.diagnosis) for i in report.items
+        )
+    marked = report is not None
+    summary = (
+        student.student or "—",
+        "" if student.variant is None else str(student.variant),
+        number(score) if marked else "—",
+        number(max_score) if marked else "—",
+        pct(percent) if percent is not None else "—",
+        str(len(student.findings)) if student.findings else "",
+    )
+    return StudentRow(
+        cells=(student.student, student.variant, score, max_score, rounded),
+        items=items,
+        errors=tuple(f.text(lang) for f in student.findings),
+        score=score,
+        max_score=max_score,
+        set_key=student.set_key,
+        summary=summary,
+        json=dumps(student.to_dict(lang)) if with_json else None,
+    )

@@ -1,0 +1,107 @@
+"""`grade --jobs N`: the same bytes for any N, a broken file is one student's error, no pool when not needed."""
+
+from __future__ import annotations
+
+import csv
+import io
+import os
+from pathlib import Path
+
+import pytest
+
+from attn_tutor.gradebook import run as class_run
+
+FIXTURES = Path(__file__).parent / "fixtures" / "grade"
+CLASS, BROKEN = FIXTURES / "class", FIXTURES / "broken"
+
+
+def grade(run_cli, tmp_path: Path, name: str, *args: str):
+    out, report = tmp_path / f"{name}.csv", tmp_path / f"{name}.json"
+    result = run_cli("grade", str(BROKEN), str(CLASS), "--csv", str(out), "--json", str(report), *args)
+    return result, out.read_bytes(), report.read_bytes()
+
+
+def test_one_job_and_two_give_the_same_bytes(run_cli, tmp_path):
+    one = grade(run_cli, tmp_path, "one", "--jobs", "1")
+    two = grade(run_cli, tmp_path, "two", "--jobs", "2")
+    default = grade(run_cli, tmp_path, "default")
+    for result, *_ in (one, two, default):
+        assert result.exit_code == 1  # the broken files
+    assert one[1] == two[1] == default[1]  # the gradebook
+    assert one[2] == two[2] == default[2]  # the JSON
+    assert one[0].stdout.replace("one.", "two.") == two[0].stdout  # the terminal summary (and the written lines)
+    assert one[0].stderr == two[0].stderr  # every error, in the same order
+
+
+def test_the_chunks_keep_the_input_order_and_share_it_out():
+    files = [(Path(f"{i:03d}.yaml"), True) for i in range(1001)]
+    pieces = class_run.chunks_of(files, 2)
+    assert [f for piece in pieces for f in piece] == files
+    assert max(len(p) for p in pieces) <= class_run.CHUNK and len(pieces) >= 8
+    assert class_run.chunks_of(files[:3], 8) == [[f] for f in files[:3]]
+
+
+@pytest.fixture
+def breaking(monkeypatch):
+    """Answer files that raise inside the reader, or that kill the worker process reading them."""
+    parent = os.getpid()
+    real = class_run.read_answer_file
+
+    def read(path, **options):
+        if path.name == "03-divided-by-d.yaml":
+            raise RuntimeError("a bug meets a file")
+        if path.name == "05-not-normalized.yaml" and os.getpid() != parent:
+            os._exit(3)  # a worker dies (never the test's own process)
+        return real(path, **options)
+
+    monkeypatch.setattr(class_run, "read_answer_file", read)
+
+
+def test_a_file_that_breaks_the_grader_or_its_worker_is_that_students_error(run_cli, tmp_path, breaking):
+    out = tmp_path / "book.csv"
+    result = run_cli("grade", str(CLASS), "--csv", str(out), "--jobs", "2")
+    assert result.exit_code == 1
+    stderr = " ".join(result.stderr.split())
+    assert f"{CLASS / '03-divided-by-d.yaml'}: attn-tutor could not grade this file (RuntimeError: a bug meets a file)" in stderr
+    assert f"{CLASS / '05-not-normalized.yaml'}: attn-tutor could not grade this file (its worker process stopped)" in stderr
+    rows = list(csv.DictReader(io.StringIO(out.read_bytes().decode("utf-8-sig"), newline="")))
+    assert len(rows) == 13  # every student listed
+    assert [row["score"] for row in rows].count("") == 2  # everyone else was marked
+    assert rows[2]["student"] == "03-divided-by-d" and rows[4]["student"] == "05-not-normalized"  # in order
+
+
+def test_a_pool_that_cannot_start_means_one_process(run_cli, tmp_path, monkeypatch):
+    import concurrent.futures
+
+    expected = grade(run_cli, tmp_path, "one", "--jobs", "1")
+
+    def refuse(*args, **kwargs):
+        raise OSError("no processes here")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", refuse)
+    fallback = grade(run_cli, tmp_path, "fallback", "--jobs", "2")
+    assert fallback[1:] == expected[1:]
+
+
+def test_one_job_starts_no_pool(run_cli, tmp_path, monkeypatch):
+    import concurrent.futures
+
+    def refuse(*args, **kwargs):  # pragma: no cover - the test fails if this runs
+        raise AssertionError("a pool was started")
+
+    monkeypatch.setattr(concurrent.futures, "ProcessPoolExecutor", refuse)
+    assert grade(run_cli, tmp_path, "one", "--jobs", "1")[0].exit_code == 1
+    monkeypatch.setattr(class_run, "available_cpus", lambda: 1)
+    assert grade(run_cli, tmp_path, "cpu", "--force")[0].exit_code == 1
+
+
+def test_no_progress_bar_when_not_on_a_terminal(run_cli, tmp_path, monkeypatch):
+    monkeypatch.setattr(class_run, "SMALL_CLASS", 0)
+    from attn_tutor.render import terminal
+
+    calls = []
+    real = terminal.progress
+    monkeypatch.setattr(terminal, "progress", lambda total, label, least=300: calls.append(total) or real(total, label, least=0))
+    result, *_ = grade(run_cli, tmp_path, "piped")
+    assert calls == [20]  # every file of both folders
+    assert "grading" not in result.stderr and "━" not in result.stderr
