@@ -46,7 +46,7 @@ class Facts(NamedTuple):
     band: tuple[float, float]  # the scaled scores' allowed range
     one_hot: frozenset  # (row, head) whose weights round to one-hot in the source
     uniform: frozenset  # (row, head) whose weights are uniform in the source
-    mistakes: dict  # (row, stage) -> the codes that change the source's numbers
+    mistakes: dict  # (row, stage) -> the codes (and ("rounding", kind, places)) that change the source's numbers
     flat: frozenset = frozenset()  # (row, head) whose output needs no weights in the source
 
 
@@ -168,9 +168,11 @@ def is_fair(problem: Problem, facts: Facts) -> bool:
             if not wanted:
                 continue
             needed = grading.stage_tolerance(problem, stage) + tolerance.rounding_error(problem, stage)
-            margins = grading.mistake_margins(solution, row, stage, wanted)
-            if any(margins.get(code, 0.0) <= needed for code in wanted):
-                return False
+            codes = {code for code in wanted if isinstance(code, str)}
+            roundings = frozenset(code[1:] for code in wanted if not isinstance(code, str))
+            margins = grading.mistake_margins(solution, row, stage, codes, roundings)
+            if any(margins.get(code, 0.0) <= needed for code in codes):
+                return False  # "rounding" itself: some early rounding the source shows is still visible
     return True
 
 

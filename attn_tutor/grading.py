@@ -420,20 +420,22 @@ def explanation(item: Item, lang: str = "en") -> str | None:
     )
 
 
-def mistake_margins(solution: Solution, row: int, stage: str, codes=None) -> dict[str, float]:
+def mistake_margins(solution: Solution, row: int, stage: str, codes=None, roundings=None) -> dict:
     """Per code, how far its row (made from the exact work) stands from every right answer:
     the largest, over that code's rows, of the smallest over right rows of the largest cell difference.
 
     A code whose margin is above the tolerance changes the numbers (see :func:`diagnose_detail`).
-    ``codes``: only these are needed (the early-rounding rows are made only when it holds ``rounding``).
+    For ``rounding`` the dict also holds each ``("rounding", kind, places)``. ``codes``: only these
+    are needed; ``roundings``: only these (kind, places) early roundings are made.
     """
     from attn_tutor.mistakes import exact_mistakes
 
     marked = marked_cells(solution, row, stage)
     exact = solution.stage_row(stage, row)
-    margins: dict[str, float] = {}
+    margins: dict = {}
+    rounding = (codes is None or "rounding" in codes) and (roundings if roundings is not None else True)
     with np.errstate(invalid="ignore"):
-        for mistake in exact_mistakes(solution, row, stage, rounding=codes is None or "rounding" in codes):
+        for mistake in exact_mistakes(solution, row, stage, rounding=rounding):
             if codes is not None and mistake.code not in codes:
                 continue
             distances = [np.abs(mistake.made[marked] - other[marked]) for other in (exact, mistake.right)]
@@ -441,6 +443,9 @@ def mistake_margins(solution: Solution, row: int, stage: str, codes=None) -> dic
                 continue
             margin = min(float(d.max()) if d.size else 0.0 for d in distances)
             margins[mistake.code] = max(margins.get(mistake.code, 0.0), margin)
+            if mistake.rounding is not None:
+                key = ("rounding", mistake.rounding.kind, mistake.rounding.places)
+                margins[key] = max(margins.get(key, 0.0), margin)
     return margins
 
 

@@ -70,7 +70,7 @@ def in_diagnosis_order(result: list) -> list:
     return sorted(result, key=lambda entry: _ORDER[entry[0]])
 
 
-def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding: bool = True) -> list[Candidate]:
+def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding=True) -> list[Candidate]:
     """The mistakes made from the exact rows (and the givens), in the order they are tried."""
     before = previous_stage(stage)
     bases = []
@@ -88,7 +88,7 @@ def own_mistakes(solution: Solution, row: int, stage: str, basis, carried: np.nd
 
 
 def _mistakes(
-    solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool, rounding: bool = True
+    solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool, rounding=True
 ) -> list[Candidate]:
     """Mistaken rows from each (previous row, right row) basis and each scores row.
 
@@ -99,6 +99,12 @@ def _mistakes(
     before = previous_stage(stage)
     prev_segs = segments(solution, before) if before is not None else []
     places_tried = round_places(problem) if rounding else ()  # rounding=False: no early-rounding rows
+
+    def tried(kind: str) -> tuple[int, ...]:
+        """The places tried for one kind of early rounding (``rounding`` may name (kind, places) pairs)."""
+        if isinstance(rounding, (set, frozenset)):
+            return tuple(p for p in places_tried if (kind, p) in rounding)
+        return places_tried
     masked_row = any(not head.mask[row].all() for head in solution.heads)
     result: list[Candidate] = []
 
@@ -154,11 +160,11 @@ def _mistakes(
                         return None
                     return _per_head(solution, stage, lambda h, hd: np.where(hd.mask[row], rounded[prev_segs[h]] / hd.divisor, np.nan))
 
-                for places in places_tried:
+                for places in tried("divisor"):
                     made = by_rounded_divisor(places)
                     if made is not None:
                         result.append(Candidate("rounding", made, right, Rounding("divisor", places, 0, stage, **divisor_labels(places)), by_rounded_divisor))
-                for places in places_tried:
+                for places in tried("previous"):
                     made = from_rounded_scores(places)
                     if made is not None:
                         result.append(Candidate("rounding", made, right, Rounding("previous", places, 0, before), from_rounded_scores))
@@ -216,7 +222,7 @@ def _mistakes(
                     ("exps", from_rounded_exps, stage),
                     ("sum", from_rounded_sum, stage),
                 ):
-                    for places in places_tried:
+                    for places in tried(kind):
                         made = remake(places)
                         if made is not None:
                             result.append(Candidate("rounding", made, right, Rounding(kind, places, 0, where), remake))
@@ -235,7 +241,7 @@ def _mistakes(
                         return None
                     return _per_head(solution, stage, lambda h, hd: engine.mix(rounded[prev_segs[h]], hd.V))
 
-                for places in places_tried:
+                for places in tried("previous"):
                     made = from_rounded_weights(places)
                     if made is not None:
                         result.append(Candidate("rounding", made, right, Rounding("previous", places, 0, before), from_rounded_weights))
@@ -265,7 +271,7 @@ def _mistakes(
                         ),
                     )
 
-                for places in places_tried:
+                for places in tried("divisor"):
                     made = by_rounded_divisor(places)
                     if made is not None:
                         result.append(Candidate("rounding", made, right, Rounding("divisor", places, 0, stage, **divisor_labels(places)), by_rounded_divisor))
