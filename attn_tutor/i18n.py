@@ -321,8 +321,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path}은(는) 0보다 크고 1 이하인 수여야 합니다. 지금 값: {text}",
     ),
     "problems.tolerance_tight": (
-        "problem {id}: tolerance {tolerance} is tighter than rounding to {decimals} decimals allows for the {stage} (up to {needed}), so answers worked correctly and rounded as asked may be marked wrong; leave tolerance out to use the default that fits decimals, or raise it",
-        "문제 {id}: tolerance {tolerance}은(는) 소수 {decimals}자리로 반올림할 때 {stage}에서 생기는 오차(최대 {needed})보다 작아서, 바르게 계산해 요구대로 반올림한 답도 오답이 될 수 있습니다. tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 더 크게 하세요",
+        "problem {id}: tolerance {tolerance} is tighter than decimals: {decimals} allows (rounding as asked and carrying the rounded numbers moves the {stage} by up to {needed}), so answers worked correctly may be marked wrong; leave tolerance out to use the default that fits decimals, or raise it",
+        "문제 {id}: tolerance {tolerance}은(는) decimals: {decimals}에 비해 너무 작습니다 (요구대로 반올림한 값을 이어 쓰면 {stage}이(가) 최대 {needed}까지 달라집니다). 바르게 계산한 답도 오답이 될 수 있으니, tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 더 크게 하세요",
     ),
     # --- solve (attn_tutor.solution_doc, attn_tutor.render) ------------------------
     "solve.variant_title": ("{title} — variant {variant}", "{title} — 변형 {variant}"),

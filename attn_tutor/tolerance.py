@@ -96,14 +96,12 @@ def tolerance(problem: Problem, stage: str) -> float:
 
 
 def too_tight(problem: Problem) -> tuple[str, float] | None:
-    """The first asked stage (and its rounding error) that a teacher's tolerance is tighter than, or None."""
+    """The asked stage with the largest rounding error, and that error, when a teacher's tolerance
+    is tighter than it; else None."""
     if problem.tolerance is None:
         return None
-    for stage in problem.asked_stages:
-        needed = rounding_error(problem, stage)
-        if problem.tolerance < needed - 1e-15:
-            return stage, needed
-    return None
+    stage, needed = max(((s, rounding_error(problem, s)) for s in problem.asked_stages), key=lambda pair: pair[1])
+    return (stage, needed) if problem.tolerance < needed - 1e-15 else None
 
 
 def warnings(problem_set) -> list:

@@ -124,7 +124,8 @@ def test_validate_warns_when_a_tolerance_is_too_tight(run_cli, tmp_path):
     result = run_cli("validate", str(path))
     assert result.exit_code == 0, result.output
     assert f"{path}: valid" in result.output
-    assert f"warning: {path}:2: problem p: tolerance 0.005 is tighter than rounding to 1 decimals allows" in result.output
+    assert f"warning: {path}:2: problem p: tolerance 0.005 is tighter than decimals: 1 allows" in result.output
+    assert "moves the weights by up to 0.093" in result.output  # the worst asked stage (no V: weights)
     assert "leave tolerance out" in result.output
     ko = run_cli("validate", str(path), "--lang", "ko")
     assert ko.exit_code == 0 and "경고:" in ko.output and "tolerance를 빼서" in ko.output
