@@ -82,7 +82,6 @@ def _weight_shapes(solution) -> tuple[set, set]:
     return one_hot, uniform
 
 
-@functools.lru_cache(maxsize=64)
 def _flat_values(solution) -> set:
     """(row, head) of asked rows whose output is the same whatever the weights: equal v rows over the open keys."""
     flat = set()
@@ -98,6 +97,7 @@ def _flat_values(solution) -> set:
     return flat
 
 
+@functools.lru_cache(maxsize=64)
 def source_facts(problem: Problem) -> Facts:
     solution = engine.solve(problem)
     low, high = _scaled_range(solution)

@@ -575,10 +575,10 @@ class Marker:
         memo = self._memo(solution)
         facts = memo.facts(row, stage)
         marked = facts.marked
-        return [
-            Mistake(code, tuple(v if m else None for v, m in zip(made, marked)))
-            for code, made, _detail, _limit in memo.candidates(facts, None, None, None, None, None)
-        ]
+        found = memo.candidates(facts, None, None, None, None, None) + memo.candidates(
+            facts, None, None, None, None, None, rounding=True
+        )
+        return [Mistake(code, tuple(v if m else None for v, m in zip(made, marked))) for code, made, _detail, _limit in found]
 
 
 def mark_stage(solution: Solution, row: int, stage: str, given, own=None, *, follow_through: str = "full", hints: int = 0) -> Item:
@@ -735,8 +735,12 @@ class _Memo:
         verdict = _verdict(cells)
         diagnosis = detail = None
         if verdict in (Verdict.partial, Verdict.wrong):
-            candidates = self.candidates(facts, carry, basis, bkey, scores, _key(scores))
+            skey = _key(scores)
+            candidates = self.candidates(facts, carry, basis, bkey, scores, skey)
             diagnosis, detail = self._diagnose(facts, candidates, values, cells)
+            if diagnosis is None:  # rounding comes last in DIAGNOSES: its rows only when nothing else fits
+                candidates = self.candidates(facts, carry, basis, bkey, scores, skey, rounding=True)
+                diagnosis, detail = self._diagnose(facts, candidates, values, cells)
         credit = {"correct": 1.0, "follow_through": self.marker.credit}
         scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
         points = round(sum(scored) / len(scored), 4) if scored else 0.0
@@ -790,23 +794,29 @@ class _Memo:
             self._keep(self._rows, key, carried)
         return carried
 
-    def candidates(self, facts: _StageFacts, carry: _Carry | None, basis, bkey, scores, skey) -> list:
+    def candidates(self, facts: _StageFacts, carry: _Carry | None, basis, bkey, scores, skey, *, rounding: bool = False) -> list:
         """The mistakes to try, in order, less those that change no number: each is kept only
         when it differs by more than the tolerance in some marked cell from every right answer
-        (the exact row, the follow-through row and the right row from the same inputs)."""
+        (the exact row, the follow-through row and the right row from the same inputs).
+
+        ``rounding``: the early-rounding rows alone (tried last, as ``rounding`` is the last
+        diagnosis, so they are made only for an answer no other mistake explains); else the others.
+        """
         from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes
 
         row, stage = facts.row, facts.stage
-        key = (row, stage, bkey, skey)
+        key = (row, stage, bkey, skey, rounding)
         found = self._candidates.get(key)
         if found is None:
-            fixed = self._fixed.get((row, stage))
+            fixed = self._fixed.get((row, stage, rounding))
             if fixed is None:
-                fixed = self._fixed[(row, stage)] = exact_mistakes(self.solution, row, stage)
+                made = exact_mistakes(self.solution, row, stage, rounding=rounding)
+                fixed = self._fixed[(row, stage, rounding)] = [m for m in made if (m.code == "rounding") == rounding]
             mistakes = list(fixed)
             if basis is not None or scores is not None:
                 carried_array = None if carry is None else carry.array
-                mistakes += own_mistakes(self.solution, row, stage, basis, carried_array, scores)
+                own = own_mistakes(self.solution, row, stage, basis, carried_array, scores, rounding=rounding)
+                mistakes += [m for m in own if (m.code == "rounding") == rounding]
             rights = [facts.exact] + ([carry.carried] if carry is not None else [])
             limit = facts.tolerance + EPS
             wide = 2 * facts.window + EPS

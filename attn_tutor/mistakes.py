@@ -80,11 +80,13 @@ def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding=True) -
     return _mistakes(solution, row, stage, bases, score_rows, fixed=True, rounding=rounding)
 
 
-def own_mistakes(solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores) -> list[Candidate]:
+def own_mistakes(
+    solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores, *, rounding=True
+) -> list[Candidate]:
     """The mistakes made from a student's own previous row (``carried``: the right row from it) and own scores."""
     bases = [] if basis is None else [(np.asarray(basis, dtype=np.float64), carried)]
     score_rows = [np.asarray(scores, dtype=np.float64)] if stage == "weights" and scores is not None else []
-    return _mistakes(solution, row, stage, bases, score_rows, fixed=False)
+    return _mistakes(solution, row, stage, bases, score_rows, fixed=False, rounding=rounding)
 
 
 def _mistakes(
