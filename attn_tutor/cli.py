@@ -9,33 +9,38 @@ from __future__ import annotations
 
 import functools
 import sys
-from enum import Enum
+from enum import Enum, StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
 from attn_tutor import __version__
+from attn_tutor.cli_help import LocalGroup, LocalTyper
 from attn_tutor.errors import AttnTutorError, UsageError
 from attn_tutor.i18n import resolve_lang, t
 from attn_tutor.model import (
     DECIMALS_MAX,
     DIM_MAX,
-    QUIZ_TOKENS_MAX,
-    QUIZ_TOKENS_MIN,
     SEED_MAX,
     SHEET_SEED_MAX,
     TOKENS_MAX,
     VARIANTS_MAX,
+    STAGE_ALIASES,
+    STAGES,
     FollowThrough,
-    Stage,
+    stage_name,
 )
+
+# Help texts are catalogue keys ("help.…" in attn_tutor/i18n.py), shown in the user's
+# language by attn_tutor.cli_help; a command's help is the key help.cmd.<name>.
 
 
 def _new_app() -> typer.Typer:
-    return typer.Typer(
+    return LocalTyper(
         name="attn-tutor",
-        help="A tutor and grader for computing scaled dot-product attention by hand.",
+        cls=LocalGroup,
+        help="help.app",
         no_args_is_help=True,
         add_completion=False,
         pretty_exceptions_enable=False,
@@ -52,10 +57,11 @@ class SolveFormat(str, Enum):
     markdown = "markdown"
 
 
-LangOption = Annotated[
-    Optional[str],
-    typer.Option("--lang", help="Language of messages: ko or en (default: ATTN_TUTOR_LANG, then LANG)."),
-]
+StageChoice = StrEnum("StageChoice", {name: name for name in (*STAGES, *STAGE_ALIASES)})
+"""What ``--stage`` accepts: a stage's name, or another name for it (softmax: the weights)."""
+
+LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
+SetArgument = Annotated[Optional[str], typer.Argument(help="help.set")]
 
 
 def _check_lang(value: str | None) -> None:
@@ -96,17 +102,27 @@ def _version(value: bool) -> None:
 @app.callback()
 def main_callback(
     version: Annotated[
-        bool, typer.Option("--version", callback=_version, is_eager=True, help="Show the version and exit.")
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="help.version")
     ] = False,
+    lang: LangOption = None,
 ) -> None:
     """A tutor and grader for computing scaled dot-product attention by hand."""
+    if lang is not None:  # `attn-tutor --lang ko solve`: the command after it speaks that language too
+        import os
+
+        try:
+            _check_lang(lang)
+        except UsageError as error:
+            sys.stderr.write(t("cli.error", "en", message=error.messages("en")[0]) + "\n")
+            raise typer.Exit(2) from None
+        os.environ["ATTN_TUTOR_LANG"] = lang.strip().lower()
 
 
 def pick_problems(problem_set, problem_id: str | None):
     if problem_id is None:
         return list(problem_set.problems)
     if problem_id not in problem_set.ids:
-        raise UsageError("cli.no_such_problem", id=problem_id, source=problem_set.source, ids=", ".join(problem_set.ids))
+        raise AttnTutorError("cli.no_such_problem", id=problem_id, source=problem_set.source, ids=", ".join(problem_set.ids))
     return [problem_set.get(problem_id)]
 
 
@@ -114,46 +130,99 @@ def pick_row(problem, token: str | None) -> list[int] | None:
     if token is None:
         return None
     if token not in problem.tokens:
-        raise UsageError("cli.no_such_row", problem=problem.id, row=token, tokens=", ".join(problem.tokens))
+        raise AttnTutorError("cli.no_such_row", problem=problem.id, row=token, tokens=", ".join(problem.tokens))
     return [problem.row_index(token)]
+
+
+# A random practice problem: the same options make the same problem in solve, quiz and generate.
+RandomOption = Annotated[bool, typer.Option("--random", help="help.random")]
+TokensOption = Annotated[Optional[int], typer.Option("--tokens", min=1, max=TOKENS_MAX, help="help.random.tokens")]
+DimOption = Annotated[Optional[int], typer.Option("--dim", min=1, max=DIM_MAX, help="help.random.dim")]
+SeedOption = Annotated[Optional[int], typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="help.random.seed")]
+CausalOption = Annotated[bool, typer.Option("--causal", help="help.random.causal")]
+
+
+def _random_problem(command: str, seed, tokens, dim, causal: bool):
+    """The practice problem of these options, and the command that makes it again."""
+    from attn_tutor.generate import new_seed, practice_problems
+
+    chosen = seed if seed is not None else new_seed()
+    n_tokens, d = tokens if tokens is not None else 3, dim if dim is not None else 2
+    (made,) = practice_problems(chosen, tokens=n_tokens, dim=d, causal=causal)
+    replay = f"attn-tutor {command} --random --tokens {n_tokens} --dim {d} --seed {chosen}" + (" --causal" if causal else "")
+    return made, chosen, replay
+
+
+def _check_random(random: bool, file, problem, tokens, dim, seed, causal: bool) -> None:
+    if not random and (tokens is not None or dim is not None or seed is not None or causal):
+        raise UsageError("quiz.random_only")
+    if random and (file is not None or problem is not None):
+        raise UsageError("quiz.random_and_file")
+
+
+def _overview(problem_set, file: str | None, shown, language: str, variant: int | None = None):
+    """After the first problem: the others, each with the command that shows it."""
+    from attn_tutor.document import Math
+
+    where = ("" if file is None else f" {file}") + ("" if variant is None else f" --variant {variant}")
+    rest = [p for p in problem_set.problems if p is not shown]
+    width = max(len(p.id) for p in rest)
+    lines = tuple(
+        f"  attn-tutor solve{where} --problem {p.id.ljust(width)}" + (f"   # {p.title}" if p.title else "") for p in rest
+    )
+    lines += ("", t("solve.overview_all", language, command=f"attn-tutor solve{where} --all"))
+    return Math(lines, title=t("solve.overview_one" if len(rest) == 1 else "solve.overview", language, count=len(rest)))
 
 
 @app.command()
 @guarded
 def solve(
-    file: Annotated[
-        Optional[str], typer.Argument(help="A problem-set YAML file, or a packaged set's name (default: ch13).")
-    ] = None,
-    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="Only the problem with this id.")] = None,
-    row: Annotated[Optional[str], typer.Option("--row", "-r", help="Only this query token's row.")] = None,
-    stage: Annotated[Optional[Stage], typer.Option("--stage", help="Stop after this stage.")] = None,
-    explain: Annotated[bool, typer.Option("--explain", help="Write out each cell's arithmetic.")] = False,
-    decimals: Annotated[
-        Optional[int], typer.Option("--decimals", min=0, max=DECIMALS_MAX, help="Decimal places (default: the problem's).")
-    ] = None,
-    format: Annotated[SolveFormat, typer.Option("--format", "-f", help="How to print the solution.")] = SolveFormat.table,
-    variant: Annotated[
-        Optional[int],
-        typer.Option(
-            "--variant",
-            min=0,
-            max=2**63 - 1,
-            help="Solve the variant with this number (as printed on a worksheet), regenerated as grade does.",
-        ),
-    ] = None,
+    file: SetArgument = None,
+    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="help.problem")] = None,
+    every: Annotated[bool, typer.Option("--all", "-a", help="help.solve.all")] = False,
+    row: Annotated[Optional[str], typer.Option("--row", "-r", help="help.row")] = None,
+    stage: Annotated[Optional[StageChoice], typer.Option("--stage", help="help.solve.stage")] = None,
+    explain: Annotated[bool, typer.Option("--explain", help="help.solve.explain")] = False,
+    decimals: Annotated[Optional[int], typer.Option("--decimals", min=0, max=DECIMALS_MAX, help="help.solve.decimals")] = None,
+    format: Annotated[SolveFormat, typer.Option("--format", "-f", help="help.solve.format")] = SolveFormat.table,
+    random: RandomOption = False,
+    tokens: TokensOption = None,
+    dim: DimOption = None,
+    seed: SeedOption = None,
+    causal: CausalOption = False,
+    variant: Annotated[Optional[int], typer.Option("--variant", min=0, max=SEED_MAX, help="help.solve.variant")] = None,
     lang: LangOption = None,
 ) -> None:
     """Show every stage of each problem worked out: scores, scaling, softmax, output."""
     from attn_tutor import engine
-    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
-    problem_set = load_problem_set(file)
-    if variant is not None:
-        from attn_tutor.generate import regenerate
+    _check_random(random, file, problem, tokens, dim, seed, causal)
+    if random and every:
+        raise UsageError("solve.random_and_all")
+    if random and variant is not None:
+        raise UsageError("solve.random_and_variant")
+    last_stage = stage_name(stage) if stage is not None else None
+    if random:
+        from attn_tutor.model import ProblemSet
+        from attn_tutor.render import terminal
 
-        problem_set = regenerate(problem_set, variant)
+        made, chosen_seed, replay = _random_problem("solve", seed, tokens, dim, causal)
+        problem_set = ProblemSet((made,), source="random")
+        terminal.plain(t("solve.seed", language, seed=chosen_seed, command=replay), stderr=True)
+    else:
+        from attn_tutor.problem_load import load_problem_set
+
+        problem_set = load_problem_set(file)
+        if variant is not None:
+            from attn_tutor.generate import regenerate
+
+            problem_set = regenerate(problem_set, variant)  # exactly as grade remakes a sheet
     chosen = pick_problems(problem_set, problem)
+    # In a terminal, a set's first problem, then how to see the others; files and programs get every problem.
+    overview = format is SolveFormat.table and problem is None and row is None and not every and len(chosen) > 1
+    if overview:
+        chosen = chosen[:1]
     plans = []
     for item in chosen:
         rows = None
@@ -161,11 +230,11 @@ def solve(
             if row not in item.tokens and len(chosen) > 1:
                 continue  # --row over several problems: only those that have this token
             rows = pick_row(item, row)
-        if stage is not None and stage.value not in item.stages and len(chosen) == 1:
-            raise UsageError("cli.no_such_stage", problem=item.id, stage=stage.value)
+        if last_stage is not None and last_stage not in item.stages and len(chosen) == 1:
+            raise AttnTutorError("cli.no_such_stage", problem=item.id, stage=last_stage)
         plans.append((item, rows))
     if not plans:
-        raise UsageError("cli.row_in_no_problem", row=row, source=problem_set.source)
+        raise AttnTutorError("cli.row_in_no_problem", row=row, source=problem_set.source)
     solutions = [(engine.solve(item), rows) for item, rows in plans]
 
     if format is SolveFormat.json:
@@ -183,8 +252,10 @@ def solve(
             title = t("solve.variant_title", language, title=title, variant=variant)
         blocks.append(Heading(title, level=1))
     for solution, rows in solutions:
-        last = stage.value if stage is not None and stage.value in solution.problem.stages else None
+        last = last_stage if last_stage in solution.problem.stages else None
         blocks += solution_blocks(solution, language, decimals=decimals, rows=rows, last_stage=last, explain_rows=explain)
+    if overview:
+        blocks.append(_overview(problem_set, file, chosen[0], language, variant))
     if format is SolveFormat.markdown:
         from attn_tutor.render import markdown
 
@@ -195,21 +266,71 @@ def solve(
         terminal.draw(blocks)
 
 
+class ListFormat(str, Enum):
+    table = "table"
+    json = "json"
+
+
+@app.command(name="list")
+@guarded
+def list_problems(
+    file: SetArgument = None,
+    format: Annotated[ListFormat, typer.Option("--format", "-f", help="help.list.format")] = ListFormat.table,
+    lang: LangOption = None,
+) -> None:
+    """List a problem set's problems: id, title, tokens, d_k, the rows and stages asked."""
+    from attn_tutor.problem_load import load_problem_set
+    from attn_tutor.set_list import list_blocks, list_json
+
+    language = resolve_lang(lang)
+    problem_set = load_problem_set(file)
+    if format is ListFormat.json:
+        sys.stdout.write(list_json(problem_set))
+        return
+    from attn_tutor.render import terminal
+
+    terminal.draw(list_blocks(problem_set, language, file))
+
+
+@app.command()
+@guarded
+def show(
+    name: Annotated[str, typer.Argument(help="help.show.name")] = "ch13",
+    lang: LangOption = None,
+) -> None:
+    """Print a packaged problem set's YAML, comments and all, to copy and edit."""
+    from attn_tutor.problem_load import packaged_path, packaged_sets
+
+    names = packaged_sets()
+    if name not in names:
+        raise AttnTutorError("show.no_such_set", name=name, sets=", ".join(names) or "-")
+    data = packaged_path(name).read_bytes()
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
 @app.command()
 @guarded
 def validate(
-    files: Annotated[list[Path], typer.Argument(help="Problem-set YAML files to check.")],
+    files: Annotated[list[str], typer.Argument(help="help.validate.files")],
     lang: LangOption = None,
 ) -> None:
     """Check problem-set files without solving them; list every error found."""
-    from attn_tutor.problem_load import validate_path
+    from attn_tutor.errors import InvalidProblemSet
+    from attn_tutor.problem_load import load_problem_set
 
     language = resolve_lang(lang)
     from attn_tutor.render import terminal
 
     bad = 0
     for path in files:
-        findings = validate_path(path)
+        loaded = None
+        try:  # a file, or a packaged set's name, as every other command takes
+            loaded = load_problem_set(path)
+            findings = []
+        except InvalidProblemSet as error:
+            findings = list(error.problems)
         if findings:
             bad += 1
             key = "validate.invalid_one" if len(findings) == 1 else "validate.invalid"
@@ -219,9 +340,8 @@ def validate(
         else:
             terminal.plain(t("validate.valid", language, path=str(path)))
             from attn_tutor import tolerance
-            from attn_tutor.problem_load import load_path
 
-            for warning in tolerance.warnings(load_path(path)):
+            for warning in tolerance.warnings(loaded):
                 terminal.plain("  " + t("validate.warning", language, message=warning.text(language)))
     if bad:
         raise typer.Exit(1)
@@ -244,13 +364,21 @@ def _stdin_reader():
             except EOFError:
                 sys.stdout.write("\n")
                 return None
+            except KeyboardInterrupt:  # Ctrl-C mid-line: what follows starts on a line of its own
+                sys.stdout.write("\n")
+                sys.stdout.flush()
+                raise
 
         return read_tty
 
     def read_pipe(prompt: str) -> str | None:
         sys.stdout.write(prompt)
         sys.stdout.flush()
-        line = sys.stdin.readline()
+        try:
+            line = sys.stdin.readline()
+        except KeyboardInterrupt:
+            sys.stdout.write("\n")
+            raise
         if not line:
             sys.stdout.write("\n")
             return None
@@ -263,31 +391,21 @@ def _stdin_reader():
 @app.command()
 @guarded
 def quiz(
-    file: Annotated[
-        Optional[str], typer.Argument(help="A problem-set YAML file, or a packaged set's name (default: ch13).")
-    ] = None,
-    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="Only the problem with this id.")] = None,
-    row: Annotated[Optional[str], typer.Option("--row", "-r", help="Only this query token's row.")] = None,
-    random: Annotated[bool, typer.Option("--random", help="A fresh practice problem made from a seed.")] = False,
-    tokens: Annotated[
-        Optional[int], typer.Option("--tokens", min=QUIZ_TOKENS_MIN, max=QUIZ_TOKENS_MAX, help="With --random: how many tokens (default 3).")
-    ] = None,
-    dim: Annotated[Optional[int], typer.Option("--dim", min=1, max=DIM_MAX, help="With --random: d_k (default 2).")] = None,
-    seed: Annotated[
-        Optional[int], typer.Option("--seed", min=0, max=SEED_MAX, help="With --random: the seed (default: a new one, shown).")
-    ] = None,
-    exam: Annotated[
-        bool, typer.Option("--exam", help="Exam mode: no feedback until the end; errors carried forward.")
-    ] = False,
+    file: SetArgument = None,
+    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="help.problem")] = None,
+    row: Annotated[Optional[str], typer.Option("--row", "-r", help="help.row")] = None,
+    random: RandomOption = False,
+    tokens: TokensOption = None,
+    dim: DimOption = None,
+    seed: SeedOption = None,
+    causal: CausalOption = False,
+    exam: Annotated[bool, typer.Option("--exam", help="help.quiz.exam")] = False,
     follow_through: Annotated[
-        FollowThrough,
-        typer.Option("--follow-through", help="Credit for a cell right from the student's own earlier numbers."),
+        FollowThrough, typer.Option("--follow-through", help="help.follow_through")
     ] = FollowThrough.full,
-    report: Annotated[
-        Optional[Path], typer.Option("--report", help="Write the marks as JSON to this file.")
-    ] = None,
-    student: Annotated[Optional[str], typer.Option("--student", help="The student's name, for the report.")] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the --report file if it exists.")] = False,
+    report: Annotated[Optional[Path], typer.Option("--report", help="help.quiz.report")] = None,
+    student: Annotated[Optional[str], typer.Option("--student", help="help.quiz.student")] = None,
+    force: Annotated[bool, typer.Option("--force", help="help.quiz.force")] = False,
     lang: LangOption = None,
 ) -> None:
     """Practise or sit an exam: type each stage of a row, get it marked cell by cell."""
@@ -296,23 +414,14 @@ def quiz(
     from attn_tutor.render import terminal
 
     language = resolve_lang(lang)
-    if not random and (tokens is not None or dim is not None or seed is not None):
-        raise UsageError("quiz.random_only")
-    if random and (file is not None or problem is not None):
-        raise UsageError("quiz.random_and_file")
+    _check_random(random, file, problem, tokens, dim, seed, causal)
     if report is not None:
         quiz_loop.check_report_path(report, force=force)
     intro = []
     if random:
-        import os
-
-        from attn_tutor.generate import random_problem
-
-        chosen_seed = seed if seed is not None else int.from_bytes(os.urandom(8), "big") & SEED_MAX
-        n_tokens, d = tokens if tokens is not None else 3, dim if dim is not None else 2
-        chosen = [random_problem(chosen_seed, tokens=n_tokens, dim=d)]
+        made, chosen_seed, replay = _random_problem("quiz", seed, tokens, dim, causal)
+        chosen = [made]
         set_name = "random"
-        replay = f"attn-tutor quiz --random --tokens {n_tokens} --dim {d} --seed {chosen_seed}"
         intro.append(Math(("  " + replay,), title=t("quiz.seed", language, seed=chosen_seed)))
     else:
         from attn_tutor.problem_load import load_problem_set
@@ -325,7 +434,7 @@ def quiz(
         pick_row(chosen[0], row)  # a sentence naming the tokens there are
     plans = quiz_loop.plan(chosen, row)
     if not plans:
-        raise UsageError("cli.row_in_no_problem", row=row, source=set_name)
+        raise AttnTutorError("cli.row_in_no_problem", row=row, source=set_name)
     config = quiz_loop.QuizConfig(
         plans=plans,
         problem_set=set_name,
@@ -370,26 +479,16 @@ def _check_outputs(outputs: list[Path], force: bool) -> None:
 @app.command()
 @guarded
 def grade(
-    paths: Annotated[
-        list[Path], typer.Argument(help="Answer files (.yaml, .yml, .csv), or directories searched for them.")
-    ],
-    problems: Annotated[
-        Optional[str],
-        typer.Option("--problems", help="Problem set for every answer (a file or a packaged name); overrides the files'."),
-    ] = None,
-    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="Write the gradebook to this CSV file.")] = None,
-    json_out: Annotated[
-        Optional[Path], typer.Option("--json", help="Write every student's full report to this JSON file.")
-    ] = None,
+    paths: Annotated[list[Path], typer.Argument(help="help.grade.paths")],
+    problems: Annotated[Optional[str], typer.Option("--problems", help="help.grade.problems")] = None,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="help.grade.csv")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="help.grade.json")] = None,
     follow_through: Annotated[
-        FollowThrough,
-        typer.Option("--follow-through", help="Credit for a cell right from the student's own earlier numbers."),
+        FollowThrough, typer.Option("--follow-through", help="help.follow_through")
     ] = FollowThrough.full,
-    jobs: Annotated[
-        Optional[int],
-        typer.Option("--jobs", "-j", min=1, help="Worker processes (default: every CPU this process may use)."),
-    ] = None,
-    force: Annotated[bool, typer.Option("--force", help="Overwrite the output files if they exist.")] = False,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="help.grade.jobs")] = None,
+    name_column: Annotated[Optional[str], typer.Option("--name-column", help="help.grade.name_column")] = None,
+    force: Annotated[bool, typer.Option("--force", help="help.grade.force")] = False,
     lang: LangOption = None,
 ) -> None:
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
@@ -401,7 +500,7 @@ def grade(
     _check_outputs(outputs, force)
     for path in paths:
         if not path.exists():
-            raise UsageError("grade.no_such_path", path=str(path))
+            raise AttnTutorError("grade.no_such_path", path=str(path))
     from attn_tutor import gradebook
     from attn_tutor.files import atomic_file
     from attn_tutor.gradebook.run import grade_class
@@ -412,10 +511,13 @@ def grade(
         raise AttnTutorError("grade.no_files")
     tally = gradebook.Tally(follow_through)
     writer = gradebook.GradebookWriter(tally, csv_file=csv_out is not None, json_file=json_out is not None)
+    said: set[str] = set()
 
     def on_row(row) -> None:
         for message in row.errors:
-            terminal.error(t("cli.error", language, message=message))
+            if message not in said:  # a CSV header's problem touches every row: say it once
+                said.add(message)
+                terminal.error(t("cli.error", language, message=message))
         writer.add(row)
 
     written = []
@@ -423,7 +525,7 @@ def grade(
         with terminal.progress(len(files), t("grade.progress", language)) as progress:
             grade_class(
                 files, tally, problems=problems, follow_through=follow_through, lang=language,
-                with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress,
+                with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress, name_column=name_column,
             )  # fmt: skip
         for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
             if out is not None:
@@ -435,11 +537,12 @@ def grade(
     terminal.draw(gradebook.summary_blocks(tally, language))
     failed, total = tally.failed, tally.total
     if failed:
-        terminal.plain(t("grade.summary", language, marked=tally.marked, total=total, failed=failed))
+        key = "grade.summary_one" if total == 1 else "grade.summary"
+        terminal.plain(t(key, language, marked=tally.marked, total=total, failed=failed))
     else:
-        terminal.plain(t("grade.all_marked", language, total=total))
+        terminal.plain(t("grade.all_marked_one" if total == 1 else "grade.all_marked", language, total=total))
     for line in written:
-        terminal.plain(line)
+        terminal.plain(line, stderr=True)
     if failed:
         raise typer.Exit(1)
 
@@ -451,18 +554,38 @@ class ExportFormat(str, Enum):
     html = "html"
     md = "md"
     tex = "tex"
+    pdf = "pdf"
+    moodle = "moodle"
+    qti = "qti"
 
 
-_SUFFIX_FORMATS = {".html": "html", ".htm": "html", ".md": "md", ".markdown": "md", ".tex": "tex"}
+class Paper(str, Enum):
+    a4 = "a4"
+    letter = "letter"
 
-OutputOption = Annotated[
-    Optional[Path], typer.Option("--output", "-o", help="Write to this file (default: standard output).")
-]
-ForceOption = Annotated[bool, typer.Option("--force", help="Overwrite the output file if it exists.")]
+
+_SUFFIX_FORMATS = {
+    ".html": "html",
+    ".htm": "html",
+    ".md": "md",
+    ".markdown": "md",
+    ".tex": "tex",
+    ".pdf": "pdf",
+    ".xml": "moodle",
+    ".zip": "qti",
+}
+_BANKS = ("moodle", "qti")  # question banks for a quiz system, not pages
+
+OutputOption = Annotated[Optional[Path], typer.Option("--output", "-o", help="help.output")]
+ForceOption = Annotated[bool, typer.Option("--force", help="help.force")]
 
 
 def _to_stdout(path: Path | None) -> bool:
     return path is None or str(path) == "-"
+
+
+def _stdout_is_terminal() -> bool:
+    return sys.stdout.isatty()
 
 
 def _check_output(path: Path | None, force: bool) -> None:
@@ -473,58 +596,67 @@ def _check_output(path: Path | None, force: bool) -> None:
         refuse_overwrite(path, force)
 
 
-def _write_output(path: Path | None, text: str) -> None:
-    """Standard output (no -o, or -o -), or the whole file or nothing."""
+def _write_output(path: Path | None, text: str | bytes, lang: str) -> None:
+    """Standard output (no -o, or -o -), or the whole file or nothing, then a line on stderr saying where."""
     if _to_stdout(path):
+        if isinstance(text, bytes):
+            sys.stdout.flush()
+            sys.stdout.buffer.write(text)
+            sys.stdout.buffer.flush()
+            return
         sys.stdout.write(text)
         sys.stdout.flush()
         return
     from attn_tutor.files import write_atomic
+    from attn_tutor.render import terminal
 
     write_atomic(path, text)
+    terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)
 
 
 @app.command()
 @guarded
 def export(
-    file: Annotated[
-        Optional[str], typer.Argument(help="A problem-set YAML file, or a packaged set's name (default: ch13).")
-    ] = None,
-    format: Annotated[
-        Optional[ExportFormat],
-        typer.Option("--format", "-f", help="html, md or tex (default: from the -o suffix, else html)."),
-    ] = None,
+    file: SetArgument = None,
+    format: Annotated[Optional[ExportFormat], typer.Option("--format", "-f", help="help.export.format")] = None,
     output: OutputOption = None,
-    answers: Annotated[bool, typer.Option("--answers", help="Add the answer key after the questions.")] = False,
-    key_only: Annotated[bool, typer.Option("--key-only", help="Write the answer key alone.")] = False,
+    answers: Annotated[bool, typer.Option("--answers", help="help.export.answers")] = False,
+    key_only: Annotated[bool, typer.Option("--key-only", help="help.export.key_only")] = False,
+    key_table: Annotated[bool, typer.Option("--key-table", help="help.export.key_table")] = False,
+    paper: Annotated[Optional[Paper], typer.Option("--paper", help="help.export.paper")] = None,
     variants: Annotated[
-        Optional[int],
-        typer.Option("--variants", min=1, max=VARIANTS_MAX, help="Make N versions with new numbers, one per student (needs --seed)."),
+        Optional[int], typer.Option("--variants", min=1, max=VARIANTS_MAX, help="help.export.variants")
     ] = None,
-    seed: Annotated[
-        Optional[int],
-        typer.Option(
-            "--seed",
-            min=0,
-            max=SHEET_SEED_MAX,
-            help="Seed of the variants: sheet k prints the variant number S*1000+k, which remakes it. "
-            "Alone, it means --variants 1.",
-        ),
-    ] = None,
-    title: Annotated[Optional[str], typer.Option("--title", help="The sheets' title (default: the set's).")] = None,
+    seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="help.export.seed")] = None,
+    title: Annotated[Optional[str], typer.Option("--title", help="help.export.title")] = None,
     force: ForceOption = False,
     lang: LangOption = None,
 ) -> None:
-    """Write a printable worksheet (HTML, Markdown or LaTeX), its answer key, and per-student variants."""
+    """Write a printable worksheet (HTML, Markdown, LaTeX or PDF), its answer key, per-student variants,
+    or a Moodle or Canvas (QTI) question bank that marks itself."""
     if answers and key_only:
         raise UsageError("export.answers_and_key_only")
+    if key_table and (answers or key_only):
+        raise UsageError("export.key_table_alone")
     if variants is not None and seed is None:
         raise UsageError("export.variants_need_seed")
     if seed is not None and variants is None:
         variants = 1
     chosen = format.value if format is not None else None
     if chosen is None:
-        chosen = _SUFFIX_FORMATS.get(output.suffix.lower(), "html") if output is not None else "html"
+        chosen = "html"
+        if not _to_stdout(output):
+            chosen = _SUFFIX_FORMATS.get(output.suffix.lower())
+            if chosen is None:
+                raise UsageError(
+                    "export.unknown_suffix", path=str(output), suffixes=", ".join(_SUFFIX_FORMATS)
+                )
+    if chosen in _BANKS and (answers or key_only or key_table):
+        raise UsageError("export.bank_has_key", format=chosen)
+    if paper is not None and chosen not in ("pdf", "tex"):
+        raise UsageError("export.paper_for_print", format=chosen)
+    if chosen in ("pdf", "qti") and _to_stdout(output) and _stdout_is_terminal():
+        raise UsageError("export.binary_to_terminal", format=chosen)
     _check_output(output, force)
 
     from attn_tutor import worksheet
@@ -537,53 +669,67 @@ def export(
         from attn_tutor.render import terminal
 
         terminal.plain(worksheet.fairness_note(problem_set, sheets, language), stderr=True)
-    part = "key" if key_only else "with_answers" if answers else "questions"
-    blocks = worksheet.build(sheets, language, part=part, title=title)
-    if chosen == "html":
+    set_title = worksheet.sheet_title(problem_set, language, title)
+    if chosen in _BANKS:
+        from attn_tutor import lms
+
+        questions = lms.questions(sheets, language)
+        if chosen == "moodle":
+            from attn_tutor.render import moodle
+
+            _write_output(output, moodle.render(questions, language, set_title=set_title), language)
+        else:
+            from attn_tutor.render import qti
+
+            _write_output(output, qti.render(questions, language, set_title=set_title), language)
+        return
+    if key_table:
+        blocks = worksheet.key_table_blocks(sheets, language, title=title)
+    else:
+        part = "key" if key_only else "with_answers" if answers else "questions"
+        blocks = worksheet.build(sheets, language, part=part, title=title)
+    paper_size = (paper or Paper.a4).value
+    if chosen == "pdf":
+        from attn_tutor.render import typst
+
+        text = typst.render_pdf(blocks, title=set_title, lang=language, paper=paper_size)
+    elif chosen == "html":
         from attn_tutor.render import html
 
         text = html.render(blocks, title=worksheet.sheet_title(problem_set, language, title), lang=language)
     elif chosen == "tex":
         from attn_tutor.render import latex
 
-        text = latex.render(blocks)
+        text = latex.render(blocks, paper=paper_size)
     else:
         from attn_tutor.render import markdown
 
         text = markdown.render(blocks)
-    _write_output(output, text)
+    _write_output(output, text, language)
 
 
 @app.command()
 @guarded
 def generate(
-    tokens: Annotated[int, typer.Option("--tokens", min=1, max=TOKENS_MAX, help="Tokens per problem.")] = 3,
-    dim: Annotated[int, typer.Option("--dim", min=1, max=DIM_MAX, help="d_k: the length of each q, k and v.")] = 2,
-    count: Annotated[int, typer.Option("--count", min=1, max=VARIANTS_MAX, help="How many problems.")] = 1,
-    seed: Annotated[
-        Optional[int],
-        typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="The same seed makes the same file (default: a new one, written in the file)."),
-    ] = None,
-    causal: Annotated[bool, typer.Option("--causal", help="Causal mask: each token sees only itself and earlier ones.")] = False,
+    tokens: Annotated[int, typer.Option("--tokens", min=1, max=TOKENS_MAX, help="help.generate.tokens")] = 3,
+    dim: Annotated[int, typer.Option("--dim", min=1, max=DIM_MAX, help="help.generate.dim")] = 2,
+    count: Annotated[int, typer.Option("--count", min=1, max=VARIANTS_MAX, help="help.generate.count")] = 1,
+    seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="help.generate.seed")] = None,
+    causal: Annotated[bool, typer.Option("--causal", help="help.generate.causal")] = False,
     output: OutputOption = None,
     force: ForceOption = False,
     lang: LangOption = None,
 ) -> None:
     """Write a new problem-set YAML of random, hand-computable problems, commented for editing."""
     _check_output(output, force)
-    if seed is None:
-        import secrets
-
-        seed = secrets.randbelow(1_000_000)
-    from attn_tutor.generate import random_problem
+    from attn_tutor.generate import new_seed, practice_problems
     from attn_tutor.model import ProblemSet
     from attn_tutor.problem_dump import dump_problem_set
-    from attn_tutor.worksheet import variant_seed
 
+    if seed is None:
+        seed = new_seed()
     language = resolve_lang(lang)
-    problems = tuple(
-        random_problem(variant_seed(seed, k), tokens=tokens, dim=dim, causal=causal) for k in range(1, count + 1)
-    )
+    problems = practice_problems(seed, tokens=tokens, dim=dim, causal=causal, count=count)
     options = f"--tokens {tokens} --dim {dim} --count {count} --seed {seed}" + (" --causal" if causal else "")
     options += f" --lang {language}"
     header = "\n".join(
@@ -594,7 +740,7 @@ def generate(
         )
     )
     problem_set = ProblemSet(problems, title=t("generate.title", language, seed=seed))
-    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language))
+    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), language)
 
 
 def main(argv: list[str] | None = None) -> None:

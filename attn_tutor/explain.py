@@ -6,15 +6,69 @@
     0.023×(1, 0) + 0.786×(0, 1) + 0.191×(1, 1) = (0.214, 0.977)
 
 Pure: reads a :class:`~attn_tutor.engine.Solution`, returns strings. Used by
-``solve --explain`` and by the worksheets' answer keys.
+``solve --explain``, the quiz's hints and the worksheets' answer keys.
+
+Every line's result is worked from the exact values. Where the rounded numbers
+the line shows do not give that result (weights shown as 0.248 + 0.248 + 0.503,
+which sum to 0.999), the last ``=`` is ``≈`` (:func:`result_sign` decides, for
+every line), and :data:`APPROX_NOTE` says why under the lines
+(:func:`has_approx`).
 """
 
 from __future__ import annotations
 
 import math
+from decimal import ROUND_HALF_UP, Decimal, InvalidOperation, localcontext
 
 from attn_tutor.engine import HeadResult, Solution
-from attn_tutor.numbers import fmt, fmt_given
+from attn_tutor.numbers import fmt, fmt_given, round_half_up
+
+APPROX = "≈"
+APPROX_NOTE = "solve.approx_note"  # the catalogue key of the note under lines that use ≈
+
+
+def shown(text: str) -> Decimal | None:
+    """A number as printed ("0.248", "(-1)", "6"), exactly; None for "∞" and the like."""
+    try:
+        value = Decimal(text.strip("()"))
+    except InvalidOperation:
+        return None
+    return value if value.is_finite() else None
+
+
+def result_sign(from_shown: Decimal | None, exact: float, decimals: int) -> str:
+    """"=" when the numbers as shown give the printed (rounded) result, else "≈"."""
+    if from_shown is None or not math.isfinite(exact):
+        return "="
+    with localcontext() as context:
+        context.prec = 60
+        rounded = from_shown.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
+    return "=" if rounded == round_half_up(exact, decimals) else APPROX
+
+
+def quotient(top: str, bottom: str) -> Decimal | None:
+    a, b = shown(top), shown(bottom)
+    if a is None or b is None or b == 0:
+        return None
+    with localcontext() as context:
+        context.prec = 60
+        return a / b
+
+
+def dot(pairs) -> Decimal | None:
+    """The sum of products of printed numbers, exactly."""
+    total = Decimal(0)
+    for a, b in pairs:
+        x, y = shown(a), shown(b)
+        if x is None or y is None:
+            return None
+        total += x * y
+    return total
+
+
+def has_approx(lines) -> bool:
+    """Whether any line's result is marked ≈ (then the note belongs under them)."""
+    return any(f" {APPROX} " in line for line in lines)
 
 
 def _num(x: float, decimals: int) -> str:
@@ -55,8 +109,10 @@ def score_lines(head: HeadResult, row: int, tokens, keys, decimals: int) -> list
         if not head.mask[row, j]:
             continue
         k = head.K[j]
-        terms = " + ".join(f"{_factor(a, decimals)}×{_factor(b, decimals)}" for a, b in zip(q, k))
-        lines.append(f"{tokens[row]}·{key} = {terms} = {_num(head.scores[row, j], decimals)}")
+        pairs = [(_factor(a, decimals), _factor(b, decimals)) for a, b in zip(q, k)]
+        terms = " + ".join(f"{a}×{b}" for a, b in pairs)
+        sign = result_sign(dot(pairs), head.scores[row, j], decimals)
+        lines.append(f"{tokens[row]}·{key} = {terms} {sign} {_num(head.scores[row, j], decimals)}")
     return lines
 
 
@@ -69,11 +125,15 @@ def scaled_lines(head: HeadResult, row: int, divide_by: float | None, decimals: 
         s = _num(head.scores[row, j], decimals)
         result = fmt(head.scaled[row, j], decimals)
         if divide_by is not None:
-            lines.append(f"{s} / {_num(head.divisor, decimals)} = {result}")
+            divisor = _num(head.divisor, decimals)
+            left = f"{s} / {divisor}"
         elif root * root == head.d_k:
-            lines.append(f"{s} / √{head.d_k} = {s} / {root} = {result}")
+            divisor = str(root)
+            left = f"{s} / √{head.d_k} = {s} / {root}"
         else:
-            lines.append(f"{s} / √{head.d_k} = {s} / {fmt(head.divisor, decimals)} = {result}")
+            divisor = fmt(head.divisor, decimals)
+            left = f"{s} / √{head.d_k} = {s} / {divisor}"
+        lines.append(f"{left} {result_sign(quotient(s, divisor), head.scaled[row, j], decimals)} {result}")
     return lines
 
 
@@ -85,30 +145,45 @@ def weight_lines(head: HeadResult, row: int, decimals: int) -> list[str]:
     lines = []
     for j in open_cells:
         left = f"{powers[j]} / ({denominator})"
+        sign = "="
         if math.isfinite(total):
-            middle = f" = {fmt(head.exps[row, j], decimals)} / {fmt(total, decimals)}"
+            top, bottom = fmt(head.exps[row, j], decimals), fmt(total, decimals)
+            middle = f" = {top} / {bottom}"
+            sign = result_sign(quotient(top, bottom), head.weights[row, j], decimals)
         else:
             middle = ""  # e^x too large to write down; the weight is still exact
-        lines.append(f"{left}{middle} = {fmt(head.weights[row, j], decimals)}")
+        lines.append(f"{left}{middle} {sign} {fmt(head.weights[row, j], decimals)}")
     return lines
 
 
+def mix_line(weights, V, mask, output, decimals: int) -> str:
+    """``0.023×(1, 0) + 0.786×(0, 1) + 0.191×(1, 1) = (0.214, 0.977)``: a row of weights
+    mixing the rows of V (the keys ``mask`` leaves open), and the exact ``output``."""
+    keys = [j for j in range(len(V)) if mask[j]]
+    shown_weights = {j: fmt(weights[j], decimals) for j in keys}
+    terms = " + ".join(f"{shown_weights[j]}×{vector(V[j], decimals)}" for j in keys)
+    signs = {
+        result_sign(dot((shown_weights[j], _num(V[j][c], decimals)) for j in keys), output[c], decimals)
+        for c in range(len(output))
+    }
+    result = "(" + ", ".join(fmt(v, decimals) for v in output) + ")"
+    return f"{terms} {APPROX if APPROX in signs else '='} {result}"
+
+
 def output_line(head: HeadResult, row: int, decimals: int) -> str:
-    terms = " + ".join(
-        f"{fmt(head.weights[row, j], decimals)}×{vector(head.V[j], decimals)}"
-        for j in range(head.V.shape[0])
-        if head.mask[row, j]
-    )
-    result = "(" + ", ".join(fmt(v, decimals) for v in head.output[row]) + ")"
-    return f"{terms} = {result}"
+    return mix_line(head.weights[row], head.V, head.mask[row], head.output[row], decimals)
 
 
 def projection_lines(x, W, name: str, token: str, result, decimals: int) -> str:
     """``q(먹었다) = x·W_Q = (1×0.5 + 2×1, …) = (2.5, …)`` for one token."""
     columns = []
+    signs = set()
     for c in range(len(result)):
-        columns.append(" + ".join(f"{_factor(a, decimals)}×{_factor(w[c], decimals)}" for a, w in zip(x, W)))
-    return f"{name}({token}) = x·W_{name.upper()} = ({'; '.join(columns)}) = {vector(result, decimals)}"
+        pairs = [(_factor(a, decimals), _factor(w[c], decimals)) for a, w in zip(x, W)]
+        columns.append(" + ".join(f"{a}×{b}" for a, b in pairs))
+        signs.add(result_sign(dot(pairs), result[c], decimals))
+    sign = APPROX if APPROX in signs else "="
+    return f"{name}({token}) = x·W_{name.upper()} = ({'; '.join(columns)}) {sign} {vector(result, decimals)}"
 
 
 def explain_row(solution: Solution, row: int, decimals: int) -> dict[str, list[str]]:

@@ -51,7 +51,9 @@ from typing import NamedTuple
 from attn_tutor.errors import AttnTutorError, UsageError
 from attn_tutor.model import DIM_MAX, SEED_MAX, TOKENS_MAX, Head, Matrix, Problem, ProblemSet
 
-__all__ = ["random_problem", "variant", "variant_set", "WORDS", "MAX_TOKENS", "MAX_DIM", "MAX_SEED"]
+__all__ = [
+    "random_problem", "practice_problems", "new_seed", "variant", "variant_set", "WORDS", "MAX_TOKENS", "MAX_DIM", "MAX_SEED",
+]  # fmt: skip
 
 WORDS: tuple[str, ...] = (
     "나는", "어제", "오늘", "학교에서", "공원에서", "친구를", "고양이가", "강아지가",
@@ -298,6 +300,27 @@ def random_problem(
         mask="causal" if causal else "none",
     )
     return _fill(skeleton, "random", seed, tokens, dim, bool(causal), bool(with_values))
+
+
+def practice_problems(seed: int, *, tokens: int = 3, dim: int = 2, causal: bool = False, count: int = 1) -> tuple[Problem, ...]:
+    """The practice problems of a seed and size options: ``solve --random``, ``quiz --random``
+    and ``generate`` all make theirs here, so one seed gives one problem in every command.
+
+    Problem ``k`` (1-based) is :func:`random_problem` of the variant seed ``seed * 1000 + k``
+    (:func:`attn_tutor.worksheet.variant_seed`), so its id is ``random-{seed}00k``.
+    """
+    from attn_tutor.worksheet import variant_seed
+
+    return tuple(
+        random_problem(variant_seed(seed, k), tokens=tokens, dim=dim, causal=causal) for k in range(1, count + 1)
+    )
+
+
+def new_seed() -> int:
+    """A fresh seed when none is given: short enough to read out and type again."""
+    import secrets
+
+    return secrets.randbelow(1_000_000)
 
 
 # --- fair variants -------------------------------------------------------------------

@@ -570,15 +570,23 @@ class Marker:
     def exact_mistakes(self, solution: Solution, row: int, stage: str) -> list[Mistake]:
         """Each known mistake that applies to (row, stage) made from the exact earlier stages,
         in :data:`DIAGNOSES` order: only those whose numbers differ from the right row by more
-        than the tolerance in some marked cell (the ones marking can diagnose). Each early
-        rounding that changes the numbers is listed as its own ``rounding`` row."""
+        than the tolerance in some marked cell (the ones marking can diagnose), and none whose
+        row is one listed before it (within its match width): marking would name that one.
+        Each such early rounding is listed as its own ``rounding`` row."""
         memo = self._memo(solution)
         facts = memo.facts(row, stage)
         marked = facts.marked
         found = memo.candidates(facts, None, None, None, None, None) + memo.candidates(
             facts, None, None, None, None, None, rounding=True
         )
-        return [Mistake(code, tuple(v if m else None for v, m in zip(made, marked))) for code, made, _detail, _limit in found]
+        listed: list[Mistake] = []
+        kept: list[tuple] = []
+        for code, made, _detail, limit in found:
+            if any(all(abs(made[i] - other[i]) <= limit for i in facts.marked_index) for other in kept):
+                continue  # the same numbers as a mistake tried before it: marking names that one
+            kept.append(made)
+            listed.append(Mistake(code, tuple(v if m else None for v, m in zip(made, marked))))
+        return listed
 
 
 def mark_stage(solution: Solution, row: int, stage: str, given, own=None, *, follow_through: str = "full", hints: int = 0) -> Item:

@@ -43,6 +43,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "알 수 없는 언어 '{lang}'입니다. ko 또는 en을 쓰세요",
     ),
     "cli.interrupted": ("interrupted", "중단되었습니다"),
+    "cli.written": ("written to {path}", "{path}에 저장했습니다"),
     "files.is_dir": (
         "{path} is a directory; give a file name to write to",
         "{path}은(는) 디렉터리입니다. 저장할 파일 이름을 주세요",
@@ -56,6 +57,177 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
     "validate.invalid_one": ("{path}: invalid (1 error)", "{path}: 오류 1개"),
     "validate.warning": ("warning: {message}", "경고: {message}"),
+    "show.no_such_set": (
+        "there is no packaged problem set '{name}'; packaged sets: {sets}",
+        "'{name}'(이)라는 내장 문제 세트가 없습니다. 내장 세트: {sets}",
+    ),
+    "list.col.id": ("id", "id"),
+    "list.col.title": ("title", "제목"),
+    "list.col.tokens": ("tokens", "토큰"),
+    "list.col.d_k": ("d_k", "d_k"),
+    "list.col.rows": ("rows asked", "묻는 행"),
+    "list.col.stages": ("stages asked", "묻는 단계"),
+    "list.heads": ("{d_k} ({count} heads)", "{d_k} (헤드 {count}개)"),
+    "list.count": ("{count} problems", "문제 {count}개"),
+    "list.count_one": ("1 problem", "문제 1개"),
+    "list.see": (
+        "Solve one with: {solve}. Practise one with: {quiz}.",
+        "풀이 보기: {solve}. 연습하기: {quiz}.",
+    ),
+    # --- command-line help (attn_tutor.cli_help): option help texts are these keys ----
+    "help.app": (
+        "A tutor and grader for computing scaled dot-product attention by hand.",
+        "스케일드 닷-프로덕트 어텐션을 손으로 계산하는 연습과 채점 도구입니다.",
+    ),
+    "help.version": ("Show the version and exit.", "버전을 보여 주고 끝냅니다."),
+    "help.help": ("Show this message and exit.", "이 도움말을 보여 주고 끝냅니다."),
+    "help.panel.arguments": ("Arguments", "인자"),
+    "help.panel.options": ("Options", "옵션"),
+    "help.panel.commands": ("Commands", "명령"),
+    "help.default": ("[default: {}]", "[기본값: {}]"),
+    "help.required": ("[required]", "[필수]"),
+    "help.cmd.solve": (
+        "Show a problem worked out stage by stage: scores, scaling, softmax, output. Without FILE: the chapter's example, then the other problems.",
+        "문제를 단계별로 풀어 보여 줍니다: 스코어, 스케일링, Softmax, 출력. FILE이 없으면 본문 예제와 나머지 문제 목록을 보여 줍니다.",
+    ),
+    "help.cmd.validate": (
+        "Check problem-set files without solving them; list every error found.",
+        "문제 세트 파일을 풀지 않고 검사해 찾은 오류를 모두 보여 줍니다.",
+    ),
+    "help.cmd.list": (
+        "List a problem set's problems: id, title, tokens, d_k, the rows and stages asked.",
+        "문제 세트의 문제 목록: id, 제목, 토큰, d_k, 묻는 행과 단계.",
+    ),
+    "help.cmd.show": (
+        "Print a packaged problem set's YAML, comments and all, to copy and edit: attn-tutor show ch13 > my-set.yaml",
+        "내장 문제 세트의 YAML을 주석까지 그대로 출력합니다. 복사해서 고쳐 쓰세요: attn-tutor show ch13 > my-set.yaml",
+    ),
+    "help.cmd.quiz": (
+        "Practise or sit an exam: type each stage of a row, get it marked cell by cell.",
+        "연습이나 시험: 행의 단계마다 답을 입력하면 칸마다 채점합니다.",
+    ),
+    "help.cmd.grade": (
+        "Mark a whole class's answer files: a gradebook, an item analysis, a score chart.",
+        "학급 전체의 답안 파일을 채점합니다: 성적표, 문항 분석, 점수 분포.",
+    ),
+    "help.cmd.export": (
+        "Write a printable worksheet (HTML, Markdown, LaTeX or PDF), its answer key, and per-student variants; "
+        "or a Moodle or Canvas (QTI) question bank that marks itself.",
+        "인쇄용 활동지(HTML, Markdown, LaTeX, PDF)와 정답, 학생별 변형을 만들거나, 스스로 채점하는 Moodle·Canvas(QTI) "
+        "문제 은행을 만듭니다.",
+    ),
+    "help.cmd.generate": (
+        "Write a new problem-set YAML of random, hand-computable problems, commented for editing.",
+        "손으로 풀 수 있는 무작위 문제로 새 문제 세트 YAML을 만듭니다 (고치기 쉽게 주석 포함).",
+    ),
+    "help.lang": (
+        "Language of messages and help: ko or en (default: ATTN_TUTOR_LANG, then LANG).",
+        "메시지와 도움말의 언어: ko 또는 en (기본값: ATTN_TUTOR_LANG, 그다음 LANG).",
+    ),
+    "help.set": (
+        "A problem-set YAML file, or a packaged set's name (default: ch13).",
+        "문제 세트 YAML 파일 또는 내장 세트 이름 (기본값: ch13).",
+    ),
+    "help.problem": ("Only the problem with this id.", "이 id의 문제만."),
+    "help.row": ("Only this query token's row.", "이 Query 토큰의 행만."),
+    "help.solve.all": ("Every problem of the set, not only the first.", "첫 문제만이 아니라 세트의 모든 문제."),
+    "help.solve.stage": (
+        "Stop after this stage (softmax is another name for weights).",
+        "이 단계까지만 (softmax는 weights와 같습니다).",
+    ),
+    "help.solve.explain": ("Write out each cell's arithmetic.", "칸마다 계산 과정을 적어 보여 줍니다."),
+    "help.solve.decimals": ("Decimal places (default: the problem's).", "소수 자릿수 (기본값: 문제에 적힌 값)."),
+    "help.solve.variant": (
+        "Solve the variant with this number (as printed on a worksheet), regenerated exactly as grade does.",
+        "이 번호의 변형(활동지에 찍힌 번호)을 grade와 똑같이 다시 만들어 풉니다.",
+    ),
+    "help.solve.format": (
+        "How to print: a table in the terminal, or every problem as json or markdown.",
+        "출력 형식: 터미널의 표, 또는 모든 문제를 json이나 markdown으로.",
+    ),
+    "help.random": (
+        "A fresh practice problem made from a seed (the same as generate makes from that seed).",
+        "시드로 만든 새 연습 문제 (같은 시드의 generate와 같은 문제).",
+    ),
+    "help.random.tokens": ("With --random: how many tokens (default 3).", "--random과 함께: 토큰 수 (기본값 3)."),
+    "help.random.dim": ("With --random: d_k (default 2).", "--random과 함께: d_k (기본값 2)."),
+    "help.random.seed": (
+        "With --random: the seed (default: a new one, shown so you can replay it).",
+        "--random과 함께: 시드 (기본값: 새 시드. 다시 풀 수 있게 보여 줍니다).",
+    ),
+    "help.random.causal": (
+        "With --random: a causal mask (each token sees only itself and earlier ones).",
+        "--random과 함께: 인과 마스크 (각 토큰은 자신과 앞 토큰만 봅니다).",
+    ),
+    "help.list.format": ("A table, or json.", "표 또는 json."),
+    "help.show.name": ("The packaged set's name (default: ch13).", "내장 세트 이름 (기본값: ch13)."),
+    "help.validate.files": (
+        "Problem-set YAML files to check, or packaged sets' names.",
+        "검사할 문제 세트 YAML 파일 또는 내장 세트 이름.",
+    ),
+    "help.quiz.exam": (
+        "Exam mode: no feedback until the end; errors carried forward.",
+        "시험 모드: 끝날 때까지 피드백 없음, 앞 단계의 값으로 이어 채점.",
+    ),
+    "help.follow_through": (
+        "Credit for a cell right from the student's own earlier numbers.",
+        "앞 단계에서 학생이 구한 값으로 맞게 계산한 칸에 줄 점수.",
+    ),
+    "help.quiz.report": ("Write the marks as JSON to this file.", "채점 결과를 이 파일에 JSON으로 저장합니다."),
+    "help.quiz.student": ("The student's name, for the report.", "보고서에 적을 학생 이름."),
+    "help.quiz.force": ("Overwrite the --report file if it exists.", "--report 파일이 있으면 덮어씁니다."),
+    "help.grade.paths": (
+        "Answer files (.yaml, .yml, .csv), or directories searched for them.",
+        "답안 파일(.yaml, .yml, .csv) 또는 그 파일을 찾을 디렉터리.",
+    ),
+    "help.grade.problems": (
+        "Problem set for every answer (a file or a packaged name); overrides the files'.",
+        "모든 답안에 쓸 문제 세트 (파일 또는 내장 이름). 답안 파일에 적힌 것보다 우선합니다.",
+    ),
+    "help.grade.csv": ("Write the gradebook to this CSV file.", "성적표를 이 CSV 파일에 저장합니다."),
+    "help.grade.json": ("Write every student's full report to this JSON file.", "학생별 전체 보고서를 이 JSON 파일에 저장합니다."),
+    "help.grade.name_column": (
+        "The CSV column holding the student's name (default: student, name, 이름 or 성명).",
+        "CSV에서 학생 이름이 있는 열 (기본값: student, name, 이름, 성명 중 하나).",
+    ),
+    "help.grade.jobs": (
+        "Worker processes (default: every CPU this process may use).",
+        "작업 프로세스 수 (기본값: 이 프로세스가 쓸 수 있는 모든 CPU).",
+    ),
+    "help.grade.force": ("Overwrite the output files if they exist.", "출력 파일이 있으면 덮어씁니다."),
+    "help.output": ("Write to this file (default: standard output).", "이 파일에 씁니다 (기본값: 표준 출력)."),
+    "help.force": ("Overwrite the output file if it exists.", "출력 파일이 있으면 덮어씁니다."),
+    "help.export.format": (
+        "html, md, tex, pdf, moodle (Moodle XML) or qti (a QTI 1.2 zip for Canvas) (default: from the -o suffix, else html).",
+        "html, md, tex, pdf, moodle(Moodle XML), qti(Canvas용 QTI 1.2 zip) 중 하나 (기본값: -o 파일의 확장자, 없으면 html).",
+    ),
+    "help.export.key_table": (
+        "Write every variant's answers as one compact table, for markers.",
+        "모든 변형의 정답을 채점자용 표 하나로 씁니다.",
+    ),
+    "help.export.paper": ("Paper size of a pdf or tex file: a4 (default) or letter.", "pdf·tex 파일의 용지: a4(기본값) 또는 letter."),
+    "help.export.answers": ("Add the answer key after the questions.", "문제 뒤에 정답을 붙입니다."),
+    "help.export.key_only": ("Write the answer key alone.", "정답만 씁니다."),
+    "help.export.variants": (
+        "Make N versions with new numbers, one per student (needs --seed).",
+        "숫자를 바꾼 N개의 변형을 학생마다 하나씩 만듭니다 (--seed 필요).",
+    ),
+    "help.export.seed": (
+        "Seed of the variants: sheet k prints the variant number S*1000+k, which remakes it. Alone, it means --variants 1.",
+        "변형의 시드: k번째 활동지에는 변형 번호 S*1000+k가 찍히고, 그 번호로 같은 활동지를 다시 만듭니다. 혼자 쓰면 --variants 1.",
+    ),
+    "help.export.title": ("The sheets' title (default: the set's).", "활동지 제목 (기본값: 세트의 제목)."),
+    "help.generate.tokens": ("Tokens per problem.", "문제마다 토큰 수."),
+    "help.generate.dim": ("d_k: the length of each q, k and v.", "d_k: q, k, v 벡터의 길이."),
+    "help.generate.count": ("How many problems.", "문제 수."),
+    "help.generate.seed": (
+        "The same seed makes the same file, and problem 1 is quiz --random's and solve --random's problem of that seed (default: a new one, written in the file).",
+        "같은 시드는 같은 파일을 만들고, 1번 문제는 그 시드의 quiz --random, solve --random 문제와 같습니다 (기본값: 새 시드, 파일에 적힘).",
+    ),
+    "help.generate.causal": (
+        "Causal mask: each token sees only itself and earlier ones.",
+        "인과 마스크: 각 토큰은 자신과 앞 토큰만 봅니다.",
+    ),
     # --- loading problem sets (attn_tutor.problem_load) --------------------------------
     # The file as a whole.
     "problems.not_found": ("no such file; check the path", "파일이 없습니다. 경로를 확인하세요"),
@@ -301,8 +473,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path}: '{token}'은(는) 질의 토큰이 아닙니다. '{suggestion}'을(를) 쓰려던 것인가요?",
     ),
     "problems.unknown_stage": (
-        "{path}: '{stage}' is not a stage; the stages are scores, scaled, weights and output",
-        "{path}: '{stage}'은(는) 단계 이름이 아닙니다. 단계는 scores, scaled, weights, output입니다",
+        "{path}: '{stage}' is not a stage; the stages are scores, scaled, weights (or softmax) and output",
+        "{path}: '{stage}'은(는) 단계 이름이 아닙니다. 단계는 scores, scaled, weights(또는 softmax), output입니다",
     ),
     "problems.unknown_stage_suggest": (
         "{path}: '{stage}' is not a stage; did you mean '{suggestion}'?",
@@ -350,8 +522,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "∞ : e^x is too large to write down; the weights are computed exactly by subtracting the row's largest score first",
         "∞ : e^x가 너무 커서 적을 수 없음. 가중치는 행의 최댓값을 먼저 빼서 정확히 계산함",
     ),
-    "solve.bars": ("Where {token} looks", "{token}의 시선"),
-    "solve.explain": ("Worked arithmetic for {token}", "{token} 행의 계산 과정"),
+    "solve.bars": ("Where {token} looks", "‘{token}’ 행의 시선"),
+    "solve.explain": ("Worked arithmetic for {token}", "‘{token}’ 행의 계산 과정"),
+    "solve.approx_note": (
+        "≈ : the result is worked from the unrounded values, so the rounded numbers shown need not add up to its last digit.",
+        "≈ : 결과는 반올림하기 전의 값으로 계산했으므로, 보이는 반올림된 숫자로 계산하면 마지막 자리가 다를 수 있습니다.",
+    ),
     "solve.explain_stage.projection": ("projection", "투영"),
     "solve.explain_stage.scores": ("scores", "스코어"),
     "solve.explain_stage.scaled": ("scaling", "스케일링"),
@@ -361,9 +537,21 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "This problem gives no V, so it stops at the weights.",
         "이 문제는 V가 없어 가중치에서 끝납니다.",
     ),
-    "solve.cross": ("Cross-attention: the keys and values belong to {keys}.", "교차 어텐션: Key와 Value는 {keys}의 것입니다."),
+    "solve.cross": ("Cross-attention: the keys and values belong to {keys}.", "교차 어텐션: Key와 Value의 토큰은 {keys}입니다."),
     "solve.causal": ("Causal mask: each token sees only itself and the tokens before it.", "인과 마스크: 각 토큰은 자신과 앞의 토큰만 봅니다."),
     "solve.matrix_mask": ("Mask: a query sees only the keys marked 1.", "마스크: 각 Query는 1로 표시된 Key만 봅니다."),
+    "solve.overview": ("The set's other {count} problems", "이 세트의 다른 문제 {count}개"),
+    "solve.overview_one": ("The set's other problem", "이 세트의 다른 문제 1개"),
+    "solve.overview_all": ("Every problem at once: {command}", "모든 문제를 한 번에: {command}"),
+    "solve.seed": ("Random problem, seed {seed}. Make it again with:\n  {command}", "무작위 문제, 시드 {seed}. 다시 만들려면:\n  {command}"),
+    "solve.random_and_variant": (
+        "--variant remakes a printed sheet of a problem set; --random makes a new problem: use one or the other",
+        "--variant는 문제 세트의 인쇄된 변형을 다시 만들고, --random은 새 문제를 만듭니다. 둘 중 하나만 쓰세요",
+    ),
+    "solve.random_and_all": (
+        "--random makes one problem: leave out --all",
+        "--random은 문제를 하나 만듭니다: --all은 빼세요",
+    ),
     # --- quiz (attn_tutor.answers, attn_tutor.grading, attn_tutor.quiz) -------------
     # answers (attn_tutor.answers): {text} is the offending text as typed, {pos} its 1-based character
     "answers.too_long": (
@@ -556,15 +744,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "시험: 각 행을 한 줄에 입력하세요. 숫자는 공백이나 쉼표로 구분합니다. ?는 힌트(횟수가 기록됨), q는 종료. 채점은 끝에 한 번에 하며, 각 단계는 앞 단계에서 구한 본인 값을 기준으로도 채점합니다.",
     ),
     "quiz.prompt": ("> ", "> "),
-    "quiz.row": ("Row {token}", "{token} 행"),
+    "quiz.row": ("Row {token}", "‘{token}’ 행"),
     "quiz.ask": (
         "Type the {token} row: {count} numbers, one per key ({cells}).",
-        "{token} 행을 입력하세요: Key마다 하나씩 숫자 {count}개 ({cells}).",
+        "‘{token}’ 행을 입력하세요: Key마다 하나씩 숫자 {count}개 ({cells}).",
     ),
     "quiz.ask_output": (
         "Type the output of {token}: {count} numbers (components {cells}).",
-        "{token}의 출력을 입력하세요: 숫자 {count}개 (성분 {cells}).",
+        "‘{token}’ 행의 출력을 입력하세요: 숫자 {count}개 (성분 {cells}).",
     ),
+    "quiz.ask_decimals": (
+        "Round to {decimals} decimal places.",
+        "소수점 아래 {decimals}자리까지 반올림하세요.",
+    ),
+    "quiz.progress": ("question {n} of {total}", "{total}문제 중 {n}번째"),
     "quiz.ask_masked": (
         "Masked cells (—) may be left out, or typed as any number (0 for a weight).",
         "마스크된 칸(—)은 빼고 입력해도 되고, 아무 숫자나 적어도 됩니다 (가중치는 0).",
@@ -585,15 +778,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "quiz.hint.scaled": (
         "Hint: scaled score = score / {divisor}, for each key of the {token} row.",
-        "힌트: 스케일링 = 스코어 / {divisor} ({token} 행의 Key마다).",
+        "힌트: 스케일링 = 스코어 / {divisor} (‘{token}’ 행의 Key마다).",
     ),
     "quiz.hint.weights": (
         "Hint: weight = e^x / (the sum of e^x over the row), x being the scaled scores of the {token} row.",
-        "힌트: 가중치 = e^x / (행의 e^x 합). x는 {token} 행의 스케일된 스코어입니다.",
+        "힌트: 가중치 = e^x / (행의 e^x 합). x는 ‘{token}’ 행의 스케일된 스코어입니다.",
     ),
     "quiz.hint.output": (
         "Hint: output of {token} = the sum over keys of weight × v (each key's value vector).",
-        "힌트: {token}의 출력 = Key마다 가중치 × v (그 Key의 Value 벡터)를 모두 더한 것.",
+        "힌트: ‘{token}’ 행의 출력 = Key마다 가중치 × v (그 Key의 Value 벡터)를 모두 더한 것.",
     ),
     "quiz.hint.cell": ("Hint: cell {n} ({label}), worked out:", "힌트: {n}번 칸 ({label})의 계산:"),
     "quiz.hint.cell_own": (
@@ -633,6 +826,18 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Input ended after {asked} of {total} questions. Score so far: {score} / {max}",
         "{total}문제 중 {asked}번째에서 입력이 끝났습니다. 지금까지 점수: {score} / {max}",
     ),
+    "quiz.stopped.quit_one": (
+        "Stopped before the only question. Score so far: {score} / {max}",
+        "하나뿐인 문제에서 멈췄습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.eof_one": (
+        "Input ended before the only question was answered. Score so far: {score} / {max}",
+        "하나뿐인 문제에 답하기 전에 입력이 끝났습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.interrupt_one": (
+        "Interrupted before the only question was answered. Score so far: {score} / {max}",
+        "하나뿐인 문제에 답하기 전에 중단되었습니다. 지금까지 점수: {score} / {max}",
+    ),
     "quiz.stopped.interrupt": (
         "Interrupted after {asked} of {total} questions. Score so far: {score} / {max}",
         "{total}문제 중 {asked}번째에서 중단되었습니다. 지금까지 점수: {score} / {max}",
@@ -640,8 +845,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.seed": ("Random problem, seed {seed}. Replay it with:", "무작위 문제, 시드 {seed}. 다시 풀려면:"),
     "quiz.report_written": ("Report written to {path}", "보고서를 {path}에 저장했습니다"),
     "quiz.random_only": (
-        "--tokens, --dim and --seed go with --random",
-        "--tokens, --dim, --seed는 --random과 함께 쓰세요",
+        "--tokens, --dim, --seed and --causal go with --random",
+        "--tokens, --dim, --seed, --causal은 --random과 함께 쓰세요",
     ),
     "quiz.random_and_file": (
         "--random makes its own problem: leave out FILE and --problem",
@@ -713,8 +918,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grade.bad_csv": ("not valid CSV: {problem}", "올바른 CSV가 아닙니다: {problem}"),
     "grade.csv_no_student": (
-        "the first row must name the columns, one of them 'student'",
-        "첫 행에는 열 이름이 있어야 하고, 그중 하나는 'student'여야 합니다",
+        "the first row must name the columns, one of them the student's name: student, name, 이름 or 성명 (or say which with --name-column)",
+        "첫 행에는 열 이름이 있어야 하고, 그중 하나는 학생 이름 열(student, name, 이름, 성명 중 하나)이어야 합니다 (다른 이름이면 --name-column으로 알려 주세요)",
+    ),
+    "grade.csv_no_name_column": (
+        "there is no column '{column}' (named by --name-column); the columns are: {columns}",
+        "--name-column으로 준 '{column}' 열이 없습니다. 열: {columns}",
     ),
     "grade.bad_column": ("column '{column}' is not problem/row/stage", "열 '{column}'은(는) 문제/행/단계 형식이 아닙니다"),
     "grade.duplicate_column": (
@@ -763,8 +972,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{marked} of {total} students marked; {failed} with problems (listed above)",
         "학생 {total}명 중 {marked}명 채점, {failed}명에게 문제가 있습니다 (위 목록)",
     ),
+    "grade.summary_one": (
+        "{marked} of 1 student marked; {failed} with problems (listed above)",
+        "학생 1명 중 {marked}명 채점, {failed}명에게 문제가 있습니다 (위 목록)",
+    ),
     "grade.all_marked": ("all {total} students marked", "학생 {total}명 모두 채점했습니다"),
+    "grade.all_marked_one": ("1 student marked", "학생 1명을 채점했습니다"),
     "grade.class_title": ("Class ({count} students)", "학급 (학생 {count}명)"),
+    "grade.class_title_one": ("Class (1 student)", "학급 (학생 1명)"),
     "grade.col.student": ("student", "학생"),
     "grade.col.variant": ("variant", "변형"),
     "grade.col.score": ("score", "점수"),
@@ -782,6 +997,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.analysis_title": ("Item analysis: {problem}", "문항 분석: {problem}"),
     "grade.mistakes_title": ("Common mistakes: {problem}", "자주 한 실수: {problem}"),
     "grade.distribution_title": ("Score distribution ({count} students)", "점수 분포 (학생 {count}명)"),
+    "grade.distribution_title_one": ("Score distribution (1 student)", "점수 분포 (학생 1명)"),
     # --- export and generate (attn_tutor.render.*, attn_tutor.generate) ------------
     # generate (attn_tutor.generate)
     "export.default_title": ("Attention by hand: worksheet", "어텐션 손계산 활동지"),
@@ -792,12 +1008,30 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "export.key_title": ("Answer key — {title}", "정답 — {title}"),
     "export.key_variant": ("Answer key — {title} — variant {seed}", "정답 — {title} — 변형 {seed}"),
+    "export.variant_number": ("variant {seed}", "변형 {seed}"),
+    "export.key_table.title": ("Answer table — {title}", "정답표 — {title}"),
+    "export.key_table.note": (
+        "Each line is one asked row and stage; heads are separated by |, masked cells are —.",
+        "한 줄이 묻는 행 하나의 한 단계입니다. 헤드는 |로 나누고, 가려진 칸은 —입니다.",
+    ),
+    "export.key_table.variant": ("variant", "변형"),
+    "export.key_table.problem": ("problem", "문제"),
+    "export.key_table.row": ("row", "행"),
+    "export.key_table.stage": ("stage", "단계"),
+    "export.key_table.answer": ("answer", "정답"),
+    "export.qti_prompt": (
+        "{stage}: the cell of row {row}, column {column}. Type it rounded half up to {decimals} decimal places.",
+        "{stage}: {row} 행, {column} 열의 칸. 소수점 아래 {decimals}자리까지 반올림해 입력하세요.",
+    ),
+    "export.qti_mistakes": ("Known mistakes that give a different number here:", "이 칸에 다른 수가 나오는 흔한 실수:"),
+    "export.qti_mistake": ("≈ {value}: {sentence}", "≈ {value}: {sentence}"),
     "export.name": ("Name", "이름"),
     "export.class": ("Class", "반"),
     "export.date": ("Date", "날짜"),
+    "export.variant_label": ("variant", "변형 번호"),
     "export.copy_variant": (
-        "Write this line at the top of your answer file: variant: {seed}",
-        "답안 파일 맨 위에 이 줄을 그대로 적으세요: variant: {seed}",
+        "Copy the variant number {seed} into the variant box of your answer sheet (in an answer file, the line variant: {seed} at the top).",
+        "답안지의 변형 번호 칸에 {seed}을(를) 옮겨 적으세요 (답안 파일이라면 맨 위에 variant: {seed} 줄을 쓰세요).",
     ),
     "export.project": (
         "First project each token: Q = X·W_Q, K = X·W_K, V = X·W_V.",
@@ -816,6 +1050,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "export.answers_and_key_only": (
         "--answers and --key-only cannot be used together",
         "--answers와 --key-only는 함께 쓸 수 없습니다",
+    ),
+    "export.key_table_alone": (
+        "--key-table writes the answers as one table; it cannot be combined with --answers or --key-only",
+        "--key-table은 정답을 표 하나로 씁니다. --answers나 --key-only와 함께 쓸 수 없습니다",
+    ),
+    "export.unknown_suffix": (
+        "cannot tell the format from the name {path}; use one of these suffixes: {suffixes} (or choose with --format)",
+        "{path} 이름으로는 형식을 알 수 없습니다. 다음 확장자 중 하나를 쓰세요: {suffixes} (또는 --format으로 고르세요)",
+    ),
+    "export.bank_has_key": (
+        "a {format} question bank marks itself; --answers, --key-only and --key-table are for printed sheets",
+        "{format} 문제 은행은 스스로 채점합니다. --answers, --key-only, --key-table은 인쇄용 활동지에만 씁니다",
+    ),
+    "export.paper_for_print": (
+        "--paper sets the paper of a pdf or tex file, not of {format}; a browser prints HTML on the printer's paper",
+        "--paper는 pdf와 tex 파일의 용지 크기입니다 ({format}에는 쓰지 않습니다). HTML은 브라우저가 프린터 용지에 맞춰 인쇄합니다",
+    ),
+    "export.no_hangul_font": (
+        "the sheet has Korean text and no Hangul font was found (looked in {dirs}); install Noto Sans CJK KR "
+        "(Debian/Ubuntu: apt install fonts-noto-cjk) or NanumGothic (fonts-nanum); Windows has Malgun Gothic and "
+        "macOS Apple SD Gothic Neo, or set ATTN_TUTOR_FONT_DIRS to the folder of one",
+        "활동지에 한글이 있는데 한글 글꼴을 찾지 못했습니다 ({dirs}에서 찾음). Noto Sans CJK KR(Debian/Ubuntu: apt install "
+        "fonts-noto-cjk)이나 나눔고딕(fonts-nanum)을 설치하세요. Windows에는 맑은 고딕(Malgun Gothic), macOS에는 Apple SD Gothic Neo가 "
+        "있습니다. 또는 ATTN_TUTOR_FONT_DIRS에 글꼴 폴더를 지정하세요",
+    ),
+    "export.pdf_failed": (
+        "could not typeset the PDF: {reason}; this is a bug in attn-tutor, please report it with the problem file",
+        "PDF를 조판하지 못했습니다: {reason}. attn-tutor의 버그이니 문제 파일과 함께 알려 주세요",
+    ),
+    "export.binary_to_terminal": (
+        "a {format} file is binary and would garble the terminal; write it with -o FILE",
+        "{format} 파일은 바이너리라 터미널에 출력할 수 없습니다. -o FILE로 저장하세요",
     ),
     "export.variants_need_seed": (
         "--variants needs --seed S, so that every sheet can be made again from the number printed on it",

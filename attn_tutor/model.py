@@ -36,6 +36,14 @@ class Stage(StrEnum):
 
 STAGES: tuple[Stage, ...] = tuple(Stage)
 
+STAGE_ALIASES = {"softmax": Stage.weights}
+"""Other names a teacher or student may give a stage: the softmax's result is the weights."""
+
+
+def stage_name(word: str) -> str:
+    """The stage ``word`` names (``softmax`` → ``weights``); other words unchanged."""
+    return STAGE_ALIASES.get(word, word)
+
 
 class Verdict(StrEnum):
     """How one item was marked, in the order reports list them."""
@@ -67,9 +75,7 @@ VARIANTS_MAX = 999
 SHEET_SEED_MAX = SEED_MAX // (VARIANTS_MAX + 1) - 1
 """The largest batch seed (``export --seed``, ``generate --seed``): each sheet's seed ``S * 1000 + k`` stays <= SEED_MAX."""
 TOKENS_MAX = 12
-"""The most tokens ``generate --tokens`` asks for (the generator's word list names more)."""
-QUIZ_TOKENS_MIN, QUIZ_TOKENS_MAX = 2, 8
-"""``quiz --random --tokens``: a row of 2 to 8 cells fits a terminal line with room for the working."""
+"""The most tokens a generated problem has (``generate``, ``solve --random``, ``quiz --random`` ``--tokens``)."""
 DIM_MAX = 8
 """The largest d_k of a generated problem (``--dim``)."""
 DECIMALS_MAX = 10

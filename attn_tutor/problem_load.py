@@ -60,7 +60,7 @@ from pathlib import Path
 
 from attn_tutor import yamlread
 from attn_tutor.errors import Finding, InvalidProblemSet, Location
-from attn_tutor.model import DECIMALS_MAX, STAGES, Head, Matrix, Problem, ProblemSet
+from attn_tutor.model import DECIMALS_MAX, STAGES, Head, Matrix, Problem, ProblemSet, stage_name
 from attn_tutor.yamlread import MappingNode, Node, ScalarNode, SequenceNode, is_plain
 
 __all__ = [
@@ -816,7 +816,8 @@ class _Reader:
         if items is None:
             return None
         asked: set[str] = set()
-        for stage, item in items:
+        for word, item in items:
+            stage = stage_name(word)  # softmax: the weights
             if stage in asked:
                 self.add("problems.duplicate_entry", item, path=path, value=stage)
             elif stage not in STAGES:

@@ -239,13 +239,16 @@ def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Seq
             line = explain.weight_lines(changed, row, decimals)[index]
         else:
             weights = head.weights[row] if own is None else own
-            terms = " + ".join(
-                f"{fmt_given(w, decimals)}×{fmt_given(v, decimals)}" for w, v, m in zip(weights, head.V[:, index], mask) if m or w != 0
-            )
-            line = f"{terms} = {fmt(float(engine.mix(weights, head.V)[index]), decimals)}"
+            pairs = [
+                (fmt_given(w, decimals), fmt_given(v, decimals)) for w, v, m in zip(weights, head.V[:, index], mask) if m or w != 0
+            ]
+            terms = " + ".join(f"{w}×{v}" for w, v in pairs)
+            value = float(engine.mix(weights, head.V)[index])
+            line = f"{terms} {explain.result_sign(explain.dot(pairs), value, decimals)} {fmt(value, decimals)}"
     label = cell_labels(solution, stage, lang)[cell]
     key = "quiz.hint.cell_own" if own is not None else "quiz.hint.cell"
-    return [Math((line,), title=t(key, lang, n=cell + 1, label=label))]
+    lines = (line, t(explain.APPROX_NOTE, lang)) if explain.has_approx([line]) else (line,)
+    return [Math(lines, title=t(key, lang, n=cell + 1, label=label))]
 
 
 # --- feedback -----------------------------------------------------------------------
@@ -312,11 +315,21 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
         if explained:
             blocks.append(Math(explained, title=t("quiz.summary.mistakes", lang)))
     score = dict(score=fmt_given(report.score, 3), max=fmt_given(report.max_score, 3))
+    if outcome.ended != "done":  # stopped early: the score of the questions answered, not of the one left open
+        answered = [item for item in report.items if item.verdict != "missing"]
+        score = dict(
+            score=fmt_given(sum(item.points for item in answered), 3),
+            max=fmt_given(sum(item.max_points for item in answered), 3),
+        )
     if outcome.ended == "done":
         blocks.append(Paragraph(t("quiz.score", lang, **score)))
     else:
         blocks.append(
-            Paragraph(t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score))
+            Paragraph(
+                t(f"quiz.stopped.{outcome.ended}_one", lang, **score)
+                if outcome.total == 1
+                else t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score)
+            )
         )
     return blocks
 
@@ -329,14 +342,22 @@ def intro_blocks(solution: Solution, row: int, lang: str) -> list[Block]:
     return blocks
 
 
-def question_blocks(solution: Solution, row: int, stage: str, lang: str) -> list[Block]:
+def question_blocks(
+    solution: Solution, row: int, stage: str, lang: str, progress: tuple[int, int] | None = None
+) -> list[Block]:
+    """The question: the stage, how far through the quiz (``progress``: this question's number and
+    the total), what to type and to how many decimals."""
     problem = solution.problem
     labels = cell_labels(solution, stage, lang)
     key = "quiz.ask_output" if stage == "output" else "quiz.ask"
-    lines = [t(key, lang, token=problem.tokens[row], count=len(labels), cells=", ".join(labels))]
+    ask = t(key, lang, token=problem.tokens[row], count=len(labels), cells=", ".join(labels))
+    lines = [f"{ask} {t('quiz.ask_decimals', lang, decimals=problem.decimals)}"]
     if stage != "output" and not grading.open_cells(solution, row, stage).all():
         lines.append(t("quiz.ask_masked", lang))
-    return [Heading(stage_title(solution, stage, lang), level=3), *(Paragraph(line) for line in lines)]
+    title = stage_title(solution, stage, lang)
+    if progress is not None:
+        title = f"{title} — {t('quiz.progress', lang, n=progress[0], total=progress[1])}"
+    return [Heading(title, level=3), *(Paragraph(line) for line in lines)]
 
 
 # --- the loop -----------------------------------------------------------------------
@@ -366,7 +387,7 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show) -> Outcome:
                         continue
                     current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
                     outcome.asked += 1
-                    show(question_blocks(solution, row, stage, lang))
+                    show(question_blocks(solution, row, stage, lang, (outcome.asked, outcome.total)))
                     ended, given = _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang)
                     if ended is not None:
                         outcome.ended = ended

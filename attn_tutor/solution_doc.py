@@ -202,6 +202,8 @@ def explain_blocks(solution: Solution, row: int, decimals: int, lang: str, stage
             continue
         lines.append(f"{t(f'solve.explain_stage.{stage}', lang)}:")
         lines.extend(f"  {line}" for line in stage_lines)
+    if explain.has_approx(lines):
+        lines.append(t(explain.APPROX_NOTE, lang))
     return [Math(tuple(lines), title=t("solve.explain", lang, token=solution.problem.tokens[row]))]
 
 

@@ -123,7 +123,7 @@ def worksheet_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> li
         blocks.append(Fields(tuple(fields)))
     else:
         blocks.append(Heading(t("export.sheet_variant", lang, title=name, seed=sheet.variant), level=1))
-        blocks.append(Fields((*fields, ("variant", str(sheet.variant)))))
+        blocks.append(Fields((*fields, (t("export.variant_label", lang), str(sheet.variant)))))
         blocks.append(Paragraph(t("export.copy_variant", lang, seed=sheet.variant)))
     for problem in sheet.problem_set.problems:
         solution = engine.solve(problem)
@@ -185,3 +185,49 @@ def build(sheets: list[Sheet], lang: str, *, part: str = "questions", title: str
             blocks.append(PageBreak())
         blocks.extend(page)
     return blocks
+
+
+def _answer_text(solution, row: int, stage: str, decimals: int) -> str:
+    """One stage's row as a marker reads it: ``0.023, 0.786, 0.191``; heads apart with ``|``, masked cells ``—``."""
+    from attn_tutor import grading
+    from attn_tutor.numbers import fmt, fmt_given
+
+    values = solution.stage_row(stage, row)
+    open_ = grading.open_cells(solution, row, stage)
+    number = fmt_given if stage == "scores" else fmt
+    parts = []
+    for segment in grading.segments(solution, stage):
+        cells = [number(values[i], decimals) if open_[i] else "—" for i in range(segment.start, segment.stop)]
+        parts.append(", ".join(cells))
+    return " | ".join(parts)
+
+
+def key_table_blocks(sheets: list[Sheet], lang: str, *, title: str | None = None) -> list[Block]:
+    """Every sheet's expected answers as one compact table: (variant,) problem, row, stage, answer.
+
+    For markers who check many printed variants at once: one line per asked row and
+    stage, instead of a page of tables per variant.
+    """
+    from attn_tutor import engine
+    from attn_tutor.document import Table
+
+    name = sheet_title(sheets[0].problem_set, lang, title)
+    numbered = any(sheet.variant is not None for sheet in sheets)
+    header = (t("export.key_table.problem", lang), t("export.key_table.row", lang), t("export.key_table.stage", lang))
+    header += (t("export.key_table.answer", lang),)
+    if numbered:
+        header = (t("export.key_table.variant", lang), *header)
+    rows = []
+    for sheet in sheets:
+        for problem in sheet.problem_set.problems:
+            solution = engine.solve(problem)
+            for row in asked_row_indices(problem):
+                for stage in asked_stages(problem):
+                    line = (problem.id, problem.tokens[row], t(f"quiz.stage.{stage}", lang))
+                    line += (_answer_text(solution, row, stage, problem.decimals),)
+                    rows.append((str(sheet.variant), *line) if numbered else line)
+    return [
+        Heading(t("export.key_table.title", lang, title=name), level=1),
+        Paragraph(t("export.key_table.note", lang)),
+        Table(header, tuple(rows)),
+    ]

@@ -147,8 +147,8 @@ def test_never_shows_negative_zero(run_cli, tmp_path):
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["solve", "ch13", "--problem", "nope"], 2, "no problem with id 'nope'"),
-        (["solve", "ch13", "--problem", "cat-fish", "--row", "개가"], 2, "has no query token '개가'"),
+        (["solve", "ch13", "--problem", "nope"], 1, "no problem with id 'nope'"),
+        (["solve", "ch13", "--problem", "cat-fish", "--row", "개가"], 1, "has no query token '개가'"),
         (["solve", "--format", "pdf"], 2, "pdf"),
         (["solve", "--decimals", "11"], 2, "11"),
         (["solve", "--lang", "fr"], 2, "unknown language 'fr'"),

@@ -32,10 +32,21 @@ def test_every_command_has_help_and_is_in_the_readme(run_cli, name):
     assert (info.callback.__doc__ or "").strip()
 
 
-def test_the_readme_has_exactly_the_two_set_up_commands_near_the_top():
+SET_UP = [
+    "python3 -m venv .venv",
+    ". .venv/bin/activate",
+    "pip install . && attn-tutor solve",
+    "pip install '.[test]' && pytest",
+]
+
+
+def set_up_lines() -> list[str]:
     head = README.split("## ")[0]
-    lines = [line.strip() for line in head.splitlines() if line.startswith("    ")]
-    assert lines == ["pip install . && attn-tutor solve", "pip install '.[test]' && pytest"]
+    return [line.strip() for line in head.splitlines() if line.startswith("    ")]
+
+
+def test_the_readme_sets_up_a_virtual_environment_then_gives_the_two_commands():
+    assert set_up_lines() == SET_UP
 
 
 def test_ci_runs_the_readme_test_command():
@@ -74,3 +85,37 @@ def test_readme_examples_that_need_no_files_run(run_cli, line, tmp_path, monkeyp
     args = shlex.split(line.split("#")[0])[1:]
     result = run_cli(*args, input="q\n")
     assert result.exit_code == 0, (line, result.output)
+
+
+def test_the_readme_set_up_works_in_a_fresh_clone_and_a_fresh_virtual_environment(tmp_path):
+    """The README's first three lines, run by bash in a fresh clone: a new venv, activated,
+    `pip install . && attn-tutor solve`. One line is added after the venv is made: a .pth
+    file pointing at this environment's site-packages, so pip finds numpy and the rest
+    already installed instead of downloading them (only the build backend is fetched)."""
+    import os
+    import subprocess
+    import sys
+    import sysconfig
+
+    import shutil
+
+    root = Path(__file__).resolve().parent.parent
+    if shutil.which("git") is None or not (root / ".git").exists():
+        if os.environ.get("CI"):
+            pytest.fail("CI must run from a git clone")
+        pytest.skip("not a git checkout")
+    clone = tmp_path / "attn-tutor"
+    subprocess.run(["git", "clone", "--quiet", str(root), str(clone)], check=True, timeout=120)
+    venv_make, activate, install_and_solve, _tests = set_up_lines()
+    ours = sysconfig.get_paths()["purelib"]
+    share = f'echo {ours!r} > "$(python -c "import sysconfig; print(sysconfig.get_paths()[\'purelib\'])")/outer.pth"'
+    script = "\n".join(["set -eu", venv_make, activate, share, install_and_solve])
+    env = {k: v for k, v in os.environ.items() if k not in ("VIRTUAL_ENV", "PYTHONPATH", "COLUMNS")}
+    env["PATH"] = os.pathsep.join(p for p in env.get("PATH", "").split(os.pathsep) if p != str(Path(sys.executable).parent))
+    done = subprocess.run(["bash", "-c", script], cwd=clone, env=env, capture_output=True, text=True, timeout=600)
+    assert done.returncode == 0, done.stdout[-2000:] + done.stderr[-3000:]
+    assert (clone / ".venv" / "bin" / "attn-tutor").exists()  # installed in the new environment, not ours
+    assert "cat-fish — 고양이가 생선을 먹었다" in done.stdout  # the chapter's own example first
+    assert "attn-tutor solve --problem widget-meet-friend" in done.stdout  # then the way to the others
+    assert "practice-two-heads" in done.stdout and "(c) Attention weights" in done.stdout
+    assert done.stdout.count("(a) Scores") == 1  # one problem worked, not the whole set

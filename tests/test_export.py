@@ -415,7 +415,7 @@ def test_seed_alone_means_one_variant(run_cli):
         (["--variants", "0", "--seed", "1"], "--variants"),
         (["--variants", "1000", "--seed", "1"], "--variants"),
         (["--seed", "-1"], "--seed"),
-        (["--format", "pdf"], "--format"),
+        (["--format", "docx"], "--format"),
         (["--lang", "fr"], "fr"),
     ],
 )
@@ -451,9 +451,12 @@ def test_never_overwrites_without_force_and_checks_before_work(run_cli, tmp_path
 
 
 def test_the_format_follows_the_output_suffix(run_cli, tmp_path):
-    for name, start in (("a.tex", "% "), ("a.md", "# "), ("a.html", "<!DOCTYPE html>"), ("a.txt", "<!DOCTYPE html>")):
+    for name, start in (("a.tex", "% "), ("a.md", "# "), ("a.html", "<!DOCTYPE html>"), ("a.HTM", "<!DOCTYPE html>")):
         assert run_cli("export", "-o", str(tmp_path / name)).exit_code == 0
         assert (tmp_path / name).read_text(encoding="utf-8").startswith(start)
+    assert (tmp_path / "a.pdf").exists() is False
+    assert run_cli("export", "-o", str(tmp_path / "a.pdf")).exit_code == 0
+    assert (tmp_path / "a.pdf").read_bytes().startswith(b"%PDF-")
     assert run_cli("export", "-o", str(tmp_path / "b.md"), "-f", "tex").exit_code == 0
     assert (tmp_path / "b.md").read_text(encoding="utf-8").startswith("% ")
 
@@ -577,7 +580,7 @@ def test_title_and_language_reach_every_format(run_cli):
     assert "<title>Quiz 3 &lt;b&gt;</title>" in text
     assert "<h1>Quiz 3 &lt;b&gt; — 변형 2001</h1>" in text
     assert "다음 Query 토큰의 행을 계산하세요: 먹었다, 고양이가." in text
-    assert "답안 파일 맨 위에 이 줄을 그대로 적으세요: variant: 2001" in text
+    assert "답안지의 변형 번호 칸에 2001을(를) 옮겨 적으세요" in text
     md = export(run_cli, "--title", "Quiz 3", "-f", "md", "--key-only")
     assert md.startswith("# Answer key — Quiz 3\n")
     tex = export(run_cli, "--title", "Quiz_3", "-f", "tex")

@@ -366,7 +366,7 @@ def test_csv_reading_rules(tmp_path):
 
 def test_csv_without_a_student_column_is_one_error(tmp_path):
     path = tmp_path / "x.csv"
-    path.write_text("name,cat-fish/먹었다/scores\r\nkim,1 6 4\r\n", "utf-8")
+    path.write_text("who,cat-fish/먹었다/scores\r\nkim,1 6 4\r\n", "utf-8")
     (sub,) = gradebook.read_answer_file(path)
     assert not sub.readable and [f.key for f in sub.findings] == ["grade.csv_no_student"]
 
@@ -533,7 +533,7 @@ def test_grade_command_writes_the_gradebook_and_shows_the_summary(run_cli, tmp_p
     assert bars["30–40%"] == ["█" * 30, "7", "(53.8%)"]  # the tallest bar is full
     assert bars["90–100%"] == ["█" * 4 + "·" * 26, "1", "(7.7%)"]
     assert "all 13 students marked" in result.stdout
-    assert f"gradebook written to {out}" in result.stdout
+    assert f"gradebook written to {out}" in result.stderr  # where it wrote: on stderr, apart from the summary
     assert sorted(p.name for p in tmp_path.iterdir()) == ["book.csv", "book.json"]  # no temporary files left
 
 
@@ -581,7 +581,7 @@ def test_some_files_failing_gives_exit_1_and_a_gradebook_anyway(run_cli, tmp_pat
 @pytest.mark.parametrize(
     ("args", "code", "message"),
     [
-        (["grade", "nowhere"], 2, "nowhere does not exist"),
+        (["grade", "nowhere"], 1, "nowhere does not exist"),
         (["grade", str(CLASS), "--problems", "nope.yaml"], 1, "nope.yaml"),
         (["grade", str(CLASS), "--csv", "same.out", "--json", "same.out"], 2, "--csv and --json name the same file"),
         (["grade", str(CLASS), "--csv", "no/such/dir/x.csv"], 2, "cannot write no/such/dir/x.csv: there is no directory"),

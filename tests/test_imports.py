@@ -16,7 +16,7 @@ try:
     main()
 except SystemExit:
     pass
-heavy = sorted(m for m in ("numpy", "yaml", "rich") if m in sys.modules)
+heavy = sorted(m for m in ("numpy", "yaml", "rich", "typst", "lxml") if m in sys.modules)
 sys.stderr.write("\\nIMPORTED=" + json.dumps(heavy) + "\\n")
 """
 
@@ -42,6 +42,11 @@ def test_cheap_paths_import_neither_numpy_nor_yaml(args):
 
 def test_version_imports_no_rich_either():
     assert imported_by("--version") == []
+
+
+@pytest.mark.parametrize("args", [["solve"], ["export", "-f", "html"], ["export", "--help"]])
+def test_only_a_pdf_imports_typst(args):
+    assert "typst" not in imported_by(*args)
 
 
 def test_solve_does_import_numpy_and_yaml():

@@ -7,7 +7,6 @@ import pytest
 from attn_tutor.model import (
     DECIMALS_MAX,
     DIM_MAX,
-    QUIZ_TOKENS_MAX,
     SEED_MAX,
     SHEET_SEED_MAX,
     TOKENS_MAX,
@@ -32,8 +31,9 @@ def test_the_vocabulary_is_the_words_users_type():
 
 _CASES = [
     # (command, the largest accepted value's arguments, the same one past it)
-    (["quiz", "--random", "--seed"], SEED_MAX, ["--tokens", "2"]),
-    (["quiz", "--random", "--tokens"], QUIZ_TOKENS_MAX, []),
+    (["quiz", "--random", "--seed"], SHEET_SEED_MAX, ["--tokens", "2"]),
+    (["solve", "--random", "--seed"], SHEET_SEED_MAX, []),
+    (["quiz", "--random", "--tokens"], TOKENS_MAX, []),
     (["quiz", "--random", "--dim"], DIM_MAX, ["--tokens", "2"]),
     (["generate", "--seed"], SHEET_SEED_MAX, []),
     (["generate", "--tokens"], TOKENS_MAX, ["--seed", "1"]),

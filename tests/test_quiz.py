@@ -189,7 +189,7 @@ def test_quit_and_end_of_input_stop_with_the_partial_score(stop, ended):
     # the stage on screen when the quiz stopped is recorded as missing
     assert [v[2] for v in verdicts(outcome)] == ["correct", "correct", "missing"]
     assert (outcome.asked, outcome.total) == (3, 8)
-    assert "after 3 of 8 questions. Score so far: 2 / 3" in session.screen
+    assert "after 3 of 8 questions. Score so far: 2 / 2" in session.screen
 
 
 def test_an_interrupt_stops_cleanly_with_exit_status_130():
@@ -301,14 +301,14 @@ def test_cli_reasks_bad_lines(run_cli):
     result = run_cli(*CAT_FISH, "--row", "먹었다", input=typed(lines))
     assert result.exit_code == 0, result.output
     assert result.output.count("Try again") == 2
-    assert "Score so far: 2 / 3" in result.output
+    assert "Score so far: 2 / 2" in result.output  # over the questions answered
 
 
 def test_cli_end_of_input_writes_the_report_so_far(run_cli, tmp_path):
     report = tmp_path / "r.json"
     result = run_cli(*CAT_FISH, "--report", str(report), input=typed(EAT[:2]))
     assert result.exit_code == 0, result.output
-    assert "Input ended after 3 of 8 questions. Score so far: 2 / 3" in result.output
+    assert "Input ended after 3 of 8 questions. Score so far: 2 / 2" in result.output
     assert [i["verdict"] for i in json.loads(report.read_text())["items"]] == ["correct", "correct", "missing"]
 
 
@@ -355,11 +355,9 @@ def test_cli_overwrites_a_report_with_force(run_cli, tmp_path):
 @pytest.mark.parametrize(
     ("args", "message"),
     [
-        (["--tokens", "4"], "--tokens, --dim and --seed go with --random"),
-        (["--seed", "3"], "--tokens, --dim and --seed go with --random"),
+        (["--tokens", "4"], "--tokens, --dim, --seed and --causal go with --random"),
+        (["--seed", "3"], "--tokens, --dim, --seed and --causal go with --random"),
         (["--random", "--problem", "cat-fish"], "--random makes its own problem"),
-        (["--row", "나는없다"], "no problem in ch13 has a query token '나는없다'"),
-        (["--problem", "cat-fish", "--row", "나는없다"], "has no query token '나는없다'; its tokens are: 고양이가, 생선을, 먹었다"),
         (["--follow-through", "most"], "most"),
     ],
 )
@@ -369,10 +367,24 @@ def test_cli_usage_errors(run_cli, args, message):
     assert message in result.output
 
 
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--row", "나는없다"], "no problem in ch13 has a query token '나는없다'"),
+        (["--problem", "cat-fish", "--row", "나는없다"], "has no query token '나는없다'; its tokens are: 고양이가, 생선을, 먹었다"),
+        (["--problem", "nope"], "no problem with id 'nope'"),
+    ],
+)
+def test_cli_a_missing_problem_or_row_is_bad_input(run_cli, args, message):
+    result = run_cli("quiz", *args, input="")
+    assert result.exit_code == 1  # the input has no such thing: exit 1, as for a missing file
+    assert message in result.output
+
+
 def test_cli_korean(run_cli):
     result = run_cli(*CAT_FISH, "--row", "먹었다", "--lang", "ko", input=typed(EAT))
     assert result.exit_code == 0, result.output
-    assert "점수: 4 / 4" in result.output and "먹었다 행을 입력하세요" in result.output
+    assert "점수: 4 / 4" in result.output and "‘먹었다’ 행을 입력하세요" in result.output
 
 
 def test_cli_random_shows_and_replays_its_seed(run_cli):
@@ -390,7 +402,7 @@ def test_cli_random_shows_and_replays_its_seed(run_cli):
 
 def test_cli_random_problem_can_be_answered_exactly(run_cli, tmp_path):
     generate = pytest.importorskip("attn_tutor.generate")
-    problem = generate.random_problem(7, tokens=3, dim=2)
+    (problem,) = generate.practice_problems(7, tokens=3, dim=2)  # what generate --seed 7 makes
     sol = engine.solve(problem)
     rows = [problem.row_index(token) for token in problem.asked_rows]
     lines = [" ".join(repr(float(v)) for v in sol.stage_row(stage, r)) for r in rows for stage in problem.asked_stages]

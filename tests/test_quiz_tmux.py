@@ -42,8 +42,8 @@ class Terminal:
         assert result.returncode == 0, result.stderr
         return result.stdout
 
-    def start(self, *args: str, cwd: Path) -> None:
-        """Run attn-tutor in a 100×60 pane; its exit status goes to a file when it ends.
+    def start(self, *args: str, cwd: Path, columns: int = 100) -> None:
+        """Run attn-tutor in a 100×60 pane (or ``columns`` wide); its exit status goes to a file when it ends.
 
         The shell around it traps SIGINT with a no-op (which the quiz does not
         inherit), so Ctrl-C reaches the quiz and the shell lives to record the status.
@@ -53,7 +53,7 @@ class Terminal:
         command = " ".join(shlex.quote(part) for part in (str(SCRIPT), *args))
         self.status_file = self.config.with_name("exit-status")
         shell = f"trap : INT; {command}; echo $? > {shlex.quote(str(self.status_file))}"
-        self.tmux("new-session", "-d", "-x", "100", "-y", "60", "-s", "quiz", "-c", str(cwd), f"exec env -i {exports} sh -c {shlex.quote(shell)}")
+        self.tmux("new-session", "-d", "-x", str(columns), "-y", "60", "-s", "quiz", "-c", str(cwd), f"exec env -i {exports} sh -c {shlex.quote(shell)}")
 
     def exit_status(self, timeout: float = 15.0) -> int:
         """The quiz's exit status, once it has ended."""
@@ -112,7 +112,7 @@ def test_a_practice_quiz_in_a_real_terminal(terminal, tmp_path):
     terminal.wait_for("Hint: weight = e^x")
     terminal.type("q")
     assert terminal.exit_status() == 0
-    assert "Stopped after 3 of 4 questions. Score so far: 1 / 3" in terminal.screen()
+    assert "Stopped after 3 of 4 questions. Score so far: 1 / 2" in terminal.screen()  # the open one is not counted
     assert '"hints": 1' in (tmp_path / "r.json").read_text(encoding="utf-8")
 
 
@@ -125,8 +125,35 @@ def test_a_bad_line_is_asked_again_and_ctrl_c_stops_with_130(terminal, tmp_path)
     terminal.wait_for("> ", count=2)
     terminal.type("1 6 4")
     terminal.wait_for("(b) 스케일링")
+    terminal.tmux("send-keys", "-t", "quiz", "-l", "0.71")  # half a line typed, then Ctrl-C
+    terminal.wait_for("> 0.71")
     terminal.tmux("send-keys", "-t", "quiz", "C-c")
     assert terminal.exit_status() == 130
     screen = terminal.screen()
-    assert "8문제 중 2번째에서 중단되었습니다. 지금까지 점수: 1 / 2" in screen
+    assert "8문제 중 2번째에서 중단되었습니다. 지금까지 점수: 1 / 1" in screen  # over the question answered
+    (typed,) = [line for line in screen.splitlines() if "0.71" in line and line.startswith(">")]
+    assert typed.rstrip() == "> 0.71", screen  # the summary starts on a line of its own
     assert (tmp_path / "r.json").exists()
+
+
+def test_at_60_columns_tables_and_the_summary_fit_the_screen(terminal, tmp_path):
+    """A phone-sized terminal: the e^x table, the feedback and the summary are laid out in
+    column groups that fit, and no line is hard-wrapped by the terminal."""
+    terminal.start("quiz", "ch13", "--problem", "practice-two-heads", "--lang", "ko", cwd=tmp_path, columns=60)
+    terminal.wait_for("> ")
+    terminal.type("1 2 3 4 5 6")
+    terminal.wait_for("> ", count=2)
+    terminal.type("q")
+    assert terminal.exit_status() == 0
+    screen = terminal.tmux("capture-pane", "-p", "-S", "-", "-t", "quiz")  # without -J: the lines as drawn
+    (tmp_path.parent / "tmux-60-columns.txt").write_text(screen, encoding="utf-8")  # kept to look at
+    def drawn(text: str) -> list[str]:
+        return [line for line in text.splitlines() if not line.startswith("Pane is dead")] if text.strip() else []
+
+    lines = drawn(screen.split("Pane is dead")[0].rstrip())
+    assert all(width(line) <= 60 for line in lines)
+    joined = drawn(terminal.screen().split("Pane is dead")[0].rstrip())
+    assert len(joined) == len(lines), "a line was wider than the pane and wrapped"  # -J joins wrapped lines
+    assert "결과" in screen and "지금까지 점수: 0.333 / 1" in screen
+    headers = [line for line in lines if line.lstrip().startswith("문제") and "행" in line]
+    assert len(headers) >= 2, screen  # the summary in column groups, each repeating problem, row and stage

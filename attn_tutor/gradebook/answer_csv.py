@@ -9,10 +9,30 @@ from collections import Counter
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
 from attn_tutor.gradebook.records import Answer, ItemKey, Submission
+from attn_tutor.model import stage_name
 
 
-def read_csv_text(text: str, file: str, *, base: str = ".", cells: CellReader | None = None) -> list[Submission]:
-    """Every student of a CSV answer file; a broken row never stops the others."""
+NAME_COLUMNS = ("student", "name", "이름", "성명")
+"""Column names that hold the student's name (any case), as Google and MS Forms export them."""
+
+
+def name_column_index(names: list[str], name_column: str | None) -> int | None:
+    """Which column holds the student's name: ``name_column`` if given, else the first of NAME_COLUMNS."""
+    lowered = [name.casefold() for name in names]
+    wanted = (name_column.strip(),) if name_column is not None else NAME_COLUMNS
+    for choice in wanted:
+        if choice.casefold() in lowered:
+            return lowered.index(choice.casefold())
+    return None
+
+
+def read_csv_text(
+    text: str, file: str, *, base: str = ".", cells: CellReader | None = None, name_column: str | None = None
+) -> list[Submission]:
+    """Every student of a CSV answer file; a broken row never stops the others.
+
+    The student's name is in the column ``name_column``, or else the first of
+    :data:`NAME_COLUMNS` the header has."""
     cells = cells or CellReader()
     subs: list[Submission] = []
     reader = csv.reader(io.StringIO(text, newline=""))
@@ -25,9 +45,13 @@ def read_csv_text(text: str, file: str, *, base: str = ".", cells: CellReader | 
     names = [cell.strip() for cell in header]
     lowered = [name.lower() for name in names]
     header_findings: list[Finding] = []
-    if "student" not in lowered:
-        return [Submission("", file, 1, findings=[Finding("grade.csv_no_student", {}, Location(file, 1))], readable=False)]
-    student_col = lowered.index("student")
+    student_col = name_column_index(names, name_column)
+    if student_col is None:
+        if name_column is not None:
+            finding = Finding("grade.csv_no_name_column", {"column": name_column, "columns": ", ".join(names)}, Location(file, 1))
+        else:
+            finding = Finding("grade.csv_no_student", {}, Location(file, 1))
+        return [Submission("", file, 1, findings=[finding], readable=False)]
     variant_col = lowered.index("variant") if "variant" in lowered else None
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
     item_cols: dict[int, ItemKey] = {}
@@ -39,7 +63,7 @@ def read_csv_text(text: str, file: str, *, base: str = ".", cells: CellReader | 
         if len(parts) != 3 or not all(parts):
             header_findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
             continue
-        key = (parts[0], parts[1], parts[2])
+        key = (parts[0], parts[1], stage_name(parts[2]))
         seen[key] += 1
         item_cols[index] = key
     reported: set[ItemKey] = set()

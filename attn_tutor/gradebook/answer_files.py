@@ -31,7 +31,9 @@ def looks_like_gradebook(text: str) -> bool:
     return "max_score" in first and "percent" in first
 
 
-def read_answer_file(path: str | Path, *, skip_foreign: bool = False, cells: CellReader | None = None) -> list[Submission]:
+def read_answer_file(
+    path: str | Path, *, skip_foreign: bool = False, cells: CellReader | None = None, name_column: str | None = None
+) -> list[Submission]:
     """Every student in one answer file (YAML: one; CSV: one per row).
 
     ``skip_foreign`` (used when scanning directories): a problem-set YAML file or a
@@ -53,7 +55,7 @@ def read_answer_file(path: str | Path, *, skip_foreign: bool = False, cells: Cel
     if path.suffix.lower() == ".csv":
         if skip_foreign and looks_like_gradebook(text):
             return []
-        return read_csv_text(text, file, base=base, cells=cells)
+        return read_csv_text(text, file, base=base, cells=cells, name_column=name_column)
     if skip_foreign and looks_like_problem_set(text):
         return []
     return [read_yaml_text(text, file, base=base, default_student=stem, cells=cells)]

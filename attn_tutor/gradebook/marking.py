@@ -197,14 +197,18 @@ def grade_files(
 
 
 def grade_found(
-    files: Sequence[tuple[Path, bool]], *, problems: str | None = None, follow_through: str = "full"
+    files: Sequence[tuple[Path, bool]],
+    *,
+    problems: str | None = None,
+    follow_through: str = "full",
+    name_column: str | None = None,
 ) -> Gradebook:
-    """Mark the files :func:`find_answer_files` found, in that order."""
+    """Mark the files :func:`find_answer_files` found, in that order (``name_column``: a CSV's name column)."""
     marker = Grader(problems=problems, follow_through=follow_through)
     cells = CellReader()
     students = []
     for path, from_dir in files:
-        for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells):
+        for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells, name_column=name_column):
             students.append(marker.mark(sub))
     return Gradebook(students, list(marker.order), follow_through)
 

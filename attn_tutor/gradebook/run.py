@@ -51,10 +51,12 @@ def available_cpus() -> int:
 class _Worker:
     """Marks files for one process: one Grader and one cell reader for the whole run."""
 
-    def __init__(self, problems: str | None, follow_through: str, lang: str, with_json: bool) -> None:
+    def __init__(
+        self, problems: str | None, follow_through: str, lang: str, with_json: bool, name_column: str | None = None
+    ) -> None:
         self.grader = Grader(problems=problems, follow_through=follow_through)
         self.cells = CellReader()
-        self.lang, self.with_json = lang, with_json
+        self.lang, self.with_json, self.name_column = lang, with_json, name_column
 
     def grade(self, files: Files) -> tuple[list[StudentRow], dict]:
         rows: list[StudentRow] = []
@@ -64,7 +66,10 @@ class _Worker:
 
     def grade_file(self, path: Path, from_dir: bool) -> list[StudentRow]:
         try:
-            results = [self.grader.mark(sub) for sub in read_answer_file(path, skip_foreign=from_dir, cells=self.cells)]
+            results = [
+                self.grader.mark(sub)
+                for sub in read_answer_file(path, skip_foreign=from_dir, cells=self.cells, name_column=self.name_column)
+            ]
         except Exception as error:  # noqa: BLE001 - one file's failure is that student's error, never the batch's
             results = [failed_file(path, f"{type(error).__name__}: {error}")]
         return [student_row(result, self.lang, with_json=self.with_json) for result in results]
@@ -106,13 +111,16 @@ def grade_class(
     jobs: int | None = None,
     on_row: Callable[[StudentRow], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
+    name_column: str | None = None,
 ) -> None:
     """Mark every file and feed each student, in input order, to ``tally`` and then ``on_row``.
 
     ``jobs``: worker processes (None: every available CPU). ``progress(done, total)`` is
-    called in files after each chunk. Raises only for a bad ``problems``.
+    called in files after each chunk. ``name_column``: a CSV's student column, if not one of
+    the usual names. Raises only for a bad ``problems``.
     """
-    local = _Worker(problems, follow_through, lang, with_json)  # also checks --problems before any work
+    init_args = (problems, follow_through, lang, with_json, name_column)
+    local = _Worker(*init_args)  # also checks --problems before any work
     wanted = jobs
     jobs = min(available_cpus() if jobs is None else jobs, max(1, len(files)))
     if wanted is None and len(files) < SMALL_CLASS:
@@ -120,7 +128,7 @@ def grade_class(
     pieces = chunks_of(files, jobs)
     results = None
     if jobs > 1:
-        results = _Pool(jobs, (problems, follow_through, lang, with_json), local).run(pieces)
+        results = _Pool(jobs, init_args, local).run(pieces)
     if results is None:
         results = (local.grade(piece) for piece in pieces)
     done = 0

@@ -19,7 +19,7 @@ def summary_blocks(source: Gradebook | Tally, lang: str = "en") -> list:
         Table(
             tuple(t(f"grade.col.{name}", lang) for name in ("student", "variant", "score", "max_score", "percent", "errors")),
             tuple(rows),
-            title=t("grade.class_title", lang, count=tally.total),
+            title=t("grade.class_title_one" if tally.total == 1 else "grade.class_title", lang, count=tally.total),
         )
     )
     from attn_tutor.grading import VERDICTS, diagnosis_name
@@ -61,6 +61,6 @@ def summary_blocks(source: Gradebook | Tally, lang: str = "en") -> list:
         Bar(bin_label(index), count / top if top else 0.0, f"{count} ({pct(100.0 * count / total) if total else '0.0%'})")
         for index, count in enumerate(counts)
     )
-    blocks.append(Bars(t("grade.distribution_title", lang, count=total), bars))
+    blocks.append(Bars(t("grade.distribution_title_one" if total == 1 else "grade.distribution_title", lang, count=total), bars))
     return blocks
 

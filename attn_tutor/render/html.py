@@ -23,7 +23,8 @@ CSS = f"""
 * {{ box-sizing: border-box; }}
 html {{ -webkit-text-size-adjust: 100%; }}
 body {{ margin: 0; background: #f3f3f3; color: #000; font-family: {FONTS};
-  font-size: 11pt; line-height: 1.45; -webkit-print-color-adjust: exact; print-color-adjust: exact; }}
+  font-size: 11pt; line-height: 1.45; -webkit-print-color-adjust: exact; print-color-adjust: exact;
+  word-break: keep-all; overflow-wrap: break-word; }}  /* Korean breaks between words, not inside one */
 main {{ max-width: 190mm; margin: 0 auto; }}
 .sheet {{ background: #fff; margin: 8mm auto; padding: 12mm 12mm 14mm; box-shadow: 0 1px 4px rgba(0,0,0,.25); }}
 h1 {{ font-size: 16pt; margin: 0 0 3mm; line-height: 1.25; }}
@@ -52,7 +53,7 @@ table.answer td.box {{ width: 24mm; min-width: 24mm; height: 11mm; padding: 0; b
 table.wide {{ width: 100%; table-layout: fixed; font-size: 8.5pt; }}  /* many keys: share the page width */
 table.wide th:first-child {{ width: 20mm; }}
 table.wide th, table.wide td {{ white-space: normal; padding: 1mm .8mm; }}
-table.wide th {{ overflow-wrap: anywhere; }}
+table.wide th {{ overflow-wrap: break-word; }}
 figure.values:has(table.wide) {{ display: block; margin-right: 0; }}
 table.answer.wide td.box {{ width: auto; min-width: 0; }}
 td.masked {{ text-align: center; color: #444; background: #d9d9d9; }}

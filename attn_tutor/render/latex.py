@@ -16,7 +16,7 @@ from attn_tutor.document import Bars, Block, Fields, Heading, Instructions, Math
 
 PREAMBLE = r"""% A worksheet made by attn-tutor. Compile it with XeLaTeX:  xelatex worksheet.tex
 % It needs: xelatex; the LaTeX packages kotex (Korean, through xetexko), fontspec,
-% geometry, graphicx, booktabs and array (Debian/Ubuntu: texlive-xetex, texlive-lang-korean,
+% geometry, graphicx, booktabs, array and longtable (Debian/Ubuntu: texlive-xetex, texlive-lang-korean,
 % texlive-latex-recommended); and a Korean font: Noto Serif/Sans CJK KR (fonts-noto-cjk),
 % UnBatang (fonts-unfonts-core), NanumMyeongjo, Malgun Gothic or Apple SD Gothic Neo.
 % Paper: A4. For Letter, change a4paper to letterpaper below.
@@ -26,6 +26,7 @@ PREAMBLE = r"""% A worksheet made by attn-tutor. Compile it with XeLaTeX:  xelat
 \usepackage{booktabs}
 \usepackage{array}
 \usepackage{graphicx}
+\usepackage{longtable}
 \newcommand{\fitwidth}[1]{\resizebox{\ifdim\width>\linewidth\linewidth\else\width\fi}{!}{#1}}
 \newcommand*{\attnhangul}[2]{\setmainhangulfont{#1}\setsanshangulfont{#2}\setmonohangulfont{#2}}
 \IfFontExistsTF{Noto Serif CJK KR}{\attnhangul{Noto Serif CJK KR}{Noto Sans CJK KR}}{%
@@ -93,8 +94,25 @@ def _column_width(columns: int) -> float:
     return round(min(20.0, 150.0 / max(columns, 1) - 4.0), 1)
 
 
+LONG = 30  # a table with more rows than this (a key table) is a longtable: it may run over pages
+
+
+def _long_table(block: Table) -> str:
+    """A table longer than a page: booktabs rules, its header repeated on every page."""
+    columns = len(block.header) - 1
+    head = " & ".join(r"\textbf{" + escape(h) + "}" for h in block.header) + r" \\"
+    lines = [r"\begin{longtable}{l" + "l" * columns + "}", r"\toprule", head, r"\midrule", r"\endhead"]
+    for row in block.rows:
+        lines.append(" & ".join([r"\textbf{" + escape(row[0]) + "}", *(escape(c) for c in row[1:])]) + r" \\")
+    lines.append(r"\bottomrule")
+    lines.append(r"\end{longtable}")
+    return "\n".join(lines)
+
+
 def table(block: Table) -> str:
     columns = len(block.header) - 1
+    if len(block.rows) > LONG and not block.blank:
+        return _long_table(block)
     lines = [r"\par\noindent\begin{minipage}{\linewidth}"]
     if block.title:
         lines.append(r"\textbf{" + escape(block.title) + r"}\par\smallskip")
@@ -178,7 +196,11 @@ def _block(block: Block) -> str:
     raise TypeError(f"cannot draw {type(block).__name__} as LaTeX")
 
 
-def render(blocks: list[Block]) -> str:
-    """A complete document: the preamble, every block, ``\\end{document}``."""
+def render(blocks: list[Block], *, paper: str = "a4") -> str:
+    """A complete document: the preamble, every block, ``\\end{document}``. ``paper``: a4 or letter."""
     body = "\n\n".join(_block(block) for block in blocks)
-    return PREAMBLE + "\n" + body + "\n\n\\end{document}\n"
+    preamble = PREAMBLE
+    if paper == "letter":
+        preamble = preamble.replace("% Paper: A4. For Letter, change a4paper to letterpaper below.", "% Paper: Letter.")
+        preamble = preamble.replace("[a4paper,", "[letterpaper,")
+    return preamble + "\n" + body + "\n\n\\end{document}\n"

@@ -6,6 +6,13 @@ laid out here, measured in display cells so Korean text lines up: rich's own
 Table measures and wraps every cell, which cost ~150 ms for the chapter's set —
 more than everything else `solve` does — and `solve` has a start-up budget.
 rich is imported inside the functions, so importing this module costs nothing.
+
+Narrow terminals: when the screen is narrower than a table (the terminal's width,
+or ``COLUMNS`` when set), the table is drawn in column groups that fit, each
+repeating the row labels; if not even one column fits beside the labels, each row
+is stacked as ``header: value`` lines. Text, worked arithmetic and bars wrap or
+shrink to the width too. Output to a file or a pipe with no ``COLUMNS`` is never
+wrapped.
 """
 
 from __future__ import annotations
@@ -89,13 +96,145 @@ def visible(text: str) -> str:
 _CONTROL = {"\n": "⏎", "\r": "⏎", "\t": " "}
 
 
+def screen_width(stream: TextIO | None = None) -> int | None:
+    """The columns to fit: ``COLUMNS`` when set, else the terminal's; None for a pipe or file."""
+    value = os.environ.get("COLUMNS", "")
+    if value.isdigit() and int(value) > 0:
+        return int(value)
+    stream = sys.stdout if stream is None else stream
+    isatty = getattr(stream, "isatty", None)
+    if isatty and isatty():
+        import shutil
+
+        return shutil.get_terminal_size().columns
+    return None
+
+
+def _cut(word: str, room: int) -> tuple[str, str]:
+    """The longest start of ``word`` that fits in ``room`` cells, and the rest."""
+    used = 0
+    for i, ch in enumerate(word):
+        used += display_width(ch)
+        if used > room:
+            return word[: max(i, 1)], word[max(i, 1) :]
+    return word, ""
+
+
+_OPERATORS = frozenset("=≈+-/×·")
+
+
+def _words(text: str) -> list[str]:
+    """Words to wrap between: spaces inside brackets do not split ("(0.752, 0.752)" stays
+    whole), and an operator stays with what follows it ("= 0.248" starts a line together)."""
+    words: list[str] = []
+    depth, start = 0, 0
+    for i, ch in enumerate(text):
+        if ch in "([":
+            depth += 1
+        elif ch in ")]" and depth:
+            depth -= 1
+        elif ch == " " and depth == 0:
+            words.append(text[start:i])
+            start = i + 1
+    words.append(text[start:])
+    merged: list[str] = []
+    for word in words:
+        if merged and merged[-1] in _OPERATORS:
+            merged[-1] = f"{merged[-1]} {word}"
+        else:
+            merged.append(word)
+    return merged
+
+
+def wrap(line: str, width: int | None, hang: int = 4) -> list[str]:
+    """``line`` broken between words to fit ``width`` cells; continuation lines keep the
+    line's own indent plus ``hang`` spaces. A word longer than a line is cut."""
+    if width is None or display_width(line) <= width:
+        return [line]
+    indent = len(line) - len(line.lstrip(" "))
+    lead = " " * min(indent + hang, max(width // 2, 0))
+    out: list[str] = []
+    current = line[:indent]
+    words = []
+    for word in _words(line[indent:]):  # a bracket longer than a line breaks at its spaces, not inside a word
+        words.extend(word.split(" ") if display_width(word) > width - len(lead) else [word])
+    for word in words:
+        prefix = current if current.strip() else current
+        candidate = f"{prefix} {word}" if prefix.strip() else f"{prefix}{word}"
+        if display_width(candidate) <= width:
+            current = candidate
+            continue
+        if current.strip():
+            out.append(current)
+            current = lead
+        while display_width(current + word) > width:
+            head, word = _cut(word, width - display_width(current))
+            out.append(current + head)
+            current = lead
+        current = current + word
+    if current.strip():
+        out.append(current)
+    return out
+
+
 def _align(text: str, width: int, right: bool) -> str:
     room = width - display_width(text)
     return " " * room + text if right else text + " " * room
 
 
-def table_lines(block: Table, paint=lambda text, style: text) -> list[str]:
-    """A table as lines: label column on the left, numbers right-aligned, a rule under the header."""
+def _is_text(cell: str) -> bool:
+    """A cell of words (a title, tokens, a verdict), not of numbers: it is aligned left."""
+    return any(ch.isalpha() for ch in cell)
+
+
+def _grid(header_cells, rows, widths, columns, paint, keys: int = 1) -> list[str]:
+    """The first ``keys`` (label) columns and ``columns`` of a table, aligned, with a rule under the header.
+
+    The label column and columns of words align left; columns of numbers align right."""
+    chosen = [*range(keys), *columns]
+    right = {i: i > 0 and not any(_is_text(row[i]) for row in rows) for i in chosen}
+    header = GAP.join(_align(header_cells[i], widths[i], right[i]) for i in chosen)
+    lines = [" " + paint(header.rstrip(), "bold"), " " + "─" * (sum(widths[i] for i in chosen) + len(GAP) * (len(chosen) - 1))]
+    for row in rows:
+        cells = [_align(row[i], widths[i], right[i]) for i in chosen]
+        cells[0] = paint(cells[0], "bold")
+        lines.append((" " + GAP.join(cells)).rstrip())
+    return lines
+
+
+def _key_columns(rows) -> int:
+    """How many leading columns tell the rows apart (1 for a table labelled by token; the quiz
+    summary needs problem, row and stage): repeated in every column group."""
+    if not rows:
+        return 1
+    for keys in range(1, len(rows[0])):
+        if len({row[:keys] for row in rows}) == len(rows):
+            return keys
+    return 1
+
+
+def _column_groups(widths: list[int], width: int, keys: int) -> list[list[int]] | None:
+    """The columns after the key columns, in groups that fit beside them; None if one alone does not."""
+    base = 1 + sum(widths[:keys]) + len(GAP) * (keys - 1)
+    groups: list[list[int]] = []
+    used = base
+    for i in range(keys, len(widths)):
+        need = len(GAP) + widths[i]
+        if base + need > width:
+            return None
+        if groups and used + need <= width:
+            groups[-1].append(i)
+            used += need
+        else:
+            groups.append([i])
+            used = base + need
+    return groups
+
+
+def table_lines(block: Table, paint=lambda text, style: text, width: int | None = None) -> list[str]:
+    """A table as lines: label column on the left, numbers right-aligned, a rule under the header.
+
+    Wider than ``width``: in groups of columns that fit, or else one row at a time."""
     rows = [tuple(visible(cell) or (BOX if block.blank and i else "") for i, cell in enumerate(row)) for row in block.rows]
     header_cells = [visible(h) for h in block.header]
     widths = [display_width(h) for h in header_cells]
@@ -103,41 +242,60 @@ def table_lines(block: Table, paint=lambda text, style: text) -> list[str]:
         widths = [max(w, display_width(c)) for w, c in zip(widths, row)]
     lines = []
     if block.title:
-        lines.append(paint(block.title, "bold"))
-    header = GAP.join(_align(h, w, i > 0) for i, (h, w) in enumerate(zip(header_cells, widths)))
-    lines.append(" " + paint(header.rstrip(), "bold"))
-    lines.append(" " + "─" * (sum(widths) + len(GAP) * (len(widths) - 1)))
-    for row in rows:
-        cells = [_align(c, w, i > 0) for i, (c, w) in enumerate(zip(row, widths))]
-        cells[0] = paint(cells[0], "bold")
-        lines.append((" " + GAP.join(cells)).rstrip())
+        lines.extend(paint(line, "bold") for line in wrap(visible(block.title), width))
+    full = 1 + sum(widths) + len(GAP) * (len(widths) - 1)
+    if width is None or full <= width or len(widths) < 2:
+        lines.extend(_grid(header_cells, rows, widths, list(range(1, len(widths))), paint))
+    else:
+        keys = _key_columns(rows)
+        groups = _column_groups(widths, width, keys) if keys < len(widths) else None
+        if groups is None and keys > 1:
+            keys = 1
+            groups = _column_groups(widths, width, keys)
+        if groups is not None:
+            for number, group in enumerate(groups):
+                if number:
+                    lines.append("")
+                lines.extend(_grid(header_cells, rows, widths, group, paint, keys))
+        else:  # not even one column beside the labels: each row on its own, a cell a line
+            for number, row in enumerate(rows):
+                if number:
+                    lines.append("")
+                lines.extend(paint(line, "bold") for line in wrap(" " + row[0], width))
+                for head, cell in zip(header_cells[1:], row[1:]):
+                    lines.extend(wrap(f"   {head}: {cell}", width))
     if block.note:
-        lines.append(paint(block.note, "dim"))
+        lines.extend(paint(line, "dim") for line in wrap(visible(block.note), width))
     return lines + [""]
 
 
-def block_lines(block: Block, paint=lambda text, style: text) -> list[str]:
+def block_lines(block: Block, paint=lambda text, style: text, width: int | None = None) -> list[str]:
+    """One block as lines of text, fitted to ``width`` cells (None: as wide as it is)."""
     if isinstance(block, Heading):
-        return [paint(visible(block.text), "bold underline" if block.level <= 2 else "bold"), ""]
+        style = "bold underline" if block.level <= 2 else "bold"
+        return [paint(line, style) for line in wrap(visible(block.text), width, 0)] + [""]
     if isinstance(block, Paragraph):
-        return [visible(block.text), ""]
+        return wrap(visible(block.text), width, 0) + [""]
     if isinstance(block, Table):
-        return table_lines(block, paint)
+        return table_lines(block, paint, width)
     if isinstance(block, Bars):
         labels = [visible(bar.label) for bar in block.bars]
-        width = max((display_width(label) for label in labels), default=0)
-        lines = [paint(visible(block.title), "bold")]
-        for label, bar in zip(labels, block.bars):
-            cells = round(bar.fraction * BAR_WIDTH)
-            lines.append(f"{pad(label, width)} {paint('█' * cells, 'cyan')}{'·' * (BAR_WIDTH - cells)} {visible(bar.text):>6}")
+        label_width = max((display_width(label) for label in labels), default=0)
+        texts = [visible(bar.text) for bar in block.bars]
+        text_width = max([6, *(display_width(text) for text in texts)])
+        room = BAR_WIDTH if width is None else max(min(BAR_WIDTH, width - label_width - text_width - 2), 5)
+        lines = [paint(line, "bold") for line in wrap(visible(block.title), width, 0)]
+        for label, bar, text in zip(labels, block.bars, texts):
+            cells = round(bar.fraction * room)
+            lines.append(f"{pad(label, label_width)} {paint('█' * cells, 'cyan')}{'·' * (room - cells)} {text:>{text_width}}")
         return lines + [""]
     if isinstance(block, Math):
-        title = [paint(visible(block.title), "bold")] if block.title else []
-        return title + [visible(line) for line in block.lines] + [""]
+        title = [paint(line, "bold") for line in wrap(visible(block.title), width, 0)] if block.title else []
+        return title + [part for line in block.lines for part in wrap(visible(line), width)] + [""]
     if isinstance(block, Instructions):
-        return [f"{n}. {visible(item)}" for n, item in enumerate(block.items, start=1)] + [""]
+        return [part for n, item in enumerate(block.items, start=1) for part in wrap(f"{n}. {visible(item)}", width, 3)] + [""]
     if isinstance(block, Fields):
-        return ["   ".join(f"{visible(label)}: {visible(value) or BOX}" for label, value in block.fields), ""]
+        return wrap("   ".join(f"{visible(label)}: {visible(value) or BOX}" for label, value in block.fields), width, 0) + [""]
     if isinstance(block, PageBreak):
         return ["─" * 40, ""]
     raise TypeError(f"no terminal drawing for {type(block).__name__}")
@@ -163,9 +321,10 @@ def draw(blocks: list[Block], out=None) -> None:
     else:
         out = out or console()
         stream, paint = out.file, _Painter(out)
+    width = screen_width(stream)
     lines: list[str] = []
     for block in blocks:
-        lines.extend(block_lines(block, paint))
+        lines.extend(block_lines(block, paint, width))
     stream.write("\n".join(lines) + "\n")
     stream.flush()
 
@@ -183,7 +342,9 @@ def error(message: str) -> None:
 def plain(text: str, *, stderr: bool = False) -> None:
     """Lines of text as they are, but with control characters shown rather than obeyed."""
     stream = sys.stderr if stderr else sys.stdout
-    stream.write("\n".join(visible(line) for line in text.rstrip("\n").split("\n")) + "\n")
+    width = screen_width(stream)
+    lines = [part for line in text.rstrip("\n").split("\n") for part in wrap(visible(line), width, 0)]
+    stream.write("\n".join(lines) + "\n")
 
 
 @contextmanager

@@ -1,0 +1,320 @@
+"""Document blocks as a PDF, typeset by Typst (the ``typst`` package ships its compiler).
+
+The same blocks as the HTML and LaTeX worksheets: each
+:class:`~attn_tutor.document.PageBreak` starts a new page (one per variant), every
+table sits in an unbreakable block with its title and note, so no table is split
+across pages (worked arithmetic may continue on the next page, and so may a key
+table longer than a page, its header repeated), and answer boxes
+are empty cells with solid black borders, tall enough to write in, that print the
+same in black and white. A4 by default, or Letter.
+
+Every text enters the Typst source as a string literal (:func:`string`), never as
+markup, so no token can be read as Typst syntax (``#``, ``*``, ``$``, ``[`` ...).
+
+Korean needs a Hangul font. :func:`hangul_font` looks for one of the usual ones
+(Noto Sans CJK KR, Noto Sans KR, NanumGothic, Malgun Gothic, Apple SD Gothic Neo,
+UnDotum) in the system's font folders and hands Typst that folder alone (the
+system's other fonts are not searched: faster, and the same fonts every run). If
+none is found and the document has Hangul, :func:`render_pdf` refuses with a
+sentence naming what to install rather than print empty boxes. The PDF has no
+creation date, so the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import os
+import re
+import sys
+import unicodedata
+from pathlib import Path
+
+from attn_tutor.document import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table, display_width
+
+# (family, file names of its regular face), in order of preference
+HANGUL_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
+    ("Noto Sans CJK KR", ("notosanscjk-regular.ttc", "notosanscjkkr-regular.otf", "notosanscjk-regular.otf")),
+    ("Noto Sans KR", ("notosanskr-regular.ttf", "notosanskr-regular.otf", "notosanskr[wght].ttf", "notosanskr-variablefont_wght.ttf")),
+    ("NanumGothic", ("nanumgothic.ttf", "nanumgothic-regular.ttf")),
+    ("Malgun Gothic", ("malgun.ttf",)),
+    ("Apple SD Gothic Neo", ("applesdgothicneo.ttc",)),
+    ("UnDotum", ("undotum.ttf",)),
+)
+EMBEDDED_FALLBACK = ("Libertinus Serif", "New Computer Modern Math")  # shipped inside Typst: symbols such as ᵀ
+MONO = "DejaVu Sans Mono"  # shipped inside Typst
+WIDE = 7  # tables with more columns than this share the page width
+_NUMERIC = re.compile(r"[-+0-9.,|—∞()% ]*")  # a column of numbers is aligned right, others left
+LONG = 30  # a table with more rows than this (a key table) may run over pages, its header repeated
+
+
+def font_dirs() -> list[Path]:
+    """The folders where this system keeps fonts (``ATTN_TUTOR_FONT_DIRS`` first, if set)."""
+    dirs = [Path(p) for p in os.environ.get("ATTN_TUTOR_FONT_DIRS", "").split(os.pathsep) if p]
+    home = Path.home()
+    if sys.platform == "darwin":
+        dirs += [Path("/System/Library/Fonts"), Path("/Library/Fonts"), home / "Library/Fonts"]
+    elif sys.platform == "win32":
+        windir = Path(os.environ.get("WINDIR", r"C:\Windows"))
+        dirs += [windir / "Fonts"]
+        if os.environ.get("LOCALAPPDATA"):
+            dirs.append(Path(os.environ["LOCALAPPDATA"]) / "Microsoft/Windows/Fonts")
+    else:
+        data_dirs = os.environ.get("XDG_DATA_DIRS", "/usr/local/share:/usr/share").split(":")
+        dirs += [Path(d) / "fonts" for d in data_dirs if d]
+        dirs += [home / ".local/share/fonts", home / ".fonts"]
+    return dirs
+
+
+def hangul_font(dirs: list[Path] | None = None) -> tuple[str, Path] | None:
+    """The first Hangul font found: its family and the folder holding it; None if there is none."""
+    wanted = {name: rank for rank, (_, names) in enumerate(HANGUL_FONTS) for name in names}
+    best: tuple[int, Path] | None = None
+    for top in font_dirs() if dirs is None else dirs:
+        if not top.is_dir():
+            continue
+        for folder, _subdirs, files in os.walk(top):
+            for name in files:
+                rank = wanted.get(name.lower())
+                if rank is not None and (best is None or rank < best[0]):
+                    best = (rank, Path(folder))
+    if best is None:
+        return None
+    return HANGUL_FONTS[best[0]][0], best[1]
+
+
+def has_hangul(text: str) -> bool:
+    return any("\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" or "\u3130" <= ch <= "\u318f" for ch in text)
+
+
+def string(text: str) -> str:
+    """``text`` as a Typst string literal. Control characters become U+FFFD."""
+    out = ['"']
+    for ch in text:
+        if ch == "\\":
+            out.append("\\\\")
+        elif ch == '"':
+            out.append('\\"')
+        elif ch in "\n\t":
+            out.append(" ")
+        elif unicodedata.category(ch) in ("Cc", "Cs") or ch in "\u2028\u2029\u0085":
+            out.append("\ufffd")
+        else:
+            out.append(ch)
+    out.append('"')
+    return "".join(out)
+
+
+def _strong(text: str) -> str:
+    return f"strong({string(text)})"
+
+
+def _table(block: Table) -> str:
+    columns = len(block.header) - 1
+    wide = columns > WIDE
+    if block.blank:
+        # a box is 20 mm, wider when its key needs it (never broken inside a word), 1fr when many
+        boxes = [max(20.0, round(display_width(h) * 1.9 + 5.0, 1)) for h in block.header[1:]]
+        wide = wide or sum(boxes) > 150
+        spec = "(auto, " + ", ".join("1fr" if wide else f"{b:g}mm" for b in boxes) + ",)"
+        stroke = "1.2pt + black"
+        rows = "(auto, 11mm)"
+        align = "(left + horizon, " + ", ".join(["center + horizon"] * columns) + ",)"
+    else:
+        spec = "(auto, " + ", ".join(["1fr" if wide else "auto"] * columns) + ",)"
+        stroke = "0.6pt + luma(35%)"
+        rows = "auto"
+        sides = ["right" if all(_NUMERIC.fullmatch(row[c]) for row in block.rows) else "left" for c in range(1, columns + 1)]
+        align = "(left + horizon, " + ", ".join(f"{side} + horizon" for side in sides) + ",)"
+    cells = [f"table.header({', '.join(_strong(h) for h in block.header)})"]
+    for row in block.rows:
+        cells.append(_strong(row[0]))
+        for cell in row[1:]:
+            if cell == "—":
+                cells.append(f"table.cell(fill: luma(85%), align: center + horizon, {string(cell)})")
+            else:
+                cells.append(string(cell))
+    size = "8.5pt" if wide else "10pt"
+    breakable = "true" if len(block.rows) > LONG else "false"
+    parts = [f"#block(breakable: {breakable}, width: 100%, below: 5mm, {{"]
+    if block.title:
+        parts.append(f"  block(below: 2mm, sticky: true, {_strong(block.title)})")
+    parts.append(
+        f"  text(size: {size}, table(columns: {spec}, rows: {rows}, align: {align}, stroke: {stroke}, "
+        f"inset: (x: 2mm, y: 1.4mm), {', '.join(cells)}))"
+    )
+    if block.note:
+        parts.append(f"  block(above: 1.5mm, text(size: 9pt, {string(block.note)}))")
+    parts.append("})")
+    return "\n".join(parts)
+
+
+def _math(block: Math) -> str:
+    lines = []
+    if block.title:
+        lines.append(f"#block(sticky: true, below: 2mm, {_strong(block.title)})")
+    body = "(" + ", ".join(string(line) for line in block.lines) + ",).join(\"\\n\")"
+    lines.append(
+        "#block(breakable: true, width: 100%, inset: (left: 3mm, y: 1mm), stroke: (left: 1.5pt + black), below: 5mm, "
+        f"raw({body}, block: true))"
+    )
+    return "\n".join(lines)
+
+
+def _bars(block: Bars) -> str:
+    cells = []
+    for bar in block.bars:
+        length = round(max(0.0, min(1.0, bar.fraction)) * 60, 1)
+        cells += [string(bar.label), f"box(width: {length:g}mm, height: 3mm, fill: black)", string(bar.text)]
+    return (
+        f"#block(breakable: false, below: 5mm, {{ block(below: 2mm, {_strong(block.title)}); "
+        f"grid(columns: (auto, 62mm, auto), column-gutter: 3mm, row-gutter: 1.5mm, align: horizon, {', '.join(cells)}) }})"
+    )
+
+
+def _fields(block: Fields) -> str:
+    cells = []
+    for label, value in block.fields:
+        if value:
+            cells.append(
+                f"[#strong({string(label + ':')}) #box(stroke: 1.2pt + black, inset: (x: 2mm, y: 1.2mm), raw({string(value)}))]"
+            )
+        else:
+            cells.append(f"[#strong({string(label)}) #box(width: 38mm, height: 5mm, stroke: (bottom: 0.8pt + black))]")
+    return f"#block(below: 5mm, grid(columns: {len(cells)}, column-gutter: 6mm, align: bottom, {', '.join(cells)}))"
+
+
+def _block(block: Block) -> str:
+    if isinstance(block, Heading):
+        return f"#heading(level: {min(max(block.level, 1), 3)}, {string(block.text)})"
+    if isinstance(block, Paragraph):
+        return f"#par({string(block.text)})"
+    if isinstance(block, Table):
+        return _table(block)
+    if isinstance(block, Bars):
+        return _bars(block)
+    if isinstance(block, Math):
+        return _math(block)
+    if isinstance(block, Instructions):
+        return "#enum(" + ", ".join(string(item) for item in block.items) + ",)"
+    if isinstance(block, Fields):
+        return _fields(block)
+    if isinstance(block, PageBreak):
+        return "#pagebreak()"
+    raise TypeError(f"cannot draw {type(block).__name__} with Typst")
+
+
+def source(blocks: list[Block], *, title: str, lang: str, paper: str = "a4", font: str | None = None) -> str:
+    """The Typst document for ``blocks``; ``font`` is the Hangul family (None: Typst's own fonts)."""
+    families = ([font] if font else []) + list(EMBEDDED_FALLBACK)
+    fonts = "(" + ", ".join(string(f) for f in families) + ",)"
+    mono = "(" + ", ".join(string(f) for f in [MONO, *([font] if font else []), *EMBEDDED_FALLBACK]) + ",)"
+    head = [
+        "// A worksheet made by attn-tutor.",
+        f"#set document(title: {string(title)}, date: none)",
+        f"#set page(paper: {string('us-letter' if paper == 'letter' else 'a4')}, margin: (x: 14mm, top: 14mm, bottom: 16mm), "
+        'numbering: "1 / 1")',
+        f"#set text(font: {fonts}, size: 10.5pt, lang: {string('ko' if lang == 'ko' else 'en')})",
+        "#set par(leading: 0.65em, spacing: 1em)",
+        "#set enum(spacing: 0.8em)",
+        f"#show raw: set text(font: {mono}, size: 9pt)",
+        "#show heading: set block(sticky: true, above: 1.4em, below: 0.8em)",
+        "#show heading.where(level: 1): set text(size: 16pt)",
+        "#show heading.where(level: 2): it => block(width: 100%, stroke: (top: 1.5pt + black), inset: (top: 1.5mm), "
+        "sticky: true, above: 1.6em, below: 0.8em, text(size: 13pt, it.body))",
+        "#show heading.where(level: 3): set text(size: 11pt)",
+        "#show table.cell.where(y: 0): set align(center + horizon)",
+    ]
+    return "\n".join(head) + "\n\n" + "\n\n".join(_body(blocks)) + "\n"
+
+
+LINE_MM = 178.0  # the text width of A4 less the margins, a little to spare on Letter
+
+
+def _side_by_side(block: Block) -> bool:
+    """A small table of values (givens, a key's stage): set beside its neighbours, as the HTML does."""
+    return isinstance(block, Table) and not block.blank and len(block.header) - 1 <= WIDE and len(block.rows) <= LONG
+
+
+def _width_mm(block: Table) -> float:
+    """About how wide a table of values is set (10 pt text: a wide character ~3.7 mm)."""
+    columns = list(zip(block.header, *block.rows))
+    width = sum(max(display_width(cell) for cell in column) * 1.9 + 4.0 for column in columns)
+    return max(width, display_width(block.title or "") * 2.1)
+
+
+def _body(blocks: list[Block]) -> list[str]:
+    """Each block's source; runs of small tables of values share a row while they fit the line."""
+    out: list[str] = []
+    run: list[Table] = []
+
+    def flush() -> None:
+        while run:
+            row, used = [], 0.0
+            while run and (not row or used + _width_mm(run[0]) + 8.0 <= LINE_MM):
+                used += _width_mm(run[0]) + 8.0
+                row.append(run.pop(0))
+            if len(row) == 1:
+                out.append(_table(row[0]))
+            else:
+                cells = ", ".join("[" + _table(table) + "]" for table in row)
+                out.append(f"#grid(columns: {len(row)}, column-gutter: 8mm, align: top, {cells})")
+
+    for block in blocks:
+        if _side_by_side(block):
+            run.append(block)
+            continue
+        flush()
+        out.append(_block(block))
+    flush()
+    return out
+
+
+def _all_text(blocks: list[Block]) -> str:
+    parts: list[str] = []
+
+    def walk(value) -> None:
+        if isinstance(value, str):
+            parts.append(value)
+        elif isinstance(value, tuple):
+            for item in value:
+                walk(item)
+
+    for block in blocks:
+        walk(tuple(block))
+    return "\n".join(parts)
+
+
+def render_pdf(
+    blocks: list[Block], *, title: str, lang: str, paper: str = "a4", font_dirs_: list[Path] | None = None, quiet: bool = True
+) -> bytes:
+    """The PDF's bytes. Refuses (``export.no_hangul_font``) when Korean text has no font to print in.
+
+    ``quiet=False`` lets Typst's warnings through (the tests make them errors).
+    """
+    import warnings
+
+    from attn_tutor.errors import AttnTutorError
+
+    found = hangul_font(font_dirs_)
+    if found is None and has_hangul(_all_text(blocks) + title):
+        searched = ", ".join(str(d) for d in (font_dirs() if font_dirs_ is None else font_dirs_))
+        raise AttnTutorError("export.no_hangul_font", dirs=searched)
+    family, folder = found if found is not None else (None, None)
+    import typst
+
+    document = source(blocks, title=title, lang=lang, paper=paper, font=family)
+    with warnings.catch_warnings():
+        if quiet:
+            warnings.simplefilter("ignore")  # about our own source, not the user's input; tests see them
+        try:
+            return typst.compile(
+                document.encode("utf-8"),
+                format="pdf",
+                font_paths=[str(folder)] if folder is not None else [],
+                ignore_system_fonts=True,
+                # untagged: a tagged PDF is seven times the size and twice the memory; the HTML
+                # export is the accessible one (screen readers), the PDF is for printing
+                pdf_tags=False,
+            )
+        except Exception as error:  # typst.TypstError: our source did not compile; say so in a sentence
+            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+            raise AttnTutorError("export.pdf_failed", reason=first) from None
