@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import functools
 import sys
-from enum import Enum, StrEnum
+from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
 
@@ -24,10 +24,10 @@ from attn_tutor.model import (
     DIM_MAX,
     SEED_MAX,
     SHEET_SEED_MAX,
-    TOKENS_MAX,
-    VARIANTS_MAX,
     STAGE_ALIASES,
     STAGES,
+    TOKENS_MAX,
+    VARIANTS_MAX,
     FollowThrough,
     stage_name,
 )
@@ -51,7 +51,7 @@ def _new_app() -> typer.Typer:
 app = _new_app()
 
 
-class SolveFormat(str, Enum):
+class SolveFormat(StrEnum):
     table = "table"
     json = "json"
     markdown = "markdown"
@@ -266,7 +266,7 @@ def solve(
         terminal.draw(blocks)
 
 
-class ListFormat(str, Enum):
+class ListFormat(StrEnum):
     table = "table"
     json = "json"
 
@@ -492,9 +492,6 @@ def grade(
     lang: LangOption = None,
 ) -> None:
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
-    import gc
-
-    gc.enable()  # off for a quick start (see __main__.run); a class can be 10,000 files
     language = resolve_lang(lang)
     outputs = [p for p in (csv_out, json_out) if p is not None]
     _check_outputs(outputs, force)
@@ -502,7 +499,6 @@ def grade(
         if not path.exists():
             raise AttnTutorError("grade.no_such_path", path=str(path))
     from attn_tutor import gradebook
-    from attn_tutor.files import atomic_file
     from attn_tutor.gradebook.run import grade_class
     from attn_tutor.render import terminal
 
@@ -520,18 +516,13 @@ def grade(
                 terminal.error(t("cli.error", language, message=message))
         writer.add(row)
 
-    written = []
     try:
         with terminal.progress(len(files), t("grade.progress", language)) as progress:
             grade_class(
                 files, tally, problems=problems, follow_through=follow_through, lang=language,
                 with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress, name_column=name_column,
             )  # fmt: skip
-        for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
-            if out is not None:
-                with atomic_file(out) as stream:
-                    write(stream)
-                written.append(t(key, language, path=str(out)))
+        written = _write_outputs(writer, csv_out, json_out, language)
     finally:
         writer.close()
     terminal.draw(gradebook.summary_blocks(tally, language))
@@ -547,10 +538,23 @@ def grade(
         raise typer.Exit(1)
 
 
+def _write_outputs(writer, csv_out: Path | None, json_out: Path | None, language: str) -> list[str]:
+    """The gradebook and the JSON, each whole or not at all; the lines saying where they went."""
+    from attn_tutor.files import atomic_file
+
+    written = []
+    for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
+        if out is not None:
+            with atomic_file(out) as stream:
+                write(stream)
+            written.append(t(key, language, path=str(out)))
+    return written
+
+
 # --- export and generate commands -----------------------------------------------------
 
 
-class ExportFormat(str, Enum):
+class ExportFormat(StrEnum):
     html = "html"
     md = "md"
     tex = "tex"
@@ -559,7 +563,7 @@ class ExportFormat(str, Enum):
     qti = "qti"
 
 
-class Paper(str, Enum):
+class Paper(StrEnum):
     a4 = "a4"
     letter = "letter"
 

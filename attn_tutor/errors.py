@@ -19,7 +19,7 @@ class Location:
     column: int | None = None
 
     @classmethod
-    def of_mark(cls, file: str, mark) -> "Location":
+    def of_mark(cls, file: str, mark) -> Location:
         """Where a YAML node or event starts: PyYAML's marks count from 0."""
         return cls(file, mark.line + 1, mark.column + 1)
 
@@ -57,7 +57,7 @@ class AttnTutorError(Exception):
         super().__init__(self.problems[0].text())
 
     @classmethod
-    def many(cls, problems: list[Finding]) -> "AttnTutorError":
+    def many(cls, problems: list[Finding]) -> AttnTutorError:
         error = cls(problems[0].key, problems[0].where, **problems[0].args)
         error.problems = list(problems)
         return error

@@ -45,7 +45,6 @@ from __future__ import annotations
 
 import hashlib
 import json
-
 from typing import NamedTuple
 
 from attn_tutor.errors import AttnTutorError, UsageError

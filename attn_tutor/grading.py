@@ -120,10 +120,13 @@ from typing import NamedTuple
 
 import numpy as np
 
-from attn_tutor import engine
 from attn_tutor import tolerance as tolerances
+from attn_tutor.carrying import EPS, carry_forward, marked_cells, previous_stage, row_width, trivial_carry
+from attn_tutor.carrying import full_row as full_row  # re-exported: the one fill-in rule, quiz and grade
+from attn_tutor.carrying import open_cells as open_cells  # re-exported: the quiz's and the tests' shapes
+from attn_tutor.carrying import segments as segments
 from attn_tutor.engine import Solution
-from attn_tutor.model import STAGES, FollowThrough, Stage, Verdict
+from attn_tutor.model import FollowThrough, Stage, Verdict
 
 VERDICTS: tuple[Verdict, ...] = tuple(Verdict)
 DIAGNOSES: tuple[str, ...] = (
@@ -142,7 +145,6 @@ CELL_STATES: tuple[str, ...] = ("correct", "follow_through", "wrong", "missing",
 MODES: tuple[str, ...] = ("practice", "exam")
 FOLLOW_THROUGH: dict[FollowThrough, float] = {policy: policy.credit for policy in FollowThrough}
 
-EPS = 1e-12  # slack for binary floats: 0.71 - 0.705 is not exactly 0.005
 ROUND_PLACES = (0, 1, 2)  # early rounding looked for: to these places, and to the problem's decimals
 MAX_KEEP = 10
 
@@ -270,110 +272,6 @@ class Report:
         }
 
 
-# --- shapes -------------------------------------------------------------------------
-
-
-def previous_stage(stage: str) -> str | None:
-    index = STAGES.index(stage)
-    return STAGES[index - 1] if index > 0 else None
-
-
-def segments(solution: Solution, stage: str) -> list[slice]:
-    """Each head's cells in a row of ``stage`` (heads side by side)."""
-    result, start = [], 0
-    for head in solution.heads:
-        width = head.V.shape[1] if stage == "output" else head.mask.shape[1]
-        result.append(slice(start, start + width))
-        start += width
-    return result
-
-
-def row_width(solution: Solution, stage: str) -> int:
-    return segments(solution, stage)[-1].stop
-
-
-def open_cells(solution: Solution, row: int, stage: str) -> np.ndarray:
-    """True where the query may attend (every output cell is open)."""
-    if stage == "output":
-        return np.ones(row_width(solution, stage), dtype=bool)
-    return np.concatenate([head.mask[row] for head in solution.heads])
-
-
-def marked_cells(solution: Solution, row: int, stage: str) -> np.ndarray:
-    """The cells that are marked: masked scores/scaled cells are not."""
-    if stage in ("scores", "scaled"):
-        return open_cells(solution, row, stage)
-    return np.ones(row_width(solution, stage), dtype=bool)
-
-
-def full_row(values: Sequence[float], open_: Sequence[bool]) -> list[float] | None:
-    """A typed row in full: as typed when it has a cell per key (or component); with the masked
-    cells left out (as many numbers as ``open_`` has True), those cells filled in with 0; else None.
-
-    One rule for the quiz and for ``grade``.
-    """
-    values = [float(v) for v in values]
-    if len(values) == len(open_):
-        return values
-    if not all(open_) and len(values) == sum(1 for is_open in open_ if is_open):
-        filled = iter(values)
-        return [next(filled) if is_open else 0.0 for is_open in open_]
-    return None
-
-
-# --- carrying a student's own numbers forward --------------------------------------
-
-
-def carry_forward(solution: Solution, row: int, stage: str, previous: Sequence[float]) -> np.ndarray:
-    """``stage``'s row computed from the previous stage's row ``previous`` (a student's).
-
-    NaN in masked cells of scaled scores, 0 in masked weights.
-    """
-    before = previous_stage(stage)
-    if before is None:
-        raise ValueError("the scores are computed from the givens, not from an earlier stage")
-    prev = np.asarray(previous, dtype=np.float64)
-    if prev.shape != (row_width(solution, before),):
-        raise ValueError(f"a {before} row has {row_width(solution, before)} cells, not {prev.size}")
-    parts = []
-    with np.errstate(all="ignore"):
-        for seg, head in zip(segments(solution, before), solution.heads):
-            part, mask = prev[seg], head.mask[row]
-            if stage == "scaled":
-                parts.append(np.where(mask, engine.scale(part, head.divisor), np.nan))
-            elif stage == "weights":
-                parts.append(engine.softmax(np.where(mask, part, 0.0), mask))
-            else:
-                parts.append(engine.mix(part, head.V))
-    return np.concatenate(parts)
-
-
-def trivial_carry(solution: Solution, row: int, stage: str, previous: Sequence[float]) -> np.ndarray:
-    """Per cell of ``stage``: True where the work carried from ``previous`` is trivial.
-
-    Judged per head on the previous row's unmasked cells: all zeros (scaled,
-    output) or constant (weights, output), and not right (some marked cell beyond
-    the previous stage's tolerance of the exact row) — see the module docstring.
-    """
-    before = previous_stage(stage)
-    prev = np.asarray(previous, dtype=np.float64)
-    exact = solution.stage_row(before, row)
-    marked = marked_cells(solution, row, before)
-    limit = stage_tolerance(solution.problem, before) + EPS
-    flags = []
-    for prev_seg, seg, head in zip(segments(solution, before), segments(solution, stage), solution.heads):
-        values = prev[prev_seg][head.mask[row]]
-        zeros = bool(np.all(np.abs(values) <= EPS))
-        constant = bool(values.size == 0 or np.ptp(values) <= EPS)
-        trivial = zeros if stage == "scaled" else constant if stage == "weights" else (zeros or constant)
-        if trivial:  # only a wrong row trivialises: a right one (all scores truly equal) is carried as usual
-            with np.errstate(invalid="ignore"):
-                right = bool(np.all(np.abs(prev[prev_seg] - exact[prev_seg])[marked[prev_seg]] <= limit))
-            trivial = not right
-        flags.append(np.full(seg.stop - seg.start, trivial))
-    return np.concatenate(flags)
-
-
 def _verdict(cells: Sequence[str]) -> Verdict:
     marked = [c for c in cells if c != "masked"]
     if all(c == "missing" for c in marked):
@@ -497,7 +395,7 @@ class Marker:
         self.room = limit  # entries it may still remember
         self._memos: dict[int, _Memo] = {}
 
-    def _memo(self, solution: Solution) -> "_Memo":
+    def _memo(self, solution: Solution) -> _Memo:
         memo = self._memos.get(id(solution))
         if memo is None or memo.solution is not solution:
             memo = self._memos[id(solution)] = _Memo(solution, self)
@@ -531,20 +429,21 @@ class Marker:
     ) -> list[Item]:
         """One item per asked stage (default: the problem's), in pipeline order."""
         memo = self._memo(solution)
-        asked = memo.problem.asked_stages if stages is None else tuple(stages)
-        for stage in asked:
-            memo.check_stage(stage)
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
         items: list[Item] = []
         own: dict[str, tuple[float, ...]] = {}
-        for stage in memo.stages:
-            given = answers.get(stage) if stage in asked else None
-            if stage in asked:
-                facts = memo.facts(row, stage)
-                given = memo.typed(facts, given)
+        for stage, facts in memo.plan(row, None if stages is None else tuple(stages)):
+            given = None
+            if facts is not None:  # an asked stage
+                given = memo.typed(facts, answers.get(stage))
                 items.append(memo.mark(facts, given, own, hints.get(stage, 0) if hints else 0))
-            own = memo.advance(row, stage, given, own, mode, in_place=True)
+            if given is not None:
+                own[stage] = given  # what advance does in exam mode and practice replaces below
+                if mode == "practice":
+                    own = {stage: given}
+            else:
+                own = memo.advance(row, stage, None, own, mode, in_place=True)
         return items
 
     def advance(
@@ -652,11 +551,24 @@ class _Memo:
         self._candidates: dict = {}
         self._rows: dict = {}
         self._marks: dict = {}
+        self._correct: dict = {}  # (row, stage, answer, hints) -> the correct Item, or False
+        self._plans: dict = {}
 
     def _keep(self, table: dict, key, value) -> None:
         if self.marker.room > 0:
             self.marker.room -= 1
             table[key] = value
+
+    def plan(self, row: int, stages: tuple[str, ...] | None) -> tuple:
+        """(stage, its facts if asked else None) for every stage of the problem, once per (row, stages)."""
+        key = (row, stages)
+        plan = self._plans.get(key)
+        if plan is None:
+            asked = self.problem.asked_stages if stages is None else stages
+            for stage in asked:
+                self.check_stage(stage)
+            plan = self._plans[key] = tuple((stage, self.facts(row, stage) if stage in asked else None) for stage in self.stages)
+        return plan
 
     def check_stage(self, stage: str) -> None:
         if stage not in self.stages:
@@ -698,14 +610,22 @@ class _Memo:
 
     def mark(self, facts: _StageFacts, values: tuple[float, ...] | None, own: Mapping, hints: int) -> Item:
         """The item for an answer (``values``, floats) given the student's own earlier rows."""
+        vkey = values if values is None or 0.0 not in values else _key(values)
         if values is not None:
-            tolerance = facts.tolerance + EPS
-            if all(not m or abs(v - e) <= tolerance for v, e, m in zip(values, facts.exact, facts.marked)):
-                # Right in every cell: correct whatever came before, and nothing is carried.
-                return Item(
-                    given=values, cells=facts.correct, verdict=Verdict.correct, diagnosis=None, points=1.0, hints=hints,
-                    expected=facts.expected, **facts.common,
-                )  # fmt: skip
+            ckey = (facts.row, facts.stage, vkey, hints)
+            item = self._correct.get(ckey)
+            if item is None:
+                tolerance = facts.tolerance + EPS
+                item = False
+                if all(not m or abs(v - e) <= tolerance for v, e, m in zip(values, facts.exact, facts.marked)):
+                    # Right in every cell: correct whatever came before, and nothing is carried.
+                    item = Item(
+                        given=values, cells=facts.correct, verdict=Verdict.correct, diagnosis=None, points=1.0,
+                        hints=hints, expected=facts.expected, **facts.common,
+                    )  # fmt: skip
+                self._keep(self._correct, ckey, item)
+            if item:
+                return item
         before = facts.before
         basis = own.get(before) if before is not None else None
         scores = own.get("scores") if facts.stage == "weights" else None
@@ -713,7 +633,7 @@ class _Memo:
             basis = tuple(map(float, basis))
         if scores is not None and type(scores) is not tuple:
             scores = tuple(map(float, scores))
-        key = (facts.row, facts.stage, _key(values), hints, _key(basis), _key(scores))
+        key = (facts.row, facts.stage, vkey, hints, _key(basis), _key(scores))
         item = self._marks.get(key)
         if item is None:
             item = self._mark(facts, values, basis, scores, hints)

@@ -15,18 +15,9 @@ from typing import NamedTuple
 import numpy as np
 
 from attn_tutor import engine
+from attn_tutor.carrying import EPS, open_cells, previous_stage, segments
 from attn_tutor.engine import Solution
-from attn_tutor.grading import (
-    DIAGNOSES,
-    EPS,
-    MAX_KEEP,
-    Rounding,
-    half_up,
-    open_cells,
-    previous_stage,
-    round_places,
-    segments,
-)
+from attn_tutor.grading import DIAGNOSES, MAX_KEEP, Rounding, half_up, round_places
 
 
 def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
@@ -139,11 +130,11 @@ def _mistakes(
             add("transposed_scores", _per_head(solution, stage, transposed), solution.stage_row(stage, row))
         for basis, right in bases:
             if stage == "scaled":
-                add("not_scaled", _per_head(solution, stage, lambda h, hd: np.where(hd.mask[row], basis[prev_segs[h]], np.nan)), right)
+                add("not_scaled", _per_head(solution, stage, lambda h, hd, basis=basis: np.where(hd.mask[row], basis[prev_segs[h]], np.nan)), right)
                 if problem.divide_by is None:
                     add(
                         "divided_by_d",
-                        _per_head(solution, stage, lambda h, hd: np.where(hd.mask[row], basis[prev_segs[h]] / hd.d_k, np.nan)),
+                        _per_head(solution, stage, lambda h, hd, basis=basis: np.where(hd.mask[row], basis[prev_segs[h]] / hd.d_k, np.nan)),
                         right,
                     )
 
@@ -181,7 +172,7 @@ def _mistakes(
                 add("no_exp", _per_head(solution, stage, no_exp), right)
                 add(
                     "not_normalized",
-                    _per_head(solution, stage, lambda h, hd: engine.student_exps(basis[prev_segs[h]], hd.mask[row])),
+                    _per_head(solution, stage, lambda h, hd, basis=basis: engine.student_exps(basis[prev_segs[h]], hd.mask[row])),
                     right,
                 )
                 if masked_row:
@@ -253,12 +244,12 @@ def _mistakes(
                 made = _per_head(
                     solution,
                     stage,
-                    lambda h, hd: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]], 0.0), hd.mask[row]),
+                    lambda h, hd, scores=scores: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]], 0.0), hd.mask[row]),
                 )
                 right = _per_head(
                     solution,
                     stage,
-                    lambda h, hd: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]] / hd.divisor, 0.0), hd.mask[row]),
+                    lambda h, hd, scores=scores: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]] / hd.divisor, 0.0), hd.mask[row]),
                 )
                 add("skipped_scaling", made, right)
 

@@ -6,7 +6,6 @@ and the worksheets reuse :func:`given_blocks` and :func:`stage_table`.
 
 from __future__ import annotations
 
-
 import numpy as np
 
 from attn_tutor import explain

@@ -257,7 +257,7 @@ class Events:
             raise Unusual from None
         self.next = self._loader.get_event  # the parser's own method: this is the hot loop
 
-    def __enter__(self) -> "Events":
+    def __enter__(self) -> Events:
         return self
 
     def __exit__(self, kind, error, trace) -> None:

@@ -1,11 +1,25 @@
-"""Start-up cost of `attn-tutor solve` against the libraries it cannot avoid.
+"""Start-up cost of `attn-tutor solve` against the libraries it cannot avoid, and what each trick earns.
 
 Times, in alternation, `attn-tutor solve` on the packaged set and
 `python -c "import numpy, yaml, rich.table"`, and prints the median of each and
 their ratio (the bar: at most 1.3). Also times `--help` and `--version` against a
 bare `python -c pass`. A benchmark, not a test: run it on a quiet machine.
 
-    python benchmarks/startup.py [--rounds 30]
+``--tricks`` instead times `solve` as shipped and with each start-up trick
+switched alone (off, or on for one that was removed), all in the same alternation:
+each round runs every variant once, back to back, in a rotating order, and the
+difference to "as shipped" is taken round by round, by CPU time (steady on a
+shared machine) and by the clock. A trick earns its place when it wins in at least
+three rounds of four (the difference's quartiles are both on one side of 0);
+otherwise its gain is within the run-to-run spread.
+
+  * ``gc off`` (removed): ``__main__.run`` switched the cyclic garbage collector off and
+    ``grade`` back on; measured, it saved nothing;
+  * ``one command``: ``cli.main`` gives Typer a group holding only the named command;
+  * ``NamedTuples``: the model's records and the document blocks are NamedTuples; switched
+    off, the same classes are frozen dataclasses (rewritten as the modules are imported).
+
+    python benchmarks/startup.py [--rounds 30] [--tricks]
 """
 
 from __future__ import annotations
@@ -45,11 +59,95 @@ def compare(label: str, ours: list[str], baseline: list[str], rounds: int, env: 
     return ratio
 
 
+# Each variant runs `solve` as `python -c CODE solve`, so they differ only in the trick.
+_DATACLASSES = r"""
+import importlib.abc, importlib.util, re, sys
+class _Finder(importlib.abc.MetaPathFinder):
+    def find_spec(self, name, path, target=None):
+        if name not in ("attn_tutor.model", "attn_tutor.document"):
+            return None
+        sys.meta_path.remove(self)
+        spec = importlib.util.find_spec(name)
+        sys.meta_path.insert(0, self)
+        source = open(spec.origin, encoding="utf-8").read()
+        head = "import dataclasses as _dc\nclass _Record:\n    def _replace(self, **changes):\n        return _dc.replace(self, **changes)\n"
+        source = re.sub(r"^from __future__ import annotations\n", "from __future__ import annotations\n" + head, source, flags=re.M)
+        source = re.sub(r"^class (\w+)\(NamedTuple\):", r"@_dc.dataclass(frozen=True)\nclass \1(_Record):", source, flags=re.M)
+        class Loader(importlib.abc.Loader):
+            def create_module(self, spec): return None
+            def exec_module(self, module): exec(compile(source, spec.origin, "exec"), module.__dict__)
+        return importlib.util.spec_from_loader(name, Loader(), origin=spec.origin)
+sys.meta_path.insert(0, _Finder())
+"""
+VARIANTS = {
+    "as shipped": "from attn_tutor.__main__ import run; run()",
+    "with gc off (removed)": "import gc; gc.disable(); from attn_tutor.__main__ import run; run()",
+    "without one command": "from attn_tutor.cli import app; app(prog_name='attn-tutor')",
+    "without NamedTuples": _DATACLASSES + "from attn_tutor.__main__ import run; run()",
+    "without both": _DATACLASSES + "from attn_tutor.cli import app; app(prog_name='attn-tutor')",
+}
+
+
+def cpu_timed(command: list[str], env: dict[str, str]) -> float:
+    """The CPU time (user + system) the command spent: on a shared machine, far steadier than the clock."""
+    import resource
+
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
+    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=True)
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+
+
+def quartiles(values: list[float]) -> tuple[float, float]:
+    q = statistics.quantiles(values, n=4)
+    return q[0], q[2]
+
+
+def tricks(rounds: int, env: dict[str, str]) -> None:
+    py = sys.executable
+    commands = {name: [py, "-c", code, "solve"] for name, code in VARIANTS.items()}  # noqa: E501
+    commands["floor: import numpy, yaml, rich.table"] = [py, "-c", "import numpy, yaml, rich.table"]
+    outputs = {name: subprocess.run(c, capture_output=True, env=env).stdout for name, c in commands.items() if "floor" not in name}
+    assert len(set(outputs.values())) == 1, "a variant printed something else"
+    names = list(commands)
+    for name in names:
+        timed(commands[name], env)  # warm the file cache
+    clock: dict[str, list[float]] = {name: [] for name in commands}
+    cpu: dict[str, list[float]] = {name: [] for name in commands}
+    for r in range(rounds):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            start = time.perf_counter()
+            cpu[name].append(cpu_timed(commands[name], env))
+            clock[name].append(time.perf_counter() - start)
+    print(f"{rounds} rounds; load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    for label, times in (("CPU time", cpu), ("wall clock", clock)):
+        best = statistics.median(times["as shipped"])
+        low, high = quartiles(times["as shipped"])
+        floor = statistics.median(times["floor: import numpy, yaml, rich.table"])
+        both = statistics.median(times["without both"])
+        print(f"-- {label}: without both kept tricks, solve / floor would be {both / floor:.2f}")
+        print(f"-- {label}: as shipped median {best * 1000:.1f} ms (quartiles {low * 1000:.1f}–{high * 1000:.1f}); "
+              f"floor {floor * 1000:.1f} ms; solve / floor {best / floor:.2f}")
+        for name in names[1:-1]:
+            # Paired by round: each round runs every variant back to back, so a busy moment slows both.
+            diffs = [v - b for v, b in zip(times[name], times["as shipped"])]
+            d_low, d_high = quartiles(diffs)
+            cost = statistics.median(diffs)
+            verdict = "the trick wins in 3 rounds of 4 or more" if (d_low > 0 or d_high < 0) else "within the run-to-run spread"
+            print(f"   {name:<22} median {statistics.median(times[name]) * 1000:7.1f} ms   difference {cost * 1000:+6.1f} ms "
+                  f"(quartiles {d_low * 1000:+.1f} to {d_high * 1000:+.1f})   {verdict}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30)
-    rounds = parser.parse_args().rounds
+    parser.add_argument("--tricks", action="store_true", help="what each start-up trick earns instead")
+    options = parser.parse_args()
+    rounds = options.rounds
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
+    if options.tricks:
+        tricks(rounds, env)
+        return
     exe = script()
     py = sys.executable
     compare("solve vs import numpy,yaml,rich", [exe, "solve"], [py, "-c", "import numpy, yaml, rich.table"], rounds, env)

@@ -9,6 +9,7 @@ import numpy as np
 from attn_tutor.engine import Solution
 from attn_tutor.grading import (
     EPS,
+    Rounding,
     _with_keep,
     carry_forward,
     marked_cells,
@@ -16,8 +17,9 @@ from attn_tutor.grading import (
     previous_stage,
     stage_tolerance,
 )
-from attn_tutor.model import Verdict
 from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes
+from attn_tutor.model import Verdict
+
 
 def mistaken_rows(
     solution: Solution, row: int, stage: str, own: Mapping[str, Sequence[float]] | None = None

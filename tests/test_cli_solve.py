@@ -120,7 +120,7 @@ def test_korean_tokens_line_up_in_tables(run_cli):
     start = lines.index(next(line for line in lines if line.startswith("(a)")))
     end = lines.index("", start)
     header, rule, *rows = lines[start + 1 : end]
-    assert rows, table
+    assert rows, result.output
     # the right edge of each numeric column falls at the same display column
     assert {display_width(line.rstrip()) for line in [header, *rows]} == {display_width(header.rstrip())}
 

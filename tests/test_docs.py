@@ -93,11 +93,10 @@ def test_the_readme_set_up_works_in_a_fresh_clone_and_a_fresh_virtual_environmen
     file pointing at this environment's site-packages, so pip finds numpy and the rest
     already installed instead of downloading them (only the build backend is fetched)."""
     import os
+    import shutil
     import subprocess
     import sys
     import sysconfig
-
-    import shutil
 
     root = Path(__file__).resolve().parent.parent
     if shutil.which("git") is None or not (root / ".git").exists():

@@ -20,11 +20,11 @@ from pathlib import Path
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_marking import mistaken_rows, reference_mark_row
 
 from attn_tutor import gradebook
-from attn_tutor.gradebook import answer_yaml as yaml_reader
-from reference_marking import mistaken_rows, reference_mark_row
 from attn_tutor.answers import parse_row
+from attn_tutor.gradebook import answer_yaml as yaml_reader
 from attn_tutor.grading import VERDICTS, diagnosis_name
 from attn_tutor.i18n import t
 
@@ -352,7 +352,7 @@ def test_csv_reading_rules(tmp_path):
             ",,,,,,\r\n"  # a blank row is skipped
             "t2,나\r\n"  # a short row: the rest is blank
             "t3,,12,,,,,extra\r\n"
-        ).encode("utf-8")
+        ).encode()
     )
     subs = gradebook.read_answer_file(path)
     assert [s.student for s in subs] == ["가", "나", ""]

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 import os
+import subprocess
+import tempfile
 from pathlib import Path
 
 import pytest
@@ -105,3 +107,30 @@ def test_no_progress_bar_when_not_on_a_terminal(run_cli, tmp_path, monkeypatch):
     result, *_ = grade(run_cli, tmp_path, "piped")
     assert calls == [20]  # every file of both folders
     assert "grading" not in result.stderr and "━" not in result.stderr
+
+
+def test_a_progress_bar_on_a_terminal_and_gone_when_done(tmp_path):
+    """A real terminal (tmux): the bar counts the files while grading, then gives way to the summary."""
+    import shutil
+
+    from test_quiz_tmux import Terminal
+
+    if shutil.which("tmux") is None:  # pragma: no cover - CI installs it (tests/test_ci_tools.py)
+        pytest.skip("tmux is not installed")
+    folder = tmp_path / "class"
+    folder.mkdir()
+    text = (CLASS / "01-correct.yaml").read_text("utf-8").replace("problem_set: ../set.yaml", f"problem_set: {FIXTURES / 'set.yaml'}")
+    for i in range(1500):
+        (folder / f"s{i:04d}.yaml").write_text(text, "utf-8")
+    home = Path(tempfile.mkdtemp(prefix="attn-tmux-"))
+    term = Terminal(home / "sock", tmp_path / "tmux.conf")
+    try:
+        term.start("grade", str(folder), "--jobs", "1", cwd=tmp_path)
+        term.wait_for("/1500", timeout=60)  # the bar, counting files
+        assert term.exit_status(timeout=120) == 0
+        screen = term.screen()
+        assert "all 1500 students marked" in screen
+        assert "━" not in screen  # the bar is gone
+    finally:
+        subprocess.run(["tmux", "-S", str(term.socket), "kill-server"], capture_output=True, timeout=20)
+        shutil.rmtree(home, ignore_errors=True)

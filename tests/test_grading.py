@@ -9,22 +9,22 @@ import numpy as np
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
+from reference_marking import mistaken_rows, reference_mark_stage
 
 from attn_tutor import engine
 from attn_tutor.grading import (
     DIAGNOSES,
     VERDICTS,
     Item,
+    Marker,
     Report,
     advance,
     carry_forward,
     mark_row,
-    Marker,
     mark_stage,
     stage_tolerance,
 )
 from attn_tutor.i18n import MESSAGES, t
-from reference_marking import mistaken_rows, reference_mark_stage
 from attn_tutor.model import Head, Problem
 from attn_tutor.numbers import round_half_up
 

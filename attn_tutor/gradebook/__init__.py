@@ -69,18 +69,19 @@ Item analysis
     in :data:`~attn_tutor.grading.DIAGNOSES` order).
 
 Speed
-    A class is dominated by reading its files (issue 4: at most 2× merely parsing
-    them with ``CSafeLoader``; ``benchmarks/grade_speed.py`` measures it). An
+    A class is dominated by reading its files (``benchmarks/grade_speed.py``
+    measures ``grade`` against merely parsing them with ``CSafeLoader``). An
     ordinary file is read in one pass over the C parser's events; a file with
     anything to report, or with anchors, aliases, tags or directives, is composed
     and walked node by node instead, so every message keeps its line (a test holds
     the two readers equal). Plain decimals skip the full answer parser (same
     result, tested) and other texts are parsed once per distinct text; each (set,
-    variant) is loaded, generated and solved once. Marking is the quiz's own
-    :class:`attn_tutor.grading.Marker`, one per run, which marks each distinct
-    (stage, answer, own earlier rows) once and a row right in every cell without
-    numpy. The gradebook writes each distinct item's cells, and the JSON each shared
-    item's text, once.
+    variant) is loaded, generated and solved once per process. Marking is the
+    quiz's own :class:`attn_tutor.grading.Marker`, one per process, which marks
+    each distinct (stage, answer, own earlier rows) once and a row right in every
+    cell without numpy. :mod:`.run` shares the files out to worker processes in
+    chunks and merges them in order; rows stream to the outputs (:mod:`.writing`
+    spools them), so memory stays flat as the class grows.
 
 Score distribution
     Ten bins of 10% (``[0, 10)``, ..., ``[80, 90)``, ``[90, 100]``), counted exactly

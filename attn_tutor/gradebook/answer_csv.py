@@ -11,7 +11,6 @@ from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
 from attn_tutor.gradebook.records import Answer, ItemKey, Submission
 from attn_tutor.model import stage_name
 
-
 NAME_COLUMNS = ("student", "name", "이름", "성명")
 """Column names that hold the student's name (any case), as Google and MS Forms export them."""
 
@@ -54,25 +53,7 @@ def read_csv_text(
         return [Submission("", file, 1, findings=[finding], readable=False)]
     variant_col = lowered.index("variant") if "variant" in lowered else None
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
-    item_cols: dict[int, ItemKey] = {}
-    seen: Counter[ItemKey] = Counter()
-    for index, name in enumerate(names):
-        if "/" not in name:
-            continue
-        parts = [part.strip() for part in name.rsplit("/", 2)]
-        if len(parts) != 3 or not all(parts):
-            header_findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
-            continue
-        key = (parts[0], parts[1], stage_name(parts[2]))
-        seen[key] += 1
-        item_cols[index] = key
-    reported: set[ItemKey] = set()
-    for index, key in list(item_cols.items()):
-        if seen[key] > 1:
-            if key in reported:  # one message, at the second copy
-                header_findings.append(Finding("grade.duplicate_column", {"column": names[index]}, Location(file, 1, index + 1)))
-            reported.add(key)
-            del item_cols[index]
+    item_cols = _item_columns(names, file, header_findings)
     last_line = reader.line_num
     while True:
         try:
@@ -116,3 +97,26 @@ def read_csv_text(
         subs.append(sub)
     return subs
 
+
+def _item_columns(names: list[str], file: str, findings: list[Finding]) -> dict[int, ItemKey]:
+    """The ``problem/row/stage`` columns by position; bad and repeated ones reported and left out."""
+    item_cols: dict[int, ItemKey] = {}
+    seen: Counter[ItemKey] = Counter()
+    for index, name in enumerate(names):
+        if "/" not in name:
+            continue
+        parts = [part.strip() for part in name.rsplit("/", 2)]
+        if len(parts) != 3 or not all(parts):
+            findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
+            continue
+        key = (parts[0], parts[1], stage_name(parts[2]))
+        seen[key] += 1
+        item_cols[index] = key
+    reported: set[ItemKey] = set()
+    for index, key in list(item_cols.items()):
+        if seen[key] > 1:
+            if key in reported:  # one message, at the second copy
+                findings.append(Finding("grade.duplicate_column", {"column": names[index]}, Location(file, 1, index + 1)))
+            reported.add(key)
+            del item_cols[index]
+    return item_cols

@@ -19,6 +19,7 @@ from attn_tutor.yamlread import (
     NULL,
     STR,
     MappingNode,
+    MappingStartEvent,
     ScalarEvent,
     ScalarNode,
     SequenceEndEvent,
@@ -64,6 +65,13 @@ def read_events(
     return sub
 
 
+def _once(name: str, seen: set[str]) -> None:
+    """A mapping key met for the first time (a repeat is unusual)."""
+    if name in seen:
+        raise Unusual
+    seen.add(name)
+
+
 class _EventReader:
     def __init__(self, events: yamlread.Events, cells: CellReader, sub: Submission) -> None:
         self.events, self.cells, self.sub, self.tag = events, cells, sub, cells.tags()
@@ -73,9 +81,7 @@ class _EventReader:
         events.begin()
         seen: set[str] = set()
         while (name := events.key()) is not None:
-            if name in seen:
-                raise Unusual
-            seen.add(name)
+            _once(name, seen)
             if name == "student":
                 sub.student = self.text_value()
             elif name == "problem_set":
@@ -102,43 +108,35 @@ class _EventReader:
         return value
 
     def answers(self) -> None:
-        events = self.events
+        """``answers:`` three mappings deep (problem, row, stage), each key once; the hot loop."""
+        events, answers, file = self.events, self.sub.answers, self.sub.file
         e = events.next()
         if e.__class__ is ScalarEvent:
             if e.anchor is not None or e.tag is not None or e.style or self.tag(e.value) != NULL:
                 raise Unusual
             return
-        events.start(e, yamlread.MappingStartEvent)
-        for problem in self.keys():
-            events.start(events.next(), yamlread.MappingStartEvent)
-            for row in self.keys():
-                events.start(events.next(), yamlread.MappingStartEvent)
-                for stage in self.keys():
-                    e = events.next()
-                    self.sub.answers[(problem, row, stage)] = Answer(self.value(e), where(self.sub.file, e))
-
-    def keys(self):
-        """A mapping's keys, each once (a repeat is unusual)."""
-        seen: set[str] = set()
-        while (name := self.events.key()) is not None:
-            if name in seen:
-                raise Unusual
-            seen.add(name)
-            yield name
+        start, key, next_event, value = events.start, events.key, events.next, self.value
+        start(e, MappingStartEvent)
+        problems: set[str] = set()
+        while (problem := key()) is not None:
+            _once(problem, problems)
+            start(next_event(), MappingStartEvent)
+            rows: set[str] = set()
+            while (row := key()) is not None:
+                _once(row, rows)
+                start(next_event(), MappingStartEvent)
+                stages: set[str] = set()
+                while (stage := key()) is not None:
+                    _once(stage, stages)
+                    e = next_event()
+                    mark = e.start_mark
+                    answers[(problem, row, stage)] = Answer(value(e), Location(file, mark.line + 1, mark.column + 1))
 
     def value(self, e) -> tuple[float, ...] | None:
         """One answer: a scalar typed as in the quiz or a flow list of plain decimals."""
         if e.anchor is not None or e.tag is not None:
             raise Unusual
         cls = e.__class__
-        if cls is ScalarEvent:
-            value = e.value
-            if not e.style and (value == "" or self.tag(value) != STR):
-                tag = self.tag(value) if value else NULL
-                if tag == BOOL:
-                    raise Unusual
-                return None if tag == NULL else self.row(value)
-            return None if value.strip() == "" else self.row(value)
         if cls is SequenceStartEvent:
             found = []
             match, next_event = PLAIN_CELL.match, self.events.next
@@ -149,6 +147,14 @@ class _EventReader:
             if c.__class__ is not SequenceEndEvent:
                 raise Unusual
             return tuple(found) if found else None
+        if cls is ScalarEvent:
+            value = e.value
+            if not e.style and (value == "" or self.tag(value) != STR):
+                tag = self.tag(value) if value else NULL
+                if tag == BOOL:
+                    raise Unusual
+                return None if tag == NULL else self.row(value)
+            return None if value.strip() == "" else self.row(value)
         raise Unusual
 
     def row(self, text: str) -> tuple[float, ...] | None:

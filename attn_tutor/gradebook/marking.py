@@ -12,6 +12,7 @@ from attn_tutor.gradebook.cells import CellReader
 from attn_tutor.gradebook.records import POLICIES, Gradebook, ItemKey, NestedFinding, StudentResult, Submission
 from attn_tutor.model import STAGES, ProblemSet
 
+
 class Grader:
     """Marks submissions with one :class:`attn_tutor.grading.Marker`, loading each problem set
     once and solving each (set, variant) once."""

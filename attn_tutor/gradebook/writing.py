@@ -142,7 +142,7 @@ class GradebookWriter:
         bins = [dumps({"bin": bin_label(i), "students": count}) for i, count in enumerate(tally.distribution())]
         for name, texts in (("item_analysis", analysis), ("distribution", bins)):
             body = "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
-            stream.write(f',\n"{name}": {body}'.encode("utf-8"))
+            stream.write(f',\n"{name}": {body}'.encode())
         stream.write(b"\n}\n")
 
     def close(self) -> None:
@@ -169,23 +169,21 @@ def gradebook_rows(book: Gradebook, lang: str = "en") -> list[list[str | float |
         writer.close()
 
 
-def gradebook_csv(book: Gradebook, lang: str = "en") -> bytes:
-    """The gradebook file: UTF-8 with a byte-order mark, RFC 4180 line ends, formulas neutralised."""
-    writer = _book_writer(book, lang, csv_file=True, json_file=False)
+def _book_bytes(book: Gradebook, lang: str, *, json_file: bool) -> bytes:
+    writer = _book_writer(book, lang, csv_file=not json_file, json_file=json_file)
     out = io.BytesIO()
     try:
-        writer.write_csv(out)
+        (writer.write_json if json_file else writer.write_csv)(out)
     finally:
         writer.close()
     return out.getvalue()
+
+
+def gradebook_csv(book: Gradebook, lang: str = "en") -> bytes:
+    """The gradebook file: UTF-8 with a byte-order mark, RFC 4180 line ends, formulas neutralised."""
+    return _book_bytes(book, lang, json_file=False)
 
 
 def gradebook_json(book: Gradebook, lang: str = "en") -> bytes:
     """Every student's full report (the quiz's ``--report`` shape), the analysis and the distribution."""
-    writer = _book_writer(book, lang, csv_file=False, json_file=True)
-    out = io.BytesIO()
-    try:
-        writer.write_json(out)
-    finally:
-        writer.close()
-    return out.getvalue()
+    return _book_bytes(book, lang, json_file=True)

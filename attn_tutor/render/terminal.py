@@ -329,9 +329,17 @@ def draw(blocks: list[Block], out=None) -> None:
     stream.flush()
 
 
+_BAR: list = []  # the console of the progress bar on screen, if one is: lines go above it
+
+
 def error(message: str) -> None:
-    """One line to standard error, in red where colour is allowed."""
+    """One line to standard error, in red where colour is allowed (above a progress bar if one is drawn)."""
     message = "\n".join(visible(line) for line in message.split("\n"))
+    if _BAR:
+        from rich.text import Text
+
+        _BAR[-1].print(Text(message, style="red"))
+        return
     if not wants_colour(sys.stderr):
         sys.stderr.write(message + "\n")
         return
@@ -372,4 +380,8 @@ def progress(total: int, label: str, *, least: int = 300):
     )
     task = bar.add_task(label, total=total)
     with bar:
-        yield lambda done, total: bar.update(task, completed=done, total=total)
+        _BAR.append(bar.console)
+        try:
+            yield lambda done, total: bar.update(task, completed=done, total=total)
+        finally:
+            _BAR.remove(bar.console)
