@@ -681,8 +681,11 @@ class _Memo:
         if "wrong" not in cells:
             return None, None
         marked = facts.marked_index
-        for code, made, detail, limit in candidates:
+        for n, (code, made, detail, limit) in enumerate(candidates):
             if all(abs(values[i] - made[i]) <= limit for i in marked):
+                if isinstance(detail, tuple) and not isinstance(detail, Rounding):
+                    detail = _with_keep(*detail)
+                    candidates[n] = (code, made, detail, limit)  # once per candidate
                 return code, detail
         return None, None
 
@@ -757,7 +760,8 @@ class _Memo:
                 if any(all(abs(made_t[i] - other[i]) <= limit for i in cells) for other in others):
                     continue  # the mistake does not change the numbers
                 apart = not any(all(abs(made_t[i] - other[i]) <= wide for i in cells) for other in others)
-                detail = _with_keep(mistake, marked, facts.tolerance) if mistake.rounding is not None else None
+                # a rounding's places to keep are worked out when it is named (see _diagnose)
+                detail = (mistake, marked, facts.tolerance) if mistake.rounding is not None else None
                 found.append((mistake.code, made_t, detail, (facts.window if apart else facts.tolerance) + EPS))
             self._keep(self._candidates, key, found)
         return found
