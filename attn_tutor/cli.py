@@ -22,6 +22,7 @@ from attn_tutor.i18n import resolve_lang, t
 from attn_tutor.model import (
     DECIMALS_MAX,
     DIM_MAX,
+    MAX_PROBLEMS,
     SEED_MAX,
     SHEET_SEED_MAX,
     STAGE_ALIASES,
@@ -69,26 +70,49 @@ def _check_lang(value: str | None) -> None:
         raise UsageError("cli.bad_lang", lang=value)
 
 
+def _say(message: str) -> None:
+    """One line on standard error; a standard error that is gone too (a closed terminal) is let be."""
+    from attn_tutor.render.terminal import error as show_error
+
+    try:
+        show_error(message)
+    except (OSError, ValueError, AttributeError):  # AttributeError: no standard error at all (2>&-)
+        pass
+
+
 def guarded(command):
-    """Turn domain errors into a sentence and an exit status; never a traceback."""
+    """Turn domain errors into a sentence and an exit status; never a traceback.
+
+    SIGTERM and SIGHUP are handled as Ctrl-C is (:mod:`attn_tutor.stopping`), and
+    standard output failures become a sentence too (:mod:`attn_tutor.output`).
+    """
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("ko", "en") else None)
-        try:
-            _check_lang(kwargs.get("lang"))
-            return command(*args, **kwargs)
-        except AttnTutorError as error:
-            from attn_tutor.render.terminal import error as show_error
+        from attn_tutor.output import OutputFailed, guarded_stdout
+        from attn_tutor.stopping import exit_status, signals_as_interrupt
 
+        lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("ko", "en") else None)
+        guard = None
+        try:
+            with signals_as_interrupt(), guarded_stdout() as guard:
+                _check_lang(kwargs.get("lang"))
+                return command(*args, **kwargs)
+        except AttnTutorError as error:
             for message in error.messages(lang):
-                show_error(t("cli.error", lang, message=message))
+                _say(t("cli.error", lang, message=message))
             raise typer.Exit(error.exit_code) from None
-        except KeyboardInterrupt:
-            sys.stderr.write(t("cli.interrupted", lang) + "\n")
-            raise typer.Exit(130) from None
+        except KeyboardInterrupt as interrupt:
+            _say(t("cli.interrupted", lang))
+            raise typer.Exit(exit_status(interrupt)) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None
+        except typer.Exit as done:  # the command's own status; a failed standard output is said as well
+            if guard is not None and guard.error is not None:
+                for message in OutputFailed(guard.error).messages(lang):
+                    _say(t("cli.error", lang, message=message))
+                raise typer.Exit(done.exit_code or 1) from None
+            raise
 
     return wrapper
 
@@ -190,6 +214,7 @@ def solve(
     dim: DimOption = None,
     seed: SeedOption = None,
     causal: CausalOption = False,
+    large: Annotated[bool, typer.Option("--large", help="help.solve.large")] = False,
     variant: Annotated[Optional[int], typer.Option("--variant", min=0, max=SEED_MAX, help="help.solve.variant")] = None,
     lang: LangOption = None,
 ) -> None:
@@ -197,6 +222,8 @@ def solve(
     from attn_tutor import engine
 
     language = resolve_lang(lang)
+    if large and format is not SolveFormat.json:
+        raise UsageError("cli.large_needs_json")
     _check_random(random, file, problem, tokens, dim, seed, causal)
     if random and every:
         raise UsageError("solve.random_and_all")
@@ -211,9 +238,10 @@ def solve(
         problem_set = ProblemSet((made,), source="random")
         terminal.plain(t("solve.seed", language, seed=chosen_seed, command=replay), stderr=True)
     else:
+        from attn_tutor.model import HAND_SIZED, LARGE
         from attn_tutor.problem_load import load_problem_set
 
-        problem_set = load_problem_set(file)
+        problem_set = load_problem_set(file, LARGE if large else HAND_SIZED)
         if variant is not None:
             from attn_tutor.generate import regenerate
 
@@ -235,13 +263,13 @@ def solve(
         plans.append((item, rows))
     if not plans:
         raise AttnTutorError("cli.row_in_no_problem", row=row, source=problem_set.source)
-    solutions = [(engine.solve(item), rows) for item, rows in plans]
-
     if format is SolveFormat.json:
         from attn_tutor.render import jsonout
 
-        sys.stdout.write(jsonout.dumps([s for s, _ in solutions]))
+        for chunk in jsonout.chunks(engine.solve(item) for item, _ in plans):  # each problem as it is solved
+            sys.stdout.write(chunk)
         return
+    solutions = [(engine.solve(item), rows) for item, rows in plans]
     from attn_tutor.document import Heading
     from attn_tutor.solution_doc import solution_blocks
 
@@ -359,10 +387,15 @@ def _stdin_reader():
             pass
 
         def read_tty(prompt: str) -> str | None:
+            from attn_tutor.output import unguarded
+
             try:
-                return input(prompt)
+                with unguarded():  # readline needs the real standard output
+                    return input(prompt)
             except EOFError:
                 sys.stdout.write("\n")
+                return None
+            except OSError:  # the terminal is gone (a hang-up): the end of input
                 return None
             except KeyboardInterrupt:  # Ctrl-C mid-line: what follows starts on a line of its own
                 sys.stdout.write("\n")
@@ -416,7 +449,7 @@ def quiz(
     language = resolve_lang(lang)
     _check_random(random, file, problem, tokens, dim, seed, causal)
     if report is not None:
-        quiz_loop.check_report_path(report, force=force)
+        quiz_loop.check_report_path(report, force=force, inputs=[Path(file)] if file is not None and Path(file).exists() else [])
     intro = []
     if random:
         made, chosen_seed, replay = _random_problem("quiz", seed, tokens, dim, causal)
@@ -453,9 +486,11 @@ def quiz(
 
     if intro:
         show(intro)
-    outcome = quiz_loop.run(config, _stdin_reader(), show)
+    save = quiz_loop.ReportFile(report, force=force) if report is not None else None
+    outcome = quiz_loop.run(config, _stdin_reader(), show, save)
+    if outcome.save_error is not None:
+        raise outcome.save_error
     if report is not None:
-        quiz_loop.write_report(outcome.report, report)
         show(t("quiz.report_written", language, path=str(report)))
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
@@ -464,16 +499,24 @@ def quiz(
 # --- grade command --------------------------------------------------------------------
 
 
-def _check_outputs(outputs: list[Path], force: bool) -> None:
-    """Before any work: outputs are distinct files, new unless --force."""
+def _check_outputs(outputs: list[Path], force: bool, inputs: list[Path] = ()) -> None:
+    """Before any work: outputs are distinct files, new unless --force, and none of the inputs:
+    not a named file, and no answer-like file inside a directory being graded."""
     import os
 
     from attn_tutor.files import refuse_overwrite
+    from attn_tutor.gradebook.records import ANSWER_SUFFIXES
 
     if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]):
         raise UsageError("grade.same_output", path=str(outputs[0]))
     for out in outputs:
-        refuse_overwrite(out, force)
+        real = os.path.realpath(out)
+        for source in inputs:
+            if source.is_dir() and out.name.lower().endswith(ANSWER_SUFFIXES):
+                root = os.path.realpath(source)
+                if real.startswith(root.rstrip(os.sep) + os.sep):
+                    raise UsageError("files.in_graded_directory", path=str(out), directory=str(source))
+        refuse_overwrite(out, force, inputs=[p for p in inputs if not p.is_dir()])
 
 
 @app.command()
@@ -494,10 +537,11 @@ def grade(
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
     language = resolve_lang(lang)
     outputs = [p for p in (csv_out, json_out) if p is not None]
-    _check_outputs(outputs, force)
     for path in paths:
         if not path.exists():
             raise AttnTutorError("grade.no_such_path", path=str(path))
+    named = [*paths, *([Path(problems)] if problems is not None and Path(problems).exists() else [])]
+    _check_outputs(outputs, force, named)
     from attn_tutor import gradebook
     from attn_tutor.gradebook.run import grade_class
     from attn_tutor.render import terminal
@@ -505,15 +549,27 @@ def grade(
     files = gradebook.find_answer_files(paths, exclude=outputs)
     if not files:
         raise AttnTutorError("grade.no_files")
+    if problems is None:
+        from attn_tutor.gradebook.answer_files import csv_without_problem_set
+
+        needs = csv_without_problem_set(files)  # forms know nothing of problem sets: the teacher says which
+        if needs is not None:
+            raise UsageError("grade.csv_needs_problems", path=needs)
     tally = gradebook.Tally(follow_through)
-    writer = gradebook.GradebookWriter(tally, csv_file=csv_out is not None, json_file=json_out is not None)
+    writer = gradebook.GradebookWriter(tally, csv_file=csv_out is not None, json_file=json_out is not None, lang=language)
     said: set[str] = set()
+    refused: list = []  # rows of files refused whole (a FIFO, a device, over a size cap)
+    sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
 
     def on_row(row) -> None:
         for message in row.errors:
             if message not in said:  # a CSV header's problem touches every row: say it once
                 said.add(message)
                 terminal.error(t("cli.error", language, message=message))
+        if row.refused:
+            refused.append(row)
+        if row.score is not None:
+            sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
         writer.add(row)
 
     try:
@@ -522,30 +578,51 @@ def grade(
                 files, tally, problems=problems, follow_through=follow_through, lang=language,
                 with_json=json_out is not None, jobs=jobs, on_row=on_row, progress=progress, name_column=name_column,
             )  # fmt: skip
-        written = _write_outputs(writer, csv_out, json_out, language)
+        repeated = _say_repeated(writer, language)
+        written = [] if refused else _write_outputs(writer, csv_out, json_out, language, force)  # a refused file: no gradebook
     finally:
         writer.close()
     terminal.draw(gradebook.summary_blocks(tally, language))
-    failed, total = tally.failed, tally.total
+    failed, total = tally.failed + writer.newly_failed(), tally.total
     if failed:
         key = "grade.summary_one" if total == 1 else "grade.summary"
         terminal.plain(t(key, language, marked=tally.marked, total=total, failed=failed))
     else:
         terminal.plain(t("grade.all_marked_one" if total == 1 else "grade.all_marked", language, total=total))
+    if len(sets) > 1:
+        terminal.plain(t("grade.sets_used", language, count=len(sets)))
+        for name, students in sets.items():
+            terminal.plain("  " + t("grade.set_students", language, name=name, students=", ".join(students)))
     for line in written:
         terminal.plain(line, stderr=True)
-    if failed:
+    if refused and outputs:
+        first = refused[0]
+        reason = first.errors[0].removeprefix(f"{first.file}: ") if first.errors else ""
+        terminal.error(t("cli.error", language, message=t("grade.nothing_written", language, path=first.file, reason=reason)))
+    if failed or repeated or len(sets) > 1:
         raise typer.Exit(1)
 
 
-def _write_outputs(writer, csv_out: Path | None, json_out: Path | None, language: str) -> list[str]:
+def _say_repeated(writer, language: str) -> dict[str, list[str]]:
+    """The same student in two places: an error for each place (the gradebook rows say it too)."""
+    from attn_tutor.render import terminal
+
+    repeated = writer.repeated()
+    for name, places in repeated.items():
+        for place in places:
+            message = f"{place}: " + t("grade.duplicate_student", language, student=name, places=", ".join(places))
+            terminal.error(t("cli.error", language, message=message))
+    return repeated
+
+
+def _write_outputs(writer, csv_out: Path | None, json_out: Path | None, language: str, force: bool = False) -> list[str]:
     """The gradebook and the JSON, each whole or not at all; the lines saying where they went."""
     from attn_tutor.files import atomic_file
 
     written = []
     for out, write, key in ((csv_out, writer.write_csv, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
         if out is not None:
-            with atomic_file(out) as stream:
+            with atomic_file(out, replace=force) as stream:
                 write(stream)
             written.append(t(key, language, path=str(out)))
     return written
@@ -592,15 +669,15 @@ def _stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
 
 
-def _check_output(path: Path | None, force: bool) -> None:
-    """Before any work: -o names a new file (or --force), unless it is standard output."""
+def _check_output(path: Path | None, force: bool, inputs: tuple = ()) -> None:
+    """Before any work: -o names a new file (or --force) that is none of the inputs, unless it is standard output."""
     if not _to_stdout(path):
         from attn_tutor.files import refuse_overwrite
 
-        refuse_overwrite(path, force)
+        refuse_overwrite(path, force, inputs=[Path(p) for p in inputs if p is not None and Path(p).exists()])
 
 
-def _write_output(path: Path | None, text: str | bytes, lang: str) -> None:
+def _write_output(path: Path | None, text: str | bytes, lang: str, force: bool = False) -> None:
     """Standard output (no -o, or -o -), or the whole file or nothing, then a line on stderr saying where."""
     if _to_stdout(path):
         if isinstance(text, bytes):
@@ -614,7 +691,7 @@ def _write_output(path: Path | None, text: str | bytes, lang: str) -> None:
     from attn_tutor.files import write_atomic
     from attn_tutor.render import terminal
 
-    write_atomic(path, text)
+    write_atomic(path, text, replace=force)
     terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)
 
 
@@ -661,7 +738,7 @@ def export(
         raise UsageError("export.paper_for_print", format=chosen)
     if chosen in ("pdf", "qti") and _to_stdout(output) and _stdout_is_terminal():
         raise UsageError("export.binary_to_terminal", format=chosen)
-    _check_output(output, force)
+    _check_output(output, force, inputs=(file,))
 
     from attn_tutor import worksheet
     from attn_tutor.problem_load import load_problem_set
@@ -681,11 +758,11 @@ def export(
         if chosen == "moodle":
             from attn_tutor.render import moodle
 
-            _write_output(output, moodle.render(questions, language, set_title=set_title), language)
+            _write_output(output, moodle.render(questions, language, set_title=set_title), language, force)
         else:
             from attn_tutor.render import qti
 
-            _write_output(output, qti.render(questions, language, set_title=set_title), language)
+            _write_output(output, qti.render(questions, language, set_title=set_title), language, force)
         return
     if key_table:
         blocks = worksheet.key_table_blocks(sheets, language, title=title)
@@ -709,7 +786,7 @@ def export(
         from attn_tutor.render import markdown
 
         text = markdown.render(blocks)
-    _write_output(output, text, language)
+    _write_output(output, text, language, force)
 
 
 @app.command()
@@ -717,7 +794,7 @@ def export(
 def generate(
     tokens: Annotated[int, typer.Option("--tokens", min=1, max=TOKENS_MAX, help="help.generate.tokens")] = 3,
     dim: Annotated[int, typer.Option("--dim", min=1, max=DIM_MAX, help="help.generate.dim")] = 2,
-    count: Annotated[int, typer.Option("--count", min=1, max=VARIANTS_MAX, help="help.generate.count")] = 1,
+    count: Annotated[int, typer.Option("--count", min=1, max=MAX_PROBLEMS, help="help.generate.count")] = 1,
     seed: Annotated[Optional[int], typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="help.generate.seed")] = None,
     causal: Annotated[bool, typer.Option("--causal", help="help.generate.causal")] = False,
     output: OutputOption = None,
@@ -744,7 +821,7 @@ def generate(
         )
     )
     problem_set = ProblemSet(problems, title=t("generate.title", language, seed=seed))
-    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), language)
+    _write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), language, force)
 
 
 def main(argv: list[str] | None = None) -> None:

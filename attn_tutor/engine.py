@@ -19,6 +19,7 @@ from __future__ import annotations
 
 import math
 from dataclasses import dataclass
+from typing import NamedTuple
 
 import numpy as np
 
@@ -108,18 +109,77 @@ def divisor_for(problem: Problem, d_k: int) -> float:
     return math.sqrt(d_k) if problem.divide_by is None else float(problem.divide_by)
 
 
+def _places(matrix: np.ndarray) -> int | None:
+    """The most decimal places of any entry (as its shortest repr reads), None past what a float holds."""
+    most = 0
+    for value in matrix.flat:
+        text = repr(float(value))
+        if "e" in text or "inf" in text or "nan" in text:
+            return None
+        most = max(most, len(text.partition(".")[2].rstrip("0")))
+    return most
+
+
+class _Exact(NamedTuple):
+    """A matrix exactly: integers, to be divided by 10**places."""
+
+    ints: list
+    places: int
+
+
+_EXACT_WORK = 200_000  # multiplications beyond which (solve --large) the float product is used
+
+
+def _exact(matrix: np.ndarray) -> _Exact | None:
+    """The given entries as exact decimals (the loader keeps them hand-sized: at most 4 places)."""
+    places = _places(matrix)
+    if places is None or places > 8:
+        return None
+    scale = 10**places
+    return _Exact([[int(round(v * scale)) for v in row] for row in matrix.tolist()], places)
+
+
+def _product(A: np.ndarray, B: np.ndarray, exact_a: _Exact | None, exact_b: _Exact | None):
+    """``A @ B`` as the nearest floats to the exact products, and the exact product (or None).
+
+    Worked in integers: a sum of products of decimals with p and q places is an integer
+    over 10**(p+q), and Python divides integers to the nearest float. So 0.15×0.3 +
+    0.25×0.3 + 0.35×0.3 is 0.225, not 0.22499999999999998 (shown 0.23 at two places,
+    as by hand), and a projected score of large integers is not rounded on the way.
+    Beyond :data:`_EXACT_WORK` multiplications (a --large demonstration) the float product.
+    """
+    rows, inner = A.shape
+    cols = B.shape[1]
+    if exact_a is None or exact_b is None or rows * inner * cols > _EXACT_WORK:
+        return A @ B, None
+    columns = list(zip(*exact_b.ints))
+    ints = [[sum(x * y for x, y in zip(row, column)) for column in columns] for row in exact_a.ints]
+    places = exact_a.places + exact_b.places
+    denominator = 10**places
+    floats = np.array([[n / denominator for n in row] for row in ints], dtype=np.float64).reshape(rows, cols)
+    return floats, _Exact(ints, places)
+
+
+def _transposed(exact: _Exact | None) -> _Exact | None:
+    return None if exact is None else _Exact([list(column) for column in zip(*exact.ints)], exact.places)
+
+
 def solve_head(problem: Problem, head: Head) -> HeadResult:
     if head.projected:
         X = as_array(problem.X)
-        Q, K = X @ as_array(head.W_Q), X @ as_array(head.W_K)
-        V = X @ as_array(head.W_V) if head.W_V is not None else None
+        exact_x = _exact(X)
+        W_Q, W_K = as_array(head.W_Q), as_array(head.W_K)
+        Q, exact_q = _product(X, W_Q, exact_x, _exact(W_Q))
+        K, exact_k = _product(X, W_K, exact_x, _exact(W_K))
+        V = _product(X, as_array(head.W_V), exact_x, _exact(as_array(head.W_V)))[0] if head.W_V is not None else None
     else:
         Q, K = as_array(head.Q), as_array(head.K)
+        exact_q, exact_k = _exact(Q), _exact(K)
         V = as_array(head.V) if head.V is not None else None
     d_k = Q.shape[1]
     divisor = divisor_for(problem, d_k)
     mask = np.array(problem.mask_matrix(), dtype=bool).reshape(Q.shape[0], K.shape[0])
-    raw = Q @ K.T
+    raw = _product(Q, K.T, exact_q, _transposed(exact_k))[0]
     scores = np.where(mask, raw, np.nan)
     scaled = np.where(mask, raw / divisor, np.nan)
     exps = student_exps(scaled, mask)

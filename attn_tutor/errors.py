@@ -42,8 +42,11 @@ class Finding:
 
     def text(self, lang: str = "en") -> str:
         from attn_tutor.i18n import t
+        from attn_tutor.inputs import escape_unsafe
 
-        message = t(self.key, lang, **self.args)
+        # What a file said is never shown raw: control and invisible characters become \u escapes.
+        args = {name: escape_unsafe(value) if isinstance(value, str) else value for name, value in self.args.items()}
+        message = t(self.key, lang, **args)
         return f"{self.where}: {message}" if self.where else message
 
 

@@ -43,6 +43,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "알 수 없는 언어 '{lang}'입니다. ko 또는 en을 쓰세요",
     ),
     "cli.interrupted": ("interrupted", "중단되었습니다"),
+    "cli.large_needs_json": (
+        "--large is for --format json only: a problem beyond the hand-sized limits is worked by the machine, not shown as tables",
+        "--large는 --format json에서만 쓸 수 있습니다. 손계산 한도를 넘는 문제는 표로 보여 주지 않고 기계가 계산합니다",
+    ),
+    "output.failed": (
+        "cannot write to standard output: {reason}; free some space, or send the output somewhere else",
+        "표준 출력에 쓸 수 없습니다: {reason}. 공간을 확보하거나 출력을 다른 곳으로 보내세요",
+    ),
+    "output.closed": (
+        "standard output is closed, so nothing could be shown; run the command with an output",
+        "표준 출력이 닫혀 있어 아무것도 보여 줄 수 없습니다. 출력이 있는 상태로 실행하세요",
+    ),
+    "output.encoding": (
+        "standard output cannot show these characters (encoding {encoding}); set PYTHONIOENCODING=utf-8",
+        "표준 출력이 이 문자를 보여 줄 수 없습니다 (인코딩 {encoding}). PYTHONIOENCODING=utf-8로 설정하세요",
+    ),
     "cli.written": ("written to {path}", "{path}에 저장했습니다"),
     "files.is_dir": (
         "{path} is a directory; give a file name to write to",
@@ -53,6 +69,29 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path}에 쓸 수 없습니다: {directory} 디렉터리가 없습니다",
     ),
     "files.cannot_write": ("cannot write {path}: {reason}", "{path}에 쓸 수 없습니다: {reason}"),
+    "files.cannot_check": ("cannot check {path}: {reason}", "{path}을(를) 확인할 수 없습니다: {reason}"),
+    "files.symlink": (
+        "{path} is a symbolic link; --force replaces only regular files, so give the file it points to, or another name",
+        "{path}은(는) 심볼릭 링크입니다. --force는 일반 파일만 바꾸므로 링크가 가리키는 파일이나 다른 이름을 주세요",
+    ),
+    "files.not_regular": (
+        "{path} is a device, FIFO or socket, not a regular file; --force replaces only regular files, so give another name",
+        "{path}은(는) 장치, FIFO 또는 소켓이지 일반 파일이 아닙니다. --force는 일반 파일만 바꾸므로 다른 이름을 주세요",
+    ),
+    "files.is_input": (
+        "{path} is one of this command's inputs; it is never overwritten, even with --force; give another name",
+        "{path}은(는) 이 명령의 입력 파일입니다. --force로도 덮어쓰지 않으니 다른 이름을 주세요",
+    ),
+    "files.appeared": (
+        "{path} appeared while attn-tutor was working and was left as it is; nothing was written there "
+        "(run again with another name, or with --force to replace it)",
+        "작업하는 동안 {path} 파일이 생겨서 그대로 두었고, 아무것도 쓰지 않았습니다 "
+        "(다른 이름으로, 또는 바꾸려면 --force를 붙여 다시 실행하세요)",
+    ),
+    "files.in_graded_directory": (
+        "{path} is inside {directory}, which is being graded; write the outputs outside the answer directory",
+        "{path}은(는) 채점하는 디렉터리 {directory} 안에 있습니다. 출력 파일은 답안 디렉터리 밖에 쓰세요",
+    ),
     "validate.valid": ("{path}: valid", "{path}: 올바름"),
     "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
     "validate.invalid_one": ("{path}: invalid (1 error)", "{path}: 오류 1개"),
@@ -140,6 +179,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help.solve.variant": (
         "Solve the variant with this number (as printed on a worksheet), regenerated exactly as grade does.",
         "이 번호의 변형(활동지에 찍힌 번호)을 grade와 똑같이 다시 만들어 풉니다.",
+    ),
+    "help.solve.large": (
+        "With --format json: allow a demonstration beyond the hand-sized limits (up to 512 tokens and d 512), written problem by problem.",
+        "--format json과 함께: 손계산 한도를 넘는 시연용 문제를 허용합니다 (토큰 512개, d 512까지). 문제마다 이어서 씁니다.",
     ),
     "help.solve.format": (
         "How to print: a table in the terminal, or every problem as json or markdown.",
@@ -240,6 +283,26 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "디렉터리입니다. 문제 세트 파일(.yaml)을 지정하세요",
     ),
     "problems.unreadable": ("cannot be read: {reason}", "파일을 읽을 수 없습니다: {reason}"),
+    "input.fifo": (
+        "is a FIFO (a named pipe), not a regular file; give a file saved on disk",
+        "FIFO(이름 있는 파이프)이지 일반 파일이 아닙니다. 디스크에 저장된 파일을 주세요",
+    ),
+    "input.device": (
+        "is a device, not a regular file; give a file saved on disk",
+        "장치 파일이지 일반 파일이 아닙니다. 디스크에 저장된 파일을 주세요",
+    ),
+    "input.socket": (
+        "is a socket, not a regular file; give a file saved on disk",
+        "소켓이지 일반 파일이 아닙니다. 디스크에 저장된 파일을 주세요",
+    ),
+    "input.not_regular": (
+        "is not a regular file; give a file saved on disk",
+        "일반 파일이 아닙니다. 디스크에 저장된 파일을 주세요",
+    ),
+    "input.too_large": (
+        "the file is larger than the limit of {limit} bytes; nothing was read from it",
+        "파일이 한도({limit}바이트)보다 큽니다. 아무것도 읽지 않았습니다",
+    ),
     "problems.not_utf8": (
         "the file is not UTF-8 text (byte {byte} here cannot be read; was it saved as CP949/EUC-KR?); save it as UTF-8",
         "파일이 UTF-8 텍스트가 아닙니다 (이 자리의 바이트 {byte}을(를) 읽을 수 없습니다. CP949/EUC-KR로 저장하지 않았나요?). UTF-8로 다시 저장하세요",
@@ -371,8 +434,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path}의 {row}행 {col}번째 값 {text}은(는) 유한한 수가 아닙니다. 보통의 수를 쓰세요",
     ),
     "problems.entry_too_large": (
-        "{path} row {row}, entry {col} is {text}; numbers must lie between -1e15 and 1e15",
-        "{path}의 {row}행 {col}번째 값 {text}이(가) 너무 큽니다. 수는 -1e15와 1e15 사이여야 합니다",
+        "{path} row {row}, entry {col} is {text}; entries must lie between -1000000 and 1000000 (a hand-sized limit)",
+        "{path}의 {row}행 {col}번째 값 {text}이(가) 너무 큽니다. 값은 -1000000과 1000000 사이여야 합니다 (손계산 한도)",
+    ),
+    "problems.entry_decimals": (
+        "{path} row {row}, entry {col} is {text}; entries have at most 4 decimal places (a hand-sized limit)",
+        "{path}의 {row}행 {col}번째 값 {text}은(는) 소수점 아래가 너무 깁니다. 값은 소수점 아래 4자리까지입니다 (손계산 한도)",
+    ),
+    "problems.matrix_too_large": (
+        "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row (hand-sized limits)",
+        "{path}은(는) {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다 (손계산 한도)",
+    ),
+    "problems.too_many_tokens": (
+        "{path} has {count} tokens; at most {limit} are allowed (a hand-sized limit)",
+        "{path}에 토큰이 {count}개 있습니다. 최대 {limit}개까지입니다 (손계산 한도)",
+    ),
+    "problems.too_many_heads": (
+        "{path} has {count} heads; at most {limit} are allowed (a hand-sized limit)",
+        "{path}에 헤드가 {count}개 있습니다. 최대 {limit}개까지입니다 (손계산 한도)",
+    ),
+    "problems.too_many_problems": (
+        "{path} has {count} problems; at most {limit} are allowed in one set (a hand-sized limit)",
+        "{path}에 문제가 {count}개 있습니다. 한 세트에 최대 {limit}개까지입니다 (손계산 한도)",
+    ),
+    "problems.too_many_cells": (
+        "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
+        "in one set (a hand-sized limit); split the set",
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
+        "(손계산 한도). 세트를 나누세요",
+    ),
+    "problems.unsafe_character": (
+        "{path} holds an invisible or control character ({char}, character {position}); delete it",
+        "{path}에 보이지 않는 문자나 제어 문자({char}, {position}번째 글자)가 있습니다. 지우세요",
+    ),
+    "problems.text_too_long": (
+        "{path} is {count} characters long; at most {limit} are allowed",
+        "{path}의 길이가 {count}자입니다. 최대 {limit}자까지입니다",
     ),
     "problems.entry_missing": (
         "{path} row {row}, entry {col} is empty; write a number",
@@ -874,6 +971,49 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "cannot load the problem set '{name}': {message}",
         "문제 세트 '{name}'을(를) 불러올 수 없습니다: {message}",
     ),
+    "grade.problem_set_outside": (
+        "problem_set '{name}' is neither a packaged set nor a file under {directory}, so it was not used "
+        "and nothing was marked; mark the class with --problems SET, or keep the set in this directory",
+        "problem_set '{name}'은(는) 내장 세트도 아니고 {directory} 아래의 파일도 아니어서 쓰지 않았고, 채점하지 않았습니다. "
+        "--problems SET으로 채점하거나 문제 세트를 이 디렉터리에 두세요",
+    ),
+    "grade.problem_set_overridden": (
+        "this answer names the problem set '{name}', but it was marked against --problems {used}",
+        "이 답안은 문제 세트 '{name}'을(를) 적었지만 --problems {used}로 채점했습니다",
+    ),
+    "grade.problem_set_invalid": (
+        "the problem set '{name}' this answer names is not a valid problem set, so nothing was marked; "
+        "attn-tutor validate {name} lists what is wrong",
+        "이 답안이 적은 문제 세트 '{name}'은(는) 올바른 문제 세트가 아니어서 채점하지 않았습니다. "
+        "attn-tutor validate {name}로 무엇이 잘못됐는지 보세요",
+    ),
+    "grade.problem_set_missing": (
+        "the problem set '{name}' this answer names does not exist (packaged sets: {sets}), so nothing was marked",
+        "이 답안이 적은 문제 세트 '{name}'이(가) 없어서 (내장 세트: {sets}) 채점하지 않았습니다",
+    ),
+    "grade.sets_used": (
+        "the students were marked against {count} different problem sets:",
+        "학생들이 서로 다른 문제 세트 {count}개로 채점되었습니다:",
+    ),
+    "grade.set_students": ("{name}: {students}", "{name}: {students}"),
+    "grade.csv_needs_problems": (
+        "{path} has no problem_set column; say which set marks it with --problems SET (for example --problems ch13)",
+        "{path}에 problem_set 열이 없습니다. --problems SET으로 채점할 세트를 정하세요 (예: --problems ch13)",
+    ),
+    "grade.duplicate_student": (
+        "the student '{student}' appears more than once: {places}",
+        "학생 '{student}'이(가) 여러 번 나옵니다: {places}",
+    ),
+    "grade.csv_line_break": (
+        "the cell in column {column} runs over {lines} lines (to line {last}); a form never writes a line break "
+        "there, so a quote is probably not closed",
+        "{column}번째 열의 칸이 {lines}줄에 걸쳐 있습니다 ({last}행까지). 양식은 그 자리에 줄바꿈을 쓰지 않으므로 "
+        "따옴표가 닫히지 않은 것 같습니다",
+    ),
+    "grade.nothing_written": (
+        "nothing was written: {path} was refused ({reason}); move it away or split it, then grade again",
+        "아무것도 저장하지 않았습니다: {path} 파일을 거부했습니다 ({reason}). 옮기거나 나눈 뒤 다시 채점하세요",
+    ),
     "grade.boolean": (
         "{item}: '{value}' reads as yes/no, not as a number; write the number",
         "{item}: '{value}'은(는) 숫자가 아니라 예/아니오로 읽힙니다. 숫자로 쓰세요",
@@ -936,6 +1076,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "이 행에는 칸이 {given}개 있지만 첫 행의 열은 {expected}개입니다",
     ),
     "grade.not_utf8": ("not UTF-8 text (at byte {offset})", "UTF-8 글이 아닙니다 ({offset}번째 바이트)"),
+    "grade.not_utf8_line": (
+        "not UTF-8 text from this line on; save the file as UTF-8",
+        "이 행부터 UTF-8 글이 아닙니다. 파일을 UTF-8로 저장하세요",
+    ),
     "grade.too_large": ("the file is larger than {limit} bytes", "파일이 {limit}바이트보다 큽니다"),
     "grade.unreadable": ("cannot read the file: {reason}", "파일을 읽을 수 없습니다: {reason}"),
     "grade.progress": ("grading", "채점 중"),

@@ -81,6 +81,41 @@ DIM_MAX = 8
 DECIMALS_MAX = 10
 """The most decimal places a problem (``decimals:``) or ``solve --decimals`` may ask for."""
 
+# --- hand-sized limits (issue 9) -------------------------------------------------------
+# One place for the sizes every command accepts; the loader, grade and the README use
+# these names. A problem beyond them is not a hand calculation, and they keep every
+# command fast (solve, quiz and export of the largest set allowed take seconds, not minutes) and
+# every printed product exact: entries are decimals of at most MAX_ENTRY_DECIMALS places,
+# so the engine works each product and score (and Q = X·W_Q) in integers and gives the
+# float nearest the exact value (engine._product); the sizes keep that work small.
+MAX_TOKENS = 12  # query tokens, and key tokens, per problem (generate's --tokens goes as far)
+MAX_DIM = 8  # d_k, d_v and d_in (the width of X): numbers per row
+MAX_HEADS = 4  # heads per problem
+MAX_PROBLEMS = 50  # problems per set (generate's --count goes as far)
+MAX_SET_CELLS = 8_000  # score cells in a whole set: heads × query tokens × key tokens, summed over its problems
+MAX_ENTRY = 1e6  # |entry| of Q, K, V, X and the W matrices
+MAX_ENTRY_DECIMALS = 4  # digits after the decimal point in an entry (0.1234)
+MAX_TEXT = 200  # characters in a title, an id or a token
+MAX_PROBLEM_FILE_BYTES = 1_000_000  # a problem-set file (the chapter's is 7 kB)
+MAX_ANSWER_FILE_BYTES = 1_000_000  # one student's YAML answer file
+MAX_CSV_BYTES = 1_000_000_000  # a CSV answer file, read as a stream: 50,000 form rows fit many times over
+
+
+class Limits(NamedTuple):
+    """The sizes a problem set may have (entries stay hand-sized, so products stay exact)."""
+
+    tokens: int = MAX_TOKENS
+    dim: int = MAX_DIM
+    heads: int = MAX_HEADS
+    problems: int = MAX_PROBLEMS
+    cells: int = MAX_SET_CELLS
+    file_bytes: int = MAX_PROBLEM_FILE_BYTES
+
+
+HAND_SIZED = Limits()
+# `solve --format json --large`: a teacher's demonstration, worked by the machine and streamed.
+LARGE = Limits(tokens=512, dim=512, heads=16, problems=MAX_PROBLEMS, cells=4_000_000, file_bytes=50_000_000)
+
 
 class Head(NamedTuple):
     """One attention head: either Q, K (and V) given, or W_Q, W_K (and W_V) to project X."""

@@ -14,7 +14,17 @@ import re
 from typing import NamedTuple
 
 from attn_tutor.errors import Finding, InvalidProblemSet, Location
-from attn_tutor.model import DECIMALS_MAX, STAGES, Matrix, stage_name
+from attn_tutor.model import (
+    DECIMALS_MAX,
+    HAND_SIZED,
+    MAX_ENTRY,
+    MAX_ENTRY_DECIMALS,
+    MAX_TEXT,
+    STAGES,
+    Limits,
+    Matrix,
+    stage_name,
+)
 from attn_tutor.yamlread import STR, MappingNode, Node, ScalarNode, SequenceNode, is_plain, resolve_plain
 
 HEAD_KEYS = ("Q", "K", "V", "W_Q", "W_K", "W_V")
@@ -60,10 +70,12 @@ class _Matrix(NamedTuple):
 
 def _shown(node: Node) -> str:
     """A scalar as the teacher wrote it, for quoting in a message."""
+    from attn_tutor.inputs import excerpt
+
     if isinstance(node, ScalarNode):
         if node.style in ('"', "'"):
-            return f"{node.style}{node.value}{node.style}"
-        return f"'{node.value.strip()}'"
+            return f"{node.style}{excerpt(node.value)}{node.style}"
+        return f"'{excerpt(node.value.strip())}'"
     return "[...]" if isinstance(node, SequenceNode) else "{...}"
 
 
@@ -77,14 +89,41 @@ def _suggest(word: str, choices) -> str | None:
 
 
 def _join(path: str, key: str) -> str:
+    """A YAML path for a message; a key from the file is quoted short and sanitised."""
+    from attn_tutor.inputs import excerpt
+
+    key = excerpt(key, 30)
     return f"{path}.{key}" if path else key
+
+
+def _unsafe_at(text: str) -> int | None:
+    """The index of the first control or invisible character (zero-width, bidi override), or None."""
+    from attn_tutor.inputs import is_unsafe_char
+
+    for index, ch in enumerate(text):
+        if is_unsafe_char(ch):
+            return index
+    return None
+
+
+def _hand_sized(text: str, value: float) -> str | None:
+    """None for an entry a student can work by hand; else why not: too large, or too many decimals."""
+    if abs(value) > MAX_ENTRY:
+        return "too_large"
+    from decimal import Decimal
+
+    exponent = Decimal(text).normalize().as_tuple().exponent
+    if isinstance(exponent, int) and -exponent > MAX_ENTRY_DECIMALS:
+        return "decimals"
+    return None
 
 
 class Fields:
     """Findings so far and the readers of each kind of field (the loader's :class:`_Reader` builds on it)."""
 
-    def __init__(self, source: str) -> None:
+    def __init__(self, source: str, limits: Limits = HAND_SIZED) -> None:
         self.source = source
+        self.limits = limits
         self.findings: list[Finding] = []
         self.bad: set[int] = set()  # nodes already reported (a bad tag): skip them later
 
@@ -165,7 +204,20 @@ class Fields:
         if (is_plain(node) and value in _NULLS) or not value.strip():
             self.add("problems.empty_text", node, path=path)
             return None
-        return value
+        return self._clean(value, node, path)
+
+    def _clean(self, value: str, node: Node, path: str) -> str | None:
+        """Text from the file, NFC-normalised; a control or invisible character, or an overlong text, is an error."""
+        import unicodedata
+
+        at = _unsafe_at(value)
+        if at is not None:
+            self.add("problems.unsafe_character", node, path=path, char=f"U+{ord(value[at]):04X}", position=at + 1)
+            return None
+        if len(value) > MAX_TEXT:
+            self.add("problems.text_too_long", node, path=path, count=len(value), limit=MAX_TEXT)
+            return None
+        return unicodedata.normalize("NFC", value)
 
     def _text_list(self, node: Node | None, path: str) -> list[tuple[str, Node]] | None:
         items = self._list(node, path)
@@ -182,13 +234,18 @@ class Fields:
             elif (is_plain(item) and item.value in _NULLS) or not item.value.strip():
                 self.add("problems.empty_item", item, path=path, item=i)
                 ok = False
+            elif (clean := self._clean(item.value, item, f"{path} entry {i}")) is None:
+                ok = False
             else:
-                out.append((item.value, item))
+                out.append((clean, item))
         return out if ok else None
 
     def _tokens(self, node: Node | None, path: str) -> tuple[str, ...] | None:
         items = self._text_list(node, path)
         if items is None:
+            return None
+        if len(items) > self.limits.tokens:
+            self.add("problems.too_many_tokens", node, path=path, count=len(items), limit=self.limits.tokens)
             return None
         first: dict[str, int] = {}
         for i, (token, item) in enumerate(items, start=1):
@@ -232,6 +289,15 @@ class Fields:
         if all(isinstance(row, ScalarNode) for row in node.value):  # a flat list: [1, 2]
             self.add("problems.expected_matrix", node, path=path)
             return None
+        most_rows, most_cols = max(self.limits.tokens, self.limits.dim), self.limits.dim
+        if len(node.value) > most_rows or any(isinstance(row, SequenceNode) and len(row.value) > most_cols for row in node.value):
+            # one sentence, not a finding per entry of a huge matrix
+            widest = max((len(row.value) for row in node.value if isinstance(row, SequenceNode)), default=0)
+            self.add(
+                "problems.matrix_too_large", node, path=path, rows=len(node.value), cols=widest,
+                max_rows=most_rows, max_cols=most_cols,
+            )  # fmt: skip
+            return None
         rows: list[list[float | None]] = []
         lengths: list[int | None] = []
         for r, row in enumerate(node.value, start=1):
@@ -255,8 +321,11 @@ class Fields:
                     values.append(None)
                     continue
                 value, problem = self._number(entry)
+                if problem is None:
+                    problem = _hand_sized(entry.value, value)  # type: ignore[union-attr,arg-type]
                 if problem is not None:
                     self.add(f"problems.entry_{problem}", entry, path=path, row=r, col=c, text=_shown(entry))
+                    value = None
                 values.append(value)
             rows.append(values)
             lengths.append(len(values))

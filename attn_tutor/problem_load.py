@@ -57,7 +57,7 @@ from typing import NamedTuple
 
 from attn_tutor import yamlread
 from attn_tutor.errors import Finding, InvalidProblemSet, Location
-from attn_tutor.model import Head, Matrix, Problem, ProblemSet
+from attn_tutor.model import HAND_SIZED, Head, Limits, Matrix, Problem, ProblemSet
 from attn_tutor.problem_fields import (
     _NULLS,
     _STR,
@@ -131,11 +131,12 @@ def _is_bare_name(spec: str) -> bool:
     return not spec.lower().endswith((".yaml", ".yml"))
 
 
-def load_problem_set(spec: str | None) -> ProblemSet:
+def load_problem_set(spec: str | None, limits: Limits = HAND_SIZED) -> ProblemSet:
     """``None`` → the packaged ``ch13``; a packaged set's bare name → that set; else a path.
 
     A bare name (no path separator, no ``.yaml``/``.yml`` suffix) that names a
     packaged set means the packaged set, even if a file of that name exists here.
+    ``limits``: the hand-sized ones, or :data:`~attn_tutor.model.LARGE` for ``solve --large``.
     """
     if spec is None:
         spec = DEFAULT_SET
@@ -143,37 +144,31 @@ def load_problem_set(spec: str | None) -> ProblemSet:
         names = packaged_sets()
         if spec in names:
             path = packaged_path(spec)
-            problem_set = load_text(_read_bytes(path), source=str(path))
+            problem_set = load_text(_read_bytes(path, limits), source=str(path), limits=limits)
             return problem_set._replace(source=spec, name=spec)
         if not os.path.lexists(spec):
             raise InvalidProblemSet(
                 "problems.no_such_set", Location(spec), sets=", ".join(names) or "-"
             )
-    return load_path(spec)
+    return load_path(spec, limits)
 
 
 # --- files -----------------------------------------------------------------------
 
 
-def _read_bytes(path: str | os.PathLike[str]) -> bytes:
-    where = Location(os.fspath(path))
-    p = Path(path)
-    if p.is_dir():
-        raise InvalidProblemSet("problems.is_directory", where)
+def _read_bytes(path: str | os.PathLike[str], limits: Limits = HAND_SIZED) -> bytes:
+    """A problem-set file: a regular file (never a FIFO or device) of at most ``limits.file_bytes``."""
+    from attn_tutor.inputs import InputRefused, read_regular
+
     try:
-        return p.read_bytes()
-    except FileNotFoundError:
-        raise InvalidProblemSet("problems.not_found", where) from None
-    except IsADirectoryError:
-        raise InvalidProblemSet("problems.is_directory", where) from None
-    except OSError as error:
-        reason = error.strerror or type(error).__name__
-        raise InvalidProblemSet("problems.unreadable", where, reason=reason) from None
+        return read_regular(path, limits.file_bytes)
+    except InputRefused as error:
+        raise InvalidProblemSet.many(error.problems) from None
 
 
-def load_path(path: str | os.PathLike[str]) -> ProblemSet:
+def load_path(path: str | os.PathLike[str], limits: Limits = HAND_SIZED) -> ProblemSet:
     """Read and check the problem-set file at ``path``."""
-    return load_text(_read_bytes(path), source=os.fspath(path))
+    return load_text(_read_bytes(path, limits), source=os.fspath(path), limits=limits)
 
 
 def validate_path(path: str | os.PathLike[str]) -> list[Finding]:
@@ -185,9 +180,9 @@ def validate_path(path: str | os.PathLike[str]) -> list[Finding]:
     return []
 
 
-def load_text(text: str | bytes, source: str = "<string>") -> ProblemSet:
+def load_text(text: str | bytes, source: str = "<string>", limits: Limits = HAND_SIZED) -> ProblemSet:
     """Parse and check a problem set; raise :class:`InvalidProblemSet` with every finding."""
-    return _Reader(source).read(text)
+    return _Reader(source, limits).read(text)
 
 
 # --- the reader ------------------------------------------------------------------
@@ -292,9 +287,16 @@ class _Reader(Fields):
         items = self._list(top["problems"][1], "problems")
         if items is None:
             return None
+        if len(items) > self.limits.problems:
+            self.add("problems.too_many_problems", top["problems"][1], path="problems", count=len(items), limit=self.limits.problems)
+            return None
         ids: dict[str, int] = {}
         problems = [self._problem(item, i, ids) for i, item in enumerate(items)]
         if self.findings:
+            return None
+        cells = sum(len(p.heads) * len(p.tokens) * len(p.keys) for p in problems if p is not None)
+        if cells > self.limits.cells:
+            self.add("problems.too_many_cells", top["problems"][1], path="problems", count=cells, limit=self.limits.cells)
             return None
         return ProblemSet(tuple(p for p in problems if p is not None), title=title, source=self.source)
 
@@ -398,6 +400,9 @@ class _Reader(Fields):
                 if key in m:
                     self.add("problems.heads_and_matrices", m[key][0], path=f"{path}.{key}", field=key)
             items = self._list(m["heads"][1], f"{path}.heads")
+            if items is not None and len(items) > self.limits.heads:
+                self.add("problems.too_many_heads", m["heads"][1], path=f"{path}.heads", count=len(items), limit=self.limits.heads)
+                items = None
             heads_complete = items is not None
             for i, item in enumerate(items or []):
                 head_path = f"{path}.heads[{i}]"

@@ -34,8 +34,11 @@ row if it was right (or follow-through), else the exact row just shown — and a
 the last cell says there is nothing more. Every ``?`` is counted in the report,
 not deducted.
 
-The report file (``--report``) is the JSON of :meth:`Report.to_dict`, written
-whole (:func:`attn_tutor.files.write_atomic`) when the quiz ends for any reason.
+The report file (``--report``) is :func:`report_dict`: every item of the quiz (those
+not reached: ``missing``), ``max_score`` for the whole quiz and ``finished``; it is
+written whole (:func:`attn_tutor.files.write_atomic`) before the first question,
+after every marked item and when the quiz ends for any reason, SIGTERM and SIGHUP
+included (:mod:`attn_tutor.stopping`).
 :func:`check_report_path` refuses an existing file without ``--force`` (or a
 missing directory) before the first question, so no answer is typed in vain.
 """
@@ -94,14 +97,18 @@ class QuizConfig:
 
 @dataclass
 class Outcome:
-    report: Report
+    report: Report  # the items asked (the one on screen when stopped: missing)
     ended: str  # "done", "quit", "eof" or "interrupt"
     asked: int  # questions put to the student
     total: int  # questions the quiz had
+    status: int = 0  # exit status: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP
+    save_error: AttnTutorError | None = None  # the last report write that failed, if any
 
     @property
     def exit_code(self) -> int:
-        return 130 if self.ended == "interrupt" else 0
+        if self.ended == "interrupt":
+            return self.status or 130
+        return 1 if self.save_error is not None else 0
 
 
 def plan(problems: Sequence[Problem], row: str | None = None) -> tuple[Plan, ...]:
@@ -363,18 +370,44 @@ def question_blocks(
 # --- the loop -----------------------------------------------------------------------
 
 
-def run(config: QuizConfig, read_line: ReadLine, show: Show) -> Outcome:
-    """Ask every question of ``config``; return the report and how the quiz ended."""
+Save = Callable[[dict], None]
+
+
+def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None = None) -> Outcome:
+    """Ask every question of ``config``; return the report and how the quiz ended.
+
+    ``save(report_dict)`` (the ``--report`` file) is called before the first question,
+    after every marked item and when the quiz ends, before the summary is shown, with
+    :func:`report_dict`: every item of the quiz, so a quiz stopped in any way — even
+    killed, or with its terminal gone — leaves a complete report of what was answered.
+    """
+    from attn_tutor.stopping import exit_status
+
     lang = config.lang
     report = Report(config.student, config.problem_set, config.seed, config.mode, [])
     outcome = Outcome(report, "done", 0, count_questions(config.plans))
+    solutions: dict[str, Solution] = {}
+    marker = grading.Marker(follow_through=config.follow_through)  # this quiz's marking and its memory
+
+    def saved(finished: bool) -> None:
+        if save is None:
+            return
+        try:
+            save(report_dict(outcome, config, solutions, finished=finished, marker=marker))
+            outcome.save_error = None
+        except AttnTutorError as error:
+            if outcome.save_error is None:  # say it once; the next item tries again
+                show("\n".join(error.messages(lang)))
+            outcome.save_error = error
+
+    if save is not None:
+        save(report_dict(outcome, config, solutions, finished=False, marker=marker))  # fails before any question
     prompt = t("quiz.prompt", lang)
     show([Paragraph(t(f"quiz.intro.{config.mode}", lang))])
     current: dict | None = None  # the question on screen: solution, row, stage, hints
-    marker = grading.Marker(follow_through=config.follow_through)  # this quiz's marking and its memory
     try:
         for item_plan in config.plans:
-            solution = engine.solve(item_plan.problem)
+            solution = _solution(item_plan.problem, solutions)
             problem = solution.problem
             for row in item_plan.rows:
                 show(intro_blocks(solution, row, lang))
@@ -391,20 +424,28 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show) -> Outcome:
                     ended, given = _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang)
                     if ended is not None:
                         outcome.ended = ended
-                        return _finish(outcome, current, config, show)
+                        return _finish(outcome, current, config, show, saved)
                     item = marker.stage(solution, row, stage, given, own, hints=current["hints"])
                     current = None
                     report.items.append(item)
+                    saved(False)
                     own = marker.advance(solution, row, stage, given, own, config.mode)
                     if config.mode == "practice":
                         show(feedback_blocks(solution, row, item, lang))
                         hint_basis = own if item.verdict in ("correct", "follow_through") else {}
                     else:
                         hint_basis = own
-    except KeyboardInterrupt:
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM/SIGHUP (attn_tutor.stopping)
         outcome.ended = "interrupt"
-        return _finish(outcome, current, config, show)
-    return _finish(outcome, None, config, show)
+        outcome.status = exit_status(interrupt)
+        return _finish(outcome, current, config, show, saved)
+    return _finish(outcome, None, config, show, saved)
+
+
+def _solution(problem: Problem, solutions: dict) -> Solution:
+    if problem.id not in solutions:
+        solutions[problem.id] = engine.solve(problem)
+    return solutions[problem.id]
 
 
 def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang):
@@ -431,13 +472,14 @@ def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lan
             show("\n".join([*error.messages(lang), t("quiz.again", lang)]))
 
 
-def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Show) -> Outcome:
+def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Show, saved) -> Outcome:
     if current is not None:  # the question on screen when the quiz stopped: recorded as missing
         outcome.report.items.append(
             current["marker"].stage(
                 current["solution"], current["row"], current["stage"], None, current["own"], hints=current["hints"]
             )
         )
+    saved(outcome.ended == "done")  # before anything is shown: a terminal that is gone loses nothing
     show(summary_blocks(outcome, config.lang))
     return outcome
 
@@ -445,17 +487,59 @@ def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Sh
 # --- the report file ----------------------------------------------------------------
 
 
-def check_report_path(path: str | os.PathLike, *, force: bool = False) -> None:
-    """Before the first question: the report can be written and overwrites nothing (unless ``force``)."""
+def check_report_path(path: str | os.PathLike, *, force: bool = False, inputs=()) -> None:
+    """Before the first question: the report can be written, overwrites nothing (unless ``force``)
+    and is not the problem-set file."""
     from attn_tutor.files import refuse_overwrite
 
-    refuse_overwrite(path, force)
+    refuse_overwrite(path, force, inputs=inputs)
 
 
-def write_report(report: Report, path: str | os.PathLike) -> None:
+def all_items(outcome: Outcome, config: QuizConfig, solutions: dict, marker=None) -> list[Item]:
+    """The items asked so far, then every item of the quiz not reached yet, as ``missing``."""
+    marker = marker or grading.Marker(follow_through=config.follow_through)
+    done = {(item.problem, item.row, item.stage) for item in outcome.report.items}
+    items = list(outcome.report.items)
+    for item_plan in config.plans:
+        problem = item_plan.problem
+        for row in item_plan.rows:
+            for stage in problem.asked_stages:
+                if (problem.id, problem.tokens[row], stage) not in done:
+                    solution = _solution(problem, solutions)
+                    items.append(marker.stage(solution, row, stage, None, {}))
+    return items
+
+
+def report_dict(outcome: Outcome, config: QuizConfig, solutions: dict | None = None, *, finished: bool, marker=None) -> dict:
+    """The report file: every item of the quiz (those not answered: ``missing``), ``max_score``
+    the whole quiz, ``finished`` whether it ran to the end, ``asked`` how many questions were put."""
+    report = outcome.report
+    whole = Report(report.student, report.problem_set, report.seed, report.mode, all_items(outcome, config, solutions or {}, marker))
+    data = whole.to_dict()
+    items = data.pop("items")
+    return {**data, "finished": finished, "asked": outcome.asked, "total": outcome.total, "items": items}
+
+
+class ReportFile:
+    """The ``--report`` file: the first write creates it (or replaces it with ``force``), later ones replace it."""
+
+    def __init__(self, path: str | os.PathLike, *, force: bool = False) -> None:
+        self.path = path
+        self.replace = force
+
+    def __call__(self, data: dict) -> None:
+        import json
+
+        from attn_tutor.files import write_atomic
+
+        write_atomic(self.path, json.dumps(data, ensure_ascii=False, indent=2) + "\n", replace=self.replace)
+        self.replace = True  # ours now
+
+
+def write_report(report: Report, path: str | os.PathLike, *, force: bool = True) -> None:
     """``report`` as JSON, the whole file or nothing."""
     import json
 
     from attn_tutor.files import write_atomic
 
-    write_atomic(path, json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n")
+    write_atomic(path, json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n", replace=force)

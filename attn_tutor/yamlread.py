@@ -159,6 +159,10 @@ class Issue(NamedTuple):
 
 
 def _join(path: str, key: str) -> str:
+    """A YAML path for a message; a key from the file is quoted short and sanitised."""
+    from attn_tutor.inputs import excerpt
+
+    key = excerpt(key, 30)
     return f"{path}.{key}" if path else key
 
 

@@ -284,7 +284,7 @@ def test_grade_accepts_a_causal_row_with_the_masked_cells_left_out(tmp_path):
         "      weights: '0.106 0.894'\n    c:\n      weights: '0.1 0.2'\n",
         encoding="utf-8",
     )
-    book = gradebook.grade_files([tmp_path / "kim.yaml"])
+    book = gradebook.grade_files([tmp_path / "kim.yaml"], problems=str(tmp_path / "set.yaml"))
     (student,) = book.students
     items = {(i.row, i.stage): i for i in student.report.items}
     assert [items[("b", s)].verdict for s in ("scores", "scaled", "weights")] == ["correct"] * 3
@@ -301,7 +301,7 @@ def test_grade_says_both_counts_for_a_masked_row_of_the_wrong_length(tmp_path):
         encoding="utf-8",
     )
     (tmp_path / "kim.yaml").write_text("student: kim\nproblem_set: set.yaml\nanswers:\n  c:\n    b:\n      scores: '1'\n", encoding="utf-8")
-    (student,) = gradebook.grade_files([tmp_path / "kim.yaml"]).students
+    (student,) = gradebook.grade_files([tmp_path / "kim.yaml"], problems=str(tmp_path / "set.yaml")).students
     assert student.findings[0].text().endswith("c/b/scores: 1 numbers given, 3 expected (or 2 with the masked cells left out)")
 
 

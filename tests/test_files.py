@@ -31,7 +31,7 @@ def test_a_failed_write_leaves_the_old_file_and_no_temporary(tmp_path, monkeypat
 
     monkeypatch.setattr(os, "replace", no_space)
     with pytest.raises(AttnTutorError, match="No space left on device"):
-        write_atomic(target, b"new")
+        write_atomic(target, b"new", replace=True)
     assert target.read_bytes() == b"old"
     assert os.listdir(tmp_path) == ["gradebook.csv"]
 

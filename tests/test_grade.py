@@ -104,6 +104,8 @@ def test_gradebook_header_is_stable(class_rows):
         "max_score",
         "percent",
         *[f"{item} {kind}" for item in items for kind in ("points", "diagnosis")],
+        "problem_set",
+        "file",
         "errors",
     ]
 
@@ -133,7 +135,14 @@ def test_csv_and_yaml_answers_give_the_same_marks(class_book):
     for a, b in zip(class_book.students, from_csv.students):
         assert not a.findings and not b.findings
         assert [i.to_dict() for i in a.report.items] == [i.to_dict() for i in b.report.items]
-    assert gradebook.gradebook_csv(from_csv) == gradebook.gradebook_csv(class_book)
+    def without_file(book):  # the file column says where each row came from: a CSV line or a YAML file
+        return [{k: v for k, v in row.items() if k != "file"} for row in read_gradebook(gradebook.gradebook_csv(book))]
+
+    assert without_file(from_csv) == without_file(class_book)
+    assert [row["file"] for row in read_gradebook(gradebook.gradebook_csv(from_csv))][:2] == [
+        f"{FIXTURES / 'class.csv'}:2",
+        f"{FIXTURES / 'class.csv'}:3",
+    ]
 
 
 def test_item_analysis_counts_match_the_gradebook(class_book, class_rows):
@@ -189,7 +198,8 @@ def answer_yaml(student: str, problem_set, variant: int | None = None, problem_s
     return "\n".join(lines) + "\n"
 
 
-def test_variants_are_marked_against_their_own_numbers(tmp_path):
+def test_variants_are_marked_against_their_own_numbers(tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # a set a student names must be under the working directory
     from attn_tutor.generate import variant_set
     from attn_tutor.problem_load import load_path
 
@@ -492,9 +502,9 @@ def test_json_has_every_students_full_report(class_book):
     data = json.loads(gradebook.gradebook_json(class_book))
     assert list(data) == ["follow_through", "students", "item_analysis", "distribution"]
     first = data["students"][0]
-    assert list(first) == ["student", "file", "line", "variant", "errors", "report"]
+    assert list(first) == ["student", "file", "line", "variant", "problem_set", "errors", "report"]
     assert list(first["report"]) == ["student", "problem_set", "seed", "mode", "score", "max_score", "items"]
-    assert first["report"]["mode"] == "exam" and first["report"]["problem_set"] == "../set.yaml"
+    assert first["report"]["mode"] == "exam" and first["report"]["problem_set"] == "tests/fixtures/grade/set.yaml"  # what marked it
     item = first["report"]["items"][0]
     assert list(item) == [
         "problem", "row", "stage", "expected", "given", "cells", "verdict", "diagnosis", "hints", "points", "max_points"
@@ -614,15 +624,18 @@ def test_follow_through_policy_changes_the_marks(run_cli, tmp_path):
         assert read_gradebook(out.read_bytes())[0]["score"] == expected
 
 
-def test_problems_option_overrides_the_files_set(run_cli, tmp_path):
+def test_problems_option_overrides_the_files_set(run_cli, tmp_path, monkeypatch):
     shutil.copy(CLASS / "01-correct.yaml", tmp_path / "a.yaml")  # names ../set.yaml, which is not there
     out = tmp_path / "book.csv"
     result = run_cli("grade", str(tmp_path / "a.yaml"), "--problems", str(SET), "--csv", str(out))
-    assert result.exit_code == 0, result.output
-    assert read_gradebook(out.read_bytes())[0]["score"] == "8"
-    result = run_cli("grade", str(tmp_path / "a.yaml"))
+    assert result.exit_code == 1, result.output  # marked, and the other name flagged in its row
+    row = read_gradebook(out.read_bytes())[0]
+    assert row["score"] == "8"
+    assert "names the problem set '../set.yaml', but it was marked against --problems" in row["errors"]
+    monkeypatch.chdir(tmp_path)
+    result = run_cli("grade", "a.yaml")
     assert result.exit_code == 1
-    assert f"{tmp_path / 'a.yaml'}: cannot load the problem set '../set.yaml': " in flat(result.stderr)
+    assert "a.yaml: problem_set '../set.yaml' is neither a packaged set nor a file under" in flat(result.stderr)
 
 
 def test_grade_help_imports_neither_numpy_nor_yaml():

@@ -119,9 +119,10 @@ def test_a_progress_bar_on_a_terminal_and_gone_when_done(tmp_path):
         pytest.skip("tmux is not installed")
     folder = tmp_path / "class"
     folder.mkdir()
-    text = (CLASS / "01-correct.yaml").read_text("utf-8").replace("problem_set: ../set.yaml", f"problem_set: {FIXTURES / 'set.yaml'}")
-    for i in range(1500):
-        (folder / f"s{i:04d}.yaml").write_text(text, "utf-8")
+    shutil.copy(FIXTURES / "set.yaml", tmp_path / "set.yaml")  # a set a student names lies under the working directory
+    text = (CLASS / "01-correct.yaml").read_text("utf-8")  # names ../set.yaml
+    for i in range(1500):  # each a student of their own: one name twice is an error
+        (folder / f"s{i:04d}.yaml").write_text(text.replace('student: "김민지"', f"student: s{i:04d}"), "utf-8")
     home = Path(tempfile.mkdtemp(prefix="attn-tmux-"))
     term = Terminal(home / "sock", tmp_path / "tmux.conf")
     try:

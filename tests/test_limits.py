@@ -53,8 +53,10 @@ def test_the_largest_value_is_accepted_and_one_more_is_a_usage_error(run_cli, co
 
 
 def test_generate_count_and_export_variants_stop_at_the_batch_size(run_cli):
-    refused = run_cli("generate", "--count", str(VARIANTS_MAX + 1), "--seed", "1")
-    assert refused.exit_code == 2 and str(VARIANTS_MAX) in refused.output
+    from attn_tutor.model import MAX_PROBLEMS
+
+    refused = run_cli("generate", "--count", str(MAX_PROBLEMS + 1), "--seed", "1")  # a set loads: 50 problems at most
+    assert refused.exit_code == 2 and str(MAX_PROBLEMS) in refused.output
     refused = run_cli("export", "--variants", str(VARIANTS_MAX + 1), "--seed", "1")
     assert refused.exit_code == 2 and str(VARIANTS_MAX) in refused.output
 

@@ -121,9 +121,44 @@ RULES = [
     ("-.Inf", base(replace={K_LINE: "    K: [[1, 0], [0, -.Inf]]"}),
      "problems.entry_not_finite", "'-.Inf'", 5, 21),
     ("overflow 1e400", base(replace={V_LINE: "    V: [[1, 2], [3, 1e400]]"}),
-     "problems.entry_too_large", "problems[0].V row 2, entry 2 is '1e400'; numbers must lie between -1e15 and 1e15", 6, 21),
+     "problems.entry_too_large", "problems[0].V row 2, entry 2 is '1e400'; entries must lie between -1000000 and 1000000 (a hand-sized limit)", 6, 21),
     ("beyond 1e15", base(replace={V_LINE: "    V: [[1, 2], [3, -2e15]]"}),
      "problems.entry_too_large", "'-2e15'", 6, 21),
+    # --- hand-sized limits (attn_tutor.model) ---------------------------------------
+    ("beyond 1e6", base(replace={V_LINE: "    V: [[1, 2], [3, 1000001]]"}),
+     "problems.entry_too_large", "entry 2 is '1000001'; entries must lie between -1000000 and 1000000", 6, 21),
+    ("1e6 product artefact", base(replace={Q_LINE: "    Q: [[1e15, 0], [0, 1]]"}),
+     "problems.entry_too_large", "problems[0].Q row 1, entry 1 is '1e15'", 4, 10),
+    ("five decimals", base(replace={V_LINE: "    V: [[1, 2], [3, 0.12345]]"}),
+     "problems.entry_decimals", "problems[0].V row 2, entry 2 is '0.12345'; entries have at most 4 decimal places", 6, 21),
+    ("1e-5", base(replace={V_LINE: "    V: [[1, 2], [3, 1e-5]]"}),
+     "problems.entry_decimals", "'1e-5'", 6, 21),
+    ("d_k 9", base(replace={Q_LINE: "    Q: [[1, 1, 1, 1, 1, 1, 1, 1, 1], [0, 1]]"}),
+     "problems.matrix_too_large", "problems[0].Q is 2 × 9; a matrix has at most 12 rows and 8 numbers per row", 4, 8),
+    ("13 tokens", base(replace={"    tokens: [x, y]": "    tokens: [t0, t1, t2, t3, t4, t5, t6, t7, t8, t9, t10, t11, t12]"}),
+     "problems.too_many_tokens", "problems[0].tokens has 13 tokens; at most 12 are allowed", 3, 13),
+    ("5 heads", doc("""
+        problems:
+          - id: a
+            tokens: [x]
+            heads: [{Q: [[1]], K: [[1]]}, {Q: [[1]], K: [[1]]}, {Q: [[1]], K: [[1]]}, {Q: [[1]], K: [[1]]},
+                    {Q: [[1]], K: [[1]]}]
+        """), "problems.too_many_heads", "problems[0].heads has 5 heads; at most 4 are allowed", 4, 12),
+    ("51 problems", "problems:\n" + "".join(f"  - {{id: p{i}, tokens: [x], Q: [[1]], K: [[1]]}}\n" for i in range(51)),
+     "problems.too_many_problems", "problems has 51 problems; at most 50 are allowed", 2, 3),
+    ("too many cells", "problems:\n" + "".join(f"  - {{id: p{i}, tokens: [a, b, c, d, e, f, g, h, i, j, k, l], heads: [{{Q: [[1], [1], [1], [1], [1], [1], [1], [1], [1], [1], [1], [1]], K: [[1], [1], [1], [1], [1], [1], [1], [1], [1], [1], [1], [1]]}}, {{Q: [[1], [1], [1], [1], [1], [1], [1], [1], [1], [1], [1], [1]], K: [[1], [1], [1], [1], [1], [1], [1], [1], [1], [1], [1], [1]]}}]}}\n" for i in range(50)),
+     "problems.too_many_cells", "problems has 14400 score cells in all (heads × tokens × key tokens, summed); at most 8000", 2, 3),
+    # --- text from the file is clean -----------------------------------------------
+    ("ESC in a title", base(add='title: "\\ec\\e]0;owned\\a"'),
+     "problems.unsafe_character", "problems[0].title holds an invisible or control character (U+001B, character 1)", 7, 12),
+    ("zero-width token", base(replace={"    tokens: [x, y]": '    tokens: [x, "y\\u200b"]'}),
+     "problems.unsafe_character", "problems[0].tokens entry 2 holds an invisible or control character (U+200B, character 2)", 3, 17),
+    ("bidi override id", base(replace={"  - id: a": '  - id: "a\\u202eb"'}),
+     "problems.unsafe_character", "problems[0].id holds an invisible or control character (U+202E", 2, 9),
+    ("NFC and NFD tokens", base(replace={"    tokens: [x, y]": '    tokens: ["\\u00e9", "e\\u0301"]'}),
+     "problems.duplicate_token", "'é' appears twice (entries 1 and 2)", 3, 24),
+    ("overlong title", base(add="title: " + "가" * 201),
+     "problems.text_too_long", "problems[0].title is 201 characters long; at most 200 are allowed", 7, 12),
     ("empty entry", base(replace={V_LINE: "    V: [[1, 2], [3, ~]]"}),
      "problems.entry_missing", "problems[0].V row 2, entry 2 is empty; write a number", 6, 21),
     ("null entry", base(replace={V_LINE: "    V: [[1, 2], [3, null]]"}),
@@ -590,7 +625,8 @@ def test_block_style_rows(loader):
         ("-0", -0.0),
         ("0.1", 0.1),
         ("!!float 2", 2.0),  # a core tag is harmless: the text is read as usual
-        ("1e15", 1e15),
+        ("1e6", 1e6),
+        ("-0.1234", -0.1234),
     ],
 )
 def test_numbers_are_read_from_their_text(loader, written, value):
@@ -867,10 +903,12 @@ def test_unreadable_file_message(tmp_path, monkeypatch):
     path = tmp_path / "set.yaml"
     path.write_text(BASE)
 
-    def refuse(self):
+    def refuse(*args, **kwargs):
         raise PermissionError(13, "Permission denied")
 
-    monkeypatch.setattr(Path, "read_bytes", refuse)
+    import attn_tutor.inputs
+
+    monkeypatch.setattr(attn_tutor.inputs.os, "open", refuse)
     found = validate_path(path)
     assert [f.key for f in found] == ["problems.unreadable"]
     assert found[0].text() == f"{path}: cannot be read: Permission denied"
@@ -979,7 +1017,7 @@ def test_a_copy_of_the_default_set_is_valid_anywhere(tmp_path):
 
 # --- properties ---------------------------------------------------------------------------
 
-finite = st.floats(min_value=-1e15, max_value=1e15, allow_nan=False, allow_infinity=False)
+finite = st.integers(-(10**10), 10**10).map(lambda n: n / 10**4)  # hand-sized: |x| <= 1e6, 4 places
 
 
 @st.composite

@@ -310,7 +310,10 @@ def test_cli_end_of_input_writes_the_report_so_far(run_cli, tmp_path):
     result = run_cli(*CAT_FISH, "--report", str(report), input=typed(EAT[:2]))
     assert result.exit_code == 0, result.output
     assert "Input ended after 3 of 8 questions. Score so far: 2 / 2" in result.output
-    assert [i["verdict"] for i in json.loads(report.read_text())["items"]] == ["correct", "correct", "missing"]
+    saved = json.loads(report.read_text())
+    # every item of the quiz: the two answered, the one on screen and the five never reached
+    assert [i["verdict"] for i in saved["items"]] == ["correct", "correct"] + ["missing"] * 6
+    assert (saved["score"], saved["max_score"], saved["finished"], saved["asked"], saved["total"]) == (2, 8, False, 3, 8)
 
 
 def test_cli_interrupt_exits_130_with_the_report_written(run_cli, tmp_path, monkeypatch):
@@ -332,7 +335,7 @@ def test_cli_interrupt_exits_130_with_the_report_written(run_cli, tmp_path, monk
     result = run_cli(*CAT_FISH, "--report", str(report))
     assert result.exit_code == 130
     assert "Interrupted after 2 of 8 questions" in result.output
-    assert [i["verdict"] for i in json.loads(report.read_text())["items"]] == ["correct", "missing"]
+    assert [i["verdict"] for i in json.loads(report.read_text())["items"]] == ["correct"] + ["missing"] * 7
 
 
 def test_cli_refuses_to_overwrite_a_report_before_asking_anything(run_cli, tmp_path):
@@ -476,6 +479,7 @@ def test_a_report_that_cannot_be_written_is_a_sentence(tmp_path, monkeypatch):
         raise PermissionError(13, "Permission denied")
 
     monkeypatch.setattr(quiz.os, "replace", refuse)
+    monkeypatch.setattr(quiz.os, "link", refuse)
     with pytest.raises(AttnTutorError, match="cannot write .*r.json: Permission denied"):
         quiz.write_report(outcome.report, tmp_path / "r.json")
     assert list(tmp_path.iterdir()) == []  # the temporary file is gone too

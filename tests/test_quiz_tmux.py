@@ -157,3 +157,38 @@ def test_at_60_columns_tables_and_the_summary_fit_the_screen(terminal, tmp_path)
     assert "결과" in screen and "지금까지 점수: 0.333 / 1" in screen
     headers = [line for line in lines if line.lstrip().startswith("문제") and "행" in line]
     assert len(headers) >= 2, screen  # the summary in column groups, each repeating problem, row and stage
+
+
+def test_an_exam_killed_with_sighup_leaves_a_complete_report(terminal, tmp_path):
+    """A closed terminal or a dropped SSH session: SIGHUP, handled as Ctrl-C is (issue 9)."""
+    import json
+    import signal
+
+    terminal.start("quiz", "ch13", "--problem", "cat-fish", "--exam", "--report", "r.json", cwd=tmp_path)
+    terminal.wait_for("> ")
+    terminal.type("1 6 4")
+    terminal.wait_for("> ", count=2)
+    terminal.type("0.71 4.24 2.83")
+    terminal.wait_for("(c) Attention weights")
+    shell = terminal.tmux("display-message", "-p", "-t", "quiz", "#{pane_pid}").strip()
+    children = [
+        int(entry) for entry in os.listdir("/proc")
+        if entry.isdigit() and _parent(entry) == int(shell)
+    ]  # fmt: skip
+    (quiz_pid,) = children  # the shell waits for the one quiz
+    os.kill(quiz_pid, signal.SIGHUP)
+    assert terminal.exit_status() == 129
+    assert "Interrupted after 3 of 8 questions. Score so far: 2 / 2" in terminal.screen()
+    report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
+    assert (report["finished"], report["score"], report["max_score"]) == (False, 2, 8)
+    items = [(i["row"], i["stage"], i["verdict"]) for i in report["items"]]
+    assert len(items) == 8 and items[:3] == [("먹었다", "scores", "correct"), ("먹었다", "scaled", "correct"), ("먹었다", "weights", "missing")]
+    assert [name for name in os.listdir(tmp_path) if name.startswith(".")] == []  # no temporary file
+
+
+def _parent(pid: str) -> int | None:
+    try:
+        stat = Path("/proc", pid, "stat").read_text()
+    except OSError:
+        return None
+    return int(stat.rsplit(")", 1)[1].split()[1])

@@ -30,11 +30,15 @@ Answer files
     ``Email``) are ignored. UTF-8 with or without a byte-order mark.
 
 Problem sets
-    ``--problems`` (``problems=`` here) overrides every file's ``problem_set``; a file
-    naming none gets the packaged default set, as ``solve`` and ``quiz`` do. A
-    ``problem_set`` with no ``/`` or ``\\`` and no ``.yaml``/``.yml`` suffix is a
-    packaged set's name; anything else is a path relative to the answer file. Each
-    set is loaded once, each (set, variant) generated and solved once.
+    The teacher decides (:mod:`attn_tutor.set_choice`). ``--problems`` (``problems=``
+    here) marks every answer against that set, and an answer naming another set is
+    flagged in its row. Without it, a file naming none gets the packaged default set,
+    as ``solve`` and ``quiz`` do; a ``problem_set`` with no ``/`` or ``\\`` and no
+    ``.yaml``/``.yml`` suffix is a packaged set's name; anything else is a path
+    relative to the answer file that must resolve under the working directory, or
+    the student is refused without the file being opened. A CSV without a
+    ``problem_set`` column needs ``problems``. Each set is loaded once, each (set,
+    variant) generated and solved once.
 
 Errors are per student and never stop the batch
     A cell that does not parse, an answer with the wrong number of cells, an unknown
@@ -47,7 +51,8 @@ Errors are per student and never stop the batch
 Gradebook (CSV)
     ``student, variant, score, max_score, percent``, then for each item
     ``problem/row/stage points`` and ``problem/row/stage diagnosis``, then
-    ``errors``. Items come in a stable order: problem-set order, then asked rows,
+    ``problem_set`` (what marked the student), ``file`` (``file:line`` for a CSV row)
+    and ``errors``. Items come in a stable order: problem-set order, then asked rows,
     then pipeline stages (several sets: in the order the sorted files first name
     them). The diagnosis cell holds the verdict, with the diagnosis's name after
     a colon when there is one, in the chosen language (``correct``, ``follow``,

@@ -9,6 +9,7 @@ from collections import Counter
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
 from attn_tutor.gradebook.records import Answer, ItemKey, Submission
+from attn_tutor.inputs import excerpt
 from attn_tutor.model import stage_name
 
 NAME_COLUMNS = ("student", "name", "이름", "성명")
@@ -32,11 +33,25 @@ def read_csv_text(
 
     The student's name is in the column ``name_column``, or else the first of
     :data:`NAME_COLUMNS` the header has."""
+    return read_csv_stream(io.StringIO(text, newline=""), file, base=base, cells=cells, name_column=name_column)
+
+
+def read_csv_stream(
+    stream, file: str, *, base: str = ".", cells: CellReader | None = None, name_column: str | None = None
+) -> list[Submission]:
+    """:func:`read_csv_text` over lines of text (a stream opened with ``newline=""``), read row by row.
+
+    An answer, ``variant`` or ``problem_set`` cell that runs over a line break — a
+    form never writes one there; an unclosed quote swallowing the next students'
+    rows does — makes the row an error naming its line.
+    """
     cells = cells or CellReader()
     subs: list[Submission] = []
-    reader = csv.reader(io.StringIO(text, newline=""))
+    reader = csv.reader(stream)
     try:
         header = next(reader, None)
+    except UnicodeDecodeError as error:
+        return [Submission("", file, 1, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file, 1))], readable=False)]
     except csv.Error as error:
         return [Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False)]
     if header is None:
@@ -60,6 +75,10 @@ def read_csv_text(
             row = next(reader)
         except StopIteration:
             break
+        except UnicodeDecodeError:
+            where = Location(file, last_line + 1)
+            subs.append(Submission("", file, last_line + 1, findings=[Finding("grade.not_utf8_line", {}, where)], readable=False))
+            break
         except csv.Error as error:
             where = Location(file, last_line + 1)
             subs.append(Submission("", file, last_line + 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, where)], readable=False))
@@ -69,13 +88,22 @@ def read_csv_text(
         if not any(cell.strip() for cell in row):
             continue
         sub = Submission(row[student_col].strip() if student_col < len(row) else "", file, line, base=base)
+        sub.set_column = set_col is not None
         sub.findings.extend(header_findings)
+        if last_line > line:  # an answer cell that swallowed a line break: an unclosed quote takes the next rows
+            broken = [i for i in (*item_cols, variant_col, set_col) if i is not None and i < len(row) and ("\n" in row[i] or "\r" in row[i])]
+            if broken:
+                column = min(broken) + 1
+                sub.findings.append(
+                    Finding("grade.csv_line_break", {"column": column, "lines": last_line - line + 1, "last": last_line}, Location(file, line, column))
+                )
+                sub.readable = False
         if not sub.student:
             sub.findings.append(Finding("grade.no_student", {}, Location(file, line)))
         if variant_col is not None and variant_col < len(row) and row[variant_col].strip():
             seed = read_seed(row[variant_col])
             if seed is None:
-                sub.findings.append(Finding("grade.bad_variant", {"value": row[variant_col]}, Location(file, line, variant_col + 1)))
+                sub.findings.append(Finding("grade.bad_variant", {"value": excerpt(row[variant_col])}, Location(file, line, variant_col + 1)))
                 sub.readable = False
             sub.variant = seed
         if set_col is not None and set_col < len(row) and row[set_col].strip():

@@ -2,16 +2,17 @@
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
 from attn_tutor.errors import Finding, Location
-from attn_tutor.gradebook.answer_csv import read_csv_text
+from attn_tutor.gradebook.answer_csv import read_csv_stream
 from attn_tutor.gradebook.answer_yaml import read_yaml_text
 from attn_tutor.gradebook.cells import CellReader
-from attn_tutor.gradebook.records import ANSWER_SUFFIXES, MAX_FILE_BYTES, Submission
+from attn_tutor.gradebook.records import ANSWER_SUFFIXES, Submission
 
 
 def _decode(data: bytes, file: str) -> tuple[str | None, Finding | None]:
@@ -39,26 +40,59 @@ def read_answer_file(
     ``skip_foreign`` (used when scanning directories): a problem-set YAML file or a
     gradebook CSV sitting among the answers gives no students instead of errors.
     """
+    from attn_tutor.inputs import InputRefused, open_text, read_regular
+    from attn_tutor.model import MAX_ANSWER_FILE_BYTES, MAX_CSV_BYTES
+
     path = Path(path)
     file = str(path)
     stem = path.stem
+    base = str(path.parent)
     try:
-        if path.stat().st_size > MAX_FILE_BYTES:
-            return [Submission(stem, file, findings=[Finding("grade.too_large", {"limit": MAX_FILE_BYTES}, Location(file))], readable=False)]
-        data = path.read_bytes()
+        if path.suffix.lower() == ".csv":  # read as a stream: a class of 50,000 is a few MB
+            with open_text(path, MAX_CSV_BYTES) as stream:
+                first = stream.readline()
+                if skip_foreign and looks_like_gradebook(first):
+                    return []
+                return read_csv_stream(itertools.chain((first,), stream), file, base=base, cells=cells, name_column=name_column)
+        data = read_regular(path, MAX_ANSWER_FILE_BYTES)
+    except InputRefused as error:  # not a regular file, or over its size cap: never read, never a hang
+        return [Submission(stem, file, findings=list(error.problems), readable=False, refused=True)]
+    except UnicodeDecodeError as error:  # in a CSV's first line
+        return [Submission(stem, file, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file))], readable=False)]
     except OSError as error:
         return [Submission(stem, file, findings=[Finding("grade.unreadable", {"reason": error.strerror or str(error)}, Location(file))], readable=False)]
     text, problem = _decode(data, file)
     if problem is not None:
         return [Submission(stem, file, findings=[problem], readable=False)]
-    base = str(path.parent)
-    if path.suffix.lower() == ".csv":
-        if skip_foreign and looks_like_gradebook(text):
-            return []
-        return read_csv_text(text, file, base=base, cells=cells, name_column=name_column)
     if skip_foreign and looks_like_problem_set(text):
         return []
     return [read_yaml_text(text, file, base=base, default_student=stem, cells=cells)]
+
+
+def csv_without_problem_set(files) -> str | None:
+    """The first CSV answer file whose header has no ``problem_set`` column (it needs ``--problems``), or None.
+
+    Read before any marking: only each CSV's first line, safely (a FIFO or an oversized
+    file is left for the reader to refuse)."""
+    import csv
+
+    from attn_tutor.inputs import InputRefused, open_text
+    from attn_tutor.model import MAX_CSV_BYTES
+
+    for path, from_dir in files:
+        if Path(path).suffix.lower() != ".csv":
+            continue
+        try:
+            with open_text(path, MAX_CSV_BYTES) as stream:
+                first = stream.readline()
+        except (InputRefused, OSError, UnicodeDecodeError):
+            continue
+        if from_dir and looks_like_gradebook(first):
+            continue
+        header = next(csv.reader([first]), [])
+        if "problem_set" not in (cell.strip().lower() for cell in header):
+            return str(path)
+    return None
 
 
 def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> list[tuple[Path, bool]]:

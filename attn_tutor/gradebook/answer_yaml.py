@@ -14,6 +14,7 @@ from attn_tutor import yamlread
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.cells import PLAIN_CELL, CellReader, finding_from, parse_one, read_seed
 from attn_tutor.gradebook.records import TOP_KEYS, Answer, Submission
+from attn_tutor.inputs import excerpt
 from attn_tutor.yamlread import (
     BOOL,
     NULL,
@@ -194,14 +195,14 @@ def read_nodes(
             seed = read_seed(value.value if isinstance(value, ScalarNode) else None)
             if seed is None:
                 text_value = value.value if isinstance(value, ScalarNode) else "…"
-                sub.findings.append(Finding("grade.bad_variant", {"value": text_value}, where(file, value)))
+                sub.findings.append(Finding("grade.bad_variant", {"value": excerpt(text_value)}, where(file, value)))
                 sub.readable = False
             else:
                 sub.variant = seed
         elif key == "answers":
             _read_answers(value, file, sub, cells)
         else:
-            sub.findings.append(Finding("grade.unknown_key", {"key": key, "keys": ", ".join(TOP_KEYS)}, where(file, value)))
+            sub.findings.append(Finding("grade.unknown_key", {"key": excerpt(key), "keys": ", ".join(TOP_KEYS)}, where(file, value)))
     return sub
 
 
@@ -283,7 +284,7 @@ def _read_list(node, file: str, item: str, findings: list[Finding]) -> tuple[flo
                 problem = finding_from(error, where(file, cell), item)
             else:
                 if len(numbers) != 1:
-                    problem = Finding("grade.one_number", {"item": item, "value": cell.value}, where(file, cell))
+                    problem = Finding("grade.one_number", {"item": item, "value": excerpt(cell.value)}, where(file, cell))
                 else:
                     values.append(numbers[0])
         if problem is not None:

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import os
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
@@ -20,7 +19,6 @@ class Grader:
     def __init__(self, *, problems: str | None = None, follow_through: str = "full") -> None:
         if follow_through not in POLICIES:
             raise ValueError(follow_through)
-        self.override = problems
         self.follow_through = follow_through
         self._sets: dict[str, ProblemSet | AttnTutorError] = {}
         self._solved: dict[tuple[str, int | None], tuple | AttnTutorError] = {}
@@ -30,8 +28,13 @@ class Grader:
         self.order: list[ItemKey] = []  # every item column, in first-seen set order
         self.columns_by_key: dict[str, list[ItemKey]] = {}  # each solved set's items, by its key
         self._names: list[str] | None = None
+        self._choices: dict[tuple, object] = {}  # (problem_set, base) -> set_choice.Choice
+        self.override = None
         if problems is not None:
-            loaded = self._load(problems, problems)
+            from attn_tutor.set_choice import teacher_choice
+
+            self.override = teacher_choice(problems, self._packaged())
+            loaded = self._load(self.override.key, problems)
             if isinstance(loaded, AttnTutorError):
                 raise loaded
 
@@ -45,19 +48,32 @@ class Grader:
                 self._sets[key] = error
         return self._sets[key]
 
-    def resolve(self, sub: Submission) -> tuple[str, str]:
-        """The problem set's cache key (what load_problem_set is given) and the label reports carry."""
-        if self.override is not None:
-            return self.override, self.override
-        spec = sub.problem_set
-        if spec is None:
-            from attn_tutor.problem_load import DEFAULT_SET
+    def choice(self, sub: Submission):
+        """The :class:`~attn_tutor.set_choice.Choice` the file's ``problem_set`` makes (the teacher's rules),
+        worked out once per (name, folder): a class names one set, and resolving a path costs system calls."""
+        from attn_tutor.problem_load import DEFAULT_SET
+        from attn_tutor.set_choice import student_choice
 
-            return DEFAULT_SET, DEFAULT_SET
-        bare = not ("/" in spec or "\\" in spec or spec.lower().endswith((".yaml", ".yml")))
-        if bare and spec in self._packaged():
-            return spec, spec
-        return os.path.normpath(os.path.join(sub.base, spec)), spec
+        cache = (sub.problem_set, sub.base)
+        known = self._choices.get(cache)
+        if known is None:
+            known = student_choice(sub.problem_set, sub.base, Location(sub.file, sub.line), self._packaged(), DEFAULT_SET)
+            if len(self._choices) < 10_000:
+                self._choices[cache] = known
+        if known.refusal is not None:  # the sentence names this student's own file and line
+            known = known._replace(refusal=known.refusal.__class__(known.refusal.key, known.refusal.args, Location(sub.file, sub.line)))
+        return known
+
+    def resolve(self, sub: Submission) -> tuple[str | None, str, list[Finding]]:
+        """The problem set's cache key (None: refused), the label reports carry, and what to flag."""
+        named = self.choice(sub)
+        if self.override is not None:
+            flags = []
+            if sub.problem_set is not None and named.key != self.override.key:
+                where = Location(sub.file, sub.line)
+                flags.append(Finding("grade.problem_set_overridden", {"name": named.label, "used": self.override.label}, where))
+            return self.override.key, self.override.label, flags
+        return named.key, named.label, [named.refusal] if named.refusal is not None else []
 
     def _packaged(self) -> list[str]:
         if self._names is None:
@@ -110,15 +126,16 @@ class Grader:
         from attn_tutor.grading import Report
 
         findings = list(sub.findings)
-        key, label = self.resolve(sub)
-        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings)
-        if not sub.readable:
+        key, label, flags = self.resolve(sub)
+        findings.extend(flags)
+        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, refused=sub.refused)
+        if sub.refused:
+            result.problem_set = None
+        if not sub.readable or key is None:
             return result
         solved = self.solved(key, sub.variant)
         if isinstance(solved, AttnTutorError):
-            where = Location(sub.file, sub.line)
-            for problem in solved.problems:
-                findings.append(NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem))
+            findings.extend(self._set_errors(sub, label, solved))
             return result
         problem_set, solutions, widths = solved
         result.set_key = key
@@ -131,6 +148,19 @@ class Grader:
                 items.extend(self.marker.row(solution, problem.row_index(token), row_answers, mode="exam"))
         result.report = Report(sub.student, label, sub.variant, "exam", items)
         return result
+
+    def _set_errors(self, sub: Submission, label: str, error: AttnTutorError) -> list[Finding]:
+        """Why a set did not load: the loader's messages for the teacher's own or a packaged set; for a
+        file a student named, one sentence quoting nothing from it (the teacher runs validate)."""
+        where = Location(sub.file, sub.line)
+        if self.override is not None or self.choice(sub).packaged:
+            return [NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem) for problem in error.problems]
+        if error.problems[0].key in ("problems.not_found", "problems.no_such_set"):
+            from attn_tutor.inputs import excerpt
+
+            sets = ", ".join(self._packaged()) or "-"
+            return [Finding("grade.problem_set_missing", {"name": excerpt(sub.problem_set or ""), "sets": sets}, where)]
+        return [Finding("grade.problem_set_invalid", {"name": label}, where)]
 
     def _check(self, sub: Submission, problem_set: ProblemSet, widths: dict, findings: list[Finding]) -> dict:
         """The answers that fit the problem set (``widths``: every asked item's open cells); the rest reported.
@@ -205,16 +235,41 @@ def grade_found(
     name_column: str | None = None,
 ) -> Gradebook:
     """Mark the files :func:`find_answer_files` found, in that order (``name_column``: a CSV's name column)."""
-    marker = Grader(problems=problems, follow_through=follow_through)
     cells = CellReader()
-    students = []
-    for path, from_dir in files:
-        for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells, name_column=name_column):
-            students.append(marker.mark(sub))
-    return Gradebook(students, list(marker.order), follow_through)
+    subs = (
+        sub
+        for path, from_dir in files
+        for sub in read_answer_file(path, skip_foreign=from_dir, cells=cells, name_column=name_column)
+    )
+    return grade_submissions(subs, problems=problems, follow_through=follow_through)
 
 
 def grade_submissions(subs: Iterable[Submission], *, problems: str | None = None, follow_through: str = "full") -> Gradebook:
+    """Mark every submission; a CSV without a ``problem_set`` column needs ``problems`` (a UsageError)."""
     marker = Grader(problems=problems, follow_through=follow_through)
-    students = [marker.mark(sub) for sub in subs]
+    students = []
+    for sub in subs:
+        if problems is None and not sub.set_column:
+            from attn_tutor.errors import UsageError
+
+            raise UsageError("grade.csv_needs_problems", path=sub.file)
+        students.append(marker.mark(sub))
+    flag_repeated_students(students)
     return Gradebook(students, list(marker.order), follow_through)
+
+
+def flag_repeated_students(students: Sequence[StudentResult]) -> None:
+    """The same student in two places: every such row gets an error naming all the places."""
+    import unicodedata
+
+    places: dict[str, list[StudentResult]] = {}
+    for student in students:
+        name = " ".join(unicodedata.normalize("NFC", student.student or "").split())
+        if name and not student.refused:
+            places.setdefault(name, []).append(student)
+    for name, group in places.items():
+        if len(group) < 2:
+            continue
+        where = ", ".join(str(Location(s.file, s.line)) for s in group)
+        for student in group:
+            student.findings.append(Finding("grade.duplicate_student", {"student": name, "places": where}, Location(student.file, student.line)))

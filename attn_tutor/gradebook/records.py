@@ -11,7 +11,7 @@ from attn_tutor.model import FollowThrough
 ANSWER_SUFFIXES = (".yaml", ".yml", ".csv")
 POLICIES = tuple(FollowThrough)
 TOP_KEYS = ("student", "problem_set", "variant", "answers")
-MAX_FILE_BYTES = 10_000_000
+MAX_SEED = 2**63
 BINS = 10
 TOP_DIAGNOSES = 3
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -52,6 +52,8 @@ class Submission:
     answers: dict[ItemKey, Answer] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     readable: bool = True  # False: nothing could be read; the student is listed with the error
+    set_column: bool = True  # False: a CSV row from a file without a problem_set column
+    refused: bool = False  # True: the file itself was refused (not a regular file, too large)
 
 
 @dataclass
@@ -66,6 +68,7 @@ class StudentResult:
     report: object | None  # attn_tutor.grading.Report
     findings: list[Finding]
     set_key: str | None = None  # the problem set's key (its path or name) once it could be solved
+    refused: bool = False  # the file itself was refused (not a regular file, over its size cap)
 
     @property
     def score(self) -> float | None:
@@ -95,6 +98,7 @@ class StudentResult:
             "file": self.file,
             "line": self.line,
             "variant": self.variant,
+            "problem_set": self.problem_set,
             "errors": [f.text(lang) for f in self.findings],
         }
 
@@ -147,6 +151,18 @@ class Gradebook:
     @property
     def marked(self) -> list[StudentResult]:
         return [s for s in self.students if s.report is not None]
+
+    @property
+    def refused(self) -> list[StudentResult]:
+        """Files refused as a whole (a FIFO, a device, over the size cap): no gradebook is written."""
+        return [s for s in self.students if s.refused]
+
+    def sets_used(self) -> dict[str, list[str]]:
+        """Each problem set the marked students were marked against, with their names, in first-seen order."""
+        used: dict[str, list[str]] = {}
+        for student in self.marked:
+            used.setdefault(student.problem_set or "", []).append(student.student or "—")
+        return used
 
     def rows(self, lang: str = "en", *, with_json: bool = False):
         """Each student as the outputs need them (:class:`~attn_tutor.gradebook.rows.StudentRow`)."""

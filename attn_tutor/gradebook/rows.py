@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
+from attn_tutor.errors import Location
 from attn_tutor.gradebook.records import ItemKey, StudentResult
 
 
@@ -22,6 +23,9 @@ class StudentRow(NamedTuple):
     set_key: str | None  # the problem set whose items the student was set (None: none could be solved)
     summary: tuple[str, ...]  # the class table's row
     json: str | None  # the student's full report (only when a JSON file is written)
+    problem_set: str | None = None  # what marked the student (the gradebook's problem_set column)
+    file: str = ""  # where the answers came from: a file, or file:line for a CSV row
+    refused: bool = False  # the file was refused whole (a FIFO, over its size cap): no gradebook is written
 
 
 def number(x: float) -> str:
@@ -80,4 +84,7 @@ def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = F
         set_key=student.set_key,
         summary=summary,
         json=dumps(student.to_dict(lang)) if with_json else None,
+        problem_set=student.problem_set,
+        file=str(Location(student.file, student.line)),
+        refused=student.refused,
     )

@@ -48,19 +48,33 @@ def header(columns) -> list[str]:
     for problem, token, stage in columns:
         name = f"{problem}/{token}/{stage}"
         cells += [f"{name} points", f"{name} diagnosis"]
-    cells.append("errors")
+    cells += ["problem_set", "file", "errors"]
     return cells
 
 
+def student_key(name: str | None) -> str:
+    """A student's name as two places are compared: NFC, runs of white space as one space."""
+    import unicodedata
+
+    return " ".join(unicodedata.normalize("NFC", name or "").split())
+
+
 def _record(row, index: dict) -> tuple:
-    """What the gradebook keeps of a student: typed cells, (column number, points, verdict cell), errors."""
+    """What the gradebook keeps of a student: typed cells, (column number, points, verdict cell),
+    the problem set and file, the errors and the name they are compared by."""
     items = tuple((index[column], points, cell) for column, points, cell, _verdict, _diagnosis in row.items if column in index)
-    return row.cells, items, "; ".join(row.errors) or None
+    return row.cells, items, (row.problem_set, row.file), row.errors, student_key(row.cells[0])
 
 
-def _typed(record: tuple, width: int) -> list:
-    cells, items, errors = record
-    out: list = list(cells) + [None] * (2 * width) + [errors]
+def _typed(record: tuple, width: int, repeated: dict | None = None, lang: str = "en") -> list:
+    cells, items, source, errors, name = record
+    if repeated and name in repeated:
+        from attn_tutor.i18n import t
+
+        said = f"{source[1]}: " + t("grade.duplicate_student", lang, student=name, places=", ".join(repeated[name]))
+        if said not in errors:
+            errors = (*errors, said)
+    out: list = list(cells) + [None] * (2 * width) + [*source, "; ".join(errors) or None]
     start = len(cells)
     for column, points, cell in items:
         out[start + 2 * column] = points
@@ -90,8 +104,12 @@ def _write_csv(stream, rows) -> None:
 class GradebookWriter:
     """The CSV and JSON files of one run, fed a student at a time in gradebook order."""
 
-    def __init__(self, tally: Tally, *, csv_file: bool = True, json_file: bool = False) -> None:
+    def __init__(self, tally: Tally, *, csv_file: bool = True, json_file: bool = False, lang: str = "en") -> None:
         self.tally = tally
+        self.lang = lang
+        self._places: dict[str, list[str]] = {}  # each student's name -> where it appears
+        self._who: list[tuple[str, str]] = []  # (name, place) of each JSON line, for the repeats
+        self._clean: dict[str, int] = {}  # each name -> its rows with no other error
         self._csv = tempfile.TemporaryFile() if csv_file else None
         self._json = tempfile.TemporaryFile() if json_file else None
         self._index: dict = {}
@@ -106,7 +124,33 @@ class GradebookWriter:
             pickle.dump(_record(row, index), self._csv, protocol=pickle.HIGHEST_PROTOCOL)
         if self._json is not None:
             self._json.write(row.json.encode("utf-8") + b"\n")
+        name = student_key(row.cells[0])
+        if name and not row.refused:
+            self._places.setdefault(name, []).append(row.file)
+            if not row.errors:
+                self._clean[name] = self._clean.get(name, 0) + 1
+        if self._json is not None:
+            self._who.append((name if not row.refused else "", row.file))
         self._students += 1
+
+    def _with_repeat(self, line: bytes, name: str, place: str, places: list[str]) -> bytes:
+        import json
+
+        from attn_tutor.i18n import t
+
+        student = json.loads(line)
+        said = f"{place}: " + t("grade.duplicate_student", self.lang, student=name, places=", ".join(places))
+        if said not in student["errors"]:
+            student["errors"].append(said)
+        return dumps(student).encode("utf-8")
+
+    def newly_failed(self) -> int:
+        """Rows whose only problem is that their student appears elsewhere too (not in the tally's count)."""
+        return sum(self._clean.get(name, 0) for name in self.repeated())
+
+    def repeated(self) -> dict[str, list[str]]:
+        """The students who appear in more than one place, with every place (each row gets an error)."""
+        return {name: places for name, places in self._places.items() if len(places) > 1}
 
     def _records(self):
         self._csv.seek(0)
@@ -119,9 +163,10 @@ class GradebookWriter:
     def typed_rows(self):
         """The gradebook as typed cells: str is text, int/float/Decimal are numbers, None is empty."""
         columns = self.tally.columns
+        repeated = self.repeated()
         yield header(columns)
         for record in self._records():
-            yield _typed(record, len(columns))
+            yield _typed(record, len(columns), repeated, self.lang)
 
     def write_csv(self, stream) -> None:
         _write_csv(stream, self.typed_rows())
@@ -133,7 +178,11 @@ class GradebookWriter:
         if self._students:
             stream.write(b"[\n")
             self._json.seek(0)
+            repeated = self.repeated()
             for number_, line in enumerate(self._json):
+                name, place = self._who[number_]
+                if name in repeated:  # known only once every student is in: the error joins the report here
+                    line = self._with_repeat(line, name, place, repeated[name])
                 stream.write((b",\n" if number_ else b"") + line.rstrip(b"\n"))
             stream.write(b"\n]")
         else:
@@ -153,7 +202,7 @@ class GradebookWriter:
 
 def _book_writer(book: Gradebook, lang: str, *, csv_file: bool, json_file: bool) -> GradebookWriter:
     tally = Tally(book.follow_through, book.columns)
-    writer = GradebookWriter(tally, csv_file=csv_file, json_file=json_file)
+    writer = GradebookWriter(tally, csv_file=csv_file, json_file=json_file, lang=lang)
     for row in book.rows(lang, with_json=json_file):
         tally.add(row)
         writer.add(row)

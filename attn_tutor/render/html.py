@@ -10,7 +10,14 @@ borders tall enough to write in. Every text is escaped with :func:`html.escape`.
 
 from __future__ import annotations
 
-from html import escape
+import html as _html
+
+
+def escape(text: str) -> str:
+    """:func:`html.escape`, and control or invisible characters (but line breaks) written as ``\\uXXXX``."""
+    from attn_tutor.inputs import escape_unsafe
+
+    return escape_unsafe(_html.escape(text), keep="\n")
 
 from attn_tutor.document import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import json
 import math
+from collections.abc import Iterator
 
 from attn_tutor.engine import HeadResult, Solution
 
@@ -49,4 +50,16 @@ def solution_dict(solution: Solution) -> dict:
 
 
 def dumps(solutions: list[Solution]) -> str:
-    return json.dumps({"problems": [solution_dict(s) for s in solutions]}, ensure_ascii=False, indent=2) + "\n"
+    return "".join(chunks(solutions))
+
+
+def chunks(solutions) -> Iterator[str]:
+    """:func:`dumps` piece by piece, one problem at a time (``solutions`` may be a generator), so a
+    large demonstration is written as it is solved; the text is the same as one ``json.dumps``."""
+    yield '{\n  "problems": ['
+    first = True
+    for solution in solutions:
+        text = json.dumps(solution_dict(solution), ensure_ascii=False, indent=2)
+        yield ("\n" if first else ",\n") + "\n".join("    " + line for line in text.split("\n"))
+        first = False
+    yield ("\n  ]\n}\n" if not first else "]\n}\n")

@@ -21,8 +21,18 @@ _SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>#|!~"})
 
 
 def escape(text: str) -> str:
-    """Text that Markdown shows as it is, also inside a table cell (``|`` escaped)."""
-    return text.translate(_SPECIAL).replace("\n", " ")
+    """Text that Markdown shows as it is, also inside a table cell (``|`` escaped); control and
+    invisible characters (a terminal escape in a title) are written as ``\\uXXXX``, not passed on."""
+    from attn_tutor.inputs import escape_unsafe
+
+    return escape_unsafe(text.translate(_SPECIAL).replace("\n", " "))
+
+
+def _raw(lines) -> list[str]:
+    """Lines inside a code fence: shown as they are, but never a control character."""
+    from attn_tutor.inputs import escape_unsafe
+
+    return [escape_unsafe(line) for line in lines]
 
 
 def table(block: Table) -> list[str]:
@@ -62,18 +72,18 @@ def render(blocks: list[Block]) -> str:
             lines += table(block)
         elif isinstance(block, Bars):
             width = max((display_width(bar.label) for bar in block.bars), default=0)
-            drawn = [
+            drawn = _raw(
                 f"{pad(bar.label, width)} {'█' * round(bar.fraction * BAR_WIDTH)}"
                 f"{'·' * (BAR_WIDTH - round(bar.fraction * BAR_WIDTH))} {bar.text}"
                 for bar in block.bars
-            ]
+            )
             fence = _fence(drawn)  # a token may hold backticks
             lines += [f"**{escape(block.title)}**", "", fence + "text", *drawn, fence, ""]
         elif isinstance(block, Math):
             if block.title:
                 lines += [f"**{escape(block.title)}**", ""]
             fence = _fence(block.lines)
-            lines += [fence + "text", *block.lines, fence, ""]
+            lines += [fence + "text", *_raw(block.lines), fence, ""]
         elif isinstance(block, PageBreak):
             lines += ["---", ""]
         elif isinstance(block, Instructions):

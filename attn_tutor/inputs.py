@@ -1,0 +1,162 @@
+"""Reading an input file safely: a regular file only, under a size cap, never a hang.
+
+Every file a command reads (problem sets, answer files) comes through here:
+
+* The path is followed through symlinks and the target must be a *regular file*: a
+  FIFO, a device (``/dev/zero``), a socket or a directory is refused with a sentence
+  before a byte is read. The file is opened with ``O_NONBLOCK`` (so opening a FIFO
+  can never wait for a writer) and checked again with ``fstat`` on the open
+  descriptor, so a path swapped between the check and the open is caught too.
+* It may be at most ``limit`` bytes (the caps are in :mod:`attn_tutor.model`),
+  checked before reading and again while reading (a file that grows is cut off).
+
+:func:`excerpt` is how a message quotes anything it read: a short piece, with
+control and invisible characters shown as ``\\u....`` escapes, so a message never
+carries a terminal escape sequence or a file's contents.
+"""
+
+from __future__ import annotations
+
+import io
+import os
+import stat
+import unicodedata
+
+from attn_tutor.errors import AttnTutorError, Location
+
+EXCERPT_CHARS = 40
+_CHUNK = 1 << 20
+
+
+class InputRefused(AttnTutorError):
+    """An input path that is not a readable regular file within its size cap (exit status 1)."""
+
+
+def _kind(mode: int) -> str | None:
+    """The catalogue key for what a non-regular file is, or None for a regular file."""
+    if stat.S_ISREG(mode):
+        return None
+    if stat.S_ISDIR(mode):
+        return "problems.is_directory"
+    if stat.S_ISFIFO(mode):
+        return "input.fifo"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "input.device"
+    if stat.S_ISSOCK(mode):
+        return "input.socket"
+    return "input.not_regular"
+
+
+def open_regular(path: str | os.PathLike, limit: int) -> tuple[int, int]:
+    """An open read-only descriptor of the regular file at ``path`` and its size; else InputRefused."""
+    where = Location(os.fspath(path))
+    try:
+        before = os.stat(path)
+    except FileNotFoundError:
+        raise InputRefused("problems.not_found", where) from None
+    except OSError as error:
+        raise InputRefused("problems.unreadable", where, reason=error.strerror or type(error).__name__) from None
+    kind = _kind(before.st_mode)
+    if kind is not None:
+        raise InputRefused(kind, where)
+    if before.st_size > limit:
+        raise InputRefused("input.too_large", where, limit=f"{limit:,}")
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NONBLOCK | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        raise InputRefused("problems.not_found", where) from None
+    except OSError as error:
+        raise InputRefused("problems.unreadable", where, reason=error.strerror or type(error).__name__) from None
+    try:
+        after = os.fstat(fd)
+        kind = _kind(after.st_mode)
+        if kind is not None:
+            raise InputRefused(kind, where)
+        if after.st_size > limit:
+            raise InputRefused("input.too_large", where, limit=f"{limit:,}")
+    except BaseException:
+        os.close(fd)
+        raise
+    return fd, after.st_size
+
+
+def read_regular(path: str | os.PathLike, limit: int) -> bytes:
+    """The whole of the regular file at ``path``, at most ``limit`` bytes; else InputRefused."""
+    fd, size = open_regular(path, limit)
+    where = Location(os.fspath(path))
+    try:
+        chunks = []
+        total = 0
+        while True:
+            chunk = os.read(fd, min(_CHUNK, limit + 1 - total) or 1)
+            if not chunk:
+                break
+            chunks.append(chunk)
+            total += len(chunk)
+            if total > limit:
+                raise InputRefused("input.too_large", where, limit=f"{limit:,}")
+        return b"".join(chunks)
+    except OSError as error:
+        raise InputRefused("problems.unreadable", where, reason=error.strerror or type(error).__name__) from None
+    finally:
+        os.close(fd)
+
+
+class _Capped(io.RawIOBase):
+    """A raw stream over a descriptor that stops with InputRefused past ``limit`` bytes."""
+
+    def __init__(self, fd: int, limit: int, where: Location) -> None:
+        self._fd, self._limit, self._where, self._read = fd, limit, where, 0
+
+    def readable(self) -> bool:
+        return True
+
+    def readinto(self, buffer) -> int:
+        data = os.read(self._fd, len(buffer))
+        self._read += len(data)
+        if self._read > self._limit:
+            raise InputRefused("input.too_large", self._where, limit=f"{self._limit:,}")
+        buffer[: len(data)] = data
+        return len(data)
+
+    def close(self) -> None:
+        if not self.closed:
+            os.close(self._fd)
+        super().close()
+
+
+def open_text(path: str | os.PathLike, limit: int, encoding: str = "utf-8-sig") -> io.TextIOWrapper:
+    """The regular file at ``path`` as a text stream (``newline=""``, for csv), capped at ``limit`` bytes."""
+    fd, _size = open_regular(path, limit)
+    raw = _Capped(fd, limit, Location(os.fspath(path)))
+    return io.TextIOWrapper(io.BufferedReader(raw, _CHUNK), encoding=encoding, errors="strict", newline="")
+
+
+# --- quoting what was read -----------------------------------------------------------------
+
+_INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
+
+
+def is_unsafe_char(ch: str) -> bool:
+    """A control, format (zero-width, bidi override), private-use or unassigned character."""
+    return unicodedata.category(ch) in _INVISIBLE_CATEGORIES
+
+
+def escape_unsafe(text: str, keep: str = "") -> str:
+    """``text`` with every control or invisible character (but those in ``keep``) written as ``\\uXXXX``."""
+    if not any(is_unsafe_char(ch) for ch in text):
+        return text
+    return "".join(ch if ch in keep else _escaped(ch) for ch in text)
+
+
+def _escaped(ch: str) -> str:
+    if not is_unsafe_char(ch):
+        return ch
+    return f"\\u{ord(ch):04x}" if ord(ch) <= 0xFFFF else f"\\U{ord(ch):08x}"
+
+
+def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
+    """A short, safe piece of ``text`` for a message: at most ``limit`` characters, then "…"."""
+    text = str(text)
+    short = text if len(text) <= limit else text[:limit] + "…"
+    return escape_unsafe(short)
