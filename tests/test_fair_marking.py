@@ -280,7 +280,7 @@ def test_grade_accepts_a_causal_row_with_the_masked_cells_left_out(tmp_path):
         encoding="utf-8",
     )
     (tmp_path / "kim.yaml").write_text(
-        "student: kim\nproblem_set: set.yaml\nanswers:\n  c:\n    b:\n      scores: '1 4'\n      scaled: [0.707, 2.828]\n"
+        "student: kim\nanswers:\n  c:\n    b:\n      scores: '1 4'\n      scaled: [0.707, 2.828]\n"
         "      weights: '0.106 0.894'\n    c:\n      weights: '0.1 0.2'\n",
         encoding="utf-8",
     )
@@ -300,7 +300,7 @@ def test_grade_says_both_counts_for_a_masked_row_of_the_wrong_length(tmp_path):
         "problems:\n  - id: c\n    tokens: [a, b, c]\n    Q: [[2, 1], [1, 2], [1, 3]]\n    K: [[1, 0], [0, 2], [1, 1]]\n    mask: causal\n",
         encoding="utf-8",
     )
-    (tmp_path / "kim.yaml").write_text("student: kim\nproblem_set: set.yaml\nanswers:\n  c:\n    b:\n      scores: '1'\n", encoding="utf-8")
+    (tmp_path / "kim.yaml").write_text("student: kim\nanswers:\n  c:\n    b:\n      scores: '1'\n", encoding="utf-8")
     (student,) = gradebook.grade_files([tmp_path / "kim.yaml"], problems=str(tmp_path / "set.yaml")).students
     assert student.findings[0].text().endswith("c/b/scores: 1 numbers given, 3 expected (or 2 with the masked cells left out)")
 
