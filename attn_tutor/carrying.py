@@ -11,6 +11,7 @@ from collections.abc import Sequence
 import numpy as np
 
 from attn_tutor import engine
+from attn_tutor import tolerance as tolerances
 from attn_tutor.engine import Solution
 from attn_tutor.model import STAGES
 
@@ -53,6 +54,21 @@ def marked_cells(solution: Solution, row: int, stage: str) -> np.ndarray:
     return np.ones(row_width(solution, stage), dtype=bool)
 
 
+def full_row(values: Sequence[float], open_: Sequence[bool]) -> list[float] | None:
+    """A typed row in full: as typed when it has a cell per key (or component); with the masked
+    cells left out (as many numbers as ``open_`` has True), those cells filled in with 0; else None.
+
+    One rule for the quiz and for ``grade``.
+    """
+    values = [float(v) for v in values]
+    if len(values) == len(open_):
+        return values
+    if not all(open_) and len(values) == sum(1 for is_open in open_ if is_open):
+        filled = iter(values)
+        return [next(filled) if is_open else 0.0 for is_open in open_]
+    return None
+
+
 # --- carrying a student's own numbers forward --------------------------------------
 
 
@@ -84,15 +100,23 @@ def trivial_carry(solution: Solution, row: int, stage: str, previous: Sequence[f
     """Per cell of ``stage``: True where the work carried from ``previous`` is trivial.
 
     Judged per head on the previous row's unmasked cells: all zeros (scaled,
-    output) or constant (weights, output) — see the module docstring.
+    output) or constant (weights, output), and not right (some marked cell beyond
+    the previous stage's tolerance of the exact row) — see :mod:`attn_tutor.grading`.
     """
     before = previous_stage(stage)
     prev = np.asarray(previous, dtype=np.float64)
+    exact = solution.stage_row(before, row)
+    marked = marked_cells(solution, row, before)
+    limit = tolerances.tolerance(solution.problem, before) + EPS  # the stage's tolerance
     flags = []
     for prev_seg, seg, head in zip(segments(solution, before), segments(solution, stage), solution.heads):
         values = prev[prev_seg][head.mask[row]]
         zeros = bool(np.all(np.abs(values) <= EPS))
         constant = bool(values.size == 0 or np.ptp(values) <= EPS)
         trivial = zeros if stage == "scaled" else constant if stage == "weights" else (zeros or constant)
+        if trivial:  # only a wrong row trivialises: a right one (all scores truly equal) is carried as usual
+            with np.errstate(invalid="ignore"):
+                right = bool(np.all(np.abs(prev[prev_seg] - exact[prev_seg])[marked[prev_seg]] <= limit))
+            trivial = not right
         flags.append(np.full(seg.stop - seg.start, trivial))
     return np.concatenate(flags)

@@ -23,6 +23,7 @@ from attn_tutor.model import (
     DECIMALS_MAX,
     DIM_MAX,
     MAX_PROBLEMS,
+    SEED_MAX,
     SHEET_SEED_MAX,
     STAGE_ALIASES,
     STAGES,
@@ -183,11 +184,11 @@ def _check_random(random: bool, file, problem, tokens, dim, seed, causal: bool) 
         raise UsageError("quiz.random_and_file")
 
 
-def _overview(problem_set, file: str | None, shown, language: str):
+def _overview(problem_set, file: str | None, shown, language: str, variant: int | None = None):
     """After the first problem: the others, each with the command that shows it."""
     from attn_tutor.document import Math
 
-    where = "" if file is None else f" {file}"
+    where = ("" if file is None else f" {file}") + ("" if variant is None else f" --variant {variant}")
     rest = [p for p in problem_set.problems if p is not shown]
     width = max(len(p.id) for p in rest)
     lines = tuple(
@@ -214,6 +215,7 @@ def solve(
     seed: SeedOption = None,
     causal: CausalOption = False,
     large: Annotated[bool, typer.Option("--large", help="help.solve.large")] = False,
+    variant: Annotated[Optional[int], typer.Option("--variant", min=0, max=SEED_MAX, help="help.solve.variant")] = None,
     lang: LangOption = None,
 ) -> None:
     """Show every stage of each problem worked out: scores, scaling, softmax, output."""
@@ -225,6 +227,8 @@ def solve(
     _check_random(random, file, problem, tokens, dim, seed, causal)
     if random and every:
         raise UsageError("solve.random_and_all")
+    if random and variant is not None:
+        raise UsageError("solve.random_and_variant")
     last_stage = stage_name(stage) if stage is not None else None
     if random:
         from attn_tutor.model import ProblemSet
@@ -238,6 +242,10 @@ def solve(
         from attn_tutor.problem_load import load_problem_set
 
         problem_set = load_problem_set(file, LARGE if large else HAND_SIZED)
+        if variant is not None:
+            from attn_tutor.generate import regenerate
+
+            problem_set = regenerate(problem_set, variant)  # exactly as grade remakes a sheet
     chosen = pick_problems(problem_set, problem)
     # In a terminal, a set's first problem, then how to see the others; files and programs get every problem.
     overview = format is SolveFormat.table and problem is None and row is None and not every and len(chosen) > 1
@@ -266,13 +274,16 @@ def solve(
     from attn_tutor.solution_doc import solution_blocks
 
     blocks = []
-    if problem_set.title:
-        blocks.append(Heading(problem_set.title, level=1))
+    if problem_set.title or variant is not None:
+        title = problem_set.title or problem_set.name or problem_set.source
+        if variant is not None:
+            title = t("solve.variant_title", language, title=title, variant=variant)
+        blocks.append(Heading(title, level=1))
     for solution, rows in solutions:
         last = last_stage if last_stage in solution.problem.stages else None
         blocks += solution_blocks(solution, language, decimals=decimals, rows=rows, last_stage=last, explain_rows=explain)
     if overview:
-        blocks.append(_overview(problem_set, file, chosen[0], language))
+        blocks.append(_overview(problem_set, file, chosen[0], language, variant))
     if format is SolveFormat.markdown:
         from attn_tutor.render import markdown
 
@@ -342,8 +353,9 @@ def validate(
 
     bad = 0
     for path in files:
+        loaded = None
         try:  # a file, or a packaged set's name, as every other command takes
-            load_problem_set(path)
+            loaded = load_problem_set(path)
             findings = []
         except InvalidProblemSet as error:
             findings = list(error.problems)
@@ -355,6 +367,10 @@ def validate(
                 terminal.plain("  " + finding.text(language))
         else:
             terminal.plain(t("validate.valid", language, path=str(path)))
+            from attn_tutor import tolerance
+
+            for warning in tolerance.warnings(loaded):
+                terminal.plain("  " + t("validate.warning", language, message=warning.text(language)))
     if bad:
         raise typer.Exit(1)
 
@@ -787,6 +803,10 @@ def export(
     language = resolve_lang(lang)
     problem_set = load_problem_set(file)
     sheets = worksheet.make_sheets(problem_set, variants=variants, seed=seed)
+    if variants is not None:
+        from attn_tutor.render import terminal
+
+        terminal.plain(worksheet.fairness_note(problem_set, sheets, language), stderr=True)
     if chosen == "page":
         from attn_tutor import page_data
         from attn_tutor.render import page

@@ -76,9 +76,17 @@ def targets(directory: str | os.PathLike, names: Sequence[str], suffix: str = ".
 
 
 def _number(x: float | None, decimals: int) -> str:
+    """A number the student typed, as typed (up to ``decimals`` places)."""
     from attn_tutor.numbers import fmt_given
 
     return "" if x is None else fmt_given(x, decimals)
+
+
+def _answer(x: float, decimals: int) -> str:
+    """A number worked out for the student: rounded half up to the asked places, as the key prints it."""
+    from attn_tutor.numbers import fmt
+
+    return fmt(x, decimals)
 
 
 def _stage_label(stage: str, lang: str) -> str:
@@ -103,7 +111,7 @@ def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
         (t("feedback.row.mark", lang), *(t(f"feedback.cell.{state}", lang) for state in item.cells)),
         (
             t("feedback.row.expected", lang),
-            *("—" if v is None else _number(v, decimals) for v in item.expected),
+            *("—" if v is None else _answer(v, decimals) for v in item.expected),
         ),
     ]
     follow = [i for i, state in enumerate(item.cells) if state == "follow_through"]
@@ -111,7 +119,7 @@ def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
         rows.append(
             (
                 t("feedback.row.carried", lang),
-                *("—" if v is None else _number(v, decimals) for v in item.carried),
+                *("—" if v is None else _answer(v, decimals) for v in item.carried),
             )
         )
     verdict = t(f"grading.verdict.{item.verdict}", lang)

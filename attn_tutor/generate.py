@@ -6,9 +6,16 @@
   ``random-{seed}``.
 * :func:`variant` gives a problem new numbers and keeps everything else: id,
   title, tokens, key tokens, every shape (d_k, d_v, d_in, the number of heads),
-  rows, ask, mask, divide_by, decimals, tolerance. Projection problems get a new
-  X in -2…2 (-1…1 when d_in > 2) and new W's in -1…1 whose products Q, K, V stay
-  within -3…3.
+  rows, ask, mask, divide_by, decimals, tolerance — and the problem's character:
+  each matrix's entries are drawn from that matrix's own range and granularity
+  (:func:`grids`: integers 0…2 stay integers 0…2, one-decimal entries stay
+  one-decimal; a matrix of one repeated number takes the range of its kind), and
+  a draw is kept only when :func:`attn_tutor.fairness.is_fair` holds (scaled
+  scores and e^x in the source's band, no asked cell on a rounding tie, no
+  weights row rounding to one-hot or uniform and no output row free of the
+  weights unless the source's is, every mistake the source shows still
+  visible). Without a fair draw in
+  :data:`VARIANT_ATTEMPTS`, an :class:`~attn_tutor.errors.AttnTutorError` says so.
 * :func:`variant_set` varies every problem of a set (per-student worksheets; the
   grader regenerates them from the printed seed).
 
@@ -20,25 +27,27 @@ stream is derived from ``(seed, problem.id)`` only — not from its position in
 the set — so adding, removing or reordering problems never changes the others'
 variants, and ``variant_set(s, seed).problems[i] == variant(s.problems[i], seed)``.
 
-Guards, checked in exact integer arithmetic: no all-zero row in Q, K or V (the
-projected ones for projection problems); in every head, no query row whose
-unmasked scores are all equal unless it has only one unmasked key (the first row
-of a causal mask); a variant's numbers differ from the original's. A draw that
-fails is drawn again from the next attempt's stream. The -3…3 bound on projected
-Q, K, V is dropped for the second half of the attempts (only very wide
-projection problems, such as 8 tokens with d_in = 8 and two heads, need that);
-after :data:`MAX_ATTEMPTS` (never reached in practice: see the tests) a fixed
-construction that provably passes the first two guards for every shape and mask
-is used instead (Q_i, K_j, V_j = c·e₁ with distinct non-zero c, so row i's scores
-c_i·c_j are distinct).
+Guards, checked in exact integer arithmetic (in units of each matrix's grid): no
+all-zero row in Q, K or V (the projected ones for projection problems); in every
+head, no query row whose unmasked scores are all equal unless it has only one
+unmasked key (the first row of a causal mask); a variant's numbers differ from
+the original's. A draw that fails is drawn again from the next attempt's stream.
+For :func:`random_problem` the -3…3 bound on projected Q, K, V is dropped for the
+second half of the attempts, and after :data:`MAX_ATTEMPTS` (never reached in
+practice: see the tests) a fixed construction that provably passes the first two
+guards for every shape and mask is used instead (Q_i, K_j, V_j = c·e₁ with
+distinct non-zero c, so row i's scores c_i·c_j are distinct). The fairness checks
+use numpy's float arithmetic on the drawn numbers; their thresholds are far from
+the last bits of a float, so the same seed gives the same variant everywhere.
 """
 
 from __future__ import annotations
 
 import hashlib
 import json
+from typing import NamedTuple
 
-from attn_tutor.errors import UsageError
+from attn_tutor.errors import AttnTutorError, UsageError
 from attn_tutor.model import DIM_MAX, SEED_MAX, TOKENS_MAX, Head, Matrix, Problem, ProblemSet
 
 __all__ = [
@@ -56,6 +65,7 @@ MAX_DIM = DIM_MAX  # the limits are the model's (attn_tutor.model)
 MAX_SEED = SEED_MAX
 assert MAX_TOKENS >= TOKENS_MAX
 MAX_ATTEMPTS = 200
+VARIANT_ATTEMPTS = 2000  # draws for a fair variant; most unfair draws fail the cheap band check
 
 VALUES = (-3, 3)  # Q, K, V of a plain problem; also the bound on projected Q, K, V
 EMBEDDINGS = (-2, 2)  # X of a projection problem with d_in <= 2 (-1…1 for wider X)
@@ -312,13 +322,127 @@ def new_seed() -> int:
     return secrets.randbelow(1_000_000)
 
 
+# --- fair variants -------------------------------------------------------------------
+
+MAX_PLACES = 3  # the finest granularity a variant keeps (entries like 0.125)
+
+
+class Grid(NamedTuple):
+    """Where a matrix's entries come from: ``low..high`` in units of ``10^-places``."""
+
+    low: int
+    high: int
+    places: int
+
+
+def _places(values: list[float]) -> int:
+    for places in range(MAX_PLACES + 1):
+        if all(abs(v * 10**places - round(v * 10**places)) < 1e-9 for v in values):
+            return places
+    return MAX_PLACES
+
+
+def _grid_of(values: list[float], places: int) -> Grid:
+    return Grid(round(min(values) * 10**places), round(max(values) * 10**places), places)
+
+
+def grids(problem: Problem) -> dict[tuple[int | None, str], Grid]:
+    """Each given matrix's grid: its own range and granularity (``(head, name)``; ``(None, "X")`` for X).
+
+    A matrix whose entries are all one number takes the range of every matrix of its
+    kind (Q, K and V; or the W's) in the problem, and if that is one number too, one
+    unit either side of it.
+    """
+    named: dict[tuple[int | None, str], list[float]] = {}
+    if problem.X is not None:
+        named[(None, "X")] = [v for row in problem.X for v in row]
+    for h, head in enumerate(problem.heads):
+        for name in ("Q", "K", "V", "W_Q", "W_K", "W_V"):
+            matrix = getattr(head, name)
+            if matrix is not None:
+                named[(h, name)] = [v for row in matrix for v in row]
+    result = {}
+    for key, values in named.items():
+        family = [v for (h, name), vs in named.items() if name.startswith("W") == key[1].startswith("W") for v in vs]
+        places = _places(values)
+        grid = _grid_of(values, places)
+        if grid.low == grid.high:
+            places = max(places, _places(family))
+            grid = _grid_of(family, places)
+        if grid.low == grid.high:
+            grid = Grid(grid.low - 1, grid.high + 1, places)
+        result[key] = grid
+    return result
+
+
+def _draw_like(problem: Problem, stream: _Stream, where: dict) -> tuple[IntMatrix | None, list[dict]]:
+    """Entries in units of each matrix's grid (no all-zero row in X, Q, K, V)."""
+    X = None
+    if problem.X is not None:
+        grid = where[(None, "X")]
+        X = stream.matrix(*_shape(problem.X), (grid.low, grid.high), nonzero_rows=True)
+    heads = []
+    for h, head in enumerate(problem.heads):
+        drawn: dict[str, IntMatrix | None] = {}
+        for name in ("W_Q", "W_K", "W_V") if head.projected else ("Q", "K", "V"):
+            shape = _shape(getattr(head, name))
+            if shape is None:
+                drawn[name] = None
+                continue
+            grid = where[(h, name)]
+            drawn[name] = stream.matrix(*shape, (grid.low, grid.high), nonzero_rows=not head.projected)
+        heads.append(drawn)
+    return X, heads
+
+
+def _units_to_float(matrix: IntMatrix | None, places: int) -> Matrix | None:
+    if matrix is None:
+        return None
+    return tuple(tuple(v / 10**places for v in row) for row in matrix)
+
+
+def _build_like(problem: Problem, X: IntMatrix | None, heads: list[dict], where: dict) -> Problem:
+    new_heads = tuple(
+        Head(**{name: _units_to_float(m, where[(h, name)].places) if m is not None else None for name, m in head.items()})
+        for h, head in enumerate(heads)
+    )
+    new_X = _units_to_float(X, where[(None, "X")].places) if X is not None else None
+    return problem._replace(X=new_X, heads=new_heads)
+
+
 def variant(problem: Problem, seed: int) -> Problem:
-    """``problem`` with new small integers drawn from ``(seed, problem.id)``; nothing else changes."""
+    """``problem`` with new numbers drawn from ``(seed, problem.id)`` that keep its character; nothing else changes.
+
+    Entries come from each matrix's own range and granularity (:func:`grids`); a draw
+    is kept when it passes the guards and :func:`attn_tutor.fairness.is_fair`. After
+    :data:`VARIANT_ATTEMPTS` draws without one, an :class:`AttnTutorError` says so.
+    """
     _check_seed(seed)
-    return _fill(problem, "variant", seed, problem.id)
+    from attn_tutor import fairness
+
+    where = grids(problem)
+    original = _numbers(problem)
+    facts = fairness.source_facts(problem)
+    for attempt in range(VARIANT_ATTEMPTS):
+        X, heads = _draw_like(problem, _Stream("variant", seed, problem.id, attempt), where)
+        if not _passes(problem, X, heads, bound=None):
+            continue
+        candidate = _build_like(problem, X, heads, where)
+        if _numbers(candidate) != original and fairness.is_fair(candidate, facts):
+            return candidate
+    raise AttnTutorError("generate.no_fair_variant", id=problem.id, seed=seed, attempts=VARIANT_ATTEMPTS)
 
 
 def variant_set(problem_set: ProblemSet, seed: int) -> ProblemSet:
-    """Every problem varied with :func:`variant`; the set's title, source and name are kept."""
+    """Every problem varied with :func:`variant`; the set's title, source and name are kept.
+
+    This is how a printed variant number is turned back into its problems, by
+    ``grade`` and by ``solve --variant`` alike (:func:`regenerate`).
+    """
     _check_seed(seed)
     return problem_set._replace(problems=tuple(variant(p, seed) for p in problem_set.problems))
+
+
+def regenerate(problem_set: ProblemSet, number: int | None) -> ProblemSet:
+    """The set a sheet with variant ``number`` was printed from (None: the set as written)."""
+    return problem_set if number is None else variant_set(problem_set, number)

@@ -13,8 +13,14 @@ whole row: a cell per key for scores, scaled scores and weights (heads side by
 side in a multi-head problem), a cell per output component for the output.
 
 Cells
-    ``correct``         ``abs(given - exact) <= tolerance + 1e-12`` (the problem's
-                        tolerance; never ``np.isclose``).
+    ``correct``         ``abs(given - exact) <= tolerance + 1e-12`` (never
+                        ``np.isclose``). The tolerance is per stage
+                        (:func:`stage_tolerance`): the teacher's ``tolerance`` for
+                        every stage, or when it is left out the default that fits
+                        ``decimals`` — ``max(0.005, rounding_error(stage))``, the
+                        bound of :mod:`attn_tutor.tolerance`, so work rounded half
+                        up to the asked decimals at every stage and carried forward
+                        is always correct.
     ``follow_through``  not correct, but within the tolerance of the value computed
                         from the student's *own* previous-stage row (scores → scaled:
                         divide by the divisor; scaled → weights: softmax along the row
@@ -24,8 +30,9 @@ Cells
     ``masked``          a masked cell of scores or scaled: the student types the row
                         in full (any number goes there) and the cell is not marked;
                         ``expected`` holds ``None`` for it. Weights of masked cells are
-                        marked: they must be 0. (The quiz also accepts the row with the
-                        masked cells left out and fills them in.)
+                        marked: they must be 0. A row typed with the masked cells left
+                        out (as many numbers as open cells) is filled in with 0 by
+                        :func:`full_row`, the one rule the quiz and ``grade`` share.
 
 Whose previous row? ``own`` maps earlier stages to the rows the student's work is
 carried from (see :func:`advance`). In ``exam`` mode every stage is carried from
@@ -38,7 +45,10 @@ Trivial-carry guard: no follow-through credit for a head whose carried work is
 trivial, judged on the student's previous row over its unmasked cells —
 scaled: that scores row is all zeros (0 / √d needs no work); weights: that scaled
 row is constant (the weights are uniform, no e^x needed); output: that weights row
-is all zeros or constant (uniform). Typing zeros early gains nothing later.
+is all zeros or constant (uniform) — and only when that previous row is *wrong*
+(some marked cell of the head beyond the previous stage's tolerance of the exact
+row). Typing zeros early gains nothing later; a row that is right (all scores
+truly equal, so the weights truly uniform) is carried as usual.
 
 Verdicts (over the marked cells): ``correct`` — every cell correct;
 ``follow_through`` — every cell correct or follow-through, some follow-through;
@@ -46,14 +56,54 @@ Verdicts (over the marked cells): ``correct`` — every cell correct;
 ``wrong`` — none right; ``missing`` — no answer.
 
 Diagnoses, for a row with a wrong cell: the first mistake in :data:`DIAGNOSES`
-order whose numbers match every marked cell within the tolerance, each computed
-both from the exact previous stage and from the student's own (``own``). A
-mistake is only considered when its numbers differ, by more than the tolerance
-in some cell, from every right answer (the exact row, the follow-through row, and
-the right answer from the same inputs) — so transposing a symmetric S, forgetting
-to divide by a divisor of 1, or mixing K when K equals V is never diagnosed.
-``rounding`` comes last: every wrong cell is within 4× the tolerance of the exact
-or the (non-trivial) follow-through value.
+order (for one code: those made from the exact rows first, then from the
+student's own; within ``rounding``, for each basis, scaled: divisor then previous;
+weights: previous, exps, sum, then divisor; each with the fewest places first)
+whose row the answer matches, each computed both from the exact previous stage
+and from the student's own (``own``). Let ``tol`` be the stage's tolerance and
+``window = max(tol, rounding_error(stage))`` (:func:`match_window`; equal to
+``tol`` unless a teacher's tolerance is tighter than the asked decimals allow).
+
+* A mistake is only considered when its numbers differ, by more than ``tol`` in
+  some marked cell, from every right answer (the exact row, the follow-through
+  row, and the right answer from the same inputs) — so transposing a symmetric S,
+  forgetting to divide by a divisor of 1, or mixing K when K equals V is never
+  diagnosed.
+* The answer matches it when every marked cell is within ``window`` of the
+  mistake's row if that row stands more than ``2·window`` (in some cell) from
+  every right answer, else within ``tol``. The student's own rounding to the asked
+  decimals may so use up the tolerance without hiding the mistake, and a row
+  within ``window`` of a right answer is never matched to such a mistake.
+
+The mistakes (``b``: the previous stage's row, exact or the student's own; ``k``:
+each of 0, 1, 2 and the problem's decimals; rounding half up, as by hand):
+
+    transposed_scores  scores: column ``row`` of Q·Kᵀ (only when Q and K have as many rows)
+    not_scaled         scaled: ``b`` itself
+    divided_by_d       scaled: ``b / d_k`` (only when the divisor is √d_k)
+    no_exp             weights: ``b / Σ b`` over the open keys (not when Σ b = 0)
+    not_normalized     weights: ``e^b``
+    skipped_scaling    weights: softmax of the student's own (or exact) scores
+    column_softmax     weights: exact e^scaled divided by its column's sum
+    used_keys          output: ``weights·K`` (only when K and V are as wide)
+    ignored_mask       weights: softmax over every key, masked ones too (scaled
+                       from the givens for masked cells) — with the masked weights
+                       as computed, or left 0; output: exact such weights·V. Only
+                       for a row with a masked key.
+    rounding           computed, never guessed from distance: correct work from a
+                       number rounded too soon —
+                       ``divisor``: scaled ``b / round(divisor, k)``, and weights
+                       softmax(scores / round(divisor, k)) (each head's divisor; not
+                       when rounding leaves it unchanged or makes it 0);
+                       ``previous``: scaled from ``round(b, k)``, weights softmax of
+                       ``round(b, k)``, output ``round(b, k)·V``;
+                       ``exps``: weights ``round(e^b, k) / Σ round(e^b, k)``;
+                       ``sum``: weights ``e^b / round(Σ e^b, k)``.
+                       The item carries a :class:`Rounding` (what, ``k``, and
+                       ``keep``: the fewest places above ``k`` whose row is within
+                       ``tol`` of the right one, at most 10); the explanation names
+                       the number and the places to keep. A row no such rounding
+                       explains is never ``rounding``.
 
 Points: each item is worth 1 (``max_points``); a cell earns 1 if correct, the
 follow-through policy's share if follow-through (full 1, half 0.5, none 0) and 0
@@ -70,7 +120,9 @@ from typing import NamedTuple
 
 import numpy as np
 
+from attn_tutor import tolerance as tolerances
 from attn_tutor.carrying import EPS, carry_forward, marked_cells, previous_stage, row_width, trivial_carry
+from attn_tutor.carrying import full_row as full_row  # re-exported: the one fill-in rule, quiz and grade
 from attn_tutor.carrying import open_cells as open_cells  # re-exported: the quiz's and the tests' shapes
 from attn_tutor.carrying import segments as segments
 from attn_tutor.engine import Solution
@@ -86,21 +138,71 @@ DIAGNOSES: tuple[str, ...] = (
     "column_softmax",
     "transposed_scores",
     "used_keys",
+    "ignored_mask",
     "rounding",
 )
 CELL_STATES: tuple[str, ...] = ("correct", "follow_through", "wrong", "missing", "masked")
 MODES: tuple[str, ...] = ("practice", "exam")
 FOLLOW_THROUGH: dict[FollowThrough, float] = {policy: policy.credit for policy in FollowThrough}
 
-ROUNDING_FACTOR = 4.0
+ROUND_PLACES = (0, 1, 2)  # early rounding looked for: to these places, and to the problem's decimals
+MAX_KEEP = 10
 
-# Which mistakes each stage can show (rounding applies to every stage).
+# Which mistakes each stage can show.
 STAGE_DIAGNOSES: dict[Stage, tuple[str, ...]] = {
     Stage.scores: ("transposed_scores",),
-    Stage.scaled: ("not_scaled", "divided_by_d"),
-    Stage.weights: ("no_exp", "not_normalized", "skipped_scaling", "column_softmax"),
-    Stage.output: ("used_keys",),
+    Stage.scaled: ("not_scaled", "divided_by_d", "rounding"),
+    Stage.weights: ("no_exp", "not_normalized", "skipped_scaling", "column_softmax", "ignored_mask", "rounding"),
+    Stage.output: ("used_keys", "ignored_mask", "rounding"),
 }
+
+ROUNDED: tuple[str, ...] = ("divisor", "previous", "exps", "sum")
+"""What a ``rounding`` diagnosis found rounded too soon (:class:`Rounding`)."""
+
+
+class Rounding(NamedTuple):
+    """Which number a ``rounding`` row was worked from, rounded to ``places``; ``keep``: places enough."""
+
+    kind: str  # one of ROUNDED
+    places: int
+    keep: int
+    stage: str  # the stage whose row was rounded ("previous"), else the stage marked
+    divisor: str = ""  # "divisor": the divisor as written, "√2"
+    rounded: str = ""  # "divisor": what it was rounded to, "1.4"
+
+
+def stage_tolerance(problem, stage: str) -> float:
+    """The tolerance of a cell of ``stage`` (the teacher's, or the default that fits decimals)."""
+    return tolerances.tolerance(problem, stage)
+
+
+def match_window(problem, stage: str) -> float:
+    """How close a row must be to a mistake that stands well apart from every right answer:
+    the tolerance, or the rounding error of the asked decimals when a teacher's tolerance is tighter."""
+    return max(stage_tolerance(problem, stage), tolerances.rounding_error(problem, stage))
+
+
+def round_places(problem) -> tuple[int, ...]:
+    return tuple(sorted({*ROUND_PLACES, problem.decimals}))
+
+
+def half_up(values, places: int) -> np.ndarray:
+    """Each finite value rounded half up to ``places`` (as by hand; see attn_tutor.numbers)."""
+    from attn_tutor.numbers import round_half_up
+
+    scale = 10**places
+    out = []
+    for v in np.asarray(values, dtype=np.float64).tolist():
+        if not math.isfinite(v):
+            out.append(v)
+            continue
+        y = v * scale
+        if math.isfinite(y) and abs(y) < 2**52 and abs(abs(y) - math.floor(abs(y)) - 0.5) > 1e-6:
+            n = math.floor(y + 0.5)  # far from a tie: the same integer the decimal rounding gives
+            out.append(n / scale if n else 0.0)
+        else:
+            out.append(float(round_half_up(v, places)))
+    return np.array(out, dtype=np.float64)
 
 
 @dataclass(frozen=True)
@@ -121,6 +223,8 @@ class Item:
     # Not part of the report: the values carried from the student's own previous row
     # (None when there is none, or when every cell is correct and nothing was carried).
     carried: tuple[float | None, ...] | None = field(default=None, compare=False)
+    # Not in the JSON (which keeps the code): what a ``rounding`` diagnosis found rounded.
+    diagnosis_detail: Rounding | None = None
 
     def to_dict(self) -> dict:
         return {
@@ -178,6 +282,85 @@ def _verdict(cells: Sequence[str]) -> Verdict:
     if all(right):
         return Verdict.follow_through
     return Verdict.partial if any(right) else Verdict.wrong
+
+
+# --- what a diagnosis says ----------------------------------------------------------
+
+
+def diagnosis_name(code: str, lang: str = "en") -> str:
+    """A diagnosis's short name in ``lang`` (tables; the JSON keeps the code)."""
+    from attn_tutor.i18n import t
+
+    return t(f"grading.diagnosis_name.{code}", lang)
+
+
+def explanation(item: Item, lang: str = "en") -> str | None:
+    """The sentence that explains ``item``'s diagnosis (for ``rounding``: which number, and places to keep)."""
+    from attn_tutor.i18n import t
+
+    if item.diagnosis is None:
+        return None
+    found = item.diagnosis_detail
+    if item.diagnosis != "rounding" or found is None:
+        return t(f"grading.diagnosis.{item.diagnosis}", lang)
+
+    def places(n: int) -> str:
+        return t(f"grading.places_{n}", lang) if n in (0, 1) else t("grading.places", lang, n=n)
+
+    return t(
+        f"grading.rounding.{found.kind}",
+        lang,
+        places=places(found.places),
+        keep=places(found.keep),
+        stage=t(f"grading.rounded_stage.{found.stage}", lang) if found.kind == "previous" else "",
+        divisor=found.divisor,
+        rounded=found.rounded,
+    )
+
+
+def mistake_margins(solution: Solution, row: int, stage: str, codes=None, roundings=None) -> dict:
+    """Per code, how far its row (made from the exact work) stands from every right answer:
+    the largest, over that code's rows, of the smallest over right rows of the largest cell difference.
+
+    A code whose margin is above the tolerance changes the numbers (see :func:`diagnose_detail`).
+    For ``rounding`` the dict also holds each ``("rounding", kind, places)``. ``codes``: only these
+    are needed; ``roundings``: only these (kind, places) early roundings are made.
+    """
+    from attn_tutor.mistakes import exact_mistakes
+
+    marked = marked_cells(solution, row, stage)
+    exact = solution.stage_row(stage, row)
+    margins: dict = {}
+    rounding = (codes is None or "rounding" in codes) and (roundings if roundings is not None else True)
+    with np.errstate(invalid="ignore"):
+        for mistake in exact_mistakes(solution, row, stage, rounding=rounding):
+            if codes is not None and mistake.code not in codes:
+                continue
+            distances = [np.abs(mistake.made[marked] - other[marked]) for other in (exact, mistake.right)]
+            if any(np.isnan(d).any() for d in distances):
+                continue
+            margin = min(float(d.max()) if d.size else 0.0 for d in distances)
+            margins[mistake.code] = max(margins.get(mistake.code, 0.0), margin)
+            if mistake.rounding is not None:
+                key = ("rounding", mistake.rounding.kind, mistake.rounding.places)
+                margins[key] = max(margins.get(key, 0.0), margin)
+    return margins
+
+
+def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -> bool:
+    """Every cell in ``cells``: |a - b| <= tolerance (NaN never matches)."""
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(np.abs(a[cells] - b[cells]) <= tolerance + EPS))
+
+
+def _with_keep(mistake, cells: np.ndarray, tolerance: float) -> Rounding:
+    """The Rounding of a ``rounding`` mistake with ``keep``: the fewest places (more than it kept) that stay within tolerance."""
+    found = mistake.rounding
+    for places in range(found.places + 1, MAX_KEEP + 1):
+        made = mistake.remake(places)
+        if made is None or _within(made, mistake.right, cells, tolerance):
+            return found._replace(keep=places)
+    return found._replace(keep=MAX_KEEP)
 
 
 # --- the marker ---------------------------------------------------------------------
@@ -286,15 +469,23 @@ class Marker:
     def exact_mistakes(self, solution: Solution, row: int, stage: str) -> list[Mistake]:
         """Each known mistake that applies to (row, stage) made from the exact earlier stages,
         in :data:`DIAGNOSES` order: only those whose numbers differ from the right row by more
-        than the tolerance in some marked cell (the ones marking can diagnose). ``rounding``
-        has no row of its own and is not listed."""
+        than the tolerance in some marked cell (the ones marking can diagnose), and none whose
+        row is one listed before it (within its match width): marking would name that one.
+        Each such early rounding is listed as its own ``rounding`` row."""
         memo = self._memo(solution)
         facts = memo.facts(row, stage)
         marked = facts.marked
-        return [
-            Mistake(code, tuple(v if m else None for v, m in zip(made, marked)))
-            for code, made in memo.candidates(facts, None, None, None, None, None)
-        ]
+        found = memo.candidates(facts, None, None, None, None, None) + memo.candidates(
+            facts, None, None, None, None, None, rounding=True
+        )
+        listed: list[Mistake] = []
+        kept: list[tuple] = []
+        for code, made, _detail, limit in found:
+            if any(all(abs(made[i] - other[i]) <= limit for i in facts.marked_index) for other in kept):
+                continue  # the same numbers as a mistake tried before it: marking names that one
+            kept.append(made)
+            listed.append(Mistake(code, tuple(v if m else None for v, m in zip(made, marked))))
+        return listed
 
 
 def mark_stage(solution: Solution, row: int, stage: str, given, own=None, *, follow_through: str = "full", hints: int = 0) -> Item:
@@ -333,6 +524,8 @@ class _StageFacts(NamedTuple):
     missing: tuple[str, ...]  # the cells of a blank answer
     correct: tuple[str, ...]  # the cells of a right answer
     common: dict  # Item's fields that do not depend on the answer, hints aside
+    tolerance: float  # stage_tolerance
+    window: float  # match_window
 
 
 class _Carry(NamedTuple):
@@ -352,7 +545,6 @@ class _Memo:
         self.problem = solution.problem
         self.stages = self.problem.stages
         self.marker = marker
-        self.tolerance = self.problem.tolerance + EPS
         self._facts: dict = {}
         self._carries: dict = {}
         self._fixed: dict = {}
@@ -401,6 +593,8 @@ class _Memo:
                 missing=tuple("missing" if m else "masked" for m in marked),
                 correct=tuple("correct" if m else "masked" for m in marked),
                 common=dict(problem=problem.id, row=problem.tokens[row], stage=stage, max_points=1.0),
+                tolerance=stage_tolerance(problem, stage),
+                window=match_window(problem, stage),
             )
             self._facts[(row, stage)] = facts
         return facts
@@ -421,7 +615,7 @@ class _Memo:
             ckey = (facts.row, facts.stage, vkey, hints)
             item = self._correct.get(ckey)
             if item is None:
-                tolerance = self.tolerance
+                tolerance = facts.tolerance + EPS
                 item = False
                 if all(not m or abs(v - e) <= tolerance for v, e, m in zip(values, facts.exact, facts.marked)):
                     # Right in every cell: correct whatever came before, and nothing is carried.
@@ -453,7 +647,7 @@ class _Memo:
         common = dict(expected=facts.expected, hints=hints, carried=carried_t, **facts.common)
         if values is None:
             return Item(given=None, cells=facts.missing, verdict=Verdict.missing, diagnosis=None, points=0.0, **common)
-        tolerance, exact, marked = self.tolerance, facts.exact, facts.marked
+        tolerance, exact, marked = facts.tolerance + EPS, facts.exact, facts.marked
         carried, trivial = (carry.carried, carry.trivial) if carry is not None else (None, None)
         states = []
         for i, value in enumerate(values):
@@ -467,33 +661,33 @@ class _Memo:
                 states.append("wrong")
         cells = tuple(states)
         verdict = _verdict(cells)
-        diagnosis = None
+        diagnosis = detail = None
         if verdict in (Verdict.partial, Verdict.wrong):
-            candidates = self.candidates(facts, carry, basis, bkey, scores, _key(scores))
-            diagnosis = self._diagnose(facts, carry, candidates, values, cells)
+            skey = _key(scores)
+            candidates = self.candidates(facts, carry, basis, bkey, scores, skey)
+            diagnosis, detail = self._diagnose(facts, candidates, values, cells)
+            if diagnosis is None:  # rounding comes last in DIAGNOSES: its rows only when nothing else fits
+                candidates = self.candidates(facts, carry, basis, bkey, scores, skey, rounding=True)
+                diagnosis, detail = self._diagnose(facts, candidates, values, cells)
         credit = {"correct": 1.0, "follow_through": self.marker.credit}
         scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
         points = round(sum(scored) / len(scored), 4) if scored else 0.0
-        return Item(given=values, cells=cells, verdict=verdict, diagnosis=diagnosis, points=points, **common)
+        return Item(
+            given=values, cells=cells, verdict=verdict, diagnosis=diagnosis, points=points, diagnosis_detail=detail, **common
+        )
 
-    def _diagnose(self, facts: _StageFacts, carry: _Carry | None, candidates, values: tuple, cells: tuple) -> str | None:
-        """The first candidate mistake matching every marked cell; else ``rounding`` if every
-        wrong cell is near the exact or the (non-trivial) carried value; else None."""
+    def _diagnose(self, facts: _StageFacts, candidates, values: tuple, cells: tuple) -> tuple[str | None, Rounding | None]:
+        """The first candidate mistake matching every marked cell within its width (see the module docstring)."""
         if "wrong" not in cells:
-            return None
-        limit = self.tolerance
-        for code, made in candidates:
-            if all(abs(values[i] - made[i]) <= limit for i in facts.marked_index):
-                return code
-        near = ROUNDING_FACTOR * self.problem.tolerance + EPS
-        carried, trivial = (carry.carried, carry.trivial) if carry is not None else (None, None)
-        for i, state in enumerate(cells):
-            if state != "wrong" or abs(values[i] - facts.exact[i]) <= near:
-                continue
-            if carried is not None and not trivial[i] and abs(values[i] - carried[i]) <= near:
-                continue
-            return None
-        return "rounding"
+            return None, None
+        marked = facts.marked_index
+        for n, (code, made, detail, limit) in enumerate(candidates):
+            if all(abs(values[i] - made[i]) <= limit for i in marked):
+                if isinstance(detail, tuple) and not isinstance(detail, Rounding):
+                    detail = _with_keep(*detail)
+                    candidates[n] = (code, made, detail, limit)  # once per candidate
+                return code, detail
+        return None, None
 
     def advance(self, row: int, stage: str, values, own: dict, mode: str, *, in_place: bool) -> dict:
         """:meth:`Marker.advance` on float rows; ``own`` is changed and returned in exam mode."""
@@ -531,29 +725,43 @@ class _Memo:
             self._keep(self._rows, key, carried)
         return carried
 
-    def candidates(self, facts: _StageFacts, carry: _Carry | None, basis, bkey, scores, skey) -> list:
+    def candidates(self, facts: _StageFacts, carry: _Carry | None, basis, bkey, scores, skey, *, rounding: bool = False) -> list:
         """The mistakes to try, in order, less those that change no number: each is kept only
         when it differs by more than the tolerance in some marked cell from every right answer
-        (the exact row, the follow-through row and the right row from the same inputs)."""
+        (the exact row, the follow-through row and the right row from the same inputs).
+
+        ``rounding``: the early-rounding rows alone (tried last, as ``rounding`` is the last
+        diagnosis, so they are made only for an answer no other mistake explains); else the others.
+        """
         from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes
 
         row, stage = facts.row, facts.stage
-        key = (row, stage, bkey, skey)
+        key = (row, stage, bkey, skey, rounding)
         found = self._candidates.get(key)
         if found is None:
-            fixed = self._fixed.get((row, stage))
+            fixed = self._fixed.get((row, stage, rounding))
             if fixed is None:
-                fixed = self._fixed[(row, stage)] = exact_mistakes(self.solution, row, stage)
+                made = exact_mistakes(self.solution, row, stage, rounding=rounding)
+                fixed = self._fixed[(row, stage, rounding)] = [m for m in made if (m.code == "rounding") == rounding]
             mistakes = list(fixed)
             if basis is not None or scores is not None:
                 carried_array = None if carry is None else carry.array
-                mistakes += own_mistakes(self.solution, row, stage, basis, carried_array, scores)
+                own = own_mistakes(self.solution, row, stage, basis, carried_array, scores, rounding=rounding)
+                mistakes += [m for m in own if (m.code == "rounding") == rounding]
             rights = [facts.exact] + ([carry.carried] if carry is not None else [])
-            limit, cells = self.tolerance, facts.marked_index
+            limit = facts.tolerance + EPS
+            wide = 2 * facts.window + EPS
+            cells = facts.marked_index
+            marked = np.array(facts.marked)
             found = []
-            for code, made, right in in_diagnosis_order(mistakes):
-                made_t, right_t = tuple(made.tolist()), tuple(np.asarray(right, dtype=np.float64).tolist())
-                if not any(all(abs(made_t[i] - other[i]) <= limit for i in cells) for other in (*rights, right_t)):
-                    found.append((code, made_t))
+            for mistake in in_diagnosis_order(mistakes):
+                made_t = tuple(mistake.made.tolist())
+                others = (*rights, tuple(np.asarray(mistake.right, dtype=np.float64).tolist()))
+                if any(all(abs(made_t[i] - other[i]) <= limit for i in cells) for other in others):
+                    continue  # the mistake does not change the numbers
+                apart = not any(all(abs(made_t[i] - other[i]) <= wide for i in cells) for other in others)
+                # a rounding's places to keep are worked out when it is named (see _diagnose)
+                detail = (mistake, marked, facts.tolerance) if mistake.rounding is not None else None
+                found.append((mistake.code, made_t, detail, (facts.window if apart else facts.tolerance) + EPS))
             self._keep(self._candidates, key, found)
         return found

@@ -99,6 +99,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "validate.valid": ("{path}: valid", "{path}: 올바름"),
     "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
     "validate.invalid_one": ("{path}: invalid (1 error)", "{path}: 오류 1개"),
+    "validate.warning": ("warning: {message}", "경고: {message}"),
     "show.no_such_set": (
         "there is no packaged problem set '{name}'; packaged sets: {sets}",
         "'{name}'(이)라는 내장 문제 세트가 없습니다. 내장 세트: {sets}",
@@ -179,6 +180,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "help.solve.explain": ("Write out each cell's arithmetic.", "칸마다 계산 과정을 적어 보여 줍니다."),
     "help.solve.decimals": ("Decimal places (default: the problem's).", "소수 자릿수 (기본값: 문제에 적힌 값)."),
+    "help.solve.variant": (
+        "Solve the variant with this number (as printed on a worksheet), regenerated exactly as grade does.",
+        "이 번호의 변형(활동지에 찍힌 번호)을 grade와 똑같이 다시 만들어 풉니다.",
+    ),
     "help.solve.large": (
         "With --format json: allow a demonstration beyond the hand-sized limits (up to 512 tokens and d 512), written problem by problem.",
         "--format json과 함께: 손계산 한도를 넘는 시연용 문제를 허용합니다 (토큰 512개, d 512까지). 문제마다 이어서 씁니다.",
@@ -613,7 +618,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} must be a number greater than 0 and at most 1, but it is {text}",
         "{path}은(는) 0보다 크고 1 이하인 수여야 합니다. 지금 값: {text}",
     ),
+    "problems.tolerance_tight": (
+        "problem {id}: tolerance {tolerance} is tighter than decimals: {decimals} allows (rounding as asked and carrying the rounded numbers moves the {stage} by up to {needed}), so answers worked correctly may be marked wrong; leave tolerance out to use the default that fits decimals, or raise it",
+        "문제 {id}: tolerance {tolerance}은(는) decimals: {decimals}에 비해 너무 작습니다 (요구대로 반올림한 값을 이어 쓰면 {stage}이(가) 최대 {needed}까지 달라집니다). 바르게 계산한 답도 오답이 될 수 있으니, tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 더 크게 하세요",
+    ),
     # --- solve (attn_tutor.solution_doc, attn_tutor.render) ------------------------
+    "solve.variant_title": ("{title} — variant {variant}", "{title} — 변형 {variant}"),
     "solve.given": ("Given", "주어진 값"),
     "solve.given_projection": (
         "Given: embeddings X and weights W_Q, W_K, W_V (Q = X·W_Q, K = X·W_K, V = X·W_V)",
@@ -660,6 +670,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "solve.overview_one": ("The set's other problem", "이 세트의 다른 문제 1개"),
     "solve.overview_all": ("Every problem at once: {command}", "모든 문제를 한 번에: {command}"),
     "solve.seed": ("Random problem, seed {seed}. Make it again with:\n  {command}", "무작위 문제, 시드 {seed}. 다시 만들려면:\n  {command}"),
+    "solve.random_and_variant": (
+        "--variant remakes a printed sheet of a problem set; --random makes a new problem: use one or the other",
+        "--variant는 문제 세트의 인쇄된 변형을 다시 만들고, --random은 새 문제를 만듭니다. 둘 중 하나만 쓰세요",
+    ),
     "solve.random_and_all": (
         "--random makes one problem: leave out --all",
         "--random은 문제를 하나 만듭니다: --all은 빼세요",
@@ -807,10 +821,46 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "You mixed the keys: the output is weights·V, not weights·K.",
         "Key를 섞었습니다: 출력은 가중치·K가 아니라 가중치·V입니다.",
     ),
-    "grading.diagnosis.rounding": (
-        "Off only by rounding: keep more decimals in the earlier steps.",
-        "반올림 오차입니다: 앞 단계에서 소수 자릿수를 더 남기세요.",
+    "grading.diagnosis.ignored_mask": (
+        "You took the softmax over masked keys too: a masked key gets weight 0, and the sum of e^x runs only over the keys this token may see.",
+        "마스크된 Key까지 Softmax에 넣었습니다: 마스크된 Key의 가중치는 0이고, e^x의 합은 이 토큰이 볼 수 있는 Key만 더합니다.",
     ),
+    "grading.diagnosis.rounding": (
+        "Rounded too soon: keep more decimals in the earlier steps.",
+        "너무 일찍 반올림했습니다: 앞 단계에서 소수 자릿수를 더 남기세요.",
+    ),
+    "grading.rounding.divisor": (
+        "Rounded too soon: you divided by {divisor} rounded to {places} ({rounded}). Keep {divisor} to at least {keep}.",
+        "너무 일찍 반올림했습니다: {divisor}을(를) {places}로 반올림한 {rounded}(으)로 나누었습니다. {divisor}은(는) {keep} 이상 남기세요.",
+    ),
+    "grading.rounding.previous": (
+        "Rounded too soon: you worked from the {stage} rounded to {places}. Keep at least {keep} in them.",
+        "너무 일찍 반올림했습니다: {stage}을(를) {places}로 반올림해서 계산했습니다. {keep} 이상 남기세요.",
+    ),
+    "grading.rounding.exps": (
+        "Rounded too soon: you rounded each e^x to {places} before adding and dividing. Keep at least {keep}.",
+        "너무 일찍 반올림했습니다: e^x를 각각 {places}로 반올림한 뒤 더하고 나누었습니다. {keep} 이상 남기세요.",
+    ),
+    "grading.rounding.sum": (
+        "Rounded too soon: you rounded the sum of e^x to {places} before dividing. Keep at least {keep}.",
+        "너무 일찍 반올림했습니다: e^x의 합을 {places}로 반올림한 뒤 나누었습니다. {keep} 이상 남기세요.",
+    ),
+    "grading.places": ("{n} decimal places", "소수 {n}자리"),
+    "grading.places_0": ("whole numbers", "정수"),
+    "grading.places_1": ("1 decimal place", "소수 1자리"),
+    "grading.rounded_stage.scores": ("scores", "스코어"),
+    "grading.rounded_stage.scaled": ("scaled scores", "스케일된 스코어"),
+    "grading.rounded_stage.weights": ("weights", "가중치"),
+    "grading.diagnosis_name.not_scaled": ("not divided by √d", "√d로 안 나눔"),
+    "grading.diagnosis_name.divided_by_d": ("divided by d", "d로 나눔"),
+    "grading.diagnosis_name.no_exp": ("no e^x", "e^x 빠짐"),
+    "grading.diagnosis_name.not_normalized": ("not normalised", "정규화 안 함"),
+    "grading.diagnosis_name.skipped_scaling": ("softmax of unscaled scores", "스케일링 없이 Softmax"),
+    "grading.diagnosis_name.column_softmax": ("softmax down a column", "열 방향 Softmax"),
+    "grading.diagnosis_name.transposed_scores": ("query and key swapped", "Query와 Key가 뒤바뀜"),
+    "grading.diagnosis_name.used_keys": ("mixed K, not V", "V 대신 K를 섞음"),
+    "grading.diagnosis_name.ignored_mask": ("mask ignored", "마스크 무시"),
+    "grading.diagnosis_name.rounding": ("rounded too soon", "너무 이른 반올림"),
     "quiz.intro.practice": (
         "Practice: type each row on one line, numbers separated by spaces or commas (3/4, 6/1.414, e^0.71/88.5 and 78.6% work too). ? shows a hint, q stops. After each stage you see which cells are right and the exact row.",
         "연습: 각 행을 한 줄에 입력하세요. 숫자는 공백이나 쉼표로 구분합니다 (3/4, 6/1.414, e^0.71/88.5, 78.6%도 됩니다). ?는 힌트, q는 종료. 단계마다 어느 칸이 맞았는지와 정답 행을 보여 줍니다.",
@@ -864,10 +914,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Hint: output of {token} = the sum over keys of weight × v (each key's value vector).",
         "힌트: ‘{token}’ 행의 출력 = Key마다 가중치 × v (그 Key의 Value 벡터)를 모두 더한 것.",
     ),
-    "quiz.hint.first_cell": ("Hint: the first cell, worked out:", "힌트: 첫 칸의 계산:"),
-    "quiz.hint.first_cell_own": (
-        "Hint: the first cell, worked out from your own previous row:",
-        "힌트: 첫 칸의 계산 (앞 단계에서 입력한 본인 값으로):",
+    "quiz.hint.cell": ("Hint: cell {n} ({label}), worked out:", "힌트: {n}번 칸 ({label})의 계산:"),
+    "quiz.hint.cell_own": (
+        "Hint: cell {n} ({label}), worked out from your own previous row:",
+        "힌트: {n}번 칸 ({label})의 계산 (앞 단계에서 입력한 본인 값으로):",
+    ),
+    "quiz.hint.no_more": (
+        "No more hints for this row: every cell has been worked out. Type the row (q to stop).",
+        "이 행의 힌트는 더 없습니다: 모든 칸의 계산을 보여 드렸습니다. 행을 입력하세요 (q 종료).",
     ),
     "quiz.verdict": ("{verdict} — {points} / 1", "{verdict} — {points} / 1점"),
     "quiz.cell_off": ("cell {n} ({label}): {given} — expected {expected}", "{n}번 칸 ({label}): {given} — 정답 {expected}"),
@@ -877,6 +931,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "quiz.go_on": ("Go on from the exact row below.", "아래 정답 행에서 이어 가세요."),
     "quiz.summary.title": ("Summary", "결과"),
+    "quiz.summary.mistakes": ("What went wrong", "틀린 이유"),
     "quiz.stage.scores": ("scores", "스코어"),
     "quiz.stage.scaled": ("scaled", "스케일링"),
     "quiz.stage.weights": ("weights", "가중치"),
@@ -922,6 +977,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.random_and_file": (
         "--random makes its own problem: leave out FILE and --problem",
         "--random은 문제를 새로 만듭니다: FILE과 --problem은 빼세요",
+    ),
+    "generate.no_fair_variant": (
+        "could not make variant {seed} of problem {id} fair in {attempts} draws (numbers from the problem's own ranges, e^x in its band, no answer on a rounding tie, no weights that round to one-hot, every mistake still visible); give the problem a wider range of numbers or fewer asked decimals, or use another --seed",
+        "문제 {id}의 변형 {seed}을(를) {attempts}번 뽑아도 공정하게 만들 수 없었습니다 (원래 문제의 숫자 범위, 비슷한 e^x 크기, 반올림 경계에 걸리지 않는 답, 원-핫으로 반올림되지 않는 가중치, 드러나는 실수). 문제의 숫자 범위를 넓히거나 소수 자릿수를 줄이거나, 다른 --seed를 쓰세요",
     ),
     "generate.bad_seed": (
         "the seed must be a whole number from 0 to {most}, not {seed}",
@@ -1072,6 +1131,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.wrong_count": (
         "{item}: {given} numbers given, {expected} expected",
         "{item}: 숫자 {expected}개가 필요한데 {given}개를 썼습니다",
+    ),
+    "grade.wrong_count_masked": (
+        "{item}: {given} numbers given, {expected} expected (or {open} with the masked cells left out)",
+        "{item}: 숫자 {expected}개(마스크된 칸을 빼면 {open}개)가 필요한데 {given}개를 썼습니다",
     ),
     "grade.no_such_path": ("{path} does not exist", "{path}이(가) 없습니다"),
     "grade.no_files": ("no answer files (.yaml, .yml, .csv) found", "답안 파일(.yaml, .yml, .csv)을 찾지 못했습니다"),
@@ -1247,6 +1310,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # generate (attn_tutor.generate)
     "export.default_title": ("Attention by hand: worksheet", "어텐션 손계산 활동지"),
     "export.sheet_variant": ("{title} — variant {seed}", "{title} — 변형 {seed}"),
+    "export.fairness": (
+        "{count} variants, each fair to its source: the largest weight runs {weight_low}–{weight_high} (the set's own: {weight}), the largest e^x {exp_low}–{exp_high} (the set's own: {exp}); the numbers keep each matrix's range and places, no asked answer sits on a rounding tie, no weights row rounds to one-hot, and every mistake the set can show still changes the numbers.",
+        "변형 {count}개, 모두 원래 문제와 공정합니다: 가장 큰 가중치 {weight_low}–{weight_high} (원래 문제: {weight}), 가장 큰 e^x {exp_low}–{exp_high} (원래 문제: {exp}). 숫자는 행렬마다 원래의 범위와 자릿수를 지키고, 반올림 경계에 걸린 답이 없으며, 원-핫으로 반올림되는 가중치 행이 없고, 원래 문제에서 드러나는 실수는 모두 숫자를 바꿉니다.",
+    ),
     "export.key_title": ("Answer key — {title}", "정답 — {title}"),
     "export.key_variant": ("Answer key — {title} — variant {seed}", "정답 — {title} — 변형 {seed}"),
     "export.variant_number": ("variant {seed}", "변형 {seed}"),
@@ -1424,6 +1491,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "generate.comment.ask_default": ("ask: every stage (the default)", "ask: 모든 단계(기본값)"),
     "generate.comment.decimals": ("decimal places of the answers", "답의 소수 자릿수"),
     "generate.comment.tolerance": ("how far an answer may be off and still be correct", "정답으로 인정하는 오차"),
+    "generate.comment.tolerance_default": (
+        "tolerance: fits decimals (the default); a number sets how far an answer may be off",
+        "tolerance: decimals에 맞춘 기본값. 수를 적으면 정답으로 인정하는 오차가 됩니다",
+    ),
 }
 
 

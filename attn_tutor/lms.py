@@ -102,8 +102,9 @@ def asked_cells(solution, lang: str, marker=None) -> tuple[Cell, ...]:
                 for i in table:
                     value = float(exact[i])
                     if open_[i] and math.isfinite(value):
-                        chosen = _cell_mistakes(value, [(code, made[i]) for code, made in mistakes[row]], problem.tolerance, lang)
-                        cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, problem.tolerance, chosen))
+                        tolerance = grading.stage_tolerance(problem, stage)  # the teacher's, or the default that fits decimals
+                        chosen = _cell_mistakes(value, [(code, made[i]) for code, made in mistakes[row]], tolerance, lang)
+                        cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, tolerance, chosen))
     return tuple(cells)
 
 

@@ -151,7 +151,7 @@ class Problem(NamedTuple):
     rows: tuple[str, ...] | None = None  # None: every query token
     ask: tuple[str, ...] | None = None  # None: every stage that exists
     decimals: int = 3
-    tolerance: float = 0.005
+    tolerance: float | None = None  # None: the default that fits decimals (attn_tutor.tolerance)
     line: int | None = None  # where the problem starts in its file
 
     @property

@@ -95,21 +95,25 @@ def head_data(solution, problem: Problem, number: int, lang: str) -> dict:
     }
 
 
-def hint_lines(solution, row: int, lang: str) -> dict[str, str]:
-    """Each asked stage's second hint on the exact previous row, as the quiz shows it."""
-    from attn_tutor.quiz import hint_blocks
+def hint_lines(solution, row: int, lang: str) -> dict[str, list[dict]]:
+    """Each stage's hints after the formula, on the exact previous row, as the quiz shows them:
+    one cell after another along the row (``title``, ``line``)."""
+    from attn_tutor.quiz import hint_blocks, hint_cells
 
     result = {}
     for stage in solution.problem.stages:
-        block = hint_blocks(solution, row, stage, 2, None, lang)[0]
-        result[stage] = block.lines[0]
+        walk = []
+        for level in range(2, len(hint_cells(solution, row, stage)) + 2):
+            block = hint_blocks(solution, row, stage, level, None, lang)[0]
+            walk.append({"title": block.title, "line": block.lines[0]})
+        result[stage] = walk
     return result
 
 
 def problem_data(problem: Problem, lang: str) -> dict:
     """One problem: what the marker needs (as grading.py reads a Solution) and what the widget shows."""
-    from attn_tutor import engine
-    from attn_tutor.quiz import cell_labels, divisors, stage_title
+    from attn_tutor import engine, grading
+    from attn_tutor.quiz import cell_labels, divisors, hint_cells, stage_title
     from attn_tutor.render.html import _block
     from attn_tutor.solution_doc import given_blocks, problem_heading, problem_notes
 
@@ -129,7 +133,8 @@ def problem_data(problem: Problem, lang: str) -> dict:
         "tokens": list(problem.tokens),
         "keys": list(problem.keys),
         "decimals": decimals,
-        "tolerance": float(problem.tolerance),
+        "tolerances": {stage: grading.stage_tolerance(problem, stage) for stage in problem.stages},
+        "windows": {stage: grading.match_window(problem, stage) for stage in problem.stages},
         "divide_by": None if problem.divide_by is None else float(problem.divide_by),
         "divisors": divisors(solution),
         "stages": list(problem.stages),
@@ -143,6 +148,10 @@ def problem_data(problem: Problem, lang: str) -> dict:
         if solution.output is None
         else [[fmt(v, decimals) for v in row] for row in solution.output],
         "hints": [hint_lines(solution, i, lang) for i in range(len(problem.tokens))],
+        "hint_walk": {
+            stage: [[list(cell) for cell in hint_cells(solution, i, stage)] for i in range(len(problem.tokens))]
+            for stage in problem.stages
+        },
         "projection": {str(k): v for k, v in projection.items()},
     }
 

@@ -145,7 +145,10 @@ def dump_problem(problem: Problem, lang: str = "en") -> list[str]:
     else:
         lines.append(f"{ind}ask: {_strings(problem.ask)}{_comment(t('generate.comment.ask', lang))}")
     lines.append(f"{ind}decimals: {problem.decimals}{_comment(t('generate.comment.decimals', lang))}")
-    lines.append(f"{ind}tolerance: {number(problem.tolerance)}{_comment(t('generate.comment.tolerance', lang))}")
+    if problem.tolerance is None:
+        lines.append(f"{ind}# {comment_text(t('generate.comment.tolerance_default', lang))}")
+    else:
+        lines.append(f"{ind}tolerance: {number(problem.tolerance)}{_comment(t('generate.comment.tolerance', lang))}")
     return lines
 
 

@@ -35,7 +35,7 @@ PROBLEM_KEYS = (
 
 DEFAULT_DECIMALS = 3
 MAX_DECIMALS = DECIMALS_MAX
-DEFAULT_TOLERANCE = 0.005
+DEFAULT_TOLERANCE = None  # the default that fits decimals: attn_tutor.tolerance
 MAX_TOLERANCE = 1.0
 # Entries beyond 1e15 cannot be worked by hand and stop being exact integers in a
 # float; with |entry| <= 1e15 and 1e-15 <= divide_by <= 1e15 every projected and
@@ -473,7 +473,7 @@ class Fields:
         self.add("problems.decimals", scalar, path=path, text=_shown(scalar))
         return DEFAULT_DECIMALS
 
-    def _tolerance(self, node: Node | None, path: str) -> float:
+    def _tolerance(self, node: Node | None, path: str) -> float | None:
         scalar = self._scalar(node, path)
         if scalar is None:
             return DEFAULT_TOLERANCE

@@ -11,8 +11,8 @@ list of :mod:`attn_tutor.document` blocks or one line of text.
 
 One line is read per asked stage, plus one per re-ask: a line that does not parse
 or has the wrong number of cells is not marked; the student is told why and asked
-again. ``?``/``hint`` shows a hint (first the formula, then the first cell's
-arithmetic on the student's own numbers) and is counted; ``q``/``quit``, end of
+again. ``?``/``hint`` shows a hint (first the formula, then one cell's
+arithmetic after another on the student's own numbers) and is counted; ``q``/``quit``, end of
 input and Ctrl-C stop the quiz: the stage on screen is recorded as missing, the
 partial score is shown, and the caller writes the report so far (the report holds
 the items asked so far, not the ones never reached).
@@ -23,12 +23,16 @@ left out.
 
 Practice mode shows, after each stage, the verdict, each cell that is off with
 the value expected, the diagnosis, and the exact row; the student goes on from
-it. Exam mode shows nothing until the end. Both end with a summary table.
+it. Exam mode shows nothing until the end. Both end with a summary table
+(verdicts and diagnoses named in the student's language); an exam's adds each
+diagnosis's explanation, once per item it applies to.
 
-Hints: the second and later hints work the first cell out on the numbers the
-student goes on from — in an exam their own earlier row; in practice their own
-previous row if it was right (or follow-through), else the exact row just shown.
-They are counted in the report, not deducted.
+Hints: the first is the stage's formula; each further ``?`` works the next cell
+of the row out (masked cells skipped, heads in order) on the numbers the student
+goes on from — in an exam their own earlier row; in practice their own previous
+row if it was right (or follow-through), else the exact row just shown — and after
+the last cell says there is nothing more. Every ``?`` is counted in the report,
+not deducted.
 
 The report file (``--report``) is :func:`report_dict`: every item of the quiz (those
 not reached: ``missing``), ``max_score`` for the whole quiz and ``finished``; it is
@@ -159,13 +163,11 @@ def parse_answer(solution: Solution, row: int, stage: str, text: str) -> list[fl
 
     values = answers.parse_row(text)
     width = grading.row_width(solution, stage)
-    if len(values) == width:
-        return values
     open_ = grading.open_cells(solution, row, stage)
-    if stage != "output" and not open_.all() and len(values) == int(open_.sum()):
-        filled = iter(values)
-        return [next(filled) if is_open else 0.0 for is_open in open_]
-    if stage != "output" and not open_.all():
+    full = grading.full_row(values, open_.tolist())
+    if full is not None:
+        return full
+    if not open_.all():
         raise AttnTutorError("quiz.wrong_count_masked", given=len(values), expected=width, open=int(open_.sum()))
     raise AttnTutorError("quiz.wrong_count", given=len(values), expected=width)
 
@@ -183,8 +185,24 @@ def _with_row(matrix: np.ndarray, row: int, values: np.ndarray) -> np.ndarray:
     return copy
 
 
+def hint_cells(solution: Solution, row: int, stage: str) -> list[tuple[int, int, int]]:
+    """The cells a hint walks, in row order: (cell index in the row, head, line of that head's working).
+
+    Masked cells need no working and are skipped; an output cell is one component.
+    """
+    cells = []
+    for h, (seg, head) in enumerate(zip(grading.segments(solution, stage), solution.heads)):
+        if stage == "output":
+            cells += [(seg.start + c, h, c) for c in range(seg.stop - seg.start)]
+        else:
+            open_keys = [j for j in range(seg.stop - seg.start) if head.mask[row, j]]
+            cells += [(seg.start + j, h, line) for line, j in enumerate(open_keys)]
+    return cells
+
+
 def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Sequence[float] | None, lang: str) -> list[Block]:
-    """Hint ``level`` (1: the formula; 2 and on: the first cell's arithmetic on ``basis``).
+    """Hint ``level``: 1, the formula; 2, 3, …: the next cell's arithmetic on ``basis``, one cell
+    per hint along the row; after the last cell, a line saying there is nothing more.
 
     ``basis`` is the previous stage's row the student goes on from (None: the exact one).
     """
@@ -193,16 +211,20 @@ def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Seq
     decimals = problem.decimals
     if level <= 1:
         return [Paragraph(t(f"quiz.hint.{stage}", lang, token=token, divisor=divisors(solution)))]
-    head = solution.heads[0]
+    walk = hint_cells(solution, row, stage)
+    if level - 2 >= len(walk):
+        return [Paragraph(t("quiz.hint.no_more", lang))]
+    cell, h, index = walk[level - 2]
+    head = solution.heads[h]
     before = grading.previous_stage(stage)
     if before is not None and basis is not None:
-        own = np.asarray(basis, dtype=np.float64)[grading.segments(solution, before)[0]]
+        own = np.asarray(basis, dtype=np.float64)[grading.segments(solution, before)[h]]
     else:
         own = None
     mask = head.mask[row]
     with np.errstate(all="ignore"):
         if stage == "scores":
-            line = explain.score_lines(head, row, problem.tokens, problem.keys, decimals)[0]
+            line = explain.score_lines(head, row, problem.tokens, problem.keys, decimals)[index]
         elif stage == "scaled":
             scores = head.scores[row] if own is None else np.where(mask, own, np.nan)
             changed = dataclasses.replace(
@@ -210,7 +232,7 @@ def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Seq
                 scores=_with_row(head.scores, row, scores),
                 scaled=_with_row(head.scaled, row, np.where(mask, scores / head.divisor, np.nan)),
             )
-            line = explain.scaled_lines(changed, row, problem.divide_by, decimals)[0]
+            line = explain.scaled_lines(changed, row, problem.divide_by, decimals)[index]
         elif stage == "weights":
             scaled = head.scaled[row] if own is None else np.where(mask, own, np.nan)
             exps = engine.student_exps(scaled, mask)
@@ -221,18 +243,19 @@ def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Seq
                 exp_sums=_with_row(head.exp_sums[:, None], row, np.array([exps.sum()]))[:, 0],
                 weights=_with_row(head.weights, row, engine.softmax(np.where(mask, scaled, 0.0), mask)),
             )
-            line = explain.weight_lines(changed, row, decimals)[0]
+            line = explain.weight_lines(changed, row, decimals)[index]
         else:
             weights = head.weights[row] if own is None else own
             pairs = [
-                (fmt_given(w, decimals), fmt_given(v, decimals)) for w, v, m in zip(weights, head.V[:, 0], mask) if m or w != 0
+                (fmt_given(w, decimals), fmt_given(v, decimals)) for w, v, m in zip(weights, head.V[:, index], mask) if m or w != 0
             ]
             terms = " + ".join(f"{w}×{v}" for w, v in pairs)
-            first = float(engine.mix(weights, head.V)[0])
-            line = f"{terms} {explain.result_sign(explain.dot(pairs), first, decimals)} {fmt(first, decimals)}"
-    key = "quiz.hint.first_cell_own" if own is not None else "quiz.hint.first_cell"
+            value = float(engine.mix(weights, head.V)[index])
+            line = f"{terms} {explain.result_sign(explain.dot(pairs), value, decimals)} {fmt(value, decimals)}"
+    label = cell_labels(solution, stage, lang)[cell]
+    key = "quiz.hint.cell_own" if own is not None else "quiz.hint.cell"
     lines = (line, t(explain.APPROX_NOTE, lang)) if explain.has_approx([line]) else (line,)
-    return [Math(lines, title=t(key, lang))]
+    return [Math(lines, title=t(key, lang, n=cell + 1, label=label))]
 
 
 # --- feedback -----------------------------------------------------------------------
@@ -258,7 +281,7 @@ def feedback_blocks(solution: Solution, row: int, item: Item, lang: str) -> list
         else:
             lines.append(t("quiz.cell_follow", lang, carried=fmt_given(item.carried[i], decimals), **args))
     if item.diagnosis is not None:
-        lines.append(t(f"grading.diagnosis.{item.diagnosis}", lang))
+        lines.append(grading.explanation(item, lang))
     if item.verdict != "correct":
         lines.append(t("quiz.go_on", lang))
     blocks: list[Block] = [Math(tuple(lines))]
@@ -276,7 +299,7 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
         off = ", ".join(str(i + 1) for i, state in enumerate(item.cells) if state == "wrong")
         verdict = t(f"grading.verdict.{item.verdict}", lang)
         if item.diagnosis:
-            verdict += f" ({item.diagnosis})"
+            verdict += f" ({grading.diagnosis_name(item.diagnosis, lang)})"
         rows.append(
             (
                 item.problem,
@@ -289,6 +312,15 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
             )
         )
     blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title", lang))]
+    if report.mode == "exam":  # the only feedback an exam gives: each diagnosis explained, once per item
+        explained = tuple(
+            f"{item.problem} · {item.row} · ({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}: "
+            f"{grading.explanation(item, lang)}"
+            for item in report.items
+            if item.diagnosis is not None
+        )
+        if explained:
+            blocks.append(Math(explained, title=t("quiz.summary.mistakes", lang)))
     score = dict(score=fmt_given(report.score, 3), max=fmt_given(report.max_score, 3))
     if outcome.ended != "done":  # stopped early: the score of the questions answered, not of the one left open
         answered = [item for item in report.items if item.verdict != "missing"]

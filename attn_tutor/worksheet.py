@@ -63,6 +63,27 @@ def make_sheets(problem_set: ProblemSet, *, variants: int | None = None, seed: i
     return sheets
 
 
+def fairness_note(problem_set: ProblemSet, sheets: list[Sheet], lang: str) -> str:
+    """One sentence for ``export --variants``: how far the variants' largest weight and largest e^x
+    range, beside the set's own (every variant passed :mod:`attn_tutor.fairness`)."""
+    from attn_tutor import fairness
+    from attn_tutor.numbers import fmt
+
+    figures = fairness.summary([sheet.problem_set for sheet in sheets])
+    weight, exp = fairness.largest(problem_set.problems)
+    return t(
+        "export.fairness",
+        lang,
+        count=len(sheets),
+        weight_low=fmt(figures.weight[0], 3),
+        weight_high=fmt(figures.weight[1], 3),
+        weight=fmt(weight, 3),
+        exp_low=fmt(figures.exp[0], 3),
+        exp_high=fmt(figures.exp[1], 3),
+        exp=fmt(exp, 3),
+    )
+
+
 def sheet_title(problem_set: ProblemSet, lang: str, title: str | None = None) -> str:
     return title or problem_set.title or t("export.default_title", lang)
 

@@ -13,7 +13,8 @@ Sections:
     ``marking`` a problem's row and the line typed for each asked stage, a mode (practice as
                 the page and ``quiz`` mark, exam as ``grade`` does) -> each item's given
                 numbers, cells, verdict, diagnosis and points, and the score
-    ``hints``   the second hint worked on a student's own previous row -> its line
+    ``hints``   each hint along the row (``level`` 2, 3, ...) worked on a student's own previous
+                row -> its line
     ``signs``   numbers as printed, combined (``dot`` or ``quotient``), and the exact result ->
                 ``=`` or ``≈`` (explain.result_sign)
 """
@@ -88,6 +89,7 @@ def run_marking(case: dict) -> dict:
                 "cells": list(item.cells),
                 "verdict": item.verdict,
                 "diagnosis": item.diagnosis,
+                "explanation": grading.explanation(item, "en"),
                 "points": item.points,
             }
             for item in items
@@ -117,4 +119,4 @@ def run_hint(case: dict) -> str:
 
     sol = solution(case["problem"])
     row = sol.problem.row_index(case["row"])
-    return hint_blocks(sol, row, case["stage"], 2, case["basis"], "en")[0].lines[0]
+    return hint_blocks(sol, row, case["stage"], case.get("level", 2), case["basis"], "en")[0].lines[0]

@@ -7,15 +7,24 @@ from collections.abc import Mapping, Sequence
 import numpy as np
 
 from attn_tutor.engine import Solution
-from attn_tutor.grading import EPS, ROUNDING_FACTOR, carry_forward, marked_cells, previous_stage
+from attn_tutor.grading import (
+    EPS,
+    Rounding,
+    _with_keep,
+    carry_forward,
+    marked_cells,
+    match_window,
+    previous_stage,
+    stage_tolerance,
+)
 from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes
 from attn_tutor.model import Verdict
 
 
 def mistaken_rows(
     solution: Solution, row: int, stage: str, own: Mapping[str, Sequence[float]] | None = None
-) -> list[tuple[str, np.ndarray, np.ndarray]]:
-    """Every known mistake's row for ``stage``: (code, mistaken row, right row from the same inputs).
+) -> list:
+    """Every known mistake's row for ``stage``: (code, mistaken row, right row from the same inputs, …).
 
     Each is made from the exact previous stage and, when the student has one, from
     their own (``own``); duplicates are kept (the caller stops at the first match).
@@ -49,29 +58,40 @@ def diagnose(
     trivial: np.ndarray | None = None,
 ) -> str | None:
     """The mistake that explains a row with a wrong cell, or None."""
+    return diagnose_detail(solution, row, stage, given, cells, own, carried, trivial)[0]
+
+
+def diagnose_detail(
+    solution: Solution,
+    row: int,
+    stage: str,
+    given: Sequence[float],
+    cells: Sequence[str],
+    own: Mapping[str, Sequence[float]] | None = None,
+    carried: np.ndarray | None = None,
+    trivial: np.ndarray | None = None,
+) -> tuple[str | None, Rounding | None]:
+    """:func:`diagnose` with what a ``rounding`` diagnosis found rounded (see the module docstring)."""
+    del trivial  # the guard limits credit, not diagnoses
     if "wrong" not in cells:
-        return None
-    tolerance = solution.problem.tolerance
+        return None, None
+    problem = solution.problem
+    tolerance = stage_tolerance(problem, stage)
+    window = match_window(problem, stage)
     g = np.asarray(given, dtype=np.float64)
     marked = marked_cells(solution, row, stage)
     exact = solution.stage_row(stage, row)
     rights = [exact] + ([carried] if carried is not None else [])
-    for code, made, right in mistaken_rows(solution, row, stage, own):
-        if not _within(g, made, marked, tolerance):
-            continue
-        if any(_within(made, other, marked, tolerance) for other in (*rights, right)):
+    for mistake in mistaken_rows(solution, row, stage, own):
+        others = (*rights, mistake.right)
+        if any(_within(mistake.made, other, marked, tolerance) for other in others):
             continue  # the mistake does not change the numbers
-        return code
-    wrong = np.array([state == "wrong" for state in cells])
-    near = ROUNDING_FACTOR * tolerance + EPS
-    with np.errstate(invalid="ignore"):
-        close = np.abs(g - exact) <= near
-        if carried is not None:
-            usable = ~trivial if trivial is not None else np.ones_like(wrong)
-            close |= usable & (np.abs(g - carried) <= near)
-    if bool(np.all(close[wrong])):
-        return "rounding"
-    return None
+        apart = not any(_within(mistake.made, other, marked, 2 * window) for other in others)
+        if not _within(g, mistake.made, marked, window if apart else tolerance):
+            continue
+        detail = _with_keep(mistake, marked, tolerance) if mistake.rounding is not None else None
+        return mistake.code, detail
+    return None, None
 
 
 # --- marking ------------------------------------------------------------------------
@@ -100,7 +120,7 @@ def reference_mark_stage(solution, row, stage, given, own=None, *, follow_throug
         return Item(given=None, cells=cells, verdict=Verdict.missing, diagnosis=None, points=0.0, carried=carried_t, **common)
     g = np.asarray(given, dtype=np.float64)
     assert g.shape == (width,)
-    tolerance = problem.tolerance + EPS
+    tolerance = stage_tolerance(problem, stage) + EPS
     states = []
     with np.errstate(invalid="ignore"):
         for i in range(width):
@@ -114,13 +134,18 @@ def reference_mark_stage(solution, row, stage, given, own=None, *, follow_throug
                 states.append("wrong")
     cells = tuple(states)
     verdict = _verdict(cells)
-    diagnosis = diagnose(solution, row, stage, g, cells, own, carried, trivial) if verdict in ("partial", "wrong") else None
+    diagnosis, detail = (
+        diagnose_detail(solution, row, stage, g, cells, own, carried, trivial) if verdict in ("partial", "wrong") else (None, None)
+    )
     credit = {"correct": 1.0, "follow_through": FOLLOW_THROUGH[follow_through]}
     scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
     points = round(sum(scored) / len(scored), 4) if scored else 0.0
     if verdict == "correct":
         carried_t = None  # every cell right: nothing was carried
-    return Item(given=tuple(float(v) for v in g), cells=cells, verdict=verdict, diagnosis=diagnosis, points=points, carried=carried_t, **common)
+    return Item(
+        given=tuple(float(v) for v in g), cells=cells, verdict=verdict, diagnosis=diagnosis, points=points,
+        carried=carried_t, diagnosis_detail=detail, **common,
+    )  # fmt: skip
 
 
 def reference_mark_row(solution, row, answers, *, mode="exam", follow_through="full"):

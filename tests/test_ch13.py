@@ -96,6 +96,9 @@ def test_cat_fish_is_exactly_the_chapters_table_13_1(ch13):
     assert problem.divide_by is None and problem.mask == "none" and problem.key_tokens is None
     assert problem.rows == ("먹었다", "고양이가")
     assert problem.decimals == 3 and problem.tolerance == 0.005
+    from attn_tutor import tolerance
+
+    assert tolerance.warnings(ch13) == []  # 0.005 fits 3 decimals in every problem of the chapter
 
 
 def test_cat_fish_scores_table_13_2(solved):

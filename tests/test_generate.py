@@ -273,40 +273,44 @@ def test_a_variant_keeps_every_structural_field_and_changes_the_numbers(problem)
 
 @pytest.mark.parametrize("problem", KINDS, ids=[p.id for p in KINDS])
 def test_variants_of_a_problem_differ_from_each_other(problem):
-    assert len({numbers(variant(problem, seed)) for seed in range(30)}) >= 29
+    assert len({numbers(variant(problem, seed)) for seed in range(12)}) >= 11
 
 
-def test_a_projection_variant_keeps_its_numbers_small():
-    for seed in range(100):
+def test_a_projection_variant_keeps_its_numbers_in_the_sources_ranges():
+    for seed in range(40):
         varied = variant(PROJECTION, seed)
-        assert all(v in (-1.0, 0.0, 1.0) for row in varied.X for v in row)  # d_in = 3: X in -1..1
+        assert all(v in (0.0, 1.0) for row in varied.X for v in row)  # the source's X is 0/1
         head = varied.heads[0]
-        assert all(v in (-1.0, 0.0, 1.0) for m in (head.W_Q, head.W_K, head.W_V) for row in m for v in row)
-        solved = solve(varied).heads[0]
-        assert all(np.all(np.abs(m) <= 3) for m in (solved.Q, solved.K, solved.V))
+        assert all(v in (0.0, 1.0) for m in (head.W_Q, head.W_K, head.W_V) for row in m for v in row)
         assert_guards(varied)
-    narrow = PROJECTION._replace(X=floats([[1, 0], [0, 1], [1, 1]]), heads=(Head(W_Q=floats([[1, 0], [0, 1]]), W_K=floats([[0, 1], [1, 0]])),))
-    seen = {v for seed in range(50) for row in variant(narrow, seed).X for v in row}
-    assert seen == {-2.0, -1.0, 0.0, 1.0, 2.0}  # d_in = 2: X in -2..2
 
 
-def test_plain_variants_use_minus_three_to_three():
-    seen = set()
-    for seed in range(50):
-        varied = variant(PLAIN, seed)
-        assert_small_integers(varied)
-        seen |= {v for m in (varied.heads[0].Q, varied.heads[0].K, varied.heads[0].V) for row in m for v in row}
-    assert seen == {float(v) for v in range(-3, 4)}
+def test_plain_variants_keep_each_matrixs_own_range():
+    """cat-fish: Q in 1…3, K in 0…2, V in 0…1 — never a negative number the teacher did not use."""
+    seen = {"Q": set(), "K": set(), "V": set()}
+    for seed in range(40):
+        head = variant(PLAIN, seed).heads[0]
+        for name in seen:
+            seen[name] |= {v for row in getattr(head, name) for v in row}
+    assert seen == {"Q": {1.0, 2.0, 3.0}, "K": {0.0, 1.0, 2.0}, "V": {0.0, 1.0}}
 
 
 def test_the_fallback_construction_passes_the_guards(monkeypatch):
     monkeypatch.setattr(generate, "MAX_ATTEMPTS", 0)
     wide = random_problem(1, tokens=len(WORDS), dim=1)
-    for problem in [*KINDS, wide]:
-        varied = variant(problem, 5)
-        assert shapes(varied) == shapes(problem)
-        assert_guards(varied)
+    assert_guards(wide)
     assert_guards(random_problem(9, tokens=6, dim=3, causal=True))
+
+
+def test_a_variant_that_cannot_be_made_fair_is_a_sentence(monkeypatch):
+    from attn_tutor.errors import AttnTutorError
+
+    monkeypatch.setattr(generate, "VARIANT_ATTEMPTS", 0)
+    with pytest.raises(AttnTutorError) as caught:
+        variant(PLAIN, 5)
+    (message,) = caught.value.messages()
+    assert message.startswith("could not make variant 5 of problem cat-fish fair in 0 draws")
+    assert "use another --seed" in message
 
 
 def test_a_variant_set_keeps_problems_independent():
@@ -341,5 +345,3 @@ def test_the_fallback_is_not_needed_in_practice(monkeypatch):
     monkeypatch.setattr(generate, "_safe", refuse)
     for seed in range(200):
         random_problem(seed, tokens=1 + seed % len(WORDS), dim=1 + seed % 8, causal=seed % 2 == 0)
-        for problem in KINDS:
-            variant(problem, seed)

@@ -22,6 +22,7 @@ from attn_tutor.grading import (
     carry_forward,
     mark_row,
     mark_stage,
+    stage_tolerance,
 )
 from attn_tutor.i18n import MESSAGES, t
 from attn_tutor.model import Head, Problem
@@ -74,12 +75,29 @@ MISTAKES = [
     ("column_softmax", "weights", CAT_ROW, (E_COLUMNS / E_COLUMNS.sum(axis=0))[CAT_ROW]),
     ("transposed_scores", "scores", CAT_ROW, S[:, CAT_ROW]),
     ("used_keys", "output", EAT_ROW, WEIGHTS_EAT @ Ka),
-    ("rounding", "scaled", EAT_ROW, [0.71, 4.25, 2.83]),  # 4.25: early rounding, 0.0074 off
+    ("rounding", "scaled", EAT_ROW, S[EAT_ROW] / 1.4),  # √2 taken as 1.4: the textbook's slip
+]
+
+CAUSAL_SOL = solution(mask="causal")
+E_ALL = np.exp(SCALED[1])  # 생선을 under a causal mask may see 고양이가 and itself only
+MASK_MISTAKES = [
+    # (code, stage, row, typed): the softmax over the masked key too
+    ("ignored_mask", "weights", 1, E_ALL / E_ALL.sum()),
+    ("ignored_mask", "weights", 1, np.where([True, True, False], E_ALL / E_ALL.sum(), 0.0)),  # masked cell left out
+    ("ignored_mask", "output", 1, (E_ALL / E_ALL.sum()) @ Va),
 ]
 
 
 def test_the_table_covers_every_diagnosis():
-    assert sorted(code for code, *_ in MISTAKES) == sorted(DIAGNOSES)
+    assert sorted({code for code, *_ in MISTAKES + MASK_MISTAKES}) == sorted(DIAGNOSES)
+
+
+@pytest.mark.parametrize(("code", "stage", "row", "typed"), MASK_MISTAKES, ids=["weights", "weights left out", "output"])
+def test_ignoring_the_mask_is_diagnosed(code, stage, row, typed):
+    item = mark(stage, [round(float(v), 3) for v in typed], row=row, sol=CAUSAL_SOL)
+    assert item.verdict in ("wrong", "partial")
+    assert item.diagnosis == code
+    assert "masked keys too" in t("grading.diagnosis.ignored_mask")
 
 
 @pytest.mark.parametrize(("code", "stage", "row", "typed"), MISTAKES, ids=[m[0] for m in MISTAKES])
@@ -129,10 +147,50 @@ def test_a_mistake_that_does_not_change_the_numbers_is_never_diagnosed(name, sol
     assert item.diagnosis is None
 
 
-def test_rounding_needs_every_wrong_cell_close():
-    assert mark("scaled", [0.71, 4.25, 2.83]).diagnosis == "rounding"
-    assert mark("scaled", [0.71, 4.3, 2.83]).diagnosis is None  # 0.057 off is not rounding
-    assert mark("scaled", [0.72, 4.25, 2.84]).diagnosis == "rounding"
+E_ROWS = np.exp(SCALED)
+
+ROUNDING_CASES = [
+    # (stage, row, typed, what was rounded, to how many places, places enough)
+    ("scaled", EAT_ROW, S[EAT_ROW] / 1.4, "divisor", 1, 3),  # √2 ≈ 1.4
+    ("scaled", EAT_ROW, S[EAT_ROW] / 1.41, "divisor", 2, 3),  # √2 ≈ 1.41
+    ("weights", EAT_ROW, softmax(np.round(SCALED[EAT_ROW])), "previous", 0, 1),  # scaled kept as 1 4 3
+    ("weights", 1, np.round(E_ROWS[1]) / np.round(E_ROWS[1]).sum(), "exps", 0, 1),  # e^x kept as 2 17 8
+    ("weights", CAT_ROW, E_ROWS[CAT_ROW] / np.round(E_ROWS[CAT_ROW].sum()), "sum", 0, 1),
+    ("output", EAT_ROW, np.round(WEIGHTS_EAT, 1) @ Va, "previous", 1, 2),  # weights kept to 0.0 0.8 0.2
+]
+
+
+@pytest.mark.parametrize(
+    ("stage", "row", "typed", "kind", "places", "keep"), ROUNDING_CASES, ids=[f"{c[0]}-{c[3]}-{c[5]}" for c in ROUNDING_CASES]
+)
+def test_rounding_is_computed_from_the_number_rounded_too_soon(stage, row, typed, kind, places, keep):
+    item = mark(stage, [round(float(v), 3) for v in typed], row=row)
+    assert item.diagnosis == "rounding"
+    assert (item.diagnosis_detail.kind, item.diagnosis_detail.places, item.diagnosis_detail.keep) == (kind, places, keep)
+
+
+def test_a_row_no_rounding_explains_is_never_rounding():
+    assert mark("scaled", [0.71, 4.25, 2.83]).diagnosis is None  # 4.25 is no rounding of anything
+    assert mark("scaled", [0.71, 4.3, 2.83]).diagnosis is None
+    assert mark("weights", [0.9, 0.8, 0.19]).diagnosis is None  # sums to 1.89
+    assert mark("weights", [0.0, 1.0, 0.0]).diagnosis is None  # one-hot is not a rounding of these weights
+
+
+def test_the_explanation_says_which_number_and_how_many_places():
+    from attn_tutor.grading import explanation
+
+    item = mark("scaled", [0.714, 4.286, 2.857])
+    assert explanation(item, "en") == (
+        "Rounded too soon: you divided by √2 rounded to 1 decimal place (1.4). Keep √2 to at least 3 decimal places."
+    )
+    assert explanation(item, "ko") == (
+        "너무 일찍 반올림했습니다: √2을(를) 소수 1자리로 반올림한 1.4(으)로 나누었습니다. √2은(는) 소수 3자리 이상 남기세요."
+    )
+    previous = mark("weights", [round(float(v), 3) for v in softmax(np.round(SCALED[EAT_ROW]))])
+    assert explanation(previous, "en") == (
+        "Rounded too soon: you worked from the scaled scores rounded to whole numbers. Keep at least 1 decimal place in them."
+    )
+    assert item.to_dict()["diagnosis"] == "rounding" and "diagnosis_detail" not in item.to_dict()
 
 
 def test_mistakes_are_found_from_the_students_own_earlier_numbers_too():
@@ -454,7 +512,7 @@ def test_verdicts_agree_with_cells_and_points_stay_in_range(problem, data):
 
 def _everything(item: Item) -> str:
     """Every field, carried included, to the last bit (repr tells -0.0 and NaN apart)."""
-    return repr((item.to_dict(), item.carried))
+    return repr((item.to_dict(), item.carried, item.diagnosis_detail))
 
 
 @settings(max_examples=300, deadline=None)
@@ -528,13 +586,15 @@ def test_a_marker_that_stops_remembering_marks_the_same():
 def test_exact_mistakes_of_the_chapters_row():
     marker = Marker()
     scaled = marker.exact_mistakes(SOL, EAT_ROW, "scaled")
-    assert [m.code for m in scaled] == ["not_scaled", "divided_by_d"]
+    assert [m.code for m in scaled] == ["not_scaled", "divided_by_d", "rounding", "rounding"]
     assert scaled[0].row == tuple(exact("scores"))  # forgot to divide: the scores themselves
     assert scaled[1].row == pytest.approx(tuple(v / 2 for v in exact("scores")))
+    # √2 taken as 1.4 and 1.41 (as 1 it is the not_scaled row again: not listed twice)
+    assert [m.row for m in scaled[2:]] == [pytest.approx(tuple(v / r for v in exact("scores"))) for r in (1.4, 1.41)]
     assert [m.code for m in marker.exact_mistakes(SOL, EAT_ROW, "weights")] == [
-        "no_exp", "not_normalized", "skipped_scaling", "column_softmax",
+        "no_exp", "not_normalized", "skipped_scaling", "column_softmax", "rounding",
     ]  # fmt: skip
-    assert [m.code for m in marker.exact_mistakes(SOL, EAT_ROW, "output")] == ["used_keys"]
+    assert [m.code for m in marker.exact_mistakes(SOL, EAT_ROW, "output")] == ["used_keys", "rounding", "rounding"]
 
 
 def test_exact_mistakes_never_list_a_mistake_that_changes_nothing():
@@ -542,7 +602,7 @@ def test_exact_mistakes_never_list_a_mistake_that_changes_nothing():
     plain = solution(divide_by=1.0, heads=(Head(Q=Q, K=K, V=K),))
     marker = Marker()
     assert "not_scaled" not in [m.code for m in marker.exact_mistakes(plain, EAT_ROW, "scaled")]
-    assert marker.exact_mistakes(plain, EAT_ROW, "output") == []
+    assert "used_keys" not in [m.code for m in marker.exact_mistakes(plain, EAT_ROW, "output")]
 
 
 @settings(max_examples=60, deadline=None)
@@ -565,6 +625,7 @@ def test_typing_an_exact_mistake_gets_it_diagnosed(data):
     typed = tuple(0.0 if v is None else v for v in made)
     item = marker.stage(sol, row, stage, typed, own)
     assert item.verdict in ("wrong", "partial")
-    same = [m.code for m in mistakes if all(a is None or abs(a - b) <= problem.tolerance for a, b in zip(m.row, made))]
+    limit = stage_tolerance(problem, stage)
+    same = [m.code for m in mistakes if all(a is None or abs(a - b) <= limit for a, b in zip(m.row, made))]
     assert item.diagnosis == same[0]
     assert code in same

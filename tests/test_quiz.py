@@ -92,11 +92,19 @@ def test_asked_rows_in_order_then_stages_in_pipeline_order():
 def test_practice_feedback_names_the_cell_that_is_off():
     outcome, session = run(["1 6 4", "0.71 4.25 2.83", "q"], row="먹었다")
     assert "cell 2 (생선을): 4.25 — expected 4.243" in session.screen
-    assert "Off only by rounding" in session.screen
     assert "cell 1 (" not in session.screen and "cell 3 (" not in session.screen
     # the exact row is shown so the student can go on from it
     assert "0.707    4.243    2.828" in session.screen
-    assert verdicts(outcome)[1] == ("먹었다", "scaled", "partial", "rounding")
+    # 4.25 is no rounding of anything: a bare slip, no diagnosis
+    assert verdicts(outcome)[1] == ("먹었다", "scaled", "partial", None)
+
+
+def test_the_textbooks_early_rounding_is_named_with_the_number_and_the_places_to_keep():
+    """√2 taken as 1.4: 1/1.4, 6/1.4, 4/1.4 = 0.714 4.286 2.857."""
+    outcome, session = run(["1 6 4", "0.714 4.286 2.857", "q"], row="먹었다")
+    assert verdicts(outcome)[1] == ("먹었다", "scaled", "wrong", "rounding")
+    said = " ".join(session.screen.split())  # long lines wrap to the terminal's width
+    assert "you divided by √2 rounded to 1 decimal place (1.4). Keep √2 to at least 3 decimal places." in said
 
 
 def test_practice_says_which_cells_follow_from_the_students_own_row():
@@ -115,7 +123,10 @@ def test_exam_mode_shows_nothing_until_the_summary():
         ("고양이가", "weights", "follow_through", None),
         ("고양이가", "output", "follow_through", None),
     ]
-    assert "wrong (not_scaled)" in session.screen and "Score: 3 / 4" in session.screen
+    assert "wrong (not divided by √d)" in session.screen and "Score: 3 / 4" in session.screen
+    # the exam's only feedback: the explanation, once, after the table
+    summary = session.screen.split("Summary")[1]
+    assert summary.count("You did not divide by √d") == 1
 
 
 @pytest.mark.parametrize(
@@ -142,6 +153,27 @@ def test_hints_are_counted_formula_first_then_the_first_cell():
     assert "먹었다·고양이가 = 1×1 + 3×0 = 1" in session.screen
     assert outcome.report.items[0].hints == 2
     assert outcome.report.items[1].hints == 0
+
+
+def test_each_further_hint_walks_the_row_then_says_there_is_no_more():
+    outcome, session = run(["?", "?", "?", "?", "?", "?", "1 6 4", "q"], row="먹었다")
+    screen = session.screen
+    lines = ["먹었다·고양이가 = 1×1 + 3×0 = 1", "먹었다·생선을 = 1×0 + 3×2 = 6", "먹었다·먹었다 = 1×1 + 3×1 = 4"]
+    assert [screen.count(line) for line in lines] == [1, 1, 1]
+    assert screen.index(lines[0]) < screen.index(lines[1]) < screen.index(lines[2])
+    assert "Hint: cell 3 (먹었다), worked out:" in screen
+    assert screen.count("No more hints for this row") == 2
+    assert outcome.report.items[0].hints == 6  # every ? counted
+
+
+def test_hints_skip_masked_cells_and_use_the_students_own_row():
+    causal = Problem(id="c", tokens=TOKENS, heads=CAT.heads, mask="causal", rows=("생선을",))
+    _, session = run(["1 4", "0.7 2.8", "?", "?", "?", "?", "q"], problem=causal, mode="exam")
+    screen = session.screen
+    assert "Hint: cell 1 (고양이가), worked out from your own previous row:" in screen
+    assert "Hint: cell 2 (생선을), worked out from your own previous row:" in screen
+    assert "e^0.700 / (e^0.700 + e^2.800) = 2.014 / 18.458 = 0.109" in screen
+    assert "cell 3" not in screen and "No more hints for this row" in screen
 
 
 def test_the_second_hint_works_on_the_students_own_numbers_in_an_exam():
@@ -184,9 +216,9 @@ def test_a_masked_row_of_the_wrong_length_says_both_counts():
 
 
 def test_korean_messages():
-    _, session = run(["1 6 4", "0.71 4.25 2.83", "q"], row="먹었다", lang="ko")
-    assert "2번 칸 (생선을): 4.25 — 정답 4.243" in session.screen
-    assert "반올림 오차입니다" in session.screen
+    _, session = run(["1 6 4", "0.714 4.286 2.857", "q"], row="먹었다", lang="ko")
+    assert "2번 칸 (생선을): 4.286 — 정답 4.243" in session.screen
+    assert "√2을(를) 소수 1자리로 반올림한 1.4(으)로 나누었습니다. √2은(는) 소수 3자리 이상 남기세요." in " ".join(session.screen.split())
 
 
 def test_several_heads_label_each_cell_with_its_head():

@@ -104,15 +104,15 @@ def test_a_practice_quiz_in_a_real_terminal(terminal, tmp_path):
 
     terminal.type("1 6 4")
     terminal.wait_for("> ", count=2)
-    terminal.type("0.71 4.25 2.83")
-    terminal.wait_for("cell 2 (생선을): 4.25 — expected 4.243")
-    terminal.wait_for("Off only by rounding")
+    terminal.type("0.714 4.286 2.857")
+    terminal.wait_for("cell 2 (생선을): 4.286 — expected 4.243")
+    terminal.wait_for("Rounded too soon: you divided by √2 rounded to 1 decimal place (1.4)")
     terminal.wait_for("(c) Attention weights")
     terminal.type("?")
     terminal.wait_for("Hint: weight = e^x")
     terminal.type("q")
     assert terminal.exit_status() == 0
-    assert "Stopped after 3 of 4 questions. Score so far: 1.667 / 2" in terminal.screen()  # the open one is not counted
+    assert "Stopped after 3 of 4 questions. Score so far: 1 / 2" in terminal.screen()  # the open one is not counted
     assert '"hints": 1' in (tmp_path / "r.json").read_text(encoding="utf-8")
 
 

@@ -54,10 +54,11 @@ Gradebook (CSV)
     ``problem_set`` (what marked the student), ``file`` (``file:line`` for a CSV row)
     and ``errors``. Items come in a stable order: problem-set order, then asked rows,
     then pipeline stages (several sets: in the order the sorted files first name
-    them). The diagnosis cell holds the verdict, with the diagnosis code after a
-    colon when there is one (``correct``, ``follow_through``, ``missing``,
-    ``wrong``, ``wrong: not_scaled``, ``partial: rounding``): points alone cannot
-    tell a missing answer from a wrong one. An item a student was not set (another
+    them). The diagnosis cell holds the verdict, with the diagnosis's name after
+    a colon when there is one, in the chosen language (``correct``, ``follow``,
+    ``missing``, ``wrong: not divided by √d``, ``partial: rounded too soon``;
+    ``오답: √d로 안 나눔``): points alone cannot tell a missing answer from a wrong
+    one. The JSON keeps the codes. An item a student was not set (another
     problem set) is empty. Written as UTF-8 *with* a byte-order mark, so Excel shows
     Korean names (every CSV reader that matters skips it; Python's with
     ``utf-8-sig``), with ``\\r\\n`` line ends (RFC 4180) and minimal quoting. A text

@@ -94,12 +94,14 @@ class Grader:
 
                 try:
                     if seed is not None:
-                        from attn_tutor.generate import variant_set
+                        from attn_tutor.generate import regenerate
 
-                        base = variant_set(base, seed)
+                        base = regenerate(base, seed)  # the same function as solve --variant
                     solutions = {p.id: engine.solve(p) for p in base.problems}
+                    from attn_tutor.grading import open_cells
+
                     widths = {
-                        (p.id, token, stage): len(solutions[p.id].stage_row(stage, p.row_index(token)))
+                        (p.id, token, stage): tuple(open_cells(solutions[p.id], p.row_index(token), stage).tolist())
                         for p in base.problems
                         for token in p.asked_rows
                         for stage in p.asked_stages
@@ -161,22 +163,33 @@ class Grader:
         return [Finding("grade.problem_set_invalid", {"name": label}, where)]
 
     def _check(self, sub: Submission, problem_set: ProblemSet, widths: dict, findings: list[Finding]) -> dict:
-        """The answers that fit the problem set (``widths``: every asked item's cell count); the rest reported."""
+        """The answers that fit the problem set (``widths``: every asked item's open cells); the rest reported.
+
+        A row with the masked cells left out is filled in as the quiz does (:func:`attn_tutor.grading.full_row`)."""
+        from attn_tutor.grading import full_row
+
         good: dict[ItemKey, tuple[float, ...]] = {}
         for item_key, answer in sub.answers.items():
-            expected = widths.get(item_key)
-            if expected is not None:
+            open_ = widths.get(item_key)
+            if open_ is not None:
                 if answer.values is None:
                     continue
-                if len(answer.values) == expected:
+                if len(answer.values) == len(open_):
                     good[item_key] = answer.values
+                    continue
+                full = full_row(answer.values, open_)  # the masked cells left out, as the quiz takes them
+                if full is not None:
+                    good[item_key] = tuple(full)
                     continue
             problem_id, token, stage = item_key
             item = f"{problem_id}/{token}/{stage}"
-            if expected is not None:
-                findings.append(
-                    Finding("grade.wrong_count", {"item": item, "given": len(answer.values), "expected": expected}, answer.where)
-                )
+            if open_ is not None:
+                args = {"item": item, "given": len(answer.values), "expected": len(open_)}
+                if all(open_):
+                    findings.append(Finding("grade.wrong_count", args, answer.where))
+                else:
+                    args["open"] = sum(open_)
+                    findings.append(Finding("grade.wrong_count_masked", args, answer.where))
             elif problem_id not in problem_set.ids:
                 findings.append(
                     Finding("grade.unknown_problem", {"item": item, "problem": problem_id, "ids": ", ".join(problem_set.ids)}, answer.where)

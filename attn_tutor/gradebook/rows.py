@@ -41,8 +41,13 @@ def pct(value: float, decimals: int = 1) -> str:
     return fmt(value, decimals) + "%"
 
 
-def verdict_cell(item) -> str:
-    return f"{item.verdict}: {item.diagnosis}" if item.diagnosis else str(item.verdict)
+def verdict_cell(item, lang: str = "en") -> str:
+    """The gradebook's verdict cell in ``lang``: ``wrong: not divided by √d``, ``오답: √d로 안 나눔``."""
+    from attn_tutor.grading import diagnosis_name
+    from attn_tutor.i18n import t
+
+    verdict = t(f"grade.verdict.{item.verdict}", lang)
+    return f"{verdict}: {diagnosis_name(item.diagnosis, lang)}" if item.diagnosis else verdict
 
 
 def dumps(value) -> str:
@@ -59,7 +64,7 @@ def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = F
     items = ()
     if report is not None:
         items = tuple(
-            ((i.problem, i.row, i.stage), i.points, verdict_cell(i), i.verdict, i.diagnosis) for i in report.items
+            ((i.problem, i.row, i.stage), i.points, verdict_cell(i, lang), i.verdict, i.diagnosis) for i in report.items
         )
     marked = report is not None
     summary = (

@@ -22,7 +22,7 @@ def summary_blocks(source: Gradebook | Tally, lang: str = "en") -> list:
             title=t("grade.class_title_one" if tally.total == 1 else "grade.class_title", lang, count=tally.total),
         )
     )
-    from attn_tutor.grading import VERDICTS
+    from attn_tutor.grading import VERDICTS, diagnosis_name
 
     groups: dict[str, list[ItemStats]] = {}
     for stats in tally.analysis():
@@ -34,12 +34,15 @@ def summary_blocks(source: Gradebook | Tally, lang: str = "en") -> list:
     )
     for problem, group in groups.items():
         rows = tuple(
-            (f"{stats.row} · {stats.stage}", str(stats.students), *(pct(stats.percent(v), 0) for v in VERDICTS))
+            (f"{stats.row} · {t(f'quiz.stage.{stats.stage}', lang)}", str(stats.students), *(pct(stats.percent(v), 0) for v in VERDICTS))
             for stats in group
         )
         blocks.append(Table(header, rows, title=t("grade.analysis_title", lang, problem=problem)))
         mistakes = tuple(
-            (f"{stats.row} · {stats.stage}", ", ".join(f"{code} ×{count}" for code, count in stats.diagnoses))
+            (
+                f"{stats.row} · {t(f'quiz.stage.{stats.stage}', lang)}",
+                ", ".join(f"{diagnosis_name(code, lang)} ×{count}" for code, count in stats.diagnoses),
+            )
             for stats in group
             if stats.diagnoses
         )

@@ -91,7 +91,7 @@ def marking_cases() -> list[dict]:
 
     for problem in g.problem_set().problems:
         sol = g.solution(problem.id)
-        d, tol = problem.decimals, problem.tolerance
+        d, tol = problem.decimals, grading.stage_tolerance(problem, "weights")
         asked = [s for s in STAGES if s in problem.asked_stages]
         for token in problem.asked_rows:
             row = problem.row_index(token)
@@ -180,6 +180,8 @@ def marking_cases() -> list[dict]:
 
 
 def hint_cases() -> list[dict]:
+    from attn_tutor.quiz import hint_cells
+
     cases = []
     for problem in g.problem_set().problems:
         sol = g.solution(problem.id)
@@ -190,9 +192,10 @@ def hint_cases() -> list[dict]:
                 basis = [0.0 if v != v else float(v) for v in sol.stage_row(before, row)]
                 first = next(i for i, open_ in enumerate(grading.open_cells(sol, row, before)) if open_)
                 basis[first] += 0.25
-                case = {"problem": problem.id, "row": token, "stage": stage, "basis": basis}
-                case["line"] = g.run_hint(case)
-                cases.append(case)
+                for level in range(2, len(hint_cells(sol, row, stage)) + 2):
+                    case = {"problem": problem.id, "row": token, "stage": stage, "level": level, "basis": basis}
+                    case["line"] = g.run_hint(case)
+                    cases.append(case)
     return cases
 
 

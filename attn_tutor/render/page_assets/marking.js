@@ -13,11 +13,12 @@
   const STAGES = ["scores", "scaled", "weights", "output"];
   const VERDICTS = ["correct", "follow_through", "partial", "wrong", "missing"];
   const DIAGNOSES = ["not_scaled", "divided_by_d", "no_exp", "not_normalized", "skipped_scaling",
-    "column_softmax", "transposed_scores", "used_keys", "rounding"];
+    "column_softmax", "transposed_scores", "used_keys", "ignored_mask", "rounding"];
   const MODES = ["practice", "exam"];
   const FOLLOW_THROUGH = { full: 1.0, half: 0.5, none: 0.0 };
   const EPS = 1e-12;
-  const ROUNDING_FACTOR = 4.0;
+  const ROUND_PLACES = [0, 1, 2];
+  const MAX_KEEP = 10;
   const EXP_LIMIT = Math.log(Number.MAX_VALUE); // engine._EXP_LIMIT
   const ORDER = Object.fromEntries(DIAGNOSES.map((code, i) => [code, i]));
 
@@ -110,6 +111,22 @@
 
   const slice = (values, seg) => values.slice(seg[0], seg[1]);
 
+  // grading.stage_tolerance and grading.match_window: worked out by Python, in the page's data.
+  const stageTolerance = (solution, stage) => solution.tolerances[stage];
+  const matchWindow = (solution, stage) => solution.windows[stage];
+
+  function roundPlaces(solution) {
+    return [...new Set([...ROUND_PLACES, solution.decimals])].sort((a, b) => a - b);
+  }
+
+  // grading.half_up: each finite value rounded half up to `places`, as by hand.
+  function halfUp(values, places) {
+    return values.map((v) => (Number.isFinite(v) ? AT.numbers.roundHalfUp(v, places) : v));
+  }
+
+  // np.array_equal(a, b, equal_nan=True)
+  const sameRow = (a, b) => a.length === b.length && a.every((v, i) => v === b[i] || (Number.isNaN(v) && Number.isNaN(b[i])));
+
   // --- carrying a student's own numbers forward --------------------------------------
 
   function carryForward(solution, row, stage, previous) {
@@ -134,12 +151,22 @@
     const before = previousStage(stage);
     const flags = [];
     const prevSegs = segments(solution, before);
+    const exact = stageRow(solution, before, row);
+    const marked = markedCells(solution, row, before);
+    const limit = stageTolerance(solution, before) + EPS;
     segments(solution, stage).forEach((seg, h) => {
       const head = solution.heads[h];
       const values = slice(previous, prevSegs[h]).filter((_, j) => head.mask[row][j]);
       const zeros = values.every((v) => Math.abs(v) <= EPS);
       const constant = values.length === 0 || ptp(values) <= EPS;
-      const trivial = stage === "scaled" ? zeros : stage === "weights" ? constant : zeros || constant;
+      let trivial = stage === "scaled" ? zeros : stage === "weights" ? constant : zeros || constant;
+      if (trivial) {  // only a wrong row trivialises: a right one (all scores truly equal) is carried as usual
+        let right = true;
+        for (let i = prevSegs[h][0]; i < prevSegs[h][1]; i++) {
+          if (marked[i] && !(Math.abs(previous[i] - exact[i]) <= limit)) right = false;
+        }
+        trivial = !right;
+      }
       for (let i = seg[0]; i < seg[1]; i++) flags.push(trivial);
     });
     return flags;
@@ -199,9 +226,10 @@
     return inDiagnosisOrder(result);
   }
 
+  // A stable sort: for each code, the mistakes made from the exact rows come first.
   function inDiagnosisOrder(result) {
     return result.map((entry, i) => [entry, i])
-      .sort((a, b) => ORDER[a[0][0]] - ORDER[b[0][0]] || a[1] - b[1])
+      .sort((a, b) => ORDER[a[0].code] - ORDER[b[0].code] || a[1] - b[1])
       .map((pair) => pair[0]);
   }
 
@@ -219,11 +247,36 @@
     return mistakes(solution, row, stage, bases, scoreRows, false);
   }
 
+  // A mistaken row: {code, made, right} and, for rounding, {rounding: {kind, places, keep, stage,
+  // divisor, rounded}, remake(places)} (grading.Mistake, grading.Rounding).
+  const mistake = (code, made, right, rounding = null, remake = null) => ({ code, made, right, rounding, remake });
+
+  // (head.Q[row] @ head.K.T) / head.divisor: the row's scaled scores over every key, the mask ignored.
+  const unmaskedScaled = (head, row) => head.raw[row].map((v) => v / head.divisor);
+
   function mistakes(solution, row, stage, bases, scoreRows, fixed) {
     const before = previousStage(stage);
     const prevSegs = before !== null ? segments(solution, before) : [];
+    const placesTried = roundPlaces(solution);
+    const maskedRow = solution.heads.some((head) => head.mask[row].includes(false));
     const result = [];
-    const add = (code, made, right) => { if (made !== null) result.push([code, made, right]); };
+    const add = (code, made, right) => { if (made !== null) result.push(mistake(code, made, right)); };
+    const roundedDivisor = (places, head) => {
+      const value = halfUp([head.divisor], places)[0];
+      return value === head.divisor || value <= 0 ? null : value;
+    };
+    const divisorLabels = (places) => {
+      for (const head of solution.heads) {
+        const value = roundedDivisor(places, head);
+        if (value !== null) {
+          const name = solution.divide_by === null ? `√${head.d_k}` : AT.numbers.fmtGiven(head.divisor, MAX_KEEP);
+          return { divisor: name, rounded: AT.numbers.fmtGiven(value, places) };
+        }
+      }
+      return { divisor: "", rounded: "" };
+    };
+    const rounding = (kind, places, where, labels = {}) =>
+      Object.assign({ kind, places, keep: 0, stage: where, divisor: "", rounded: "" }, labels);
 
     if (stage === "scores" && fixed) {
       add("transposed_scores", perHead(solution, (h, head) => {
@@ -237,6 +290,23 @@
         if (solution.divide_by === null) {
           add("divided_by_d", perHead(solution, (h, hd) => where(hd.mask[row], slice(basis, prevSegs[h]).map((v) => v / hd.d_k), NaN)), right);
         }
+        const byRoundedDivisor = (places) => {
+          if (solution.heads.every((hd) => roundedDivisor(places, hd) === null)) return null;
+          return perHead(solution, (h, hd) => where(hd.mask[row], slice(basis, prevSegs[h]).map((v) => v / (roundedDivisor(places, hd) || hd.divisor)), NaN));
+        };
+        const fromRoundedScores = (places) => {
+          const rounded = halfUp(basis, places);
+          if (sameRow(rounded, basis)) return null;
+          return perHead(solution, (h, hd) => where(hd.mask[row], slice(rounded, prevSegs[h]).map((v) => v / hd.divisor), NaN));
+        };
+        for (const places of placesTried) {
+          const made = byRoundedDivisor(places);
+          if (made !== null) result.push(mistake("rounding", made, right, rounding("divisor", places, stage, divisorLabels(places)), byRoundedDivisor));
+        }
+        for (const places of placesTried) {
+          const made = fromRoundedScores(places);
+          if (made !== null) result.push(mistake("rounding", made, right, rounding("previous", places, before), fromRoundedScores));
+        }
       } else if (stage === "weights") {
         add("no_exp", perHead(solution, (h, head) => {
           const mask = head.mask[row];
@@ -245,11 +315,54 @@
           return Math.abs(total) <= EPS ? null : where(mask, part.map((v) => v / total), 0.0);
         }), right);
         add("not_normalized", perHead(solution, (h, hd) => studentExps(slice(basis, prevSegs[h]), hd.mask[row])), right);
+        if (maskedRow) {
+          const full = perHead(solution, (h, head) => {
+            const open = head.mask[row];
+            const scaled = unmaskedScaled(head, row);
+            const x = slice(basis, prevSegs[h]).map((v, j) => (open[j] ? v : scaled[j]));
+            return softmax(x, x.map(() => true));
+          });
+          add("ignored_mask", full, right);
+          const open = openCells(solution, row, stage);
+          add("ignored_mask", full.map((v, i) => (open[i] ? v : 0.0)), right);
+        }
+        const fromRoundedScaled = (places) => {
+          const rounded = halfUp(basis, places);
+          if (sameRow(rounded, basis)) return null;
+          return perHead(solution, (h, hd) => softmax(where(hd.mask[row], slice(rounded, prevSegs[h]), 0.0), hd.mask[row]));
+        };
+        const fromRoundedExps = (places) => perHead(solution, (h, head) => {
+          const mask = head.mask[row];
+          const e = halfUp(studentExps(slice(basis, prevSegs[h]), mask), places);
+          const total = npSum(e);
+          return !Number.isFinite(total) || total <= 0 ? null : where(mask, e.map((v) => v / total), 0.0);
+        });
+        const fromRoundedSum = (places) => perHead(solution, (h, head) => {
+          const mask = head.mask[row];
+          const e = studentExps(slice(basis, prevSegs[h]), mask);
+          const total = halfUp([npSum(e)], places)[0];
+          return !Number.isFinite(total) || total <= 0 ? null : where(mask, e.map((v) => v / total), 0.0);
+        });
+        for (const [kind, remake, at] of [["previous", fromRoundedScaled, before], ["exps", fromRoundedExps, stage], ["sum", fromRoundedSum, stage]]) {
+          for (const places of placesTried) {
+            const made = remake(places);
+            if (made !== null) result.push(mistake("rounding", made, right, rounding(kind, places, at), remake));
+          }
+        }
       } else if (stage === "output") {
         add("used_keys", perHead(solution, (h, head) => {
           if (head.K[0].length !== head.V[0].length) return null;
           return mix(slice(basis, prevSegs[h]), head.K);
         }), right);
+        const fromRoundedWeights = (places) => {
+          const rounded = halfUp(basis, places);
+          if (sameRow(rounded, basis)) return null;
+          return perHead(solution, (h, hd) => mix(slice(rounded, prevSegs[h]), hd.V));
+        };
+        for (const places of placesTried) {
+          const made = fromRoundedWeights(places);
+          if (made !== null) result.push(mistake("rounding", made, right, rounding("previous", places, before), fromRoundedWeights));
+        }
       }
     }
     if (stage === "weights") {
@@ -259,12 +372,36 @@
         const right = perHead(solution, (h, hd) =>
           softmax(where(hd.mask[row], slice(scores, scoreSegs[h]).map((v) => v / hd.divisor), 0.0), hd.mask[row]));
         add("skipped_scaling", made, right);
+        const byRoundedDivisor = (places) => {
+          if (solution.heads.every((hd) => roundedDivisor(places, hd) === null)) return null;
+          return perHead(solution, (h, hd) => softmax(where(hd.mask[row],
+            slice(scores, scoreSegs[h]).map((v) => v / (roundedDivisor(places, hd) || hd.divisor)), 0.0), hd.mask[row]));
+        };
+        for (const places of placesTried) {
+          const made2 = byRoundedDivisor(places);
+          if (made2 !== null) result.push(mistake("rounding", made2, right, rounding("divisor", places, stage, divisorLabels(places)), byRoundedDivisor));
+        }
       }
     }
     if (stage === "weights" && fixed) {
       add("column_softmax", perHead(solution, (h, hd) => columnSoftmax(hd, row)), stageRow(solution, stage, row));
     }
+    if (stage === "output" && fixed && maskedRow && solution.output !== null) {
+      add("ignored_mask", perHead(solution, (h, hd) => {
+        const x = unmaskedScaled(hd, row);
+        return mix(softmax(x, x.map(() => true)), hd.V);
+      }), stageRow(solution, stage, row));
+    }
     return result;
+  }
+
+  // grading._keep: the fewest places (more than it kept) whose row stays within tolerance of the right one.
+  function keepOf(m, cells, tolerance) {
+    for (let places = m.rounding.places + 1; places <= MAX_KEEP; places++) {
+      const made = m.remake(places);
+      if (made === null || close(made, m.right, cells, tolerance + EPS)) return Object.assign({}, m.rounding, { keep: places });
+    }
+    return Object.assign({}, m.rounding, { keep: MAX_KEEP });
   }
 
   // Every cell in `cells` (indices): |a - b| <= limit; NaN never is.
@@ -305,10 +442,10 @@
     };
     if (given === null) {
       return Object.assign(common, { given: null, cells: marked.map((m) => (m ? "missing" : "masked")),
-        verdict: "missing", diagnosis: null, points: 0.0 });
+        verdict: "missing", diagnosis: null, diagnosis_detail: null, points: 0.0 });
     }
     if (given.length !== exact.length) throw new Error(`a ${stage} row has ${exact.length} cells, not ${given.length}`);
-    const tolerance = solution.tolerance + EPS;
+    const tolerance = stageTolerance(solution, stage) + EPS;
     const cells = given.map((value, i) => {
       if (!marked[i]) return "masked";
       if (Math.abs(value - exact[i]) <= tolerance) return "correct";
@@ -316,45 +453,59 @@
       return "wrong";
     });
     const verdict = verdictOf(cells);
-    let diagnosis = null;
+    let diagnosis = null, detail = null;
     if (verdict === "partial" || verdict === "wrong") {
       const scores = stage === "weights" && "scores" in own ? own.scores : null;
       const candidates = diagnosisCandidates(solution, row, stage, exact, carried, markedIndex, basis, scores);
-      diagnosis = diagnoseValues(solution.tolerance, exact, carried, trivial, markedIndex, candidates, given, cells);
+      [diagnosis, detail] = diagnoseValues(markedIndex, candidates, given, cells);
     }
     const credit = { correct: 1.0, follow_through: FOLLOW_THROUGH[followThrough] };
     const scored = cells.filter((s) => s !== "masked").map((s) => credit[s] || 0.0);
     const points = scored.length ? AT.numbers.pyRound(npSum(scored) / scored.length, 4) : 0.0;
-    return Object.assign(common, { given: given.slice(), cells, verdict, diagnosis, points });
+    return Object.assign(common, { given: given.slice(), cells, verdict, diagnosis, diagnosis_detail: detail, points });
   }
 
-  // grading._Memo.candidates: the mistakes diagnose tries, in order, less those that change no number.
+  // grading._Memo.candidates: the mistakes diagnose tries, in order, less those that change no
+  // number, each with what a rounding found and how close an answer must come to it.
   function diagnosisCandidates(solution, row, stage, exact, carried, markedIndex, basis, scores) {
     let found = exactMistakes(solution, row, stage);
     if (basis !== null || scores !== null) found = found.concat(ownMistakes(solution, row, stage, basis, carried, scores));
     const rights = [exact].concat(carried !== null ? [carried] : []);
-    const limit = solution.tolerance + EPS;
+    const tolerance = stageTolerance(solution, stage);
+    const window = matchWindow(solution, stage);
+    const limit = tolerance + EPS;
+    const wide = 2 * window + EPS;
     const result = [];
-    for (const [code, made, right] of inDiagnosisOrder(found)) {
-      if (!rights.concat([right]).some((other) => close(made, other, markedIndex, limit))) result.push([code, made]);
+    for (const m of inDiagnosisOrder(found)) {
+      const others = rights.concat([m.right]);
+      if (others.some((other) => close(m.made, other, markedIndex, limit))) continue;
+      const apart = !others.some((other) => close(m.made, other, markedIndex, wide));
+      const detail = m.rounding === null ? null : keepOf(m, markedIndex, tolerance);
+      result.push([m.code, m.made, detail, (apart ? window : tolerance) + EPS]);
     }
     return result;
   }
 
-  // grading._diagnose_values: the first candidate every marked cell matches, else rounding, else none.
-  function diagnoseValues(tolerance, exact, carried, trivial, markedIndex, candidates, values, cells) {
-    if (!cells.includes("wrong")) return null;
-    const limit = tolerance + EPS;
-    for (const [code, made] of candidates) {
-      if (close(values, made, markedIndex, limit)) return code;
+  // grading._diagnose_values: the first candidate every marked cell matches, else none.
+  function diagnoseValues(markedIndex, candidates, values, cells) {
+    if (!cells.includes("wrong")) return [null, null];
+    for (const [code, made, detail, limit] of candidates) {
+      if (close(values, made, markedIndex, limit)) return [code, detail];
     }
-    const near = ROUNDING_FACTOR * tolerance + EPS;
-    for (let i = 0; i < cells.length; i++) {
-      if (cells[i] !== "wrong" || Math.abs(values[i] - exact[i]) <= near) continue;
-      if (carried !== null && !trivial[i] && Math.abs(values[i] - carried[i]) <= near) continue;
-      return null;
-    }
-    return "rounding";
+    return [null, null];
+  }
+
+  // grading.explanation: the sentence for an item's diagnosis (for rounding: which number, places to keep).
+  function explanation(item, t) {
+    if (item.diagnosis === null) return null;
+    const found = item.diagnosis_detail;
+    if (item.diagnosis !== "rounding" || !found) return t(`grading.diagnosis.${item.diagnosis}`);
+    const places = (n) => (n === 0 || n === 1 ? t(`grading.places_${n}`) : t("grading.places", { n }));
+    return t(`grading.rounding.${found.kind}`, {
+      places: places(found.places), keep: places(found.keep),
+      stage: found.kind === "previous" ? t(`grading.rounded_stage.${found.stage}`) : "",
+      divisor: found.divisor, rounded: found.rounded,
+    });
   }
 
   // grading.mark_row: one item per asked stage, in pipeline order. answers: {stage: row | null}.
@@ -380,6 +531,7 @@
     STAGES, VERDICTS, DIAGNOSES, MODES, FOLLOW_THROUGH, EPS,
     scale, softmax, studentExps, mix, npSum,
     previousStage, segments, rowWidth, openCells, markedCells, stageRow,
-    carryForward, trivialCarry, advance, mistakenRows, markStage, markRow, score,
+    carryForward, trivialCarry, advance, mistakenRows, markStage, markRow, score, explanation,
+    stageTolerance, matchWindow,
   };
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});

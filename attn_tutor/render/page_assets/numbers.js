@@ -125,5 +125,8 @@
     return rounded === rescale(expected, decimals) ? "=" : APPROX;
   }
 
-  AT.numbers = { fmt, fmtGiven, fmtRow, pyRound, APPROX, shown, dot, quotient, resultSign };
+  // numbers.round_half_up as a float: float(round_half_up(x, places)) (grading.half_up).
+  function roundHalfUp(x, places) { return Number(roundHalfUpText(x, places)) + 0; }
+
+  AT.numbers = { fmt, fmtGiven, fmtRow, pyRound, roundHalfUp, APPROX, shown, dot, quotient, resultSign };
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});

@@ -57,8 +57,8 @@
       scores: h.scores.map(toNumbers), scaled: h.scaled.map(toNumbers), weights: h.weights.map(toNumbers),
     }));
     p._solution = {
-      id: p.id, tokens: p.tokens, heads, output: p.output, tolerance: p.tolerance, divide_by: p.divide_by,
-      stages: p.stages, asked_stages: p.asked_stages,
+      id: p.id, tokens: p.tokens, heads, output: p.output, tolerances: p.tolerances, windows: p.windows,
+      divide_by: p.divide_by, decimals: p.decimals, stages: p.stages, asked_stages: p.asked_stages,
     };
     return p._solution;
   }
@@ -142,11 +142,19 @@
   // explain.APPROX_NOTE under a line that uses ≈
   const approxNote = (line) => (line.includes(` ${numbers.APPROX} `) ? el("p", { class: "note", text: t("solve.approx_note") }) : null);
 
+  // quiz.hint_blocks: 1, the formula; 2, 3, ...: the next cell's arithmetic along the row; then nothing more.
   function hintContent(p, row, stage, level, basis) {
     if (level <= 1) return [el("p", { text: t(`quiz.hint.${stage}`, { token: p.tokens[row], divisor: p.divisors }) })];
-    const own = basis !== null && basis !== undefined;
-    const line = own ? ownHintLine(p, row, stage, basis) : p.hints[row][stage];
-    return [el("p", { text: t(own ? "quiz.hint.first_cell_own" : "quiz.hint.first_cell") }), el("pre", { text: line }), approxNote(line)];
+    const walk = p.hint_walk[stage][row];
+    if (level - 2 >= walk.length) return [el("p", { text: t("quiz.hint.no_more") })];
+    const [cell, h, index] = walk[level - 2];
+    if (basis === null || basis === undefined) {
+      const exact = p.hints[row][stage][level - 2];
+      return [el("p", { text: exact.title }), el("pre", { text: exact.line }), approxNote(exact.line)];
+    }
+    const line = ownHintLine(p, row, stage, basis, h, index);
+    const title = t("quiz.hint.cell_own", { n: cell + 1, label: p.labels[stage][cell] });
+    return [el("p", { text: title }), el("pre", { text: line }), approxNote(line)];
   }
 
   // --- the widget -------------------------------------------------------------------------
@@ -305,7 +313,7 @@
       if (cell === "wrong") lines.push(el("p", { class: "cell-off", text: t("quiz.cell_off", args) }));
       else lines.push(el("p", { class: "cell-follow", text: t("quiz.cell_follow", Object.assign({ carried: numbers.fmtGiven(item.carried[i], d) }, args)) }));
     });
-    if (item.diagnosis !== null) lines.push(el("p", { class: "diagnosis", "data-diagnosis": item.diagnosis, text: t(`grading.diagnosis.${item.diagnosis}`) }));
+    if (item.diagnosis !== null) lines.push(el("p", { class: "diagnosis", "data-diagnosis": item.diagnosis, text: marking.explanation(item, t) }));
     if (item.verdict !== "correct") lines.push(el("p", { text: t("quiz.go_on") }));
     const head = el("tr", {}, el("th", { scope: "col", text: "" }), ...labels.map((l) => el("th", { scope: "col", text: l })));
     const yours = el("tr", {}, el("th", { scope: "row", text: t("page.your_row") }), ...item.cells.map((cell, i) => {
@@ -629,7 +637,7 @@
     });
   }
 
-  AT.page = { start, parseAnswer, ownHintLine, solutionOf, totals, answerYaml, data: () => data };
+  AT.page = { start, parseAnswer, ownHintLine, solutionOf, totals, answerYaml, t: (key, args) => t(key, args), data: () => data };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});
