@@ -3,11 +3,15 @@
 numpy, yaml and rich are imported inside the commands that need them, so
 ``attn-tutor --help`` and ``--version`` start fast. Every :class:`AttnTutorError`
 becomes one sentence on standard error and exit status 1 (2 for usage).
+
+The commands' helpers live in sibling modules: :mod:`attn_tutor.cli_common` (the shared
+options, the error guard, choosing problems, the random problem), :mod:`attn_tutor.cli_solve`,
+:mod:`attn_tutor.cli_quiz`, :mod:`attn_tutor.cli_grade` and :mod:`attn_tutor.cli_export`.
+Every command is still registered here, on :data:`app`.
 """
 
 from __future__ import annotations
 
-import functools
 import sys
 from enum import StrEnum
 from pathlib import Path
@@ -16,7 +20,37 @@ from typing import Annotated, Optional
 import typer
 
 from attn_tutor import __version__
+from attn_tutor.cli_common import (
+    CausalOption,
+    DimOption,
+    LangOption,
+    RandomOption,
+    SeedOption,
+    SetArgument,
+    TokensOption,
+    _check_lang,
+    _check_random,
+    _random_problem,
+    guarded,
+    pick_problems,
+    pick_row,
+)
+from attn_tutor.cli_export import (
+    _BANKS,
+    ExportFormat,
+    ForceOption,
+    OutputOption,
+    Paper,
+    _check_output,
+    _choose_format,
+    _render_bank,
+    _render_sheet,
+    _write_output,
+)
+from attn_tutor.cli_grade import CsvLayout, FeedbackFormat, _check_outputs, _say_repeated, _say_summary, _write_outputs
 from attn_tutor.cli_help import LocalGroup, LocalTyper
+from attn_tutor.cli_quiz import _stdin_reader
+from attn_tutor.cli_solve import _overview, _plans, _solution_document
 from attn_tutor.errors import AttnTutorError, UsageError
 from attn_tutor.i18n import resolve_lang, t
 from attn_tutor.model import (
@@ -61,61 +95,6 @@ class SolveFormat(StrEnum):
 StageChoice = StrEnum("StageChoice", {name: name for name in (*STAGES, *STAGE_ALIASES)})
 """What ``--stage`` accepts: a stage's name, or another name for it (softmax: the weights)."""
 
-LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
-SetArgument = Annotated[Optional[str], typer.Argument(help="help.set")]
-
-
-def _check_lang(value: str | None) -> None:
-    if value is not None and value.strip().lower() not in ("ko", "en"):
-        raise UsageError("cli.bad_lang", lang=value)
-
-
-def _say(message: str) -> None:
-    """One line on standard error; a standard error that is gone too (a closed terminal) is let be."""
-    from attn_tutor.render.terminal import error as show_error
-
-    try:
-        show_error(message)
-    except (OSError, ValueError, AttributeError):  # AttributeError: no standard error at all (2>&-)
-        pass
-
-
-def guarded(command):
-    """Turn domain errors into a sentence and an exit status; never a traceback.
-
-    SIGTERM and SIGHUP are handled as Ctrl-C is (:mod:`attn_tutor.stopping`), and
-    standard output failures become a sentence too (:mod:`attn_tutor.output`).
-    """
-
-    @functools.wraps(command)
-    def wrapper(*args, **kwargs):
-        from attn_tutor.output import OutputFailed, guarded_stdout
-        from attn_tutor.stopping import exit_status, signals_as_interrupt
-
-        lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("ko", "en") else None)
-        guard = None
-        try:
-            with signals_as_interrupt(), guarded_stdout() as guard:
-                _check_lang(kwargs.get("lang"))
-                return command(*args, **kwargs)
-        except AttnTutorError as error:
-            for message in error.messages(lang):
-                _say(t("cli.error", lang, message=message))
-            raise typer.Exit(error.exit_code) from None
-        except KeyboardInterrupt as interrupt:
-            _say(t("cli.interrupted", lang))
-            raise typer.Exit(exit_status(interrupt)) from None
-        except BrokenPipeError:
-            raise typer.Exit(0) from None
-        except typer.Exit as done:  # the command's own status; a failed standard output is said as well
-            if guard is not None and guard.error is not None:
-                for message in OutputFailed(guard.error).messages(lang):
-                    _say(t("cli.error", lang, message=message))
-                raise typer.Exit(done.exit_code or 1) from None
-            raise
-
-    return wrapper
-
 
 def _version(value: bool) -> None:
     if value:
@@ -142,61 +121,6 @@ def main_callback(
         os.environ["ATTN_TUTOR_LANG"] = lang.strip().lower()
 
 
-def pick_problems(problem_set, problem_id: str | None):
-    if problem_id is None:
-        return list(problem_set.problems)
-    if problem_id not in problem_set.ids:
-        raise AttnTutorError("cli.no_such_problem", id=problem_id, source=problem_set.source, ids=", ".join(problem_set.ids))
-    return [problem_set.get(problem_id)]
-
-
-def pick_row(problem, token: str | None) -> list[int] | None:
-    if token is None:
-        return None
-    if token not in problem.tokens:
-        raise AttnTutorError("cli.no_such_row", problem=problem.id, row=token, tokens=", ".join(problem.tokens))
-    return [problem.row_index(token)]
-
-
-# A random practice problem: the same options make the same problem in solve, quiz and generate.
-RandomOption = Annotated[bool, typer.Option("--random", help="help.random")]
-TokensOption = Annotated[Optional[int], typer.Option("--tokens", min=1, max=TOKENS_MAX, help="help.random.tokens")]
-DimOption = Annotated[Optional[int], typer.Option("--dim", min=1, max=DIM_MAX, help="help.random.dim")]
-SeedOption = Annotated[Optional[int], typer.Option("--seed", min=0, max=SHEET_SEED_MAX, help="help.random.seed")]
-CausalOption = Annotated[bool, typer.Option("--causal", help="help.random.causal")]
-
-
-def _random_problem(command: str, seed, tokens, dim, causal: bool):
-    """The practice problem of these options, and the command that makes it again."""
-    from attn_tutor.generate import new_seed, practice_problems
-
-    chosen = seed if seed is not None else new_seed()
-    n_tokens, d = tokens if tokens is not None else 3, dim if dim is not None else 2
-    (made,) = practice_problems(chosen, tokens=n_tokens, dim=d, causal=causal)
-    replay = f"attn-tutor {command} --random --tokens {n_tokens} --dim {d} --seed {chosen}" + (" --causal" if causal else "")
-    return made, chosen, replay
-
-
-def _check_random(random: bool, file, problem, tokens, dim, seed, causal: bool) -> None:
-    if not random and (tokens is not None or dim is not None or seed is not None or causal):
-        raise UsageError("quiz.random_only")
-    if random and (file is not None or problem is not None):
-        raise UsageError("quiz.random_and_file")
-
-
-def _overview(problem_set, file: str | None, shown, language: str, variant: int | None = None):
-    """After the first problem: the others, each with the command that shows it."""
-    from attn_tutor.document import Math
-
-    where = ("" if file is None else f" {file}") + ("" if variant is None else f" --variant {variant}")
-    rest = [p for p in problem_set.problems if p is not shown]
-    width = max(len(p.id) for p in rest)
-    lines = tuple(
-        f"  attn-tutor solve{where} --problem {p.id.ljust(width)}" + (f"   # {p.title}" if p.title else "") for p in rest
-    )
-    lines += ("", t("solve.overview_all", language, command=f"attn-tutor solve{where} --all"))
-    return Math(lines, title=t("solve.overview_one" if len(rest) == 1 else "solve.overview", language, count=len(rest)))
-
 
 @app.command()
 @guarded
@@ -218,7 +142,12 @@ def solve(
     variant: Annotated[Optional[int], typer.Option("--variant", min=0, max=SEED_MAX, help="help.solve.variant")] = None,
     lang: LangOption = None,
 ) -> None:
-    """Show every stage of each problem worked out: scores, scaling, softmax, output."""
+    """Show every stage of each problem worked out: scores, scaling, softmax, output.
+
+    Over 60 lines because its signature is the option list Typer needs; the checks
+    between options come first, then one path each for json, markdown and the terminal.
+    (Its --help is the catalogue key help.cmd.solve, not this docstring.)
+    """
     from attn_tutor import engine
 
     language = resolve_lang(lang)
@@ -251,18 +180,7 @@ def solve(
     overview = format is SolveFormat.table and problem is None and row is None and not every and len(chosen) > 1
     if overview:
         chosen = chosen[:1]
-    plans = []
-    for item in chosen:
-        rows = None
-        if row is not None:
-            if row not in item.tokens and len(chosen) > 1:
-                continue  # --row over several problems: only those that have this token
-            rows = pick_row(item, row)
-        if last_stage is not None and last_stage not in item.stages and len(chosen) == 1:
-            raise AttnTutorError("cli.no_such_stage", problem=item.id, stage=last_stage)
-        plans.append((item, rows))
-    if not plans:
-        raise AttnTutorError("cli.row_in_no_problem", row=row, source=problem_set.source)
+    plans = _plans(chosen, row, last_stage, problem_set.source)
     if format is SolveFormat.json:
         from attn_tutor.render import jsonout
 
@@ -270,18 +188,7 @@ def solve(
             sys.stdout.write(chunk)
         return
     solutions = [(engine.solve(item), rows) for item, rows in plans]
-    from attn_tutor.document import Heading
-    from attn_tutor.solution_doc import solution_blocks
-
-    blocks = []
-    if problem_set.title or variant is not None:
-        title = problem_set.title or problem_set.name or problem_set.source
-        if variant is not None:
-            title = t("solve.variant_title", language, title=title, variant=variant)
-        blocks.append(Heading(title, level=1))
-    for solution, rows in solutions:
-        last = last_stage if last_stage in solution.problem.stages else None
-        blocks += solution_blocks(solution, language, decimals=decimals, rows=rows, last_stage=last, explain_rows=explain)
+    blocks = _solution_document(problem_set, solutions, language, variant, decimals=decimals, last_stage=last_stage, explain=explain)
     if overview:
         blocks.append(_overview(problem_set, file, chosen[0], language, variant))
     if format is SolveFormat.markdown:
@@ -375,52 +282,6 @@ def validate(
         raise typer.Exit(1)
 
 
-# --- quiz command ---------------------------------------------------------------------
-
-
-def _stdin_reader():
-    """read_line for the quiz: input() on a terminal (line editing), else one line of stdin, echoed."""
-    if sys.stdin.isatty() and sys.stdout.isatty():
-        try:
-            import readline  # noqa: F401  (gives input() line editing and history)
-        except ImportError:
-            pass
-
-        def read_tty(prompt: str) -> str | None:
-            from attn_tutor.output import unguarded
-
-            try:
-                with unguarded():  # readline needs the real standard output
-                    return input(prompt)
-            except EOFError:
-                sys.stdout.write("\n")
-                return None
-            except OSError:  # the terminal is gone (a hang-up): the end of input
-                return None
-            except KeyboardInterrupt:  # Ctrl-C mid-line: what follows starts on a line of its own
-                sys.stdout.write("\n")
-                sys.stdout.flush()
-                raise
-
-        return read_tty
-
-    def read_pipe(prompt: str) -> str | None:
-        sys.stdout.write(prompt)
-        sys.stdout.flush()
-        try:
-            line = sys.stdin.readline()
-        except KeyboardInterrupt:
-            sys.stdout.write("\n")
-            raise
-        if not line:
-            sys.stdout.write("\n")
-            return None
-        sys.stdout.write(line if line.endswith("\n") else line + "\n")  # a readable transcript
-        return line.rstrip("\r\n")
-
-    return read_pipe
-
-
 @app.command()
 @guarded
 def quiz(
@@ -441,7 +302,11 @@ def quiz(
     force: Annotated[bool, typer.Option("--force", help="help.quiz.force")] = False,
     lang: LangOption = None,
 ) -> None:
-    """Practise or sit an exam: type each stage of a row, get it marked cell by cell."""
+    """Practise or sit an exam: type each stage of a row, get it marked cell by cell.
+
+    Over 60 lines because its signature is the option list Typer needs.
+    (Its --help is the catalogue key help.cmd.quiz, not this docstring.)
+    """
     from attn_tutor import quiz as quiz_loop
     from attn_tutor.document import Math
     from attn_tutor.render import terminal
@@ -496,48 +361,6 @@ def quiz(
         raise typer.Exit(outcome.exit_code)
 
 
-# --- grade command --------------------------------------------------------------------
-
-
-def _check_outputs(outputs: list[Path], force: bool, inputs: list[Path] = (), names: list[str] | None = None) -> None:
-    """Before any work: outputs are distinct files, new unless --force, and none of the inputs:
-    not a named file, and no answer-like file inside a directory being graded. ``names``: the
-    option of each output, to say which two clash."""
-    import os
-
-    from attn_tutor.files import refuse_overwrite
-    from attn_tutor.gradebook.records import ANSWER_SUFFIXES
-
-    if len(outputs) == 2 and os.path.realpath(outputs[0]) == os.path.realpath(outputs[1]) and names is None:
-        raise UsageError("grade.same_output", path=str(outputs[0]))
-    seen: dict[str, str] = {}
-    for out, name in zip(outputs, names or []):
-        first = seen.setdefault(os.path.realpath(out), name)
-        if first != name and {first, name} == {"--csv", "--json"}:
-            raise UsageError("grade.same_output", path=str(out))
-        if first != name:
-            raise UsageError("grade.outputs_clash", first=first, second=name, path=str(out))
-    for out in outputs:
-        real = os.path.realpath(out)
-        for source in inputs:
-            if source.is_dir() and out.name.lower().endswith(ANSWER_SUFFIXES):
-                root = os.path.realpath(source)
-                if real.startswith(root.rstrip(os.sep) + os.sep):
-                    raise UsageError("files.in_graded_directory", path=str(out), directory=str(source))
-        refuse_overwrite(out, force, inputs=[p for p in inputs if not p.is_dir()])
-
-
-class CsvLayout(StrEnum):
-    full = "full"
-    canvas = "canvas"
-    moodle = "moodle"
-
-
-class FeedbackFormat(StrEnum):
-    html = "html"
-    pdf = "pdf"
-
-
 @app.command()
 @guarded
 def grade(
@@ -562,7 +385,12 @@ def grade(
     force: Annotated[bool, typer.Option("--force", help="help.grade.force")] = False,
     lang: LangOption = None,
 ) -> None:
-    """Mark a whole class's answer files: a gradebook, an item analysis, a score chart."""
+    """Mark a whole class's answer files: a gradebook, an item analysis, a score chart.
+
+    Over 60 lines because its signature is the option list Typer needs; its body is
+    one run: check the outputs, mark every file, write the outputs, say the summary.
+    (Its --help is the catalogue key help.cmd.grade, not this docstring.)
+    """
     from attn_tutor.grade_extras import Extras
 
     language = resolve_lang(lang)
@@ -629,125 +457,16 @@ def grade(
             written += extras.write(tally, files, name_column)
     finally:
         writer.close()
-    terminal.draw(gradebook.summary_blocks(tally, language) + extras.blocks())
-    failed, total = tally.failed + writer.newly_failed(), tally.total
-    if failed:
-        key = "grade.summary_one" if total == 1 else "grade.summary"
-        terminal.plain(t(key, language, marked=tally.marked, total=total, failed=failed))
-    else:
-        terminal.plain(t("grade.all_marked_one" if total == 1 else "grade.all_marked", language, total=total))
-    if len(sets) > 1:
-        terminal.plain(t("grade.sets_used", language, count=len(sets)))
-        for name, students in sets.items():
-            terminal.plain("  " + t("grade.set_students", language, name=name, students=", ".join(students)))
-    for line in extras.notes:
-        terminal.plain(line)
-    for line in written:
-        terminal.plain(line, stderr=True)
-    if refused and outputs:
-        first = refused[0]
-        reason = first.errors[0].removeprefix(f"{first.file}: ") if first.errors else ""
-        terminal.error(t("cli.error", language, message=t("grade.nothing_written", language, path=first.file, reason=reason)))
+    failed = _say_summary(tally, writer, extras, sets, written, refused, outputs, language)
     if failed or repeated or len(sets) > 1 or extras.unmatched:
         raise typer.Exit(1)
-
-
-def _say_repeated(writer, language: str) -> dict[str, list[str]]:
-    """The same student in two places: an error for each place (the gradebook rows say it too)."""
-    from attn_tutor.render import terminal
-
-    repeated = writer.repeated()
-    for name, places in repeated.items():
-        for place in places:
-            message = f"{place}: " + t("grade.duplicate_student", language, student=name, places=", ".join(places))
-            terminal.error(t("cli.error", language, message=message))
-    return repeated
-
-
-def _write_outputs(
-    writer, csv_out: Path | None, json_out: Path | None, language: str, force: bool = False, extras=None
-) -> list[str]:
-    """The gradebook (or the LMS's layout of it) and the JSON, each whole or not at all; the lines
-    saying where they went."""
-    from attn_tutor.files import atomic_file
-
-    lms = extras is not None and extras.lms_layout
-    written = []
-    csv_write = extras.write_lms if lms else writer.write_csv
-    for out, write, key in ((csv_out, csv_write, "grade.written"), (json_out, writer.write_json, "grade.json_written")):
-        if out is not None:
-            with atomic_file(out, replace=force) as stream:
-                write(stream)
-            written.append(extras.csv_written(out) if lms and out is csv_out else t(key, language, path=str(out)))
-    return written
 
 
 # --- export and generate commands -----------------------------------------------------
 
 
-class ExportFormat(StrEnum):
-    html = "html"
-    md = "md"
-    tex = "tex"
-    page = "page"
-    pdf = "pdf"
-    moodle = "moodle"
-    qti = "qti"
-
-
-class Paper(StrEnum):
-    a4 = "a4"
-    letter = "letter"
-
-
-_SUFFIX_FORMATS = {
-    ".html": "html",
-    ".htm": "html",
-    ".md": "md",
-    ".markdown": "md",
-    ".tex": "tex",
-    ".pdf": "pdf",
-    ".xml": "moodle",
-    ".zip": "qti",
-}
-_BANKS = ("moodle", "qti")  # question banks for a quiz system, not pages
-
-OutputOption = Annotated[Optional[Path], typer.Option("--output", "-o", help="help.output")]
-ForceOption = Annotated[bool, typer.Option("--force", help="help.force")]
-
-
-def _to_stdout(path: Path | None) -> bool:
-    return path is None or str(path) == "-"
-
-
 def _stdout_is_terminal() -> bool:
     return sys.stdout.isatty()
-
-
-def _check_output(path: Path | None, force: bool, inputs: tuple = ()) -> None:
-    """Before any work: -o names a new file (or --force) that is none of the inputs, unless it is standard output."""
-    if not _to_stdout(path):
-        from attn_tutor.files import refuse_overwrite
-
-        refuse_overwrite(path, force, inputs=[Path(p) for p in inputs if p is not None and Path(p).exists()])
-
-
-def _write_output(path: Path | None, text: str | bytes, lang: str, force: bool = False) -> None:
-    """Standard output (no -o, or -o -), or the whole file or nothing, then a line on stderr saying where."""
-    if _to_stdout(path):
-        if isinstance(text, bytes):
-            sys.stdout.flush()
-            sys.stdout.buffer.write(text)
-            sys.stdout.buffer.flush()
-            return
-        sys.stdout.write(text)
-        sys.stdout.flush()
-        return
-    from attn_tutor.files import write_atomic
-    from attn_tutor.render import terminal
-
-    write_atomic(path, text, replace=force)
-    terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)
 
 
 @app.command()
@@ -778,23 +497,7 @@ def export(
         raise UsageError("export.variants_need_seed")
     if seed is not None and variants is None:
         variants = 1
-    chosen = format.value if format is not None else None
-    if chosen is None:
-        chosen = "html"
-        if not _to_stdout(output):
-            chosen = _SUFFIX_FORMATS.get(output.suffix.lower())
-            if chosen is None:
-                raise UsageError(
-                    "export.unknown_suffix", path=str(output), suffixes=", ".join(_SUFFIX_FORMATS)
-                )
-    if chosen in _BANKS and (answers or key_only or key_table):
-        raise UsageError("export.bank_has_key", format=chosen)
-    if paper is not None and chosen not in ("pdf", "tex"):
-        raise UsageError("export.paper_for_print", format=chosen)
-    if chosen in ("pdf", "qti") and _to_stdout(output) and _stdout_is_terminal():
-        raise UsageError("export.binary_to_terminal", format=chosen)
-    if chosen == "page" and (answers or key_only or key_table):
-        raise UsageError("export.page_no_key_options")
+    chosen = _choose_format(format, output, answers or key_only or key_table, paper, _stdout_is_terminal)
     _check_output(output, force, inputs=(file,))
 
     from attn_tutor import worksheet
@@ -818,40 +521,14 @@ def export(
         return
     set_title = worksheet.sheet_title(problem_set, language, title)
     if chosen in _BANKS:
-        from attn_tutor import lms
-
-        questions = lms.questions(sheets, language)
-        if chosen == "moodle":
-            from attn_tutor.render import moodle
-
-            _write_output(output, moodle.render(questions, language, set_title=set_title), language, force)
-        else:
-            from attn_tutor.render import qti
-
-            _write_output(output, qti.render(questions, language, set_title=set_title), language, force)
+        _write_output(output, _render_bank(chosen, sheets, language, set_title), language, force)
         return
     if key_table:
         blocks = worksheet.key_table_blocks(sheets, language, title=title)
     else:
         part = "key" if key_only else "with_answers" if answers else "questions"
         blocks = worksheet.build(sheets, language, part=part, title=title)
-    paper_size = (paper or Paper.a4).value
-    if chosen == "pdf":
-        from attn_tutor.render import typst
-
-        text = typst.render_pdf(blocks, title=set_title, lang=language, paper=paper_size)
-    elif chosen == "html":
-        from attn_tutor.render import html
-
-        text = html.render(blocks, title=worksheet.sheet_title(problem_set, language, title), lang=language)
-    elif chosen == "tex":
-        from attn_tutor.render import latex
-
-        text = latex.render(blocks, paper=paper_size)
-    else:
-        from attn_tutor.render import markdown
-
-        text = markdown.render(blocks)
+    text = _render_sheet(chosen, blocks, set_title, language, (paper or Paper.a4).value)
     _write_output(output, text, language, force)
 
 
