@@ -30,19 +30,19 @@ from pathlib import Path
 from typing import BinaryIO
 
 from attn_tutor.errors import AttnTutorError, UsageError
+from attn_tutor.inputs import file_kind
 
 # Filesystems without hard links (FAT, some network mounts) answer os.link with one of these.
 _NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS}
 
 
+_WRITE_REFUSALS = {"directory": "files.is_dir", "symlink": "files.symlink"}
+
+
 def _not_regular_key(mode: int) -> str | None:
-    if stat.S_ISREG(mode):
-        return None
-    if stat.S_ISDIR(mode):
-        return "files.is_dir"
-    if stat.S_ISLNK(mode):
-        return "files.symlink"
-    return "files.not_regular"
+    """The catalogue key for what a non-regular output target is, or None for a regular file."""
+    kind = file_kind(mode)
+    return None if kind is None else _WRITE_REFUSALS.get(kind, "files.not_regular")
 
 
 def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:

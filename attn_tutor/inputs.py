@@ -32,19 +32,34 @@ class InputRefused(AttnTutorError):
     """An input path that is not a readable regular file within its size cap (exit status 1)."""
 
 
-def _kind(mode: int) -> str | None:
-    """The catalogue key for what a non-regular file is, or None for a regular file."""
+def file_kind(mode: int) -> str | None:
+    """What a file of this ``st_mode`` is, when it is not a regular file; None when it is.
+
+    One of ``directory``, ``symlink``, ``fifo``, ``device``, ``socket`` or ``other``:
+    readers (here) and writers (:mod:`attn_tutor.files`) each name them in their own words.
+    """
     if stat.S_ISREG(mode):
         return None
     if stat.S_ISDIR(mode):
-        return "problems.is_directory"
+        return "directory"
+    if stat.S_ISLNK(mode):
+        return "symlink"
     if stat.S_ISFIFO(mode):
-        return "input.fifo"
+        return "fifo"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
-        return "input.device"
+        return "device"
     if stat.S_ISSOCK(mode):
-        return "input.socket"
-    return "input.not_regular"
+        return "socket"
+    return "other"
+
+
+_READ_REFUSALS = {"directory": "problems.is_directory", "fifo": "input.fifo", "device": "input.device", "socket": "input.socket"}
+
+
+def _kind(mode: int) -> str | None:
+    """The catalogue key for what a non-regular input is, or None for a regular file."""
+    kind = file_kind(mode)
+    return None if kind is None else _READ_REFUSALS.get(kind, "input.not_regular")
 
 
 def open_regular(path: str | os.PathLike, limit: int) -> tuple[int, int]:
