@@ -187,9 +187,12 @@ def round_places(problem) -> tuple[int, ...]:
 
 
 def half_up(values, places: int) -> np.ndarray:
-    """Each finite value rounded half up to ``places`` (as by hand; see attn_tutor.numbers)."""
-    from attn_tutor.numbers import round_half_up
+    """Each finite value of a row rounded half up to ``places`` (as by hand; see attn_tutor.numbers).
 
+    Far from a tie, ``floor(v·10^places + 0.5) / 10^places`` is the number the decimal
+    rounding gives; the few cells near a tie, or too large, are rounded as decimals.
+    Rows are a few cells long, so plain floats beat numpy here.
+    """
     scale = 10**places
     out = []
     for v in np.asarray(values, dtype=np.float64).tolist():
@@ -201,6 +204,8 @@ def half_up(values, places: int) -> np.ndarray:
             n = math.floor(y + 0.5)  # far from a tie: the same integer the decimal rounding gives
             out.append(n / scale if n else 0.0)
         else:
+            from attn_tutor.numbers import round_half_up
+
             out.append(float(round_half_up(v, places)))
     return np.array(out, dtype=np.float64)
 
@@ -431,9 +436,16 @@ class Marker:
         memo = self._memo(solution)
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
+        asked = None if stages is None else tuple(stages)
+        plan = memo.plan(row, asked)
+        key = _row_key((row, asked, mode), plan, answers, hints)
+        if key is not None:
+            known = memo.rows_marked.get(key)
+            if known is not None:
+                return list(known)
         items: list[Item] = []
         own: dict[str, tuple[float, ...]] = {}
-        for stage, facts in memo.plan(row, None if stages is None else tuple(stages)):
+        for stage, facts in plan:
             given = None
             if facts is not None:  # an asked stage
                 given = memo.typed(facts, answers.get(stage))
@@ -444,6 +456,8 @@ class Marker:
                     own = {stage: given}
             else:
                 own = memo.advance(row, stage, None, own, mode, in_place=True)
+        if key is not None:
+            memo._keep(memo.rows_marked, key, tuple(items))
         return items
 
     def advance(
@@ -475,9 +489,7 @@ class Marker:
         memo = self._memo(solution)
         facts = memo.facts(row, stage)
         marked = facts.marked
-        found = memo.candidates(facts, None, None, None, None, None) + memo.candidates(
-            facts, None, None, None, None, None, rounding=True
-        )
+        found = [candidate for code in facts.codes for candidate in memo.candidates(facts, code, None, None, None, None, None)]
         listed: list[Mistake] = []
         kept: list[tuple] = []
         for code, made, _detail, limit in found:
@@ -503,6 +515,19 @@ def advance(solution: Solution, row: int, stage: str, given, own, mode: str) -> 
     return Marker().advance(solution, row, stage, given, own, mode)
 
 
+def _row_key(head: tuple, plan: tuple, answers: Mapping, hints: Mapping | None):
+    """A whole row's answers as a dictionary key (rows typed alike are marked once), or None
+    when some answer is not a tuple (a list or an array: marked without remembering)."""
+    values = []
+    for stage, facts in plan:
+        if facts is not None:
+            given = answers.get(stage)
+            if given is not None and type(given) is not tuple:
+                return None
+            values.append(_key(given))
+    return *head, tuple(sorted(hints.items())) if hints else None, *values
+
+
 def _key(values: tuple[float, ...] | None):
     """A row as a dictionary key, exact to the bit where it matters: -0.0 is not 0.0."""
     if values is None or 0.0 not in values:
@@ -526,6 +551,7 @@ class _StageFacts(NamedTuple):
     common: dict  # Item's fields that do not depend on the answer, hints aside
     tolerance: float  # stage_tolerance
     window: float  # match_window
+    codes: tuple[str, ...]  # the diagnoses the stage can show, in DIAGNOSES order
 
 
 class _Carry(NamedTuple):
@@ -553,6 +579,7 @@ class _Memo:
         self._marks: dict = {}
         self._correct: dict = {}  # (row, stage, answer, hints) -> the correct Item, or False
         self._plans: dict = {}
+        self.rows_marked: dict = {}  # (row, stages, mode, hints, each asked stage's answer) -> its items
 
     def _keep(self, table: dict, key, value) -> None:
         if self.marker.room > 0:
@@ -595,6 +622,7 @@ class _Memo:
                 common=dict(problem=problem.id, row=problem.tokens[row], stage=stage, max_points=1.0),
                 tolerance=stage_tolerance(problem, stage),
                 window=match_window(problem, stage),
+                codes=tuple(code for code in DIAGNOSES if code in STAGE_DIAGNOSES[stage]),
             )
             self._facts[(row, stage)] = facts
         return facts
@@ -662,13 +690,8 @@ class _Memo:
         cells = tuple(states)
         verdict = _verdict(cells)
         diagnosis = detail = None
-        if verdict in (Verdict.partial, Verdict.wrong):
-            skey = _key(scores)
-            candidates = self.candidates(facts, carry, basis, bkey, scores, skey)
-            diagnosis, detail = self._diagnose(facts, candidates, values, cells)
-            if diagnosis is None:  # rounding comes last in DIAGNOSES: its rows only when nothing else fits
-                candidates = self.candidates(facts, carry, basis, bkey, scores, skey, rounding=True)
-                diagnosis, detail = self._diagnose(facts, candidates, values, cells)
+        if verdict in (Verdict.partial, Verdict.wrong) and "wrong" in cells:
+            diagnosis, detail = self._diagnose(facts, values, carry, basis, bkey, scores, _key(scores))
         credit = {"correct": 1.0, "follow_through": self.marker.credit}
         scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
         points = round(sum(scored) / len(scored), 4) if scored else 0.0
@@ -676,17 +699,20 @@ class _Memo:
             given=values, cells=cells, verdict=verdict, diagnosis=diagnosis, points=points, diagnosis_detail=detail, **common
         )
 
-    def _diagnose(self, facts: _StageFacts, candidates, values: tuple, cells: tuple) -> tuple[str | None, Rounding | None]:
-        """The first candidate mistake matching every marked cell within its width (see the module docstring)."""
-        if "wrong" not in cells:
-            return None, None
+    def _diagnose(self, facts: _StageFacts, values: tuple, carry, basis, bkey, scores, skey) -> tuple[str | None, Rounding | None]:
+        """The first candidate mistake matching every marked cell within its width (see the module docstring).
+
+        The candidates are made code by code, in order, and only until one fits: a row
+        that one mistake explains never costs the rows of the mistakes after it."""
         marked = facts.marked_index
-        for n, (code, made, detail, limit) in enumerate(candidates):
-            if all(abs(values[i] - made[i]) <= limit for i in marked):
-                if isinstance(detail, tuple) and not isinstance(detail, Rounding):
-                    detail = _with_keep(*detail)
-                    candidates[n] = (code, made, detail, limit)  # once per candidate
-                return code, detail
+        for code in facts.codes:
+            candidates = self.candidates(facts, code, carry, basis, bkey, scores, skey)
+            for n, (code, made, detail, limit) in enumerate(candidates):
+                if all(abs(values[i] - made[i]) <= limit for i in marked):
+                    if isinstance(detail, tuple) and not isinstance(detail, Rounding):
+                        detail = _with_keep(*detail)
+                        candidates[n] = (code, made, detail, limit)  # once per candidate
+                    return code, detail
         return None, None
 
     def advance(self, row: int, stage: str, values, own: dict, mode: str, *, in_place: bool) -> dict:
@@ -725,36 +751,33 @@ class _Memo:
             self._keep(self._rows, key, carried)
         return carried
 
-    def candidates(self, facts: _StageFacts, carry: _Carry | None, basis, bkey, scores, skey, *, rounding: bool = False) -> list:
-        """The mistakes to try, in order, less those that change no number: each is kept only
+    def candidates(self, facts: _StageFacts, code: str, carry: _Carry | None, basis, bkey, scores, skey) -> list:
+        """The mistakes of one code to try, in order (those from the exact rows first, then
+        from the student's own), less those that change no number: each is kept only
         when it differs by more than the tolerance in some marked cell from every right answer
         (the exact row, the follow-through row and the right row from the same inputs).
-
-        ``rounding``: the early-rounding rows alone (tried last, as ``rounding`` is the last
-        diagnosis, so they are made only for an answer no other mistake explains); else the others.
         """
-        from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes
+        from attn_tutor.mistakes import exact_mistakes, own_mistakes
 
         row, stage = facts.row, facts.stage
-        key = (row, stage, bkey, skey, rounding)
+        key = (row, stage, bkey, skey, code)
         found = self._candidates.get(key)
         if found is None:
-            fixed = self._fixed.get((row, stage, rounding))
+            codes = (code,)
+            fixed = self._fixed.get((row, stage, code))
             if fixed is None:
-                made = exact_mistakes(self.solution, row, stage, rounding=rounding)
-                fixed = self._fixed[(row, stage, rounding)] = [m for m in made if (m.code == "rounding") == rounding]
+                fixed = self._fixed[(row, stage, code)] = exact_mistakes(self.solution, row, stage, codes=codes)
             mistakes = list(fixed)
             if basis is not None or scores is not None:
                 carried_array = None if carry is None else carry.array
-                own = own_mistakes(self.solution, row, stage, basis, carried_array, scores, rounding=rounding)
-                mistakes += [m for m in own if (m.code == "rounding") == rounding]
+                mistakes += own_mistakes(self.solution, row, stage, basis, carried_array, scores, codes=codes)
             rights = [facts.exact] + ([carry.carried] if carry is not None else [])
             limit = facts.tolerance + EPS
             wide = 2 * facts.window + EPS
             cells = facts.marked_index
             marked = np.array(facts.marked)
             found = []
-            for mistake in in_diagnosis_order(mistakes):
+            for mistake in mistakes:
                 made_t = tuple(mistake.made.tolist())
                 others = (*rights, tuple(np.asarray(mistake.right, dtype=np.float64).tolist()))
                 if any(all(abs(made_t[i] - other[i]) <= limit for i in cells) for other in others):

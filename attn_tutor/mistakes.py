@@ -9,7 +9,6 @@ keeps those that change the numbers and tries them in
 
 from __future__ import annotations
 
-import functools
 from typing import NamedTuple
 
 import numpy as np
@@ -61,37 +60,40 @@ def in_diagnosis_order(result: list) -> list:
     return sorted(result, key=lambda entry: _ORDER[entry[0]])
 
 
-def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding=True) -> list[Candidate]:
-    """The mistakes made from the exact rows (and the givens), in the order they are tried."""
+def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding=True, codes=None) -> list[Candidate]:
+    """The mistakes made from the exact rows (and the givens), in the order they are tried
+    (``codes``: only those with these codes are made)."""
     before = previous_stage(stage)
     bases = []
     if before is not None:
         bases.append((solution.stage_row(before, row), solution.stage_row(stage, row)))
     score_rows = [solution.stage_row("scores", row)] if stage == "weights" else []
-    return _mistakes(solution, row, stage, bases, score_rows, fixed=True, rounding=rounding)
+    return _mistakes(solution, row, stage, bases, score_rows, fixed=True, rounding=rounding, codes=codes)
 
 
 def own_mistakes(
-    solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores, *, rounding=True
+    solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores, *, rounding=True, codes=None
 ) -> list[Candidate]:
     """The mistakes made from a student's own previous row (``carried``: the right row from it) and own scores."""
     bases = [] if basis is None else [(np.asarray(basis, dtype=np.float64), carried)]
     score_rows = [np.asarray(scores, dtype=np.float64)] if stage == "weights" and scores is not None else []
-    return _mistakes(solution, row, stage, bases, score_rows, fixed=False, rounding=rounding)
+    return _mistakes(solution, row, stage, bases, score_rows, fixed=False, rounding=rounding, codes=codes)
 
 
 def _mistakes(
-    solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool, rounding=True
+    solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool, rounding=True, codes=None
 ) -> list[Candidate]:
     """Mistaken rows from each (previous row, right row) basis and each scores row.
 
     ``fixed``: also the mistakes that depend on the givens alone (transposed scores,
-    column softmax, the mask ignored down to the output).
+    column softmax, the mask ignored down to the output). ``codes``: make only these
+    (the marker asks code by code, and stops at the first that fits).
     """
     problem = solution.problem
     before = previous_stage(stage)
     prev_segs = segments(solution, before) if before is not None else []
-    places_tried = round_places(problem) if rounding else ()  # rounding=False: no early-rounding rows
+    want = frozenset(DIAGNOSES) if codes is None else frozenset(codes)
+    places_tried = round_places(problem) if rounding and "rounding" in want else ()  # no early-rounding rows
 
     def tried(kind: str) -> tuple[int, ...]:
         """The places tried for one kind of early rounding (``rounding`` may name (kind, places) pairs)."""
@@ -119,7 +121,7 @@ def _mistakes(
         return dict(divisor="", rounded="")
 
     with np.errstate(all="ignore"):
-        if stage == "scores" and fixed:
+        if stage == "scores" and fixed and "transposed_scores" in want:
 
             def transposed(h, head):
                 if head.Q.shape[0] != head.K.shape[0]:
@@ -130,8 +132,9 @@ def _mistakes(
             add("transposed_scores", _per_head(solution, stage, transposed), solution.stage_row(stage, row))
         for basis, right in bases:
             if stage == "scaled":
-                add("not_scaled", _per_head(solution, stage, lambda h, hd, basis=basis: np.where(hd.mask[row], basis[prev_segs[h]], np.nan)), right)
-                if problem.divide_by is None:
+                if "not_scaled" in want:
+                    add("not_scaled", _per_head(solution, stage, lambda h, hd, basis=basis: np.where(hd.mask[row], basis[prev_segs[h]], np.nan)), right)
+                if problem.divide_by is None and "divided_by_d" in want:
                     add(
                         "divided_by_d",
                         _per_head(solution, stage, lambda h, hd, basis=basis: np.where(hd.mask[row], basis[prev_segs[h]] / hd.d_k, np.nan)),
@@ -169,13 +172,15 @@ def _mistakes(
                     total = part.sum()
                     return None if abs(total) <= EPS else np.where(mask, part / total, 0.0)
 
-                add("no_exp", _per_head(solution, stage, no_exp), right)
-                add(
-                    "not_normalized",
-                    _per_head(solution, stage, lambda h, hd, basis=basis: engine.student_exps(basis[prev_segs[h]], hd.mask[row])),
-                    right,
-                )
-                if masked_row:
+                if "no_exp" in want:
+                    add("no_exp", _per_head(solution, stage, no_exp), right)
+                if "not_normalized" in want:
+                    add(
+                        "not_normalized",
+                        _per_head(solution, stage, lambda h, hd, basis=basis: engine.student_exps(basis[prev_segs[h]], hd.mask[row])),
+                        right,
+                    )
+                if masked_row and "ignored_mask" in want:
 
                     def over_every_key(h, head, basis=basis):
                         x = np.where(head.mask[row], basis[prev_segs[h]], _unmasked_scaled(head, row))
@@ -226,7 +231,8 @@ def _mistakes(
                         return None
                     return engine.mix(basis[prev_segs[h]], head.K)
 
-                add("used_keys", _per_head(solution, stage, used_keys), right)
+                if "used_keys" in want:
+                    add("used_keys", _per_head(solution, stage, used_keys), right)
 
                 def from_rounded_weights(places, basis=basis):
                     rounded = half_up(basis, places)
@@ -240,18 +246,19 @@ def _mistakes(
                         result.append(Candidate("rounding", made, right, Rounding("previous", places, 0, before), from_rounded_weights))
         if stage == "weights":
             score_segs = segments(solution, "scores")
-            for scores in score_rows:
-                made = _per_head(
-                    solution,
-                    stage,
-                    lambda h, hd, scores=scores: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]], 0.0), hd.mask[row]),
-                )
+            for scores in score_rows if "skipped_scaling" in want or places_tried else ():
                 right = _per_head(
                     solution,
                     stage,
                     lambda h, hd, scores=scores: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]] / hd.divisor, 0.0), hd.mask[row]),
                 )
-                add("skipped_scaling", made, right)
+                if "skipped_scaling" in want:
+                    made = _per_head(
+                        solution,
+                        stage,
+                        lambda h, hd, scores=scores: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]], 0.0), hd.mask[row]),
+                    )
+                    add("skipped_scaling", made, right)
 
                 def by_rounded_divisor(places, scores=scores):
                     if all(rounded_divisor(places, hd) is None for hd in solution.heads):
@@ -268,15 +275,14 @@ def _mistakes(
                     made = by_rounded_divisor(places)
                     if made is not None:
                         result.append(Candidate("rounding", made, right, Rounding("divisor", places, 0, stage, **divisor_labels(places)), by_rounded_divisor))
-        if stage == "weights" and fixed:
+        if stage == "weights" and fixed and "column_softmax" in want:
             add("column_softmax", _per_head(solution, stage, lambda h, hd: _column_softmax(hd, row)), solution.stage_row(stage, row))
-        if stage == "output" and fixed and masked_row and solution.problem.has_values:
+        if stage == "output" and fixed and masked_row and solution.problem.has_values and "ignored_mask" in want:
             ignored = _per_head(solution, stage, lambda h, hd: engine.mix(engine.softmax(_unmasked_scaled(hd, row)), hd.V))
             add("ignored_mask", ignored, solution.stage_row(stage, row))
     return result
 
 
-@functools.lru_cache(maxsize=256)
 def _rounded(divisor: float, places: int) -> float | None:
     """A divisor rounded half up to ``places``; None when that leaves it as it is or makes it 0."""
     value = float(half_up([divisor], places)[0])

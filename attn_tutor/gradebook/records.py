@@ -168,7 +168,8 @@ class Gradebook:
         """Each student as the outputs need them (:class:`~attn_tutor.gradebook.rows.StudentRow`)."""
         from attn_tutor.gradebook.rows import student_row
 
-        return (student_row(student, lang, with_json=with_json) for student in self.students)
+        verdicts: dict = {}
+        return (student_row(student, lang, with_json=with_json, verdicts=verdicts) for student in self.students)
 
     def tally(self, lang: str = "en"):
         """The item analysis, distribution and class table (:class:`~attn_tutor.gradebook.analysis.Tally`)."""

@@ -55,7 +55,9 @@ def dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
-def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = False) -> StudentRow:
+def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = False, verdicts: dict | None = None) -> StudentRow:
+    """``verdicts``: the run's memo of verdict cells by (verdict, diagnosis), filled as they are met
+    (a class has a few dozen distinct cells and a hundred thousand items)."""
     from attn_tutor.numbers import round_half_up
 
     report = student.report
@@ -63,9 +65,14 @@ def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = F
     rounded = None if percent is None else round_half_up(percent, 1)
     items = ()
     if report is not None:
-        items = tuple(
-            ((i.problem, i.row, i.stage), i.points, verdict_cell(i, lang), i.verdict, i.diagnosis) for i in report.items
-        )
+        cells = {} if verdicts is None else verdicts
+        found = []
+        for i in report.items:
+            cell = cells.get((i.verdict, i.diagnosis))
+            if cell is None:
+                cell = cells[(i.verdict, i.diagnosis)] = verdict_cell(i, lang)
+            found.append(((i.problem, i.row, i.stage), i.points, cell, i.verdict, i.diagnosis))
+        items = tuple(found)
     marked = report is not None
     summary = (
         student.student or "—",

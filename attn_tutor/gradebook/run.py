@@ -57,6 +57,7 @@ class _Worker:
         self.grader = Grader(problems=problems, follow_through=follow_through)
         self.cells = CellReader()
         self.lang, self.with_json, self.name_column = lang, with_json, name_column
+        self.verdicts: dict = {}  # each distinct verdict cell, made once (see student_row)
 
     def grade(self, files: Files) -> tuple[list[StudentRow], dict]:
         rows: list[StudentRow] = []
@@ -65,7 +66,7 @@ class _Worker:
         return rows, dict(self.grader.columns_by_key)
 
     def grade_file(self, path: Path, from_dir: bool) -> list[StudentRow]:
-        return [student_row(result, self.lang, with_json=self.with_json) for result in self.results(path, from_dir)]
+        return [student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts) for result in self.results(path, from_dir)]
 
     def results(self, path: Path, from_dir: bool) -> list[StudentResult]:
         """The file's students, marked in full (their reports, not yet rows)."""
