@@ -135,3 +135,106 @@ def test_a_progress_bar_on_a_terminal_and_gone_when_done(tmp_path):
     finally:
         subprocess.run(["tmux", "-S", str(term.socket), "kill-server"], capture_output=True, timeout=20)
         shutil.rmtree(home, ignore_errors=True)
+
+
+# --- each variant's students on one worker ------------------------------------------------
+
+SEEDS = (1001, 1002, 1003, 1004, 1005)
+
+
+@pytest.fixture
+def variant_class(tmp_path, monkeypatch):
+    """A class of 60 YAML files, most on one of five variants (some right, some marked against
+    the wrong numbers), some on the set itself, plus a CSV and the broken files."""
+    import shutil
+
+    from test_grade import answer_yaml
+
+    from attn_tutor.generate import variant_set
+    from attn_tutor.problem_load import load_path
+
+    monkeypatch.chdir(tmp_path)  # a set a student names lies under the working directory
+    shutil.copy(FIXTURES / "set.yaml", tmp_path / "set.yaml")
+    original = load_path(FIXTURES / "set.yaml")
+    variants = {seed: variant_set(original, seed) for seed in SEEDS}
+    folder = tmp_path / "class"
+    folder.mkdir()
+    for i in range(60):
+        seed = SEEDS[i % len(SEEDS)] if i % 4 else None
+        numbers = original if seed is None or i % 3 == 0 else variants[seed]  # every third: the set's key, not the variant's
+        (folder / f"v{i:03d}.yaml").write_text(answer_yaml(f"v{i:03d}", numbers, seed), "utf-8")
+    for broken in BROKEN.iterdir():
+        shutil.copy(broken, folder / broken.name)
+    return folder
+
+
+def grade_folder(run_cli, folder: Path, name: str, *args: str):
+    out, report = folder.parent / f"{name}.csv", folder.parent / f"{name}.json"
+    result = run_cli("grade", str(folder), "--csv", str(out), "--json", str(report), *args)
+    assert out.exists(), (result.stderr, repr(result.exception))
+    return result, out.read_bytes(), report.read_bytes()
+
+
+def test_a_class_with_variants_gives_the_same_bytes_for_any_number_of_jobs(run_cli, variant_class, monkeypatch):
+    monkeypatch.setattr(class_run, "SMALL_CLASS", 0)  # the default shares out this small class too
+    runs = {jobs: grade_folder(run_cli, variant_class, f"jobs{jobs}", "--jobs", jobs) for jobs in ("1", "2", "3")}
+    runs["default"] = grade_folder(run_cli, variant_class, "default")
+    one = runs["1"]
+    assert one[0].exit_code == 1  # the broken files
+    rows = list(csv.DictReader(io.StringIO(one[1].decode("utf-8-sig"), newline="")))
+    assert len(rows) == 60 + 6 + 2  # 60 YAML students, six broken or odd YAML files, a CSV of two
+    assert {row["variant"] for row in rows} >= {str(seed) for seed in SEEDS}
+    assert len({row["score"] for row in rows if row["variant"]}) > 1  # some right, some not
+    for result, gradebook, report in runs.values():
+        assert (gradebook, report, result.stdout) == (one[1], one[2], one[0].stdout)
+        assert result.stderr.split("gradebook written")[0] == one[0].stderr.split("gradebook written")[0]  # the same errors in order
+
+
+@pytest.fixture
+def worker_log(tmp_path, monkeypatch):
+    """Which process read each answer file: a line "pid name" for each, from any worker."""
+    log = tmp_path / "workers.log"
+    real = class_run.read_answer_file
+
+    def read(path, **options):
+        with open(log, "a", encoding="utf-8") as out:
+            out.write(f"{os.getpid()} {Path(path).name}\n")
+        return real(path, **options)
+
+    monkeypatch.setattr(class_run, "read_answer_file", read)
+    return log
+
+
+def test_each_variants_students_are_marked_by_one_worker_and_the_rest_shared(run_cli, variant_class, worker_log):
+    result, *_ = grade_folder(run_cli, variant_class, "two", "--jobs", "2")
+    assert result.exit_code == 1
+    readers = dict(reversed(line.split()) for line in worker_log.read_text("utf-8").splitlines())
+    assert len(readers) == 60 + 7 and os.getpid() not in {int(pid) for pid in readers.values()}
+    for seed in SEEDS:
+        names = [f"v{i:03d}.yaml" for i in range(60) if i % 4 and SEEDS[i % len(SEEDS)] == seed]
+        assert len({readers[name] for name in names}) == 1, seed  # one worker for the whole variant
+    owners = {readers[f"v{i:03d}.yaml"] for i in range(60) if i % 4}
+    assert len(owners) == 2  # the five variants are shared out between both workers
+    counts = [list(readers.values()).count(pid) for pid in owners]
+    assert abs(counts[0] - counts[1]) <= 6  # and the files without a variant even the load
+
+
+def test_a_file_that_kills_a_variants_worker_is_that_students_error_only(run_cli, variant_class, monkeypatch):
+    expected = grade_folder(run_cli, variant_class, "one", "--jobs", "1")
+    parent = os.getpid()
+    real = class_run.read_answer_file
+
+    def read(path, **options):
+        if path.name == "v006.yaml" and os.getpid() != parent:
+            os._exit(3)  # the worker that owns variant 1002 dies (never the test's own process)
+        return real(path, **options)
+
+    monkeypatch.setattr(class_run, "read_answer_file", read)
+    monkeypatch.setattr(class_run, "CHUNK", 4)  # many windows: work already sent to the dead worker is sent again
+    result, gradebook, _ = grade_folder(run_cli, variant_class, "two", "--jobs", "2")
+    assert f"{variant_class / 'v006.yaml'}: attn-tutor could not grade this file (its worker process stopped)" in " ".join(result.stderr.split())
+    got = list(csv.DictReader(io.StringIO(gradebook.decode("utf-8-sig"), newline="")))
+    want = list(csv.DictReader(io.StringIO(expected[1].decode("utf-8-sig"), newline="")))
+    assert [row["student"] for row in got] == [row["student"] for row in want]
+    changed = [row["student"] for row, before in zip(got, want) if row != before]
+    assert changed == ["v006"]

@@ -1,21 +1,30 @@
-"""Grading a class on every core: answer files in chunks to worker processes, merged in order.
+"""Grading a class on every core: each variant's students on one worker, merged in order.
 
-:func:`grade_class` hands the files, in chunks of at most :data:`CHUNK` files, to
-``jobs`` worker processes (:class:`concurrent.futures.ProcessPoolExecutor`). Each
-worker has its own :class:`~attn_tutor.gradebook.marking.Grader` (and so its own
-marker) for the whole run and gives back each student as a small
-:class:`~attn_tutor.gradebook.rows.StudentRow`. The parent takes the chunks back in
-the order they were handed out and feeds every row, in input order, to the
+:func:`grade_class` takes the files a *window* at a time (:func:`windows_of`: up to
+``jobs`` × :data:`CHUNK` files) and splits each window into one sub-chunk per worker
+with a :class:`~attn_tutor.gradebook.routing.Router`: the files of one variant (a
+hint peeked safely from each YAML file's first few KiB) all go to the worker that
+owns that variant, so its cold work (generating, solving, building its mistake rows)
+is done once per run, not once per worker; the files without a variant, and every
+CSV file, are spread so that each worker gets about as many bytes. Sub-chunk *i* goes
+to worker *i*: one single-process :class:`concurrent.futures.ProcessPoolExecutor` per
+worker, each with its own :class:`~attn_tutor.gradebook.marking.Grader` (and so its
+own marker and caches) for the whole run, giving back each file's students as small
+:class:`~attn_tutor.gradebook.rows.StudentRow` objects. The parent merges each
+window's rows back into input order and feeds them to the
 :class:`~attn_tutor.gradebook.analysis.Tally` and the
 :class:`~attn_tutor.gradebook.writing.GradebookWriter`: the outputs are the same
-bytes for any number of jobs, and at most ``2 × jobs`` chunks are ever in flight,
-so memory stays flat as the class grows.
+bytes for any number of jobs, and at most :data:`WINDOWS` windows are ever in
+flight, so memory stays flat as the class grows. A hint only routes: the worker
+reads and checks each whole file itself.
 
 A file whose grading raises becomes that student's error. A file that kills its
-worker process (the pool breaks) is found by grading the chunk again file by file
-in a fresh pool; that one file becomes its student's error, the rest are marked.
+worker process (that worker's executor breaks) is found by grading its sub-chunk
+again file by file in a fresh worker; that one file becomes its student's error, the
+rest are marked (work already sent to the dead worker is sent again whole).
 One job (or one usable CPU, or a class too small to share out when the number of
-jobs was not asked for) means no pool at all, and so does a pool that cannot start.
+jobs was not asked for) means no pool and no peeking at all, and so does a pool that
+cannot start. Ctrl-C stops the workers with the run.
 """
 
 from __future__ import annotations
@@ -32,9 +41,11 @@ from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.cells import CellReader
 from attn_tutor.gradebook.marking import Grader
 from attn_tutor.gradebook.records import StudentResult
+from attn_tutor.gradebook.routing import Router
 from attn_tutor.gradebook.rows import StudentRow, student_row
 
-CHUNK = 250  # files per chunk at most
+CHUNK = 250  # files per chunk (per worker, in a window) at most
+WINDOWS = 2  # windows in flight at most
 SMALL_CLASS = 64  # fewer files than this share out badly: one process, unless --jobs says otherwise
 
 Files = Sequence[tuple[Path, bool]]
@@ -59,14 +70,16 @@ class _Worker:
         self.lang, self.with_json, self.name_column = lang, with_json, name_column
         self.verdicts: dict = {}  # each distinct verdict cell, made once (see student_row)
 
-    def grade(self, files: Files) -> tuple[list[StudentRow], dict]:
-        rows: list[StudentRow] = []
-        for path, from_dir in files:
-            rows.extend(self.grade_file(path, from_dir))
-        return rows, dict(self.grader.columns_by_key)
+    def grade(self, files: Files) -> tuple[list[list[StudentRow]], dict]:
+        """Each file's students as rows, and the columns of every (set, variant) seen so far."""
+        return [self.grade_file(path, from_dir) for path, from_dir in files], dict(self.grader.columns_by_key)
 
     def grade_file(self, path: Path, from_dir: bool) -> list[StudentRow]:
         return [student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts) for result in self.results(path, from_dir)]
+
+    def failed_row(self, path: Path, reason: str) -> StudentRow:
+        """The row of a file that could not be graded at all (in the CSV and the JSON alike)."""
+        return student_row(failed_file(path, reason), self.lang, with_json=self.with_json, verdicts=self.verdicts)
 
     def results(self, path: Path, from_dir: bool) -> list[StudentResult]:
         """The file's students, marked in full (their reports, not yet rows)."""
@@ -104,13 +117,19 @@ def _start_worker(*args) -> None:
     _WORKER = _Worker(*args)
 
 
-def _grade_chunk(files: Files) -> tuple[list[StudentRow], dict]:
+def _grade_chunk(files: Files) -> tuple[list[list[StudentRow]], dict]:
     return _WORKER.grade(files)
 
 
 def chunks_of(files: Files, jobs: int) -> list[Files]:
     """Four chunks a job where the class allows, each of 1 to CHUNK files, in order."""
     size = max(1, min(CHUNK, math.ceil(len(files) / (4 * jobs))))
+    return [files[start : start + size] for start in range(0, len(files), size)]
+
+
+def windows_of(files: Files, jobs: int) -> list[Files]:
+    """The files in order, in windows of ``jobs`` chunks' worth (see :func:`chunks_of`)."""
+    size = jobs * max(1, min(CHUNK, math.ceil(len(files) / (4 * jobs))))
     return [files[start : start + size] for start in range(0, len(files), size)]
 
 
@@ -130,8 +149,8 @@ def grade_class(
     """Mark every file and feed each student, in input order, to ``tally`` and then ``on_row``.
 
     ``jobs``: worker processes (None: every available CPU). ``progress(done, total)`` is
-    called in files after each chunk. ``name_column``: a CSV's student column, if not one of
-    the usual names. Raises only for a bad ``problems``.
+    called in files after each chunk or window. ``name_column``: a CSV's student column, if
+    not one of the usual names. Raises only for a bad ``problems``.
     """
     init_args = (problems, follow_through, lang, with_json, name_column)
     local = _Worker(*init_args)  # also checks --problems before any work
@@ -139,93 +158,137 @@ def grade_class(
     jobs = min(available_cpus() if jobs is None else jobs, max(1, len(files)))
     if wanted is None and len(files) < SMALL_CLASS:
         jobs = 1
-    pieces = chunks_of(files, jobs)
     results = None
     if jobs > 1:
-        results = _Pool(jobs, init_args, local).run(pieces)
+        results = _Workers(jobs, init_args, local).run(files)
     if results is None:
-        results = (local.grade(piece) for piece in pieces)
+        results = ((len(piece), *local.grade(piece)) for piece in chunks_of(files, jobs))
     done = 0
     try:
-        for piece, (rows, columns) in zip(pieces, results):
-            for row in rows:
-                if row.set_key is not None and not tally.knows(row.set_key):
-                    tally.add_columns(columns[row.set_key], row.set_key)
-                tally.add(row)
-                if on_row is not None:
-                    on_row(row)
-            done += len(piece)
+        for count, per_file, columns in results:
+            for rows in per_file:
+                for row in rows:
+                    if row.set_key is not None and not tally.knows(row.set_key):
+                        tally.add_columns(columns[row.set_key], row.set_key)
+                    tally.add(row)
+                    if on_row is not None:
+                        on_row(row)
+            done += count
             if progress is not None:
                 progress(done, len(files))
     finally:
         if hasattr(results, "close"):
-            results.close()  # the pool's workers stop with the run, even on Ctrl-C
+            results.close()  # the workers stop with the run, even on Ctrl-C
 
 
-class _Pool:
-    """Worker processes for one run; replaced when one of them dies."""
+_START_ERRORS = (OSError, RuntimeError, ValueError, NotImplementedError, ImportError)
+
+
+class _Workers:
+    """One single-process executor per worker for one run; a worker that dies is replaced."""
 
     def __init__(self, jobs: int, init_args: tuple, local: _Worker) -> None:
-        self.jobs, self.init_args, self.local = jobs, init_args, local
-        self.executor = None
+        self.init_args, self.local = init_args, local
+        self.executors: list = [None] * jobs
 
-    def _new(self):
+    def _new(self, worker: int):
         from concurrent.futures import ProcessPoolExecutor
 
-        if self.executor is not None:
-            self.executor.shutdown(wait=False, cancel_futures=True)
-        self.executor = ProcessPoolExecutor(max_workers=self.jobs, initializer=_start_worker, initargs=self.init_args)
+        old = self.executors[worker]
+        if old is not None:
+            old.shutdown(wait=False, cancel_futures=True)
+        self.executors[worker] = ProcessPoolExecutor(max_workers=1, initializer=_start_worker, initargs=self.init_args)
+        return self.executors[worker]
 
-    def run(self, pieces: list[Files]):
-        """The chunks' results in order, or None if no pool can start (then grade in this process)."""
-        if not pieces:
+    def run(self, files: Files):
+        """Each window's (files, rows by file, columns) in order, or None if no worker can
+        start (then grade in this process)."""
+        windows = windows_of(files, len(self.executors))
+        if not windows:
             return None
+        router = Router(len(self.executors))
         try:
-            self._new()
-            first = self.executor.submit(_grade_chunk, pieces[0])
-        except (OSError, RuntimeError, ValueError, NotImplementedError, ImportError):
+            for worker in range(len(self.executors)):
+                self._new(worker)
+            first = self._send(windows[0], router, retry=False)
+        except _START_ERRORS:
             self.close()
             return None
-        return self._results(pieces, first)
+        return self._results(windows, router, first)
 
-    def _results(self, pieces: list[Files], first):
-        window = deque([(pieces[0], first)])
-        upcoming = iter(pieces[1:])
+    def _results(self, windows: list[Files], router: Router, first):
+        in_flight = deque([first])
+        upcoming = iter(windows[1:])
         try:
-            while window:
-                while len(window) < 2 * self.jobs and (piece := next(upcoming, None)) is not None:
-                    window.append((piece, self._submit(piece)))
-                piece, future = window.popleft()
-                try:
-                    yield future.result()
-                except Exception:  # noqa: BLE001 - the pool broke (a worker died) or the result could not come back
-                    yield self._file_by_file(piece)
+            while in_flight:
+                while len(in_flight) < WINDOWS and (window := next(upcoming, None)) is not None:
+                    in_flight.append(self._send(window, router))
+                yield self._collect(*in_flight.popleft())
         finally:
             self.close()
 
-    def _submit(self, piece: Files):
-        try:
-            return self.executor.submit(_grade_chunk, piece)
-        except Exception:  # noqa: BLE001 - a broken pool refuses work: start a fresh one
-            self._new()
-            return self.executor.submit(_grade_chunk, piece)
+    def _send(self, window: Files, router: Router, retry: bool = True):
+        """The window split by ``router``, each worker's sub-chunk sent to it."""
+        parts = router.split([path for path, _from_dir in window])
+        sent = []
+        for worker, positions in enumerate(parts):
+            piece = [window[position] for position in positions]
+            sent.append((positions, piece, self._submit(worker, piece, retry) if piece else None))
+        return window, sent
 
-    def _file_by_file(self, piece: Files) -> tuple[list[StudentRow], dict]:
-        """A chunk that broke its pool, again one file at a time in fresh pools: the file that
-        breaks one is its student's error; every other file is marked as usual."""
-        rows: list[StudentRow] = []
+    def _collect(self, window: Files, sent) -> tuple[int, list[list[StudentRow]], dict]:
+        """The window's rows by file, back in input order, and every worker's columns."""
+        per_file: list = [None] * len(window)
+        columns: dict = {}
+        for worker, (positions, piece, job) in enumerate(sent):
+            if job is None:
+                continue
+            found, known = self._result(worker, piece, *job)
+            for position, rows in zip(positions, found):
+                per_file[position] = rows
+            columns.update(known)
+        return len(window), per_file, columns
+
+    def _submit(self, worker: int, piece: Files, retry: bool = True):
+        """``piece`` sent to ``worker``: (its executor, the future)."""
+        executor = self.executors[worker]
+        try:
+            return executor, executor.submit(_grade_chunk, piece)
+        except Exception:  # noqa: BLE001 - a broken worker refuses work: start a fresh one
+            if not retry:
+                raise
+            executor = self._new(worker)
+            return executor, executor.submit(_grade_chunk, piece)
+
+    def _result(self, worker: int, piece: Files, executor, future) -> tuple[list[list[StudentRow]], dict]:
+        try:
+            return future.result()
+        except Exception:  # noqa: BLE001 - the worker died or the result could not come back
+            pass
+        if executor is not self.executors[worker]:  # sent to a worker that has since died marking another file
+            try:
+                return self._submit(worker, piece)[1].result()
+            except Exception:  # noqa: BLE001 - then this piece holds the file
+                pass
+        return self._file_by_file(worker, piece)
+
+    def _file_by_file(self, worker: int, piece: Files) -> tuple[list[list[StudentRow]], dict]:
+        """A sub-chunk that broke its worker, again one file at a time in fresh workers: the
+        file that breaks one is its student's error; every other file is marked as usual."""
+        per_file: list[list[StudentRow]] = []
         columns: dict = {}
         for one in piece:
             try:
-                found, known = self._submit([one]).result()
+                found, known = self._submit(worker, [one])[1].result()
             except Exception:  # noqa: BLE001 - this is the file
-                self._new()
-                found, known = [student_row(failed_file(one[0], "its worker process stopped"), self.local.lang)], {}
-            rows.extend(found)
+                self._new(worker)
+                found, known = [[self.local.failed_row(one[0], "its worker process stopped")]], {}
+            per_file.extend(found)
             columns.update(known)
-        return rows, columns
+        return per_file, columns
 
     def close(self) -> None:
-        if self.executor is not None:
-            self.executor.shutdown(wait=True, cancel_futures=True)
-            self.executor = None
+        for worker, executor in enumerate(self.executors):
+            if executor is not None:
+                executor.shutdown(wait=True, cancel_futures=True)
+                self.executors[worker] = None
