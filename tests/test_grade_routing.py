@@ -24,6 +24,8 @@ START = b"student: kim\nproblem_set: ../set.yaml\n"
         (b"\xef\xbb\xbfvariant: 7\r\nproblem_set: ch13\r\n", (b"ch13", b"7")),  # a BOM, Windows line ends
         (START + b'variant: "1017"   # my seed\n', (b"../set.yaml", b"1017")),
         (START + b"variant :\t'12'\n", (b"../set.yaml", b"12")),
+        (START + b"variants: 3\nvariant: x\nvariant: 5\n", (b"../set.yaml", b"5")),  # the first line that fits
+        (b"student: kim\nnote: " + b"x" * 100 + b"\nvariant: 5\nproblem_set: ch13 # here\n", (b"ch13 # here", b"5")),  # a key as written
         (START + b"answers:\n  variant: 1017\n", None),  # not at the top level
         (START + b"# variant: 1017\n", None),
         (START + b"variant: seven\n", None),  # not a number: the worker says so, routing ignores it

@@ -23,8 +23,8 @@ PEEK_BYTES = 4096  # how much of a file's start is searched for its variant
 FILE_COST = 1024  # what a file costs a worker beyond its bytes (opening, a row to build)
 SPILL = 1 << 20  # a variant's owner this many bytes ahead of the least-loaded worker hands it on
 
-_VARIANT = re.compile(rb"""^variant[ \t]*:[ \t]*(["']?)([-+]?[0-9]+)\1[ \t]*(?:#[^\n]*)?\r?$""", re.M)
-_SET = re.compile(rb"^problem_set[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r?$", re.M)
+_VARIANT = re.compile(rb"""variant[ \t]*:[ \t]*(["']?)([-+]?[0-9]+)\1[ \t]*(?:#[^\n]*)?\r?$""", re.M)
+_SET = re.compile(rb"problem_set[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r?$", re.M)
 
 Key = tuple[bytes, bytes]  # (the problem_set line's value, the variant), as written
 
@@ -50,11 +50,29 @@ def peek(path: str | os.PathLike) -> tuple[Key | None, int]:
         return None, size
     finally:
         os.close(fd)
-    variant = _VARIANT.search(head.removeprefix(b"\xef\xbb\xbf"))
+    head = head.removeprefix(b"\xef\xbb\xbf")
+    variant = _top_level(head, b"variant", _VARIANT)
     if variant is None:
         return None, size
-    problem_set = _SET.search(head)
+    problem_set = _top_level(head, b"problem_set", _SET)
     return (b"" if problem_set is None else problem_set.group(1), variant.group(2)), size
+
+
+def _top_level(head: bytes, name: bytes, line: re.Pattern) -> re.Match | None:
+    """The first line of ``head`` that starts with ``name`` and matches ``line`` (found by a
+    plain search first: most files have no variant, and a regex scanning every line is slower)."""
+    at = 0
+    if not head.startswith(name):
+        at = head.find(b"\n" + name) + 1
+        if at == 0:
+            return None
+    while True:
+        found = line.match(head, at)
+        if found is not None:
+            return found
+        at = head.find(b"\n" + name, at) + 1
+        if at == 0:
+            return None
 
 
 class Router:
