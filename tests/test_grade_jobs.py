@@ -238,3 +238,51 @@ def test_a_file_that_kills_a_variants_worker_is_that_students_error_only(run_cli
     assert [row["student"] for row in got] == [row["student"] for row in want]
     changed = [row["student"] for row, before in zip(got, want) if row != before]
     assert changed == ["v006"]
+
+
+def workers_of(pid: int) -> set[int]:
+    """The child processes of ``pid`` (Linux)."""
+    children = set()
+    for task in Path(f"/proc/{pid}/task").glob("*/children"):
+        children.update(int(child) for child in task.read_text().split())
+    return children
+
+
+@pytest.mark.parametrize(("signum", "status", "whole_group"), [("SIGINT", 130, True), ("SIGTERM", 143, False), ("SIGHUP", 129, False)])
+def test_a_signal_stops_every_worker_at_once_and_writes_nothing(tmp_path, signum, status, whole_group):
+    """Ctrl-C at a terminal reaches every process; ``kill`` only the one it names: either way the
+    run stops, its workers with it, and no gradebook is left half-written."""
+    import shutil
+    import signal
+    import sys
+    import time
+
+    folder = tmp_path / "class"
+    folder.mkdir()
+    shutil.copy(FIXTURES / "set.yaml", tmp_path / "set.yaml")
+    text = (CLASS / "01-correct.yaml").read_text("utf-8")
+    for i in range(4000):
+        (folder / f"s{i:04d}.yaml").write_text(text.replace('student: "김민지"', f"student: s{i:04d}"), "utf-8")
+    out = tmp_path / "book.csv"
+    command = [sys.executable, "-m", "attn_tutor", "grade", str(folder), "--csv", str(out), "--jobs", "2"]
+    run = subprocess.Popen(command, cwd=tmp_path, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, start_new_session=True)
+    try:
+        deadline = time.monotonic() + 60
+        while len(workers := workers_of(run.pid)) < 2 and time.monotonic() < deadline and run.poll() is None:
+            time.sleep(0.05)
+        assert len(workers) >= 2, "the workers never started"
+        time.sleep(0.5)  # well inside the first windows
+        number = getattr(signal, signum)
+        os.killpg(run.pid, number) if whole_group else os.kill(run.pid, number)
+        stopped = time.monotonic()
+        assert run.wait(timeout=30) == status
+        took = time.monotonic() - stopped
+        stderr = run.stderr.read().decode()
+    finally:
+        if run.poll() is None:  # pragma: no cover - only when the test already failed
+            os.killpg(run.pid, signal.SIGKILL)
+        run.stderr.close()
+    assert stderr.strip().endswith("interrupted") and "Traceback" not in stderr
+    assert not out.exists() and list(tmp_path.glob("*.tmp*")) == []
+    assert all(not Path(f"/proc/{pid}").exists() or "zombie" in Path(f"/proc/{pid}/status").read_text() for pid in workers)
+    assert took < 10  # not the rest of the class first (about 0.3 s here; the workers finish the file at hand)

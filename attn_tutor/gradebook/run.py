@@ -24,7 +24,9 @@ again file by file in a fresh worker; that one file becomes its student's error,
 rest are marked (work already sent to the dead worker is sent again whole).
 One job (or one usable CPU, or a class too small to share out when the number of
 jobs was not asked for) means no pool and no peeking at all, and so does a pool that
-cannot start. Ctrl-C stops the workers with the run.
+cannot start. Ctrl-C, SIGTERM or SIGHUP stops the run and its workers at once: each
+worker ends after the file at hand (never while it sends a result back), whether the
+signal reached it from the terminal or was passed on by the parent.
 """
 
 from __future__ import annotations
@@ -110,15 +112,35 @@ def failed_file(path: Path, reason: str) -> StudentResult:
 
 
 _WORKER: _Worker | None = None  # a worker process's own, set by the pool's initializer (never in the parent)
+_STOPPED = 0  # in a worker: the stopping signal it has had (Ctrl-C, SIGTERM, SIGHUP), if any
 
 
 def _start_worker(*args) -> None:
+    """A worker process's start: its Grader, and Ctrl-C, SIGTERM or SIGHUP only noted (see _grade_chunk)."""
+    import signal
+
     global _WORKER
+    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
+        if hasattr(signal, name):
+            signal.signal(getattr(signal, name), _note_stop)
     _WORKER = _Worker(*args)
 
 
+def _note_stop(signum, frame) -> None:
+    global _STOPPED
+    _STOPPED = signum
+
+
 def _grade_chunk(files: Files) -> tuple[list[list[StudentRow]], dict]:
-    return _WORKER.grade(files)
+    """The files' rows. A worker that was told to stop ends before its next file: at that safe
+    point, never while it sends a result (a message cut short would hang the parent's executor),
+    and the parent, stopped by the same signal or passing it on, shuts the run down."""
+    per_file = []
+    for one in files:
+        if _STOPPED:
+            os._exit(128 + _STOPPED)
+        per_file.extend(_WORKER.grade([one])[0])
+    return per_file, dict(_WORKER.grader.columns_by_key)
 
 
 def chunks_of(files: Files, jobs: int) -> list[Files]:
@@ -158,9 +180,10 @@ def grade_class(
     jobs = min(available_cpus() if jobs is None else jobs, max(1, len(files)))
     if wanted is None and len(files) < SMALL_CLASS:
         jobs = 1
-    results = None
+    results = workers = None
     if jobs > 1:
-        results = _Workers(jobs, init_args, local).run(files)
+        workers = _Workers(jobs, init_args, local)
+        results = workers.run(files)
     if results is None:
         results = ((len(piece), *local.grade(piece)) for piece in chunks_of(files, jobs))
     done = 0
@@ -179,6 +202,8 @@ def grade_class(
     finally:
         if hasattr(results, "close"):
             results.close()  # the workers stop with the run, even on Ctrl-C
+        if workers is not None:
+            workers.close(stop=True)  # (a no-op unless stopped before the first window came back)
 
 
 _START_ERRORS = (OSError, RuntimeError, ValueError, NotImplementedError, ImportError)
@@ -224,8 +249,10 @@ class _Workers:
                 while len(in_flight) < WINDOWS and (window := next(upcoming, None)) is not None:
                     in_flight.append(self._send(window, router))
                 yield self._collect(*in_flight.popleft())
-        finally:
-            self.close()
+        except BaseException:  # Ctrl-C, SIGTERM, SIGHUP or a stop on the way: no worker outlives the run
+            self.close(stop=True)
+            raise
+        self.close()
 
     def _send(self, window: Files, router: Router, retry: bool = True):
         """The window split by ``router``, each worker's sub-chunk sent to it."""
@@ -287,7 +314,16 @@ class _Workers:
             columns.update(known)
         return per_file, columns
 
-    def close(self) -> None:
+    def close(self, stop: bool = False) -> None:
+        """Every worker shut down; with ``stop``, told to stop after the file at hand rather than
+        finish the work already sent (signalled through the executor's own list of its processes;
+        without it, they finish that work first)."""
+        import signal
+
+        for executor in self.executors if stop else ():
+            for process in list((getattr(executor, "_processes", None) or {}).values()):
+                if process.is_alive():
+                    os.kill(process.pid, signal.SIGINT)
         for worker, executor in enumerate(self.executors):
             if executor is not None:
                 executor.shutdown(wait=True, cancel_futures=True)
