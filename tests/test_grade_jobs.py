@@ -41,6 +41,9 @@ def test_the_chunks_keep_the_input_order_and_share_it_out():
     assert [f for piece in pieces for f in piece] == files
     assert max(len(p) for p in pieces) <= class_run.CHUNK and len(pieces) >= 8
     assert class_run.chunks_of(files[:3], 8) == [[f] for f in files[:3]]
+    windows = class_run.windows_of(files, 2)  # what the workers share, a window at a time
+    assert [f for window in windows for f in window] == files
+    assert max(len(w) for w in windows) <= 2 * class_run.CHUNK and len(windows) >= 4
 
 
 @pytest.fixture
