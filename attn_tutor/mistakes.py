@@ -2,21 +2,119 @@
 
 Each is a :class:`Candidate`: (code, mistaken row, right row from the same inputs,
 and for ``rounding`` what was rounded); the marker (:class:`attn_tutor.grading.Marker`)
-keeps those that change the numbers and tries them in
-:data:`attn_tutor.grading.DIAGNOSES` order. The rules are stated in
-:mod:`attn_tutor.grading`'s docstring.
+keeps those that change the numbers (:func:`worth_trying`) and tries them in
+:data:`DIAGNOSES` order. The marking rules are stated in :mod:`attn_tutor.grading`'s
+docstring; the mistakes are these.
+
+The mistakes (``b``: the previous stage's row, exact or the student's own; ``k``:
+each of 0, 1, 2 and the problem's decimals; rounding half up, as by hand):
+
+    transposed_scores  scores: column ``row`` of Q·Kᵀ (only when Q and K have as many rows)
+    not_scaled         scaled: ``b`` itself
+    divided_by_d       scaled: ``b / d_k`` (only when the divisor is √d_k)
+    no_exp             weights: ``b / Σ b`` over the open keys (not when Σ b = 0)
+    not_normalized     weights: ``e^b``
+    skipped_scaling    weights: softmax of the student's own (or exact) scores
+    column_softmax     weights: exact e^scaled divided by its column's sum
+    used_keys          output: ``weights·K`` (only when K and V are as wide)
+    ignored_mask       weights: softmax over every key, masked ones too (scaled
+                       from the givens for masked cells) — with the masked weights
+                       as computed, or left 0; output: exact such weights·V. Only
+                       for a row with a masked key.
+    rounding           computed, never guessed from distance: correct work from a
+                       number rounded too soon —
+                       ``divisor``: scaled ``b / round(divisor, k)``, and weights
+                       softmax(scores / round(divisor, k)) (each head's divisor; not
+                       when rounding leaves it unchanged or makes it 0);
+                       ``previous``: scaled from ``round(b, k)``, weights softmax of
+                       ``round(b, k)``, output ``round(b, k)·V``;
+                       ``exps``: weights ``round(e^b, k) / Σ round(e^b, k)``;
+                       ``sum``: weights ``e^b / round(Σ e^b, k)``.
+                       The item carries a :class:`Rounding` (what, ``k``, and
+                       ``keep``: the fewest places above ``k`` whose row is within
+                       ``tol`` of the right one, at most 10); the explanation names
+                       the number and the places to keep. A row no such rounding
+                       explains is never ``rounding``.
 """
 
 from __future__ import annotations
 
+import math
 from typing import NamedTuple
 
 import numpy as np
 
 from attn_tutor import engine
-from attn_tutor.carrying import EPS, open_cells, previous_stage, segments
+from attn_tutor.carrying import EPS, marked_cells, open_cells, previous_stage, segments
 from attn_tutor.engine import Solution
-from attn_tutor.grading import DIAGNOSES, MAX_KEEP, Rounding, half_up, round_places
+from attn_tutor.model import Stage
+
+DIAGNOSES: tuple[str, ...] = (
+    "not_scaled",
+    "divided_by_d",
+    "no_exp",
+    "not_normalized",
+    "skipped_scaling",
+    "column_softmax",
+    "transposed_scores",
+    "used_keys",
+    "ignored_mask",
+    "rounding",
+)
+ROUND_PLACES = (0, 1, 2)  # early rounding looked for: to these places, and to the problem's decimals
+MAX_KEEP = 10
+
+# Which mistakes each stage can show.
+STAGE_DIAGNOSES: dict[Stage, tuple[str, ...]] = {
+    Stage.scores: ("transposed_scores",),
+    Stage.scaled: ("not_scaled", "divided_by_d", "rounding"),
+    Stage.weights: ("no_exp", "not_normalized", "skipped_scaling", "column_softmax", "ignored_mask", "rounding"),
+    Stage.output: ("used_keys", "ignored_mask", "rounding"),
+}
+
+ROUNDED: tuple[str, ...] = ("divisor", "previous", "exps", "sum")
+"""What a ``rounding`` diagnosis found rounded too soon (:class:`Rounding`)."""
+
+
+class Rounding(NamedTuple):
+    """Which number a ``rounding`` row was worked from, rounded to ``places``; ``keep``: places enough."""
+
+    kind: str  # one of ROUNDED
+    places: int
+    keep: int
+    stage: str  # the stage whose row was rounded ("previous"), else the stage marked
+    divisor: str = ""  # "divisor": the divisor as written, "√2"
+    rounded: str = ""  # "divisor": what it was rounded to, "1.4"
+
+
+def round_places(problem) -> tuple[int, ...]:
+    return tuple(sorted({*ROUND_PLACES, problem.decimals}))
+
+
+def half_up(values, places: int) -> np.ndarray:
+    """Each finite value of a row rounded half up to ``places`` (as by hand; see attn_tutor.numbers).
+
+    Far from a tie, ``floor(v·10^places + 0.5) / 10^places`` is the number the decimal
+    rounding gives; the few cells near a tie, or too large, are rounded as decimals.
+    Rows are a few cells long, so plain floats beat numpy here.
+    """
+    scale = 10**places
+    out = []
+    for v in np.asarray(values, dtype=np.float64).tolist():
+        if not math.isfinite(v):
+            out.append(v)
+            continue
+        y = v * scale
+        if math.isfinite(y) and abs(y) < 2**52 and abs(abs(y) - math.floor(abs(y)) - 0.5) > 1e-6:
+            n = math.floor(y + 0.5)  # far from a tie: the same integer the decimal rounding gives
+            out.append(n / scale if n else 0.0)
+        else:
+            from attn_tutor.numbers import round_half_up
+
+            out.append(float(round_half_up(v, places)))
+    return np.array(out, dtype=np.float64)
+
+
 
 
 def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
@@ -107,18 +205,27 @@ def _mistakes(
         if made is not None:
             result.append(Candidate(code, made, right))
 
+    divisors: dict[tuple[int, float], float | None] = {}  # (places, divisor) -> rounded, once per call
+    labels: dict[int, dict] = {}
+
     def rounded_divisor(places: int, head) -> float | None:
-        return _rounded(float(head.divisor), places)
+        key = (places, float(head.divisor))
+        if key not in divisors:
+            divisors[key] = _rounded(key[1], places)
+        return divisors[key]
 
     def divisor_labels(places: int) -> dict:
-        from attn_tutor.numbers import fmt_given
+        if places not in labels:
+            from attn_tutor.numbers import fmt_given
 
-        for head in solution.heads:
-            value = rounded_divisor(places, head)
-            if value is not None:
-                name = f"√{head.d_k}" if problem.divide_by is None else fmt_given(head.divisor, MAX_KEEP)
-                return dict(divisor=name, rounded=fmt_given(value, places))
-        return dict(divisor="", rounded="")
+            labels[places] = dict(divisor="", rounded="")
+            for head in solution.heads:
+                value = rounded_divisor(places, head)
+                if value is not None:
+                    name = f"√{head.d_k}" if problem.divide_by is None else fmt_given(head.divisor, MAX_KEEP)
+                    labels[places] = dict(divisor=name, rounded=fmt_given(value, places))
+                    break
+        return dict(labels[places])
 
     with np.errstate(all="ignore"):
         if stage == "scores" and fixed and "transposed_scores" in want:
@@ -197,20 +304,24 @@ def _mistakes(
                         return None
                     return _per_head(solution, stage, lambda h, hd: engine.softmax(np.where(hd.mask[row], rounded[prev_segs[h]], 0.0), hd.mask[row]))
 
-                def from_rounded_exps(places, basis=basis):
+                heads = enumerate(solution.heads) if places_tried else ()  # e^b and its sum per head, for every place tried
+                exps = [engine.student_exps(basis[prev_segs[n]], each.mask[row]) for n, each in heads]
+                exp_sums = [e.sum() for e in exps]
+
+                def from_rounded_exps(places, exps=exps):
                     def make(h, head):
                         mask = head.mask[row]
-                        e = half_up(engine.student_exps(basis[prev_segs[h]], mask), places)
+                        e = half_up(exps[h], places)
                         total = e.sum()
                         return None if not np.isfinite(total) or total <= 0 else np.where(mask, e / total, 0.0)
 
                     return _per_head(solution, stage, make)
 
-                def from_rounded_sum(places, basis=basis):
+                def from_rounded_sum(places, exps=exps, exp_sums=exp_sums):
                     def make(h, head):
                         mask = head.mask[row]
-                        e = engine.student_exps(basis[prev_segs[h]], mask)
-                        total = float(half_up([e.sum()], places)[0])
+                        e = exps[h]
+                        total = float(half_up([exp_sums[h]], places)[0])
                         return None if not np.isfinite(total) or total <= 0 else np.where(mask, e / total, 0.0)
 
                     return _per_head(solution, stage, make)
@@ -290,3 +401,46 @@ def _rounded(divisor: float, places: int) -> float | None:
 
 
 _ORDER = {code: i for i, code in enumerate(DIAGNOSES)}
+
+
+def mistake_margins(solution: Solution, row: int, stage: str, codes=None, roundings=None) -> dict:
+    """Per code, how far its row (made from the exact work) stands from every right answer:
+    the largest, over that code's rows, of the smallest over right rows of the largest cell difference.
+
+    A code whose margin is above the tolerance changes the numbers .
+    For ``rounding`` the dict also holds each ``("rounding", kind, places)``. ``codes``: only these
+    are needed; ``roundings``: only these (kind, places) early roundings are made.
+    """
+    marked = marked_cells(solution, row, stage)
+    exact = solution.stage_row(stage, row)
+    margins: dict = {}
+    rounding = (codes is None or "rounding" in codes) and (roundings if roundings is not None else True)
+    with np.errstate(invalid="ignore"):
+        for mistake in exact_mistakes(solution, row, stage, rounding=rounding):
+            if codes is not None and mistake.code not in codes:
+                continue
+            distances = [np.abs(mistake.made[marked] - other[marked]) for other in (exact, mistake.right)]
+            if any(np.isnan(d).any() for d in distances):
+                continue
+            margin = min(float(d.max()) if d.size else 0.0 for d in distances)
+            margins[mistake.code] = max(margins.get(mistake.code, 0.0), margin)
+            if mistake.rounding is not None:
+                key = ("rounding", mistake.rounding.kind, mistake.rounding.places)
+                margins[key] = max(margins.get(key, 0.0), margin)
+    return margins
+
+
+def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -> bool:
+    """Every cell in ``cells``: |a - b| <= tolerance (NaN never matches)."""
+    with np.errstate(invalid="ignore"):
+        return bool(np.all(np.abs(a[cells] - b[cells]) <= tolerance + EPS))
+
+
+def with_keep(mistake, cells: np.ndarray, tolerance: float) -> Rounding:
+    """The Rounding of a ``rounding`` mistake with ``keep``: the fewest places (more than it kept) that stay within tolerance."""
+    found = mistake.rounding
+    for places in range(found.places + 1, MAX_KEEP + 1):
+        made = mistake.remake(places)
+        if made is None or _within(made, mistake.right, cells, tolerance):
+            return found._replace(keep=places)
+    return found._replace(keep=MAX_KEEP)

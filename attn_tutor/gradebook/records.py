@@ -56,6 +56,11 @@ class Submission:
     refused: bool = False  # True: the file itself was refused (not a regular file, too large)
 
 
+def percent_of(score: float, max_score: float) -> float | None:
+    """A score as a percentage of the most it could be (None when nothing could be scored)."""
+    return 100.0 * score / max_score if max_score else None
+
+
 @dataclass
 class StudentResult:
     """One student in the gradebook: the quiz's report (None when unmarkable) and every problem found."""
@@ -80,9 +85,7 @@ class StudentResult:
 
     @property
     def percent(self) -> float | None:
-        if self.report is None or not self.report.max_score:
-            return None
-        return 100.0 * self.report.score / self.report.max_score
+        return None if self.report is None else percent_of(self.report.score, self.report.max_score)
 
     def items(self) -> dict[ItemKey, object]:
         if self.report is None:

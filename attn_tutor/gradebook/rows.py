@@ -11,7 +11,7 @@ import json
 from typing import NamedTuple
 
 from attn_tutor.errors import Location
-from attn_tutor.gradebook.records import ItemKey, StudentResult
+from attn_tutor.gradebook.records import ItemKey, StudentResult, percent_of
 
 
 class StudentRow(NamedTuple):
@@ -61,7 +61,8 @@ def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = F
     from attn_tutor.numbers import round_half_up
 
     report = student.report
-    score, max_score, percent = student.score, student.max_score, student.percent
+    score, max_score = (None, None) if report is None else (report.score, report.max_score)
+    percent = None if report is None else percent_of(score, max_score)
     rounded = None if percent is None else round_half_up(percent, 1)
     items = ()
     if report is not None:
