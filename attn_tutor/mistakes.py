@@ -118,7 +118,10 @@ def half_up(values, places: int) -> np.ndarray:
 
 
 def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
-    """Join ``make(h, head)`` over heads; None if any head cannot make it."""
+    """Join ``make(h, head)`` over heads; None if any head cannot make it (always a new array)."""
+    if len(solution.heads) == 1:  # most problems: no join
+        part = make(0, solution.heads[0])
+        return None if part is None else np.array(part, dtype=np.float64)
     parts = []
     for h, head in enumerate(solution.heads):
         part = make(h, head)
@@ -126,6 +129,11 @@ def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
             return None
         parts.append(np.asarray(part, dtype=np.float64))
     return np.concatenate(parts)
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two rows alike, NaN matching NaN (``np.array_equal(..., equal_nan=True)`` for a few cells)."""
+    return all(x == y or (x != x and y != y) for x, y in zip(a.tolist(), b.tolist()))
 
 
 def _column_softmax(head, row: int) -> np.ndarray:
@@ -283,7 +291,7 @@ class _Maker:
 
         def from_rounded_scores(places):
             rounded = half_up(basis, places)
-            if np.array_equal(rounded, basis, equal_nan=True):
+            if _same(rounded, basis):
                 return None
             return self.per_head(lambda h, hd: np.where(hd.mask[row], rounded[segs[h]] / hd.divisor, np.nan))
 
@@ -317,7 +325,7 @@ class _Maker:
 
         def from_rounded_scaled(places):
             rounded = half_up(basis, places)
-            if np.array_equal(rounded, basis, equal_nan=True):
+            if _same(rounded, basis):
                 return None
             return self.per_head(lambda h, hd: engine.softmax(np.where(hd.mask[row], rounded[segs[h]], 0.0), hd.mask[row]))
 
@@ -353,7 +361,7 @@ class _Maker:
 
         def from_rounded_weights(places):
             rounded = half_up(basis, places)
-            if np.array_equal(rounded, basis, equal_nan=True):
+            if _same(rounded, basis):
                 return None
             return self.per_head(lambda h, hd: engine.mix(rounded[segs[h]], hd.V))
 
