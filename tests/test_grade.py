@@ -685,8 +685,8 @@ _READ_CASES += [
 
 
 @pytest.mark.parametrize("text", _READ_CASES)
-def test_the_event_reader_reads_what_the_composing_reader_reads(text):
-    fast = yaml_reader.read_events(text, "x.yaml", default_student="x")
+def test_the_plain_reader_reads_what_the_composing_reader_reads(text):
+    fast = yaml_reader.read_plain_file(text, "x.yaml", default_student="x")
     slow = yaml_reader.read_nodes(text, "x.yaml", default_student="x")
     assert fast is None or fast == slow  # None: the composing reader's turn
     assert gradebook.read_yaml_text(text, "x.yaml", default_student="x") == slow
@@ -694,7 +694,7 @@ def test_the_event_reader_reads_what_the_composing_reader_reads(text):
 
 def test_ordinary_answer_files_take_the_fast_reader():
     for path in sorted(CLASS.glob("*.yaml")):
-        assert yaml_reader.read_events(path.read_text("utf-8"), str(path)) is not None, path.name
+        assert yaml_reader.read_plain_file(path.read_text("utf-8"), str(path)) is not None, path.name
 
 
 def test_the_gradebook_file_is_its_typed_rows_written_cell_by_cell(class_book):

@@ -27,6 +27,7 @@ class CellReader:
         self._parsed: dict[str, tuple[float, ...] | AttnTutorError] = {}
         self._limit = limit
         self.plain_tags = None  # an attn_tutor.yamlread.PlainTags, made when a YAML file is read
+        self.plain_answers = None  # the YAML answer reader's fast path for this run (answer_yaml.PlainAnswers)
 
     def row(self, text: str) -> tuple[float, ...]:
         """A row as the quiz reads it (raises AnswerError).
