@@ -24,6 +24,7 @@ from reference_marking import mistaken_rows, reference_mark_row
 
 from attn_tutor import gradebook
 from attn_tutor.answers import parse_row
+from attn_tutor.errors import AttnTutorError
 from attn_tutor.gradebook import answer_yaml as yaml_reader
 from attn_tutor.grading import VERDICTS, diagnosis_name
 from attn_tutor.i18n import t
@@ -398,7 +399,35 @@ def test_the_fast_path_reads_exactly_what_the_parser_reads(numbers, separator):
         assert [repr(v) for v in gradebook.parse_cells(text)] == [repr(v) for v in parse_row(text)]
 
 
-@pytest.mark.parametrize("text", ["-0", "-0.0 1", "[0.5 -2]", "(1 -2)", "1 - 2", "1,,2", "(1, 2", "１ ２", "1e3", ".5", "5."])
+_DECIMAL = st.decimals(min_value=-10**15 + 1, max_value=10**15 - 1, places=5, allow_nan=False).map(lambda n: f"{n:f}")
+_WORKED_CELL = st.one_of(
+    _DECIMAL,
+    _DECIMAL.map(lambda n: n + "%"),
+    st.tuples(_DECIMAL, st.sampled_from(["0", "0.0", "4", "3", "0.001", "1e3", "7.25", "0.00001"])).map("/".join),
+    st.tuples(_DECIMAL, _DECIMAL.map(lambda n: n.lstrip("-"))).map("/".join),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_WORKED_CELL, min_size=1, max_size=5), st.sampled_from([" ", ", ", ",", "  ", "\t", " , "]), st.sampled_from(["{}", "({})", "[{}]", " {} "]))
+def test_percentages_and_quotients_are_read_exactly_as_the_parser_reads_them(cells, separator, wrap):
+    text = wrap.format(separator.join(cells))
+    try:
+        expected = [repr(v) for v in parse_row(text)]
+    except AttnTutorError as error:
+        with pytest.raises(type(error)) as raised:
+            gradebook.parse_cells(text)
+        assert raised.value.problems[0].key == error.problems[0].key
+    else:
+        assert [repr(v) for v in gradebook.parse_cells(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["-0", "-0.0 1", "[0.5 -2]", "(1 -2)", "1 - 2", "1,,2", "(1, 2", "１ ２", "1e3", ".5", "5.", "78.6%", "-0%", "0.1% 0.2%",
+     "1/0", "-0/4", "1/4 -2/4", "1 /4", "50 %", "1/4%", "1e12/0.001", "999999999999999/0.5", "1/3, 2/3", "(8.48/4, 11.32/4)",
+     "1" + " 1" * 500, "1%" + " 1%" * 400],
+)  # fmt: skip
 def test_the_fast_path_agrees_on_edge_cases(text):
     try:
         expected = [repr(v) for v in parse_row(text)]
