@@ -324,10 +324,20 @@ class PlainReader:
             if info is _BLANK:
                 continue
             indent, key, style, value, column = info
-            if pending is not None or indent != top:
-                if not _place(indents, maps, pending, indent):
+            if pending is not None:  # the last key had nothing after its colon
+                parent, above, outer = pending
+                pending = None
+                if indent > outer:  # its value is a mapping, nested by this line's indent
+                    if len(maps) >= _MAX_DEPTH:
+                        return None
+                    parent[above] = mapping = {}
+                    indents.append(indent)
+                    maps.append(mapping)
+                    top = indent
+            if indent != top:
+                if not _close(indents, maps, indent):
                     return None
-                pending, mapping, top = None, maps[-1], indent
+                mapping, top = maps[-1], indent
             if key in mapping:
                 return None
             if style is None:
@@ -362,17 +372,8 @@ class PlainReader:
         return (indent, key, "[", items, m.start(7))
 
 
-def _place(indents: list[int], maps: list[dict], pending, indent: int) -> bool:
-    """Open or close mappings for a key at ``indent``; False where YAML would not nest it so."""
-    if pending is not None:
-        mapping, key, outer = pending
-        if indent > outer:  # the empty value is a mapping, nested by this line's indent
-            if len(maps) >= _MAX_DEPTH:
-                return False
-            mapping[key] = child = {}
-            indents.append(indent)
-            maps.append(child)
-            return True
+def _close(indents: list[int], maps: list[dict], indent: int) -> bool:
+    """Back to the open mapping at ``indent`` (the first one: the document's); False where YAML would not nest so."""
     if not maps:
         indents.append(indent)
         maps.append({})

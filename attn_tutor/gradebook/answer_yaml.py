@@ -62,7 +62,8 @@ class PlainAnswers:
     def __init__(self, cells: CellReader, limit: int = 100_000) -> None:
         self.cells, self.tag = cells, cells.tags()
         self.yaml = yamlread.PlainReader(self.tag)
-        self._values: dict[tuple, tuple[float, ...] | None] = {}
+        self._quoted: dict[str | tuple[str, ...], tuple[float, ...] | None] = {}  # quoted texts and flow lists
+        self._plain: dict[str, tuple[float, ...] | None] = {}
         self._limit = limit
 
     def read(self, text: str, sub: Submission) -> Submission | None:
@@ -101,7 +102,7 @@ class PlainAnswers:
             if node.style or self.tag(node.value) != NULL:
                 raise _GiveUp
             return  # `answers:` left empty: every item missing
-        known, value = self._values, self.value
+        quoted, plain, value = self._quoted, self._plain, self.value
         for problem, rows in node.items():
             if type(rows) is not dict:
                 raise _GiveUp
@@ -111,10 +112,11 @@ class PlainAnswers:
                 for stage, leaf in stages.items():
                     if type(leaf) is dict:
                         raise _GiveUp
-                    values = known.get(leaf[:2], _UNREAD)
+                    text, style, line, column = leaf
+                    values = (quoted if style else plain).get(text, _UNREAD)
                     if values is _UNREAD:
-                        values = value(leaf.value, leaf.style)
-                    answers[(problem, row, stage)] = Answer(values, Location(file, leaf.line, leaf.column))
+                        values = value(text, style)
+                    answers[(problem, row, stage)] = Answer(values, Location(file, line, column))
 
     def value(self, text, style: str) -> tuple[float, ...] | None:
         """One answer: a scalar typed as in the quiz or a flow list of plain decimals (remembered)."""
@@ -130,8 +132,9 @@ class PlainAnswers:
             values = None if tag == NULL else self.row(text)
         else:
             values = None if text.strip() == "" else self.row(text)
-        if len(self._values) < self._limit:
-            self._values[(text, style)] = values
+        known = self._quoted if style else self._plain
+        if len(known) < self._limit:
+            known[text] = values
         return values
 
     def row(self, text: str) -> tuple[float, ...] | None:
