@@ -247,7 +247,7 @@ class Leaf(NamedTuple):
 
 
 # What the fast path reads. Any other character (a tab, a control character, a lone
-# CR, NEL, LS/PS, a BOM, a surrogate) sends the text to the composer.
+# CR, NEL, LS/PS, a BOM, a surrogate) in a line sends the text to the composer.
 _ODD = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
 _INDICATORS = r"""\-?:,\[\]{}#&*!|>'"%@`"""
 # A plain scalar in block context: not starting with an indicator ("-" only before a
@@ -302,9 +302,7 @@ class PlainReader:
 
     def __call__(self, text: str) -> dict | None:
         if "\r" in text:
-            text = text.replace("\r\n", "\n")
-        if _ODD.search(text) is not None:
-            return None
+            text = text.replace("\r\n", "\n")  # a lone CR is left in its line, for _line to refuse
         indents: list[int] = []  # each open mapping's indent, outermost first
         maps: list[dict] = []
         pending = None  # (mapping, key, indent) of the last key if nothing followed its colon
@@ -349,7 +347,10 @@ class PlainReader:
 
     def _line(self, line: str) -> tuple | None:
         """(indent, key, style, value, column) for a key's line (style None: nothing after the
-        colon, column the empty value's), :data:`_BLANK` for a blank or comment line, else None."""
+        colon, column the empty value's), :data:`_BLANK` for a blank or comment line, else None
+        (also for any character outside :data:`_ODD`'s set: only remembered lines skip the check)."""
+        if _ODD.search(line) is not None:
+            return None
         m = _LINE.match(line)
         if m is None:
             return _BLANK if _SKIP.match(line) else None
