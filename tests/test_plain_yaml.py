@@ -63,6 +63,31 @@ def assert_plain_reads_as_composed(text: str) -> None:
     return fast, sub
 
 
+# --- keys and values at the edge of the plain subset -------------------------------------
+
+_EDGE_KEYS = [
+    "a[1]", "a{b}", "a,b", "a]", "a&b", "a*b", "a!b", "a|b", "a>b", "a'b", 'a"b', "a%b", "a@b", "a`b", "a-", "a?", "a b  c",
+    "a.b", "..a", ".a", "a\\b", "a~", "~a", "a/b", "a=b", "=", "<<", "1_000", "0o7", "+1", "+", ".inf", ".nan", "null",
+    "Null", "NO", "y", "n", "off", "2024-01-01", "12:30", "1e3", "0x", "0b1", "한글 키", "😀",
+]  # fmt: skip
+_EDGE_VALUES = [
+    "a[1]", "a]", "a{", "a}", "a,b", "a'b", "'a'b", 'a"b', "a\\b", "%a", "a%", "a@", "a`", "a&", "a*", "a!", "a|", "a>", "a?",
+    "?a", ":a", "a:", "a:b", "a::b", "-a", "--a", "-", "--", "---", "...", "a ...", "a---", "~", "a~", "'a' ", '"a"  # x',
+    "[a, b]", "[a b, c d]", "[-a, b]", "[a-, b]", "[., b]", "[a.b, c]", "[a!, b]", "[a&b]", "[a*b]", "[a|b]", "[a>b]",
+    "[a%b]", "[a@b]", "[a`b]", "[a\\b]", "[~, ~a]", "[😀]", "[1,2]", "[ 1 ]", "[1 ,2]",
+]  # fmt: skip
+
+
+@pytest.mark.parametrize("text", [f"{k}: x\n" for k in _EDGE_KEYS] + [f"p:\n  {k}: x\n" for k in _EDGE_KEYS])
+def test_edge_keys_read_as_composed(text):
+    assert_plain_reads_as_composed(text)
+
+
+@pytest.mark.parametrize("text", [f"x: {v}\n" for v in _EDGE_VALUES] + [f"p:\n  x: {v}\n  y: 1\n" for v in _EDGE_VALUES])
+def test_edge_values_read_as_composed(text):
+    assert_plain_reads_as_composed(text)
+
+
 # --- texts as students hand them in --------------------------------------------------------
 
 _PROBLEMS = ["cat-fish", "widget-meet-friend", "practice-d4", "river-fishing"]
@@ -146,7 +171,7 @@ def answer_texts(draw) -> tuple[str, bool]:
     return text, not odd
 
 
-@settings(max_examples=600, deadline=None)
+@settings(max_examples=300, deadline=None)
 @given(answer_texts())
 def test_the_plain_reader_reads_answer_files_as_the_composer_does(case):
     text, ordinary = case
