@@ -59,7 +59,7 @@ def read_plain_file(
 class PlainAnswers:
     """The fast path for one run: :class:`yamlread.PlainReader` and each distinct answer's numbers, remembered."""
 
-    def __init__(self, cells: CellReader, limit: int = 100_000) -> None:
+    def __init__(self, cells: CellReader, limit: int = 50_000) -> None:
         self.cells, self.tag = cells, cells.tags()
         self.yaml = yamlread.PlainReader(self.tag)
         self._quoted: dict[str | tuple[str, ...], tuple[float, ...] | None] = {}  # quoted texts and flow lists
@@ -88,8 +88,10 @@ class PlainAnswers:
         return sub
 
     def text_value(self, node) -> str:
-        """A non-empty scalar, as student and problem_set want it."""
-        if type(node) is not yamlread.Leaf or node.style == "[" or (not node.style and self.tag(node.value) == NULL):
+        """A non-empty scalar, as student and problem_set want it (its tag not remembered: a name comes once)."""
+        if type(node) is not yamlread.Leaf or node.style == "[":
+            raise _GiveUp
+        if not node.style and yamlread.resolve_plain(node.value) == NULL:
             raise _GiveUp
         value = node.value.strip()
         if not value:
