@@ -3,10 +3,11 @@
 Two paths give the same :class:`~attn_tutor.gradebook.records.Submission`
 (a test holds them equal):
 
-* :func:`read_plain_file` — a file as students hand it in, read from
-  :func:`yamlread.read_plain`'s tree in one pass. It gives up (None) on anything
-  out of the ordinary: YAML outside that reader's subset, a finding to report, a
-  boolean answer, an unreadable row.
+* :func:`read_plain_file` — a file as students hand it in, read from the tree of
+  :class:`yamlread.PlainReader` in one pass (:class:`PlainAnswers`, one per run,
+  kept on the run's cell reader). It gives up (None) on anything out of the
+  ordinary: YAML outside that reader's subset, a finding to report, a boolean
+  answer, an unreadable row.
 * :func:`read_nodes` — every other file, composed: every problem reported with
   its file:line:column.
 """
