@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from attn_tutor.errors import Finding, Location
 from attn_tutor.i18n import t
@@ -31,8 +32,7 @@ class NestedFinding(Finding):
         return f"{self.where}: {message}" if self.where else message
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """One answer as read: its numbers (None: blank or unreadable) and where it was."""
 
     values: tuple[float, ...] | None
