@@ -55,6 +55,7 @@ from __future__ import annotations
 import functools
 import math
 import unicodedata
+from collections.abc import Callable
 from decimal import Decimal
 
 from attn_tutor.errors import AttnTutorError
@@ -413,15 +414,7 @@ class _Reader:
         return left
 
     def unary(self) -> _Value:
-        token = self.peek()
-        if token.kind == _OP and token.text in "+-":
-            self.take()
-            self.deeper(token)
-            inner = self.unary()
-            self.chain -= 1
-            value = -inner.value if token.text == "-" else inner.value
-            return _Value(value, token.start, inner.end)
-        return self.power()
+        return self.signed(self.power)
 
     def power(self) -> _Value:
         base = self.postfix()
@@ -517,14 +510,18 @@ class _Reader:
         raise self.fail_at("answers.expected_number", token)
 
     def signed_primary(self) -> _Value:
+        return self.signed(self.primary)
+
+    def signed(self, operand: Callable[[], _Value]) -> _Value:
+        """Signs, each counted in the chain, before what ``operand`` reads."""
         token = self.peek()
         if token.kind == _OP and token.text in "+-":
             self.take()
             self.deeper(token)
-            inner = self.signed_primary()
+            inner = self.signed(operand)
             self.chain -= 1
             return _Value(-inner.value if token.text == "-" else inner.value, token.start, inner.end)
-        return self.primary()
+        return operand()
 
     def bounded(self, result: float, *operands: _Value) -> _Value:
         start, end = operands[0].start, operands[-1].end
