@@ -560,9 +560,13 @@ class _Memo:
             cells = facts.marked_index
             marked = np.array(facts.marked)
             found = []
+            right_rows: dict[int, tuple] = {}  # mistakes share their right rows: each made a tuple once
             for mistake in mistakes:
                 made_t = tuple(mistake.made.tolist())
-                others = (*rights, tuple(np.asarray(mistake.right, dtype=np.float64).tolist()))
+                right = right_rows.get(id(mistake.right))
+                if right is None:
+                    right = right_rows[id(mistake.right)] = tuple(np.asarray(mistake.right, dtype=np.float64).tolist())
+                others = (*rights, right)
                 if any(all(abs(made_t[i] - other[i]) <= limit for i in cells) for other in others):
                     continue  # the mistake does not change the numbers
                 apart = not any(all(abs(made_t[i] - other[i]) <= wide for i in cells) for other in others)

@@ -118,7 +118,10 @@ def half_up(values, places: int) -> np.ndarray:
 
 
 def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
-    """Join ``make(h, head)`` over heads; None if any head cannot make it."""
+    """Join ``make(h, head)`` over heads; None if any head cannot make it (always a new array)."""
+    if len(solution.heads) == 1:  # most problems: no join
+        part = make(0, solution.heads[0])
+        return None if part is None else np.array(part, dtype=np.float64)
     parts = []
     for h, head in enumerate(solution.heads):
         part = make(h, head)
@@ -126,6 +129,11 @@ def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
             return None
         parts.append(np.asarray(part, dtype=np.float64))
     return np.concatenate(parts)
+
+
+def _same(a: np.ndarray, b: np.ndarray) -> bool:
+    """Two rows alike, NaN matching NaN (``np.array_equal(..., equal_nan=True)`` for a few cells)."""
+    return all(x == y or (x != x and y != y) for x, y in zip(a.tolist(), b.tolist()))
 
 
 def _column_softmax(head, row: int) -> np.ndarray:
@@ -187,211 +195,206 @@ def _mistakes(
     column softmax, the mask ignored down to the output). ``codes``: make only these
     (the marker asks code by code, and stops at the first that fits).
     """
-    problem = solution.problem
-    before = previous_stage(stage)
-    prev_segs = segments(solution, before) if before is not None else []
-    want = frozenset(DIAGNOSES) if codes is None else frozenset(codes)
-    places_tried = round_places(problem) if rounding and "rounding" in want else ()  # no early-rounding rows
+    maker = _Maker(solution, row, stage, rounding=rounding, codes=codes)
+    from_basis = {"scaled": maker.scaled, "weights": maker.weights, "output": maker.output}.get(stage)
+    with np.errstate(all="ignore"):
+        if stage == "scores" and fixed:
+            maker.transposed()
+        for basis, right in bases if from_basis is not None else ():
+            from_basis(basis, right)
+        for scores in score_rows if stage == "weights" else ():
+            maker.from_scores(scores)
+        if fixed:
+            maker.from_givens()
+    return maker.result
 
-    def tried(kind: str) -> tuple[int, ...]:
+
+class _Maker:
+    """One call of :func:`_mistakes`: what it makes (codes, places), the divisors rounded once,
+    the rows made so far, and a method per kind of basis."""
+
+    def __init__(self, solution: Solution, row: int, stage: str, *, rounding, codes) -> None:
+        self.solution, self.row, self.stage, self.rounding = solution, row, stage, rounding
+        self.problem = solution.problem
+        self.before = previous_stage(stage)
+        self.prev_segs = segments(solution, self.before) if self.before is not None else []
+        self.want = frozenset(DIAGNOSES) if codes is None else frozenset(codes)
+        self.places = round_places(self.problem) if rounding and "rounding" in self.want else ()  # no early-rounding rows
+        self.masked_row = any(not head.mask[row].all() for head in solution.heads)
+        self.result: list[Candidate] = []
+        self._divisors: dict[tuple[int, float], float | None] = {}  # (places, divisor) -> rounded
+        self._labels: dict[int, dict] = {}
+
+    def per_head(self, make) -> np.ndarray | None:
+        return _per_head(self.solution, self.stage, make)
+
+    def add(self, code: str, made: np.ndarray | None, right: np.ndarray) -> None:
+        if made is not None and code in self.want:
+            self.result.append(Candidate(code, made, right))
+
+    def tried(self, kind: str) -> tuple[int, ...]:
         """The places tried for one kind of early rounding (``rounding`` may name (kind, places) pairs)."""
-        if isinstance(rounding, (set, frozenset)):
-            return tuple(p for p in places_tried if (kind, p) in rounding)
-        return places_tried
-    masked_row = any(not head.mask[row].all() for head in solution.heads)
-    result: list[Candidate] = []
+        if isinstance(self.rounding, (set, frozenset)):
+            return tuple(p for p in self.places if (kind, p) in self.rounding)
+        return self.places
 
-    def add(code: str, made: np.ndarray | None, right: np.ndarray) -> None:
-        if made is not None:
-            result.append(Candidate(code, made, right))
+    def roundings(self, kind: str, where: str, remake, right: np.ndarray) -> None:
+        """The ``rounding`` rows of one kind, each place tried (``remake(places)``: the row, or None)."""
+        for places in self.tried(kind):
+            made = remake(places)
+            if made is not None:
+                labels = self.divisor_labels(places) if kind == "divisor" else {}
+                self.result.append(Candidate("rounding", made, right, Rounding(kind, places, 0, where, **labels), remake))
 
-    divisors: dict[tuple[int, float], float | None] = {}  # (places, divisor) -> rounded, once per call
-    labels: dict[int, dict] = {}
-
-    def rounded_divisor(places: int, head) -> float | None:
+    def rounded_divisor(self, places: int, head) -> float | None:
         key = (places, float(head.divisor))
-        if key not in divisors:
-            divisors[key] = _rounded(key[1], places)
-        return divisors[key]
+        if key not in self._divisors:
+            self._divisors[key] = _rounded(key[1], places)
+        return self._divisors[key]
 
-    def divisor_labels(places: int) -> dict:
-        if places not in labels:
+    def divisor_labels(self, places: int) -> dict:
+        if places not in self._labels:
             from attn_tutor.numbers import fmt_given
 
-            labels[places] = dict(divisor="", rounded="")
-            for head in solution.heads:
-                value = rounded_divisor(places, head)
+            self._labels[places] = dict(divisor="", rounded="")
+            for head in self.solution.heads:
+                value = self.rounded_divisor(places, head)
                 if value is not None:
-                    name = f"√{head.d_k}" if problem.divide_by is None else fmt_given(head.divisor, MAX_KEEP)
-                    labels[places] = dict(divisor=name, rounded=fmt_given(value, places))
+                    name = f"√{head.d_k}" if self.problem.divide_by is None else fmt_given(head.divisor, MAX_KEEP)
+                    self._labels[places] = dict(divisor=name, rounded=fmt_given(value, places))
                     break
-        return dict(labels[places])
+        return dict(self._labels[places])
 
-    with np.errstate(all="ignore"):
-        if stage == "scores" and fixed and "transposed_scores" in want:
+    def transposed(self) -> None:
+        row = self.row
 
-            def transposed(h, head):
-                if head.Q.shape[0] != head.K.shape[0]:
-                    return None
-                raw = head.Q @ head.K.T
-                return np.where(head.mask[row], raw[:, row], np.nan)
+        def transposed(h, head):
+            if head.Q.shape[0] != head.K.shape[0]:
+                return None
+            raw = head.Q @ head.K.T
+            return np.where(head.mask[row], raw[:, row], np.nan)
 
-            add("transposed_scores", _per_head(solution, stage, transposed), solution.stage_row(stage, row))
-        for basis, right in bases:
-            if stage == "scaled":
-                if "not_scaled" in want:
-                    add("not_scaled", _per_head(solution, stage, lambda h, hd, basis=basis: np.where(hd.mask[row], basis[prev_segs[h]], np.nan)), right)
-                if problem.divide_by is None and "divided_by_d" in want:
-                    add(
-                        "divided_by_d",
-                        _per_head(solution, stage, lambda h, hd, basis=basis: np.where(hd.mask[row], basis[prev_segs[h]] / hd.d_k, np.nan)),
-                        right,
-                    )
+        if "transposed_scores" in self.want:
+            self.add("transposed_scores", self.per_head(transposed), self.solution.stage_row(self.stage, row))
 
-                def by_rounded_divisor(places, basis=basis):
-                    if all(rounded_divisor(places, hd) is None for hd in solution.heads):
-                        return None
-                    return _per_head(
-                        solution,
-                        stage,
-                        lambda h, hd: np.where(hd.mask[row], basis[prev_segs[h]] / (rounded_divisor(places, hd) or hd.divisor), np.nan),
-                    )
+    def scaled(self, basis: np.ndarray, right: np.ndarray) -> None:
+        row, segs, heads = self.row, self.prev_segs, self.solution.heads
+        if "not_scaled" in self.want:
+            self.add("not_scaled", self.per_head(lambda h, hd: np.where(hd.mask[row], basis[segs[h]], np.nan)), right)
+        if self.problem.divide_by is None and "divided_by_d" in self.want:
+            self.add("divided_by_d", self.per_head(lambda h, hd: np.where(hd.mask[row], basis[segs[h]] / hd.d_k, np.nan)), right)
 
-                def from_rounded_scores(places, basis=basis):
-                    rounded = half_up(basis, places)
-                    if np.array_equal(rounded, basis, equal_nan=True):
-                        return None
-                    return _per_head(solution, stage, lambda h, hd: np.where(hd.mask[row], rounded[prev_segs[h]] / hd.divisor, np.nan))
+        def by_rounded_divisor(places):
+            if all(self.rounded_divisor(places, hd) is None for hd in heads):
+                return None
+            return self.per_head(lambda h, hd: np.where(hd.mask[row], basis[segs[h]] / (self.rounded_divisor(places, hd) or hd.divisor), np.nan))
 
-                for places in tried("divisor"):
-                    made = by_rounded_divisor(places)
-                    if made is not None:
-                        result.append(Candidate("rounding", made, right, Rounding("divisor", places, 0, stage, **divisor_labels(places)), by_rounded_divisor))
-                for places in tried("previous"):
-                    made = from_rounded_scores(places)
-                    if made is not None:
-                        result.append(Candidate("rounding", made, right, Rounding("previous", places, 0, before), from_rounded_scores))
-            elif stage == "weights":
+        def from_rounded_scores(places):
+            rounded = half_up(basis, places)
+            if _same(rounded, basis):
+                return None
+            return self.per_head(lambda h, hd: np.where(hd.mask[row], rounded[segs[h]] / hd.divisor, np.nan))
 
-                def no_exp(h, head, basis=basis):
-                    mask = head.mask[row]
-                    part = np.where(mask, basis[prev_segs[h]], 0.0)
-                    total = part.sum()
-                    return None if abs(total) <= EPS else np.where(mask, part / total, 0.0)
+        self.roundings("divisor", self.stage, by_rounded_divisor, right)
+        self.roundings("previous", self.before, from_rounded_scores, right)
 
-                if "no_exp" in want:
-                    add("no_exp", _per_head(solution, stage, no_exp), right)
-                if "not_normalized" in want:
-                    add(
-                        "not_normalized",
-                        _per_head(solution, stage, lambda h, hd, basis=basis: engine.student_exps(basis[prev_segs[h]], hd.mask[row])),
-                        right,
-                    )
-                if masked_row and "ignored_mask" in want:
+    def weights(self, basis: np.ndarray, right: np.ndarray) -> None:
+        row, segs, want = self.row, self.prev_segs, self.want
 
-                    def over_every_key(h, head, basis=basis):
-                        x = np.where(head.mask[row], basis[prev_segs[h]], _unmasked_scaled(head, row))
-                        return engine.softmax(x)
+        def no_exp(h, head):
+            mask = head.mask[row]
+            part = np.where(mask, basis[segs[h]], 0.0)
+            total = part.sum()
+            return None if abs(total) <= EPS else np.where(mask, part / total, 0.0)
 
-                    full = _per_head(solution, stage, over_every_key)
-                    add("ignored_mask", full, right)
-                    open_ = open_cells(solution, row, stage)
-                    add("ignored_mask", np.where(open_, full, 0.0), right)
+        if "no_exp" in want:
+            self.add("no_exp", self.per_head(no_exp), right)
+        if "not_normalized" in want:
+            self.add("not_normalized", self.per_head(lambda h, hd: engine.student_exps(basis[segs[h]], hd.mask[row])), right)
+        if self.masked_row and "ignored_mask" in want:
+            full = self.per_head(lambda h, hd: engine.softmax(np.where(hd.mask[row], basis[segs[h]], _unmasked_scaled(hd, row))))
+            self.add("ignored_mask", full, right)
+            self.add("ignored_mask", np.where(open_cells(self.solution, row, self.stage), full, 0.0), right)
+        if self.places:
+            self._weights_roundings(basis, right)
 
-                def from_rounded_scaled(places, basis=basis):
-                    rounded = half_up(basis, places)
-                    if np.array_equal(rounded, basis, equal_nan=True):
-                        return None
-                    return _per_head(solution, stage, lambda h, hd: engine.softmax(np.where(hd.mask[row], rounded[prev_segs[h]], 0.0), hd.mask[row]))
+    def _weights_roundings(self, basis: np.ndarray, right: np.ndarray) -> None:
+        row, segs = self.row, self.prev_segs
+        exps = [engine.student_exps(basis[segs[h]], hd.mask[row]) for h, hd in enumerate(self.solution.heads)]
+        exp_sums = [e.sum() for e in exps]  # e^b and its sum per head, for every place tried
 
-                heads = enumerate(solution.heads) if places_tried else ()  # e^b and its sum per head, for every place tried
-                exps = [engine.student_exps(basis[prev_segs[n]], each.mask[row]) for n, each in heads]
-                exp_sums = [e.sum() for e in exps]
+        def from_rounded_scaled(places):
+            rounded = half_up(basis, places)
+            if _same(rounded, basis):
+                return None
+            return self.per_head(lambda h, hd: engine.softmax(np.where(hd.mask[row], rounded[segs[h]], 0.0), hd.mask[row]))
 
-                def from_rounded_exps(places, exps=exps):
-                    def make(h, head):
-                        mask = head.mask[row]
-                        e = half_up(exps[h], places)
-                        total = e.sum()
-                        return None if not np.isfinite(total) or total <= 0 else np.where(mask, e / total, 0.0)
+        def from_rounded_exps(places):
+            def make(h, head):
+                e = half_up(exps[h], places)
+                total = e.sum()
+                return None if not np.isfinite(total) or total <= 0 else np.where(head.mask[row], e / total, 0.0)
 
-                    return _per_head(solution, stage, make)
+            return self.per_head(make)
 
-                def from_rounded_sum(places, exps=exps, exp_sums=exp_sums):
-                    def make(h, head):
-                        mask = head.mask[row]
-                        e = exps[h]
-                        total = float(half_up([exp_sums[h]], places)[0])
-                        return None if not np.isfinite(total) or total <= 0 else np.where(mask, e / total, 0.0)
+        def from_rounded_sum(places):
+            def make(h, head):
+                total = float(half_up([exp_sums[h]], places)[0])
+                return None if not np.isfinite(total) or total <= 0 else np.where(head.mask[row], exps[h] / total, 0.0)
 
-                    return _per_head(solution, stage, make)
+            return self.per_head(make)
 
-                for kind, remake, where in (
-                    ("previous", from_rounded_scaled, before),
-                    ("exps", from_rounded_exps, stage),
-                    ("sum", from_rounded_sum, stage),
-                ):
-                    for places in tried(kind):
-                        made = remake(places)
-                        if made is not None:
-                            result.append(Candidate("rounding", made, right, Rounding(kind, places, 0, where), remake))
-            elif stage == "output":
+        self.roundings("previous", self.before, from_rounded_scaled, right)
+        self.roundings("exps", self.stage, from_rounded_exps, right)
+        self.roundings("sum", self.stage, from_rounded_sum, right)
 
-                def used_keys(h, head, basis=basis):
-                    if head.K.shape[1] != head.V.shape[1]:
-                        return None
-                    return engine.mix(basis[prev_segs[h]], head.K)
+    def output(self, basis: np.ndarray, right: np.ndarray) -> None:
+        segs = self.prev_segs
 
-                if "used_keys" in want:
-                    add("used_keys", _per_head(solution, stage, used_keys), right)
+        def used_keys(h, head):
+            if head.K.shape[1] != head.V.shape[1]:
+                return None
+            return engine.mix(basis[segs[h]], head.K)
 
-                def from_rounded_weights(places, basis=basis):
-                    rounded = half_up(basis, places)
-                    if np.array_equal(rounded, basis, equal_nan=True):
-                        return None
-                    return _per_head(solution, stage, lambda h, hd: engine.mix(rounded[prev_segs[h]], hd.V))
+        if "used_keys" in self.want:
+            self.add("used_keys", self.per_head(used_keys), right)
 
-                for places in tried("previous"):
-                    made = from_rounded_weights(places)
-                    if made is not None:
-                        result.append(Candidate("rounding", made, right, Rounding("previous", places, 0, before), from_rounded_weights))
-        if stage == "weights":
-            score_segs = segments(solution, "scores")
-            for scores in score_rows if "skipped_scaling" in want or places_tried else ():
-                right = _per_head(
-                    solution,
-                    stage,
-                    lambda h, hd, scores=scores: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]] / hd.divisor, 0.0), hd.mask[row]),
-                )
-                if "skipped_scaling" in want:
-                    made = _per_head(
-                        solution,
-                        stage,
-                        lambda h, hd, scores=scores: engine.softmax(np.where(hd.mask[row], scores[score_segs[h]], 0.0), hd.mask[row]),
-                    )
-                    add("skipped_scaling", made, right)
+        def from_rounded_weights(places):
+            rounded = half_up(basis, places)
+            if _same(rounded, basis):
+                return None
+            return self.per_head(lambda h, hd: engine.mix(rounded[segs[h]], hd.V))
 
-                def by_rounded_divisor(places, scores=scores):
-                    if all(rounded_divisor(places, hd) is None for hd in solution.heads):
-                        return None
-                    return _per_head(
-                        solution,
-                        stage,
-                        lambda h, hd: engine.softmax(
-                            np.where(hd.mask[row], scores[score_segs[h]] / (rounded_divisor(places, hd) or hd.divisor), 0.0), hd.mask[row]
-                        ),
-                    )
+        self.roundings("previous", self.before, from_rounded_weights, right)
 
-                for places in tried("divisor"):
-                    made = by_rounded_divisor(places)
-                    if made is not None:
-                        result.append(Candidate("rounding", made, right, Rounding("divisor", places, 0, stage, **divisor_labels(places)), by_rounded_divisor))
-        if stage == "weights" and fixed and "column_softmax" in want:
-            add("column_softmax", _per_head(solution, stage, lambda h, hd: _column_softmax(hd, row)), solution.stage_row(stage, row))
-        if stage == "output" and fixed and masked_row and solution.problem.has_values and "ignored_mask" in want:
-            ignored = _per_head(solution, stage, lambda h, hd: engine.mix(engine.softmax(_unmasked_scaled(hd, row)), hd.V))
-            add("ignored_mask", ignored, solution.stage_row(stage, row))
-    return result
+    def from_scores(self, scores: np.ndarray) -> None:
+        """Weights from a scores row: the scaling skipped, or the divisor rounded too soon."""
+        if "skipped_scaling" not in self.want and not self.places:
+            return
+        row, segs, heads = self.row, segments(self.solution, "scores"), self.solution.heads
+
+        def softmax_of(divide):
+            return self.per_head(lambda h, hd: engine.softmax(np.where(hd.mask[row], divide(scores[segs[h]], hd), 0.0), hd.mask[row]))
+
+        right = softmax_of(lambda part, hd: part / hd.divisor)
+        if "skipped_scaling" in self.want:
+            self.add("skipped_scaling", softmax_of(lambda part, hd: part), right)
+
+        def by_rounded_divisor(places):
+            if all(self.rounded_divisor(places, hd) is None for hd in heads):
+                return None
+            return softmax_of(lambda part, hd: part / (self.rounded_divisor(places, hd) or hd.divisor))
+
+        self.roundings("divisor", self.stage, by_rounded_divisor, right)
+
+    def from_givens(self) -> None:
+        """The mistakes of the givens alone: the softmax down the columns, the mask ignored down to the output."""
+        solution, row, stage = self.solution, self.row, self.stage
+        if stage == "weights" and "column_softmax" in self.want:
+            self.add("column_softmax", self.per_head(lambda h, hd: _column_softmax(hd, row)), solution.stage_row(stage, row))
+        if stage == "output" and self.masked_row and solution.problem.has_values and "ignored_mask" in self.want:
+            ignored = self.per_head(lambda h, hd: engine.mix(engine.softmax(_unmasked_scaled(hd, row)), hd.V))
+            self.add("ignored_mask", ignored, solution.stage_row(stage, row))
 
 
 def _rounded(divisor: float, places: int) -> float | None:
