@@ -26,7 +26,6 @@ KNOWN_LONG_FUNCTIONS = {
     ("cli.py", "solve"): "a Typer command: its signature is the option list Typer needs",
     ("cli.py", "quiz"): "a Typer command: its signature is the option list Typer needs",
     ("cli.py", "grade"): "a Typer command: its signature is the option list Typer needs",
-    ("mistakes.py", "_mistakes"): "split in progress on main",  # temporary: the lead removes this line after merging
 }
 
 LONG_MODULES = {
