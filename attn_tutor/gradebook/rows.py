@@ -69,10 +69,11 @@ def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = F
         cells = {} if verdicts is None else verdicts
         found = []
         for i in report.items:
-            cell = cells.get((i.verdict, i.diagnosis))
+            verdict, diagnosis = i.verdict, i.diagnosis
+            cell = cells.get((verdict, diagnosis))
             if cell is None:
-                cell = cells[(i.verdict, i.diagnosis)] = verdict_cell(i, lang)
-            found.append(((i.problem, i.row, i.stage), i.points, cell, i.verdict, i.diagnosis))
+                cell = cells[(verdict, diagnosis)] = verdict_cell(i, lang)
+            found.append(((i.problem, i.row, i.stage), i.points, cell, verdict, diagnosis))
         items = tuple(found)
     marked = report is not None
     summary = (
