@@ -55,6 +55,7 @@ from __future__ import annotations
 import functools
 import math
 import unicodedata
+from collections.abc import Callable
 from decimal import Decimal
 
 from attn_tutor.errors import AttnTutorError
@@ -228,24 +229,11 @@ class _Reader:
             elif c == ",":
                 kind, i = _COMMA, i + 1
             elif _is_hangul(c):
-                while i < n and _is_hangul(s[i]):
-                    i += 1
-                word = _IME_WORDS.get(s[start:i])
-                if word is None:
-                    raise self.fail("answers.hangul", start, i)
-                self._add(_WORD, word, start, i, space)
+                i = self._hangul_word(start, space)
                 space = False
                 continue
             elif c.isalpha() or c == "_" or c == "∞":
-                while i < n and (s[i].isalpha() or s[i] == "_") and not _is_hangul(s[i]):
-                    i += 1
-                i = max(i, start + 1)
-                word = s[start:i].lower()
-                if word in _NOT_FINITE:
-                    raise self.fail("answers.not_finite_word", start, i)
-                if word != "e" and word not in _FUNCTIONS:
-                    raise self.fail("answers.unknown_word", start, i)
-                self._add(_WORD, word, start, i, space)
+                i = self._latin_word(start, space)
                 space = False
                 continue
             elif c == ".":
@@ -255,6 +243,31 @@ class _Reader:
             self._add(kind, s[start:i], start, i, space)
             space = False
         self._add(_END, "", n, n, space)
+
+    def _hangul_word(self, start: int, space: bool) -> int:
+        """A word typed with the Korean keyboard left on (``ㄷ`` for ``e``, …) added as its meaning; where it ends."""
+        s, n, i = self.text, len(self.text), start
+        while i < n and _is_hangul(s[i]):
+            i += 1
+        word = _IME_WORDS.get(s[start:i])
+        if word is None:
+            raise self.fail("answers.hangul", start, i)
+        self._add(_WORD, word, start, i, space)
+        return i
+
+    def _latin_word(self, start: int, space: bool) -> int:
+        """A function name or ``e`` added in lower case; a word for infinity or an unknown word refused. Where it ends."""
+        s, n, i = self.text, len(self.text), start
+        while i < n and (s[i].isalpha() or s[i] == "_") and not _is_hangul(s[i]):
+            i += 1
+        i = max(i, start + 1)
+        word = s[start:i].lower()
+        if word in _NOT_FINITE:
+            raise self.fail("answers.not_finite_word", start, i)
+        if word != "e" and word not in _FUNCTIONS:
+            raise self.fail("answers.unknown_word", start, i)
+        self._add(_WORD, word, start, i, space)
+        return i
 
     def _add(self, kind: str, text: str, start: int, end: int, space: bool) -> None:
         if self.tokens:
@@ -401,15 +414,7 @@ class _Reader:
         return left
 
     def unary(self) -> _Value:
-        token = self.peek()
-        if token.kind == _OP and token.text in "+-":
-            self.take()
-            self.deeper(token)
-            inner = self.unary()
-            self.chain -= 1
-            value = -inner.value if token.text == "-" else inner.value
-            return _Value(value, token.start, inner.end)
-        return self.power()
+        return self.signed(self.power)
 
     def power(self) -> _Value:
         base = self.postfix()
@@ -505,14 +510,18 @@ class _Reader:
         raise self.fail_at("answers.expected_number", token)
 
     def signed_primary(self) -> _Value:
+        return self.signed(self.primary)
+
+    def signed(self, operand: Callable[[], _Value]) -> _Value:
+        """Signs, each counted in the chain, before what ``operand`` reads."""
         token = self.peek()
         if token.kind == _OP and token.text in "+-":
             self.take()
             self.deeper(token)
-            inner = self.signed_primary()
+            inner = self.signed(operand)
             self.chain -= 1
             return _Value(-inner.value if token.text == "-" else inner.value, token.start, inner.end)
-        return self.primary()
+        return operand()
 
     def bounded(self, result: float, *operands: _Value) -> _Value:
         start, end = operands[0].start, operands[-1].end

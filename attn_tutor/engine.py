@@ -83,13 +83,14 @@ def softmax(scaled: np.ndarray, mask: np.ndarray | None = None) -> np.ndarray:
     Every row must have at least one unmasked entry (the loader guarantees it).
     """
     x = np.array(scaled, dtype=np.float64)
-    if mask is None:
-        mask = np.ones(x.shape, dtype=bool)
-    x = np.where(mask, x, -np.inf)
-    top = np.max(x, axis=-1, keepdims=True)
+    if mask is not None:
+        x = np.where(mask, x, -np.inf)
+    top = x.max(axis=-1, keepdims=True)
     with np.errstate(invalid="ignore", over="ignore"):
-        e = np.where(mask, np.exp(x - top), 0.0)
-    return e / np.sum(e, axis=-1, keepdims=True)
+        e = np.exp(x - top)
+    if mask is not None:
+        e = np.where(mask, e, 0.0)
+    return e / e.sum(axis=-1, keepdims=True)
 
 
 def student_exps(scaled: np.ndarray, mask: np.ndarray) -> np.ndarray:

@@ -16,7 +16,7 @@ range and granularity, then keeps it only if :func:`is_fair` holds against
   of the keys the row may see all equal) unless the source's does;
 * **mistakes** — every diagnosis that changes the source's numbers (its row from the
   exact work stands more than the tolerance from every right answer; see
-  :func:`attn_tutor.grading.mistake_margins`) stands more than the tolerance plus the
+  :func:`attn_tutor.mistakes.mistake_margins`) stands more than the tolerance plus the
   rounding error of the asked decimals from every right answer in the variant, so
   the mistake can always be told from correct work.
 
@@ -33,6 +33,7 @@ from typing import NamedTuple
 import numpy as np
 
 from attn_tutor import engine, grading, tolerance
+from attn_tutor.mistakes import half_up, mistake_margins
 from attn_tutor.model import Problem
 
 BAND_SLACK = 0.5
@@ -74,7 +75,7 @@ def _weight_shapes(solution) -> tuple[set, set]:
             if open_.sum() < 2:
                 continue
             weights = head.weights[row][open_]
-            rounded = grading.half_up(weights, decimals)
+            rounded = half_up(weights, decimals)
             if np.sum(rounded == 1.0) == 1 and np.sum(rounded == 0.0) == rounded.size - 1:
                 one_hot.add((row, h))
             if np.ptp(weights) <= 1e-12:
@@ -107,7 +108,7 @@ def source_facts(problem: Problem) -> Facts:
     for row in _asked_rows(problem):
         for stage in problem.asked_stages:
             limit = grading.stage_tolerance(problem, stage)
-            margins = grading.mistake_margins(solution, row, stage)
+            margins = mistake_margins(solution, row, stage)
             mistakes[(row, stage)] = frozenset(code for code, margin in margins.items() if margin > limit)
     return Facts(band, frozenset(one_hot), frozenset(uniform), mistakes, frozenset(_flat_values(solution)))
 
@@ -170,7 +171,7 @@ def is_fair(problem: Problem, facts: Facts) -> bool:
             needed = grading.stage_tolerance(problem, stage) + tolerance.rounding_error(problem, stage)
             codes = {code for code in wanted if isinstance(code, str)}
             roundings = frozenset(code[1:] for code in wanted if not isinstance(code, str))
-            margins = grading.mistake_margins(solution, row, stage, codes, roundings)
+            margins = mistake_margins(solution, row, stage, codes, roundings)
             if any(margins.get(code, 0.0) <= needed for code in codes):
                 return False  # "rounding" itself: some early rounding the source shows is still visible
     return True

@@ -96,15 +96,25 @@ def _stage_label(stage: str, lang: str) -> str:
 def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
     """One marked stage: the table, the diagnosis, the follow-through, the working."""
     from attn_tutor import explain
-    from attn_tutor.grading import previous_stage, segments
     from attn_tutor.numbers import fmt_given
     from attn_tutor.quiz import cell_labels
 
     problem = solution.problem
-    decimals = problem.decimals
-    row = problem.row_index(item.row)
     labels = cell_labels(solution, item.stage, lang)
-    width = len(labels)
+    rows = _mark_rows(item, len(labels), problem.decimals, lang)
+    verdict = t(f"grading.verdict.{item.verdict}", lang)
+    title = t("feedback.item_title", lang, stage=_stage_label(item.stage, lang), verdict=verdict, points=fmt_given(item.points, 2))
+    blocks: list[Block] = _mark_tables(solution, item, labels, rows, title, lang)
+    blocks.extend(Paragraph(note) for note in _item_notes(item, items_by_stage, labels, problem.decimals, lang))
+    if item.verdict != "correct":
+        worked = explain.explain_row(solution, problem.row_index(item.row), problem.decimals).get(item.stage, [])
+        if worked:
+            blocks.append(Math(tuple(worked), title=t("feedback.working", lang)))
+    return blocks
+
+
+def _mark_rows(item, width: int, decimals: int, lang: str) -> list[tuple[str, ...]]:
+    """The table's rows: typed, marks, correct and (where follow-through was used) carried; masked cells "—"."""
     given = item.given if item.given is not None else (None,) * width
     rows = [
         (t("feedback.row.given", lang), *(_number(v, decimals) for v in given)),
@@ -114,31 +124,44 @@ def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
             *("—" if v is None else _answer(v, decimals) for v in item.expected),
         ),
     ]
-    follow = [i for i, state in enumerate(item.cells) if state == "follow_through"]
-    if follow and item.carried is not None:
+    if "follow_through" in item.cells and item.carried is not None:
         rows.append(
             (
                 t("feedback.row.carried", lang),
                 *("—" if v is None else _answer(v, decimals) for v in item.carried),
             )
         )
-    verdict = t(f"grading.verdict.{item.verdict}", lang)
-    title = t("feedback.item_title", lang, stage=_stage_label(item.stage, lang), verdict=verdict, points=fmt_given(item.points, 2))
     for i, state in enumerate(item.cells):  # masked cells read "—" in every row
         if state == "masked":
             rows = [(r[0], *(("—" if j == i else c) for j, c in enumerate(r[1:]))) for r in rows]
-    blocks: list[Block] = []
+    return rows
+
+
+def _mark_tables(solution, item, labels, rows: list[tuple[str, ...]], title: str, lang: str) -> list[Block]:
+    """The marked rows as one table, or with several heads a table each, as the worksheet has them."""
+    from attn_tutor.grading import segments
+
+    problem = solution.problem
     parts = segments(solution, item.stage) if len(solution.heads) > 1 and item.stage != "output" else [slice(None)]
-    for number, part in enumerate(parts, start=1):  # several heads: a table each, as the worksheet has them
+    tables: list[Block] = []
+    for number, part in enumerate(parts, start=1):
         if len(parts) == 1:
             header, head_title = (item.row, *labels), title
         else:
             head = t("solve.head", lang, n=number)
             header, head_title = (item.row, *problem.keys), f"{title} — {head}" if number == 1 else head
-        blocks.append(Table(header, tuple((r[0], *r[1:][part]) for r in rows), title=head_title))
+        tables.append(Table(header, tuple((r[0], *r[1:][part]) for r in rows), title=head_title))
+    return tables
+
+
+def _item_notes(item, items_by_stage: dict, labels, decimals: int, lang: str) -> list[str]:
+    """The sentences under the table: the diagnosis, where follow-through came from, a missing answer."""
+    from attn_tutor.grading import previous_stage
+
     notes = []
     if item.diagnosis:
         notes.append(t(f"grading.diagnosis.{item.diagnosis}", lang))
+    follow = [i for i, state in enumerate(item.cells) if state == "follow_through"]
     if follow:
         before = previous_stage(item.stage)
         earlier = items_by_stage.get(before)
@@ -157,12 +180,7 @@ def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
             notes.append(t("feedback.follow_from_own", lang, cells=cells, stage=t(f"quiz.stage.{before}", lang)))
     if item.verdict == "missing":
         notes.append(t("feedback.missing", lang))
-    blocks.extend(Paragraph(note) for note in notes)
-    if item.verdict != "correct":
-        worked = explain.explain_row(solution, row, decimals).get(item.stage, [])
-        if worked:
-            blocks.append(Math(tuple(worked), title=t("feedback.working", lang)))
-    return blocks
+    return notes
 
 
 def _tuple(values, decimals: int) -> str:

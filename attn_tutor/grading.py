@@ -75,35 +75,7 @@ and from the student's own (``own``). Let ``tol`` be the stage's tolerance and
   decimals may so use up the tolerance without hiding the mistake, and a row
   within ``window`` of a right answer is never matched to such a mistake.
 
-The mistakes (``b``: the previous stage's row, exact or the student's own; ``k``:
-each of 0, 1, 2 and the problem's decimals; rounding half up, as by hand):
-
-    transposed_scores  scores: column ``row`` of Q·Kᵀ (only when Q and K have as many rows)
-    not_scaled         scaled: ``b`` itself
-    divided_by_d       scaled: ``b / d_k`` (only when the divisor is √d_k)
-    no_exp             weights: ``b / Σ b`` over the open keys (not when Σ b = 0)
-    not_normalized     weights: ``e^b``
-    skipped_scaling    weights: softmax of the student's own (or exact) scores
-    column_softmax     weights: exact e^scaled divided by its column's sum
-    used_keys          output: ``weights·K`` (only when K and V are as wide)
-    ignored_mask       weights: softmax over every key, masked ones too (scaled
-                       from the givens for masked cells) — with the masked weights
-                       as computed, or left 0; output: exact such weights·V. Only
-                       for a row with a masked key.
-    rounding           computed, never guessed from distance: correct work from a
-                       number rounded too soon —
-                       ``divisor``: scaled ``b / round(divisor, k)``, and weights
-                       softmax(scores / round(divisor, k)) (each head's divisor; not
-                       when rounding leaves it unchanged or makes it 0);
-                       ``previous``: scaled from ``round(b, k)``, weights softmax of
-                       ``round(b, k)``, output ``round(b, k)·V``;
-                       ``exps``: weights ``round(e^b, k) / Σ round(e^b, k)``;
-                       ``sum``: weights ``e^b / round(Σ e^b, k)``.
-                       The item carries a :class:`Rounding` (what, ``k``, and
-                       ``keep``: the fewest places above ``k`` whose row is within
-                       ``tol`` of the right one, at most 10); the explanation names
-                       the number and the places to keep. A row no such rounding
-                       explains is never ``rounding``.
+The mistakes themselves, and how each row is made, are listed in :mod:`attn_tutor.mistakes`.
 
 Points: each item is worth 1 (``max_points``); a cell earns 1 if correct, the
 follow-through policy's share if follow-through (full 1, half 0.5, none 0) and 0
@@ -115,7 +87,6 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import NamedTuple
 
 import numpy as np
@@ -126,50 +97,19 @@ from attn_tutor.carrying import full_row as full_row  # re-exported: the one fil
 from attn_tutor.carrying import open_cells as open_cells  # re-exported: the quiz's and the tests' shapes
 from attn_tutor.carrying import segments as segments
 from attn_tutor.engine import Solution
-from attn_tutor.model import FollowThrough, Stage, Verdict
+from attn_tutor.marks import Item as Item  # re-exported: the marker's results
+from attn_tutor.marks import Report as Report
+from attn_tutor.marks import diagnosis_name as diagnosis_name  # re-exported: what a diagnosis is called
+from attn_tutor.marks import explanation as explanation
+from attn_tutor.marks import verdict_of
+from attn_tutor.mistakes import DIAGNOSES as DIAGNOSES  # re-exported: the marker's vocabulary
+from attn_tutor.mistakes import STAGE_DIAGNOSES, Rounding, with_keep
+from attn_tutor.model import FollowThrough, Verdict
 
 VERDICTS: tuple[Verdict, ...] = tuple(Verdict)
-DIAGNOSES: tuple[str, ...] = (
-    "not_scaled",
-    "divided_by_d",
-    "no_exp",
-    "not_normalized",
-    "skipped_scaling",
-    "column_softmax",
-    "transposed_scores",
-    "used_keys",
-    "ignored_mask",
-    "rounding",
-)
 CELL_STATES: tuple[str, ...] = ("correct", "follow_through", "wrong", "missing", "masked")
 MODES: tuple[str, ...] = ("practice", "exam")
 FOLLOW_THROUGH: dict[FollowThrough, float] = {policy: policy.credit for policy in FollowThrough}
-
-ROUND_PLACES = (0, 1, 2)  # early rounding looked for: to these places, and to the problem's decimals
-MAX_KEEP = 10
-
-# Which mistakes each stage can show.
-STAGE_DIAGNOSES: dict[Stage, tuple[str, ...]] = {
-    Stage.scores: ("transposed_scores",),
-    Stage.scaled: ("not_scaled", "divided_by_d", "rounding"),
-    Stage.weights: ("no_exp", "not_normalized", "skipped_scaling", "column_softmax", "ignored_mask", "rounding"),
-    Stage.output: ("used_keys", "ignored_mask", "rounding"),
-}
-
-ROUNDED: tuple[str, ...] = ("divisor", "previous", "exps", "sum")
-"""What a ``rounding`` diagnosis found rounded too soon (:class:`Rounding`)."""
-
-
-class Rounding(NamedTuple):
-    """Which number a ``rounding`` row was worked from, rounded to ``places``; ``keep``: places enough."""
-
-    kind: str  # one of ROUNDED
-    places: int
-    keep: int
-    stage: str  # the stage whose row was rounded ("previous"), else the stage marked
-    divisor: str = ""  # "divisor": the divisor as written, "√2"
-    rounded: str = ""  # "divisor": what it was rounded to, "1.4"
-
 
 def stage_tolerance(problem, stage: str) -> float:
     """The tolerance of a cell of ``stage`` (the teacher's, or the default that fits decimals)."""
@@ -180,192 +120,6 @@ def match_window(problem, stage: str) -> float:
     """How close a row must be to a mistake that stands well apart from every right answer:
     the tolerance, or the rounding error of the asked decimals when a teacher's tolerance is tighter."""
     return max(stage_tolerance(problem, stage), tolerances.rounding_error(problem, stage))
-
-
-def round_places(problem) -> tuple[int, ...]:
-    return tuple(sorted({*ROUND_PLACES, problem.decimals}))
-
-
-def half_up(values, places: int) -> np.ndarray:
-    """Each finite value of a row rounded half up to ``places`` (as by hand; see attn_tutor.numbers).
-
-    Far from a tie, ``floor(v·10^places + 0.5) / 10^places`` is the number the decimal
-    rounding gives; the few cells near a tie, or too large, are rounded as decimals.
-    Rows are a few cells long, so plain floats beat numpy here.
-    """
-    scale = 10**places
-    out = []
-    for v in np.asarray(values, dtype=np.float64).tolist():
-        if not math.isfinite(v):
-            out.append(v)
-            continue
-        y = v * scale
-        if math.isfinite(y) and abs(y) < 2**52 and abs(abs(y) - math.floor(abs(y)) - 0.5) > 1e-6:
-            n = math.floor(y + 0.5)  # far from a tie: the same integer the decimal rounding gives
-            out.append(n / scale if n else 0.0)
-        else:
-            from attn_tutor.numbers import round_half_up
-
-            out.append(float(round_half_up(v, places)))
-    return np.array(out, dtype=np.float64)
-
-
-@dataclass(frozen=True)
-class Item:
-    """One stage of one query row, marked."""
-
-    problem: str
-    row: str
-    stage: str
-    expected: tuple[float | None, ...]  # None: a masked cell of scores/scaled
-    given: tuple[float, ...] | None
-    cells: tuple[str, ...]
-    verdict: str
-    diagnosis: str | None
-    hints: int
-    points: float
-    max_points: float
-    # Not part of the report: the values carried from the student's own previous row
-    # (None when there is none, or when every cell is correct and nothing was carried).
-    carried: tuple[float | None, ...] | None = field(default=None, compare=False)
-    # Not in the JSON (which keeps the code): what a ``rounding`` diagnosis found rounded.
-    diagnosis_detail: Rounding | None = None
-
-    def to_dict(self) -> dict:
-        return {
-            "problem": self.problem,
-            "row": self.row,
-            "stage": self.stage,
-            "expected": list(self.expected),
-            "given": None if self.given is None else list(self.given),
-            "cells": list(self.cells),
-            "verdict": self.verdict,
-            "diagnosis": self.diagnosis,
-            "hints": self.hints,
-            "points": self.points,
-            "max_points": self.max_points,
-        }
-
-
-@dataclass
-class Report:
-    """Everything marked in one quiz (or one student's sheet)."""
-
-    student: str | None
-    problem_set: str
-    seed: int | None
-    mode: str
-    items: list[Item] = field(default_factory=list)
-
-    @property
-    def score(self) -> float:
-        return round(sum(item.points for item in self.items), 4)
-
-    @property
-    def max_score(self) -> float:
-        return round(sum(item.max_points for item in self.items), 4)
-
-    def to_dict(self) -> dict:
-        return {
-            "student": self.student,
-            "problem_set": self.problem_set,
-            "seed": self.seed,
-            "mode": self.mode,
-            "score": self.score,
-            "max_score": self.max_score,
-            "items": [item.to_dict() for item in self.items],
-        }
-
-
-def _verdict(cells: Sequence[str]) -> Verdict:
-    marked = [c for c in cells if c != "masked"]
-    if all(c == "missing" for c in marked):
-        return Verdict.missing
-    right = [c in ("correct", "follow_through") for c in marked]
-    if all(c == "correct" for c in marked):
-        return Verdict.correct
-    if all(right):
-        return Verdict.follow_through
-    return Verdict.partial if any(right) else Verdict.wrong
-
-
-# --- what a diagnosis says ----------------------------------------------------------
-
-
-def diagnosis_name(code: str, lang: str = "en") -> str:
-    """A diagnosis's short name in ``lang`` (tables; the JSON keeps the code)."""
-    from attn_tutor.i18n import t
-
-    return t(f"grading.diagnosis_name.{code}", lang)
-
-
-def explanation(item: Item, lang: str = "en") -> str | None:
-    """The sentence that explains ``item``'s diagnosis (for ``rounding``: which number, and places to keep)."""
-    from attn_tutor.i18n import t
-
-    if item.diagnosis is None:
-        return None
-    found = item.diagnosis_detail
-    if item.diagnosis != "rounding" or found is None:
-        return t(f"grading.diagnosis.{item.diagnosis}", lang)
-
-    def places(n: int) -> str:
-        return t(f"grading.places_{n}", lang) if n in (0, 1) else t("grading.places", lang, n=n)
-
-    return t(
-        f"grading.rounding.{found.kind}",
-        lang,
-        places=places(found.places),
-        keep=places(found.keep),
-        stage=t(f"grading.rounded_stage.{found.stage}", lang) if found.kind == "previous" else "",
-        divisor=found.divisor,
-        rounded=found.rounded,
-    )
-
-
-def mistake_margins(solution: Solution, row: int, stage: str, codes=None, roundings=None) -> dict:
-    """Per code, how far its row (made from the exact work) stands from every right answer:
-    the largest, over that code's rows, of the smallest over right rows of the largest cell difference.
-
-    A code whose margin is above the tolerance changes the numbers (see :func:`diagnose_detail`).
-    For ``rounding`` the dict also holds each ``("rounding", kind, places)``. ``codes``: only these
-    are needed; ``roundings``: only these (kind, places) early roundings are made.
-    """
-    from attn_tutor.mistakes import exact_mistakes
-
-    marked = marked_cells(solution, row, stage)
-    exact = solution.stage_row(stage, row)
-    margins: dict = {}
-    rounding = (codes is None or "rounding" in codes) and (roundings if roundings is not None else True)
-    with np.errstate(invalid="ignore"):
-        for mistake in exact_mistakes(solution, row, stage, rounding=rounding):
-            if codes is not None and mistake.code not in codes:
-                continue
-            distances = [np.abs(mistake.made[marked] - other[marked]) for other in (exact, mistake.right)]
-            if any(np.isnan(d).any() for d in distances):
-                continue
-            margin = min(float(d.max()) if d.size else 0.0 for d in distances)
-            margins[mistake.code] = max(margins.get(mistake.code, 0.0), margin)
-            if mistake.rounding is not None:
-                key = ("rounding", mistake.rounding.kind, mistake.rounding.places)
-                margins[key] = max(margins.get(key, 0.0), margin)
-    return margins
-
-
-def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -> bool:
-    """Every cell in ``cells``: |a - b| <= tolerance (NaN never matches)."""
-    with np.errstate(invalid="ignore"):
-        return bool(np.all(np.abs(a[cells] - b[cells]) <= tolerance + EPS))
-
-
-def _with_keep(mistake, cells: np.ndarray, tolerance: float) -> Rounding:
-    """The Rounding of a ``rounding`` mistake with ``keep``: the fewest places (more than it kept) that stay within tolerance."""
-    found = mistake.rounding
-    for places in range(found.places + 1, MAX_KEEP + 1):
-        made = mistake.remake(places)
-        if made is None or _within(made, mistake.right, cells, tolerance):
-            return found._replace(keep=places)
-    return found._replace(keep=MAX_KEEP)
 
 
 # --- the marker ---------------------------------------------------------------------
@@ -489,7 +243,7 @@ class Marker:
         memo = self._memo(solution)
         facts = memo.facts(row, stage)
         marked = facts.marked
-        found = [candidate for code in facts.codes for candidate in memo.candidates(facts, code, None, None, None, None, None)]
+        found = [candidate for code in facts.codes for candidate in memo.candidates(facts, code, False, None, None, None, None, None)]
         listed: list[Mistake] = []
         kept: list[tuple] = []
         for code, made, _detail, limit in found:
@@ -555,12 +309,12 @@ class _StageFacts(NamedTuple):
 
 
 class _Carry(NamedTuple):
-    """What a student's own previous row gives one stage: the carried row and the trivial-carry flags."""
+    """What a student's own previous row gives one stage: the carried row (the trivial-carry flags
+    are worked out apart, only for an answer that matches the carried row somewhere)."""
 
     array: np.ndarray  # carry_forward's result
     carried: tuple[float, ...]
     carried_t: tuple[float | None, ...]
-    trivial: tuple[bool, ...]
 
 
 class _Memo:
@@ -573,8 +327,10 @@ class _Memo:
         self.marker = marker
         self._facts: dict = {}
         self._carries: dict = {}
+        self._trivial: dict = {}
         self._fixed: dict = {}
         self._candidates: dict = {}
+        self._own: dict = {}
         self._rows: dict = {}
         self._marks: dict = {}
         self._correct: dict = {}  # (row, stage, answer, hints) -> the correct Item, or False
@@ -676,19 +432,22 @@ class _Memo:
         if values is None:
             return Item(given=None, cells=facts.missing, verdict=Verdict.missing, diagnosis=None, points=0.0, **common)
         tolerance, exact, marked = facts.tolerance + EPS, facts.exact, facts.marked
-        carried, trivial = (carry.carried, carry.trivial) if carry is not None else (None, None)
+        carried = carry.carried if carry is not None else None
+        trivial = None
         states = []
         for i, value in enumerate(values):
             if not marked[i]:
                 states.append("masked")
             elif abs(value - exact[i]) <= tolerance:
                 states.append("correct")
-            elif carried is not None and not trivial[i] and abs(value - carried[i]) <= tolerance:
-                states.append("follow_through")
+            elif carried is not None and abs(value - carried[i]) <= tolerance:
+                if trivial is None:
+                    trivial = self.trivial(facts, basis, bkey)
+                states.append("wrong" if trivial[i] else "follow_through")
             else:
                 states.append("wrong")
         cells = tuple(states)
-        verdict = _verdict(cells)
+        verdict = verdict_of(cells)
         diagnosis = detail = None
         if verdict in (Verdict.partial, Verdict.wrong) and "wrong" in cells:
             diagnosis, detail = self._diagnose(facts, values, carry, basis, bkey, scores, _key(scores))
@@ -705,14 +464,16 @@ class _Memo:
         The candidates are made code by code, in order, and only until one fits: a row
         that one mistake explains never costs the rows of the mistakes after it."""
         marked = facts.marked_index
+        parts = (False, True) if basis is not None or scores is not None else (False,)
         for code in facts.codes:
-            candidates = self.candidates(facts, code, carry, basis, bkey, scores, skey)
-            for n, (code, made, detail, limit) in enumerate(candidates):
-                if all(abs(values[i] - made[i]) <= limit for i in marked):
-                    if isinstance(detail, tuple) and not isinstance(detail, Rounding):
-                        detail = _with_keep(*detail)
-                        candidates[n] = (code, made, detail, limit)  # once per candidate
-                    return code, detail
+            for own in parts:  # for one code, those from the exact rows first
+                candidates = self.candidates(facts, code, own, carry, basis, bkey, scores, skey)
+                for n, (code, made, detail, limit) in enumerate(candidates):
+                    if all(abs(values[i] - made[i]) <= limit for i in marked):
+                        if isinstance(detail, tuple) and not isinstance(detail, Rounding):
+                            detail = with_keep(*detail)
+                            candidates[n] = (code, made, detail, limit)  # once per candidate
+                        return code, detail
         return None, None
 
     def advance(self, row: int, stage: str, values, own: dict, mode: str, *, in_place: bool) -> dict:
@@ -732,15 +493,22 @@ class _Memo:
         carry = self._carries.get(key)
         if carry is None:
             array = carry_forward(self.solution, facts.row, facts.stage, basis)
-            trivial = trivial_carry(self.solution, facts.row, facts.stage, basis)
             carry = _Carry(
                 array=array,
                 carried=tuple(float(v) for v in array),
                 carried_t=tuple(float(v) if m else None for v, m in zip(array, facts.marked)),
-                trivial=tuple(bool(t) for t in trivial),
             )
             self._keep(self._carries, key, carry)
         return carry
+
+    def trivial(self, facts: _StageFacts, basis: tuple[float, ...], bkey) -> tuple[bool, ...]:
+        """The trivial-carry flags of the row carried from ``basis`` (see the module docstring)."""
+        key = (facts.row, facts.stage, bkey)
+        flags = self._trivial.get(key)
+        if flags is None:
+            flags = tuple(bool(t) for t in trivial_carry(self.solution, facts.row, facts.stage, basis))
+            self._keep(self._trivial, key, flags)
+        return flags
 
     def carried_row(self, row: int, stage: str, basis: tuple[float, ...]) -> tuple[float, ...]:
         """``tuple(float(v) for v in carry_forward(...))``, once per distinct row."""
@@ -751,35 +519,54 @@ class _Memo:
             self._keep(self._rows, key, carried)
         return carried
 
-    def candidates(self, facts: _StageFacts, code: str, carry: _Carry | None, basis, bkey, scores, skey) -> list:
-        """The mistakes of one code to try, in order (those from the exact rows first, then
-        from the student's own), less those that change no number: each is kept only
+    def own(self, key: tuple, *, basis=None, carried=None, scores=None, codes: tuple[str, ...]) -> list:
+        """The mistakes made from a student's own previous row (with the row carried from it), or
+        from their own scores: once per distinct row, whatever the other row was."""
+        made = self._own.get(key)
+        if made is None:
+            from attn_tutor.mistakes import own_mistakes
+
+            _, row, stage, _, _ = key
+            made = own_mistakes(self.solution, row, stage, basis, carried, scores, codes=codes)
+            self._keep(self._own, key, made)
+        return made
+
+    def candidates(self, facts: _StageFacts, code: str, own: bool, carry: _Carry | None, basis, bkey, scores, skey) -> list:
+        """The mistakes of one code to try, in order — those from the exact rows, or (``own``)
+        those from the student's own rows — less those that change no number: each is kept only
         when it differs by more than the tolerance in some marked cell from every right answer
         (the exact row, the follow-through row and the right row from the same inputs).
         """
-        from attn_tutor.mistakes import exact_mistakes, own_mistakes
-
         row, stage = facts.row, facts.stage
-        key = (row, stage, bkey, skey, code)
+        key = (row, stage, code, own, bkey, skey if own else None)
         found = self._candidates.get(key)
         if found is None:
             codes = (code,)
-            fixed = self._fixed.get((row, stage, code))
-            if fixed is None:
-                fixed = self._fixed[(row, stage, code)] = exact_mistakes(self.solution, row, stage, codes=codes)
-            mistakes = list(fixed)
-            if basis is not None or scores is not None:
-                carried_array = None if carry is None else carry.array
-                mistakes += own_mistakes(self.solution, row, stage, basis, carried_array, scores, codes=codes)
+            if not own:
+                mistakes = self._fixed.get((row, stage, code))
+                if mistakes is None:
+                    from attn_tutor.mistakes import exact_mistakes
+
+                    mistakes = self._fixed[(row, stage, code)] = exact_mistakes(self.solution, row, stage, codes=codes)
+            else:
+                mistakes = []
+                if basis is not None:
+                    mistakes += self.own(("basis", row, stage, code, bkey), basis=basis, carried=carry.array, codes=codes)
+                if scores is not None and stage == "weights":
+                    mistakes += self.own(("scores", row, stage, code, skey), scores=scores, codes=codes)
             rights = [facts.exact] + ([carry.carried] if carry is not None else [])
             limit = facts.tolerance + EPS
             wide = 2 * facts.window + EPS
             cells = facts.marked_index
             marked = np.array(facts.marked)
             found = []
+            right_rows: dict[int, tuple] = {}  # mistakes share their right rows: each made a tuple once
             for mistake in mistakes:
                 made_t = tuple(mistake.made.tolist())
-                others = (*rights, tuple(np.asarray(mistake.right, dtype=np.float64).tolist()))
+                right = right_rows.get(id(mistake.right))
+                if right is None:
+                    right = right_rows[id(mistake.right)] = tuple(np.asarray(mistake.right, dtype=np.float64).tolist())
+                others = (*rights, right)
                 if any(all(abs(made_t[i] - other[i]) <= limit for i in cells) for other in others):
                     continue  # the mistake does not change the numbers
                 apart = not any(all(abs(made_t[i] - other[i]) <= wide for i in cells) for other in others)

@@ -289,46 +289,52 @@ class Fields:
         if all(isinstance(row, ScalarNode) for row in node.value):  # a flat list: [1, 2]
             self.add("problems.expected_matrix", node, path=path)
             return None
+        if self._too_large(node, path):
+            return None
+        rows = [self._matrix_row(row, path, r) for r, row in enumerate(node.value, start=1)]
+        lengths = [None if values is None else len(values) for values in rows]
+        width = self._width(node, path, lengths, ref_width, ref)
+        return _Matrix(node, [values or [] for values in rows], width)
+
+    def _too_large(self, node: SequenceNode, path: str) -> bool:
+        """True, after saying so in one sentence (not a finding per entry), for a matrix larger than the limits."""
         most_rows, most_cols = max(self.limits.tokens, self.limits.dim), self.limits.dim
         if len(node.value) > most_rows or any(isinstance(row, SequenceNode) and len(row.value) > most_cols for row in node.value):
-            # one sentence, not a finding per entry of a huge matrix
             widest = max((len(row.value) for row in node.value if isinstance(row, SequenceNode)), default=0)
             self.add(
                 "problems.matrix_too_large", node, path=path, rows=len(node.value), cols=widest,
                 max_rows=most_rows, max_cols=most_cols,
             )  # fmt: skip
+            return True
+        return False
+
+    def _matrix_row(self, row: Node, path: str, r: int) -> list[float | None] | None:
+        """Row ``r``'s numbers (None for an entry that is wrong: reported), or None for a row that is not a list of entries."""
+        if not self._usable(row):
             return None
-        rows: list[list[float | None]] = []
-        lengths: list[int | None] = []
-        for r, row in enumerate(node.value, start=1):
-            if not self._usable(row):
-                rows.append([])
-                lengths.append(None)
+        if not isinstance(row, SequenceNode):
+            self.add("problems.row_not_list", row, path=path, row=r)
+            return None
+        if not row.value:
+            self.add("problems.empty_row", row, path=path, row=r)
+            return None
+        values: list[float | None] = []
+        for c, entry in enumerate(row.value, start=1):
+            if not self._usable(entry):
+                values.append(None)
                 continue
-            if not isinstance(row, SequenceNode):
-                self.add("problems.row_not_list", row, path=path, row=r)
-                rows.append([])
-                lengths.append(None)
-                continue
-            if not row.value:
-                self.add("problems.empty_row", row, path=path, row=r)
-                rows.append([])
-                lengths.append(None)
-                continue
-            values: list[float | None] = []
-            for c, entry in enumerate(row.value, start=1):
-                if not self._usable(entry):
-                    values.append(None)
-                    continue
-                value, problem = self._number(entry)
-                if problem is None:
-                    problem = _hand_sized(entry.value, value)  # type: ignore[union-attr,arg-type]
-                if problem is not None:
-                    self.add(f"problems.entry_{problem}", entry, path=path, row=r, col=c, text=_shown(entry))
-                    value = None
-                values.append(value)
-            rows.append(values)
-            lengths.append(len(values))
+            value, problem = self._number(entry)
+            if problem is None:
+                problem = _hand_sized(entry.value, value)  # type: ignore[union-attr,arg-type]
+            if problem is not None:
+                self.add(f"problems.entry_{problem}", entry, path=path, row=r, col=c, text=_shown(entry))
+                value = None
+            values.append(value)
+        return values
+
+    def _width(self, node: SequenceNode, path: str, lengths: list[int | None], ref_width: int | None, ref: str | None) -> int | None:
+        """The matrix's width: ``ref_width`` or row 1's length, each row of another length reported;
+        None when a row differs or could not be read."""
         width: int | None
         if ref_width is not None:
             width = ref_width
@@ -345,7 +351,7 @@ class Fields:
                         width = None
         if None in lengths:
             width = None
-        return _Matrix(node, rows, width)
+        return width
 
     def _count_rows(self, matrix: _Matrix | None, path: str, expected: int | None, field: str) -> None:
         if matrix is not None and expected is not None and matrix.n_rows != expected:

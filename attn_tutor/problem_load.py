@@ -310,13 +310,7 @@ class _Reader(Fields):
         def value(key: str) -> Node | None:
             return m[key][1] if key in m else None
 
-        problem_id = self._text(value("id"), f"{path}.id")
-        if problem_id is not None:
-            id_node = value("id")
-            if problem_id in ids:
-                self.add("problems.duplicate_id", id_node, id=problem_id, first_line=ids[problem_id])
-            else:
-                ids[problem_id] = id_node.start_mark.line + 1  # type: ignore[union-attr]
+        problem_id = self._problem_id(value("id"), f"{path}.id", ids)
         title = self._text(value("title"), f"{path}.title") if "title" in m else None
         tokens = self._tokens(value("tokens"), f"{path}.tokens")
         key_tokens = self._tokens(value("key_tokens"), f"{path}.key_tokens") if "key_tokens" in m else None
@@ -332,23 +326,8 @@ class _Reader(Fields):
         context = _Context(n_q, n_k, keys_field, X, top_level="heads" not in m)
         heads, heads_complete = self._heads(m, node, path, context)
 
-        projected = any(h.projected for h in heads)
-        if projected and "X" not in m:
-            self.add("problems.needs_x", node, path=path)
-        if "X" in m and heads_complete and heads and not projected:
-            self.add("problems.unused_x", m["X"][0], path=f"{path}.X")
-        if projected and key_tokens is not None and X is not None and len(key_tokens) != X.n_rows:
-            self.add(
-                "problems.key_tokens_vs_x",
-                value("key_tokens"),
-                path=f"{path}.key_tokens",
-                count=len(key_tokens),
-                expected=X.n_rows,
-            )
-        values = [h.has_values for h in heads]
-        if "heads" in m and any(values) and not all(values):
-            self.add("problems.values_partial", value("heads"), path=f"{path}.heads")
-        has_values = bool(heads) and all(values)
+        self._check_x(m, node, path, heads, heads_complete, key_tokens, X)
+        has_values = self._has_values(m, path, heads)
 
         options = self._options(m, path, tokens, n_k, has_values if heads_complete else None)
 
@@ -365,6 +344,39 @@ class _Reader(Fields):
             line=node.start_mark.line + 1,
             **options,
         )
+
+    def _problem_id(self, node: Node | None, path: str, ids: dict[str, int]) -> str | None:
+        """The problem's ``id``; one already used by an earlier problem is reported (``ids``: each id's first line)."""
+        problem_id = self._text(node, path)
+        if problem_id is not None:
+            if problem_id in ids:
+                self.add("problems.duplicate_id", node, id=problem_id, first_line=ids[problem_id])
+            else:
+                ids[problem_id] = node.start_mark.line + 1  # type: ignore[union-attr]
+        return problem_id
+
+    def _check_x(self, m: dict, node: Node, path: str, heads: list[_HeadRead], heads_complete: bool, key_tokens, X) -> None:
+        """``X`` given exactly when a head projects it, with as many rows as ``key_tokens``."""
+        projected = any(h.projected for h in heads)
+        if projected and "X" not in m:
+            self.add("problems.needs_x", node, path=path)
+        if "X" in m and heads_complete and heads and not projected:
+            self.add("problems.unused_x", m["X"][0], path=f"{path}.X")
+        if projected and key_tokens is not None and X is not None and len(key_tokens) != X.n_rows:
+            self.add(
+                "problems.key_tokens_vs_x",
+                m["key_tokens"][1],
+                path=f"{path}.key_tokens",
+                count=len(key_tokens),
+                expected=X.n_rows,
+            )
+
+    def _has_values(self, m: dict, path: str, heads: list[_HeadRead]) -> bool:
+        """Whether every head gives its values ``V``; some but not all of ``heads:`` giving them is reported."""
+        values = [h.has_values for h in heads]
+        if "heads" in m and any(values) and not all(values):
+            self.add("problems.values_partial", m["heads"][1], path=f"{path}.heads")
+        return bool(heads) and all(values)
 
     def _options(self, m: dict, path: str, tokens, n_k: int | None, has_values: bool | None) -> dict:
         """The problem's options, each at its default when not given (or when wrong: reported)."""

@@ -388,6 +388,29 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
     outcome = Outcome(report, "done", 0, count_questions(config.plans))
     solutions: dict[str, Solution] = {}
     marker = grading.Marker(follow_through=config.follow_through)  # this quiz's marking and its memory
+    saved = _saver(save, outcome, config, solutions, marker, show)
+    if save is not None:
+        save(report_dict(outcome, config, solutions, finished=False, marker=marker))  # fails before any question
+    asking = _Asking(config, marker, outcome, read_line, show, saved, t("quiz.prompt", lang))
+    show([Paragraph(t(f"quiz.intro.{config.mode}", lang))])
+    try:
+        for item_plan in config.plans:
+            solution = _solution(item_plan.problem, solutions)
+            for row in item_plan.rows:
+                ended = _ask_row(asking, solution, row)
+                if ended is not None:
+                    outcome.ended = ended
+                    return _finish(outcome, asking.current, config, show, saved)
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM/SIGHUP (attn_tutor.stopping)
+        outcome.ended = "interrupt"
+        outcome.status = exit_status(interrupt)
+        return _finish(outcome, asking.current, config, show, saved)
+    return _finish(outcome, None, config, show, saved)
+
+
+def _saver(save: Save | None, outcome: Outcome, config: QuizConfig, solutions: dict, marker, show: Show) -> Callable[[bool], None]:
+    """``saved(finished)``: the report written through ``save`` (if any) as it stands; a write
+    that fails is said once, and the next item tries again."""
 
     def saved(finished: bool) -> None:
         if save is None:
@@ -397,49 +420,56 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
             outcome.save_error = None
         except AttnTutorError as error:
             if outcome.save_error is None:  # say it once; the next item tries again
-                show("\n".join(error.messages(lang)))
+                show("\n".join(error.messages(config.lang)))
             outcome.save_error = error
 
-    if save is not None:
-        save(report_dict(outcome, config, solutions, finished=False, marker=marker))  # fails before any question
-    prompt = t("quiz.prompt", lang)
-    show([Paragraph(t(f"quiz.intro.{config.mode}", lang))])
-    current: dict | None = None  # the question on screen: solution, row, stage, hints
-    try:
-        for item_plan in config.plans:
-            solution = _solution(item_plan.problem, solutions)
-            problem = solution.problem
-            for row in item_plan.rows:
-                show(intro_blocks(solution, row, lang))
-                own: dict[str, tuple[float, ...]] = {}
-                hint_basis: dict[str, tuple[float, ...]] = {}
-                for stage in problem.stages:
-                    if stage not in problem.asked_stages:
-                        own = marker.advance(solution, row, stage, None, own, config.mode)
-                        hint_basis = own
-                        continue
-                    current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
-                    outcome.asked += 1
-                    show(question_blocks(solution, row, stage, lang, (outcome.asked, outcome.total)))
-                    ended, given = _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang)
-                    if ended is not None:
-                        outcome.ended = ended
-                        return _finish(outcome, current, config, show, saved)
-                    item = marker.stage(solution, row, stage, given, own, hints=current["hints"])
-                    current = None
-                    report.items.append(item)
-                    saved(False)
-                    own = marker.advance(solution, row, stage, given, own, config.mode)
-                    if config.mode == "practice":
-                        show(feedback_blocks(solution, row, item, lang))
-                        hint_basis = own if item.verdict in ("correct", "follow_through") else {}
-                    else:
-                        hint_basis = own
-    except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM/SIGHUP (attn_tutor.stopping)
-        outcome.ended = "interrupt"
-        outcome.status = exit_status(interrupt)
-        return _finish(outcome, current, config, show, saved)
-    return _finish(outcome, None, config, show, saved)
+    return saved
+
+
+@dataclass
+class _Asking:
+    """What asking a row's questions needs, and the question on screen."""
+
+    config: QuizConfig
+    marker: grading.Marker
+    outcome: Outcome
+    read_line: ReadLine
+    show: Show
+    saved: Callable[[bool], None]
+    prompt: str
+    current: dict | None = None  # the question on screen: solution, row, stage, hints (recorded as missing if the quiz stops)
+
+
+def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
+    """Ask one row's asked stages in order, marking each answer; how the quiz ended if it stopped, else None."""
+    config, marker, outcome, show, lang = asking.config, asking.marker, asking.outcome, asking.show, asking.config.lang
+    problem = solution.problem
+    show(intro_blocks(solution, row, lang))
+    own: dict[str, tuple[float, ...]] = {}
+    hint_basis: dict[str, tuple[float, ...]] = {}
+    for stage in problem.stages:
+        if stage not in problem.asked_stages:
+            own = marker.advance(solution, row, stage, None, own, config.mode)
+            hint_basis = own
+            continue
+        current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
+        asking.current = current
+        outcome.asked += 1
+        show(question_blocks(solution, row, stage, lang, (outcome.asked, outcome.total)))
+        ended, given = _ask(solution, row, stage, current, hint_basis, asking.read_line, show, asking.prompt, lang)
+        if ended is not None:
+            return ended
+        item = marker.stage(solution, row, stage, given, own, hints=current["hints"])
+        asking.current = None
+        outcome.report.items.append(item)
+        asking.saved(False)
+        own = marker.advance(solution, row, stage, given, own, config.mode)
+        if config.mode == "practice":
+            show(feedback_blocks(solution, row, item, lang))
+            hint_basis = own if item.verdict in ("correct", "follow_through") else {}
+        else:
+            hint_basis = own
+    return None
 
 
 def _solution(problem: Problem, solutions: dict) -> Solution:

@@ -13,39 +13,28 @@ reader (:mod:`attn_tutor.gradebook.answer_yaml`) read through here:
 * :func:`split_keys` — a mapping's (key, value) pairs, its non-scalar keys and
   its repeated keys (each repeat with the first copy).
 * :func:`where` — a node's or an event's place as a 1-based :class:`Location`.
-* :class:`Events` — the parser's events one by one for a fast path that gives up
-  (:class:`Unusual`) on anything the composing path would have to report; a test
-  holds the answer reader's fast path equal to its composed one.
+* :func:`read_plain` — a hand-written reader for the strict subset of YAML that
+  ordinary files use (block mappings by indentation, one-line scalars, one-line flow
+  lists of plain scalars, comments); None on anything else, so the caller composes.
+  A test holds the answer reader's fast path equal to its composed one.
 * :class:`PlainTags` — what a plain scalar resolves to, remembered per reader
   object (never in a module-level cache).
 """
 
 from __future__ import annotations
 
+import re
 from typing import NamedTuple
 
 import yaml
-from yaml.events import (
-    DocumentEndEvent,
-    DocumentStartEvent,
-    MappingEndEvent,
-    MappingStartEvent,
-    ScalarEvent,
-    SequenceEndEvent,
-    SequenceStartEvent,
-    StreamEndEvent,
-    StreamStartEvent,
-)
 from yaml.nodes import MappingNode, Node, ScalarNode, SequenceNode
 
 from attn_tutor.errors import Location
 
 __all__ = [
-    "LOADER", "BadYaml", "Events", "PlainTags", "Unusual", "compose", "first_alias", "is_plain",
+    "LOADER", "BadYaml", "Leaf", "PlainTags", "compose", "first_alias", "is_plain", "read_plain",
     "resolve_plain", "scan", "short_tag", "split_keys", "where",
     "MappingNode", "Node", "ScalarNode", "SequenceNode",
-    "DocumentEndEvent", "DocumentStartEvent", "MappingEndEvent", "MappingStartEvent", "ScalarEvent",
-    "SequenceEndEvent", "SequenceStartEvent", "StreamEndEvent", "StreamStartEvent",
 ]  # fmt: skip
 
 LOADER = getattr(yaml, "CSafeLoader", yaml.SafeLoader)  # the C parser where the wheel has it
@@ -218,10 +207,6 @@ def first_alias(text: str, source: str) -> tuple[Location, str]:
 # --- the fast path --------------------------------------------------------------
 
 
-class Unusual(Exception):
-    """The fast path met something only the composing path handles."""
-
-
 _RESOLVER = yaml.resolver.Resolver()  # stateless: resolving a plain scalar's tag
 
 
@@ -246,61 +231,161 @@ class PlainTags:
         return tag
 
 
-class Events:
-    """The parser's events for one document, for a reader that gives up on anything unusual.
+class Leaf(NamedTuple):
+    """A value :func:`read_plain` read, with where it starts (1-based, as :func:`where` gives).
 
-    Use as a context manager; every helper raises :class:`Unusual` where the node
-    graph could differ from the events or where the composing path would report
-    something: anchors, aliases, tags, directives, several documents, a syntax error.
+    ``style``: "" plain, "'" or '"' quoted (``value`` the text between the quotes,
+    escapes applied), "[" a flow list (``value`` the tuple of its items' texts, every
+    item plain). An empty value is a plain "" placed just after its colon, where the
+    composer places it.
     """
 
-    def __init__(self, text: str) -> None:
-        try:
-            self._loader = LOADER(text)
-        except Exception:  # noqa: BLE001 - whatever it is, the composing reader meets it too
-            raise Unusual from None
-        self.next = self._loader.get_event  # the parser's own method: this is the hot loop
+    value: str | tuple[str, ...]
+    style: str
+    line: int
+    column: int
 
-    def __enter__(self) -> Events:
-        return self
 
-    def __exit__(self, kind, error, trace) -> None:
-        self._loader.dispose()
-        if kind is not None and issubclass(kind, yaml.YAMLError):
-            raise Unusual from None
+# What the fast path reads. Any other character (a tab, a control character, a lone
+# CR, NEL, LS/PS, a BOM, a surrogate) in a line sends the text to the composer.
+_ODD = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_INDICATORS = r"""\-?:,\[\]{}#&*!|>'"%@`"""
+# A plain scalar in block context: not starting with an indicator ("-" only before a
+# non-space, as in -1), no ": " or final ":", no " #" (a comment starts there).
+_PLAIN = rf"(?:[^{_INDICATORS} ]|-(?! |$))(?:[^ :]|:(?! |$)| +(?=[^ #]))*"
+# One line of a block mapping: indent, plain key, colon, then nothing, a plain scalar,
+# a single-quoted scalar without '' in it, a double-quoted one with only one-letter
+# escapes, or a one-line flow list; then spaces or a comment.
+_LINE = re.compile(
+    rf"( *)(?!\.\.\.)([^{_INDICATORS} ][^:#]*?) *(:)"
+    rf"""(?: +(?:({_PLAIN})|'([^']*)'|"((?:[^"\\]|\\[0abtnvfre "/\\N_LP])*)"|\[([^\[\]{{}}#'"]*)\]))?(?: +#.*| *)\Z"""
+)
+# A flow list's inside: plain items (no ":" or "?" in them), separated by commas.
+_ITEM = r"(?:[^\-?:,#&*!|>%@` ]|-(?![ ,]|$))(?:[^ :?,]| +(?=[^ ,]))*"
+_ITEMS = re.compile(rf" *(?:{_ITEM} *(?:, *{_ITEM} *)*)?\Z")
+_ESCAPE = re.compile(r"\\(.)")
+_ESCAPED = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
+            " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}  # fmt: skip
+_SKIP = re.compile(r" *(?:#.*)?\Z")  # a blank line or a comment line
+_DOCUMENT_START = re.compile(r"---(?: +#.*| *)\Z")
+_MAX_DEPTH = 64  # deeper nesting is left to the composer (libyaml has its own limit)
+_MAX_KEY = 1000  # YAML's simple keys stop at 1024 characters
+_BLANK = ("blank",)  # a line read as blank or a comment
 
-    def begin(self) -> None:
-        """The stream's start, a plain document's start (no directives) and a mapping's start."""
-        if self.next().__class__ is not StreamStartEvent:
-            raise Unusual
-        e = self.next()
-        if e.__class__ is not DocumentStartEvent or e.version is not None or e.tags is not None:
-            raise Unusual
-        self.start(self.next(), MappingStartEvent)
 
-    def end(self) -> None:
-        """The document's end and the stream's: nothing after the first document."""
-        if self.next().__class__ is not DocumentEndEvent or self.next().__class__ is not StreamEndEvent:
-            raise Unusual
+def read_plain(text: str, tags: PlainTags | None = None) -> dict | None:
+    """An ordinary YAML document as a tree, or None; see :class:`PlainReader` (one-off, nothing kept)."""
+    return PlainReader(tags)(text)
 
-    def key(self) -> str | None:
-        """The next mapping key, or None at the mapping's end."""
-        e = self.next()
-        cls = e.__class__
-        if cls is MappingEndEvent:
+
+class PlainReader:
+    """A hand-written reader for the strict subset of YAML that ordinary files use.
+
+    ``reader(text)`` gives nested dicts of str keys with :class:`Leaf` values, or None.
+    The subset: block mappings nested by indentation (spaces, any consistent width),
+    plain keys that YAML resolves to str, each key once per mapping; on the key's line
+    nothing (a deeper mapping follows, or the value is empty), a one-line plain or
+    quoted scalar, or a one-line flow list of plain scalars; blank lines, comments,
+    one leading ``---``, LF or CRLF line ends. Anything else — tabs, anchors, aliases,
+    tags, block scalars, sequences, flow mappings, multi-line scalars, directives,
+    several documents, odd characters — gives None: :func:`compose` reads it and
+    reports what is wrong. Places equal the composer's (a test holds them equal).
+
+    One per run: each distinct line's reading is remembered (a class's files share
+    most of their lines), up to ``limit`` lines; nothing is kept between runs.
+    """
+
+    def __init__(self, tags: PlainTags | None = None, limit: int = 50_000) -> None:
+        self.tags = tags or PlainTags()
+        self._lines: dict[str, tuple] = {}
+        self._limit = limit
+
+    def __call__(self, text: str) -> dict | None:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")  # a lone CR is left in its line, for _line to refuse
+        indents: list[int] = []  # each open mapping's indent, outermost first
+        maps: list[dict] = []
+        pending = None  # (mapping, key, indent) of the last key if nothing followed its colon
+        mapping: dict = {}
+        top, started, known, new = -1, False, self._lines, tuple.__new__
+        for number, line in enumerate(text.split("\n"), 1):
+            info = known.get(line)
+            if info is None:
+                info = self._line(line)
+                if info is None:  # neither a key's line nor a blank one: perhaps the document's start
+                    if maps or started or not _DOCUMENT_START.match(line):
+                        return None
+                    started = True
+                    continue
+                if len(known) < self._limit:
+                    known[line] = info
+            if info is _BLANK:
+                continue
+            indent, key, style, value, column = info
+            if pending is not None:  # the last key had nothing after its colon
+                parent, above, outer = pending
+                pending = None
+                if indent > outer:  # its value is a mapping, nested by this line's indent
+                    if len(maps) >= _MAX_DEPTH:
+                        return None
+                    parent[above] = mapping = {}
+                    indents.append(indent)
+                    maps.append(mapping)
+                    top = indent
+            if indent != top:
+                if not _close(indents, maps, indent):
+                    return None
+                mapping, top = maps[-1], indent
+            if key in mapping:
+                return None
+            if style is None:
+                mapping[key] = new(Leaf, ("", "", number, column))
+                pending = (mapping, key, indent)
+            else:
+                mapping[key] = new(Leaf, (value, style, number, column))
+        return maps[0] if maps else None
+
+    def _line(self, line: str) -> tuple | None:
+        """(indent, key, style, value, column) for a key's line (style None: nothing after the
+        colon, column the empty value's), :data:`_BLANK` for a blank or comment line, else None
+        (also for any character outside :data:`_ODD`'s set: only remembered lines skip the check)."""
+        if _ODD.search(line) is not None:
             return None
-        if cls is not ScalarEvent or e.anchor is not None or e.tag is not None:
-            raise Unusual
-        return e.value
+        m = _LINE.match(line)
+        if m is None:
+            return _BLANK if _SKIP.match(line) else None
+        indent, key, kind = m.end(1), m.group(2), m.lastindex
+        if m.start(3) - indent > _MAX_KEY or self.tags(key) != STR:
+            return None
+        if kind == 3:
+            return (indent, key, None, "", m.end(3) + 1)
+        if kind == 4:
+            return (indent, key, "", m.group(4), m.start(4) + 1)
+        if kind == 5:  # quoted: the place is the opening quote's
+            return (indent, key, "'", m.group(5), m.start(5))
+        if kind == 6:
+            value = m.group(6)
+            return (indent, key, '"', _ESCAPE.sub(_unescape, value) if "\\" in value else value, m.start(6))
+        inside = m.group(7)
+        if _ITEMS.match(inside) is None:
+            return None
+        items = tuple(item.strip(" ") for item in inside.split(",")) if inside.strip(" ") else ()
+        return (indent, key, "[", items, m.start(7))
 
-    @staticmethod
-    def start(e, cls) -> None:
-        if e.__class__ is not cls or e.anchor is not None or e.tag is not None:
-            raise Unusual
 
-    def scalar(self):
-        """The next event, which must be an untagged, unanchored scalar."""
-        e = self.next()
-        if e.__class__ is not ScalarEvent or e.anchor is not None or e.tag is not None:
-            raise Unusual
-        return e
+def _close(indents: list[int], maps: list[dict], indent: int) -> bool:
+    """Back to the open mapping at ``indent`` (the first one: the document's); False where YAML would not nest so."""
+    if not maps:
+        indents.append(indent)
+        maps.append({})
+        return True
+    while indents[-1] > indent:
+        indents.pop()
+        maps.pop()
+        if not indents:
+            return False
+    return indents[-1] == indent
+
+
+def _unescape(m: re.Match) -> str:
+    return _ESCAPED[m.group(1)]

@@ -17,12 +17,13 @@ costs a real marking while right rows are cheap. Then, alternating for a few rou
 
 and prints each round and the median ratios (b)/(a) and (c)/(a) — targets on 2 cores:
 <= 1.3 and <= 0.8. Every run starts a fresh process, so no round is helped by the last.
-``--memory`` instead builds a class of 10,000 files (and 50,000: four renamed copies) and reports the peak
+``--gc-freeze`` instead times ``grade --jobs 1`` against the same run with ``gc.freeze`` made a
+no-op (how much freezing each chunk's survivors, the run's caches, saves). ``--memory`` instead builds a class of 10,000 files (and 50,000: four renamed copies) and reports the peak
 resident memory of ``grade --jobs 1`` on each (the largest process's high-water mark,
 from ``getrusage(RUSAGE_CHILDREN)`` of a fresh wrapper process), and of ``grade`` with
 every job. The machine's load average is printed with each figure. A benchmark, not a test.
 
-    python benchmarks/grade_speed.py [--students 10000] [--rounds 3] [--memory [--also-speed]] [--profile]
+    python benchmarks/grade_speed.py [--students 10000] [--rounds 3] [--memory [--also-speed]] [--gc-freeze] [--profile]
 """
 
 from __future__ import annotations
@@ -137,6 +138,34 @@ def cli(folder: Path, out: Path, *jobs: str) -> list[str]:
     return [sys.executable, "-m", "attn_tutor", "grade", str(folder), "--csv", str(out), "--force", *jobs]
 
 
+def without_freeze(command: list[str]) -> list[str]:
+    """``command`` (an attn_tutor run) with ``gc.freeze`` made a no-op: the collector rescans the run's caches."""
+    runner = "import gc, runpy, sys; gc.freeze = lambda: None; sys.argv[0] = 'attn-tutor'; runpy.run_module('attn_tutor', run_name='__main__')"
+    return [sys.executable, "-c", runner, *command[3:]]
+
+
+def freeze_gain(folder: Path, out: Path, rounds: int) -> None:
+    """``grade --jobs 1`` as shipped against the same run with ``gc.freeze`` a no-op, alternating."""
+    shipped, plain = cli(folder, out, "--jobs", "1"), without_freeze(cli(folder, out, "--jobs", "1"))
+    run_quietly(shipped)
+    ratios, cpu_ratios = [], []
+    for round_number in range(rounds):
+        times = {}
+        for name, command in (("shipped", shipped), ("no freeze", plain)):
+            start = time.perf_counter()
+            cpu = cpu_of(run_quietly, command)
+            times[name] = (time.perf_counter() - start, cpu)
+        ratios.append(times["shipped"][0] / times["no freeze"][0])
+        cpu_ratios.append(times["shipped"][1] / times["no freeze"][1])
+        print(
+            f"round {round_number + 1}: shipped {times['shipped'][0]:.2f} s (CPU {times['shipped'][1]:.2f} s), "
+            f"without gc.freeze {times['no freeze'][0]:.2f} s (CPU {times['no freeze'][1]:.2f} s); {load()}",
+            flush=True,
+        )
+    spread = lambda xs: f"{min(xs):.2f}–{max(xs):.2f}"  # noqa: E731
+    print(f"median shipped / without gc.freeze: {statistics.median(ratios):.2f} ({spread(ratios)}); CPU {statistics.median(cpu_ratios):.2f} ({spread(cpu_ratios)})")
+
+
 def run_quietly(command: list[str]) -> None:
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
     subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
@@ -195,6 +224,7 @@ def main() -> None:
     )
     parser.add_argument("--memory", action="store_true", help="peak memory at 10,000 and 50,000 files instead")
     parser.add_argument("--profile", action="store_true", help="profile one grading run instead")
+    parser.add_argument("--gc-freeze", action="store_true", help="grade --jobs 1 against the same run without gc.freeze instead")
     parser.add_argument("--also-speed", action="store_true", help="with --memory: the timed rounds first, on the same 10,000 files")
     options = parser.parse_args()
     print(f"{len(os.sched_getaffinity(0))} CPUs; {load()}")
@@ -214,6 +244,9 @@ def main() -> None:
 
             cProfile.runctx("grade(folder)", globals(), {"folder": folder}, str(Path(temp) / "prof"))
             pstats.Stats(str(Path(temp) / "prof")).sort_stats("cumulative").print_stats(25)
+            return
+        if options.gc_freeze:
+            freeze_gain(folder, Path(temp) / "out.csv", options.rounds)
             return
         speed(folder, Path(temp) / "out.csv", options.rounds)
 

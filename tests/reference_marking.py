@@ -10,14 +10,13 @@ from attn_tutor.engine import Solution
 from attn_tutor.grading import (
     EPS,
     Rounding,
-    _with_keep,
     carry_forward,
     marked_cells,
     match_window,
     previous_stage,
     stage_tolerance,
 )
-from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes
+from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes, with_keep
 from attn_tutor.model import Verdict
 
 
@@ -89,7 +88,7 @@ def diagnose_detail(
         apart = not any(_within(mistake.made, other, marked, 2 * window) for other in others)
         if not _within(g, mistake.made, marked, window if apart else tolerance):
             continue
-        detail = _with_keep(mistake, marked, tolerance) if mistake.rounding is not None else None
+        detail = with_keep(mistake, marked, tolerance) if mistake.rounding is not None else None
         return mistake.code, detail
     return None, None
 
@@ -100,7 +99,8 @@ def diagnose_detail(
 
 def reference_mark_stage(solution, row, stage, given, own=None, *, follow_through="full", hints=0):
     """mark_stage as it was first written, all numpy, from the module's public pieces."""
-    from attn_tutor.grading import FOLLOW_THROUGH, Item, _verdict, row_width, trivial_carry
+    from attn_tutor.grading import FOLLOW_THROUGH, Item, row_width, trivial_carry
+    from attn_tutor.marks import verdict_of
 
     problem = solution.problem
     width = row_width(solution, stage)
@@ -133,7 +133,7 @@ def reference_mark_stage(solution, row, stage, given, own=None, *, follow_throug
             else:
                 states.append("wrong")
     cells = tuple(states)
-    verdict = _verdict(cells)
+    verdict = verdict_of(cells)
     diagnosis, detail = (
         diagnose_detail(solution, row, stage, g, cells, own, carried, trivial) if verdict in ("partial", "wrong") else (None, None)
     )

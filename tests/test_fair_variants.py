@@ -10,7 +10,7 @@ from pathlib import Path
 import numpy as np
 import pytest
 
-from attn_tutor import engine, grading, tolerance
+from attn_tutor import engine, grading, mistakes, tolerance
 from attn_tutor.generate import variant
 from attn_tutor.model import Head, Problem
 from attn_tutor.numbers import round_half_up
@@ -168,11 +168,11 @@ def test_every_mistake_the_source_shows_changes_every_variants_numbers(source_an
     src = engine.solve(source)
     for row in asked(source):
         for stage in source.asked_stages:
-            margins = grading.mistake_margins(src, row, stage)
+            margins = mistakes.mistake_margins(src, row, stage)
             shown = {c for c, m in margins.items() if isinstance(c, str) and m > grading.stage_tolerance(source, stage)}
             for varied in variants:
                 sol = engine.solve(varied)
-                margins = grading.mistake_margins(sol, row, stage)
+                margins = mistakes.mistake_margins(sol, row, stage)
                 needed = grading.stage_tolerance(varied, stage) + tolerance.rounding_error(varied, stage)
                 assert all(margins.get(code, 0.0) > needed for code in shown), (varied.id, row, stage, shown, margins)
 

@@ -24,6 +24,7 @@ from reference_marking import mistaken_rows, reference_mark_row
 
 from attn_tutor import gradebook
 from attn_tutor.answers import parse_row
+from attn_tutor.errors import AttnTutorError
 from attn_tutor.gradebook import answer_yaml as yaml_reader
 from attn_tutor.grading import VERDICTS, diagnosis_name
 from attn_tutor.i18n import t
@@ -398,7 +399,35 @@ def test_the_fast_path_reads_exactly_what_the_parser_reads(numbers, separator):
         assert [repr(v) for v in gradebook.parse_cells(text)] == [repr(v) for v in parse_row(text)]
 
 
-@pytest.mark.parametrize("text", ["-0", "-0.0 1", "[0.5 -2]", "(1 -2)", "1 - 2", "1,,2", "(1, 2", "１ ２", "1e3", ".5", "5."])
+_DECIMAL = st.decimals(min_value=-10**15 + 1, max_value=10**15 - 1, places=5, allow_nan=False).map(lambda n: f"{n:f}")
+_WORKED_CELL = st.one_of(
+    _DECIMAL,
+    _DECIMAL.map(lambda n: n + "%"),
+    st.tuples(_DECIMAL, st.sampled_from(["0", "0.0", "4", "3", "0.001", "1e3", "7.25", "0.00001"])).map("/".join),
+    st.tuples(_DECIMAL, _DECIMAL.map(lambda n: n.lstrip("-"))).map("/".join),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_WORKED_CELL, min_size=1, max_size=5), st.sampled_from([" ", ", ", ",", "  ", "\t", " , "]), st.sampled_from(["{}", "({})", "[{}]", " {} "]))
+def test_percentages_and_quotients_are_read_exactly_as_the_parser_reads_them(cells, separator, wrap):
+    text = wrap.format(separator.join(cells))
+    try:
+        expected = [repr(v) for v in parse_row(text)]
+    except AttnTutorError as error:
+        with pytest.raises(type(error)) as raised:
+            gradebook.parse_cells(text)
+        assert raised.value.problems[0].key == error.problems[0].key
+    else:
+        assert [repr(v) for v in gradebook.parse_cells(text)] == expected
+
+
+@pytest.mark.parametrize(
+    "text",
+    ["-0", "-0.0 1", "[0.5 -2]", "(1 -2)", "1 - 2", "1,,2", "(1, 2", "１ ２", "1e3", ".5", "5.", "78.6%", "-0%", "0.1% 0.2%",
+     "1/0", "-0/4", "1/4 -2/4", "1 /4", "50 %", "1/4%", "1e12/0.001", "999999999999999/0.5", "1/3, 2/3", "(8.48/4, 11.32/4)",
+     "1" + " 1" * 500, "1%" + " 1%" * 400],
+)  # fmt: skip
 def test_the_fast_path_agrees_on_edge_cases(text):
     try:
         expected = [repr(v) for v in parse_row(text)]
@@ -683,10 +712,94 @@ _READ_CASES += [
     _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\n  cat-fish:\n    {G}: {{}}\n",
 ]
 
+# The plain reader's rules (attn_tutor.yamlread.PlainReader), each beside its near misses.
+_ANSWERS = _HEAD + f"answers:\n  cat-fish:\n    {M}:\n"
+_READ_CASES += [_ANSWERS + f"      scores: {value}\n" for value in [
+    "[1, 6, 4] # a comment", "[1, 6, 4]# no space", "[1, 6, 4]x", "[1, 6, 4,]", "[ ]", "[1 6, 4]", "[ 1 ,6 ,  4 ]",
+    "[-1, -0, 4]", "[- 1, 6, 4]", "[1, 6, 4", "[1, [6], 4]", "[1, {a: 1}]", "[a: 1]", "[1, ?, 4]", "[1, 6 # c, 4]",
+    "[1, &a 6, 4]", "[1, *a, 4]", "[1, !!str 6, 4]", "[1, -, 4]", "- 1", "-1 6 4", "-1", "1:30", "a: b", "a:", "1#2",
+    "1 #2", "1 6 4   ", "1  6  4 # c", "'1 6 4' # c", "'1 6 4'x", "'it''s'", "'1 # 6'", "\"1 # 6\"", "\"a\\\"b\"",
+    "\"1\\t6\\n4\"", "\"\\x41\"", "\"\\u0041\"", "\"1 6 4", "'1 6 4", "\"\"", "'  '", "~ # c", "", "   # c", "? x",
+    "%x", "@x", "`x`", "|", ">", "{}", "!x 1", "&a 1", "*a", "1 6 4\u00a0", "１ ６ ４", "78.6%", "\"1/4 2/4\"", "😀 1",
+    "[1, 6, 4]\u3000", "ok", "Yes", "NULL", "0x1F", "1e3", ".5", "=1+2", "1 6 4\n        continued", "'1 6\n        4'",
+]]  # fmt: skip
+_READ_CASES += [
+    _ANSWERS + "      scores: [1, 6, 4]\n      scaled: [0.71, 4.24, 2.83]\n",  # the ordinary shape
+    _ANSWERS.replace("\n", "\r\n") + "      scores: [1, 6, 4]\r\n",  # CRLF line ends
+    _ANSWERS + "      scores: [1, 6, 4]\r\n",  # mixed line ends
+    _ANSWERS + "      scores: [1, 6, 4]\r      scaled: [1]\n",  # a lone CR is a line break to YAML
+    _ANSWERS + "      scores: [1, 6, 4]",  # no final newline
+    _ANSWERS + "      scores:",  # an empty value at the very end
+    _ANSWERS + "      scores:   \n      scaled: # nothing yet\n",
+    _HEAD + f"answers:\n cat-fish:\n   {M}:\n      scores: [1, 6, 4]\n   {G}:\n      scores: [1]\n",  # odd indents
+    _HEAD + f"answers:\n    cat-fish:\n     {M}:\n         scores: [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\n     scaled: [1]\n",  # between two levels
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\n        scaled: [1]\n",  # deeper after a value
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\n        # a deeper comment\n      scaled: [1]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n# a comment at column 1\n\n   \n      scores: [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n  {M}:\n      scores: [1, 6, 4]\n",  # a row beside its problem
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n  {G}:\n      scores: [1]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n    - scores: [1]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      - [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores :  [1, 6, 4]\n      scaled   : '1 6 4'\n",  # spaces before colons
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores:[1, 6, 4]\n",  # key:value is one plain scalar
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores:\t[1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n\tscores: [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\n      scores: [1]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1]\n    {M}:\n      scaled: [1]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}: &row\n      scores: [1]\n  widget:\n    {M}: *row\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}: !!map\n      scores: [1]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: |\n        1 6 4\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      ? scores\n      : [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}: {{scores: [1, 6, 4]}}\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      yes: [1, 6, 4]\n",  # keys YAML reads as other than text
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      1: [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      ~: [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      <<: [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      'scores': [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      s#c: [1]\n      s #c: [1]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      {'k' * 1100}: [1, 6, 4]\n",  # past YAML's simple-key limit
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      {'k' * 900}: [1, 6, 4]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\n...\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\n---\nstudent: t\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6\x07, 4]\n",  # a control character
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\ufeff\n",  # a BOM mid-text
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\u2028      scaled: [1]\n",
+    _HEAD + f"answers:\n  cat-fish:\n    {M}:\n      scores: [1, 6, 4]\x85\n",
+    "---\n" + _ANSWERS + "      scores: [1, 6, 4]\n",  # an explicit document start
+    "# a heading\n--- # the document\n" + _ANSWERS + "      scores: [1, 6, 4]\n",
+    "--- student: s\n",
+    "---\n---\nstudent: s\n",
+    "%YAML 1.1\n---\n" + _ANSWERS + "      scores: [1, 6, 4]\n",
+    "\ufeff" + _ANSWERS + "      scores: [1, 6, 4]\n",  # a BOM at the start
+    "  student: s\n  problem_set: x.yaml\n",  # the document's mapping indented
+    "  student: s\nproblem_set: x.yaml\n",
+    "student: s\n" + "problem_set: \"x.yaml\"\nvariant: '7'\n",
+    "student: \"\\\"Kim\\\" \\u0041\"\n",
+    "student: 김 # the name\nproblem_set: ~\n",
+    "student: [a, b]\n",
+    "student:\n  name: s\n",
+    "variant: 7 # seven\n",
+    "variant: -7\n",
+    "variant: [7]\n",
+    "answers:\n",
+    "answers: # none yet\nstudent: s\n",
+    "answers: x\n",
+    "answers: [1]\n",
+    "answers:\n  cat-fish: ~\n",
+    "answers:\n  cat-fish:\n    row: 1\n",
+    "teacher: x\n",
+    "# only a comment\n",
+    "",
+    "student:: s\n",
+    "student: s: t\n",
+    "...: s\n",
+]
+
 
 @pytest.mark.parametrize("text", _READ_CASES)
-def test_the_event_reader_reads_what_the_composing_reader_reads(text):
-    fast = yaml_reader.read_events(text, "x.yaml", default_student="x")
+def test_the_plain_reader_reads_what_the_composing_reader_reads(text):
+    fast = yaml_reader.read_plain_file(text, "x.yaml", default_student="x")
     slow = yaml_reader.read_nodes(text, "x.yaml", default_student="x")
     assert fast is None or fast == slow  # None: the composing reader's turn
     assert gradebook.read_yaml_text(text, "x.yaml", default_student="x") == slow
@@ -694,7 +807,7 @@ def test_the_event_reader_reads_what_the_composing_reader_reads(text):
 
 def test_ordinary_answer_files_take_the_fast_reader():
     for path in sorted(CLASS.glob("*.yaml")):
-        assert yaml_reader.read_events(path.read_text("utf-8"), str(path)) is not None, path.name
+        assert yaml_reader.read_plain_file(path.read_text("utf-8"), str(path)) is not None, path.name
 
 
 def test_the_gradebook_file_is_its_typed_rows_written_cell_by_cell(class_book):

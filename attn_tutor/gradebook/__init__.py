@@ -15,9 +15,9 @@ Answer files
     **YAML**, one per student: ``student``, ``problem_set`` (a packaged set's name,
     or a path relative to the answer file), optional ``variant`` (a worksheet's seed)
     and ``answers: {problem id: {query row: {stage: answer}}}``. An answer is a list
-    of numbers or one line of text typed as in the quiz. The file is read from the
-    parser's events or with ``yaml.compose`` (``CSafeLoader`` when present; see
-    Speed), so nothing is ever built from a tag and every message has a line. Every number is read from the text exactly as
+    of numbers or one line of text typed as in the quiz. The file is read by
+    :class:`attn_tutor.yamlread.PlainReader` or with ``yaml.compose`` (``CSafeLoader``
+    when present; see Speed), so nothing is ever built from a tag and every message has a line. Every number is read from the text exactly as
     written, by the quiz's parser (:func:`attn_tutor.answers.parse_row`), not by
     YAML 1.1's rules: ``017`` is 17 (not 15), ``1:30`` and ``0x1F`` are refused,
     ``yes``/``no``/``on``/``off`` where a number belongs are refused with their own
@@ -76,11 +76,15 @@ Item analysis
 Speed
     A class is dominated by reading its files (``benchmarks/grade_speed.py``
     measures ``grade`` against merely parsing them with ``CSafeLoader``). An
-    ordinary file is read in one pass over the C parser's events; a file with
-    anything to report, or with anchors, aliases, tags or directives, is composed
-    and walked node by node instead, so every message keeps its line (a test holds
-    the two readers equal). Plain decimals skip the full answer parser (same
-    result, tested) and other texts are parsed once per distinct text; each (set,
+    ordinary file is read by a hand-written reader of YAML's plain subset (block
+    mappings, one-line scalars and flow lists, comments), which remembers each
+    distinct line's reading for the run, as the answer reader remembers each
+    distinct answer's numbers; a file with anything to report, or with anything
+    outside that subset (anchors, aliases, tags, block scalars, directives, tabs
+    ...), is composed and walked node by node instead, so every message keeps its
+    line (tests hold the two readers equal). Plain decimals, percentages and
+    quotients skip the full answer parser (same result, tested) and other texts
+    are parsed once per distinct text; each (set,
     variant) is loaded, generated and solved once per process. Marking is the
     quiz's own :class:`attn_tutor.grading.Marker`, one per process, which marks
     each distinct (stage, answer, own earlier rows) once and a row right in every

@@ -24,6 +24,7 @@ class Tally:
         self._diagnoses: dict[ItemKey, Counter[str]] = {}
         self._sets: set[str] = set()
         self.bins = [0] * BINS
+        self._bin_of: dict[tuple[float, float], int] = {}  # each distinct (score, max_score), binned once
         self.summary: list[tuple[str, ...]] = []
         self.total = self.marked = self.failed = 0
         self.add_columns(columns)
@@ -49,7 +50,11 @@ class Tally:
         if row.score is None:
             return
         self.marked += 1
-        self.bins[score_bin(row.score, row.max_score)] += 1
+        scored = (row.score, row.max_score)
+        index = self._bin_of.get(scored)
+        if index is None:
+            index = self._bin_of[scored] = score_bin(row.score, row.max_score)
+        self.bins[index] += 1
         verdicts, diagnoses = self._verdicts, self._diagnoses
         for column, _points, _cell, verdict, diagnosis in row.items:
             counts = verdicts.get(column)

@@ -5,6 +5,8 @@ from __future__ import annotations
 import csv
 import io
 from collections import Counter
+from collections.abc import Iterator
+from dataclasses import dataclass
 
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
@@ -46,84 +48,128 @@ def read_csv_stream(
     rows does — makes the row an error naming its line.
     """
     cells = cells or CellReader()
-    subs: list[Submission] = []
     reader = csv.reader(stream)
+    columns = _read_header(reader, file, name_column)
+    if isinstance(columns, Submission):
+        return [columns]
+    return list(_read_rows(reader, file, columns, base, cells))
+
+
+@dataclass
+class _Columns:
+    """Where a CSV answer file keeps what: the header's names and the columns found in it."""
+
+    names: list[str]  # the header's cells, stripped
+    student: int
+    variant: int | None
+    problem_set: int | None
+    items: dict[int, ItemKey]  # the ``problem/row/stage`` columns by position
+    findings: list[Finding]  # what is wrong with the header, told on every student's row
+
+
+def _read_header(reader, file: str, name_column: str | None) -> _Columns | Submission:
+    """The header's columns, or the file's one error when it has no usable header."""
     try:
         header = next(reader, None)
     except UnicodeDecodeError as error:
-        return [Submission("", file, 1, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file, 1))], readable=False)]
+        return Submission("", file, 1, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file, 1))], readable=False)
     except csv.Error as error:
-        return [Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False)]
+        return Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False)
     if header is None:
-        return [Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False)]
+        return Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False)
     names = [cell.strip() for cell in header]
     lowered = [name.lower() for name in names]
-    header_findings: list[Finding] = []
     student_col = name_column_index(names, name_column)
     if student_col is None:
         if name_column is not None:
             finding = Finding("grade.csv_no_name_column", {"column": name_column, "columns": ", ".join(names)}, Location(file, 1))
         else:
             finding = Finding("grade.csv_no_student", {}, Location(file, 1))
-        return [Submission("", file, 1, findings=[finding], readable=False)]
+        return Submission("", file, 1, findings=[finding], readable=False)
     variant_col = lowered.index("variant") if "variant" in lowered else None
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
+    header_findings: list[Finding] = []
     item_cols = _item_columns(names, file, header_findings)
+    return _Columns(names, student_col, variant_col, set_col, item_cols, header_findings)
+
+
+def _read_rows(reader, file: str, columns: _Columns, base: str, cells: CellReader) -> Iterator[Submission]:
+    """Each student row after the header (blank rows passed over); a row that cannot be read
+    at all ends the file with an error naming its line."""
     last_line = reader.line_num
     while True:
         try:
             row = next(reader)
         except StopIteration:
-            break
+            return
         except UnicodeDecodeError:
             where = Location(file, last_line + 1)
-            subs.append(Submission("", file, last_line + 1, findings=[Finding("grade.not_utf8_line", {}, where)], readable=False))
-            break
+            yield Submission("", file, last_line + 1, findings=[Finding("grade.not_utf8_line", {}, where)], readable=False)
+            return
         except csv.Error as error:
             where = Location(file, last_line + 1)
-            subs.append(Submission("", file, last_line + 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, where)], readable=False))
-            break
+            yield Submission("", file, last_line + 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, where)], readable=False)
+            return
         line = last_line + 1
         last_line = reader.line_num
-        if not any(cell.strip() for cell in row):
+        if any(cell.strip() for cell in row):
+            yield _submission(row, file, line, last_line, columns, base, cells)
+
+
+def _submission(
+    row: list[str], file: str, line: int, last_line: int, columns: _Columns, base: str, cells: CellReader
+) -> Submission:
+    """One student's row, from line ``line`` to ``last_line`` of the file."""
+    names = columns.names
+    student = row[columns.student].strip() if columns.student < len(row) else ""
+    sub = Submission(student, file, line, base=base)
+    sub.set_column = columns.problem_set is not None
+    sub.findings.extend(columns.findings)
+    if last_line > line:  # an answer cell that swallowed a line break: an unclosed quote takes the next rows
+        _check_line_breaks(sub, row, line, last_line, columns)
+    if not sub.student:
+        sub.findings.append(Finding("grade.no_student", {}, Location(file, line)))
+    variant_col, set_col = columns.variant, columns.problem_set
+    if variant_col is not None and variant_col < len(row) and row[variant_col].strip():
+        seed = read_seed(row[variant_col])
+        if seed is None:
+            sub.findings.append(Finding("grade.bad_variant", {"value": excerpt(row[variant_col])}, Location(file, line, variant_col + 1)))
+            sub.readable = False
+        sub.variant = seed
+    if set_col is not None and set_col < len(row) and row[set_col].strip():
+        sub.problem_set = row[set_col].strip()
+    if len(row) > len(names) and any(cell.strip() for cell in row[len(names):]):
+        sub.findings.append(Finding("grade.extra_cells", {"given": len(row), "expected": len(names)}, Location(file, line)))
+    _read_answers(sub, row, file, line, columns, cells)
+    return sub
+
+
+def _check_line_breaks(sub: Submission, row: list[str], line: int, last_line: int, columns: _Columns) -> None:
+    """A row that ran over several lines: an error at the first answer, variant or set cell holding a line break."""
+    wanted = (*columns.items, columns.variant, columns.problem_set)
+    broken = [i for i in wanted if i is not None and i < len(row) and ("\n" in row[i] or "\r" in row[i])]
+    if broken:
+        column = min(broken) + 1
+        sub.findings.append(
+            Finding("grade.csv_line_break", {"column": column, "lines": last_line - line + 1, "last": last_line}, Location(sub.file, line, column))
+        )
+        sub.readable = False
+
+
+def _read_answers(sub: Submission, row: list[str], file: str, line: int, columns: _Columns, cells: CellReader) -> None:
+    """The row's answer cells into ``sub.answers``: a blank cell unanswered, a bad one a finding."""
+    for index, key in columns.items.items():
+        cell = row[index] if index < len(row) else ""
+        where = Location(file, line, index + 1)
+        if not cell.strip():
+            sub.answers[key] = Answer(None, where)
             continue
-        sub = Submission(row[student_col].strip() if student_col < len(row) else "", file, line, base=base)
-        sub.set_column = set_col is not None
-        sub.findings.extend(header_findings)
-        if last_line > line:  # an answer cell that swallowed a line break: an unclosed quote takes the next rows
-            broken = [i for i in (*item_cols, variant_col, set_col) if i is not None and i < len(row) and ("\n" in row[i] or "\r" in row[i])]
-            if broken:
-                column = min(broken) + 1
-                sub.findings.append(
-                    Finding("grade.csv_line_break", {"column": column, "lines": last_line - line + 1, "last": last_line}, Location(file, line, column))
-                )
-                sub.readable = False
-        if not sub.student:
-            sub.findings.append(Finding("grade.no_student", {}, Location(file, line)))
-        if variant_col is not None and variant_col < len(row) and row[variant_col].strip():
-            seed = read_seed(row[variant_col])
-            if seed is None:
-                sub.findings.append(Finding("grade.bad_variant", {"value": excerpt(row[variant_col])}, Location(file, line, variant_col + 1)))
-                sub.readable = False
-            sub.variant = seed
-        if set_col is not None and set_col < len(row) and row[set_col].strip():
-            sub.problem_set = row[set_col].strip()
-        if len(row) > len(names) and any(cell.strip() for cell in row[len(names):]):
-            sub.findings.append(Finding("grade.extra_cells", {"given": len(row), "expected": len(names)}, Location(file, line)))
-        for index, key in item_cols.items():
-            cell = row[index] if index < len(row) else ""
-            where = Location(file, line, index + 1)
-            if not cell.strip():
-                sub.answers[key] = Answer(None, where)
-                continue
-            try:
-                values: tuple[float, ...] | None = cells.row(cell)
-            except AttnTutorError as error:
-                sub.findings.append(finding_from(error, where, names[index]))
-                values = None
-            sub.answers[key] = Answer(values, where)
-        subs.append(sub)
-    return subs
+        try:
+            values: tuple[float, ...] | None = cells.row(cell)
+        except AttnTutorError as error:
+            sub.findings.append(finding_from(error, where, columns.names[index]))
+            values = None
+        sub.answers[key] = Answer(values, where)
 
 
 def _item_columns(names: list[str], file: str, findings: list[Finding]) -> dict[int, ItemKey]:

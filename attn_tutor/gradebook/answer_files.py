@@ -24,6 +24,8 @@ def _decode(data: bytes, file: str) -> tuple[str | None, Finding | None]:
 
 def looks_like_problem_set(text: str) -> bool:
     """A YAML file with ``problems:`` and no ``answers:`` at the top: a problem set, not answers."""
+    if not text.startswith("problems") and "\nproblems" not in text:  # a plain search first: the regex is slower
+        return False
     return re.search(r"^problems[ \t]*:", text, re.M) is not None and re.search(r"^answers[ \t]*:", text, re.M) is None
 
 

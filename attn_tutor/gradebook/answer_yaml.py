@@ -1,11 +1,15 @@
 """One student's YAML answer file, read through :mod:`attn_tutor.yamlread`.
 
-A file as students hand it in is read from the parser's events in one pass
-(:func:`read_events`); anything out of the ordinary — an error, a finding, a tag,
-an anchor, a duplicate key — sends the file through :func:`read_nodes`, which
-composes it and reports every problem with its line. Both give the same
-:class:`~attn_tutor.gradebook.records.Submission` for a file the fast one accepts
-(a test holds them equal).
+Two paths give the same :class:`~attn_tutor.gradebook.records.Submission`
+(a test holds them equal):
+
+* :func:`read_plain_file` — a file as students hand it in, read from the tree of
+  :class:`yamlread.PlainReader` in one pass (:class:`PlainAnswers`, one per run,
+  kept on the run's cell reader). It gives up (None) on anything out of the
+  ordinary: YAML outside that reader's subset, a finding to report, a boolean
+  answer, an unreadable row.
+* :func:`read_nodes` — every other file, composed: every problem reported with
+  its file:line:column.
 """
 
 from __future__ import annotations
@@ -15,21 +19,7 @@ from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.cells import PLAIN_CELL, CellReader, finding_from, parse_one, read_seed
 from attn_tutor.gradebook.records import TOP_KEYS, Answer, Submission
 from attn_tutor.inputs import excerpt
-from attn_tutor.yamlread import (
-    BOOL,
-    NULL,
-    STR,
-    MappingNode,
-    MappingStartEvent,
-    ScalarEvent,
-    ScalarNode,
-    SequenceEndEvent,
-    SequenceNode,
-    SequenceStartEvent,
-    Unusual,
-    is_plain,
-    where,
-)
+from attn_tutor.yamlread import BOOL, NULL, STR, MappingNode, ScalarNode, SequenceNode, is_plain, where
 
 
 def read_yaml_text(
@@ -37,126 +27,118 @@ def read_yaml_text(
 ) -> Submission:
     """One student's YAML answer file; never raises for bad content (``cells``: the run's cell reader)."""
     cells = cells or CellReader()
-    sub = read_events(text, file, base=base, default_student=default_student, cells=cells)
+    sub = read_plain_file(text, file, base=base, default_student=default_student, cells=cells)
     if sub is None:
         sub = read_nodes(text, file, base=base, default_student=default_student, cells=cells)
     return sub
 
 
-# --- the fast path: events --------------------------------------------------------------
+# --- the fast path: an ordinary file ----------------------------------------------------
 
 
-def read_events(
+class _GiveUp(Exception):
+    """Something only :func:`read_nodes` reads or reports."""
+
+
+_UNREAD = object()
+
+
+def read_plain_file(
     text: str, file: str, *, base: str = ".", default_student: str = "", cells: CellReader | None = None
 ) -> Submission | None:
-    """An ordinary answer file from the C parser's events, or None: let :func:`read_nodes` read it.
+    """An ordinary answer file, or None: let :func:`read_nodes` read it.
 
     Mirrors :func:`read_nodes` for files in which it finds nothing to report;
-    gives up (None) wherever that would report something or where the node graph
-    could differ from the events (anchors, aliases, tags, directives, several
-    documents). Numbers are read from the text, as there.
+    numbers are read from the text, as there.
     """
     cells = cells or CellReader()
-    sub = Submission(student=default_student, file=file, base=base)
-    try:
-        with yamlread.Events(text) as events:
-            _EventReader(events, cells, sub).top()
-    except Unusual:
-        return None
-    return sub
+    if cells.plain_answers is None:
+        cells.plain_answers = PlainAnswers(cells)
+    return cells.plain_answers.read(text, Submission(student=default_student, file=file, base=base))
 
 
-def _once(name: str, seen: set[str]) -> None:
-    """A mapping key met for the first time (a repeat is unusual)."""
-    if name in seen:
-        raise Unusual
-    seen.add(name)
+class PlainAnswers:
+    """The fast path for one run: :class:`yamlread.PlainReader` and each distinct answer's numbers, remembered."""
 
+    def __init__(self, cells: CellReader, limit: int = 50_000) -> None:
+        self.cells, self.tag = cells, cells.tags()
+        self.yaml = yamlread.PlainReader(self.tag)
+        self._quoted: dict[str | tuple[str, ...], tuple[float, ...] | None] = {}  # quoted texts and flow lists
+        self._plain: dict[str, tuple[float, ...] | None] = {}
+        self._limit = limit
 
-class _EventReader:
-    def __init__(self, events: yamlread.Events, cells: CellReader, sub: Submission) -> None:
-        self.events, self.cells, self.sub, self.tag = events, cells, sub, cells.tags()
+    def read(self, text: str, sub: Submission) -> Submission | None:
+        root = self.yaml(text)
+        if root is None:
+            return None
+        try:
+            for name, node in root.items():
+                if name == "student" or name == "problem_set":
+                    setattr(sub, name, self.text_value(node))
+                elif name == "variant":
+                    seed = read_seed(node.value) if type(node) is yamlread.Leaf and node.style != "[" else None
+                    if seed is None:
+                        return None
+                    sub.variant = seed
+                elif name == "answers":
+                    self.answers(node, sub.answers, sub.file)
+                else:
+                    return None
+        except _GiveUp:
+            return None
+        return sub
 
-    def top(self) -> None:
-        events, sub = self.events, self.sub
-        events.begin()
-        seen: set[str] = set()
-        while (name := events.key()) is not None:
-            _once(name, seen)
-            if name == "student":
-                sub.student = self.text_value()
-            elif name == "problem_set":
-                sub.problem_set = self.text_value()
-            elif name == "variant":
-                seed = read_seed(events.scalar().value)
-                if seed is None:
-                    raise Unusual
-                sub.variant = seed
-            elif name == "answers":
-                self.answers()
-            else:
-                raise Unusual
-        events.end()
-
-    def text_value(self) -> str:
-        """A non-empty scalar, as student and problem_set want it."""
-        e = self.events.scalar()
-        if not e.style and self.tag(e.value) == NULL:
-            raise Unusual
-        value = e.value.strip()
+    def text_value(self, node) -> str:
+        """A non-empty scalar, as student and problem_set want it (its tag not remembered: a name comes once)."""
+        if type(node) is not yamlread.Leaf or node.style == "[":
+            raise _GiveUp
+        if not node.style and yamlread.resolve_plain(node.value) == NULL:
+            raise _GiveUp
+        value = node.value.strip()
         if not value:
-            raise Unusual
+            raise _GiveUp
         return value
 
-    def answers(self) -> None:
-        """``answers:`` three mappings deep (problem, row, stage), each key once; the hot loop."""
-        events, answers, file = self.events, self.sub.answers, self.sub.file
-        e = events.next()
-        if e.__class__ is ScalarEvent:
-            if e.anchor is not None or e.tag is not None or e.style or self.tag(e.value) != NULL:
-                raise Unusual
-            return
-        start, key, next_event, value = events.start, events.key, events.next, self.value
-        start(e, MappingStartEvent)
-        problems: set[str] = set()
-        while (problem := key()) is not None:
-            _once(problem, problems)
-            start(next_event(), MappingStartEvent)
-            rows: set[str] = set()
-            while (row := key()) is not None:
-                _once(row, rows)
-                start(next_event(), MappingStartEvent)
-                stages: set[str] = set()
-                while (stage := key()) is not None:
-                    _once(stage, stages)
-                    e = next_event()
-                    mark = e.start_mark
-                    answers[(problem, row, stage)] = Answer(value(e), Location(file, mark.line + 1, mark.column + 1))
+    def answers(self, node, answers: dict, file: str) -> None:
+        """``answers:`` three mappings deep (problem, row, stage); the hot loop."""
+        if type(node) is not dict:
+            if node.style or self.tag(node.value) != NULL:
+                raise _GiveUp
+            return  # `answers:` left empty: every item missing
+        quoted, plain, value = self._quoted, self._plain, self.value
+        for problem, rows in node.items():
+            if type(rows) is not dict:
+                raise _GiveUp
+            for row, stages in rows.items():
+                if type(stages) is not dict:
+                    raise _GiveUp
+                for stage, leaf in stages.items():
+                    if type(leaf) is dict:
+                        raise _GiveUp
+                    text, style, line, column = leaf
+                    values = (quoted if style else plain).get(text, _UNREAD)
+                    if values is _UNREAD:
+                        values = value(text, style)
+                    answers[(problem, row, stage)] = Answer(values, Location(file, line, column))
 
-    def value(self, e) -> tuple[float, ...] | None:
-        """One answer: a scalar typed as in the quiz or a flow list of plain decimals."""
-        if e.anchor is not None or e.tag is not None:
-            raise Unusual
-        cls = e.__class__
-        if cls is SequenceStartEvent:
-            found = []
-            match, next_event = PLAIN_CELL.match, self.events.next
-            while (c := next_event()).__class__ is ScalarEvent:
-                if c.anchor is not None or c.tag is not None or not match(c.value):
-                    raise Unusual
-                found.append(float(c.value) + 0.0)
-            if c.__class__ is not SequenceEndEvent:
-                raise Unusual
-            return tuple(found) if found else None
-        if cls is ScalarEvent:
-            value = e.value
-            if not e.style and (value == "" or self.tag(value) != STR):
-                tag = self.tag(value) if value else NULL
-                if tag == BOOL:
-                    raise Unusual
-                return None if tag == NULL else self.row(value)
-            return None if value.strip() == "" else self.row(value)
-        raise Unusual
+    def value(self, text, style: str) -> tuple[float, ...] | None:
+        """One answer: a scalar typed as in the quiz or a flow list of plain decimals (remembered)."""
+        if style == "[":
+            if not all(map(PLAIN_CELL.match, text)):
+                raise _GiveUp
+            values = tuple(map(float, text))
+            values = (tuple(value + 0.0 for value in values) if 0.0 in values else values) if values else None  # no -0
+        elif not style and (text == "" or self.tag(text) != STR):
+            tag = self.tag(text) if text else NULL
+            if tag == BOOL:
+                raise _GiveUp
+            values = None if tag == NULL else self.row(text)
+        else:
+            values = None if text.strip() == "" else self.row(text)
+        known = self._quoted if style else self._plain
+        if len(known) < self._limit:
+            known[text] = values
+        return values
 
     def row(self, text: str) -> tuple[float, ...] | None:
         if text.strip() == "":
@@ -164,7 +146,7 @@ class _EventReader:
         try:
             return self.cells.row(text)
         except AttnTutorError:
-            raise Unusual from None
+            raise _GiveUp from None
 
 
 # --- the located path: nodes ------------------------------------------------------------

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import re
 
+from attn_tutor.answers import MAX_LENGTH, MAX_MAGNITUDE
 from attn_tutor.errors import AttnTutorError, Finding, Location
 from attn_tutor.gradebook.records import NestedFinding
 
@@ -12,8 +13,16 @@ from attn_tutor.gradebook.records import NestedFinding
 # fractions, brackets, arithmetic, full-width digits, "1e3" — goes to parse_row.
 _NUMBER = r"-?[0-9]{1,15}(?:\.[0-9]{1,20})?"
 PLAIN_CELL = re.compile(_NUMBER + r"\Z")
-_CELLS = r"(?P<cells>[ \t]*" + _NUMBER + r"(?:(?:[ \t]*,[ \t]*|[ \t]+)" + _NUMBER + r")*[ \t]*)"
-_PLAIN_ROW = re.compile(r"[ \t]*(?:" + _CELLS.replace("cells", "c1") + r"|\(" + _CELLS.replace("cells", "c2") + r"\)|\[" + _CELLS + r"\])[ \t]*\Z")
+# Worked cells as the quiz reads them: 78.6% (exactly 0.786) and 8.48/4 (a plain quotient).
+_WORKED = _NUMBER + r"(?:%|/[0-9]{1,15}(?:\.[0-9]{1,20})?)?"
+
+
+def _row_of(cell: str) -> re.Pattern:
+    cells = r"(?P<cells>[ \t]*" + cell + r"(?:(?:[ \t]*,[ \t]*|[ \t]+)" + cell + r")*[ \t]*)"
+    return re.compile(r"[ \t]*(?:" + cells.replace("cells", "c1") + r"|\(" + cells.replace("cells", "c2") + r"\)|\[" + cells + r"\])[ \t]*\Z")
+
+
+_PLAIN_ROW, _WORKED_ROW = _row_of(_NUMBER), _row_of(_WORKED)
 _SEPARATORS = re.compile(r"[ \t]*,[ \t]*|[ \t]+")
 
 
@@ -27,19 +36,23 @@ class CellReader:
         self._parsed: dict[str, tuple[float, ...] | AttnTutorError] = {}
         self._limit = limit
         self.plain_tags = None  # an attn_tutor.yamlread.PlainTags, made when a YAML file is read
+        self.plain_answers = None  # the YAML answer reader's fast path for this run (answer_yaml.PlainAnswers)
 
     def row(self, text: str) -> tuple[float, ...]:
         """A row as the quiz reads it (raises AnswerError).
 
-        Plain decimals take a fast path; everything else goes to
+        Plain decimals take a fast path, percentages and quotients a second one (tests
+        hold both equal to the parser); everything else goes to
         :func:`attn_tutor.answers.parse_row`, once per distinct text (a class types the
         same rows again and again).
         """
-        plain = _PLAIN_ROW.match(text)
+        plain = _PLAIN_ROW.match(text) if len(text) <= MAX_LENGTH else None
         if plain:
             inner = plain.group("c1") or plain.group("c2") or plain.group("cells")
             return tuple(float(cell) + 0.0 for cell in _SEPARATORS.split(inner.strip(" \t")))  # + 0.0: no -0
         known = self._parsed.get(text)
+        if known is None and len(text) <= MAX_LENGTH and (worked := _WORKED_ROW.match(text)):
+            known = _worked_cells(worked.group("c1") or worked.group("c2") or worked.group("cells"))
         if known is None:
             from attn_tutor.answers import parse_row
 
@@ -59,6 +72,27 @@ class CellReader:
 
             self.plain_tags = PlainTags(self._limit)
         return self.plain_tags
+
+
+def _worked_cells(inner: str) -> tuple[float, ...] | None:
+    """Cells of plain decimals, percentages and quotients, valued as :func:`attn_tutor.answers.parse_row`
+    values them; None where it would refuse one (a zero divisor, a quotient too large)."""
+    values = []
+    for cell in _SEPARATORS.split(inner.strip(" \t")):
+        if cell[-1] == "%":
+            value = float(cell[:-1] + "e-2")  # the decimal shifted, rounded once: as Decimal.scaleb(-2)
+        elif "/" in cell:
+            top, _, bottom = cell.partition("/")
+            a, b = float(top), float(bottom)
+            if b == 0:
+                return None
+            value = a / b
+            if not abs(value) <= max(MAX_MAGNITUDE, abs(a), b):
+                return None
+        else:
+            value = float(cell)
+        values.append(value + 0.0)  # + 0.0: no -0
+    return tuple(values)
 
 
 def parse_cells(text: str) -> tuple[float, ...]:

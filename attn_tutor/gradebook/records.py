@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
 from attn_tutor.errors import Finding, Location
 from attn_tutor.i18n import t
@@ -31,8 +32,7 @@ class NestedFinding(Finding):
         return f"{self.where}: {message}" if self.where else message
 
 
-@dataclass(frozen=True)
-class Answer:
+class Answer(NamedTuple):
     """One answer as read: its numbers (None: blank or unreadable) and where it was."""
 
     values: tuple[float, ...] | None
@@ -54,6 +54,11 @@ class Submission:
     readable: bool = True  # False: nothing could be read; the student is listed with the error
     set_column: bool = True  # False: a CSV row from a file without a problem_set column
     refused: bool = False  # True: the file itself was refused (not a regular file, too large)
+
+
+def percent_of(score: float, max_score: float) -> float | None:
+    """A score as a percentage of the most it could be (None when nothing could be scored)."""
+    return 100.0 * score / max_score if max_score else None
 
 
 @dataclass
@@ -80,9 +85,7 @@ class StudentResult:
 
     @property
     def percent(self) -> float | None:
-        if self.report is None or not self.report.max_score:
-            return None
-        return 100.0 * self.report.score / self.report.max_score
+        return None if self.report is None else percent_of(self.report.score, self.report.max_score)
 
     def items(self) -> dict[ItemKey, object]:
         if self.report is None:

@@ -11,7 +11,7 @@ import json
 from typing import NamedTuple
 
 from attn_tutor.errors import Location
-from attn_tutor.gradebook.records import ItemKey, StudentResult
+from attn_tutor.gradebook.records import ItemKey, StudentResult, percent_of
 
 
 class StudentRow(NamedTuple):
@@ -61,17 +61,19 @@ def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = F
     from attn_tutor.numbers import round_half_up
 
     report = student.report
-    score, max_score, percent = student.score, student.max_score, student.percent
+    score, max_score = (None, None) if report is None else (report.score, report.max_score)
+    percent = None if report is None else percent_of(score, max_score)
     rounded = None if percent is None else round_half_up(percent, 1)
     items = ()
     if report is not None:
         cells = {} if verdicts is None else verdicts
         found = []
         for i in report.items:
-            cell = cells.get((i.verdict, i.diagnosis))
+            verdict, diagnosis = i.verdict, i.diagnosis
+            cell = cells.get((verdict, diagnosis))
             if cell is None:
-                cell = cells[(i.verdict, i.diagnosis)] = verdict_cell(i, lang)
-            found.append(((i.problem, i.row, i.stage), i.points, cell, i.verdict, i.diagnosis))
+                cell = cells[(verdict, diagnosis)] = verdict_cell(i, lang)
+            found.append(((i.problem, i.row, i.stage), i.points, cell, verdict, diagnosis))
         items = tuple(found)
     marked = report is not None
     summary = (

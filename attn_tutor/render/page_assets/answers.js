@@ -372,15 +372,7 @@
     }
 
     unary() {
-      const token = this.peek();
-      if (token.kind === OP && (token.text === "+" || token.text === "-")) {
-        this.take();
-        this.deeper(token);
-        const inner = this.unary();
-        this.chain -= 1;
-        return new Value(token.text === "-" ? -inner.value : inner.value, token.start, inner.end);
-      }
-      return this.power();
+      return this.signed(() => this.power());
     }
 
     power() {
@@ -473,15 +465,20 @@
     }
 
     signedPrimary() {
+      return this.signed(() => this.primary());
+    }
+
+    // Signs, each counted in the chain, before what `operand` reads.
+    signed(operand) {
       const token = this.peek();
       if (token.kind === OP && (token.text === "+" || token.text === "-")) {
         this.take();
         this.deeper(token);
-        const inner = this.signedPrimary();
+        const inner = this.signed(operand);
         this.chain -= 1;
         return new Value(token.text === "-" ? -inner.value : inner.value, token.start, inner.end);
       }
-      return this.primary();
+      return operand();
     }
 
     bounded(result, ...operands) {
