@@ -39,9 +39,10 @@ def peek(path: str | os.PathLike) -> tuple[Key | None, int]:
     from attn_tutor.inputs import InputRefused, open_regular
     from attn_tutor.model import MAX_ANSWER_FILE_BYTES, MAX_CSV_BYTES
 
-    is_csv = Path(path).suffix.lower() == ".csv"
+    name = os.fspath(path)  # a string: a Path would be parsed again for each use
+    is_csv = name[-4:].lower() == ".csv"
     try:
-        fd, size = open_regular(path, MAX_CSV_BYTES if is_csv else MAX_ANSWER_FILE_BYTES)
+        fd, size = open_regular(name, MAX_CSV_BYTES if is_csv else MAX_ANSWER_FILE_BYTES)
     except (InputRefused, OSError):
         return None, 0
     try:
