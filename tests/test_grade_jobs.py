@@ -100,6 +100,25 @@ def test_one_job_starts_no_pool(run_cli, tmp_path, monkeypatch):
     assert grade(run_cli, tmp_path, "cpu", "--force")[0].exit_code == 1
 
 
+def test_a_run_leaves_nothing_frozen_in_the_process(run_cli, tmp_path, monkeypatch):
+    """Each chunk's survivors are frozen out of the collector's sight while the run lasts; a
+    program that grades in-process gets its objects back afterwards (and so they can be freed)."""
+    import gc
+
+    frozen = []
+    real = class_run._Worker.grade
+
+    def spy(self, files):
+        found = real(self, files)
+        frozen.append(gc.get_freeze_count())
+        return found
+
+    monkeypatch.setattr(class_run._Worker, "grade", spy)
+    assert grade(run_cli, tmp_path, "one", "--jobs", "1")[0].exit_code == 1
+    assert frozen and all(count > 0 for count in frozen)  # frozen during the run
+    assert gc.get_freeze_count() == 0
+
+
 def test_no_progress_bar_when_not_on_a_terminal(run_cli, tmp_path, monkeypatch):
     monkeypatch.setattr(class_run, "SMALL_CLASS", 0)
     from attn_tutor.render import terminal
