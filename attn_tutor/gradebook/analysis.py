@@ -22,6 +22,7 @@ class Tally:
         self.columns: list[ItemKey] = []
         self._verdicts: dict[ItemKey, Counter[str]] = {}
         self._diagnoses: dict[ItemKey, Counter[str]] = {}
+        self._seen: dict[tuple, int] = {}  # (item, verdict, diagnosis) -> students, not yet folded in
         self._sets: set[str] = set()
         self.bins = [0] * BINS
         self._bin_of: dict[tuple[float, float], int] = {}  # each distinct (score, max_score), binned once
@@ -55,18 +56,26 @@ class Tally:
         if index is None:
             index = self._bin_of[scored] = score_bin(row.score, row.max_score)
         self.bins[index] += 1
+        seen, get = self._seen, self._seen.get
+        for column, _points, _cell, verdict, diagnosis in row.items:  # one count per item: the hot loop
+            key = (column, verdict, diagnosis)
+            seen[key] = get(key, 0) + 1
+
+    def _count(self) -> None:
+        """Fold the (item, verdict, diagnosis) counts into each known item's verdict and diagnosis counts."""
         verdicts, diagnoses = self._verdicts, self._diagnoses
-        for column, _points, _cell, verdict, diagnosis in row.items:
-            counts = verdicts.get(column)
-            if counts is None:
-                continue
-            counts[verdict] += 1
-            if diagnosis:
-                diagnoses[column][diagnosis] += 1
+        for (column, verdict, diagnosis), count in self._seen.items():
+            if column in verdicts:
+                verdicts[column][verdict] += count
+                if diagnosis:
+                    diagnoses[column][diagnosis] += count
+        self._seen.clear()
 
     def analysis(self) -> list[ItemStats]:
         """Per item: the share of each verdict and the most common diagnoses (ties in DIAGNOSES order)."""
         from attn_tutor.grading import DIAGNOSES, VERDICTS
+
+        self._count()
 
         rank = {code: index for index, code in enumerate(DIAGNOSES)}
         stats = []

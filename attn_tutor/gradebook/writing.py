@@ -88,14 +88,20 @@ def _write_csv(stream, rows) -> None:
     text = codecs.getwriter("utf-8")(stream)
     text.write("\ufeff")
     writer = csv.writer(text, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
+    texts: dict[str, str] = {}  # each distinct text, and each distinct (type, number), formatted once
     known: dict = {}
     for row in rows:
         out = []
         for value in row:
-            key = (value.__class__, value)
-            cell = known.get(key)
-            if cell is None:
-                cell = known[key] = csv_cell(value)
+            if value.__class__ is str:
+                cell = texts.get(value)
+                if cell is None:
+                    cell = texts[value] = csv_cell(value)
+            else:
+                key = (value.__class__, value)
+                cell = known.get(key)
+                if cell is None:
+                    cell = known[key] = csv_cell(value)
             out.append(cell)
         writer.writerow(out)
     text.flush()
