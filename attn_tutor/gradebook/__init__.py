@@ -88,9 +88,12 @@ Speed
     variant) is loaded, generated and solved once per process. Marking is the
     quiz's own :class:`attn_tutor.grading.Marker`, one per process, which marks
     each distinct (stage, answer, own earlier rows) once and a row right in every
-    cell without numpy. :mod:`.run` shares the files out to worker processes in
-    chunks and merges them in order; rows stream to the outputs (:mod:`.writing`
-    spools them), so memory stays flat as the class grows.
+    cell without numpy, making the mistakes' rows code by code only until one
+    fits. :mod:`.run` shares the files out to worker processes, each variant's
+    students to one worker (:mod:`.routing`), and merges them in order; rows stream
+    to the outputs (:mod:`.writing` spools them), so memory stays flat as the class
+    grows. What a chunk leaves behind is the run's caches: each process freezes it
+    out of the cyclic collector's sight (``gc.freeze``) until the run ends.
 
 Score distribution
     Ten bins of 10% (``[0, 10)``, ..., ``[80, 90)``, ``[90, 100]``), counted exactly
