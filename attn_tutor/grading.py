@@ -468,7 +468,7 @@ class _Memo:
         for code in facts.codes:
             for own in parts:  # for one code, those from the exact rows first
                 candidates = self.candidates(facts, code, own, carry, basis, bkey, scores, skey)
-                for n, (code, made, detail, limit) in enumerate(candidates):
+                for n, (_, made, detail, limit) in enumerate(candidates):  # each of this code
                     if all(abs(values[i] - made[i]) <= limit for i in marked):
                         if isinstance(detail, tuple) and not isinstance(detail, Rounding):
                             detail = with_keep(*detail)

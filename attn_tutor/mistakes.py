@@ -2,8 +2,8 @@
 
 Each is a :class:`Candidate`: (code, mistaken row, right row from the same inputs,
 and for ``rounding`` what was rounded); the marker (:class:`attn_tutor.grading.Marker`)
-keeps those that change the numbers (:func:`worth_trying`) and tries them in
-:data:`DIAGNOSES` order. The marking rules are stated in :mod:`attn_tutor.grading`'s
+keeps those that change the numbers (:meth:`attn_tutor.grading.Marker.exact_mistakes`
+says which) and tries them in :data:`DIAGNOSES` order, code by code. The marking rules are stated in :mod:`attn_tutor.grading`'s
 docstring; the mistakes are these.
 
 The mistakes (``b``: the previous stage's row, exact or the student's own; ``k``:
@@ -115,8 +115,6 @@ def half_up(values, places: int) -> np.ndarray:
     return np.array(out, dtype=np.float64)
 
 
-
-
 def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
     """Join ``make(h, head)`` over heads; None if any head cannot make it (always a new array)."""
     if len(solution.heads) == 1:  # most problems: no join
@@ -159,11 +157,6 @@ class Candidate(NamedTuple):
     right: np.ndarray
     rounding: Rounding | None = None
     remake: object = None
-
-
-def in_diagnosis_order(result: list) -> list:
-    """A stable sort: for each code, the mistake made from the exact rows comes first."""
-    return sorted(result, key=lambda entry: _ORDER[entry[0]])
 
 
 def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding=True, codes=None) -> list[Candidate]:
@@ -403,14 +396,11 @@ def _rounded(divisor: float, places: int) -> float | None:
     return None if value == divisor or value <= 0 else value
 
 
-_ORDER = {code: i for i, code in enumerate(DIAGNOSES)}
-
-
 def mistake_margins(solution: Solution, row: int, stage: str, codes=None, roundings=None) -> dict:
     """Per code, how far its row (made from the exact work) stands from every right answer:
     the largest, over that code's rows, of the smallest over right rows of the largest cell difference.
 
-    A code whose margin is above the tolerance changes the numbers .
+    A code whose margin is above the tolerance changes the numbers.
     For ``rounding`` the dict also holds each ``("rounding", kind, places)``. ``codes``: only these
     are needed; ``roundings``: only these (kind, places) early roundings are made.
     """
@@ -419,9 +409,7 @@ def mistake_margins(solution: Solution, row: int, stage: str, codes=None, roundi
     margins: dict = {}
     rounding = (codes is None or "rounding" in codes) and (roundings if roundings is not None else True)
     with np.errstate(invalid="ignore"):
-        for mistake in exact_mistakes(solution, row, stage, rounding=rounding):
-            if codes is not None and mistake.code not in codes:
-                continue
+        for mistake in exact_mistakes(solution, row, stage, rounding=rounding, codes=codes):
             distances = [np.abs(mistake.made[marked] - other[marked]) for other in (exact, mistake.right)]
             if any(np.isnan(d).any() for d in distances):
                 continue

@@ -16,7 +16,7 @@ from attn_tutor.grading import (
     previous_stage,
     stage_tolerance,
 )
-from attn_tutor.mistakes import exact_mistakes, in_diagnosis_order, own_mistakes, with_keep
+from attn_tutor.mistakes import DIAGNOSES, exact_mistakes, own_mistakes, with_keep
 from attn_tutor.model import Verdict
 
 
@@ -38,6 +38,12 @@ def mistaken_rows(
         result += own_mistakes(solution, row, stage, basis, carried, scores)
     return in_diagnosis_order(result)
 
+
+
+def in_diagnosis_order(result: list) -> list:
+    """A stable sort by code in DIAGNOSES order: for each code, the mistake made from the exact rows comes first."""
+    order = {code: i for i, code in enumerate(DIAGNOSES)}
+    return sorted(result, key=lambda entry: order[entry[0]])
 
 
 def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -> bool:
