@@ -1,15 +1,10 @@
 """Where `attn-tutor` and `python -m attn_tutor` start."""
 
+from attn_tutor.cli.app import main
+
 
 def run() -> None:
-    """Run the command line.
-
-    (It once switched the cyclic garbage collector off for a quicker start;
-    ``benchmarks/startup.py --tricks`` found no gain beyond the run-to-run spread,
-    so it no longer does.)
-    """
-    from attn_tutor.cli import main
-
+    """Run the command line."""
     main()
 
 

@@ -41,10 +41,13 @@ from pathlib import Path
 import numpy as np
 import yaml
 
-from attn_tutor import engine, gradebook, grading
-from attn_tutor.generate import variant_set
-from attn_tutor.model import STAGES
-from attn_tutor.problem_load import load_problem_set
+from attn_tutor import gradebook
+from attn_tutor.core.model import STAGES
+from attn_tutor.gradebook.run import grade_class
+from attn_tutor.marking import marker as grading
+from attn_tutor.problems.load import load_problem_set
+from attn_tutor.solve import engine
+from attn_tutor.variants.generate import variant_set
 
 SEEDS = list(range(1000, 1030))
 _MARKER = grading.Marker()  # only for building the class
@@ -128,10 +131,17 @@ def parse_only(folder: Path) -> int:
 
 
 def grade(folder: Path) -> int:
-    """What ``attn-tutor grade DIR --csv OUT`` does in one process, less start-up and the terminal."""
-    book = gradebook.grade_files([folder])
-    gradebook.gradebook_csv(book)
-    return len(book.students)
+    """What ``attn-tutor grade DIR --csv OUT --jobs 1`` does, less start-up and the terminal: the one
+    grading path (:func:`attn_tutor.gradebook.run.grade_class`) feeding the gradebook writer."""
+    tally = gradebook.Tally()
+    writer = gradebook.GradebookWriter(tally, csv_file=True)
+    try:
+        grade_class(gradebook.find_answer_files([folder]), tally, jobs=1, on_row=writer.add)
+        with open(os.devnull, "wb") as sink:
+            writer.write_csv(sink)
+    finally:
+        writer.close()
+    return tally.total
 
 
 def cli(folder: Path, out: Path, *jobs: str) -> list[str]:

@@ -1,6 +1,6 @@
 """Time from an answer line to its feedback in `attn-tutor quiz` (target: under 20 ms after start-up).
 
-Drives :func:`attn_tutor.quiz.run` in-process, the way the command does, with a
+Drives :func:`attn_tutor.quiz.loop.run` in-process, the way the command does, with a
 clock around each answer: from the moment ``read_line`` hands the loop a line to
 the end of the last drawing before the loop asks for the next one. That covers
 parsing, marking, building the feedback and the next question, and rendering them
@@ -19,8 +19,8 @@ import os
 import statistics
 import time
 
-from attn_tutor import quiz
-from attn_tutor.problem_load import load_problem_set
+from attn_tutor.problems.load import load_problem_set
+from attn_tutor.quiz import loop as quiz
 from attn_tutor.render import terminal
 
 # The chapter's two rows: 먹었다 rounded to two places, 고양이가 with √d forgotten,

@@ -64,7 +64,7 @@ _DATACLASSES = r"""
 import importlib.abc, importlib.util, re, sys
 class _Finder(importlib.abc.MetaPathFinder):
     def find_spec(self, name, path, target=None):
-        if name not in ("attn_tutor.model", "attn_tutor.document"):
+        if name not in ("attn_tutor.core.model", "attn_tutor.render.blocks"):
             return None
         sys.meta_path.remove(self)
         spec = importlib.util.find_spec(name)
@@ -82,9 +82,9 @@ sys.meta_path.insert(0, _Finder())
 VARIANTS = {
     "as shipped": "from attn_tutor.__main__ import run; run()",
     "with gc off (removed)": "import gc; gc.disable(); from attn_tutor.__main__ import run; run()",
-    "without one command": "from attn_tutor.cli import app; app(prog_name='attn-tutor')",
+    "without one command": "from attn_tutor.cli.app import app; app(prog_name='attn-tutor')",
     "without NamedTuples": _DATACLASSES + "from attn_tutor.__main__ import run; run()",
-    "without both": _DATACLASSES + "from attn_tutor.cli import app; app(prog_name='attn-tutor')",
+    "without both": _DATACLASSES + "from attn_tutor.cli.app import app; app(prog_name='attn-tutor')",
 }
 
 

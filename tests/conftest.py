@@ -1,9 +1,17 @@
-"""A deterministic environment for every test: no colour, a fixed width, English."""
+"""Every test's environment: no colour, a fixed width, English; and the outside tools it needs.
+
+A test marked with an outside tool's marker (``browser``, ``tmux``, ``pdf``, ``xelatex``,
+``cjk_font``, ``qti_dtd``, ``git``; see tests/helpers/tools.py) is skipped where that tool
+is missing, and fails instead when ``CI=true``.
+"""
 
 from __future__ import annotations
 
 import pytest
+from helpers import tools
 from hypothesis import settings
+
+pytest_plugins = ("pytester",)  # tests/repo/test_outside_tools.py runs a marked test in a pytest of its own
 
 # Properties check numbers, not speed: on a shared, loaded machine one slow example
 # must not fail a run (hypothesis' default deadline is 200 ms an example).
@@ -16,6 +24,12 @@ FIXED_ENV = {
     "TERMINAL_WIDTH": "100",
     "LANG": "C.UTF-8",
 }
+
+
+@pytest.hookimpl(tryfirst=True)
+def pytest_runtest_setup(item):
+    """Before any fixture: the outside tools the test's markers name, or a skip (a failure in CI)."""
+    tools.require_markers(item)
 
 
 @pytest.fixture(autouse=True)
@@ -31,11 +45,13 @@ def run_cli():
     """Invoke the CLI as a user would: ``run_cli("solve", "--format", "json")``."""
     from typer.testing import CliRunner
 
-    from attn_tutor.cli import app
+    from attn_tutor.cli.app import app_for
 
     runner = CliRunner()
 
     def invoke(*args: str, input: str | None = None, env: dict[str, str] | None = None):
+        # the app main() builds for these arguments: the named command's alone, or every command
+        app = app_for(list(args))
         return runner.invoke(app, list(args), input=input, env={**FIXED_ENV, **(env or {})}, prog_name="attn-tutor")
 
     return invoke

@@ -1,24 +1,31 @@
 """Class grading: read a class's answer files, mark each student with the quiz's rules, sum up.
 
+May import: core, render, problems, solve, marking, variants (never classroom or cli).
+
 The package, by job: :mod:`.records` (what is handed in and given back),
 :mod:`.cells` (typed cells), :mod:`.answer_yaml` / :mod:`.answer_csv` /
-:mod:`.answer_files` (reading answer files), :mod:`.marking` (marking a class),
-:mod:`.analysis` (item analysis, distribution), :mod:`.writing` (CSV, JSON) and
-:mod:`.summary` (the terminal's blocks).
+:mod:`.answer_files` (reading answer files), :mod:`.grader` (marking a student),
+:mod:`.rows` (a marked student as the outputs need them), :mod:`.run` (grading a
+class: the one way it is done, streamed through ``--jobs`` workers),
+:mod:`.routing` (which worker marks which file), :mod:`.analysis` (item analysis,
+distribution), :mod:`.writing` (CSV, JSON) and :mod:`.summary` (the terminal's blocks).
 
-No terminal and no rich here: the results are dataclasses (:class:`Gradebook`,
-:class:`StudentResult`, :class:`ItemStats`); :func:`summary_blocks` lays them out as
-document blocks and :func:`gradebook_csv` / :func:`gradebook_json` give the files.
-Marking is the quiz's (:mod:`attn_tutor.grading`, unchanged), in exam mode.
+No terminal and no rich here. A class is graded by :func:`.run.grade_class`: each file
+read and marked once, each student handed on as a small
+:class:`~attn_tutor.gradebook.rows.StudentRow` in input order to a :class:`Tally`
+(item analysis, distribution, the class table) and whatever else wants it (the
+:class:`GradebookWriter`'s CSV and JSON; the classroom's outputs);
+:func:`summary_blocks` lays the tally out as document blocks. Marking is the quiz's
+own (:mod:`attn_tutor.marking.marker`), in exam mode.
 
 Answer files
     **YAML**, one per student: ``student``, ``problem_set`` (a packaged set's name,
     or a path relative to the answer file), optional ``variant`` (a worksheet's seed)
     and ``answers: {problem id: {query row: {stage: answer}}}``. An answer is a list
     of numbers or one line of text typed as in the quiz. The file is read by
-    :class:`attn_tutor.yamlread.PlainReader` or with ``yaml.compose`` (``CSafeLoader``
+    :class:`attn_tutor.core.yamlread.PlainReader` or with ``yaml.compose`` (``CSafeLoader``
     when present; see Speed), so nothing is ever built from a tag and every message has a line. Every number is read from the text exactly as
-    written, by the quiz's parser (:func:`attn_tutor.answers.parse_row`), not by
+    written, by the quiz's parser (:func:`attn_tutor.marking.answers.parse_row`), not by
     YAML 1.1's rules: ``017`` is 17 (not 15), ``1:30`` and ``0x1F`` are refused,
     ``yes``/``no``/``on``/``off`` where a number belongs are refused with their own
     message; a duplicate key is an error and neither copy is used. An empty answer
@@ -30,7 +37,7 @@ Answer files
     ``Email``) are ignored. UTF-8 with or without a byte-order mark.
 
 Problem sets
-    The teacher decides (:mod:`attn_tutor.set_choice`). ``--problems`` (``problems=``
+    The teacher decides (:mod:`attn_tutor.problems.choice`). ``--problems`` (``problems=``
     here) marks every answer against that set, and an answer naming another set is
     flagged in its row. Without it, a file naming none gets the packaged default set,
     as ``solve`` and ``quiz`` do; a ``problem_set`` with no ``/`` or ``\\`` and no
@@ -42,7 +49,7 @@ Problem sets
 
 Errors are per student and never stop the batch
     A cell that does not parse, an answer with the wrong number of cells, an unknown
-    problem, row or stage: a :class:`~attn_tutor.errors.Finding` with file and line,
+    problem, row or stage: a :class:`~attn_tutor.core.errors.Finding` with file and line,
     and the affected item is marked ``missing``. A file that cannot be read at all
     (not UTF-8, not YAML, not a mapping, its problem set missing or its variant bad)
     lists the student with the error and no marks (``report`` is None). Such a
@@ -71,7 +78,7 @@ Item analysis
     each of the five verdicts — ``partial`` is reported on its own, not folded into
     ``wrong`` (a row half right is a different teaching problem from a row all
     wrong); the shares add up to 100% — and the three most common diagnoses (ties
-    in :data:`~attn_tutor.grading.DIAGNOSES` order).
+    in :data:`~attn_tutor.marking.marker.DIAGNOSES` order).
 
 Speed
     A class is dominated by reading its files (``benchmarks/grade_speed.py``
@@ -86,7 +93,7 @@ Speed
     quotients skip the full answer parser (same result, tested) and other texts
     are parsed once per distinct text; each (set,
     variant) is loaded, generated and solved once per process. Marking is the
-    quiz's own :class:`attn_tutor.grading.Marker`, one per process, which marks
+    quiz's own :class:`attn_tutor.marking.marker.Marker`, one per process, which marks
     each distinct (stage, answer, own earlier rows) once and a row right in every
     cell without numpy, making the mistakes' rows code by code only until one
     fits. :mod:`.run` shares the files out to worker processes, each variant's
@@ -105,14 +112,14 @@ from attn_tutor.gradebook.answer_csv import read_csv_text
 from attn_tutor.gradebook.answer_files import find_answer_files, read_answer_file
 from attn_tutor.gradebook.answer_yaml import read_yaml_text
 from attn_tutor.gradebook.cells import CellReader, parse_cells
-from attn_tutor.gradebook.marking import Grader, columns_of, grade_files, grade_found, grade_submissions
-from attn_tutor.gradebook.records import POLICIES, Answer, Gradebook, ItemStats, StudentResult, Submission
+from attn_tutor.gradebook.grader import Grader, columns_of
+from attn_tutor.gradebook.records import POLICIES, Answer, ItemStats, StudentResult, Submission
+from attn_tutor.gradebook.rows import StudentRow
 from attn_tutor.gradebook.summary import summary_blocks
-from attn_tutor.gradebook.writing import GradebookWriter, csv_cell, gradebook_csv, gradebook_json, gradebook_rows
+from attn_tutor.gradebook.writing import GradebookWriter, csv_cell
 
 __all__ = [
-    "POLICIES", "Answer", "CellReader", "Gradebook", "ItemStats", "Grader", "StudentResult", "Submission",
-    "bin_label", "columns_of", "csv_cell", "find_answer_files", "grade_files", "grade_found", "grade_submissions",
-    "GradebookWriter", "Tally", "gradebook_csv", "gradebook_json", "gradebook_rows", "parse_cells", "read_answer_file",
-    "read_csv_text", "read_yaml_text", "score_bin", "summary_blocks",
+    "POLICIES", "Answer", "CellReader", "ItemStats", "Grader", "StudentResult", "StudentRow", "Submission",
+    "bin_label", "columns_of", "csv_cell", "find_answer_files", "GradebookWriter", "Tally", "parse_cells",
+    "read_answer_file", "read_csv_text", "read_yaml_text", "score_bin", "summary_blocks",
 ]  # fmt: skip

@@ -12,6 +12,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from attn_tutor.gradebook.records import BINS, TOP_DIAGNOSES, ItemKey, ItemStats
+from attn_tutor.marking.marker import DIAGNOSES, VERDICTS
 
 
 class Tally:
@@ -73,7 +74,6 @@ class Tally:
 
     def analysis(self) -> list[ItemStats]:
         """Per item: the share of each verdict and the most common diagnoses (ties in DIAGNOSES order)."""
-        from attn_tutor.grading import DIAGNOSES, VERDICTS
 
         self._count()
 

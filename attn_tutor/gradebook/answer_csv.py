@@ -8,11 +8,11 @@ from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
 
-from attn_tutor.errors import AttnTutorError, Finding, Location
+from attn_tutor.core.errors import AttnTutorError, Finding, Location
+from attn_tutor.core.model import stage_name
+from attn_tutor.core.text import excerpt
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
 from attn_tutor.gradebook.records import Answer, ItemKey, Submission
-from attn_tutor.inputs import excerpt
-from attn_tutor.model import stage_name
 
 NAME_COLUMNS = ("student", "name", "이름", "성명")
 """Column names that hold the student's name (any case), as Google and MS Forms export them."""

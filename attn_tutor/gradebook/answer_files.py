@@ -2,13 +2,16 @@
 
 from __future__ import annotations
 
+import csv
 import itertools
 import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 
-from attn_tutor.errors import Finding, Location
+from attn_tutor.core.errors import Finding, Location
+from attn_tutor.core.model import ANSWER_FILE_BYTES_MAX, CSV_BYTES_MAX
+from attn_tutor.core.reading import InputRefused, open_text, read_regular
 from attn_tutor.gradebook.answer_csv import read_csv_stream
 from attn_tutor.gradebook.answer_yaml import read_yaml_text
 from attn_tutor.gradebook.cells import CellReader
@@ -42,8 +45,6 @@ def read_answer_file(
     ``skip_foreign`` (used when scanning directories): a problem-set YAML file or a
     gradebook CSV sitting among the answers gives no students instead of errors.
     """
-    from attn_tutor.inputs import InputRefused, open_text, read_regular
-    from attn_tutor.model import MAX_ANSWER_FILE_BYTES, MAX_CSV_BYTES
 
     path = Path(path)
     file = str(path)
@@ -51,12 +52,12 @@ def read_answer_file(
     base = str(path.parent)
     try:
         if path.suffix.lower() == ".csv":  # read as a stream: a class of 50,000 is a few MB
-            with open_text(path, MAX_CSV_BYTES) as stream:
+            with open_text(path, CSV_BYTES_MAX) as stream:
                 first = stream.readline()
                 if skip_foreign and looks_like_gradebook(first):
                     return []
                 return read_csv_stream(itertools.chain((first,), stream), file, base=base, cells=cells, name_column=name_column)
-        data = read_regular(path, MAX_ANSWER_FILE_BYTES)
+        data = read_regular(path, ANSWER_FILE_BYTES_MAX)
     except InputRefused as error:  # not a regular file, or over its size cap: never read, never a hang
         return [Submission(stem, file, findings=list(error.problems), readable=False, refused=True)]
     except UnicodeDecodeError as error:  # in a CSV's first line
@@ -76,16 +77,13 @@ def csv_without_problem_set(files) -> str | None:
 
     Read before any marking: only each CSV's first line, safely (a FIFO or an oversized
     file is left for the reader to refuse)."""
-    import csv
 
-    from attn_tutor.inputs import InputRefused, open_text
-    from attn_tutor.model import MAX_CSV_BYTES
 
     for path, from_dir in files:
         if Path(path).suffix.lower() != ".csv":
             continue
         try:
-            with open_text(path, MAX_CSV_BYTES) as stream:
+            with open_text(path, CSV_BYTES_MAX) as stream:
                 first = stream.readline()
         except (InputRefused, OSError, UnicodeDecodeError):
             continue

@@ -1,4 +1,4 @@
-"""One student's YAML answer file, read through :mod:`attn_tutor.yamlread`.
+"""One student's YAML answer file, read through :mod:`attn_tutor.core.yamlread`.
 
 Two paths give the same :class:`~attn_tutor.gradebook.records.Submission`
 (a test holds them equal):
@@ -14,12 +14,12 @@ Two paths give the same :class:`~attn_tutor.gradebook.records.Submission`
 
 from __future__ import annotations
 
-from attn_tutor import yamlread
-from attn_tutor.errors import AttnTutorError, Finding, Location
+from attn_tutor.core import yamlread
+from attn_tutor.core.errors import AttnTutorError, Finding, Location
+from attn_tutor.core.text import excerpt
+from attn_tutor.core.yamlread import BOOL, NULL, STR, MappingNode, ScalarNode, SequenceNode, is_plain, where
 from attn_tutor.gradebook.cells import PLAIN_CELL, CellReader, finding_from, parse_one, read_seed
 from attn_tutor.gradebook.records import TOP_KEYS, Answer, Submission
-from attn_tutor.inputs import excerpt
-from attn_tutor.yamlread import BOOL, NULL, STR, MappingNode, ScalarNode, SequenceNode, is_plain, where
 
 
 def read_yaml_text(

@@ -4,9 +4,11 @@ from __future__ import annotations
 
 import re
 
-from attn_tutor.answers import MAX_LENGTH, MAX_MAGNITUDE
-from attn_tutor.errors import AttnTutorError, Finding, Location
+from attn_tutor.core.errors import AttnTutorError, Finding, Location
+from attn_tutor.core.model import SEED_MAX
+from attn_tutor.core.yamlread import PlainTags
 from attn_tutor.gradebook.records import NestedFinding
+from attn_tutor.marking.answers import MAX_LENGTH, MAX_MAGNITUDE, parse_row
 
 # Plain decimals, as most students type them, are read without the full parser.
 # The result is identical (a test checks it against parse_row); anything else —
@@ -35,7 +37,7 @@ class CellReader:
     def __init__(self, limit: int = 100_000) -> None:
         self._parsed: dict[str, tuple[float, ...] | AttnTutorError] = {}
         self._limit = limit
-        self.plain_tags = None  # an attn_tutor.yamlread.PlainTags, made when a YAML file is read
+        self.plain_tags = None  # an attn_tutor.core.yamlread.PlainTags, made when a YAML file is read
         self.plain_answers = None  # the YAML answer reader's fast path for this run (answer_yaml.PlainAnswers)
 
     def row(self, text: str) -> tuple[float, ...]:
@@ -43,7 +45,7 @@ class CellReader:
 
         Plain decimals take a fast path, percentages and quotients a second one (tests
         hold both equal to the parser); everything else goes to
-        :func:`attn_tutor.answers.parse_row`, once per distinct text (a class types the
+        :func:`attn_tutor.marking.answers.parse_row`, once per distinct text (a class types the
         same rows again and again).
         """
         plain = _PLAIN_ROW.match(text) if len(text) <= MAX_LENGTH else None
@@ -54,7 +56,6 @@ class CellReader:
         if known is None and len(text) <= MAX_LENGTH and (worked := _WORKED_ROW.match(text)):
             known = _worked_cells(worked.group("c1") or worked.group("c2") or worked.group("cells"))
         if known is None:
-            from attn_tutor.answers import parse_row
 
             try:
                 known = tuple(parse_row(text))
@@ -68,14 +69,13 @@ class CellReader:
 
     def tags(self):
         if self.plain_tags is None:
-            from attn_tutor.yamlread import PlainTags
 
             self.plain_tags = PlainTags(self._limit)
         return self.plain_tags
 
 
 def _worked_cells(inner: str) -> tuple[float, ...] | None:
-    """Cells of plain decimals, percentages and quotients, valued as :func:`attn_tutor.answers.parse_row`
+    """Cells of plain decimals, percentages and quotients, valued as :func:`attn_tutor.marking.answers.parse_row`
     values them; None where it would refuse one (a zero divisor, a quotient too large)."""
     values = []
     for cell in _SEPARATORS.split(inner.strip(" \t")):
@@ -103,7 +103,6 @@ def parse_cells(text: str) -> tuple[float, ...]:
 def parse_one(text: str) -> tuple[float, ...]:
     if PLAIN_CELL.match(text):
         return (float(text) + 0.0,)
-    from attn_tutor.answers import parse_row
 
     return tuple(parse_row(text))
 
@@ -119,7 +118,6 @@ _DECIMAL_INT = re.compile(r"[0-9]{1,19}\Z")
 
 def read_seed(text: str | None) -> int | None:
     """A variant number as written in an answer file, or None if it is not one."""
-    from attn_tutor.model import SEED_MAX
 
     if text is None:
         return None

@@ -5,14 +5,13 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple
 
-from attn_tutor.errors import Finding, Location
-from attn_tutor.i18n import t
-from attn_tutor.model import FollowThrough
+from attn_tutor.core.errors import Finding, Location
+from attn_tutor.core.i18n import t
+from attn_tutor.core.model import FollowThrough
 
 ANSWER_SUFFIXES = (".yaml", ".yml", ".csv")
 POLICIES = tuple(FollowThrough)
 TOP_KEYS = ("student", "problem_set", "variant", "answers")
-MAX_SEED = 2**63
 BINS = 10
 TOP_DIAGNOSES = 3
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
@@ -70,7 +69,7 @@ class StudentResult:
     line: int | None
     variant: int | None
     problem_set: str | None
-    report: object | None  # attn_tutor.grading.Report
+    report: object | None  # attn_tutor.marking.marker.Report
     findings: list[Finding]
     set_key: str | None = None  # the problem set's key (its path or name) once it could be solved
     refused: bool = False  # the file itself was refused (not a regular file, over its size cap)
@@ -136,55 +135,3 @@ class ItemStats:
             "counts": dict(self.counts),
             "diagnoses": dict(self.diagnoses),
         }
-
-
-@dataclass
-class Gradebook:
-    """A graded class: every student, the item columns, the analysis and the distribution."""
-
-    students: list[StudentResult]
-    columns: list[ItemKey]
-    follow_through: str = "full"
-
-    @property
-    def failed(self) -> list[StudentResult]:
-        """Students with any problem reported (a file, a row or a cell)."""
-        return [s for s in self.students if s.findings]
-
-    @property
-    def marked(self) -> list[StudentResult]:
-        return [s for s in self.students if s.report is not None]
-
-    @property
-    def refused(self) -> list[StudentResult]:
-        """Files refused as a whole (a FIFO, a device, over the size cap): no gradebook is written."""
-        return [s for s in self.students if s.refused]
-
-    def sets_used(self) -> dict[str, list[str]]:
-        """Each problem set the marked students were marked against, with their names, in first-seen order."""
-        used: dict[str, list[str]] = {}
-        for student in self.marked:
-            used.setdefault(student.problem_set or "", []).append(student.student or "—")
-        return used
-
-    def rows(self, lang: str = "en", *, with_json: bool = False):
-        """Each student as the outputs need them (:class:`~attn_tutor.gradebook.rows.StudentRow`)."""
-        from attn_tutor.gradebook.rows import student_row
-
-        verdicts: dict = {}
-        return (student_row(student, lang, with_json=with_json, verdicts=verdicts) for student in self.students)
-
-    def tally(self, lang: str = "en"):
-        """The item analysis, distribution and class table (:class:`~attn_tutor.gradebook.analysis.Tally`)."""
-        from attn_tutor.gradebook.analysis import Tally
-
-        tally = Tally(self.follow_through, self.columns)
-        for row in self.rows(lang):
-            tally.add(row)
-        return tally
-
-    def analysis(self) -> list[ItemStats]:
-        return self.tally().analysis()
-
-    def distribution(self) -> list[int]:
-        return self.tally().distribution()

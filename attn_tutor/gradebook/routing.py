@@ -7,7 +7,7 @@ worker, so that cold work is done once per run instead of once per worker, and s
 the files without a variant so that every worker gets about the same number of bytes.
 
 The hint comes from :func:`peek`: the first few KiB of a YAML file, read as safely as
-any input (:func:`attn_tutor.inputs.open_regular`: a regular file only, never a hang),
+any input (:func:`attn_tutor.core.reading.open_regular`: a regular file only, never a hang),
 searched for a top-level ``variant:`` line. It only routes: the worker reads and checks
 the whole file itself, so a wrong or missing hint costs speed, never a mark.
 """
@@ -18,6 +18,9 @@ import os
 import re
 from collections.abc import Callable, Sequence
 from pathlib import Path
+
+from attn_tutor.core.model import ANSWER_FILE_BYTES_MAX, CSV_BYTES_MAX
+from attn_tutor.core.reading import InputRefused, open_regular
 
 PEEK_BYTES = 4096  # how much of a file's start is searched for its variant
 FILE_COST = 1024  # what a file costs a worker beyond its bytes (opening, a row to build)
@@ -36,13 +39,11 @@ def peek(path: str | os.PathLike) -> tuple[Key | None, int]:
     :data:`PEEK_BYTES`, or a file that is not a readable regular file within its cap
     (size 0): the worker that reads it in full says what is wrong with it.
     """
-    from attn_tutor.inputs import InputRefused, open_regular
-    from attn_tutor.model import MAX_ANSWER_FILE_BYTES, MAX_CSV_BYTES
 
     name = os.fspath(path)  # a string: a Path would be parsed again for each use
     is_csv = name[-4:].lower() == ".csv"
     try:
-        fd, size = open_regular(name, MAX_CSV_BYTES if is_csv else MAX_ANSWER_FILE_BYTES)
+        fd, size = open_regular(name, CSV_BYTES_MAX if is_csv else ANSWER_FILE_BYTES_MAX)
     except (InputRefused, OSError):
         return None, 0
     try:

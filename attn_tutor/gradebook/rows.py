@@ -2,7 +2,9 @@
 
 A :class:`StudentRow` is small and plain (strings, numbers, tuples), so a worker
 process hands it back cheaply and the parent only merges: the gradebook's typed
-cells, the class table's row, the error lines, the JSON text when asked for.
+cells, the class table's row, the error lines, the JSON text when asked for, and
+whatever else the run asked the worker to make of the student (``grade --feedback``:
+the hand-back sheet), so each answer file is read and marked once.
 """
 
 from __future__ import annotations
@@ -10,8 +12,11 @@ from __future__ import annotations
 import json
 from typing import NamedTuple
 
-from attn_tutor.errors import Location
+from attn_tutor.core.errors import Location
+from attn_tutor.core.i18n import t
+from attn_tutor.core.rounding import fmt, fmt_given, round_half_up
 from attn_tutor.gradebook.records import ItemKey, StudentResult, percent_of
+from attn_tutor.marking.marker import diagnosis_name
 
 
 class StudentRow(NamedTuple):
@@ -26,25 +31,22 @@ class StudentRow(NamedTuple):
     problem_set: str | None = None  # what marked the student (the gradebook's problem_set column)
     file: str = ""  # where the answers came from: a file, or file:line for a CSV row
     refused: bool = False  # the file was refused whole (a FIFO, over its size cap): no gradebook is written
+    extra: object = None  # what grade_class's ``extra`` made of the student where they were marked (a hand-back sheet)
 
 
 def number(x: float) -> str:
     """Points and scores as plain numbers: ``1``, ``0.5``, ``0.6667`` (the marker keeps 4 places)."""
-    from attn_tutor.numbers import fmt_given
 
     return fmt_given(x, 4)
 
 
 def pct(value: float, decimals: int = 1) -> str:
-    from attn_tutor.numbers import fmt
 
     return fmt(value, decimals) + "%"
 
 
 def verdict_cell(item, lang: str = "en") -> str:
     """The gradebook's verdict cell in ``lang``: ``wrong: not divided by √d``, ``오답: √d로 안 나눔``."""
-    from attn_tutor.grading import diagnosis_name
-    from attn_tutor.i18n import t
 
     verdict = t(f"grade.verdict.{item.verdict}", lang)
     return f"{verdict}: {diagnosis_name(item.diagnosis, lang)}" if item.diagnosis else verdict
@@ -55,10 +57,11 @@ def dumps(value) -> str:
     return json.dumps(value, ensure_ascii=False, allow_nan=False)
 
 
-def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = False, verdicts: dict | None = None) -> StudentRow:
+def student_row(
+    student: StudentResult, lang: str = "en", *, with_json: bool = False, verdicts: dict | None = None, extra: object = None
+) -> StudentRow:
     """``verdicts``: the run's memo of verdict cells by (verdict, diagnosis), filled as they are met
-    (a class has a few dozen distinct cells and a hundred thousand items)."""
-    from attn_tutor.numbers import round_half_up
+    (a class has a few dozen distinct cells and a hundred thousand items). ``extra``: carried as is."""
 
     report = student.report
     score, max_score = (None, None) if report is None else (report.score, report.max_score)
@@ -96,4 +99,5 @@ def student_row(student: StudentResult, lang: str = "en", *, with_json: bool = F
         problem_set=student.problem_set,
         file=str(Location(student.file, student.line)),
         refused=student.refused,
+        extra=extra,
     )

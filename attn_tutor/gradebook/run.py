@@ -8,7 +8,7 @@ owns that variant, so its cold work (generating, solving, building its mistake r
 is done once per run, not once per worker; the files without a variant, and every
 CSV file, are spread so that each worker gets about as many bytes. Sub-chunk *i* goes
 to worker *i*: one single-process :class:`concurrent.futures.ProcessPoolExecutor` per
-worker, each with its own :class:`~attn_tutor.gradebook.marking.Grader` (and so its
+worker, each with its own :class:`~attn_tutor.gradebook.grader.Grader` (and so its
 own marker and caches) for the whole run, giving back each file's students as small
 :class:`~attn_tutor.gradebook.rows.StudentRow` objects. The parent merges each
 window's rows back into input order and feeds them to the
@@ -34,15 +34,17 @@ from __future__ import annotations
 import gc
 import math
 import os
+import signal
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Sequence
+from concurrent.futures import ProcessPoolExecutor
 from pathlib import Path
 
-from attn_tutor.errors import Finding, Location
+from attn_tutor.core.errors import Finding, Location
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.cells import CellReader
-from attn_tutor.gradebook.marking import Grader
+from attn_tutor.gradebook.grader import Grader
 from attn_tutor.gradebook.records import StudentResult
 from attn_tutor.gradebook.routing import Router
 from attn_tutor.gradebook.rows import StudentRow, student_row
@@ -62,15 +64,27 @@ def available_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+Extra = Callable[[StudentResult, object], object]
+"""What a row carries beyond the gradebook: ``extra(student, solved)`` of each marked student, made
+in the process that marked them (``solved``: the Grader's (problem set, solutions, widths) of their
+set and variant, or None). Picklable (a module-level function or class) when workers are used."""
+
+
 class _Worker:
     """Marks files for one process: one Grader and one cell reader for the whole run."""
 
     def __init__(
-        self, problems: str | None, follow_through: str, lang: str, with_json: bool, name_column: str | None = None
+        self,
+        problems: str | None,
+        follow_through: str,
+        lang: str,
+        with_json: bool,
+        name_column: str | None = None,
+        extra: Extra | None = None,
     ) -> None:
         self.grader = Grader(problems=problems, follow_through=follow_through)
         self.cells = CellReader()
-        self.lang, self.with_json, self.name_column = lang, with_json, name_column
+        self.lang, self.with_json, self.name_column, self.extra = lang, with_json, name_column, extra
         self.verdicts: dict = {}  # each distinct verdict cell, made once (see student_row)
 
     def grade(self, files: Files) -> tuple[list[list[StudentRow]], dict]:
@@ -85,11 +99,20 @@ class _Worker:
         return rows, dict(self.grader.columns_by_key)
 
     def grade_file(self, path: Path, from_dir: bool) -> list[StudentRow]:
-        return [student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts) for result in self.results(path, from_dir)]
+        """The file read and marked once; each student's row made from that one result."""
+        return [self.row(result) for result in self.results(path, from_dir)]
 
     def failed_row(self, path: Path, reason: str) -> StudentRow:
         """The row of a file that could not be graded at all (in the CSV and the JSON alike)."""
-        return student_row(failed_file(path, reason), self.lang, with_json=self.with_json, verdicts=self.verdicts)
+        return self.row(failed_file(path, reason))
+
+    def row(self, result: StudentResult) -> StudentRow:
+        """A marked student as the outputs need them, with what ``extra`` makes of them."""
+        extra = None
+        if self.extra is not None:
+            solved = None if result.set_key is None else self.grader.solved(result.set_key, result.variant)
+            extra = self.extra(result, solved)
+        return student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra)
 
     def results(self, path: Path, from_dir: bool) -> list[StudentResult]:
         """The file's students, marked in full (their reports, not yet rows)."""
@@ -100,16 +123,6 @@ class _Worker:
             ]
         except Exception as error:  # noqa: BLE001 - one file's failure is that student's error, never the batch's
             return [failed_file(path, f"{type(error).__name__}: {error}")]
-
-
-def marked_results(
-    files: Files, *, problems: str | None = None, follow_through: str = "full", name_column: str | None = None
-) -> tuple[Grader, Iterator[StudentResult]]:
-    """Every student in full, in the order :func:`grade_class` gives their rows, one at a time
-    in this process (the hand-back sheets need each report's cells), and the Grader that
-    solved each (set, variant)."""
-    worker = _Worker(problems, follow_through, "en", False, name_column)
-    return worker.grader, (result for path, from_dir in files for result in worker.results(path, from_dir))
 
 
 def failed_file(path: Path, reason: str) -> StudentResult:
@@ -125,7 +138,6 @@ _STOPPED = 0  # in a worker: the stopping signal it has had (Ctrl-C, SIGTERM, SI
 
 def _start_worker(*args) -> None:
     """A worker process's start: its Grader, and Ctrl-C, SIGTERM or SIGHUP only noted (see _grade_chunk)."""
-    import signal
 
     global _WORKER
     for name in ("SIGINT", "SIGTERM", "SIGHUP"):
@@ -175,14 +187,18 @@ def grade_class(
     on_row: Callable[[StudentRow], None] | None = None,
     progress: Callable[[int, int], None] | None = None,
     name_column: str | None = None,
+    extra: Extra | None = None,
 ) -> None:
     """Mark every file and feed each student, in input order, to ``tally`` and then ``on_row``.
 
+    Each file is read and marked once, in whichever process marks it: everything an output
+    needs of a student is in their row (``with_json``: their full report as JSON; ``extra``:
+    what it makes of each marked student there, such as a hand-back sheet, as ``row.extra``).
     ``jobs``: worker processes (None: every available CPU). ``progress(done, total)`` is
     called in files after each chunk or window. ``name_column``: a CSV's student column, if
     not one of the usual names. Raises only for a bad ``problems``.
     """
-    init_args = (problems, follow_through, lang, with_json, name_column)
+    init_args = (problems, follow_through, lang, with_json, name_column, extra)
     local = _Worker(*init_args)  # also checks --problems before any work
     wanted = jobs
     jobs = min(available_cpus() if jobs is None else jobs, max(1, len(files)))
@@ -226,7 +242,6 @@ class _Workers:
         self.executors: list = [None] * jobs
 
     def _new(self, worker: int):
-        from concurrent.futures import ProcessPoolExecutor
 
         old = self.executors[worker]
         if old is not None:
@@ -327,7 +342,6 @@ class _Workers:
         """Every worker shut down; with ``stop``, told to stop after the file at hand rather than
         finish the work already sent (signalled through the executor's own list of its processes;
         without it, they finish that work first)."""
-        import signal
 
         for executor in self.executors if stop else ():
             for process in list((getattr(executor, "_processes", None) or {}).values()):

@@ -2,17 +2,17 @@
 
 from __future__ import annotations
 
+from attn_tutor.core.i18n import t
 from attn_tutor.gradebook.analysis import Tally, bin_label
-from attn_tutor.gradebook.records import Gradebook, ItemStats
+from attn_tutor.gradebook.records import ItemStats
 from attn_tutor.gradebook.rows import pct
-from attn_tutor.i18n import t
+from attn_tutor.marking.marker import VERDICTS, diagnosis_name
+from attn_tutor.render.blocks import Bar, Bars, Table
 
 
-def summary_blocks(source: Gradebook | Tally, lang: str = "en") -> list:
+def summary_blocks(tally: Tally, lang: str = "en") -> list:
     """The class table, the item analysis and the score distribution as document blocks."""
-    from attn_tutor.document import Bar, Bars, Table
 
-    tally = source.tally(lang) if isinstance(source, Gradebook) else source
     blocks: list = []
     rows = tally.summary
     blocks.append(
@@ -22,7 +22,6 @@ def summary_blocks(source: Gradebook | Tally, lang: str = "en") -> list:
             title=t("grade.class_title_one" if tally.total == 1 else "grade.class_title", lang, count=tally.total),
         )
     )
-    from attn_tutor.grading import VERDICTS, diagnosis_name
 
     groups: dict[str, list[ItemStats]] = {}
     for stats in tally.analysis():

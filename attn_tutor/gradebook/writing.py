@@ -4,21 +4,22 @@
 as it is merged and spools it to a temporary file, so nothing but counts stays in
 memory; at the end the CSV is written under its final header (the item columns
 are only known once every problem set has been seen) and the JSON around the
-students' reports. :func:`gradebook_csv` and :func:`gradebook_json` give the same
-bytes for a :class:`~attn_tutor.gradebook.records.Gradebook` held in memory.
+students' reports.
 """
 
 from __future__ import annotations
 
 import codecs
 import csv
-import io
+import json
 import pickle
 import tempfile
+import unicodedata
 from decimal import Decimal
 
+from attn_tutor.core.i18n import t
 from attn_tutor.gradebook.analysis import Tally, bin_label
-from attn_tutor.gradebook.records import FORMULA_STARTS, Gradebook
+from attn_tutor.gradebook.records import FORMULA_STARTS
 from attn_tutor.gradebook.rows import dumps, number
 
 HEAD = ("student", "variant", "score", "max_score", "percent")
@@ -54,7 +55,6 @@ def header(columns) -> list[str]:
 
 def student_key(name: str | None) -> str:
     """A student's name as two places are compared: NFC, runs of white space as one space."""
-    import unicodedata
 
     return " ".join(unicodedata.normalize("NFC", name or "").split())
 
@@ -69,7 +69,6 @@ def _record(row, index: dict) -> tuple:
 def _typed(record: tuple, width: int, repeated: dict | None = None, lang: str = "en") -> list:
     cells, items, source, errors, name = record
     if repeated and name in repeated:
-        from attn_tutor.i18n import t
 
         said = f"{source[1]}: " + t("grade.duplicate_student", lang, student=name, places=", ".join(repeated[name]))
         if said not in errors:
@@ -140,9 +139,7 @@ class GradebookWriter:
         self._students += 1
 
     def _with_repeat(self, line: bytes, name: str, place: str, places: list[str]) -> bytes:
-        import json
 
-        from attn_tutor.i18n import t
 
         student = json.loads(line)
         said = f"{place}: " + t("grade.duplicate_student", self.lang, student=name, places=", ".join(places))
@@ -204,41 +201,3 @@ class GradebookWriter:
         for spool in (self._csv, self._json):
             if spool is not None:
                 spool.close()
-
-
-def _book_writer(book: Gradebook, lang: str, *, csv_file: bool, json_file: bool) -> GradebookWriter:
-    tally = Tally(book.follow_through, book.columns)
-    writer = GradebookWriter(tally, csv_file=csv_file, json_file=json_file, lang=lang)
-    for row in book.rows(lang, with_json=json_file):
-        tally.add(row)
-        writer.add(row)
-    return writer
-
-
-def gradebook_rows(book: Gradebook, lang: str = "en") -> list[list[str | float | int | Decimal | None]]:
-    """The gradebook as typed cells; the percent is rounded half up to one place (a Decimal)."""
-    writer = _book_writer(book, lang, csv_file=True, json_file=False)
-    try:
-        return list(writer.typed_rows())
-    finally:
-        writer.close()
-
-
-def _book_bytes(book: Gradebook, lang: str, *, json_file: bool) -> bytes:
-    writer = _book_writer(book, lang, csv_file=not json_file, json_file=json_file)
-    out = io.BytesIO()
-    try:
-        (writer.write_json if json_file else writer.write_csv)(out)
-    finally:
-        writer.close()
-    return out.getvalue()
-
-
-def gradebook_csv(book: Gradebook, lang: str = "en") -> bytes:
-    """The gradebook file: UTF-8 with a byte-order mark, RFC 4180 line ends, formulas neutralised."""
-    return _book_bytes(book, lang, json_file=False)
-
-
-def gradebook_json(book: Gradebook, lang: str = "en") -> bytes:
-    """Every student's full report (the quiz's ``--report`` shape), the analysis and the distribution."""
-    return _book_bytes(book, lang, json_file=True)

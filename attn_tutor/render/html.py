@@ -3,7 +3,7 @@
 No network at all: the CSS is inline, there are no scripts, fonts or images, and a
 Content-Security-Policy forbids the browser to fetch anything. Korean is drawn in
 the system's fonts. Printing (A4 or Letter, whatever the printer uses): each
-:class:`~attn_tutor.document.PageBreak` starts a new page, no table or problem is
+:class:`~attn_tutor.render.blocks.PageBreak` starts a new page, no table or problem is
 split across pages when it fits on one, and the answer boxes have solid black
 borders tall enough to write in. Every text is escaped with :func:`html.escape`.
 """
@@ -12,14 +12,15 @@ from __future__ import annotations
 
 import html as _html
 
+from attn_tutor.core.text import escape_unsafe
+from attn_tutor.render import svg
+from attn_tutor.render.blocks import Bars, Block, Chart, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
+
 
 def escape(text: str) -> str:
     """:func:`html.escape`, and control or invisible characters (but line breaks) written as ``\\uXXXX``."""
-    from attn_tutor.inputs import escape_unsafe
-
     return escape_unsafe(_html.escape(text), keep="\n")
 
-from attn_tutor.document import Bars, Block, Chart, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
 
 FONTS = '"Noto Sans CJK KR", "Noto Sans KR", "Malgun Gothic", "Apple SD Gothic Neo", "NanumGothic", sans-serif'
 MONO = '"D2Coding", "Noto Sans Mono CJK KR", "NanumGothicCoding", "Consolas", "DejaVu Sans Mono", monospace'
@@ -142,7 +143,7 @@ def _fields(block: Fields) -> str:
     return '<div class="fields">' + "".join(parts) + "</div>"
 
 
-def _block(block: Block) -> str:
+def block_html(block: Block) -> str:
     if isinstance(block, Heading):
         level = min(max(block.level, 1), 3)
         return f"<h{level}>{escape(block.text)}</h{level}>"
@@ -160,7 +161,6 @@ def _block(block: Block) -> str:
     if isinstance(block, Fields):
         return _fields(block)
     if isinstance(block, Chart):
-        from attn_tutor.render import svg
 
         note = f'<p class="note">{escape(block.note)}</p>' if block.note else ""
         return f'<figure class="chart"><figcaption>{escape(block.title)}</figcaption>{svg.render(block)}{note}</figure>'
@@ -205,7 +205,7 @@ def render(blocks: list[Block], *, title: str = "attn-tutor", lang: str = "en") 
                 in_section = in_head = True
         elif isinstance(block, (Table, Math, Bars, Chart)):
             close_head()
-        body.append(_block(block))
+        body.append(block_html(block))
     close_section()
     body.append("</div>")
     return (

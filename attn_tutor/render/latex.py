@@ -3,7 +3,7 @@
 Answer tables are ruled grids with tall empty cells to write in; filled tables use
 booktabs; a table wider than the page is scaled down to fit (graphicx). Every
 table sits in a minipage with its title, so it never splits across
-pages (worked arithmetic may: it can be longer than a page); each :class:`~attn_tutor.document.PageBreak` is a ``\\clearpage``. All text
+pages (worked arithmetic may: it can be longer than a page); each :class:`~attn_tutor.render.blocks.PageBreak` is a ``\\clearpage``. All text
 is escaped by :func:`escape`: TeX's special characters, brackets (``\\\\[`` would
 read them as a length) and the ligature characters, so a token prints as typed.
 """
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 import unicodedata
 
-from attn_tutor.document import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
+from attn_tutor.render.blocks import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
 
 PREAMBLE = r"""% A worksheet made by attn-tutor. Compile it with XeLaTeX:  xelatex worksheet.tex
 % It needs: xelatex; the LaTeX packages kotex (Korean, through xetexko), fontspec,

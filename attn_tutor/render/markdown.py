@@ -2,7 +2,8 @@
 
 from __future__ import annotations
 
-from attn_tutor.document import (
+from attn_tutor.core.text import escape_unsafe
+from attn_tutor.render.blocks import (
     Bars,
     Block,
     Fields,
@@ -23,14 +24,12 @@ _SPECIAL = str.maketrans({c: "\\" + c for c in "\\`*_{}[]<>#|!~"})
 def escape(text: str) -> str:
     """Text that Markdown shows as it is, also inside a table cell (``|`` escaped); control and
     invisible characters (a terminal escape in a title) are written as ``\\uXXXX``, not passed on."""
-    from attn_tutor.inputs import escape_unsafe
 
     return escape_unsafe(text.translate(_SPECIAL).replace("\n", " "))
 
 
 def _raw(lines) -> list[str]:
     """Lines inside a code fence: shown as they are, but never a control character."""
-    from attn_tutor.inputs import escape_unsafe
 
     return [escape_unsafe(line) for line in lines]
 

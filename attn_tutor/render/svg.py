@@ -1,4 +1,4 @@
-"""A :class:`~attn_tutor.document.Chart` as inline SVG markup: our own small renderer, no library.
+"""A :class:`~attn_tutor.render.blocks.Chart` as inline SVG markup: our own small renderer, no library.
 
 Three kinds (see the block): vertical columns with their counts, 100% stacked
 bars with a legend, and a shaded grid of counts. The SVG has a ``<title>`` and
@@ -12,7 +12,7 @@ from __future__ import annotations
 
 from html import escape
 
-from attn_tutor.document import Chart, display_width
+from attn_tutor.render.blocks import Chart, display_width
 
 WIDTH = 680
 FONT = 12  # px

@@ -18,11 +18,12 @@ wrapped.
 from __future__ import annotations
 
 import os
+import shutil
 import sys
 from contextlib import contextmanager
 from typing import TextIO
 
-from attn_tutor.document import (
+from attn_tutor.render.blocks import (
     Bars,
     Block,
     Fields,
@@ -104,7 +105,6 @@ def screen_width(stream: TextIO | None = None) -> int | None:
     stream = sys.stdout if stream is None else stream
     isatty = getattr(stream, "isatty", None)
     if isatty and isatty():
-        import shutil
 
         return shutil.get_terminal_size().columns
     return None

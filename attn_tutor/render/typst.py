@@ -1,7 +1,7 @@
 """Document blocks as a PDF, typeset by Typst (the ``typst`` package ships its compiler).
 
 The same blocks as the HTML and LaTeX worksheets: each
-:class:`~attn_tutor.document.PageBreak` starts a new page (one per variant), every
+:class:`~attn_tutor.render.blocks.PageBreak` starts a new page (one per variant), every
 table sits in an unbreakable block with its title and note, so no table is split
 across pages (worked arithmetic may continue on the next page, and so may a key
 table longer than a page, its header repeated), and answer boxes
@@ -26,9 +26,11 @@ import os
 import re
 import sys
 import unicodedata
+import warnings
 from pathlib import Path
 
-from attn_tutor.document import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table, display_width
+from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.render.blocks import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table, display_width
 
 # (family, file names of its regular face), in order of preference
 HANGUL_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
@@ -290,9 +292,7 @@ def render_pdf(
 
     ``quiet=False`` lets Typst's warnings through (the tests make them errors).
     """
-    import warnings
 
-    from attn_tutor.errors import AttnTutorError
 
     found = hangul_font(font_dirs_)
     if found is None and has_hangul(_all_text(blocks) + title):

@@ -6,7 +6,7 @@ The inputs are built here: for every asked row of every problem in
 tests/golden/problems.yaml, the exact rows as a student rounds them, each known mistake
 (mistakes.exact_mistakes) typed in one stage, early rounding, a wrong cell, a chain of
 follow-through, a trivial carry, a stage left blank, and lines in every answer syntax; the
-expected results are whatever the Python implementation gives (tests/golden_cases.py).
+expected results are whatever the Python implementation gives (tests/helpers/golden_cases.py).
 ``dom: true`` marks the cases the browser test also types into the page, one or more per
 verdict and per diagnosis.
 """
@@ -17,13 +17,14 @@ import json
 import sys
 from pathlib import Path
 
-sys.path.insert(0, str(Path(__file__).resolve().parents[1]))
+sys.path.insert(0, str(Path(__file__).resolve().parents[1]))  # tests/: the helpers package
 
-import golden_cases as g  # noqa: E402
+from helpers import golden_cases as g  # noqa: E402
 
-from attn_tutor import grading, mistakes  # noqa: E402
-from attn_tutor.model import STAGES  # noqa: E402
-from attn_tutor.numbers import fmt  # noqa: E402
+from attn_tutor.core.model import STAGES  # noqa: E402
+from attn_tutor.core.rounding import fmt  # noqa: E402
+from attn_tutor.marking import marker as grading  # noqa: E402
+from attn_tutor.marking import mistakes
 
 PARSE_TEXTS = [
     # read
@@ -102,7 +103,7 @@ def marking_cases() -> list[dict]:
             for stage in asked:
                 for found in mistakes.exact_mistakes(sol, row, stage):
                     code, made = found[0], found[1]
-                    rounded = getattr(found, "rounding", None)  # issue 10: each kind of early rounding
+                    rounded = getattr(found, "rounding", None)  # each kind of early rounding
                     seen = (problem.id, code, None if rounded is None else (rounded.kind, stage))
                     if seen in seen_codes:
                         continue
@@ -180,7 +181,7 @@ def marking_cases() -> list[dict]:
 
 
 def hint_cases() -> list[dict]:
-    from attn_tutor.quiz import hint_cells
+    from attn_tutor.marking.hints import hint_cells
 
     cases = []
     for problem in g.problem_set().problems:
@@ -216,7 +217,7 @@ def main() -> None:
     cases = marking_cases()
     choose_dom(cases)
     data = {
-        "about": "Made by tests/tools/make_golden.py from the Python marker; see tests/golden_cases.py.",
+        "about": "Made by tests/tools/make_golden.py from the Python marker; see tests/helpers/golden_cases.py.",
         "problem_set": "problems.yaml",
         "parse": [{"text": t, **g.run_parse(t)} for t in PARSE_TEXTS],
         "format": [{"x": x, "decimals": d, **g.run_format(x, d)} for x, d in FORMAT_CASES],

@@ -1,0 +1,354 @@
+"""Hand-back sheets: one page per student of what ``grade`` marked, as document blocks.
+
+For each asked row and stage the student sees a small table — the row they typed,
+each cell's mark (✓ right, ↪ right from their own earlier numbers, ✗ wrong), the
+correct row and, where follow-through was used, the row computed from their own
+numbers — then the diagnosis sentence, which earlier numbers the follow-through
+came from, and the correct row's arithmetic (:mod:`attn_tutor.solve.explain`), worked on
+their own variant's numbers.
+
+The blocks are pure: they read a :class:`~attn_tutor.gradebook.StudentResult` and
+the solved problem set. ``grade --feedback DIR`` hands a :class:`SheetMaker` to the
+class's grading (:func:`attn_tutor.gradebook.run.grade_class`'s ``extra``), so each
+student's page is made, HTML (:mod:`attn_tutor.render.html`) or PDF
+(:mod:`attn_tutor.render.typst`, the worksheets' own Typst renderer), in the worker
+that marked them, from that one marking, and travels in their row as a
+:class:`Sheet`. :class:`SheetFiles` spools each row's page under a file name of its
+own student's (:class:`FileNames`: safe on any system, distinct), checks every
+target once the class is marked, and writes them through :mod:`attn_tutor.core.writing`.
+"""
+
+from __future__ import annotations
+
+import os
+import pickle
+import re
+import tempfile
+import unicodedata
+from collections.abc import Iterator, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+from typing import NamedTuple
+
+from attn_tutor.core.errors import AttnTutorError, Finding, Location, UsageError
+from attn_tutor.core.i18n import t
+from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.core.writing import make_directory, refuse_overwrite, write_atomic
+from attn_tutor.marking.hints import cell_labels
+from attn_tutor.marking.marker import previous_stage, segments
+from attn_tutor.render import html
+from attn_tutor.render.blocks import Block, Fields, Heading, Math, Paragraph, Table
+from attn_tutor.render.typst import font_dirs, hangul_font, has_hangul, render_pdf
+from attn_tutor.solve import explain
+from attn_tutor.solve.layout import given_blocks, problem_heading
+
+STATE_KEYS = ("correct", "follow_through", "wrong", "missing", "masked")
+MAX_NAME_BYTES = 120  # of the stem; file systems allow 255 bytes a name
+_RESERVED = re.compile(r"(?i)\A(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?\Z")  # Windows device names
+_UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]')
+
+
+# --- file names ----------------------------------------------------------------------------
+
+
+def safe_stem(name: str) -> str:
+    """A file-name stem for a student's name: NFC, no separators, controls or reserved names."""
+    text = unicodedata.normalize("NFC", name or "")
+    text = _UNSAFE.sub("_", text)
+    text = "".join(ch if unicodedata.category(ch)[0] != "C" else "_" for ch in text)
+    text = re.sub(r"\s+", " ", text).strip(" ._")  # no leading dot (hidden), no trailing dot or space (Windows)
+    text = re.sub(r"\A-+", "_", text)  # a leading "-" reads as an option to every command
+    if not text or set(text) <= {".", "_", " "}:
+        text = "student"
+    if _RESERVED.match(text):
+        text = "_" + text
+    encoded = text.encode("utf-8")
+    if len(encoded) > MAX_NAME_BYTES:
+        text = encoded[:MAX_NAME_BYTES].decode("utf-8", "ignore").rstrip(" ._") or "student"
+    return text
+
+
+class FileNames:
+    """One distinct file name per student, given as the students come: equal or
+    case-insensitively equal names (the same file on Windows and macOS) get ``-2``,
+    ``-3``... in the order met."""
+
+    def __init__(self, suffix: str = ".html") -> None:
+        self.suffix = suffix
+        self._taken: set[str] = set()
+
+    def name(self, student: str) -> str:
+        stem = safe_stem(student)
+        candidate, n = stem, 1
+        while unicodedata.normalize("NFC", (candidate + self.suffix).casefold()) in self._taken:
+            n += 1
+            candidate = f"{stem}-{n}"
+        self._taken.add(unicodedata.normalize("NFC", (candidate + self.suffix).casefold()))
+        return candidate + self.suffix
+
+
+def file_names(names: Sequence[str], suffix: str = ".html") -> list[str]:
+    """One distinct file name per student, in order (see :class:`FileNames`)."""
+    given = FileNames(suffix)
+    return [given.name(name) for name in names]
+
+
+# --- the sheet -----------------------------------------------------------------------------
+
+
+def _number(x: float | None, decimals: int) -> str:
+    """A number the student typed, as typed (up to ``decimals`` places)."""
+
+    return "" if x is None else fmt_given(x, decimals)
+
+
+def _answer(x: float, decimals: int) -> str:
+    """A number worked out for the student: rounded half up to the asked places, as the key prints it."""
+
+    return fmt(x, decimals)
+
+
+def _stage_label(stage: str, lang: str) -> str:
+    return t(f"export.stage.{stage}", lang)
+
+
+def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
+    """One marked stage: the table, the diagnosis, the follow-through, the working."""
+
+    problem = solution.problem
+    labels = cell_labels(solution, item.stage, lang)
+    rows = _mark_rows(item, len(labels), problem.decimals, lang)
+    verdict = t(f"grading.verdict.{item.verdict}", lang)
+    title = t("feedback.item_title", lang, stage=_stage_label(item.stage, lang), verdict=verdict, points=fmt_given(item.points, 2))
+    blocks: list[Block] = _mark_tables(solution, item, labels, rows, title, lang)
+    blocks.extend(Paragraph(note) for note in _item_notes(item, items_by_stage, labels, problem.decimals, lang))
+    if item.verdict != "correct":
+        worked = explain.explain_row(solution, problem.row_index(item.row), problem.decimals).get(item.stage, [])
+        if worked:
+            blocks.append(Math(tuple(worked), title=t("feedback.working", lang)))
+    return blocks
+
+
+def _mark_rows(item, width: int, decimals: int, lang: str) -> list[tuple[str, ...]]:
+    """The table's rows: typed, marks, correct and (where follow-through was used) carried; masked cells "—"."""
+    given = item.given if item.given is not None else (None,) * width
+    rows = [
+        (t("feedback.row.given", lang), *(_number(v, decimals) for v in given)),
+        (t("feedback.row.mark", lang), *(t(f"feedback.cell.{state}", lang) for state in item.cells)),
+        (
+            t("feedback.row.expected", lang),
+            *("—" if v is None else _answer(v, decimals) for v in item.expected),
+        ),
+    ]
+    if "follow_through" in item.cells and item.carried is not None:
+        rows.append(
+            (
+                t("feedback.row.carried", lang),
+                *("—" if v is None else _answer(v, decimals) for v in item.carried),
+            )
+        )
+    for i, state in enumerate(item.cells):  # masked cells read "—" in every row
+        if state == "masked":
+            rows = [(r[0], *(("—" if j == i else c) for j, c in enumerate(r[1:]))) for r in rows]
+    return rows
+
+
+def _mark_tables(solution, item, labels, rows: list[tuple[str, ...]], title: str, lang: str) -> list[Block]:
+    """The marked rows as one table, or with several heads a table each, as the worksheet has them."""
+
+    problem = solution.problem
+    parts = segments(solution, item.stage) if len(solution.heads) > 1 and item.stage != "output" else [slice(None)]
+    tables: list[Block] = []
+    for number, part in enumerate(parts, start=1):
+        if len(parts) == 1:
+            header, head_title = (item.row, *labels), title
+        else:
+            head = t("solve.head", lang, n=number)
+            header, head_title = (item.row, *problem.keys), f"{title} — {head}" if number == 1 else head
+        tables.append(Table(header, tuple((r[0], *r[1:][part]) for r in rows), title=head_title))
+    return tables
+
+
+def _item_notes(item, items_by_stage: dict, labels, decimals: int, lang: str) -> list[str]:
+    """The sentences under the table: the diagnosis, where follow-through came from, a missing answer."""
+
+    notes = []
+    if item.diagnosis:
+        notes.append(t(f"grading.diagnosis.{item.diagnosis}", lang))
+    follow = [i for i, state in enumerate(item.cells) if state == "follow_through"]
+    if follow:
+        before = previous_stage(item.stage)
+        earlier = items_by_stage.get(before)
+        cells = ", ".join(labels[i] for i in follow)
+        if earlier is not None and earlier.given is not None:
+            notes.append(
+                t(
+                    "feedback.follow_from",
+                    lang,
+                    cells=cells,
+                    stage=t(f"quiz.stage.{before}", lang),
+                    row=_tuple(earlier.given, decimals),
+                )
+            )
+        else:
+            notes.append(t("feedback.follow_from_own", lang, cells=cells, stage=t(f"quiz.stage.{before}", lang)))
+    if item.verdict == "missing":
+        notes.append(t("feedback.missing", lang))
+    return notes
+
+
+def _tuple(values, decimals: int) -> str:
+    return "(" + ", ".join(_number(v, decimals) for v in values) + ")"
+
+
+def sheet_blocks(student, solved, lang: str) -> list[Block]:
+    """A student's hand-back sheet. ``solved``: (problem set, {problem id: Solution}) of their variant."""
+
+    name = student.student or t("feedback.no_name", lang)
+    blocks: list[Block] = [Heading(t("feedback.title", lang, student=name), level=1)]
+    fields = [(t("export.name", lang), name)]
+    if student.variant is not None:
+        fields.append((t("grade.col.variant", lang), str(student.variant)))
+    if student.report is not None:
+        score = f"{fmt_given(student.score, 2)} / {fmt_given(student.max_score, 2)}"
+        if student.percent is not None:
+            score += f" ({fmt(student.percent, 1)}%)"
+        fields.append((t("grade.col.score", lang), score))
+    blocks.append(Fields(tuple(fields)))
+    for finding in student.findings:
+        blocks.append(Paragraph(t("feedback.problem_found", lang, message=finding.text(lang))))
+    if student.report is None or solved is None or isinstance(solved, Exception):
+        blocks.append(Paragraph(t("feedback.not_marked", lang)))
+        return blocks
+    problem_set, solutions = solved[0], solved[1]
+    if problem_set.title:
+        blocks.append(Paragraph(problem_set.title))
+    blocks.append(Paragraph(t("feedback.legend", lang)))
+    by_row: dict[tuple[str, str], dict[str, object]] = {}
+    for item in student.report.items:
+        by_row.setdefault((item.problem, item.row), {})[item.stage] = item
+    for problem in problem_set.problems:
+        solution = solutions[problem.id]
+        rows = [token for token in problem.asked_rows if (problem.id, token) in by_row]
+        if not rows:
+            continue
+        blocks.append(problem_heading(problem))
+        blocks.extend(given_blocks(solution, lang, problem.decimals))
+        for token in rows:
+            stages = by_row[(problem.id, token)]
+            blocks.append(Heading(t("quiz.row", lang, token=token), level=3))
+            for stage in problem.stages:
+                item = stages.get(stage)
+                if item is not None:
+                    blocks.extend(item_blocks(solution, item, stages, lang))
+    return blocks
+
+
+FORMATS = {"html": ".html", "pdf": ".pdf"}
+
+
+def render_sheet(blocks: list[Block], title: str, lang: str, format: str = "html") -> str | bytes:
+    """A sheet as a self-contained HTML page, or a PDF (A4) typeset by Typst."""
+    if format == "pdf":
+
+        return render_pdf(blocks, title=title, lang=lang)
+
+    return html.render(blocks, title=title, lang=lang)
+
+
+def needs_hangul(names: Sequence[str], columns, lang: str) -> bool:
+    """Whether a class's sheets will have Korean in them: the language, a name, a problem or token."""
+
+    return (
+        lang == "ko"
+        or any(has_hangul(name or "") for name in names)
+        or any(has_hangul(problem + token) for problem, token, _ in columns)
+    )
+
+
+# --- made where the student was marked, written after the checks ----------------------------
+
+
+class Sheet(NamedTuple):
+    """A student's page as the process that marked them made it: the HTML text or PDF bytes, or
+    (None) the problems that stopped it (raised by :meth:`SheetFiles.check`, before any output
+    is written)."""
+
+    page: str | bytes | None
+    problems: tuple[Finding, ...] = ()
+
+
+@dataclass(frozen=True)
+class SheetMaker:
+    """``grade_class``'s ``extra`` for ``--feedback``: each marked student's sheet, made in the worker
+    from the student's one marking (``solved``: their set and variant, solved by that worker's Grader)."""
+
+    lang: str
+    format: str = "html"
+
+    def __call__(self, student, solved) -> Sheet:
+        try:
+            blocks = sheet_blocks(student, solved, self.lang)
+            return Sheet(render_sheet(blocks, blocks[0].text, self.lang, self.format))
+        except AttnTutorError as error:  # a PDF that cannot be typeset: said before anything is written
+            return Sheet(None, tuple(error.problems))
+        except Exception as error:  # noqa: BLE001 - a sheet that breaks is said, never a traceback
+            reason = f"{type(error).__name__}: {error}"
+            return Sheet(None, (Finding("grade.internal_error", {"reason": reason}, Location(student.file)),))
+
+
+class SheetFiles:
+    """``--feedback DIR``: each row's sheet under a file name of its own student's, spooled as the rows
+    come (so memory stays flat), checked once the class is marked, then written."""
+
+    def __init__(self, directory: Path, format: str = "html", *, lang: str = "en", force: bool = False) -> None:
+        self.directory, self.format, self.lang, self.force = Path(directory), format, lang, force
+        self.names: list[str] = []  # every student's name, in gradebook order
+        self.targets: list[Path] = []  # the file each of them gets
+        self._given = FileNames(FORMATS[format])
+        self._spool = tempfile.TemporaryFile()
+        self.problems: list[Finding] = []  # what stopped the first sheet that could not be made
+
+    def add(self, row) -> None:
+        """One marked student's row: its sheet (``row.extra``, a :class:`Sheet`) under their own name."""
+        name = row.cells[0] or ""
+        target = self.directory / self._given.name(name)
+        self.names.append(name)
+        self.targets.append(target)
+        if row.extra.page is None and not self.problems:
+            self.problems = list(row.extra.problems)
+        pickle.dump((target, row.extra), self._spool, protocol=pickle.HIGHEST_PROTOCOL)
+
+    def check(self, columns, others: dict[str, str]) -> None:
+        """Before any file is written: a Hangul font for Korean PDFs, no target that is another output
+        (``others``: real path -> its option), every sheet made, and, without ``--force``, none
+        already there."""
+        if self.format == "pdf" and hangul_font() is None and needs_hangul(self.names, columns, self.lang):
+            raise AttnTutorError("export.no_hangul_font", dirs=", ".join(str(d) for d in font_dirs()))
+        if self.problems:
+            raise AttnTutorError.many(self.problems)
+        for target in self.targets:
+            clash = others.get(os.path.realpath(target))
+            if clash is not None:
+                raise UsageError("grade.outputs_clash", first=clash, second="--feedback", path=str(target))
+        if self.directory.is_dir():  # a directory still to be made holds no file to clobber
+            for target in self.targets:
+                refuse_overwrite(target, self.force)
+
+    def _spooled(self) -> Iterator[tuple[Path, Sheet]]:
+        self._spool.seek(0)
+        while True:
+            try:
+                yield pickle.load(self._spool)
+            except EOFError:
+                return
+
+    def write(self) -> str:
+        """Every sheet, each whole or not at all; the line saying where they went."""
+        make_directory(self.directory)
+        for target, sheet in self._spooled():
+            write_atomic(target, sheet.page, replace=self.force)
+        return t("feedback.written", self.lang, count=len(self.targets), path=str(self.directory))
+
+    def close(self) -> None:
+        self._spool.close()

@@ -1,0 +1,343 @@
+"""One ``grade`` run and its outputs: the gradebook (or the LMS's layout of it), the JSON, the
+hand-back sheets and the class report, all from one reading and marking of the class.
+
+:func:`grade_run` is the command's whole run. The :class:`GradeOptions` say what was
+asked; :meth:`GradeOutputs.check` checks them before any work (the outputs are distinct,
+new unless ``--force`` and none of the inputs; the options fit together; the roster
+reads) and makes every output's collector once. The class is then marked by
+:func:`attn_tutor.gradebook.run.grade_class` (``--jobs`` workers), each answer file read
+and marked once, in whichever process marks it; every student comes back as a
+:class:`~attn_tutor.gradebook.rows.StudentRow` carrying all any output needs of them
+(with ``--feedback``, the hand-back sheet made there from the same marking: a
+:class:`~attn_tutor.classroom.handback.Sheet`) and is fed, in gradebook order, to
+:meth:`GradeOutputs.add`. :meth:`GradeOutputs.finish` then matches the roster, builds
+the LMS file, checks every sheet's target and writes each file through
+:mod:`attn_tutor.core.writing` (whole or nothing; nothing over an existing file without
+``--force``), giving the :class:`Outcome` the command says. Each sheet is written under
+a file name made from its own row's student, never paired up by position.
+
+Exit status (with the gradebook's own rule, 1 when any student had a problem):
+with ``--roster``, 1 as well when any answer-file student is not matched to the
+roster (not found, ambiguous, or the same roster student as another file); roster
+students without an answer file are listed but do not change it (absences are
+ordinary).
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable, Sequence
+from contextlib import AbstractContextManager, nullcontext
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+from attn_tutor.classroom import lms_gradebook
+from attn_tutor.classroom import roster as rosters
+from attn_tutor.classroom.handback import SheetFiles, SheetMaker
+from attn_tutor.classroom.report import ClassCounts, render_report
+from attn_tutor.core.errors import AttnTutorError, UsageError
+from attn_tutor.core.i18n import t
+from attn_tutor.core.writing import atomic_file, check_directory, refuse_overwrite, write_atomic
+from attn_tutor.gradebook.analysis import Tally
+from attn_tutor.gradebook.answer_files import csv_without_problem_set, find_answer_files
+from attn_tutor.gradebook.records import ANSWER_SUFFIXES
+from attn_tutor.gradebook.rows import StudentRow
+from attn_tutor.gradebook.run import Files, grade_class
+from attn_tutor.gradebook.summary import summary_blocks
+from attn_tutor.gradebook.writing import GradebookWriter
+
+Say = Callable[[str], None]  # one sentence for standard error, as it is found
+Progress = Callable[[int], AbstractContextManager]  # files in all -> a bar whose value is called (done, total)
+
+
+@dataclass(frozen=True)
+class GradeOptions:
+    """What the command line asked of one run; an output is None when not asked for."""
+
+    paths: tuple[Path, ...]
+    problems: str | None = None
+    csv: Path | None = None
+    json: Path | None = None
+    follow_through: str = "full"
+    roster: Path | None = None
+    layout: str = "full"  # the --csv file's layout: full, canvas, moodle
+    assignment: str | None = None
+    out_of: float | None = None
+    feedback: Path | None = None
+    feedback_format: str = "html"
+    class_report: Path | None = None
+    jobs: int | None = None
+    name_column: str | None = None
+    force: bool = False
+    lang: str = "en"
+
+    @property
+    def lms_layout(self) -> bool:
+        return self.layout in ("canvas", "moodle")
+
+    def named_outputs(self) -> list[tuple[str, Path]]:
+        """The output files known before marking, by option (the sheets' names come with the students)."""
+        named = (("--csv", self.csv), ("--json", self.json), ("--class-report", self.class_report))
+        return [(name, path) for name, path in named if path is not None]
+
+    def inputs(self) -> list[Path]:
+        """Every file the run reads that exists: the answers, the problem set, the roster."""
+        named = [*self.paths, *([Path(self.problems)] if self.problems is not None and Path(self.problems).exists() else [])]
+        return named + ([self.roster] if self.roster is not None and self.roster.exists() else [])
+
+
+@dataclass(frozen=True)
+class Outcome:
+    """What a finished run has to say: the summary's blocks and lines, and its exit status."""
+
+    blocks: list  # the class table, item analysis and distribution, then the roster's matching
+    total: int
+    marked: int
+    failed: int  # students with any problem, a repeated name included
+    sets: dict[str, list[str]]  # each problem set that marked someone -> who, in first-seen order
+    notes: tuple[str, ...]  # lines for the summary (absent students, an LMS's points)
+    written: tuple[str, ...]  # where each output went, for standard error
+    nothing_written: str | None  # why nothing was written (a refused file), when outputs were asked for
+    status: int  # 1: a student had a problem, was repeated or unmatched, or sets were mixed
+
+
+def check_outputs(named: Sequence[tuple[str, Path]], force: bool, inputs: Sequence[Path] = ()) -> None:
+    """Before any work: the outputs are distinct files, new unless ``force``, and none of the inputs:
+    not a named file, and no answer-like file inside a directory being graded."""
+    seen: dict[str, str] = {}
+    for name, out in named:
+        first = seen.setdefault(os.path.realpath(out), name)
+        if first != name and {first, name} == {"--csv", "--json"}:
+            raise UsageError("grade.same_output", path=str(out))
+        if first != name:
+            raise UsageError("grade.outputs_clash", first=first, second=name, path=str(out))
+    for _name, out in named:
+        real = os.path.realpath(out)
+        for source in inputs:
+            if source.is_dir() and out.name.lower().endswith(ANSWER_SUFFIXES):
+                root = os.path.realpath(source)
+                if real.startswith(root.rstrip(os.sep) + os.sep):
+                    raise UsageError("files.in_graded_directory", path=str(out), directory=str(source))
+        refuse_overwrite(out, force, inputs=[p for p in inputs if not p.is_dir()])
+
+
+def _check_options(options: GradeOptions) -> None:
+    """The classroom options fit together, and the sheets' directory can be made."""
+    if options.lms_layout and options.roster is None:
+        raise UsageError("roster.layout_needs_roster", layout=options.layout)
+    if options.lms_layout and options.csv is None:
+        raise UsageError("grade.layout_needs_csv", layout=options.layout)
+    if not options.lms_layout and (options.assignment is not None or options.out_of is not None):
+        raise UsageError("grade.roster_needs_layout")
+    if options.feedback is not None:
+        check_directory(options.feedback)
+
+
+class RosterOutputs:
+    """``--roster``: the class list, read before any work; each row's student, matched once the class
+    is marked; with ``--csv-layout canvas|moodle``, the LMS file made from that matching."""
+
+    def __init__(self, roster: rosters.Roster, options: GradeOptions, assignment: str | None) -> None:
+        self.roster, self.layout, self.lang = roster, options.layout, options.lang
+        self.lms_layout = options.lms_layout
+        self.assignment = assignment
+        self.out_of = None if options.out_of is None else Decimal(repr(options.out_of))
+        self.students: list[rosters.Graded] = []  # one per row, in gradebook order
+        self.matching: rosters.Matching | None = None
+        self.lms: lms_gradebook.LmsFile | None = None
+
+    @classmethod
+    def read(cls, options: GradeOptions) -> RosterOutputs:
+        """The roster read and its assignment column chosen: every problem said before any work."""
+        path = options.roster
+        if not path.exists():
+            raise AttnTutorError("grade.no_such_path", path=str(path))
+        roster = rosters.read_roster(path)
+        if options.layout == "canvas" and roster.kind != "canvas":
+            raise UsageError("roster.canvas_needs_canvas", file=str(path))
+        assignment = options.assignment
+        if options.lms_layout and assignment is None:
+            assignment = lms_gradebook.default_assignment(roster)
+            if assignment is None:
+                columns = ", ".join(roster.assignments) or t("roster.none", options.lang)
+                raise UsageError("roster.no_assignment", columns=columns)
+        return cls(roster, options, assignment)
+
+    def add(self, row: StudentRow) -> None:
+        self.students.append(rosters.Graded.of(row))
+
+    def match(self) -> tuple[list[str], list[str]]:
+        """The students matched to the roster, and the LMS file built: (errors, notes)."""
+        lang = self.lang
+        self.matching = rosters.match([s.student for s in self.students], self.roster)
+        errors = rosters.unmatched_messages(self.students, self.matching, self.roster, lang, lms=self.lms_layout)
+        absent = rosters.absent_message(self.matching, lang)
+        notes = [absent] if absent else []
+        if not self.lms_layout:
+            return errors, notes
+        self.lms = lms = lms_gradebook.lms_csv(
+            self.layout, self.students, self.matching, self.roster, assignment=self.assignment, out_of=self.out_of
+        )
+        if lms.roster_points is not None:
+            roster_points, given = lms_gradebook.grade_text(lms.roster_points), lms_gradebook.grade_text(lms.out_of)
+            notes.append(t("lms.points_differ", lang, column=lms.column, roster=roster_points, out_of=given))
+        if lms.unmarked:
+            names = ", ".join(self.students[i].student or "—" for i in lms.unmarked)
+            notes.append(t("roster.unmarked", lang, names=names))
+        return errors, notes
+
+    def written(self, path: Path) -> str:
+        key = "lms.canvas_written" if self.layout == "canvas" else "lms.moodle_written"
+        lms = self.lms
+        return t(key, self.lang, count=lms.written, column=lms.column, path=str(path), identifier=lms.identifier or "—")
+
+    @property
+    def unmatched(self) -> int:
+        return 0 if self.matching is None else len(self.matching.unmatched)
+
+    def blocks(self) -> list:
+        return [] if self.matching is None else rosters.matching_blocks(self.students, self.matching, self.lang)
+
+
+class GradeOutputs:
+    """Every output of one run, made once from the checked options. Lifecycle: :meth:`check` (before
+    any work), :meth:`add` (each marked student, in gradebook order), :meth:`finish` (the checks that
+    need the whole class, then every file written), :meth:`close` (the spools gone)."""
+
+    def __init__(self, options: GradeOptions, say: Say, roster: RosterOutputs | None = None) -> None:
+        self.options, self.say, self.roster = options, say, roster
+        self.tally = Tally(options.follow_through)
+        self.writer = GradebookWriter(
+            self.tally, csv_file=options.csv is not None and not options.lms_layout, json_file=options.json is not None, lang=options.lang
+        )  # fmt: skip
+        self.counts: ClassCounts | None = ClassCounts() if options.class_report is not None else None
+        self.sheets: SheetFiles | None = None
+        self.extra: SheetMaker | None = None  # what each worker makes of a marked student beside their row
+        if options.feedback is not None:
+            self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
+            self.extra = SheetMaker(options.lang, options.feedback_format)
+        self.refused: list[StudentRow] = []  # rows of files refused whole (a FIFO, a device, over a size cap)
+        self.sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
+        self._said: set[str] = set()
+
+    @classmethod
+    def check(cls, options: GradeOptions, say: Say) -> GradeOutputs:
+        """Before any work: every output checked, the roster read; the outputs' collectors made."""
+        check_outputs(options.named_outputs(), options.force, options.inputs())
+        _check_options(options)
+        return cls(options, say, RosterOutputs.read(options) if options.roster is not None else None)
+
+    def add(self, row: StudentRow) -> None:
+        """One marked student: each problem said (once: a CSV header's touches every row), the row kept
+        by every output that needs it."""
+        for message in row.errors:
+            if message not in self._said:
+                self._said.add(message)
+                self.say(message)
+        if row.refused:
+            self.refused.append(row)
+        if row.score is not None:
+            self.sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
+        self.writer.add(row)
+        for output in (self.roster, self.counts, self.sheets):
+            if output is not None:
+                output.add(row)
+
+    def finish(self) -> Outcome:
+        """After marking: the repeated students said, then (unless a file was refused whole: then
+        nothing) the roster matched, the sheets' targets checked and every file written."""
+        repeated = self.writer.repeated()
+        for name, places in repeated.items():
+            for place in places:
+                self.say(f"{place}: " + t("grade.duplicate_student", self.options.lang, student=name, places=", ".join(places)))
+        written, notes = ([], []) if self.refused else self._write()
+        failed = self.tally.failed + self.writer.newly_failed()
+        unmatched = 0 if self.roster is None else self.roster.unmatched
+        return Outcome(
+            blocks=summary_blocks(self.tally, self.options.lang) + ([] if self.roster is None else self.roster.blocks()),
+            total=self.tally.total,
+            marked=self.tally.marked,
+            failed=failed,
+            sets=self.sets,
+            notes=tuple(notes),
+            written=tuple(written),
+            nothing_written=self._nothing_written(),
+            status=1 if failed or repeated or len(self.sets) > 1 or unmatched else 0,
+        )
+
+    def _write(self) -> tuple[list[str], list[str]]:
+        """Every check first, then each file: the gradebook (or LMS file), the JSON, the report, the
+        sheets. (lines saying where each went, notes for the summary)."""
+        options, lang = self.options, self.options.lang
+        errors, notes = ([], []) if self.roster is None else self.roster.match()
+        if self.sheets is not None:
+            others = {os.path.realpath(path): name for name, path in options.named_outputs()}
+            self.sheets.check(self.tally.columns, others)
+        for message in errors:
+            self.say(message)
+        written = []
+        if options.csv is not None:
+            lms = self.roster.lms if options.lms_layout else None
+            with atomic_file(options.csv, replace=options.force) as stream:
+                if lms is not None:
+                    stream.write(lms.data)
+                else:
+                    self.writer.write_csv(stream)
+            written.append(self.roster.written(options.csv) if lms is not None else t("grade.written", lang, path=str(options.csv)))
+        if options.json is not None:
+            with atomic_file(options.json, replace=options.force) as stream:
+                self.writer.write_json(stream)
+            written.append(t("grade.json_written", lang, path=str(options.json)))
+        if options.class_report is not None:
+            write_atomic(options.class_report, render_report(self.tally, self.counts, lang), replace=options.force)
+            written.append(t("report.written", lang, path=str(options.class_report)))
+        if self.sheets is not None:
+            written.append(self.sheets.write())
+        return written, notes
+
+    def _nothing_written(self) -> str | None:
+        if not self.refused or not self.options.named_outputs():
+            return None
+        first = self.refused[0]
+        reason = first.errors[0].removeprefix(f"{first.file}: ") if first.errors else ""
+        return t("grade.nothing_written", self.options.lang, path=first.file, reason=reason)
+
+    def close(self) -> None:
+        self.writer.close()
+        if self.sheets is not None:
+            self.sheets.close()
+
+
+def answer_files(options: GradeOptions) -> Files:
+    """The answer files under the paths, none of the outputs or the roster among them; a CSV without a
+    problem_set column needs ``--problems`` (forms know nothing of problem sets: the teacher says which)."""
+    excluded = [path for _name, path in options.named_outputs()] + ([options.roster] if options.roster else [])
+    files = find_answer_files(options.paths, exclude=excluded)
+    if not files:
+        raise AttnTutorError("grade.no_files")
+    if options.problems is None:
+        needs = csv_without_problem_set(files)
+        if needs is not None:
+            raise UsageError("grade.csv_needs_problems", path=needs)
+    return files
+
+
+def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None) -> Outcome:
+    """The whole of ``grade``: check, mark every file once (``options.jobs`` workers), write, sum up.
+    ``say``: each problem's sentence as it is found; ``progress(total)``: the progress bar."""
+    for path in options.paths:
+        if not path.exists():
+            raise AttnTutorError("grade.no_such_path", path=str(path))
+    outputs = GradeOutputs.check(options, say)
+    try:
+        files = answer_files(options)
+        with progress(len(files)) if progress is not None else nullcontext() as step:
+            grade_class(
+                files, outputs.tally, problems=options.problems, follow_through=options.follow_through,
+                lang=options.lang, with_json=options.json is not None, jobs=options.jobs, on_row=outputs.add,
+                progress=step, name_column=options.name_column, extra=outputs.extra,
+            )  # fmt: skip
+        return outputs.finish()
+    finally:
+        outputs.close()

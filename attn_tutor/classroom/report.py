@@ -1,0 +1,130 @@
+"""The class at a glance (``grade --class-report FILE.html``), as document blocks.
+
+Three charts (:class:`~attn_tutor.render.blocks.Chart`, drawn as SVG by
+:mod:`attn_tutor.render.svg`): the score distribution (the gradebook's ten bins),
+each item's verdict mix as a 100% bar, and the misconception map — how many
+students made each diagnosis on each item (every diagnosis, not only the item
+analysis's top three; only diagnoses and items that occur). Then the item
+analysis tables in numbers. Students who could not be marked count in neither,
+as in the gradebook's own analysis; the page says how many there were.
+
+Pure: reads the gradebook's :class:`~attn_tutor.gradebook.analysis.Tally` and a
+:class:`ClassCounts` fed the same rows; the HTML renderer makes
+one self-contained page of it (no scripts, no network, a CSP that forbids fetching).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from statistics import median
+
+from attn_tutor.core.i18n import t
+from attn_tutor.core.rounding import fmt
+from attn_tutor.gradebook import bin_label, summary_blocks
+from attn_tutor.marking.marker import DIAGNOSES, VERDICTS
+from attn_tutor.render import html
+from attn_tutor.render.blocks import Bars, Block, Chart, Heading, Paragraph
+
+
+def item_label(key, lang: str) -> str:
+    problem, row, stage = key
+    return f"{problem} · {row} · {t(f'quiz.stage.{stage}', lang)}"
+
+
+class ClassCounts:
+    """What the report needs beyond the gradebook's Tally, gathered a student (row) at a time:
+    every diagnosis on every item (the Tally's analysis keeps the top three) and each percent."""
+
+    def __init__(self) -> None:
+        self.diagnoses: dict[tuple, Counter] = {}
+        self.percents: list[float] = []
+
+    def add(self, row) -> None:
+        if row.score is None:
+            return
+        if row.max_score:
+            self.percents.append(100.0 * row.score / row.max_score)
+        for column, _points, _cell, _verdict, diagnosis in row.items:
+            if diagnosis:
+                self.diagnoses.setdefault(column, Counter())[diagnosis] += 1
+
+
+def distribution_chart(tally, lang: str) -> Chart:
+
+    counts = tally.distribution()
+    return Chart(
+        "columns",
+        t("report.distribution", lang, count=sum(counts)),
+        tuple(bin_label(i) for i in range(len(counts))),
+        (t("report.students", lang),),
+        tuple((count,) for count in counts),
+    )
+
+
+def verdict_chart(stats, lang: str) -> Chart:
+
+    return Chart(
+        "stacked",
+        t("report.verdicts", lang),
+        tuple(item_label((s.problem, s.row, s.stage), lang) for s in stats),
+        tuple(t(f"grade.verdict.{v}", lang) for v in VERDICTS),
+        tuple(tuple(s.count(v) for v in VERDICTS) for s in stats),
+        note=t("report.verdicts_note", lang),
+        keys=VERDICTS,
+    )
+
+
+def misconception_chart(tally, counts: ClassCounts, lang: str) -> Chart | None:
+
+    per_item = {column: counts.diagnoses.get(column, Counter()) for column in tally.columns}
+    used = [code for code in DIAGNOSES if any(c[code] for c in per_item.values())]
+    rows = [key for key in tally.columns if any(per_item[key][code] for code in used)]
+    if not used:
+        return None
+    return Chart(
+        "grid",
+        t("report.misconceptions", lang),
+        tuple(item_label(key, lang) for key in rows),
+        tuple(used),
+        tuple(tuple(per_item[key][code] for code in used) for key in rows),
+        note=t("report.misconceptions_note", lang),
+        keys=tuple(used),
+    )
+
+
+def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> list[Block]:
+
+    percents = counts.percents
+    blocks: list[Block] = [Heading(title or t("report.title", lang, count=tally.total), level=1)]
+    facts = t("report.marked", lang, marked=tally.marked, total=tally.total)
+    if percents:
+        facts += " " + t(
+            "report.mean", lang, mean=fmt(sum(percents) / len(percents), 1), median=fmt(median(percents), 1)
+        )
+    blocks.append(Paragraph(facts))
+    if tally.marked < tally.total:
+        blocks.append(Paragraph(t("report.unmarked", lang, count=tally.total - tally.marked)))
+    blocks.append(distribution_chart(tally, lang))
+    stats = tally.analysis()
+    if stats:
+        blocks.append(verdict_chart(stats, lang))
+        grid = misconception_chart(tally, counts, lang)
+        if grid is None:
+            blocks.append(Paragraph(t("report.no_mistakes", lang)))
+        else:
+            blocks.append(grid)
+
+            blocks.append(Heading(t("report.codes", lang), level=3))
+            blocks.extend(
+                Paragraph(f"{code}: {t(f'grading.diagnosis.{code}', lang)}") for code in DIAGNOSES if code in grid.series
+            )
+    blocks.append(Heading(t("report.numbers", lang), level=2))
+    summary = summary_blocks(tally, lang)
+    blocks.extend(b for b in summary[1:] if not isinstance(b, Bars))  # the class list and the text bars: not here
+    return blocks
+
+
+def render_report(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> str:
+
+    blocks = report_blocks(tally, counts, lang, title=title)
+    return html.render(blocks, title=blocks[0].text, lang=lang)

@@ -1,0 +1,119 @@
+"""The command line's front: the app, its top-level options, and the table of commands.
+
+Each command lives in a module of its own (:data:`COMMANDS` says which) that parses
+the command's options and calls the package below it. :func:`main` builds an app
+holding only the command named on the line (:func:`app_for`), so a run imports that
+command's module and nothing of the others; a bare ``--version`` gets no command, and
+``--help`` or a mistyped command every command. numpy, yaml and rich are imported
+only inside the functions that use them, so ``attn-tutor --help`` and
+``attn-tutor solve --help`` start fast.
+
+Every :class:`~attn_tutor.core.errors.AttnTutorError` becomes one sentence on standard
+error and exit status 1 (2 for usage): :func:`attn_tutor.cli.options.guarded`.
+Help texts are catalogue keys ("help.…" in :mod:`attn_tutor.core.i18n`), shown in the
+user's language by :mod:`attn_tutor.cli.help`; a command's help is the key
+``help.cmd.<name>``.
+"""
+
+from __future__ import annotations
+
+import functools
+import importlib
+import os
+import sys
+from typing import Annotated
+
+import typer
+
+from attn_tutor import __version__
+from attn_tutor.cli.help import LocalGroup, LocalTyper
+from attn_tutor.cli.options import LangOption, check_lang
+from attn_tutor.core.errors import UsageError
+from attn_tutor.core.i18n import t
+
+COMMANDS: dict[str, tuple[str, str]] = {
+    # the command -> (its module in attn_tutor.cli, its function); --help lists them in this order
+    "solve": ("solve", "solve"),
+    "list": ("sets", "list_problems"),
+    "show": ("sets", "show"),
+    "validate": ("sets", "validate"),
+    "quiz": ("quiz", "quiz"),
+    "grade": ("grade", "grade"),
+    "export": ("export", "export"),
+    "generate": ("generate", "generate"),
+}
+
+
+def _version(value: bool) -> None:
+    if value:
+        typer.echo(f"attn-tutor {__version__}")
+        raise typer.Exit()
+
+
+def main_callback(
+    version: Annotated[
+        bool, typer.Option("--version", callback=_version, is_eager=True, help="help.version")
+    ] = False,
+    lang: LangOption = None,
+) -> None:
+    """A tutor and grader for computing scaled dot-product attention by hand."""
+    if lang is not None:  # `attn-tutor --lang ko solve`: the command after it speaks that language too
+        try:
+            check_lang(lang)
+        except UsageError as error:
+            sys.stderr.write(t("cli.error", "en", message=error.messages("en")[0]) + "\n")
+            raise typer.Exit(2) from None
+        os.environ["ATTN_TUTOR_LANG"] = lang.strip().lower()
+
+
+def new_app(names=tuple(COMMANDS)) -> typer.Typer:
+    """The app with the commands ``names`` (all of them unless told), each from its module."""
+    app = LocalTyper(
+        name="attn-tutor",
+        cls=LocalGroup,
+        help="help.app",
+        no_args_is_help=True,
+        add_completion=False,
+        pretty_exceptions_enable=False,
+        context_settings={"help_option_names": ["-h", "--help"]},
+    )
+    app.callback()(main_callback)
+    for name in names:
+        module, function = COMMANDS[name]
+        app.command(name=name)(getattr(importlib.import_module(f"attn_tutor.cli.{module}"), function))
+    return app
+
+
+@functools.cache
+def _full_app() -> typer.Typer:
+    return new_app()
+
+
+def __getattr__(name: str):
+    """``from attn_tutor.cli.app import app``: the app with every command (tests, documentation),
+    built on first use so that a run never builds it."""
+    if name == "app":
+        return _full_app()
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+
+
+def app_for(args: list[str]) -> typer.Typer:
+    """The app for this command line: the named command's alone, none for a bare ``--version``,
+    else every command."""
+    if args and args[0] in COMMANDS:
+        return new_app([args[0]])
+    if args[:1] == ["--version"]:
+        return new_app([])  # the version, before any command is looked at
+    return new_app()
+
+
+def main(argv: list[str] | None = None) -> None:
+    """The console script's entry point: the app of the command named first (none for
+    ``--version``), else every command.
+
+    Typer resolves the parameters of every command it holds before running one, so a
+    group holding only the named command parses, helps and errs the same for it and
+    imports nothing of the others.
+    """
+    args = sys.argv[1:] if argv is None else argv
+    app_for(args)(args=args, prog_name="attn-tutor")

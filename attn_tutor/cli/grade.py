@@ -1,0 +1,96 @@
+"""The grade command: mark a class's answer files, write the gradebook and its companions, say the summary."""
+
+from __future__ import annotations
+
+from enum import StrEnum
+from pathlib import Path
+from typing import Annotated, Optional
+
+import typer
+
+from attn_tutor.classroom.outputs import GradeOptions, Outcome, grade_run
+from attn_tutor.cli.options import LangOption, guarded
+from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.model import FollowThrough
+from attn_tutor.render import terminal
+
+
+class CsvLayout(StrEnum):
+    full = "full"
+    canvas = "canvas"
+    moodle = "moodle"
+
+
+class FeedbackFormat(StrEnum):
+    html = "html"
+    pdf = "pdf"
+
+
+def _say_summary(outcome: Outcome, language: str) -> None:
+    """After the run: the summary, the problem sets used, the notes, where each output went, and
+    why nothing was written if a file was refused."""
+
+    terminal.draw(outcome.blocks)
+    failed, total = outcome.failed, outcome.total
+    if failed:
+        key = "grade.summary_one" if total == 1 else "grade.summary"
+        terminal.plain(t(key, language, marked=outcome.marked, total=total, failed=failed))
+    else:
+        terminal.plain(t("grade.all_marked_one" if total == 1 else "grade.all_marked", language, total=total))
+    if len(outcome.sets) > 1:
+        terminal.plain(t("grade.sets_used", language, count=len(outcome.sets)))
+        for name, students in outcome.sets.items():
+            terminal.plain("  " + t("grade.set_students", language, name=name, students=", ".join(students)))
+    for line in outcome.notes:
+        terminal.plain(line)
+    for line in outcome.written:
+        terminal.plain(line, stderr=True)
+    if outcome.nothing_written is not None:
+        terminal.error(t("cli.error", language, message=outcome.nothing_written))
+
+
+@guarded
+def grade(
+    paths: Annotated[list[Path], typer.Argument(help="help.grade.paths")],
+    problems: Annotated[Optional[str], typer.Option("--problems", help="help.grade.problems")] = None,
+    csv_out: Annotated[Optional[Path], typer.Option("--csv", help="help.grade.csv")] = None,
+    json_out: Annotated[Optional[Path], typer.Option("--json", help="help.grade.json")] = None,
+    follow_through: Annotated[
+        FollowThrough, typer.Option("--follow-through", help="help.follow_through")
+    ] = FollowThrough.full,
+    roster: Annotated[Optional[Path], typer.Option("--roster", help="help.grade.roster")] = None,
+    csv_layout: Annotated[CsvLayout, typer.Option("--csv-layout", help="help.grade.csv_layout")] = CsvLayout.full,
+    assignment: Annotated[Optional[str], typer.Option("--assignment", help="help.grade.assignment")] = None,
+    out_of: Annotated[Optional[float], typer.Option("--out-of", min=0.01, max=1e6, help="help.grade.out_of")] = None,
+    feedback: Annotated[Optional[Path], typer.Option("--feedback", help="help.grade.feedback")] = None,
+    feedback_format: Annotated[
+        FeedbackFormat, typer.Option("--feedback-format", help="help.grade.feedback_format")
+    ] = FeedbackFormat.html,
+    class_report: Annotated[Optional[Path], typer.Option("--class-report", help="help.grade.class_report")] = None,
+    jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="help.grade.jobs")] = None,
+    name_column: Annotated[Optional[str], typer.Option("--name-column", help="help.grade.name_column")] = None,
+    force: Annotated[bool, typer.Option("--force", help="help.grade.force")] = False,
+    lang: LangOption = None,
+) -> None:
+    """Mark a whole class's answer files: a gradebook, an item analysis, a score chart.
+
+    Over 60 lines because its signature is the option list Typer needs; its body is
+    one run (:func:`attn_tutor.classroom.outputs.grade_run`), then the summary.
+    (Its --help is the catalogue key help.cmd.grade, not this docstring.)
+    """
+
+    language = resolve_lang(lang)
+    options = GradeOptions(
+        tuple(paths), problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster,
+        layout=csv_layout.value, assignment=assignment, out_of=out_of, feedback=feedback,
+        feedback_format=feedback_format.value, class_report=class_report, jobs=jobs, name_column=name_column,
+        force=force, lang=language,
+    )  # fmt: skip
+    outcome = grade_run(
+        options,
+        say=lambda message: terminal.error(t("cli.error", language, message=message)),
+        progress=lambda total: terminal.progress(total, t("grade.progress", language)),
+    )
+    _say_summary(outcome, language)
+    if outcome.status:
+        raise typer.Exit(outcome.status)

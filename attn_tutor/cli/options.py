@@ -1,0 +1,86 @@
+"""What the commands of :mod:`attn_tutor.cli.app` share: the common options, the error guard,
+choosing problems and rows, and the random practice problem.
+
+Like the rest of cli it imports no numpy, yaml or rich at module level: ``--help`` stays fast.
+"""
+
+from __future__ import annotations
+
+import functools
+from typing import Annotated, Optional
+
+import typer
+
+from attn_tutor.core.errors import AttnTutorError, UsageError
+from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.stdout import OutputFailed, guarded_stdout
+from attn_tutor.core.stopping import exit_status, signals_as_interrupt
+from attn_tutor.render.terminal import error as show_error
+
+LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
+SetArgument = Annotated[Optional[str], typer.Argument(help="help.set")]
+
+
+def check_lang(value: str | None) -> None:
+    if value is not None and value.strip().lower() not in ("ko", "en"):
+        raise UsageError("cli.bad_lang", lang=value)
+
+
+def _say(message: str) -> None:
+    """One line on standard error; a standard error that is gone too (a closed terminal) is let be."""
+
+    try:
+        show_error(message)
+    except (OSError, ValueError, AttributeError):  # AttributeError: no standard error at all (2>&-)
+        pass
+
+
+def guarded(command):
+    """Turn domain errors into a sentence and an exit status; never a traceback.
+
+    SIGTERM and SIGHUP are handled as Ctrl-C is (:mod:`attn_tutor.core.stopping`), and
+    standard output failures become a sentence too (:mod:`attn_tutor.core.stdout`).
+    """
+
+    @functools.wraps(command)
+    def wrapper(*args, **kwargs):
+
+        lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("ko", "en") else None)
+        guard = None
+        try:
+            with signals_as_interrupt(), guarded_stdout() as guard:
+                check_lang(kwargs.get("lang"))
+                return command(*args, **kwargs)
+        except AttnTutorError as error:
+            for message in error.messages(lang):
+                _say(t("cli.error", lang, message=message))
+            raise typer.Exit(error.exit_code) from None
+        except KeyboardInterrupt as interrupt:
+            _say(t("cli.interrupted", lang))
+            raise typer.Exit(exit_status(interrupt)) from None
+        except BrokenPipeError:
+            raise typer.Exit(0) from None
+        except typer.Exit as done:  # the command's own status; a failed standard output is said as well
+            if guard is not None and guard.error is not None:
+                for message in OutputFailed(guard.error).messages(lang):
+                    _say(t("cli.error", lang, message=message))
+                raise typer.Exit(done.exit_code or 1) from None
+            raise
+
+    return wrapper
+
+
+def pick_problems(problem_set, problem_id: str | None):
+    if problem_id is None:
+        return list(problem_set.problems)
+    if problem_id not in problem_set.ids:
+        raise AttnTutorError("cli.no_such_problem", id=problem_id, source=problem_set.source, ids=", ".join(problem_set.ids))
+    return [problem_set.get(problem_id)]
+
+
+def pick_row(problem, token: str | None) -> list[int] | None:
+    if token is None:
+        return None
+    if token not in problem.tokens:
+        raise AttnTutorError("cli.no_such_row", problem=problem.id, row=token, tokens=", ".join(problem.tokens))
+    return [problem.row_index(token)]

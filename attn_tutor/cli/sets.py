@@ -1,0 +1,91 @@
+"""The problem-set commands: list a set's problems, show a packaged set's YAML, validate set files."""
+
+from __future__ import annotations
+
+import sys
+from enum import StrEnum
+from typing import Annotated
+
+import typer
+
+from attn_tutor.cli.options import (
+    LangOption,
+    SetArgument,
+    guarded,
+)
+from attn_tutor.core.errors import AttnTutorError, InvalidProblemSet
+from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.marking import tolerance
+from attn_tutor.problems.listing import list_blocks, list_json
+from attn_tutor.problems.load import load_problem_set, packaged_path, packaged_sets
+from attn_tutor.render import terminal
+
+
+class ListFormat(StrEnum):
+    table = "table"
+    json = "json"
+
+
+@guarded
+def list_problems(
+    file: SetArgument = None,
+    format: Annotated[ListFormat, typer.Option("--format", "-f", help="help.list.format")] = ListFormat.table,
+    lang: LangOption = None,
+) -> None:
+    """List a problem set's problems: id, title, tokens, d_k, the rows and stages asked."""
+
+    language = resolve_lang(lang)
+    problem_set = load_problem_set(file)
+    if format is ListFormat.json:
+        sys.stdout.write(list_json(problem_set))
+        return
+
+    terminal.draw(list_blocks(problem_set, language, file))
+
+
+@guarded
+def show(
+    name: Annotated[str, typer.Argument(help="help.show.name")] = "ch13",
+    lang: LangOption = None,
+) -> None:
+    """Print a packaged problem set's YAML, comments and all, to copy and edit."""
+
+    names = packaged_sets()
+    if name not in names:
+        raise AttnTutorError("show.no_such_set", name=name, sets=", ".join(names) or "-")
+    data = packaged_path(name).read_bytes()
+    sys.stdout.flush()
+    sys.stdout.buffer.write(data)
+    sys.stdout.buffer.flush()
+
+
+@guarded
+def validate(
+    files: Annotated[list[str], typer.Argument(help="help.validate.files")],
+    lang: LangOption = None,
+) -> None:
+    """Check problem-set files without solving them; list every error found."""
+
+    language = resolve_lang(lang)
+
+    bad = 0
+    for path in files:
+        loaded = None
+        try:  # a file, or a packaged set's name, as every other command takes
+            loaded = load_problem_set(path)
+            findings = []
+        except InvalidProblemSet as error:
+            findings = list(error.problems)
+        if findings:
+            bad += 1
+            key = "validate.invalid_one" if len(findings) == 1 else "validate.invalid"
+            terminal.plain(t(key, language, path=str(path), count=len(findings)))
+            for finding in findings:
+                terminal.plain("  " + finding.text(language))
+        else:
+            terminal.plain(t("validate.valid", language, path=str(path)))
+
+            for warning in tolerance.warnings(loaded):
+                terminal.plain("  " + t("validate.warning", language, message=warning.text(language)))
+    if bad:
+        raise typer.Exit(1)

@@ -1,0 +1,1518 @@
+"""One catalogue of every message a user reads, in English and Korean.
+
+It is long because it is one catalogue: every sentence in both languages in one
+place, so a translator reads it top to bottom and a test checks every pair.
+
+``t(key, lang, **args)`` looks a message up and fills in its ``{placeholders}``.
+Keys are grouped by the module that uses them. A test checks that every key has
+both languages and that both use the same placeholders.
+"""
+
+from __future__ import annotations
+
+import os
+
+LANGS = ("en", "ko")
+
+# key: (English, Korean)
+MESSAGES: dict[str, tuple[str, str]] = {
+    # --- command line -------------------------------------------------------------
+    "cli.error": ("error: {message}", "오류: {message}"),
+    "cli.file_exists": (
+        "{path} already exists; add --force to overwrite it",
+        "{path} 파일이 이미 있습니다. 덮어쓰려면 --force를 붙이세요",
+    ),
+    "cli.no_such_problem": (
+        "no problem with id '{id}' in {source}; its problems are: {ids}",
+        "{source}에 id가 '{id}'인 문제가 없습니다. 있는 문제: {ids}",
+    ),
+    "cli.no_such_row": (
+        "problem '{problem}' has no query token '{row}'; its tokens are: {tokens}",
+        "문제 '{problem}'에 질의 토큰 '{row}'이(가) 없습니다. 토큰: {tokens}",
+    ),
+    "cli.row_in_no_problem": (
+        "no problem in {source} has a query token '{row}'",
+        "{source}에 질의 토큰 '{row}'이(가) 있는 문제가 없습니다",
+    ),
+    "cli.no_such_stage": (
+        "problem '{problem}' has no stage '{stage}' (it has no values, so it stops at the weights)",
+        "문제 '{problem}'에는 '{stage}' 단계가 없습니다 (V가 없어 가중치에서 끝납니다)",
+    ),
+    "cli.bad_lang": (
+        "unknown language '{lang}'; use ko or en",
+        "알 수 없는 언어 '{lang}'입니다. ko 또는 en을 쓰세요",
+    ),
+    "cli.interrupted": ("interrupted", "중단되었습니다"),
+    "cli.large_needs_json": (
+        "--large is for --format json only: a problem beyond the hand-sized limits is worked by the machine, not shown as tables",
+        "--large는 --format json에서만 쓸 수 있습니다. 손계산 한도를 넘는 문제는 표로 보여 주지 않고 기계가 계산합니다",
+    ),
+    "output.failed": (
+        "cannot write to standard output: {reason}; free some space, or send the output somewhere else",
+        "표준 출력에 쓸 수 없습니다: {reason}. 공간을 확보하거나 출력을 다른 곳으로 보내세요",
+    ),
+    "output.closed": (
+        "standard output is closed, so nothing could be shown; run the command with an output",
+        "표준 출력이 닫혀 있어 아무것도 보여 줄 수 없습니다. 출력이 있는 상태로 실행하세요",
+    ),
+    "output.encoding": (
+        "standard output cannot show these characters (encoding {encoding}); set PYTHONIOENCODING=utf-8",
+        "표준 출력이 이 문자를 보여 줄 수 없습니다 (인코딩 {encoding}). PYTHONIOENCODING=utf-8로 설정하세요",
+    ),
+    "cli.written": ("written to {path}", "{path}에 저장했습니다"),
+    "files.is_dir": (
+        "{path} is a directory; give a file name to write to",
+        "{path}은(는) 디렉터리입니다. 저장할 파일 이름을 주세요",
+    ),
+    "files.no_dir": (
+        "cannot write {path}: there is no directory {directory}",
+        "{path}에 쓸 수 없습니다: {directory} 디렉터리가 없습니다",
+    ),
+    "files.cannot_write": ("cannot write {path}: {reason}", "{path}에 쓸 수 없습니다: {reason}"),
+    "files.cannot_check": ("cannot check {path}: {reason}", "{path}을(를) 확인할 수 없습니다: {reason}"),
+    "files.symlink": (
+        "{path} is a symbolic link; --force replaces only regular files, so give the file it points to, or another name",
+        "{path}은(는) 심볼릭 링크입니다. --force는 일반 파일만 바꾸므로 링크가 가리키는 파일이나 다른 이름을 주세요",
+    ),
+    "files.not_regular": (
+        "{path} is a device, FIFO or socket, not a regular file; --force replaces only regular files, so give another name",
+        "{path}은(는) 장치, FIFO 또는 소켓이지 일반 파일이 아닙니다. --force는 일반 파일만 바꾸므로 다른 이름을 주세요",
+    ),
+    "files.is_input": (
+        "{path} is one of this command's inputs; it is never overwritten, even with --force; give another name",
+        "{path}은(는) 이 명령의 입력 파일입니다. --force로도 덮어쓰지 않으니 다른 이름을 주세요",
+    ),
+    "files.appeared": (
+        "{path} appeared while attn-tutor was working and was left as it is; nothing was written there "
+        "(run again with another name, or with --force to replace it)",
+        "작업하는 동안 {path} 파일이 생겨서 그대로 두었고, 아무것도 쓰지 않았습니다 "
+        "(다른 이름으로, 또는 바꾸려면 --force를 붙여 다시 실행하세요)",
+    ),
+    "files.in_graded_directory": (
+        "{path} is inside {directory}, which is being graded; write the outputs outside the answer directory",
+        "{path}은(는) 채점하는 디렉터리 {directory} 안에 있습니다. 출력 파일은 답안 디렉터리 밖에 쓰세요",
+    ),
+    "files.not_a_dir": (
+        "{path} exists and is not a directory; give a directory to write the files into",
+        "{path}이(가) 이미 있고 디렉터리가 아닙니다. 파일을 저장할 디렉터리를 주세요",
+    ),
+    "validate.valid": ("{path}: valid", "{path}: 올바름"),
+    "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
+    "validate.invalid_one": ("{path}: invalid (1 error)", "{path}: 오류 1개"),
+    "validate.warning": ("warning: {message}", "경고: {message}"),
+    "show.no_such_set": (
+        "there is no packaged problem set '{name}'; packaged sets: {sets}",
+        "'{name}'(이)라는 내장 문제 세트가 없습니다. 내장 세트: {sets}",
+    ),
+    "list.col.id": ("id", "id"),
+    "list.col.title": ("title", "제목"),
+    "list.col.tokens": ("tokens", "토큰"),
+    "list.col.d_k": ("d_k", "d_k"),
+    "list.col.rows": ("rows asked", "묻는 행"),
+    "list.col.stages": ("stages asked", "묻는 단계"),
+    "list.heads": ("{d_k} ({count} heads)", "{d_k} (헤드 {count}개)"),
+    "list.count": ("{count} problems", "문제 {count}개"),
+    "list.count_one": ("1 problem", "문제 1개"),
+    "list.see": (
+        "Solve one with: {solve}. Practise one with: {quiz}.",
+        "풀이 보기: {solve}. 연습하기: {quiz}.",
+    ),
+    # --- command-line help (attn_tutor.cli.help): option help texts are these keys ----
+    "help.app": (
+        "A tutor and grader for computing scaled dot-product attention by hand.",
+        "스케일드 닷-프로덕트 어텐션을 손으로 계산하는 연습과 채점 도구입니다.",
+    ),
+    "help.version": ("Show the version and exit.", "버전을 보여 주고 끝냅니다."),
+    "help.help": ("Show this message and exit.", "이 도움말을 보여 주고 끝냅니다."),
+    "help.panel.arguments": ("Arguments", "인자"),
+    "help.panel.options": ("Options", "옵션"),
+    "help.panel.commands": ("Commands", "명령"),
+    "help.default": ("[default: {}]", "[기본값: {}]"),
+    "help.required": ("[required]", "[필수]"),
+    "help.cmd.solve": (
+        "Show a problem worked out stage by stage: scores, scaling, softmax, output. Without FILE: the chapter's example, then the other problems.",
+        "문제를 단계별로 풀어 보여 줍니다: 스코어, 스케일링, Softmax, 출력. FILE이 없으면 본문 예제와 나머지 문제 목록을 보여 줍니다.",
+    ),
+    "help.cmd.validate": (
+        "Check problem-set files without solving them; list every error found.",
+        "문제 세트 파일을 풀지 않고 검사해 찾은 오류를 모두 보여 줍니다.",
+    ),
+    "help.cmd.list": (
+        "List a problem set's problems: id, title, tokens, d_k, the rows and stages asked.",
+        "문제 세트의 문제 목록: id, 제목, 토큰, d_k, 묻는 행과 단계.",
+    ),
+    "help.cmd.show": (
+        "Print a packaged problem set's YAML, comments and all, to copy and edit: attn-tutor show ch13 > my-set.yaml",
+        "내장 문제 세트의 YAML을 주석까지 그대로 출력합니다. 복사해서 고쳐 쓰세요: attn-tutor show ch13 > my-set.yaml",
+    ),
+    "help.cmd.quiz": (
+        "Practise or sit an exam: type each stage of a row, get it marked cell by cell.",
+        "연습이나 시험: 행의 단계마다 답을 입력하면 칸마다 채점합니다.",
+    ),
+    "help.cmd.grade": (
+        "Mark a whole class's answer files: a gradebook, an item analysis, a score chart.",
+        "학급 전체의 답안 파일을 채점합니다: 성적표, 문항 분석, 점수 분포.",
+    ),
+    "help.cmd.export": (
+        "Write a printable worksheet (HTML, Markdown, LaTeX or PDF), its answer key, and per-student variants; "
+        "or a Moodle or Canvas (QTI) question bank that marks itself.",
+        "인쇄용 활동지(HTML, Markdown, LaTeX, PDF)와 정답, 학생별 변형을 만들거나, 스스로 채점하는 Moodle·Canvas(QTI) "
+        "문제 은행을 만듭니다.",
+    ),
+    "help.cmd.generate": (
+        "Write a new problem-set YAML of random, hand-computable problems, commented for editing.",
+        "손으로 풀 수 있는 무작위 문제로 새 문제 세트 YAML을 만듭니다 (고치기 쉽게 주석 포함).",
+    ),
+    "help.lang": (
+        "Language of messages and help: ko or en (default: ATTN_TUTOR_LANG, then LANG).",
+        "메시지와 도움말의 언어: ko 또는 en (기본값: ATTN_TUTOR_LANG, 그다음 LANG).",
+    ),
+    "help.set": (
+        "A problem-set YAML file, or a packaged set's name (default: ch13).",
+        "문제 세트 YAML 파일 또는 내장 세트 이름 (기본값: ch13).",
+    ),
+    "help.problem": ("Only the problem with this id.", "이 id의 문제만."),
+    "help.row": ("Only this query token's row.", "이 Query 토큰의 행만."),
+    "help.solve.all": ("Every problem of the set, not only the first.", "첫 문제만이 아니라 세트의 모든 문제."),
+    "help.solve.stage": (
+        "Stop after this stage (softmax is another name for weights).",
+        "이 단계까지만 (softmax는 weights와 같습니다).",
+    ),
+    "help.solve.explain": ("Write out each cell's arithmetic.", "칸마다 계산 과정을 적어 보여 줍니다."),
+    "help.solve.decimals": ("Decimal places (default: the problem's).", "소수 자릿수 (기본값: 문제에 적힌 값)."),
+    "help.solve.variant": (
+        "Solve the variant with this number (as printed on a worksheet), regenerated exactly as grade does.",
+        "이 번호의 변형(활동지에 찍힌 번호)을 grade와 똑같이 다시 만들어 풉니다.",
+    ),
+    "help.solve.large": (
+        "With --format json: allow a demonstration beyond the hand-sized limits (up to 512 tokens and d 512), written problem by problem.",
+        "--format json과 함께: 손계산 한도를 넘는 시연용 문제를 허용합니다 (토큰 512개, d 512까지). 문제마다 이어서 씁니다.",
+    ),
+    "help.solve.format": (
+        "How to print: a table in the terminal, or every problem as json or markdown.",
+        "출력 형식: 터미널의 표, 또는 모든 문제를 json이나 markdown으로.",
+    ),
+    "help.random": (
+        "A fresh practice problem made from a seed (the same as generate makes from that seed).",
+        "시드로 만든 새 연습 문제 (같은 시드의 generate와 같은 문제).",
+    ),
+    "help.random.tokens": ("With --random: how many tokens (default 3).", "--random과 함께: 토큰 수 (기본값 3)."),
+    "help.random.dim": ("With --random: d_k (default 2).", "--random과 함께: d_k (기본값 2)."),
+    "help.random.seed": (
+        "With --random: the seed (default: a new one, shown so you can replay it).",
+        "--random과 함께: 시드 (기본값: 새 시드. 다시 풀 수 있게 보여 줍니다).",
+    ),
+    "help.random.causal": (
+        "With --random: a causal mask (each token sees only itself and earlier ones).",
+        "--random과 함께: 인과 마스크 (각 토큰은 자신과 앞 토큰만 봅니다).",
+    ),
+    "help.list.format": ("A table, or json.", "표 또는 json."),
+    "help.show.name": ("The packaged set's name (default: ch13).", "내장 세트 이름 (기본값: ch13)."),
+    "help.validate.files": (
+        "Problem-set YAML files to check, or packaged sets' names.",
+        "검사할 문제 세트 YAML 파일 또는 내장 세트 이름.",
+    ),
+    "help.quiz.exam": (
+        "Exam mode: no feedback until the end; errors carried forward.",
+        "시험 모드: 끝날 때까지 피드백 없음, 앞 단계의 값으로 이어 채점.",
+    ),
+    "help.follow_through": (
+        "Credit for a cell right from the student's own earlier numbers.",
+        "앞 단계에서 학생이 구한 값으로 맞게 계산한 칸에 줄 점수.",
+    ),
+    "help.quiz.report": ("Write the marks as JSON to this file.", "채점 결과를 이 파일에 JSON으로 저장합니다."),
+    "help.quiz.student": ("The student's name, for the report.", "보고서에 적을 학생 이름."),
+    "help.quiz.force": ("Overwrite the --report file if it exists.", "--report 파일이 있으면 덮어씁니다."),
+    "help.grade.paths": (
+        "Answer files (.yaml, .yml, .csv), or directories searched for them.",
+        "답안 파일(.yaml, .yml, .csv) 또는 그 파일을 찾을 디렉터리.",
+    ),
+    "help.grade.problems": (
+        "Problem set for every answer (a file or a packaged name); overrides the files'.",
+        "모든 답안에 쓸 문제 세트 (파일 또는 내장 이름). 답안 파일에 적힌 것보다 우선합니다.",
+    ),
+    "help.grade.csv": ("Write the gradebook to this CSV file.", "성적표를 이 CSV 파일에 저장합니다."),
+    "help.grade.json": ("Write every student's full report to this JSON file.", "학생별 전체 보고서를 이 JSON 파일에 저장합니다."),
+    "help.grade.name_column": (
+        "The CSV column holding the student's name (default: student, name, 이름 or 성명).",
+        "CSV에서 학생 이름이 있는 열 (기본값: student, name, 이름, 성명 중 하나).",
+    ),
+    "help.grade.jobs": (
+        "Worker processes (default: every CPU this process may use).",
+        "작업 프로세스 수 (기본값: 이 프로세스가 쓸 수 있는 모든 CPU).",
+    ),
+    "help.grade.roster": (
+        "The class list exported from Canvas or Moodle: match every student to it.",
+        "Canvas나 Moodle에서 내보낸 학생 명단: 모든 학생을 명단과 대조합니다.",
+    ),
+    "help.grade.csv_layout": (
+        "--csv as the full gradebook, or as Canvas's or Moodle's grade import (needs --roster).",
+        "--csv를 전체 성적표로, 또는 Canvas나 Moodle의 성적 가져오기 형식으로 씁니다 (--roster 필요).",
+    ),
+    "help.grade.assignment": (
+        "The LMS grade column's name (default: the roster's only one).",
+        "LMS 성적 열의 이름 (기본값: 명단에 성적 열이 하나뿐이면 그 열).",
+    ),
+    "help.grade.out_of": (
+        "Scale LMS grades to this many points (Canvas: by default the roster's Points Possible).",
+        "LMS 성적을 이 만점으로 환산합니다 (Canvas: 기본값은 명단의 Points Possible).",
+    ),
+    "help.grade.feedback": (
+        "Write a hand-back sheet per student into this directory.",
+        "학생마다 채점 결과지를 이 디렉터리에 저장합니다.",
+    ),
+    "help.grade.feedback_format": ("The hand-back sheets' format: html or pdf.", "채점 결과지 형식: html 또는 pdf."),
+    "help.grade.class_report": (
+        "Write the class at a glance (charts) to this HTML file.",
+        "학급 전체를 한눈에 보는 보고서(그래프)를 이 HTML 파일에 저장합니다.",
+    ),
+    "help.grade.force": ("Overwrite the output files if they exist.", "출력 파일이 있으면 덮어씁니다."),
+    "help.output": ("Write to this file (default: standard output).", "이 파일에 씁니다 (기본값: 표준 출력)."),
+    "help.force": ("Overwrite the output file if it exists.", "출력 파일이 있으면 덮어씁니다."),
+    "help.export.format": (
+        "html, md, tex, pdf, moodle (Moodle XML), qti (a QTI 1.2 zip for Canvas) or page (the interactive practice page) (default: from the -o suffix, else html).",
+        "html, md, tex, pdf, moodle(Moodle XML), qti(Canvas용 QTI 1.2 zip), page(대화형 연습 페이지) 중 하나 (기본값: -o 파일의 확장자, 없으면 html).",
+    ),
+    "help.export.key_table": (
+        "Write every variant's answers as one compact table, for markers.",
+        "모든 변형의 정답을 채점자용 표 하나로 씁니다.",
+    ),
+    "help.export.paper": ("Paper size of a pdf or tex file: a4 (default) or letter.", "pdf·tex 파일의 용지: a4(기본값) 또는 letter."),
+    "help.export.answers": ("Add the answer key after the questions.", "문제 뒤에 정답을 붙입니다."),
+    "help.export.key_only": ("Write the answer key alone.", "정답만 씁니다."),
+    "help.export.variants": (
+        "Make N versions with new numbers, one per student (needs --seed).",
+        "숫자를 바꾼 N개의 변형을 학생마다 하나씩 만듭니다 (--seed 필요).",
+    ),
+    "help.export.seed": (
+        "Seed of the variants: sheet k prints the variant number S*1000+k, which remakes it. Alone, it means --variants 1.",
+        "변형의 시드: k번째 활동지에는 변형 번호 S*1000+k가 찍히고, 그 번호로 같은 활동지를 다시 만듭니다. 혼자 쓰면 --variants 1.",
+    ),
+    "help.export.title": ("The sheets' title (default: the set's).", "활동지 제목 (기본값: 세트의 제목)."),
+    "help.generate.tokens": ("Tokens per problem.", "문제마다 토큰 수."),
+    "help.generate.dim": ("d_k: the length of each q, k and v.", "d_k: q, k, v 벡터의 길이."),
+    "help.generate.count": ("How many problems.", "문제 수."),
+    "help.generate.seed": (
+        "The same seed makes the same file, and problem 1 is quiz --random's and solve --random's problem of that seed (default: a new one, written in the file).",
+        "같은 시드는 같은 파일을 만들고, 1번 문제는 그 시드의 quiz --random, solve --random 문제와 같습니다 (기본값: 새 시드, 파일에 적힘).",
+    ),
+    "help.generate.causal": (
+        "Causal mask: each token sees only itself and earlier ones.",
+        "인과 마스크: 각 토큰은 자신과 앞 토큰만 봅니다.",
+    ),
+    # --- loading problem sets (attn_tutor.problems.load) --------------------------------
+    # The file as a whole.
+    "problems.not_found": ("no such file; check the path", "파일이 없습니다. 경로를 확인하세요"),
+    "problems.no_such_set": (
+        "no such file, and no packaged problem set of that name; packaged sets: {sets}",
+        "그런 파일이 없고 그 이름의 내장 문제 세트도 없습니다. 내장 세트: {sets}",
+    ),
+    "problems.is_directory": (
+        "is a directory; give a problem-set file (.yaml) instead",
+        "디렉터리입니다. 문제 세트 파일(.yaml)을 지정하세요",
+    ),
+    "problems.unreadable": ("cannot be read: {reason}", "파일을 읽을 수 없습니다: {reason}"),
+    "input.fifo": (
+        "is a FIFO (a named pipe), not a regular file; give a file saved on disk",
+        "FIFO(이름 있는 파이프)이지 일반 파일이 아닙니다. 디스크에 저장된 파일을 주세요",
+    ),
+    "input.device": (
+        "is a device, not a regular file; give a file saved on disk",
+        "장치 파일이지 일반 파일이 아닙니다. 디스크에 저장된 파일을 주세요",
+    ),
+    "input.socket": (
+        "is a socket, not a regular file; give a file saved on disk",
+        "소켓이지 일반 파일이 아닙니다. 디스크에 저장된 파일을 주세요",
+    ),
+    "input.not_regular": (
+        "is not a regular file; give a file saved on disk",
+        "일반 파일이 아닙니다. 디스크에 저장된 파일을 주세요",
+    ),
+    "input.too_large": (
+        "the file is larger than the limit of {limit} bytes; nothing was read from it",
+        "파일이 한도({limit}바이트)보다 큽니다. 아무것도 읽지 않았습니다",
+    ),
+    "problems.not_utf8": (
+        "the file is not UTF-8 text (byte {byte} here cannot be read; was it saved as CP949/EUC-KR?); save it as UTF-8",
+        "파일이 UTF-8 텍스트가 아닙니다 (이 자리의 바이트 {byte}을(를) 읽을 수 없습니다. CP949/EUC-KR로 저장하지 않았나요?). UTF-8로 다시 저장하세요",
+    ),
+    "problems.empty_file": (
+        "the file is empty; a problem set needs a 'problems:' list",
+        "파일이 비어 있습니다. 문제 세트에는 'problems:' 목록이 있어야 합니다",
+    ),
+    "problems.control_character": (
+        "the file contains a control character ({char}) that YAML does not allow; delete it",
+        "YAML에서 쓸 수 없는 제어 문자({char})가 들어 있습니다. 지우세요",
+    ),
+    "problems.tab": (
+        "a tab character here; YAML indentation must use spaces, not tabs",
+        "여기에 탭 문자가 있습니다. YAML의 들여쓰기에는 탭이 아니라 공백을 써야 합니다",
+    ),
+    "problems.yaml_syntax": ("this is not valid YAML: {detail}", "올바른 YAML이 아닙니다: {detail}"),
+    "problems.multiple_documents": (
+        "a second YAML document starts here ('---'); put every problem in the one 'problems:' list",
+        "여기서 두 번째 YAML 문서('---')가 시작됩니다. 모든 문제를 하나의 'problems:' 목록에 넣으세요",
+    ),
+    "problems.alias": (
+        "'*{name}' repeats the value anchored as '&{name}'; anchors and aliases are not allowed in problem sets, so write the values out in full",
+        "'*{name}'은(는) '&{name}'로 표시한 값을 되풀이하는 별칭입니다. 문제 세트에서는 앵커와 별칭을 쓸 수 없으니 값을 모두 직접 쓰세요",
+    ),
+    "problems.tag": (
+        "the tag '{tag}' is not allowed; a problem set holds only numbers, text, lists and mappings",
+        "'{tag}' 태그는 쓸 수 없습니다. 문제 세트에는 숫자, 텍스트, 목록, 매핑만 쓸 수 있습니다",
+    ),
+    "problems.top_is_list": (
+        "the file is a list; write 'problems:' on the line above it and indent the list under it",
+        "파일 전체가 목록입니다. 그 위 줄에 'problems:'를 쓰고 목록을 그 아래로 들여 쓰세요",
+    ),
+    "problems.not_mapping_top": (
+        "the top level of the file must be a mapping with a 'problems:' list (and, optionally, 'title:')",
+        "파일의 최상위는 'problems:' 목록(필요하면 'title:'도)을 담은 매핑이어야 합니다",
+    ),
+    "problems.missing_problems": (
+        "the file has no 'problems:' list",
+        "파일에 'problems:' 목록이 없습니다",
+    ),
+    # Keys and shapes of values.
+    "problems.duplicate_key": (
+        "{path} is given twice (first on line {first_line}); YAML would silently keep only the last one, so delete one",
+        "{path}이(가) 두 번 나옵니다 (처음은 {first_line}행). YAML은 마지막 것만 조용히 남기므로 하나를 지우세요",
+    ),
+    "problems.bad_key": (
+        "a key in {path} is a list or a mapping; keys must be plain names",
+        "{path}에 목록이나 매핑으로 된 키가 있습니다. 키는 이름이어야 합니다",
+    ),
+    "problems.unknown_key": (
+        "{path} is not a known key; the keys allowed here are: {allowed}",
+        "{path}은(는) 알 수 없는 키입니다. 여기서 쓸 수 있는 키: {allowed}",
+    ),
+    "problems.unknown_key_suggest": (
+        "{path} is not a known key; did you mean '{suggestion}'?",
+        "{path}은(는) 알 수 없는 키입니다. '{suggestion}'을(를) 쓰려던 것인가요?",
+    ),
+    "problems.key_not_in_head": (
+        "{path}: '{field}' belongs to the problem, not to a head (every head shares it)",
+        "{path}: '{field}'은(는) head가 아니라 문제에 씁니다 (모든 head가 함께 씁니다)",
+    ),
+    "problems.missing_key": ("{path} is missing '{field}'", "{path}에 '{field}'이(가) 없습니다"),
+    "problems.expected_mapping": (
+        "{path} must be a mapping of keys to values, e.g. lines like 'id: a'",
+        "{path}은(는) 키와 값의 매핑이어야 합니다 (예: 'id: a' 같은 줄)",
+    ),
+    "problems.expected_list": (
+        "{path} must be a list, e.g. [a, b] or lines starting with '- '",
+        "{path}은(는) 목록이어야 합니다 (예: [a, b] 또는 '- '로 시작하는 줄)",
+    ),
+    "problems.expected_text": (
+        "{path} must be a single value, not a list or a mapping",
+        "{path}은(는) 목록이나 매핑이 아닌 하나의 값이어야 합니다",
+    ),
+    "problems.empty_list": (
+        "{path} is empty; give at least one entry",
+        "{path}이(가) 비어 있습니다. 항목을 하나 이상 쓰세요",
+    ),
+    "problems.empty_text": ("{path} is empty", "{path}이(가) 비어 있습니다"),
+    "problems.empty_item": (
+        "{path} entry {item} is empty",
+        "{path}의 {item}번째 항목이 비어 있습니다",
+    ),
+    "problems.item_not_text": (
+        "{path} entry {item} must be a single word or number, not a list or a mapping",
+        "{path}의 {item}번째 항목은 목록이나 매핑이 아닌 낱말이나 수 하나여야 합니다",
+    ),
+    # Ids and tokens.
+    "problems.duplicate_id": (
+        "the id '{id}' is used twice (first on line {first_line}); every problem needs its own id",
+        "id '{id}'이(가) 두 번 쓰였습니다 (처음은 {first_line}행). 문제마다 id가 달라야 합니다",
+    ),
+    "problems.duplicate_token": (
+        "{path}: '{token}' appears twice (entries {first} and {second}); tokens must be unique, so tell repeats apart, e.g. '{token}1' and '{token}2'",
+        "{path}: '{token}'이(가) 두 번 나옵니다 ({first}번째와 {second}번째). 토큰은 서로 달라야 하니 '{token}1', '{token}2'처럼 구별하세요",
+    ),
+    "problems.duplicate_entry": (
+        "{path}: '{value}' is listed twice",
+        "{path}: '{value}'이(가) 두 번 나옵니다",
+    ),
+    # Matrices.
+    "problems.expected_matrix": (
+        "{path} must be a list of rows, each a list of numbers, e.g. [[1, 0], [0, 1]]",
+        "{path}은(는) 행의 목록이어야 하고, 각 행은 숫자의 목록입니다 (예: [[1, 0], [0, 1]])",
+    ),
+    "problems.row_not_list": (
+        "{path} row {row} must be a list of numbers, e.g. [1, 0]",
+        "{path}의 {row}행은 숫자의 목록이어야 합니다 (예: [1, 0])",
+    ),
+    "problems.empty_row": (
+        "{path} row {row} is empty; give at least one number",
+        "{path}의 {row}행이 비어 있습니다. 숫자를 하나 이상 쓰세요",
+    ),
+    "problems.entry_not_number": (
+        "{path} row {row}, entry {col} is {text}, which is not a number",
+        "{path}의 {row}행 {col}번째 값 {text}은(는) 숫자가 아닙니다",
+    ),
+    "problems.entry_boolean": (
+        "{path} row {row}, entry {col} is {text}, which YAML reads as true/false, not a number; write a number such as 1 or 0",
+        "{path}의 {row}행 {col}번째 값 {text}은(는) YAML에서 참/거짓으로 읽혀 숫자가 아닙니다. 1이나 0 같은 숫자로 쓰세요",
+    ),
+    "problems.entry_quoted": (
+        "{path} row {row}, entry {col} is {text}, which is text, not a number; write numbers without quotes",
+        "{path}의 {row}행 {col}번째 값 {text}은(는) 텍스트로 적혀 있어 숫자가 아닙니다. 숫자는 따옴표 없이 쓰세요",
+    ),
+    "problems.entry_not_finite": (
+        "{path} row {row}, entry {col} is {text}, which is not a finite number; write an ordinary number",
+        "{path}의 {row}행 {col}번째 값 {text}은(는) 유한한 수가 아닙니다. 보통의 수를 쓰세요",
+    ),
+    "problems.entry_too_large": (
+        "{path} row {row}, entry {col} is {text}; entries must lie between -1000000 and 1000000 (a hand-sized limit)",
+        "{path}의 {row}행 {col}번째 값 {text}이(가) 너무 큽니다. 값은 -1000000과 1000000 사이여야 합니다 (손계산 한도)",
+    ),
+    "problems.entry_decimals": (
+        "{path} row {row}, entry {col} is {text}; entries have at most 4 decimal places (a hand-sized limit)",
+        "{path}의 {row}행 {col}번째 값 {text}은(는) 소수점 아래가 너무 깁니다. 값은 소수점 아래 4자리까지입니다 (손계산 한도)",
+    ),
+    "problems.matrix_too_large": (
+        "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row (hand-sized limits)",
+        "{path}은(는) {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다 (손계산 한도)",
+    ),
+    "problems.too_many_tokens": (
+        "{path} has {count} tokens; at most {limit} are allowed (a hand-sized limit)",
+        "{path}에 토큰이 {count}개 있습니다. 최대 {limit}개까지입니다 (손계산 한도)",
+    ),
+    "problems.too_many_heads": (
+        "{path} has {count} heads; at most {limit} are allowed (a hand-sized limit)",
+        "{path}에 헤드가 {count}개 있습니다. 최대 {limit}개까지입니다 (손계산 한도)",
+    ),
+    "problems.too_many_problems": (
+        "{path} has {count} problems; at most {limit} are allowed in one set (a hand-sized limit)",
+        "{path}에 문제가 {count}개 있습니다. 한 세트에 최대 {limit}개까지입니다 (손계산 한도)",
+    ),
+    "problems.too_many_cells": (
+        "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
+        "in one set (a hand-sized limit); split the set",
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
+        "(손계산 한도). 세트를 나누세요",
+    ),
+    "problems.unsafe_character": (
+        "{path} holds an invisible or control character ({char}, character {position}); delete it",
+        "{path}에 보이지 않는 문자나 제어 문자({char}, {position}번째 글자)가 있습니다. 지우세요",
+    ),
+    "problems.text_too_long": (
+        "{path} is {count} characters long; at most {limit} are allowed",
+        "{path}의 길이가 {count}자입니다. 최대 {limit}자까지입니다",
+    ),
+    "problems.entry_missing": (
+        "{path} row {row}, entry {col} is empty; write a number",
+        "{path}의 {row}행 {col}번째 값이 비어 있습니다. 숫자를 쓰세요",
+    ),
+    "problems.entry_not_scalar": (
+        "{path} row {row}, entry {col} is a list or a mapping; each entry must be one number",
+        "{path}의 {row}행 {col}번째 값이 목록이나 매핑입니다. 값마다 숫자 하나만 쓰세요",
+    ),
+    "problems.row_length": (
+        "{path} row {row} has {count} numbers; row 1 has {expected}",
+        "{path}의 {row}행에는 숫자가 {count}개 있지만 1행에는 {expected}개 있습니다",
+    ),
+    "problems.row_length_1": (
+        "{path} row {row} has 1 number; row 1 has {expected}",
+        "{path}의 {row}행에는 숫자가 1개 있지만 1행에는 {expected}개 있습니다",
+    ),
+    "problems.row_length_dk_1": (
+        "{path} row {row} has 1 number; {ref} has d_k = {expected}",
+        "{path}의 {row}행에는 숫자가 1개 있지만 {ref}의 d_k는 {expected}입니다",
+    ),
+    "problems.row_length_dk": (
+        "{path} row {row} has {count} numbers; {ref} has d_k = {expected}",
+        "{path}의 {row}행에는 숫자가 {count}개 있지만 {ref}의 d_k는 {expected}입니다",
+    ),
+    "problems.rows_vs_tokens": (
+        "{path} needs one row per token ({tokens_key} has {expected}), but it has {count}",
+        "{path}에는 토큰마다 한 행씩 있어야 하는데 ({tokens_key}의 토큰 {expected}개) 행이 {count}개입니다",
+    ),
+    "problems.w_rows": (
+        "{path} needs one row per column of X (d_in = {expected}), but it has {count}",
+        "{path}에는 X의 열마다 한 행씩 {expected}개의 행이 있어야 하는데 (d_in = {expected}) {count}개가 있습니다",
+    ),
+    "problems.key_tokens_vs_x": (
+        "{path} needs one token per row of X ({expected}), because the keys are projected from X, but it has {count}",
+        "키는 X에서 투영되므로 {path}에는 X의 행마다 토큰이 하나씩, 즉 {expected}개 있어야 하는데 {count}개가 있습니다",
+    ),
+    # Which matrices a problem or head gives.
+    "problems.no_matrices": (
+        "{path} has no matrices; give Q and K (and V if it has values), or X with W_Q and W_K (and W_V), or a 'heads:' list",
+        "{path}에 행렬이 없습니다. Q와 K(값이 있으면 V도), 또는 X와 W_Q, W_K(그리고 W_V), 또는 'heads:' 목록을 쓰세요",
+    ),
+    "problems.head_no_matrices": (
+        "{path} has no matrices; give Q and K (and V), or W_Q and W_K (and W_V) to project X",
+        "{path}에 행렬이 없습니다. Q와 K(그리고 V), 또는 X를 투영할 W_Q와 W_K(그리고 W_V)를 쓰세요",
+    ),
+    "problems.mixed_forms": (
+        "{path} gives both {direct} and {projected}; give either Q, K, V directly or W_Q, W_K, W_V to project X, not both",
+        "{path}에 {direct}와(과) {projected}가 함께 있습니다. Q, K, V를 직접 주거나 X를 투영할 W_Q, W_K, W_V를 주거나, 둘 중 하나만 쓰세요",
+    ),
+    "problems.needs_x": (
+        "{path} uses W_Q and W_K, which project X, but it has no X; add X (one row per token)",
+        "{path}은(는) X를 투영하는 W_Q, W_K를 쓰지만 X가 없습니다. X를 쓰세요 (토큰마다 한 행)",
+    ),
+    "problems.unused_x": (
+        "{path} is given, but Q, K, V are given directly, so X is not used; remove X or give W_Q, W_K, W_V instead",
+        "{path}이(가) 있지만 Q, K, V를 직접 주었기 때문에 X는 쓰이지 않습니다. X를 지우거나 대신 W_Q, W_K, W_V를 쓰세요",
+    ),
+    "problems.heads_and_matrices": (
+        "{path}: with 'heads:', put {field} inside each head, not beside 'heads:'",
+        "{path}: 'heads:'를 쓸 때는 {field}을(를) 'heads:' 옆이 아니라 각 head 안에 쓰세요",
+    ),
+    "problems.values_partial": (
+        "{path}: some heads have values (V or W_V) and some do not; give values to every head or to none",
+        "{path}: 값(V 또는 W_V)이 있는 head와 없는 head가 섞여 있습니다. 모든 head에 값을 주거나 모두 빼세요",
+    ),
+    # Options.
+    "problems.divide_by": (
+        "{path} must be sqrt_d or a positive number from 1e-15 to 1e15 (1 means unscaled), but it is {text}",
+        "{path}은(는) sqrt_d이거나 1e-15 이상 1e15 이하의 양수여야 합니다 (1이면 나누지 않습니다). 지금 값: {text}",
+    ),
+    "problems.mask_word": (
+        "{path} must be none, causal or a 0/1 matrix, but it is {text}",
+        "{path}은(는) none, causal 또는 0/1 행렬이어야 합니다. 지금 값: {text}",
+    ),
+    "problems.mask_rows": (
+        "{path} needs one row per query token ({expected}), but it has {count}",
+        "{path}에는 질의 토큰마다 한 행씩 {expected}개의 행이 있어야 하는데 {count}개가 있습니다",
+    ),
+    "problems.mask_row_length": (
+        "{path} row {row} needs one entry per key token ({expected}), but it has {count}",
+        "{path}의 {row}행에는 키 토큰마다 값이 하나씩 {expected}개 있어야 하는데 {count}개가 있습니다",
+    ),
+    "problems.mask_entry": (
+        "{path} row {row}, entry {col} is {text}; mask entries are 1 (may attend) or 0 (may not)",
+        "{path}의 {row}행 {col}번째 값이 {text}입니다. 마스크 값은 1(참조 가능) 또는 0(참조 불가)이어야 합니다",
+    ),
+    "problems.mask_empty_row": (
+        "{path} row {row} (token '{token}') has no 1, so that token may attend to nothing; put a 1 in at least one column",
+        "{path}의 {row}행(토큰 '{token}')에 1이 없어 이 토큰은 아무것도 참조할 수 없습니다. 적어도 한 열에 1을 넣으세요",
+    ),
+    "problems.unknown_row": (
+        "{path}: '{token}' is not one of the query tokens ({tokens})",
+        "{path}: '{token}'은(는) 질의 토큰이 아닙니다 (토큰: {tokens})",
+    ),
+    "problems.unknown_row_suggest": (
+        "{path}: '{token}' is not one of the query tokens; did you mean '{suggestion}'?",
+        "{path}: '{token}'은(는) 질의 토큰이 아닙니다. '{suggestion}'을(를) 쓰려던 것인가요?",
+    ),
+    "problems.unknown_stage": (
+        "{path}: '{stage}' is not a stage; the stages are scores, scaled, weights (or softmax) and output",
+        "{path}: '{stage}'은(는) 단계 이름이 아닙니다. 단계는 scores, scaled, weights(또는 softmax), output입니다",
+    ),
+    "problems.unknown_stage_suggest": (
+        "{path}: '{stage}' is not a stage; did you mean '{suggestion}'?",
+        "{path}: '{stage}'은(는) 단계 이름이 아닙니다. '{suggestion}'을(를) 쓰려던 것인가요?",
+    ),
+    "problems.output_without_values": (
+        "{path} asks for output, but the problem has no V (or W_V), so it stops at the weights",
+        "{path}에서 output을 묻지만 이 문제에는 V(또는 W_V)가 없어 가중치에서 끝납니다",
+    ),
+    "problems.decimals": (
+        "{path} must be a whole number from 0 to 10, but it is {text}",
+        "{path}은(는) 0부터 10까지의 정수여야 합니다. 지금 값: {text}",
+    ),
+    "problems.tolerance": (
+        "{path} must be a number greater than 0 and at most 1, but it is {text}",
+        "{path}은(는) 0보다 크고 1 이하인 수여야 합니다. 지금 값: {text}",
+    ),
+    "problems.tolerance_tight": (
+        "problem {id}: tolerance {tolerance} is tighter than decimals: {decimals} allows (rounding as asked and carrying the rounded numbers moves the {stage} by up to {needed}), so answers worked correctly may be marked wrong; leave tolerance out to use the default that fits decimals, or raise it",
+        "문제 {id}: tolerance {tolerance}은(는) decimals: {decimals}에 비해 너무 작습니다 (요구대로 반올림한 값을 이어 쓰면 {stage}이(가) 최대 {needed}까지 달라집니다). 바르게 계산한 답도 오답이 될 수 있으니, tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 더 크게 하세요",
+    ),
+    # --- solve (attn_tutor.solve.layout, attn_tutor.render) ------------------------
+    "solve.variant_title": ("{title} — variant {variant}", "{title} — 변형 {variant}"),
+    "solve.given": ("Given", "주어진 값"),
+    "solve.given_projection": (
+        "Given: embeddings X and weights W_Q, W_K, W_V (Q = X·W_Q, K = X·W_K, V = X·W_V)",
+        "주어진 값: 임베딩 X와 가중치 W_Q, W_K, W_V (Q = X·W_Q, K = X·W_K, V = X·W_V)",
+    ),
+    "solve.projected": ("Q, K, V after projection", "투영한 Q, K, V"),
+    "solve.token": ("token", "토큰"),
+    "solve.head": ("head {n}", "헤드 {n}"),
+    "solve.query_key": ("query \\ key", "Query \\ Key"),
+    "solve.scores": ("(a) Scores S = Q·Kᵀ", "(a) 스코어 S = Q·Kᵀ"),
+    "solve.scaled": ("(b) Scaled scores S / {divisor}", "(b) 스케일링 S / {divisor}"),
+    "solve.scaled_note": ("divided by {divisor}", "{divisor}로 나눔"),
+    "solve.exps": ("(c) Softmax along each row: e^x and the row sum", "(c) 행별 Softmax: e^x와 행의 합"),
+    "solve.sum": ("sum", "합"),
+    "solve.weights": ("(c) Attention weights (each row sums to 1)", "(c) 어텐션 가중치 (각 행의 합 = 1)"),
+    "solve.output": ("(d) Output = weights·V", "(d) 출력 = 가중치·V"),
+    "solve.masked_note": (
+        "— : masked (this query may not attend to that key)",
+        "— : 마스크됨 (이 Query는 그 Key를 볼 수 없음)",
+    ),
+    "solve.overflow_note": (
+        "∞ : e^x is too large to write down; the weights are computed exactly by subtracting the row's largest score first",
+        "∞ : e^x가 너무 커서 적을 수 없음. 가중치는 행의 최댓값을 먼저 빼서 정확히 계산함",
+    ),
+    "solve.bars": ("Where {token} looks", "‘{token}’ 행의 시선"),
+    "solve.explain": ("Worked arithmetic for {token}", "‘{token}’ 행의 계산 과정"),
+    "solve.approx_note": (
+        "≈ : the result is worked from the unrounded values, so the rounded numbers shown need not add up to its last digit.",
+        "≈ : 결과는 반올림하기 전의 값으로 계산했으므로, 보이는 반올림된 숫자로 계산하면 마지막 자리가 다를 수 있습니다.",
+    ),
+    "solve.explain_stage.projection": ("projection", "투영"),
+    "solve.explain_stage.scores": ("scores", "스코어"),
+    "solve.explain_stage.scaled": ("scaling", "스케일링"),
+    "solve.explain_stage.weights": ("softmax", "Softmax"),
+    "solve.explain_stage.output": ("output", "출력"),
+    "solve.no_values": (
+        "This problem gives no V, so it stops at the weights.",
+        "이 문제는 V가 없어 가중치에서 끝납니다.",
+    ),
+    "solve.cross": ("Cross-attention: the keys and values belong to {keys}.", "교차 어텐션: Key와 Value의 토큰은 {keys}입니다."),
+    "solve.causal": ("Causal mask: each token sees only itself and the tokens before it.", "인과 마스크: 각 토큰은 자신과 앞의 토큰만 봅니다."),
+    "solve.matrix_mask": ("Mask: a query sees only the keys marked 1.", "마스크: 각 Query는 1로 표시된 Key만 봅니다."),
+    "solve.overview": ("The set's other {count} problems", "이 세트의 다른 문제 {count}개"),
+    "solve.overview_one": ("The set's other problem", "이 세트의 다른 문제 1개"),
+    "solve.overview_all": ("Every problem at once: {command}", "모든 문제를 한 번에: {command}"),
+    "solve.seed": ("Random problem, seed {seed}. Make it again with:\n  {command}", "무작위 문제, 시드 {seed}. 다시 만들려면:\n  {command}"),
+    "solve.random_and_variant": (
+        "--variant remakes a printed sheet of a problem set; --random makes a new problem: use one or the other",
+        "--variant는 문제 세트의 인쇄된 변형을 다시 만들고, --random은 새 문제를 만듭니다. 둘 중 하나만 쓰세요",
+    ),
+    "solve.random_and_all": (
+        "--random makes one problem: leave out --all",
+        "--random은 문제를 하나 만듭니다: --all은 빼세요",
+    ),
+    # --- quiz (attn_tutor.marking.answers, attn_tutor.marking.marker, attn_tutor.quiz.loop) -------------
+    # answers (attn_tutor.marking.answers): {text} is the offending text as typed, {pos} its 1-based character
+    "answers.too_long": (
+        "the answer is {length} characters long; at most {limit} are read",
+        "답이 {length}자입니다. 최대 {limit}자까지만 읽습니다",
+    ),
+    "answers.empty": (
+        "nothing to read: type the row's numbers separated by spaces or commas",
+        "읽을 내용이 없습니다. 행의 숫자를 공백이나 쉼표로 구분해 입력하세요",
+    ),
+    "answers.wrong_count": (
+        "this row has {expected} numbers, but the answer has {given} (read as {read})",
+        "이 행의 숫자는 {expected}개인데 답은 {given}개입니다 (읽은 값: {read})",
+    ),
+    "answers.bad_character": (
+        "could not read '{text}' at character {pos}: this character is not part of a number or a formula",
+        "{pos}번째 글자 '{text}'을(를) 읽을 수 없습니다: 숫자나 식에 쓰는 글자가 아닙니다",
+    ),
+    "answers.hangul": (
+        "could not read '{text}' at character {pos}: it is Korean text; switch the keyboard to English (한/영 key) to type numbers and formulas",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 한글입니다. 한/영 키로 영문 입력으로 바꿔 숫자와 식을 입력하세요",
+    ),
+    "answers.unknown_word": (
+        "could not read '{text}' at character {pos}: only numbers, + - * / ^ ( ) %, sqrt, √, exp and e are understood",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 숫자, + - * / ^ ( ) %, sqrt, √, exp, e만 쓸 수 있습니다",
+    ),
+    "answers.not_finite_word": (
+        "could not read '{text}' at character {pos}: an answer must be a finite number",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 답은 유한한 숫자여야 합니다",
+    ),
+    "answers.bad_number": (
+        "could not read '{text}' at character {pos}: this is not a number",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 숫자가 아닙니다",
+    ),
+    "answers.two_points": (
+        "could not read '{text}' at character {pos}: a number has two decimal points",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 한 숫자에 소수점이 두 개 있습니다",
+    ),
+    "answers.number_too_large": (
+        "could not read '{text}' at character {pos}: the number is too large",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 숫자가 너무 큽니다",
+    ),
+    "answers.too_deep": (
+        "could not read '{text}' at character {pos}: more than {limit} levels of nesting",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: {limit}단계보다 깊게 겹쳐 있습니다",
+    ),
+    "answers.unopened": (
+        "could not read '{text}' at character {pos}: there is no opening bracket for it to close",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 짝이 되는 여는 괄호가 없습니다",
+    ),
+    "answers.unclosed": (
+        "could not read '{text}' at character {pos}: this bracket is never closed",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 이 괄호가 닫히지 않았습니다",
+    ),
+    "answers.mismatched": (
+        "could not read '{text}' at character {pos}: it does not match the '{open}' at character {open_pos}",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: {open_pos}번째 글자의 '{open}'와(과) 짝이 맞지 않습니다",
+    ),
+    "answers.square_bracket": (
+        "could not read '{text}' at character {pos}: square brackets may only surround the whole row; use ( ) in a formula",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 대괄호는 행 전체를 감쌀 때만 씁니다. 식 안에서는 ( )를 쓰세요",
+    ),
+    "answers.expected_close": (
+        "could not read '{text}' at character {pos}: expected ')' to close the '(' at character {open_pos}",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: {open_pos}번째 글자의 '('를 닫는 ')'가 와야 합니다",
+    ),
+    "answers.empty_cell": (
+        "could not read '{text}' at character {pos}: there is no number before this comma",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 이 쉼표 앞에 숫자가 없습니다",
+    ),
+    "answers.implicit_multiplication": (
+        "could not read '{text}' at character {pos}: write * to multiply (for example 2*sqrt(2)), or a space or comma between two numbers",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 곱하려면 *를 쓰고(예: 2*sqrt(2)), 두 숫자 사이에는 공백이나 쉼표를 넣으세요",
+    ),
+    "answers.unexpected": (
+        "could not read '{text}' at character {pos}: it cannot follow what comes before it",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 앞의 내용 뒤에 올 수 없습니다",
+    ),
+    "answers.missing_number": (
+        "the answer ends too early: a number is missing after '{text}' at character {pos}",
+        "답이 너무 일찍 끝납니다: {pos}번째 글자의 '{text}' 뒤에 숫자가 없습니다",
+    ),
+    "answers.expected_number": (
+        "could not read '{text}' at character {pos}: expected a number here",
+        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 여기에는 숫자가 와야 합니다",
+    ),
+    "answers.division_by_zero": (
+        "could not compute '{text}' at character {pos}: division by zero",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 0으로 나눕니다",
+    ),
+    "answers.sqrt_negative": (
+        "could not compute '{text}' at character {pos}: the square root of a negative number",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 음수의 제곱근입니다",
+    ),
+    "answers.negative_power": (
+        "could not compute '{text}' at character {pos}: a negative number to a fractional power",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 음수의 분수 거듭제곱입니다",
+    ),
+    "answers.exponent_too_large": (
+        "could not compute '{text}' at character {pos}: the exponent {exponent} is larger than {limit}",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 지수 {exponent}이(가) {limit}보다 큽니다",
+    ),
+    "answers.too_large": (
+        "could not compute '{text}' at character {pos}: the result would be larger than {limit}",
+        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 결과가 {limit}보다 커집니다",
+    ),
+    "grading.verdict.correct": ("correct", "정답"),
+    "grading.verdict.follow_through": ("follow-through", "이어 계산 인정"),
+    "grading.verdict.partial": ("partly right", "일부 정답"),
+    "grading.verdict.wrong": ("wrong", "오답"),
+    "grading.verdict.missing": ("no answer", "답 없음"),
+    "grading.diagnosis.not_scaled": (
+        "You did not divide by √d: these are the scores themselves.",
+        "√d로 나누지 않았습니다: 스코어를 그대로 적었습니다.",
+    ),
+    "grading.diagnosis.divided_by_d": (
+        "You divided by d instead of √d.",
+        "√d 대신 d로 나누었습니다.",
+    ),
+    "grading.diagnosis.no_exp": (
+        "You divided the scaled scores by their sum without taking e^x first.",
+        "e^x를 구하지 않고 스케일된 스코어를 그 합으로 나누었습니다.",
+    ),
+    "grading.diagnosis.not_normalized": (
+        "These are e^x of the scaled scores: divide each by the row's sum of e^x.",
+        "스케일된 스코어의 e^x입니다: 각각을 행의 e^x 합으로 나누세요.",
+    ),
+    "grading.diagnosis.skipped_scaling": (
+        "This is the softmax of the unscaled scores: divide by √d before the softmax.",
+        "스케일링하지 않은 스코어의 Softmax입니다: Softmax 전에 √d로 나누세요.",
+    ),
+    "grading.diagnosis.column_softmax": (
+        "You normalised down each column; the softmax runs along the row (each row sums to 1).",
+        "열 방향으로 정규화했습니다. Softmax는 행을 따라 합니다 (각 행의 합 = 1).",
+    ),
+    "grading.diagnosis.transposed_scores": (
+        "Query and key are swapped (this is a column of S): use this token's q with each key's k.",
+        "Query와 Key가 뒤바뀌었습니다 (S의 열): 이 토큰의 q와 각 Key의 k를 내적하세요.",
+    ),
+    "grading.diagnosis.used_keys": (
+        "You mixed the keys: the output is weights·V, not weights·K.",
+        "Key를 섞었습니다: 출력은 가중치·K가 아니라 가중치·V입니다.",
+    ),
+    "grading.diagnosis.ignored_mask": (
+        "You took the softmax over masked keys too: a masked key gets weight 0, and the sum of e^x runs only over the keys this token may see.",
+        "마스크된 Key까지 Softmax에 넣었습니다: 마스크된 Key의 가중치는 0이고, e^x의 합은 이 토큰이 볼 수 있는 Key만 더합니다.",
+    ),
+    "grading.diagnosis.rounding": (
+        "Rounded too soon: keep more decimals in the earlier steps.",
+        "너무 일찍 반올림했습니다: 앞 단계에서 소수 자릿수를 더 남기세요.",
+    ),
+    "grading.rounding.divisor": (
+        "Rounded too soon: you divided by {divisor} rounded to {places} ({rounded}). Keep {divisor} to at least {keep}.",
+        "너무 일찍 반올림했습니다: {divisor}을(를) {places}로 반올림한 {rounded}(으)로 나누었습니다. {divisor}은(는) {keep} 이상 남기세요.",
+    ),
+    "grading.rounding.previous": (
+        "Rounded too soon: you worked from the {stage} rounded to {places}. Keep at least {keep} in them.",
+        "너무 일찍 반올림했습니다: {stage}을(를) {places}로 반올림해서 계산했습니다. {keep} 이상 남기세요.",
+    ),
+    "grading.rounding.exps": (
+        "Rounded too soon: you rounded each e^x to {places} before adding and dividing. Keep at least {keep}.",
+        "너무 일찍 반올림했습니다: e^x를 각각 {places}로 반올림한 뒤 더하고 나누었습니다. {keep} 이상 남기세요.",
+    ),
+    "grading.rounding.sum": (
+        "Rounded too soon: you rounded the sum of e^x to {places} before dividing. Keep at least {keep}.",
+        "너무 일찍 반올림했습니다: e^x의 합을 {places}로 반올림한 뒤 나누었습니다. {keep} 이상 남기세요.",
+    ),
+    "grading.places": ("{n} decimal places", "소수 {n}자리"),
+    "grading.places_0": ("whole numbers", "정수"),
+    "grading.places_1": ("1 decimal place", "소수 1자리"),
+    "grading.rounded_stage.scores": ("scores", "스코어"),
+    "grading.rounded_stage.scaled": ("scaled scores", "스케일된 스코어"),
+    "grading.rounded_stage.weights": ("weights", "가중치"),
+    "grading.diagnosis_name.not_scaled": ("not divided by √d", "√d로 안 나눔"),
+    "grading.diagnosis_name.divided_by_d": ("divided by d", "d로 나눔"),
+    "grading.diagnosis_name.no_exp": ("no e^x", "e^x 빠짐"),
+    "grading.diagnosis_name.not_normalized": ("not normalised", "정규화 안 함"),
+    "grading.diagnosis_name.skipped_scaling": ("softmax of unscaled scores", "스케일링 없이 Softmax"),
+    "grading.diagnosis_name.column_softmax": ("softmax down a column", "열 방향 Softmax"),
+    "grading.diagnosis_name.transposed_scores": ("query and key swapped", "Query와 Key가 뒤바뀜"),
+    "grading.diagnosis_name.used_keys": ("mixed K, not V", "V 대신 K를 섞음"),
+    "grading.diagnosis_name.ignored_mask": ("mask ignored", "마스크 무시"),
+    "grading.diagnosis_name.rounding": ("rounded too soon", "너무 이른 반올림"),
+    "quiz.intro.practice": (
+        "Practice: type each row on one line, numbers separated by spaces or commas (3/4, 6/1.414, e^0.71/88.5 and 78.6% work too). ? shows a hint, q stops. After each stage you see which cells are right and the exact row.",
+        "연습: 각 행을 한 줄에 입력하세요. 숫자는 공백이나 쉼표로 구분합니다 (3/4, 6/1.414, e^0.71/88.5, 78.6%도 됩니다). ?는 힌트, q는 종료. 단계마다 어느 칸이 맞았는지와 정답 행을 보여 줍니다.",
+    ),
+    "quiz.intro.exam": (
+        "Exam: type each row on one line, numbers separated by spaces or commas. ? shows a hint (hints are counted), q stops. Nothing is marked until the end, and each stage is marked against your own earlier numbers.",
+        "시험: 각 행을 한 줄에 입력하세요. 숫자는 공백이나 쉼표로 구분합니다. ?는 힌트(횟수가 기록됨), q는 종료. 채점은 끝에 한 번에 하며, 각 단계는 앞 단계에서 구한 본인 값을 기준으로도 채점합니다.",
+    ),
+    "quiz.prompt": ("> ", "> "),
+    "quiz.row": ("Row {token}", "‘{token}’ 행"),
+    "quiz.ask": (
+        "Type the {token} row: {count} numbers, one per key ({cells}).",
+        "‘{token}’ 행을 입력하세요: Key마다 하나씩 숫자 {count}개 ({cells}).",
+    ),
+    "quiz.ask_output": (
+        "Type the output of {token}: {count} numbers (components {cells}).",
+        "‘{token}’ 행의 출력을 입력하세요: 숫자 {count}개 (성분 {cells}).",
+    ),
+    "quiz.ask_decimals": (
+        "Round to {decimals} decimal places.",
+        "소수점 아래 {decimals}자리까지 반올림하세요.",
+    ),
+    "quiz.progress": ("question {n} of {total}", "{total}문제 중 {n}번째"),
+    "quiz.ask_masked": (
+        "Masked cells (—) may be left out, or typed as any number (0 for a weight).",
+        "마스크된 칸(—)은 빼고 입력해도 되고, 아무 숫자나 적어도 됩니다 (가중치는 0).",
+    ),
+    "quiz.wrong_count": ("type {expected} numbers here; got {given}", "여기에는 숫자 {expected}개를 입력하세요 (입력한 숫자: {given}개)"),
+    "quiz.wrong_count_masked": (
+        "type {expected} numbers here (or {open} without the masked cells); got {given}",
+        "여기에는 숫자 {expected}개(마스크된 칸을 빼면 {open}개)를 입력하세요 (입력한 숫자: {given}개)",
+    ),
+    "quiz.again": ("Try again (? for a hint, q to stop).", "다시 입력하세요 (? 힌트, q 종료)."),
+    "quiz.empty": (
+        "Type the row's numbers on one line (? for a hint, q to stop).",
+        "행의 숫자를 한 줄에 입력하세요 (? 힌트, q 종료).",
+    ),
+    "quiz.hint.scores": (
+        "Hint: score = q({token})·k — multiply q by each key's k component by component and add.",
+        "힌트: 스코어 = q({token})·k — q와 각 Key의 k를 성분끼리 곱해서 더하세요.",
+    ),
+    "quiz.hint.scaled": (
+        "Hint: scaled score = score / {divisor}, for each key of the {token} row.",
+        "힌트: 스케일링 = 스코어 / {divisor} (‘{token}’ 행의 Key마다).",
+    ),
+    "quiz.hint.weights": (
+        "Hint: weight = e^x / (the sum of e^x over the row), x being the scaled scores of the {token} row.",
+        "힌트: 가중치 = e^x / (행의 e^x 합). x는 ‘{token}’ 행의 스케일된 스코어입니다.",
+    ),
+    "quiz.hint.output": (
+        "Hint: output of {token} = the sum over keys of weight × v (each key's value vector).",
+        "힌트: ‘{token}’ 행의 출력 = Key마다 가중치 × v (그 Key의 Value 벡터)를 모두 더한 것.",
+    ),
+    "quiz.hint.cell": ("Hint: cell {n} ({label}), worked out:", "힌트: {n}번 칸 ({label})의 계산:"),
+    "quiz.hint.cell_own": (
+        "Hint: cell {n} ({label}), worked out from your own previous row:",
+        "힌트: {n}번 칸 ({label})의 계산 (앞 단계에서 입력한 본인 값으로):",
+    ),
+    "quiz.hint.no_more": (
+        "No more hints for this row: every cell has been worked out. Type the row (q to stop).",
+        "이 행의 힌트는 더 없습니다: 모든 칸의 계산을 보여 드렸습니다. 행을 입력하세요 (q 종료).",
+    ),
+    "quiz.verdict": ("{verdict} — {points} / 1", "{verdict} — {points} / 1점"),
+    "quiz.cell_off": ("cell {n} ({label}): {given} — expected {expected}", "{n}번 칸 ({label}): {given} — 정답 {expected}"),
+    "quiz.cell_follow": (
+        "cell {n} ({label}): {given} — right from your own previous row ({carried}); exact {expected}",
+        "{n}번 칸 ({label}): {given} — 앞 단계 본인 값으로는 맞음 ({carried}), 정답 {expected}",
+    ),
+    "quiz.go_on": ("Go on from the exact row below.", "아래 정답 행에서 이어 가세요."),
+    "quiz.summary.title": ("Summary", "결과"),
+    "quiz.summary.mistakes": ("What went wrong", "틀린 이유"),
+    "quiz.stage.scores": ("scores", "스코어"),
+    "quiz.stage.scaled": ("scaled", "스케일링"),
+    "quiz.stage.weights": ("weights", "가중치"),
+    "quiz.stage.output": ("output", "출력"),
+    "quiz.summary.problem": ("problem", "문제"),
+    "quiz.summary.row": ("row", "행"),
+    "quiz.summary.stage": ("stage", "단계"),
+    "quiz.summary.verdict": ("verdict", "판정"),
+    "quiz.summary.off": ("cells off", "틀린 칸"),
+    "quiz.summary.hints": ("hints", "힌트"),
+    "quiz.summary.points": ("points", "점수"),
+    "quiz.score": ("Score: {score} / {max}", "점수: {score} / {max}"),
+    "quiz.stopped.quit": (
+        "Stopped after {asked} of {total} questions. Score so far: {score} / {max}",
+        "{total}문제 중 {asked}번째에서 멈췄습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.eof": (
+        "Input ended after {asked} of {total} questions. Score so far: {score} / {max}",
+        "{total}문제 중 {asked}번째에서 입력이 끝났습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.quit_one": (
+        "Stopped before the only question. Score so far: {score} / {max}",
+        "하나뿐인 문제에서 멈췄습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.eof_one": (
+        "Input ended before the only question was answered. Score so far: {score} / {max}",
+        "하나뿐인 문제에 답하기 전에 입력이 끝났습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.interrupt_one": (
+        "Interrupted before the only question was answered. Score so far: {score} / {max}",
+        "하나뿐인 문제에 답하기 전에 중단되었습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.stopped.interrupt": (
+        "Interrupted after {asked} of {total} questions. Score so far: {score} / {max}",
+        "{total}문제 중 {asked}번째에서 중단되었습니다. 지금까지 점수: {score} / {max}",
+    ),
+    "quiz.seed": ("Random problem, seed {seed}. Replay it with:", "무작위 문제, 시드 {seed}. 다시 풀려면:"),
+    "quiz.report_written": ("Report written to {path}", "보고서를 {path}에 저장했습니다"),
+    "quiz.random_only": (
+        "--tokens, --dim, --seed and --causal go with --random",
+        "--tokens, --dim, --seed, --causal은 --random과 함께 쓰세요",
+    ),
+    "quiz.random_and_file": (
+        "--random makes its own problem: leave out FILE and --problem",
+        "--random은 문제를 새로 만듭니다: FILE과 --problem은 빼세요",
+    ),
+    "generate.no_fair_variant": (
+        "could not make variant {seed} of problem {id} fair in {attempts} draws (numbers from the problem's own ranges, e^x in its band, no answer on a rounding tie, no weights that round to one-hot, every mistake still visible); give the problem a wider range of numbers or fewer asked decimals, or use another --seed",
+        "문제 {id}의 변형 {seed}을(를) {attempts}번 뽑아도 공정하게 만들 수 없었습니다 (원래 문제의 숫자 범위, 비슷한 e^x 크기, 반올림 경계에 걸리지 않는 답, 원-핫으로 반올림되지 않는 가중치, 드러나는 실수). 문제의 숫자 범위를 넓히거나 소수 자릿수를 줄이거나, 다른 --seed를 쓰세요",
+    ),
+    "generate.bad_seed": (
+        "the seed must be a whole number from 0 to {most}, not {seed}",
+        "시드는 0부터 {most}까지의 정수여야 합니다 ({seed}은(는) 쓸 수 없습니다)",
+    ),
+    "generate.bad_tokens": (
+        "the number of tokens must be from 1 to {most}, not {tokens}",
+        "토큰 수는 1부터 {most}까지여야 합니다 ({tokens}은(는) 쓸 수 없습니다)",
+    ),
+    "generate.bad_dim": (
+        "the dimension must be from 1 to {most}, not {dim}",
+        "차원은 1부터 {most}까지여야 합니다 ({dim}은(는) 쓸 수 없습니다)",
+    ),
+    # --- grade (attn_tutor.gradebook) ----------------------------------------------
+    "grade.in_item": ("{item}: {message}", "{item}: {message}"),
+    "grade.problem_set_error": (
+        "cannot load the problem set '{name}': {message}",
+        "문제 세트 '{name}'을(를) 불러올 수 없습니다: {message}",
+    ),
+    "grade.problem_set_outside": (
+        "problem_set '{name}' is neither a packaged set nor a file under {directory}, so it was not used "
+        "and nothing was marked; mark the class with --problems SET, or keep the set in this directory",
+        "problem_set '{name}'은(는) 내장 세트도 아니고 {directory} 아래의 파일도 아니어서 쓰지 않았고, 채점하지 않았습니다. "
+        "--problems SET으로 채점하거나 문제 세트를 이 디렉터리에 두세요",
+    ),
+    "grade.problem_set_overridden": (
+        "this answer names the problem set '{name}', but it was marked against --problems {used}",
+        "이 답안은 문제 세트 '{name}'을(를) 적었지만 --problems {used}로 채점했습니다",
+    ),
+    "grade.problem_set_invalid": (
+        "the problem set '{name}' this answer names is not a valid problem set, so nothing was marked; "
+        "attn-tutor validate {name} lists what is wrong",
+        "이 답안이 적은 문제 세트 '{name}'은(는) 올바른 문제 세트가 아니어서 채점하지 않았습니다. "
+        "attn-tutor validate {name}로 무엇이 잘못됐는지 보세요",
+    ),
+    "grade.problem_set_missing": (
+        "the problem set '{name}' this answer names does not exist (packaged sets: {sets}), so nothing was marked",
+        "이 답안이 적은 문제 세트 '{name}'이(가) 없어서 (내장 세트: {sets}) 채점하지 않았습니다",
+    ),
+    "grade.sets_used": (
+        "the students were marked against {count} different problem sets:",
+        "학생들이 서로 다른 문제 세트 {count}개로 채점되었습니다:",
+    ),
+    "grade.set_students": ("{name}: {students}", "{name}: {students}"),
+    "grade.csv_needs_problems": (
+        "{path} has no problem_set column; say which set marks it with --problems SET (for example --problems ch13)",
+        "{path}에 problem_set 열이 없습니다. --problems SET으로 채점할 세트를 정하세요 (예: --problems ch13)",
+    ),
+    "grade.duplicate_student": (
+        "the student '{student}' appears more than once: {places}",
+        "학생 '{student}'이(가) 여러 번 나옵니다: {places}",
+    ),
+    "grade.csv_line_break": (
+        "the cell in column {column} runs over {lines} lines (to line {last}); a form never writes a line break "
+        "there, so a quote is probably not closed",
+        "{column}번째 열의 칸이 {lines}줄에 걸쳐 있습니다 ({last}행까지). 양식은 그 자리에 줄바꿈을 쓰지 않으므로 "
+        "따옴표가 닫히지 않은 것 같습니다",
+    ),
+    "grade.nothing_written": (
+        "nothing was written: {path} was refused ({reason}); move it away or split it, then grade again",
+        "아무것도 저장하지 않았습니다: {path} 파일을 거부했습니다 ({reason}). 옮기거나 나눈 뒤 다시 채점하세요",
+    ),
+    "grade.boolean": (
+        "{item}: '{value}' reads as yes/no, not as a number; write the number",
+        "{item}: '{value}'은(는) 숫자가 아니라 예/아니오로 읽힙니다. 숫자로 쓰세요",
+    ),
+    "grade.not_a_number": ("{item}: each cell must be one number", "{item}: 각 칸에는 숫자 하나를 써야 합니다"),
+    "grade.empty_cell": (
+        "{item}: a cell is empty; write every number of the row or leave the whole answer out",
+        "{item}: 빈 칸이 있습니다. 행의 숫자를 모두 쓰거나 답 전체를 비워 두세요",
+    ),
+    "grade.one_number": (
+        "{item}: the cell '{value}' holds more than one number; write one number per cell",
+        "{item}: '{value}' 칸에 숫자가 둘 이상 있습니다. 한 칸에 숫자 하나씩 쓰세요",
+    ),
+    "grade.bad_answer_shape": (
+        "{item}: an answer must be a list of numbers or one line of text",
+        "{item}: 답은 숫자 목록이거나 한 줄의 글이어야 합니다",
+    ),
+    "grade.not_mapping": ("{what} must be a mapping (key: value lines)", "{what}은(는) '키: 값' 형태의 매핑이어야 합니다"),
+    "grade.bad_key": ("{what}: a key must be plain text", "{what}: 키는 일반 글자여야 합니다"),
+    "grade.duplicate_key": (
+        "'{key}' appears more than once in {what}; neither copy is used",
+        "{what}에 '{key}'이(가) 두 번 이상 있습니다. 어느 것도 쓰지 않습니다",
+    ),
+    "grade.bad_yaml": ("not valid YAML: {problem}", "올바른 YAML이 아닙니다: {problem}"),
+    "grade.empty_file": ("the file is empty", "파일이 비어 있습니다"),
+    "grade.not_answer_file": (
+        "an answer file must be a mapping with student, problem_set, variant and answers",
+        "답안 파일은 student, problem_set, variant, answers를 담은 매핑이어야 합니다",
+    ),
+    "grade.bad_student": ("student must be a name", "student에는 이름을 써야 합니다"),
+    "grade.bad_problem_set": (
+        "problem_set must be a packaged set's name or a path",
+        "problem_set에는 내장 세트 이름이나 파일 경로를 써야 합니다",
+    ),
+    "grade.bad_variant": (
+        "variant must be a whole number from 0 to 2^63 − 1 written in decimal, not '{value}'",
+        "variant는 0부터 2^63 − 1까지의 십진 정수여야 합니다 ('{value}'은(는) 안 됩니다)",
+    ),
+    "grade.unknown_key": (
+        "unknown key '{key}'; an answer file has: {keys}",
+        "알 수 없는 키 '{key}'입니다. 답안 파일의 키: {keys}",
+    ),
+    "grade.bad_csv": ("not valid CSV: {problem}", "올바른 CSV가 아닙니다: {problem}"),
+    "grade.csv_no_student": (
+        "the first row must name the columns, one of them the student's name: student, name, 이름 or 성명 (or say which with --name-column)",
+        "첫 행에는 열 이름이 있어야 하고, 그중 하나는 학생 이름 열(student, name, 이름, 성명 중 하나)이어야 합니다 (다른 이름이면 --name-column으로 알려 주세요)",
+    ),
+    "grade.csv_no_name_column": (
+        "there is no column '{column}' (named by --name-column); the columns are: {columns}",
+        "--name-column으로 준 '{column}' 열이 없습니다. 열: {columns}",
+    ),
+    "grade.bad_column": ("column '{column}' is not problem/row/stage", "열 '{column}'은(는) 문제/행/단계 형식이 아닙니다"),
+    "grade.duplicate_column": (
+        "column '{column}' appears more than once; neither is used",
+        "열 '{column}'이(가) 두 번 이상 있습니다. 어느 것도 쓰지 않습니다",
+    ),
+    "grade.no_student": ("this row has no student name", "이 행에 학생 이름이 없습니다"),
+    "grade.extra_cells": (
+        "this row has {given} cells but the header names {expected}",
+        "이 행에는 칸이 {given}개 있지만 첫 행의 열은 {expected}개입니다",
+    ),
+    "grade.not_utf8": ("not UTF-8 text (at byte {offset})", "UTF-8 글이 아닙니다 ({offset}번째 바이트)"),
+    "grade.not_utf8_line": (
+        "not UTF-8 text from this line on; save the file as UTF-8",
+        "이 행부터 UTF-8 글이 아닙니다. 파일을 UTF-8로 저장하세요",
+    ),
+    "grade.too_large": ("the file is larger than {limit} bytes", "파일이 {limit}바이트보다 큽니다"),
+    "grade.unreadable": ("cannot read the file: {reason}", "파일을 읽을 수 없습니다: {reason}"),
+    "grade.progress": ("grading", "채점 중"),
+    "grade.internal_error": (
+        "attn-tutor could not grade this file ({reason}); nothing in it was marked. The rest of the class was; please report this file",
+        "attn-tutor가 이 파일을 채점하지 못했습니다 ({reason}). 이 파일은 채점되지 않았고 나머지 학생은 채점되었습니다. 이 파일을 알려 주세요",
+    ),
+    "grade.unknown_problem": (
+        "{item}: no problem '{problem}' in this problem set; its problems are: {ids}",
+        "{item}: 이 문제 세트에 문제 '{problem}'이(가) 없습니다. 있는 문제: {ids}",
+    ),
+    "grade.unknown_row": (
+        "{item}: problem '{problem}' does not ask for the row '{row}'; it asks: {rows}",
+        "{item}: 문제 '{problem}'은(는) '{row}' 행을 묻지 않습니다. 묻는 행: {rows}",
+    ),
+    "grade.unknown_stage": (
+        "{item}: the stage '{stage}' is not asked; asked: {stages}",
+        "{item}: '{stage}' 단계는 묻지 않습니다. 묻는 단계: {stages}",
+    ),
+    "grade.wrong_count": (
+        "{item}: {given} numbers given, {expected} expected",
+        "{item}: 숫자 {expected}개가 필요한데 {given}개를 썼습니다",
+    ),
+    "grade.wrong_count_masked": (
+        "{item}: {given} numbers given, {expected} expected (or {open} with the masked cells left out)",
+        "{item}: 숫자 {expected}개(마스크된 칸을 빼면 {open}개)가 필요한데 {given}개를 썼습니다",
+    ),
+    "grade.no_such_path": ("{path} does not exist", "{path}이(가) 없습니다"),
+    "grade.no_files": ("no answer files (.yaml, .yml, .csv) found", "답안 파일(.yaml, .yml, .csv)을 찾지 못했습니다"),
+    "grade.same_output": ("--csv and --json name the same file: {path}", "--csv와 --json이 같은 파일입니다: {path}"),
+    "grade.outputs_clash": ("{first} and {second} name the same file: {path}", "{first}와(과) {second}이(가) 같은 파일입니다: {path}"),
+    "grade.layout_needs_csv": ("--csv-layout {layout} needs --csv FILE", "--csv-layout {layout}에는 --csv 파일이 필요합니다"),
+    "grade.roster_needs_layout": (
+        "--assignment and --out-of go with --csv-layout canvas or moodle",
+        "--assignment와 --out-of는 --csv-layout canvas 또는 moodle과 함께 쓰세요",
+    ),
+    "grade.written": ("gradebook written to {path}", "성적표를 {path}에 저장했습니다"),
+    "grade.json_written": ("reports written to {path}", "채점 보고서를 {path}에 저장했습니다"),
+    "grade.summary": (
+        "{marked} of {total} students marked; {failed} with problems (listed above)",
+        "학생 {total}명 중 {marked}명 채점, {failed}명에게 문제가 있습니다 (위 목록)",
+    ),
+    "grade.summary_one": (
+        "{marked} of 1 student marked; {failed} with problems (listed above)",
+        "학생 1명 중 {marked}명 채점, {failed}명에게 문제가 있습니다 (위 목록)",
+    ),
+    "grade.all_marked": ("all {total} students marked", "학생 {total}명 모두 채점했습니다"),
+    "grade.all_marked_one": ("1 student marked", "학생 1명을 채점했습니다"),
+    "grade.class_title": ("Class ({count} students)", "학급 (학생 {count}명)"),
+    "grade.class_title_one": ("Class (1 student)", "학급 (학생 1명)"),
+    "grade.col.student": ("student", "학생"),
+    "grade.col.variant": ("variant", "변형"),
+    "grade.col.score": ("score", "점수"),
+    "grade.col.max_score": ("of", "만점"),
+    "grade.col.percent": ("%", "백분율"),
+    "grade.col.errors": ("problems", "문제점"),
+    "grade.col.item": ("item", "문항"),
+    "grade.col.n": ("n", "학생 수"),
+    "grade.col.diagnoses": ("common mistakes", "자주 한 실수"),
+    "grade.verdict.correct": ("correct", "정답"),
+    "grade.verdict.follow_through": ("follow", "이어 맞음"),
+    "grade.verdict.partial": ("partial", "부분 정답"),
+    "grade.verdict.wrong": ("wrong", "오답"),
+    "grade.verdict.missing": ("missing", "무응답"),
+    "grade.analysis_title": ("Item analysis: {problem}", "문항 분석: {problem}"),
+    "grade.mistakes_title": ("Common mistakes: {problem}", "자주 한 실수: {problem}"),
+    "grade.distribution_title": ("Score distribution ({count} students)", "점수 분포 (학생 {count}명)"),
+    "grade.distribution_title_one": ("Score distribution (1 student)", "점수 분포 (학생 1명)"),
+    # grade --roster: a class list from an LMS (attn_tutor.classroom.roster, attn_tutor.classroom.lms_gradebook)
+    "roster.bad_csv": ("the roster is not valid CSV: {problem}", "명단이 올바른 CSV가 아닙니다: {problem}"),
+    "roster.empty": ("the roster is empty", "명단 파일이 비어 있습니다"),
+    "roster.no_columns": (
+        "the roster has no name, ID or email column; export the class list from Canvas (Grades → Export) or Moodle (Grades → Export → Plain text file)",
+        "명단에 이름, 학번, 이메일 열이 없습니다. Canvas(성적 → 내보내기)나 Moodle(성적 → 내보내기 → 일반 텍스트 파일)에서 학생 명단을 내보내세요",
+    ),
+    "roster.unreadable": ("cannot read the roster: {reason}", "명단을 읽을 수 없습니다: {reason}"),
+    "roster.not_utf8": (
+        "the roster is not UTF-8 text (at byte {offset}); save it as CSV UTF-8",
+        "명단이 UTF-8 글이 아닙니다 ({offset}번째 바이트). CSV UTF-8로 저장하세요",
+    ),
+    "roster.layout_needs_roster": (
+        "--csv-layout {layout} needs --roster: the class list exported from the LMS",
+        "--csv-layout {layout}에는 --roster(LMS에서 내보낸 학생 명단)가 필요합니다",
+    ),
+    "roster.canvas_needs_canvas": (
+        "--csv-layout canvas needs a roster exported from Canvas (Grades → Export), whose header starts Student, ID; {file} is not one",
+        "--csv-layout canvas에는 Canvas에서 내보낸 명단(성적 → 내보내기, 머리글이 Student, ID로 시작)이 필요합니다. {file}은(는) 그런 파일이 아닙니다",
+    ),
+    "roster.no_assignment": (
+        "name the grade column with --assignment NAME (the roster's grade columns: {columns})",
+        "--assignment 이름으로 성적 열 이름을 정하세요 (명단의 성적 열: {columns})",
+    ),
+    "roster.none": ("none", "없음"),
+    "roster.how.id": ("{field}", "{field}"),
+    "roster.how.email": ("email", "이메일"),
+    "roster.how.name": ("name", "이름"),
+    "roster.how.id_in_name": ("{field} in the name", "이름 속 {field}"),
+    "roster.match_title": ("Roster matching ({matched} of {total} answer files)", "명단 대조 (답안 {total}개 중 {matched}개)"),
+    "roster.col.student": ("answer file", "답안의 학생"),
+    "roster.col.entry": ("roster", "명단"),
+    "roster.col.line": ("line", "줄"),
+    "roster.col.how": ("matched by", "대조 기준"),
+    "roster.unmatched.none": (
+        "{where}: '{student}' is not in the roster {roster}",
+        "{where}: '{student}'이(가) 명단 {roster}에 없습니다",
+    ),
+    "roster.unmatched.ambiguous": (
+        "{where}: '{student}' fits several roster students ({candidates}); write an ID number in the answer file",
+        "{where}: '{student}'에 맞는 학생이 명단에 여럿입니다 ({candidates}). 답안 파일에 학번을 적으세요",
+    ),
+    "roster.unmatched.duplicate": (
+        "{where}: '{student}' is the same roster student as {others}; keep one answer file",
+        "{where}: '{student}'은(는) {others}와(과) 명단의 같은 학생입니다. 답안 파일을 하나만 두세요",
+    ),
+    "roster.not_written": ("{message} (not written to the LMS file)", "{message} (LMS 파일에 쓰지 않았습니다)"),
+    "roster.absent": (
+        "in the roster but no answer file: {names}",
+        "명단에는 있지만 답안 파일이 없음: {names}",
+    ),
+    "roster.unmarked": (
+        "matched but could not be marked, so not written: {names}",
+        "대조는 되었지만 채점할 수 없어 쓰지 않음: {names}",
+    ),
+    "lms.moodle_no_identifier": (
+        "the roster {file} has no Email address, ID number or Username filled in for every matched student; Moodle needs one to find each student",
+        "명단 {file}에 대조된 모든 학생의 Email address, ID number, Username 중 하나가 채워져 있지 않습니다. Moodle은 이 값으로 학생을 찾습니다",
+    ),
+    "lms.points_differ": (
+        "the roster gives '{column}' {roster} points possible; the file says {out_of} (--out-of), which Canvas will take on import",
+        "명단에서 '{column}'의 배점은 {roster}점인데, 이 파일은 {out_of}점(--out-of)입니다. Canvas는 가져올 때 이 배점을 씁니다",
+    ),
+    "lms.canvas_written": (
+        "Canvas gradebook ({count} students, column '{column}') written to {path}; import it under Grades → Import",
+        "Canvas 성적표(학생 {count}명, 열 '{column}')를 {path}에 저장했습니다. 성적 → 가져오기에서 올리세요",
+    ),
+    "lms.moodle_written": (
+        "Moodle grades ({count} students, column '{column}') written to {path}; import it under Grades → Import → CSV file, identifying users by '{identifier}'",
+        "Moodle 성적(학생 {count}명, 열 '{column}')을 {path}에 저장했습니다. 성적 → 가져오기 → CSV 파일에서 사용자 식별을 '{identifier}'(으)로 하세요",
+    ),
+    # grade --feedback: hand-back sheets (attn_tutor.classroom.handback)
+    "feedback.title": ("{student}: your marked answers", "{student}: 채점 결과"),
+    "feedback.no_name": ("(no name)", "(이름 없음)"),
+    "feedback.legend": (
+        "✓ right · ↪ right from your own earlier numbers (follow-through) · ✗ wrong · — not marked (masked) or not answered",
+        "✓ 맞음 · ↪ 앞 단계의 본인 값으로는 맞음 (이어 계산 인정) · ✗ 틀림 · — 채점하지 않는 칸(마스크) 또는 답 없음",
+    ),
+    "feedback.item_title": ("{stage}: {verdict}, {points} / 1", "{stage}: {verdict}, {points} / 1점"),
+    "feedback.row.given": ("your answer", "내 답"),
+    "feedback.row.mark": ("mark", "채점"),
+    "feedback.row.expected": ("correct", "정답"),
+    "feedback.row.carried": ("from your numbers", "내 값으로 계산"),
+    "feedback.cell.correct": ("✓", "✓"),
+    "feedback.cell.follow_through": ("↪", "↪"),
+    "feedback.cell.wrong": ("✗", "✗"),
+    "feedback.cell.missing": ("—", "—"),
+    "feedback.cell.masked": ("—", "—"),
+    "feedback.follow_from": (
+        "↪ {cells}: right from your own {stage} row {row}, which the exam carries forward.",
+        "↪ {cells}: 앞 단계 {stage}에서 구한 본인 값 {row}으로 계산하면 맞습니다 (이어 계산 인정).",
+    ),
+    "feedback.follow_from_own": (
+        "↪ {cells}: right from your own {stage} numbers, which the exam carries forward.",
+        "↪ {cells}: 앞 단계 {stage}의 본인 값으로 계산하면 맞습니다 (이어 계산 인정).",
+    ),
+    "feedback.missing": ("No answer was found for this stage.", "이 단계의 답이 없습니다."),
+    "feedback.working": ("The correct row, worked out:", "정답 행의 계산:"),
+    "feedback.problem_found": ("Problem in your answer file: {message}", "답안 파일의 문제: {message}"),
+    "feedback.not_marked": (
+        "Your answer file could not be marked; ask your teacher.",
+        "답안 파일을 채점할 수 없었습니다. 선생님께 문의하세요.",
+    ),
+    "feedback.dir_not_dir": ("{path} is not a directory", "{path}은(는) 디렉터리가 아닙니다"),
+    "feedback.written": ("{count} hand-back sheets written to {path}", "채점 결과지 {count}장을 {path}에 저장했습니다"),
+    # grade --class-report (attn_tutor.classroom.report)
+    "report.title": ("Class report ({count} students)", "학급 보고서 (학생 {count}명)"),
+    "report.marked": ("{marked} of {total} students marked.", "학생 {total}명 중 {marked}명을 채점했습니다."),
+    "report.mean": ("Mean {mean}%, median {median}%.", "평균 {mean}%, 중앙값 {median}%."),
+    "report.unmarked": (
+        "{count} could not be marked (see the errors grade printed); they are not in the charts.",
+        "{count}명은 채점할 수 없어 (grade가 출력한 오류 참고) 그래프에 넣지 않았습니다.",
+    ),
+    "report.students": ("students", "학생 수"),
+    "report.distribution": ("Score distribution ({count} students)", "점수 분포 (학생 {count}명)"),
+    "report.verdicts": ("Verdicts on each item", "문항별 판정 비율"),
+    "report.verdicts_note": (
+        "Each bar is one item (problem · row · stage), split by how the students' answers were marked.",
+        "막대 하나가 문항 하나(문제 · 행 · 단계)이며, 학생들의 답이 어떻게 채점되었는지 나누어 보여 줍니다.",
+    ),
+    "report.misconceptions": ("Misconception map: students per mistake and item", "오개념 지도: 실수와 문항별 학생 수"),
+    "report.misconceptions_note": (
+        "Each cell counts the students whose answer to that item matched that mistake; darker is more.",
+        "각 칸은 그 문항에서 그 실수와 일치하는 답을 낸 학생 수입니다. 진할수록 많습니다.",
+    ),
+    "report.no_mistakes": ("No answer matched a known mistake.", "알려진 실수와 일치하는 답이 없습니다."),
+    "report.codes": ("What the mistake codes mean", "실수 코드의 뜻"),
+    "report.numbers": ("In numbers", "숫자로 보기"),
+    "report.written": ("class report written to {path}", "학급 보고서를 {path}에 저장했습니다"),
+    # --- export and generate (attn_tutor.render.*, attn_tutor.variants.generate) ------------
+    # generate (attn_tutor.variants.generate)
+    "export.default_title": ("Attention by hand: worksheet", "어텐션 손계산 활동지"),
+    "export.sheet_variant": ("{title} — variant {seed}", "{title} — 변형 {seed}"),
+    "export.fairness": (
+        "{count} variants, each fair to its source: the largest weight runs {weight_low}–{weight_high} (the set's own: {weight}), the largest e^x {exp_low}–{exp_high} (the set's own: {exp}); the numbers keep each matrix's range and places, no asked answer sits on a rounding tie, no weights row rounds to one-hot, and every mistake the set can show still changes the numbers.",
+        "변형 {count}개, 모두 원래 문제와 공정합니다: 가장 큰 가중치 {weight_low}–{weight_high} (원래 문제: {weight}), 가장 큰 e^x {exp_low}–{exp_high} (원래 문제: {exp}). 숫자는 행렬마다 원래의 범위와 자릿수를 지키고, 반올림 경계에 걸린 답이 없으며, 원-핫으로 반올림되는 가중치 행이 없고, 원래 문제에서 드러나는 실수는 모두 숫자를 바꿉니다.",
+    ),
+    "export.key_title": ("Answer key — {title}", "정답 — {title}"),
+    "export.key_variant": ("Answer key — {title} — variant {seed}", "정답 — {title} — 변형 {seed}"),
+    "export.variant_number": ("variant {seed}", "변형 {seed}"),
+    "export.key_table.title": ("Answer table — {title}", "정답표 — {title}"),
+    "export.key_table.note": (
+        "Each line is one asked row and stage; heads are separated by |, masked cells are —.",
+        "한 줄이 묻는 행 하나의 한 단계입니다. 헤드는 |로 나누고, 가려진 칸은 —입니다.",
+    ),
+    "export.key_table.variant": ("variant", "변형"),
+    "export.key_table.problem": ("problem", "문제"),
+    "export.key_table.row": ("row", "행"),
+    "export.key_table.stage": ("stage", "단계"),
+    "export.key_table.answer": ("answer", "정답"),
+    "export.qti_prompt": (
+        "{stage}: the cell of row {row}, column {column}. Type it rounded half up to {decimals} decimal places.",
+        "{stage}: {row} 행, {column} 열의 칸. 소수점 아래 {decimals}자리까지 반올림해 입력하세요.",
+    ),
+    "export.qti_mistakes": ("Known mistakes that give a different number here:", "이 칸에 다른 수가 나오는 흔한 실수:"),
+    "export.qti_mistake": ("≈ {value}: {sentence}", "≈ {value}: {sentence}"),
+    "export.name": ("Name", "이름"),
+    "export.class": ("Class", "반"),
+    "export.date": ("Date", "날짜"),
+    "export.variant_label": ("variant", "변형 번호"),
+    "export.copy_variant": (
+        "Copy the variant number {seed} into the variant box of your answer sheet (in an answer file, the line variant: {seed} at the top).",
+        "답안지의 변형 번호 칸에 {seed}을(를) 옮겨 적으세요 (답안 파일이라면 맨 위에 variant: {seed} 줄을 쓰세요).",
+    ),
+    "export.project": (
+        "First project each token: Q = X·W_Q, K = X·W_K, V = X·W_V.",
+        "먼저 각 토큰을 투영하세요: Q = X·W_Q, K = X·W_K, V = X·W_V.",
+    ),
+    "export.rows": ("Compute the row of each query token: {rows}.", "다음 Query 토큰의 행을 계산하세요: {rows}."),
+    "export.stages": ("Fill in a table for each stage: {stages}.", "단계마다 표를 채우세요: {stages}."),
+    "export.decimals": (
+        "Round every answer half up to {decimals} decimal places.",
+        "모든 답은 소수점 아래 {decimals}자리까지 반올림하세요.",
+    ),
+    "export.stage.scores": ("(a) scores S = Q·Kᵀ", "(a) 스코어 S = Q·Kᵀ"),
+    "export.stage.scaled": ("(b) scaled scores", "(b) 스케일링한 스코어"),
+    "export.stage.weights": ("(c) attention weights (softmax of each row)", "(c) 어텐션 가중치 (행별 Softmax)"),
+    "export.stage.output": ("(d) output = weights·V", "(d) 출력 = 가중치·V"),
+    "export.answers_and_key_only": (
+        "--answers and --key-only cannot be used together",
+        "--answers와 --key-only는 함께 쓸 수 없습니다",
+    ),
+    "export.key_table_alone": (
+        "--key-table writes the answers as one table; it cannot be combined with --answers or --key-only",
+        "--key-table은 정답을 표 하나로 씁니다. --answers나 --key-only와 함께 쓸 수 없습니다",
+    ),
+    "export.unknown_suffix": (
+        "cannot tell the format from the name {path}; use one of these suffixes: {suffixes} (or choose with --format)",
+        "{path} 이름으로는 형식을 알 수 없습니다. 다음 확장자 중 하나를 쓰세요: {suffixes} (또는 --format으로 고르세요)",
+    ),
+    "export.bank_has_key": (
+        "a {format} question bank marks itself; --answers, --key-only and --key-table are for printed sheets",
+        "{format} 문제 은행은 스스로 채점합니다. --answers, --key-only, --key-table은 인쇄용 활동지에만 씁니다",
+    ),
+    "export.paper_for_print": (
+        "--paper sets the paper of a pdf or tex file, not of {format}; a browser prints HTML on the printer's paper",
+        "--paper는 pdf와 tex 파일의 용지 크기입니다 ({format}에는 쓰지 않습니다). HTML은 브라우저가 프린터 용지에 맞춰 인쇄합니다",
+    ),
+    "export.no_hangul_font": (
+        "the sheet has Korean text and no Hangul font was found (looked in {dirs}); install Noto Sans CJK KR "
+        "(Debian/Ubuntu: apt install fonts-noto-cjk) or NanumGothic (fonts-nanum); Windows has Malgun Gothic and "
+        "macOS Apple SD Gothic Neo, or set ATTN_TUTOR_FONT_DIRS to the folder of one",
+        "활동지에 한글이 있는데 한글 글꼴을 찾지 못했습니다 ({dirs}에서 찾음). Noto Sans CJK KR(Debian/Ubuntu: apt install "
+        "fonts-noto-cjk)이나 나눔고딕(fonts-nanum)을 설치하세요. Windows에는 맑은 고딕(Malgun Gothic), macOS에는 Apple SD Gothic Neo가 "
+        "있습니다. 또는 ATTN_TUTOR_FONT_DIRS에 글꼴 폴더를 지정하세요",
+    ),
+    "export.pdf_failed": (
+        "could not typeset the PDF: {reason}; this is a bug in attn-tutor, please report it with the problem file",
+        "PDF를 조판하지 못했습니다: {reason}. attn-tutor의 버그이니 문제 파일과 함께 알려 주세요",
+    ),
+    "export.binary_to_terminal": (
+        "a {format} file is binary and would garble the terminal; write it with -o FILE",
+        "{format} 파일은 바이너리라 터미널에 출력할 수 없습니다. -o FILE로 저장하세요",
+    ),
+    "export.variants_need_seed": (
+        "--variants needs --seed S, so that every sheet can be made again from the number printed on it",
+        "--variants에는 --seed S가 필요합니다. 그래야 활동지에 찍힌 번호로 같은 활동지를 다시 만들 수 있습니다",
+    ),
+    # the practice page (attn_tutor.practice.page, attn_tutor/practice/assets/widget.js)
+    "export.page_no_key_options": (
+        "--answers and --key-only do not apply to -f page: the practice page always holds the answers",
+        "--answers와 --key-only는 -f page에 쓸 수 없습니다: 연습 페이지에는 언제나 정답이 들어 있습니다",
+    ),
+    "page.practice_only": (
+        "This page is for practice: the answers are inside it (anyone can read them in its source). Exams stay on paper: attn-tutor export sheets, marked by attn-tutor grade.",
+        "이 페이지는 연습용입니다: 정답이 페이지 안에 들어 있어 소스를 보면 누구나 읽을 수 있습니다. 시험은 attn-tutor export 활동지로 치르고 attn-tutor grade로 채점하세요.",
+    ),
+    "page.noscript": (
+        "This page needs JavaScript for the widget and the practice: open it in a browser with JavaScript on.",
+        "위젯과 연습에는 JavaScript가 필요합니다: JavaScript를 켠 브라우저로 여세요.",
+    ),
+    "page.offline": (
+        "Works offline: the page fetches nothing from the network.",
+        "오프라인에서 동작합니다: 이 페이지는 네트워크에서 아무것도 가져오지 않습니다.",
+    ),
+    "page.choose_variant": (
+        "Your variant number (your teacher gives it to you):",
+        "본인의 변형 번호 (선생님이 알려 줍니다):",
+    ),
+    "page.variant_fixed": ("Variant {seed}", "변형 {seed}"),
+    "page.switch_confirm": (
+        "Another variant has other numbers: the answers typed on this page will be cleared. Switch anyway?",
+        "다른 변형은 숫자가 다릅니다: 이 페이지에 입력한 답이 지워집니다. 그래도 바꿀까요?",
+    ),
+    "page.widget": ("Where each token looks", "토큰마다 어디를 보는가"),
+    "page.pick_query": ("Pick a query token:", "Query 토큰을 고르세요:"),
+    "page.lines_note": (
+        "Each line goes from {token} to a key: the thicker and darker it is, the larger the weight.",
+        "‘{token}’ 행의 Query에서 각 Key로 가는 선: 굵고 진할수록 가중치가 큽니다.",
+    ),
+    "page.masked": ("masked", "마스크"),
+    "page.working": ("Stage by stage for {token} (open a cell to see its arithmetic)", "‘{token}’ 행의 단계별 계산 (칸을 열면 계산 과정이 보입니다)"),
+    "page.projection": ("Projection", "투영"),
+    "page.practice": ("Practice", "연습"),
+    "page.practice_note": (
+        "Type each row on one line, as in attn-tutor quiz: numbers separated by spaces or commas; 3/4, √2, e^0.71/88.5, 78.6% and full-width digits work too. Enter or Check marks it; ? or Hint shows a hint.",
+        "attn-tutor quiz처럼 각 행을 한 줄에 입력하세요: 숫자는 공백이나 쉼표로 구분하고, 3/4, √2, e^0.71/88.5, 78.6%, 전각 숫자도 됩니다. Enter나 확인을 누르면 채점하고, ?나 힌트를 누르면 힌트를 보여 줍니다.",
+    ),
+    "page.check": ("Check", "확인"),
+    "page.hint": ("Hint", "힌트"),
+    "page.restart": ("Start this row again", "이 행을 처음부터 다시"),
+    "page.your_row": ("Your row", "입력한 행"),
+    "page.exact_row": ("Exact row", "정답 행"),
+    "page.save_title": ("Hand in your answers", "답안 제출"),
+    "page.student": ("Your name", "이름"),
+    "page.save": ("Save my answers", "답안 저장"),
+    "page.need_name": ("Type your name first: it goes into the answer file.", "먼저 이름을 입력하세요: 답안 파일에 들어갑니다."),
+    "page.nothing_checked": ("Nothing is checked yet: check at least one answer first.", "아직 확인한 답이 없습니다: 먼저 답을 하나 이상 확인하세요."),
+    "page.saved": (
+        "Saved {file}. Hand it in: attn-tutor grade marks it as shown below.",
+        "{file} 파일을 저장했습니다. 제출하세요: attn-tutor grade가 아래와 같이 채점합니다.",
+    ),
+    "page.unchecked": (
+        "{count} typed answers are not checked yet, so they are not saved: press Check first.",
+        "입력했지만 확인하지 않은 답 {count}개는 저장되지 않습니다: 먼저 확인을 누르세요.",
+    ),
+    "page.score": ("Score on this page: {score} / {max}", "이 페이지의 점수: {score} / {max}"),
+    "page.grade_score": (
+        "attn-tutor grade gives this answer file {score} / {max}.",
+        "attn-tutor grade로 채점하면 이 답안 파일은 {score} / {max}점입니다.",
+    ),
+    "page.grade_differs": (
+        "grade differs from this page because it marks as an exam: it carries your own numbers through stages that are not asked, so a later stage can earn follow-through credit here it could not earn on this page.",
+        "grade는 시험처럼 채점하기 때문에 이 페이지와 다릅니다: 묻지 않은 단계도 본인 값으로 이어 계산하므로, 이 페이지에서는 받지 못한 이어 계산 인정을 뒤 단계에서 받을 수 있습니다.",
+    ),
+    "page.file_comment": (
+        "Answers saved by the attn-tutor practice page. Hand this file in; attn-tutor grade marks it.",
+        "attn-tutor 연습 페이지에서 저장한 답안입니다. 이 파일을 제출하면 attn-tutor grade로 채점합니다.",
+    ),
+    "generate.title": ("Practice problems (seed {seed})", "연습 문제 (시드 {seed})"),
+    "generate.comment.made": (
+        "Made by `attn-tutor generate {options}`: the same command makes the same file.",
+        "`attn-tutor generate {options}`로 만든 파일입니다. 같은 명령은 같은 파일을 만듭니다.",
+    ),
+    "generate.comment.edit": (
+        "Edit freely: numbers, tokens, rows (the rows asked), ask (the stages asked), decimals, tolerance.",
+        "자유롭게 고치세요: 숫자, 토큰, rows(물을 행), ask(물을 단계), decimals(소수 자릿수), tolerance(허용 오차).",
+    ),
+    "generate.comment.check": (
+        "Check your edits with: attn-tutor validate FILE. Solve with: attn-tutor solve FILE.",
+        "고친 뒤 확인: attn-tutor validate FILE. 풀이 보기: attn-tutor solve FILE.",
+    ),
+    "generate.comment.tokens": ("query tokens, one per row of Q", "Query 토큰 (Q의 행마다 하나)"),
+    "generate.comment.key_tokens": ("the tokens of the rows of K and V", "K와 V의 행에 해당하는 토큰"),
+    "generate.comment.matrix": ("one row per token", "토큰마다 한 행"),
+    "generate.comment.weights": ("d_in rows, one column per output dimension", "d_in개의 행, 출력 차원마다 한 열"),
+    "generate.comment.divide_by": ("sqrt_d (√d_k, the default) or a positive number; 1 = unscaled", "sqrt_d(기본값, √d_k) 또는 양수. 1이면 나누지 않음"),
+    "generate.comment.mask": ("none, causal, or a 0/1 matrix (1 = may attend)", "none, causal 또는 0/1 행렬 (1 = 볼 수 있음)"),
+    "generate.comment.rows": ("the rows quizzes and worksheets ask for", "퀴즈와 활동지에서 물을 행"),
+    "generate.comment.rows_default": ("rows: every token (the default); list some to ask fewer", "rows: 모든 토큰(기본값). 일부만 물으려면 나열하세요"),
+    "generate.comment.ask": ("the stages asked: scores, scaled, weights, output", "물을 단계: scores, scaled, weights, output"),
+    "generate.comment.ask_default": ("ask: every stage (the default)", "ask: 모든 단계(기본값)"),
+    "generate.comment.decimals": ("decimal places of the answers", "답의 소수 자릿수"),
+    "generate.comment.tolerance": ("how far an answer may be off and still be correct", "정답으로 인정하는 오차"),
+    "generate.comment.tolerance_default": (
+        "tolerance: fits decimals (the default); a number sets how far an answer may be off",
+        "tolerance: decimals에 맞춘 기본값. 수를 적으면 정답으로 인정하는 오차가 됩니다",
+    ),
+}
+
+
+def t(key: str, lang: str = "en", /, **args: object) -> str:
+    """The message ``key`` in ``lang``, with ``args`` filled in."""
+    english, korean = MESSAGES[key]
+    template = korean if lang == "ko" else english
+    return template.format(**args) if args else template
+
+
+def resolve_lang(option: str | None = None, environ: dict[str, str] | None = None) -> str:
+    """``--lang``, else ``ATTN_TUTOR_LANG``, else ``LANG`` starting with ``ko``, else English."""
+    env = os.environ if environ is None else environ
+    for choice in (option, env.get("ATTN_TUTOR_LANG")):
+        if choice:
+            choice = choice.strip().lower()
+            if choice.startswith("ko"):
+                return "ko"
+            if choice.startswith("en"):
+                return "en"
+    return "ko" if env.get("LANG", "").lower().startswith("ko") else "en"

@@ -1,0 +1,197 @@
+"""Writing what a user asked for: the whole file or nothing, and never over a file without --force.
+
+Every command that writes (quiz --report, grade --csv/--json, export -o, generate -o)
+goes through here, so they behave alike:
+
+* Before any work (:func:`refuse_overwrite`): an existing file is refused without
+  ``--force`` (exit status 2: the command line must change); with ``--force`` only a
+  *regular file* is replaced — a directory, a device, a FIFO, a socket or a symlink
+  is refused with a sentence; an output that is one of the command's own inputs is
+  refused even with ``--force``.
+* At the end (:func:`write_atomic`): the text goes to a temporary file beside the
+  target, flushed to disk, then put in place. A new file is created *exclusively*
+  at that last moment (``os.link`` of the temporary file, which fails if the name
+  exists, then the temporary name is removed), so a file that appeared while the
+  command worked is never overwritten; a replaced file (``--force``) keeps its
+  permission bits. An interrupted run (an error, Ctrl-C, SIGTERM, SIGHUP — see
+  :mod:`attn_tutor.core.stopping`) removes its temporary file and leaves either the old
+  file or the new one, never half of one.
+"""
+
+from __future__ import annotations
+
+import errno
+import os
+import stat
+import tempfile
+from collections.abc import Iterable, Iterator
+from contextlib import contextmanager
+from pathlib import Path
+from typing import BinaryIO
+
+from attn_tutor.core.errors import AttnTutorError, UsageError
+from attn_tutor.core.reading import file_kind
+
+# Filesystems without hard links (FAT, some network mounts) answer os.link with one of these.
+_NO_LINKS = {errno.EPERM, errno.ENOTSUP, errno.EOPNOTSUPP, errno.EXDEV, errno.EMLINK, errno.ENOSYS}
+
+
+_WRITE_REFUSALS = {"directory": "files.is_dir", "symlink": "files.symlink"}
+
+
+def _not_regular_key(mode: int) -> str | None:
+    """The catalogue key for what a non-regular output target is, or None for a regular file."""
+    kind = file_kind(mode)
+    return None if kind is None else _WRITE_REFUSALS.get(kind, "files.not_regular")
+
+
+def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
+    """``a`` and ``b`` name the same file (after symlinks and ``..``), whether or not it exists yet."""
+    try:
+        if os.path.samefile(a, b):
+            return True
+    except OSError:
+        pass
+    return os.path.realpath(a) == os.path.realpath(b)
+
+
+def refuse_overwrite(path: str | os.PathLike | None, force: bool, inputs: Iterable[str | os.PathLike] = ()) -> None:
+    """Before any work: ``path`` must not exist (unless ``force``), must be able to become a file,
+    and must not be one of ``inputs``."""
+    if path is None:
+        return
+    target = Path(path)
+    for source in inputs:
+        if same_file(target, source):
+            raise UsageError("files.is_input", path=str(target))
+    try:
+        mode = os.lstat(target).st_mode
+    except FileNotFoundError:
+        mode = None
+    except OSError as error:
+        raise UsageError("files.cannot_check", path=str(target), reason=error.strerror or str(error)) from None
+    if mode is not None and stat.S_ISDIR(mode):
+        raise UsageError("files.is_dir", path=str(target))
+    if mode is None and target.is_dir():  # a dangling path under a directory symlink, say
+        raise UsageError("files.is_dir", path=str(target))
+    if not target.absolute().parent.is_dir():
+        raise UsageError("files.no_dir", path=str(target), directory=str(target.absolute().parent))
+    if mode is None:
+        return
+    if not force:
+        raise UsageError("cli.file_exists", path=str(target))
+    key = _not_regular_key(mode)
+    if key is not None:
+        raise UsageError(key, path=str(target))
+
+
+def _before_link(temp: str, target: Path) -> None:
+    """A hook for tests: runs after the temporary file is complete, just before it is put in place."""
+
+
+def write_atomic(path: str | os.PathLike, data: str | bytes, *, replace: bool = False) -> None:
+    """Write ``data`` (text as UTF-8 with ``\\n`` line ends, or bytes) as the whole of ``path``
+    (``replace``: see :func:`atomic_file`)."""
+    with atomic_file(path, replace=replace) as stream:
+        stream.write(data.encode("utf-8") if isinstance(data, str) else data)
+
+
+@contextmanager
+def atomic_file(path: str | os.PathLike, *, replace: bool = False) -> Iterator[BinaryIO]:
+    """A binary stream whose bytes become the whole of ``path`` when the block ends; if the block
+    raises (an error, Ctrl-C, SIGTERM), ``path`` is left as it was and the temporary file removed.
+    For outputs written piece by piece (a class's gradebook).
+
+    ``replace`` (the command's ``--force``): an existing regular file is replaced and
+    keeps its permission bits; anything else there is refused. Without it, the file
+    is created only if the name is still free at the last moment. A new file gets
+    the usual permissions (0666 less the umask), not mkstemp's 0600.
+    """
+    target = Path(path)
+    temp = None
+    try:
+        existing = None
+        if replace:
+            try:
+                existing = os.lstat(target)
+            except FileNotFoundError:
+                existing = None
+            if existing is not None and (key := _not_regular_key(existing.st_mode)) is not None:
+                raise AttnTutorError(key, path=str(target))
+        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.absolute().parent)
+        with os.fdopen(handle, "wb") as stream:
+            yield stream
+            stream.flush()
+            os.fsync(stream.fileno())
+        if existing is not None:
+            os.chmod(temp, stat.S_IMODE(existing.st_mode))
+            if hasattr(os, "chown") and (existing.st_uid, existing.st_gid) != (os.getuid(), os.getgid()):
+                try:
+                    os.chown(temp, existing.st_uid, existing.st_gid)
+                except OSError:
+                    pass  # not root: the file becomes ours, with its old permission bits
+        else:
+            umask = os.umask(0)
+            os.umask(umask)
+            os.chmod(temp, 0o666 & ~umask)
+        _before_link(temp, target)
+        if existing is not None:
+            os.replace(temp, target)
+        else:
+            _create_exclusively(temp, target, replace)
+        temp = None
+    except FileExistsError:
+        raise AttnTutorError("files.appeared", path=str(target)) from None
+    except OSError as error:
+        raise AttnTutorError("files.cannot_write", path=str(target), reason=error.strerror or str(error)) from None
+    finally:
+        if temp is not None:
+            try:
+                os.unlink(temp)
+            except OSError:
+                pass
+
+
+def _create_exclusively(temp: str, target: Path, replace: bool) -> None:
+    """Put the complete ``temp`` at ``target``, failing with FileExistsError if the name is taken
+    (with ``replace``: a regular file that appeared meanwhile is replaced)."""
+    try:
+        os.link(temp, target)
+    except FileExistsError:
+        if not replace:
+            raise
+        mode = os.lstat(target).st_mode
+        if _not_regular_key(mode) is not None:
+            raise
+        os.replace(temp, target)
+        return
+    except OSError as error:
+        if error.errno not in _NO_LINKS:
+            raise
+        # No hard links here: claim the name with O_EXCL, then rename the whole file over the claim.
+        fd = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, 0o600)
+        os.close(fd)
+        try:
+            os.replace(temp, target)
+        except BaseException:
+            os.unlink(target)  # our empty claim, not anyone's file
+            raise
+        return
+    os.unlink(temp)
+
+
+def check_directory(path: str | os.PathLike) -> None:
+    """Before any work: ``path`` is a directory, or can be made one (its parent is a directory)."""
+    target = Path(path)
+    if target.exists() and not target.is_dir():
+        raise UsageError("files.not_a_dir", path=str(target))
+    if not target.exists() and not target.absolute().parent.is_dir():
+        raise UsageError("files.no_dir", path=str(target), directory=str(target.absolute().parent))
+
+
+def make_directory(path: str | os.PathLike) -> None:
+    """``path`` as a directory (made if missing; its parent exists, see :func:`check_directory`)."""
+    try:
+        Path(path).mkdir(exist_ok=True)
+    except OSError as error:
+        raise AttnTutorError("files.cannot_write", path=str(path), reason=error.strerror or str(error)) from None

@@ -1,0 +1,432 @@
+"""Reading YAML strictly: the one module that talks to PyYAML's reader.
+
+Both the problem-set loader (:mod:`attn_tutor.problems.load`) and the answer-file
+reader (:mod:`attn_tutor.gradebook.answer_yaml`) read through here:
+
+* :func:`compose` — the text to a node tree with the C parser when the wheel has
+  it (:func:`loader`); a syntax error becomes one :class:`BadYaml` (kind, place,
+  details) whatever PyYAML class it was.
+* :func:`scan` — every distinct node visited once: tags outside YAML's core ones,
+  non-scalar keys and duplicate keys listed in document order, and whether a node
+  was met twice (an alias), without ever expanding one. :func:`first_alias` finds
+  the alias in the text to point at.
+* :func:`split_keys` — a mapping's (key, value) pairs, its non-scalar keys and
+  its repeated keys (each repeat with the first copy).
+* :func:`where` — a node's or an event's place as a 1-based :class:`Location`.
+* :func:`read_plain` — a hand-written reader for the strict subset of YAML that
+  ordinary files use (block mappings by indentation, one-line scalars, one-line flow
+  lists of plain scalars, comments); None on anything else, so the caller composes.
+  A test holds the answer reader's fast path equal to its composed one.
+* :class:`PlainTags` — what a plain scalar resolves to, remembered per reader
+  object (never in a module-level cache).
+"""
+
+from __future__ import annotations
+
+import functools
+import re
+from typing import NamedTuple
+
+from attn_tutor.core.errors import Location
+from attn_tutor.core.text import excerpt
+
+__all__ = [
+    "LOADER", "BadYaml", "Leaf", "PlainTags", "compose", "first_alias", "is_plain", "read_plain",
+    "resolve_plain", "scan", "short_tag", "split_keys", "where",
+    "MappingNode", "Node", "ScalarNode", "SequenceNode",
+]  # fmt: skip
+
+LOADER = None  # the PyYAML loader class to use; None: the C parser where the wheel has it (see loader())
+
+CORE = "tag:yaml.org,2002:"
+STR, NULL, BOOL = CORE + "str", CORE + "null", CORE + "bool"
+SEQ, MAP = CORE + "seq", CORE + "map"
+SCALAR_TAGS = frozenset(CORE + name for name in ("str", "int", "float", "bool", "null", "timestamp", "merge", "value"))
+
+
+class _NodeKind(type):
+    """PyYAML's node classes, told apart without importing PyYAML (``--help`` stays fast).
+
+    ``isinstance(node, ScalarNode)`` holds for exactly the nodes whose class
+    ``yaml.nodes.ScalarNode`` would hold for: PyYAML's nodes carry their kind as ``id``.
+    """
+
+    def __instancecheck__(cls, node) -> bool:
+        return getattr(type(node), "id", None) in cls.ids
+
+
+class Node(metaclass=_NodeKind):
+    ids = ("scalar", "sequence", "mapping")
+
+
+class ScalarNode(Node):
+    ids = ("scalar",)
+
+
+class SequenceNode(Node):
+    ids = ("sequence",)
+
+
+class MappingNode(Node):
+    ids = ("mapping",)
+
+
+def loader():
+    """The loader class: :data:`LOADER` if set, else PyYAML's C loader where present."""
+    import yaml
+
+    return LOADER or getattr(yaml, "CSafeLoader", yaml.SafeLoader)
+
+
+def is_plain(node) -> bool:
+    """An unquoted scalar (node or event): its style is None (pure-Python loader) or "" (C loader)."""
+    return not node.style
+
+
+def where(file: str, node) -> Location:
+    """Where a node or event starts, 1-based."""
+    return Location.of_mark(file, node.start_mark)
+
+
+def short_tag(tag: str) -> str:
+    return "!!" + tag[len(CORE) :] if tag.startswith(CORE) else tag
+
+
+# --- composing ------------------------------------------------------------------
+
+
+class BadYaml(Exception):
+    """Text that is not YAML. ``kind``: control_character, multiple_documents, tab or syntax.
+
+    ``where`` is the place to point at; ``detail`` the parser's words with the
+    context's place; ``problem`` its words alone (what answer files quote); ``char``
+    the code point of a control character.
+    """
+
+    def __init__(self, kind: str, where: Location, detail: str = "", problem: str = "", char: int | None = None) -> None:
+        super().__init__(detail or problem or kind)
+        self.kind, self.where, self.detail, self.problem, self.char = kind, where, detail, problem, char
+
+
+def compose(text: str, source: str) -> Node | None:
+    """The one document in ``text`` (None if empty); raises :class:`BadYaml`."""
+    import yaml
+
+    try:
+        return yaml.compose(text, Loader=loader())
+    except yaml.reader.ReaderError as error:
+        char = error.character if isinstance(error.character, int) else ord(error.character)
+        index = text.find(chr(char))
+        line = text.count("\n", 0, index) + 1 if index >= 0 else None
+        column = index - (text.rfind("\n", 0, index) + 1) + 1 if index >= 0 else None
+        raise BadYaml("control_character", Location(source, line, column), problem=str(error), char=char) from None
+    except yaml.MarkedYAMLError as error:
+        raise _marked(error, text, source) from None
+    except yaml.YAMLError as error:  # pragma: no cover - every PyYAML error is one of the above
+        raise BadYaml("syntax", Location(source), detail=str(error), problem=str(error)) from None
+    except RecursionError:  # the pure-Python composer on absurd nesting (libyaml stops at 1000)
+        detail = "exceeded maximum nesting depth"
+        raise BadYaml("syntax", Location(source), detail=detail, problem=detail) from None
+
+
+def _marked(error, text: str, source: str) -> BadYaml:
+    mark = error.problem_mark or error.context_mark
+    place = Location.of_mark(source, mark) if mark else Location(source)
+    problem = error.problem or ""
+    words = str(error.problem or error.context)
+    if error.context == "expected a single document in the stream":
+        return BadYaml("multiple_documents", place, problem=words)
+    if "tab" in problem or (mark and _char_at(text, mark) == "\t"):
+        return BadYaml("tab", place, problem=words)
+    detail = problem
+    if error.context:
+        cm = error.context_mark
+        at = f" (line {cm.line + 1}, column {cm.column + 1})" if cm else ""
+        detail = f"{problem}, {error.context}{at}"
+    return BadYaml("syntax", place, detail=detail, problem=words)
+
+
+def _char_at(text: str, mark) -> str:
+    lines = text.splitlines()
+    if 0 <= mark.line < len(lines) and 0 <= mark.column < len(lines[mark.line]):
+        return lines[mark.line][mark.column]
+    return ""
+
+
+# --- checking the tree ----------------------------------------------------------
+
+
+def split_keys(node: MappingNode) -> tuple[list[tuple[ScalarNode, Node]], list[Node], list[tuple[ScalarNode, ScalarNode]]]:
+    """A mapping's (scalar key, value) pairs, its non-scalar keys, and each repeated key with its first copy."""
+    pairs, bad, repeats = [], [], []
+    first: dict[str, ScalarNode] = {}
+    for key, value in node.value:
+        if not isinstance(key, ScalarNode):
+            bad.append(key)
+            continue
+        pairs.append((key, value))
+        if key.value in first:
+            repeats.append((key, first[key.value]))
+        else:
+            first[key.value] = key
+    return pairs, bad, repeats
+
+
+class Issue(NamedTuple):
+    """Something :func:`scan` found: kind is tag, bad_key or duplicate_key."""
+
+    kind: str
+    node: Node
+    path: str  # the YAML path of the mapping (bad_key) or the key's own path (duplicate_key)
+    first: Node | None = None  # duplicate_key: the first copy
+
+
+def _join(path: str, key: str) -> str:
+    """A YAML path for a message; a key from the file is quoted short and sanitised."""
+
+    key = excerpt(key, 30)
+    return f"{path}.{key}" if path else key
+
+
+def scan(root: Node) -> tuple[list[Issue], bool]:
+    """(issues, aliased): a node's tag outside YAML's core ones (its children then skipped),
+    non-scalar keys and repeated keys; ``aliased`` when some node is met twice (an alias or
+    a cycle), each distinct node visited once so nothing is ever expanded."""
+    issues: list[Issue] = []
+    seen: set[int] = set()
+    stack: list[tuple[Node, str]] = [(root, "")]
+    aliased = False
+    while stack:
+        node, path = stack.pop()
+        if id(node) in seen:
+            aliased = True
+            continue
+        seen.add(id(node))
+        if isinstance(node, ScalarNode):
+            allowed = node.tag in SCALAR_TAGS
+        elif isinstance(node, SequenceNode):
+            allowed = node.tag == SEQ
+        else:
+            allowed = node.tag == MAP
+        if not allowed:
+            issues.append(Issue("tag", node, path))
+            continue
+        if isinstance(node, SequenceNode):
+            stack.extend((child, f"{path}[{i}]") for i, child in enumerate(node.value))
+        elif isinstance(node, MappingNode):
+            first: dict[str, Node] = {}
+            for key, value in node.value:
+                stack.append((key, path))
+                if not isinstance(key, ScalarNode):
+                    issues.append(Issue("bad_key", key, path))
+                    continue
+                child = _join(path, key.value)
+                if key.value in first:
+                    issues.append(Issue("duplicate_key", key, child, first[key.value]))
+                else:
+                    first[key.value] = key
+                stack.append((value, child))
+    return issues, aliased
+
+
+def first_alias(text: str, source: str) -> tuple[Location, str]:
+    """The first alias in the text: its place and its anchor's name."""
+    import yaml
+
+    for event in yaml.parse(text, Loader=loader()):
+        if isinstance(event, yaml.AliasEvent):
+            return Location.of_mark(source, event.start_mark), event.anchor
+    return Location(source), "?"  # pragma: no cover
+
+
+# --- the fast path --------------------------------------------------------------
+
+
+@functools.cache
+def _resolver():
+    import yaml
+
+    return yaml.resolver.Resolver()  # stateless: resolving a plain scalar's tag
+
+
+def resolve_plain(value: str) -> str:
+    """The tag YAML resolves a plain scalar with this text to."""
+    import yaml
+
+    return _resolver().resolve(yaml.ScalarNode, value, (True, False))
+
+
+class PlainTags:
+    """What YAML resolves a plain scalar to (the C composer asks the same resolver), remembered."""
+
+    def __init__(self, limit: int = 100_000) -> None:
+        self._known: dict[str, str] = {}
+        self._limit = limit
+
+    def __call__(self, value: str) -> str:
+        tag = self._known.get(value)
+        if tag is None:
+            tag = resolve_plain(value)
+            if len(self._known) < self._limit:
+                self._known[value] = tag
+        return tag
+
+
+class Leaf(NamedTuple):
+    """A value :func:`read_plain` read, with where it starts (1-based, as :func:`where` gives).
+
+    ``style``: "" plain, "'" or '"' quoted (``value`` the text between the quotes,
+    escapes applied), "[" a flow list (``value`` the tuple of its items' texts, every
+    item plain). An empty value is a plain "" placed just after its colon, where the
+    composer places it.
+    """
+
+    value: str | tuple[str, ...]
+    style: str
+    line: int
+    column: int
+
+
+# What the fast path reads. Any other character (a tab, a control character, a lone
+# CR, NEL, LS/PS, a BOM, a surrogate) in a line sends the text to the composer.
+_ODD = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+_INDICATORS = r"""\-?:,\[\]{}#&*!|>'"%@`"""
+# A plain scalar in block context: not starting with an indicator ("-" only before a
+# non-space, as in -1), no ": " or final ":", no " #" (a comment starts there).
+_PLAIN = rf"(?:[^{_INDICATORS} ]|-(?! |$))(?:[^ :]|:(?! |$)| +(?=[^ #]))*"
+# One line of a block mapping: indent, plain key, colon, then nothing, a plain scalar,
+# a single-quoted scalar without '' in it, a double-quoted one with only one-letter
+# escapes, or a one-line flow list; then spaces or a comment.
+_LINE = re.compile(
+    rf"( *)(?!\.\.\.)([^{_INDICATORS} ][^:#]*?) *(:)"
+    rf"""(?: +(?:({_PLAIN})|'([^']*)'|"((?:[^"\\]|\\[0abtnvfre "/\\N_LP])*)"|\[([^\[\]{{}}#'"]*)\]))?(?: +#.*| *)\Z"""
+)
+# A flow list's inside: plain items (no ":" or "?" in them), separated by commas.
+_ITEM = r"(?:[^\-?:,#&*!|>%@` ]|-(?![ ,]|$))(?:[^ :?,]| +(?=[^ ,]))*"
+_ITEMS = re.compile(rf" *(?:{_ITEM} *(?:, *{_ITEM} *)*)?\Z")
+_ESCAPE = re.compile(r"\\(.)")
+_ESCAPED = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
+            " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}  # fmt: skip
+_SKIP = re.compile(r" *(?:#.*)?\Z")  # a blank line or a comment line
+_DOCUMENT_START = re.compile(r"---(?: +#.*| *)\Z")
+_MAX_DEPTH = 64  # deeper nesting is left to the composer (libyaml has its own limit)
+_MAX_KEY = 1000  # YAML's simple keys stop at 1024 characters
+_BLANK = ("blank",)  # a line read as blank or a comment
+
+
+def read_plain(text: str, tags: PlainTags | None = None) -> dict | None:
+    """An ordinary YAML document as a tree, or None; see :class:`PlainReader` (one-off, nothing kept)."""
+    return PlainReader(tags)(text)
+
+
+class PlainReader:
+    """A hand-written reader for the strict subset of YAML that ordinary files use.
+
+    ``reader(text)`` gives nested dicts of str keys with :class:`Leaf` values, or None.
+    The subset: block mappings nested by indentation (spaces, any consistent width),
+    plain keys that YAML resolves to str, each key once per mapping; on the key's line
+    nothing (a deeper mapping follows, or the value is empty), a one-line plain or
+    quoted scalar, or a one-line flow list of plain scalars; blank lines, comments,
+    one leading ``---``, LF or CRLF line ends. Anything else — tabs, anchors, aliases,
+    tags, block scalars, sequences, flow mappings, multi-line scalars, directives,
+    several documents, odd characters — gives None: :func:`compose` reads it and
+    reports what is wrong. Places equal the composer's (a test holds them equal).
+
+    One per run: each distinct line's reading is remembered (a class's files share
+    most of their lines), up to ``limit`` lines; nothing is kept between runs.
+    """
+
+    def __init__(self, tags: PlainTags | None = None, limit: int = 50_000) -> None:
+        self.tags = tags or PlainTags()
+        self._lines: dict[str, tuple] = {}
+        self._limit = limit
+
+    def __call__(self, text: str) -> dict | None:
+        if "\r" in text:
+            text = text.replace("\r\n", "\n")  # a lone CR is left in its line, for _line to refuse
+        indents: list[int] = []  # each open mapping's indent, outermost first
+        maps: list[dict] = []
+        pending = None  # (mapping, key, indent) of the last key if nothing followed its colon
+        mapping: dict = {}
+        top, started, known, new = -1, False, self._lines, tuple.__new__
+        for number, line in enumerate(text.split("\n"), 1):
+            info = known.get(line)
+            if info is None:
+                info = self._line(line)
+                if info is None:  # neither a key's line nor a blank one: perhaps the document's start
+                    if maps or started or not _DOCUMENT_START.match(line):
+                        return None
+                    started = True
+                    continue
+                if len(known) < self._limit:
+                    known[line] = info
+            if info is _BLANK:
+                continue
+            indent, key, style, value, column = info
+            if pending is not None:  # the last key had nothing after its colon
+                parent, above, outer = pending
+                pending = None
+                if indent > outer:  # its value is a mapping, nested by this line's indent
+                    if len(maps) >= _MAX_DEPTH:
+                        return None
+                    parent[above] = mapping = {}
+                    indents.append(indent)
+                    maps.append(mapping)
+                    top = indent
+            if indent != top:
+                if not _close(indents, maps, indent):
+                    return None
+                mapping, top = maps[-1], indent
+            if key in mapping:
+                return None
+            if style is None:
+                mapping[key] = new(Leaf, ("", "", number, column))
+                pending = (mapping, key, indent)
+            else:
+                mapping[key] = new(Leaf, (value, style, number, column))
+        return maps[0] if maps else None
+
+    def _line(self, line: str) -> tuple | None:
+        """(indent, key, style, value, column) for a key's line (style None: nothing after the
+        colon, column the empty value's), :data:`_BLANK` for a blank or comment line, else None
+        (also for any character outside :data:`_ODD`'s set: only remembered lines skip the check)."""
+        if _ODD.search(line) is not None:
+            return None
+        m = _LINE.match(line)
+        if m is None:
+            return _BLANK if _SKIP.match(line) else None
+        indent, key, kind = m.end(1), m.group(2), m.lastindex
+        if m.start(3) - indent > _MAX_KEY or self.tags(key) != STR:
+            return None
+        if kind == 3:
+            return (indent, key, None, "", m.end(3) + 1)
+        if kind == 4:
+            return (indent, key, "", m.group(4), m.start(4) + 1)
+        if kind == 5:  # quoted: the place is the opening quote's
+            return (indent, key, "'", m.group(5), m.start(5))
+        if kind == 6:
+            value = m.group(6)
+            return (indent, key, '"', _ESCAPE.sub(_unescape, value) if "\\" in value else value, m.start(6))
+        inside = m.group(7)
+        if _ITEMS.match(inside) is None:
+            return None
+        items = tuple(item.strip(" ") for item in inside.split(",")) if inside.strip(" ") else ()
+        return (indent, key, "[", items, m.start(7))
+
+
+def _close(indents: list[int], maps: list[dict], indent: int) -> bool:
+    """Back to the open mapping at ``indent`` (the first one: the document's); False where YAML would not nest so."""
+    if not maps:
+        indents.append(indent)
+        maps.append({})
+        return True
+    while indents[-1] > indent:
+        indents.pop()
+        maps.pop()
+        if not indents:
+            return False
+    return indents[-1] == indent
+
+
+def _unescape(m: re.Match) -> str:
+    return _ESCAPED[m.group(1)]

@@ -1,0 +1,153 @@
+"""What a quiz system needs to mark a worksheet by itself: every asked cell, its exact value
+and tolerance, and the known mistakes that would give another number there.
+
+Pure: reads solved problems, returns records. The Moodle and QTI writers
+(:mod:`attn_tutor.export.moodle`, :mod:`attn_tutor.export.qti`) both read these
+records, so the two systems ask the same cells and give the same feedback.
+
+An *asked cell* is an open cell (one the query may attend to; every output cell)
+of an asked row and asked stage, as on the worksheet. For each one the record
+lists, in :data:`attn_tutor.marking.marker.DIAGNOSES` order, the mistakes that apply:
+those the marker lists for the row (:meth:`attn_tutor.marking.marker.Marker.exact_mistakes`:
+made from the exact earlier stages, since a quiz system cannot carry a student's
+own numbers forward, and changing the row beyond the tolerance, as ``grade``
+requires before it names a diagnosis) that change *this* cell by more than the
+tolerance. Two mistakes giving the same number in a cell (within
+the tolerance) keep only the first: a quiz system would never reach the second.
+``rounding`` names a band around the right answer, not a value, so it has no
+alternative of its own.
+"""
+
+from __future__ import annotations
+
+import math
+from decimal import Decimal
+from typing import NamedTuple
+
+from attn_tutor.core.i18n import t
+from attn_tutor.core.model import Problem, asked_row_indices, asked_stages
+from attn_tutor.marking import marker as grading
+from attn_tutor.marking.marker import EPS, Marker
+from attn_tutor.solve import engine
+
+
+class Mistake(NamedTuple):
+    code: str  # a diagnosis code (attn_tutor.marking.marker.DIAGNOSES)
+    value: float
+    sentence: str  # the diagnosis, in the chosen language
+
+
+class Cell(NamedTuple):
+    """One asked cell: the number a student types into one box."""
+
+    row: int
+    token: str  # the query token of the row
+    stage: str
+    index: int  # position in the stage's row (heads side by side)
+    column: str  # the key token (with "[h] " in a multi-head problem), or the output component "1", "2", ...
+    value: float  # exact
+    tolerance: float
+    mistakes: tuple[Mistake, ...]
+
+
+class Question(NamedTuple):
+    """One problem of one sheet: its givens and every asked cell."""
+
+    problem: Problem
+    variant: int | None
+    solution: object  # attn_tutor.solve.engine.Solution
+    cells: tuple[Cell, ...]
+
+
+def applicable_mistakes(solution, row: int, stage: str, marker=None) -> list[tuple[str, tuple[float | None, ...]]]:
+    """Each diagnosis that could be named for this row and stage, with its mistaken row.
+
+    The marker's own list (:meth:`attn_tutor.marking.marker.Marker.exact_mistakes`): made from
+    the exact earlier stages, and only those that change the numbers beyond the
+    tolerance, as marking requires before it names a diagnosis. ``None`` in an
+    unmarked cell.
+    """
+
+    marker = Marker() if marker is None else marker
+    return [(mistake.code, mistake.row) for mistake in marker.exact_mistakes(solution, row, stage)]
+
+
+def _columns(solution, stage: str) -> list[str]:
+    problem = solution.problem
+    if stage == "output":
+        return [str(c + 1) for c in range(solution.output.shape[1])]
+    many = len(solution.heads) > 1
+    return [f"[{h}] {key}" if many else key for h in range(1, len(solution.heads) + 1) for key in problem.keys]
+
+
+def asked_cells(solution, lang: str, marker=None) -> tuple[Cell, ...]:
+    """Every asked cell of a solved problem, in the order the worksheet's tables read: stage by
+    stage, head by head (one table each before the output), each table's rows in the asked order."""
+
+    marker = grading.Marker() if marker is None else marker
+    problem = solution.problem
+    rows = asked_row_indices(problem)
+    cells: list[Cell] = []
+    for stage in asked_stages(problem):
+        columns = _columns(solution, stage)
+        mistakes = {row: applicable_mistakes(solution, row, stage, marker) for row in rows}
+        if stage == "output":
+            tables = [range(len(columns))]
+        else:
+            tables = [range(part.start, part.stop) for part in grading.segments(solution, stage)]
+        for table in tables:
+            for row in rows:
+                exact = solution.stage_row(stage, row)
+                open_ = grading.open_cells(solution, row, stage)
+                for i in table:
+                    value = float(exact[i])
+                    if open_[i] and math.isfinite(value):
+                        tolerance = grading.stage_tolerance(problem, stage)  # the teacher's, or the default that fits decimals
+                        chosen = _cell_mistakes(value, [(code, made[i]) for code, made in mistakes[row]], tolerance, lang)
+                        cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, tolerance, chosen))
+    return tuple(cells)
+
+
+def _cell_mistakes(value: float, made: list[tuple[str, float | None]], tolerance: float, lang: str) -> tuple[Mistake, ...]:
+    """The mistakes that give this cell another number, each number once (the first mistake's)."""
+
+    chosen: list[Mistake] = []
+    for code, wrong in made:
+        if wrong is None or not math.isfinite(wrong) or abs(wrong - value) <= tolerance + EPS:
+            continue
+        if any(abs(wrong - other.value) <= tolerance + EPS for other in chosen):
+            continue
+        chosen.append(Mistake(code, wrong, t(f"grading.diagnosis.{code}", lang)))
+    return tuple(chosen)
+
+
+def questions(sheets, lang: str) -> list[Question]:
+    """One question per problem of each sheet (a sheet is the set as written, or a variant)."""
+
+    marker = Marker()  # one run's marking memory, as quiz and grade keep theirs
+    result = []
+    for sheet in sheets:
+        for problem in sheet.problem_set.problems:
+            solution = engine.solve(problem)
+            result.append(Question(problem, sheet.variant, solution, asked_cells(solution, lang, marker)))
+    return result
+
+
+def decimal_text(x: float) -> str:
+    """A float as a plain decimal numeral, exactly as Python reads it back: no exponent, no ``-0``."""
+    return _plain(Decimal(repr(float(x))))
+
+
+def bounds(value: float, tolerance: float) -> tuple[str, str]:
+    """The accepted range ``value ± tolerance`` as decimals, computed without binary noise."""
+    v, tol = Decimal(repr(float(value))), Decimal(repr(float(tolerance)))
+    return _plain(v - tol), _plain(v + tol)
+
+
+def _plain(d: Decimal) -> str:
+    text = format(d, "f")
+    if "." in text:
+        text = text.rstrip("0").rstrip(".")
+    if text in ("-0", ""):
+        text = "0"
+    return text

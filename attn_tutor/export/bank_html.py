@@ -1,0 +1,58 @@
+"""HTML pieces shared by the Moodle and QTI question writers: tables and instructions.
+
+Each writer passes its own ``text`` function (plain text -> safe HTML for that
+system), so the layout is written once and the escaping stays with the format.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+
+from attn_tutor.core.i18n import t
+from attn_tutor.export.worksheet import instructions
+from attn_tutor.render.blocks import Instructions, Paragraph, Table
+from attn_tutor.solve.layout import given_blocks, problem_notes
+
+TABLE_STYLE = "border-collapse: collapse; margin-bottom: 1em;"
+
+
+def table(caption: str | None, header, rows, text: Callable[[str], str], note: str | None = None) -> str:
+    """An HTML table; ``rows`` hold (label, [cell html, ...]) with the cells already escaped."""
+    parts = [f'<table border="1" cellpadding="4" style="{TABLE_STYLE}">']
+    if caption:
+        parts.append(f"<caption><strong>{text(caption)}</strong></caption>")
+    parts.append("<thead><tr>" + "".join(f'<th scope="col">{text(h)}</th>' for h in header) + "</tr></thead><tbody>")
+    for label, cells in rows:
+        parts.append(f'<tr><th scope="row">{text(label)}</th>' + "".join(f'<td style="text-align: center;">{c}</td>' for c in cells) + "</tr>")
+    parts.append("</tbody></table>")
+    if note:
+        parts.append(f"<p>{text(note)}</p>")
+    return "".join(parts)
+
+
+def block(block, text: Callable[[str], str]) -> str:
+    """A worksheet block (a givens table, instructions, a note) as HTML."""
+
+    if isinstance(block, Table):
+        return table(block.title, block.header, [(row[0], [text(c) for c in row[1:]]) for row in block.rows], text, block.note)
+    if isinstance(block, Instructions):
+        return "<ol>" + "".join(f"<li>{text(item)}</li>" for item in block.items) + "</ol>"
+    if isinstance(block, Paragraph):
+        return f"<p>{text(block.text)}</p>"
+    raise TypeError(f"cannot draw {type(block).__name__} in a quiz question")
+
+
+def header(question, lang: str, text: Callable[[str], str]) -> list[str]:
+    """What every question of a problem starts with: its variant, title, notes, instructions, givens."""
+
+    problem = question.problem
+    parts = []
+    if question.variant is not None:
+        parts.append(f"<p><strong>{text(t('export.variant_number', lang, seed=question.variant))}</strong></p>")
+    if problem.title:
+        parts.append(f"<p><strong>{text(problem.title)}</strong></p>")
+    for item in [*problem_notes(problem, lang), instructions(problem, lang)]:
+        parts.append(block(item, text))
+    for item in given_blocks(question.solution, lang, problem.decimals, projected=False):
+        parts.append(block(item, text))
+    return parts

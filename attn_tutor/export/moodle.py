@@ -1,0 +1,128 @@
+"""Questions as Moodle XML: one Cloze (``multianswer``) question per problem and sheet.
+
+Each question shows the problem's instructions and givens (HTML tables) and a table
+per asked stage whose open cells are ``NUMERICAL`` blanks::
+
+    {1:NUMERICAL:=0.786:0.005~%0%0.545:0.005#You divided the scaled scores ...~...}
+
+The first alternative is the exact value with the problem's tolerance (full
+marks); every mistake that applies to the cell (:mod:`attn_tutor.export.bank`) follows as
+a 0% alternative whose feedback is the diagnosis. Moodle's numerical marking takes
+the first alternative within its tolerance, so the right answer always wins where
+ranges overlap. The worked arithmetic is the general feedback, shown after an
+attempt. All sheets of one problem share a category (``$course$/top/<set>/<problem>``),
+so a quiz's "random question" from that category gives each student one variant.
+
+Escaping follows Moodle's parser (question/type/multianswer/questiontype.php): a
+blank runs from ``{n:TYPE:`` to the first ``}``; alternatives end at ``~``, an
+answer at ``#``, feedback at ``~`` or ``}`` unless a backslash precedes them; the
+feedback is then HTML-entity-decoded and ``\\}``, ``\\#`` unescaped, and shown as
+HTML. So feedback is HTML-escaped, its ``&`` escaped once more (the decoding
+removes one layer), and ``} # ~ \\ / "`` written as numeric character references,
+which the parser never sees as syntax and the decoding turns back into the
+characters. Text outside the blanks is HTML-escaped with ``{`` and ``}`` as
+references too, so no token can open a blank or a ``{#1}`` placeholder. The XML
+layer (ElementTree) escapes everything once more.
+"""
+
+from __future__ import annotations
+
+import xml.etree.ElementTree as ET
+from html import escape
+
+from attn_tutor.core.i18n import t
+from attn_tutor.core.model import asked_row_indices, asked_stages
+from attn_tutor.export import bank_html
+from attn_tutor.export.bank import Cell, Question, decimal_text
+from attn_tutor.solve.layout import explain_blocks, stage_table
+
+_CLOZE = {"}": "&#125;", "{": "&#123;", "#": "&#35;", "~": "&#126;", "\\": "&#92;", "/": "&#47;", '"': "&#34;"}
+
+
+def text(value: str) -> str:
+    """Plain text as HTML for a Cloze question's text: nothing in it reads as a blank."""
+    return "".join(_CLOZE.get(ch, ch) for ch in escape(value, quote=True) if ch not in "\x00")
+
+
+def feedback(sentence: str) -> str:
+    """A feedback sentence as the text after ``#`` in a Cloze alternative."""
+    html = escape(sentence, quote=True).replace("&", "&amp;")
+    return "".join(_CLOZE.get(ch, ch) for ch in html)
+
+
+def blank(cell: Cell) -> str:
+    """``{1:NUMERICAL:=value:tolerance~%0%wrong:tolerance#diagnosis~...}``"""
+    tolerance = decimal_text(cell.tolerance)
+    alternatives = [f"={decimal_text(cell.value)}:{tolerance}"]
+    for mistake in cell.mistakes:
+        alternatives.append(f"%0%{decimal_text(mistake.value)}:{tolerance}#{feedback(mistake.sentence)}")
+    return "{1:NUMERICAL:" + "~".join(alternatives) + "}"
+
+
+def question_text(question: Question, lang: str) -> str:
+    """The Cloze question text: what to do, the givens, and a table of blanks per asked stage."""
+
+    problem, solution = question.problem, question.solution
+    parts = bank_html.header(question, lang, text)
+    blanks = {(c.row, c.stage, c.index): c for c in question.cells}
+    rows = asked_row_indices(problem)
+    for stage in asked_stages(problem):
+        # one table per head before the output (heads side by side in a row), in head order
+        for head, table in enumerate(stage_table(solution, stage, rows, problem.decimals, lang, blank=True)):
+            offset = 0 if stage == "output" else head * len(problem.keys)
+            body = []
+            for (label, *cells), row in zip(table.rows, rows):
+                html_cells = []
+                for j, cell_text in enumerate(cells):
+                    cell = blanks.get((row, stage, offset + j))
+                    html_cells.append(blank(cell) if cell is not None and cell_text == "" else text(cell_text))
+                body.append((label, html_cells))
+            parts.append(bank_html.table(table.title, table.header, body, text, table.note))
+    return "\n".join(parts)
+
+
+def general_feedback(question: Question, lang: str) -> str:
+    """The worked arithmetic of each asked row, shown after an attempt."""
+
+    problem = question.problem
+    parts = []
+    for row in asked_row_indices(problem):
+        for block in explain_blocks(question.solution, row, problem.decimals, lang, asked_stages(problem)):
+            parts.append(f"<p><strong>{text(block.title)}</strong></p><pre>{text(chr(10).join(block.lines))}</pre>")
+    return "\n".join(parts)
+
+
+def category_path(set_title: str, question: Question) -> str:
+    """``$course$/top/<set>/<problem>``; a ``/`` inside a name is written ``//``, as Moodle reads it."""
+    problem = question.problem
+    name = f"{problem.id} — {problem.title}" if problem.title else problem.id
+    return "$course$/top/" + "/".join(part.replace("/", "//") for part in (set_title, name))
+
+
+def _text_element(parent: ET.Element, tag: str, value: str, html: bool = False) -> ET.Element:
+    element = ET.SubElement(parent, tag, {"format": "html"} if html else {})
+    ET.SubElement(element, "text").text = value
+    return element
+
+
+def render(questions: list[Question], lang: str, *, set_title: str) -> str:
+    """A Moodle XML question file: per problem a category, then its questions (one per sheet)."""
+    quiz = ET.Element("quiz")
+    by_problem: dict[str, list[Question]] = {}
+    for question in questions:
+        by_problem.setdefault(question.problem.id, []).append(question)
+    for problem_id, group in by_problem.items():
+        category = ET.SubElement(quiz, "question", {"type": "category"})
+        _text_element(category, "category", category_path(set_title, group[0]))
+        _text_element(category, "info", "", html=True)
+        for question in group:
+            element = ET.SubElement(quiz, "question", {"type": "cloze"})
+            name = problem_id if question.variant is None else f"{problem_id} — {t('export.variant_number', lang, seed=question.variant)}"
+            _text_element(element, "name", name)
+            _text_element(element, "questiontext", question_text(question, lang), html=True)
+            _text_element(element, "generalfeedback", general_feedback(question, lang), html=True)
+            ET.SubElement(element, "penalty").text = "0.3333333"
+            ET.SubElement(element, "hidden").text = "0"
+            # no <idnumber>: it must be unique in its category, so importing the file twice would clash
+    ET.indent(quiz)
+    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(quiz, encoding="unicode") + "\n"

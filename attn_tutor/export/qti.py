@@ -1,0 +1,213 @@
+"""Questions as an IMS QTI 1.2 package (a zip with ``imsmanifest.xml``), as Canvas imports it.
+
+One quiz (``assessment``) holds, per problem and asked cell, a question group
+(``section`` with ``selection_number`` 1) of that cell's numerical item from every
+sheet: with ``--variants`` each student draws each cell from a random variant,
+and every item shows its own variant's givens, so it stands alone.
+
+An item is Canvas's ``numerical_question``: a ``render_fib fibtype="Decimal"``
+box; the right answer is an exact answer with a margin (``varequal`` or the
+range ``vargte``/``varlte`` of the problem's tolerance) worth 100. Each mistake
+that applies to the cell (:mod:`attn_tutor.export.bank`) is a further condition on its
+own range, worth 0, whose feedback is the diagnosis. Canvas reads every plain
+range or exact answer of a numerical item as another *right* answer, so a
+mistake's range is written inside an ``<or>`` with no exact value, a form
+Canvas's importer passes over; QTI systems that follow the specification show
+its feedback. Canvas shows the item's general incorrect feedback instead, which
+lists every diagnosis with the number it gives ("≈ 4.243: You did not divide by
+√d ...").
+
+Everything is built with ElementTree; the zip is deterministic (fixed file times,
+fixed order), so the same input gives the same bytes.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import io
+import xml.etree.ElementTree as ET
+import zipfile
+from html import escape
+
+from attn_tutor.core.i18n import t
+from attn_tutor.core.rounding import fmt
+from attn_tutor.export import bank_html
+from attn_tutor.export.bank import Cell, Question, bounds, decimal_text
+
+QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
+XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
+CP_NS = "http://www.imsglobal.org/xsd/imscp_v1p1"
+QTI_LOCATION = f"{QTI_NS} http://www.imsglobal.org/xsd/ims_qtiasiv1p2p1.xsd"
+CP_LOCATION = f"{CP_NS} http://www.imsglobal.org/xsd/imscp_v1p1.xsd"
+ZIP_TIME = (1980, 1, 1, 0, 0, 0)
+
+
+def text(value: str) -> str:
+    return escape(value, quote=True)
+
+
+def ident(*parts: object) -> str:
+    """A stable identifier (an XML name) made from what it names."""
+    digest = hashlib.blake2b("\x1f".join(str(p) for p in parts).encode("utf-8"), digest_size=12).hexdigest()
+    return "g" + digest
+
+
+def _field(parent: ET.Element, label: str, entry: str) -> None:
+    field = ET.SubElement(parent, "qtimetadatafield")
+    ET.SubElement(field, "fieldlabel").text = label
+    ET.SubElement(field, "fieldentry").text = entry
+
+
+def _mattext(parent: ET.Element, html: str) -> None:
+    material = ET.SubElement(parent, "material")
+    ET.SubElement(material, "mattext", {"texttype": "text/html"}).text = html
+
+
+def _range(parent: ET.Element, low: str, high: str) -> None:
+    ET.SubElement(parent, "vargte", {"respident": "response1"}).text = low
+    ET.SubElement(parent, "varlte", {"respident": "response1"}).text = high
+
+
+def stage_name(stage: str, lang: str) -> str:
+    return t(f"export.stage.{stage}", lang)
+
+
+def prompt(question: Question, cell: Cell, lang: str) -> str:
+    """The item's question: the problem's header and givens, then the one cell asked."""
+
+    parts = bank_html.header(question, lang, text)
+    asked = t(
+        "export.qti_prompt",
+        lang,
+        stage=stage_name(cell.stage, lang),
+        row=cell.token,
+        column=cell.column,
+        decimals=question.problem.decimals,
+    )
+    parts.append(f"<p><strong>{text(asked)}</strong></p>")
+    return "\n".join(parts)
+
+
+def incorrect_feedback(cell: Cell, lang: str, decimals: int) -> str:
+    """Every diagnosis of the cell with the number it gives: what Canvas shows for any wrong answer."""
+
+    if not cell.mistakes:
+        return ""
+    items = "".join(
+        f"<li>{text(t('export.qti_mistake', lang, value=fmt(m.value, decimals), sentence=m.sentence))}</li>"
+        for m in cell.mistakes
+    )
+    return f"<p>{text(t('export.qti_mistakes', lang))}</p><ul>{items}</ul>"
+
+
+def item(question: Question, cell: Cell, lang: str) -> ET.Element:
+    problem = question.problem
+    name = " · ".join(
+        part
+        for part in (
+            problem.id,
+            None if question.variant is None else t("export.variant_number", lang, seed=question.variant),
+            cell.token,
+            t(f"quiz.stage.{cell.stage}", lang),
+            cell.column,
+        )
+        if part is not None
+    )
+    element = ET.Element("item", {"ident": ident("item", problem.id, question.variant, cell.row, cell.stage, cell.index), "title": name})
+    meta = ET.SubElement(ET.SubElement(element, "itemmetadata"), "qtimetadata")
+    _field(meta, "question_type", "numerical_question")
+    _field(meta, "points_possible", "1")
+    presentation = ET.SubElement(element, "presentation")
+    _mattext(presentation, prompt(question, cell, lang))
+    response = ET.SubElement(presentation, "response_str", {"ident": "response1", "rcardinality": "Single"})
+    ET.SubElement(ET.SubElement(response, "render_fib", {"fibtype": "Decimal"}), "response_label", {"ident": "answer1"})
+
+    processing = ET.SubElement(element, "resprocessing")
+    ET.SubElement(
+        ET.SubElement(processing, "outcomes"),
+        "decvar",
+        {"maxvalue": "100", "minvalue": "0", "varname": "SCORE", "vartype": "Decimal"},
+    )
+    low, high = bounds(cell.value, cell.tolerance)
+    right = ET.SubElement(processing, "respcondition", {"continue": "No"})
+    either = ET.SubElement(ET.SubElement(right, "conditionvar"), "or")
+    ET.SubElement(either, "varequal", {"respident": "response1"}).text = decimal_text(cell.value)
+    _range(ET.SubElement(either, "and"), low, high)
+    ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
+    feedback_ids = []
+    for number, mistake in enumerate(cell.mistakes, start=1):
+        low, high = bounds(mistake.value, cell.tolerance)
+        condition = ET.SubElement(processing, "respcondition", {"continue": "No", "title": mistake.code})
+        _range(ET.SubElement(ET.SubElement(ET.SubElement(condition, "conditionvar"), "or"), "and"), low, high)
+        ET.SubElement(condition, "setvar", {"action": "Set", "varname": "SCORE"}).text = "0"
+        feedback_id = f"mistake{number}_fb"
+        ET.SubElement(condition, "displayfeedback", {"feedbacktype": "Response", "linkrefid": feedback_id})
+        feedback_ids.append((feedback_id, mistake.sentence))
+    general = incorrect_feedback(cell, lang, problem.decimals)
+    if general:
+        other = ET.SubElement(processing, "respcondition", {"continue": "No"})
+        ET.SubElement(ET.SubElement(other, "conditionvar"), "other")
+        ET.SubElement(other, "displayfeedback", {"feedbacktype": "Response", "linkrefid": "general_incorrect_fb"})
+        feedback_ids.append(("general_incorrect_fb", None))
+    for feedback_id, sentence in feedback_ids:
+        node = ET.SubElement(element, "itemfeedback", {"ident": feedback_id})
+        _mattext(ET.SubElement(node, "flow_mat"), general if sentence is None else f"<p>{text(sentence)}</p>")
+    return element
+
+
+def assessment(questions: list[Question], lang: str, *, set_title: str, identifier: str) -> ET.Element:
+    root = ET.Element("questestinterop", {"xmlns": QTI_NS, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": QTI_LOCATION})
+    test = ET.SubElement(root, "assessment", {"ident": identifier, "title": set_title})
+    _field(ET.SubElement(test, "qtimetadata"), "cc_maxattempts", "1")
+    top = ET.SubElement(test, "section", {"ident": "root_section"})
+    groups: dict[tuple, list[tuple[Question, Cell]]] = {}
+    for question in questions:
+        for cell in question.cells:
+            groups.setdefault((question.problem.id, cell.row, cell.stage, cell.index), []).append((question, cell))
+    for (problem_id, row, stage, index), members in groups.items():
+        first = members[0][1]
+        title = f"{problem_id} · {first.token} · {t(f'quiz.stage.{stage}', lang)} · {first.column}"
+        section = ET.SubElement(top, "section", {"ident": ident("group", identifier, problem_id, row, stage, index), "title": title})
+        selection = ET.SubElement(ET.SubElement(section, "selection_ordering"), "selection")
+        ET.SubElement(selection, "selection_number").text = "1"
+        ET.SubElement(ET.SubElement(selection, "selection_extension"), "points_per_item").text = "1"
+        for question, cell in members:
+            section.append(item(question, cell, lang))
+    return root
+
+
+def manifest(identifier: str, files: list[str], title: str) -> ET.Element:
+    root = ET.Element(
+        "manifest",
+        {"identifier": ident("manifest", identifier), "xmlns": CP_NS, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": CP_LOCATION},
+    )
+    metadata = ET.SubElement(root, "metadata")
+    ET.SubElement(metadata, "schema").text = "IMS Content"
+    ET.SubElement(metadata, "schemaversion").text = "1.1.3"
+    ET.SubElement(root, "organizations")
+    resources = ET.SubElement(root, "resources")
+    resource = ET.SubElement(resources, "resource", {"identifier": identifier, "type": "imsqti_xmlv1p2", "href": files[0]})
+    for name in files:
+        ET.SubElement(resource, "file", {"href": name})
+    return root
+
+
+def _xml(element: ET.Element) -> bytes:
+    ET.indent(element)
+    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(element, encoding="unicode") + "\n").encode("utf-8")
+
+
+def render(questions: list[Question], lang: str, *, set_title: str) -> bytes:
+    """The package as zip bytes: ``imsmanifest.xml`` and the quiz, every file listed in the manifest."""
+    identifier = ident("assessment", set_title, *[(q.problem.id, q.variant) for q in questions])
+    quiz_path = f"{identifier}/{identifier}.xml"
+    files = {quiz_path: _xml(assessment(questions, lang, set_title=set_title, identifier=identifier))}
+    files = {"imsmanifest.xml": _xml(manifest(identifier, list(files), set_title)), **files}
+    buffer = io.BytesIO()
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, data in files.items():
+            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+            info.compress_type = zipfile.ZIP_DEFLATED
+            info.external_attr = 0o644 << 16
+            archive.writestr(info, data)
+    return buffer.getvalue()

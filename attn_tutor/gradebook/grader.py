@@ -1,0 +1,208 @@
+"""Marking a class's students: each problem set loaded once, each (set, variant) solved once.
+
+One :class:`Grader` per process that marks (:mod:`attn_tutor.gradebook.run` is the one
+way a class is graded: read, marked and made into rows, streamed in order)."""
+
+from __future__ import annotations
+
+from attn_tutor.core.errors import AttnTutorError, Finding, Location
+from attn_tutor.core.model import STAGES, ProblemSet
+from attn_tutor.core.text import excerpt
+from attn_tutor.gradebook.records import POLICIES, ItemKey, NestedFinding, StudentResult, Submission
+from attn_tutor.marking.marker import Marker, Report, full_row, open_cells
+from attn_tutor.problems.choice import student_choice, teacher_choice
+from attn_tutor.problems.load import DEFAULT_SET, load_problem_set, packaged_sets
+from attn_tutor.solve import engine
+from attn_tutor.variants.generate import regenerate
+
+
+class Grader:
+    """Marks submissions with one :class:`attn_tutor.marking.marker.Marker`, loading each problem set
+    once and solving each (set, variant) once."""
+
+    def __init__(self, *, problems: str | None = None, follow_through: str = "full") -> None:
+        if follow_through not in POLICIES:
+            raise ValueError(follow_through)
+        self.follow_through = follow_through
+        self._sets: dict[str, ProblemSet | AttnTutorError] = {}
+        self._solved: dict[tuple[str, int | None], tuple | AttnTutorError] = {}
+
+        self.marker = Marker(follow_through=follow_through)
+        self.order: list[ItemKey] = []  # every item column, in first-seen set order
+        self.columns_by_key: dict[str, list[ItemKey]] = {}  # each solved set's items, by its key
+        self._names: list[str] | None = None
+        self._choices: dict[tuple, object] = {}  # (problem_set, base) -> attn_tutor.problems.choice.Choice
+        self.override = None
+        if problems is not None:
+
+            self.override = teacher_choice(problems, self._packaged())
+            loaded = self._load(self.override.key, problems)
+            if isinstance(loaded, AttnTutorError):
+                raise loaded
+
+    def _load(self, key: str, spec: str | None) -> ProblemSet | AttnTutorError:
+        if key not in self._sets:
+
+            try:
+                self._sets[key] = load_problem_set(spec)
+            except AttnTutorError as error:
+                self._sets[key] = error
+        return self._sets[key]
+
+    def choice(self, sub: Submission):
+        """The :class:`~attn_tutor.problems.choice.Choice` the file's ``problem_set`` makes (the teacher's rules),
+        worked out once per (name, folder): a class names one set, and resolving a path costs system calls."""
+
+        cache = (sub.problem_set, sub.base)
+        known = self._choices.get(cache)
+        if known is None:
+            known = student_choice(sub.problem_set, sub.base, Location(sub.file, sub.line), self._packaged(), DEFAULT_SET)
+            if len(self._choices) < 10_000:
+                self._choices[cache] = known
+        if known.refusal is not None:  # the sentence names this student's own file and line
+            known = known._replace(refusal=known.refusal.__class__(known.refusal.key, known.refusal.args, Location(sub.file, sub.line)))
+        return known
+
+    def resolve(self, sub: Submission) -> tuple[str | None, str, list[Finding]]:
+        """The problem set's cache key (None: refused), the label reports carry, and what to flag."""
+        named = self.choice(sub)
+        if self.override is not None:
+            flags = []
+            if sub.problem_set is not None and named.key != self.override.key:
+                where = Location(sub.file, sub.line)
+                flags.append(Finding("grade.problem_set_overridden", {"name": named.label, "used": self.override.label}, where))
+            return self.override.key, self.override.label, flags
+        return named.key, named.label, [named.refusal] if named.refusal is not None else []
+
+    def _packaged(self) -> list[str]:
+        if self._names is None:
+
+            self._names = packaged_sets()
+        return self._names
+
+    def solved(self, key: str, seed: int | None):
+        """(problem set, {problem id: Solution}) for a set and a variant, or the error."""
+        cache = (key, seed)
+        if cache not in self._solved:
+            base = self._load(key, key)
+            if isinstance(base, AttnTutorError):
+                self._solved[cache] = base
+            else:
+
+                try:
+                    if seed is not None:
+
+                        base = regenerate(base, seed)  # the same function as solve --variant
+                    solutions = {p.id: engine.solve(p) for p in base.problems}
+
+                    widths = {
+                        (p.id, token, stage): tuple(open_cells(solutions[p.id], p.row_index(token), stage).tolist())
+                        for p in base.problems
+                        for token in p.asked_rows
+                        for stage in p.asked_stages
+                    }
+                    self._solved[cache] = (base, solutions, widths)
+                    self._remember_columns(key, base)
+                except AttnTutorError as error:
+                    self._solved[cache] = error
+        return self._solved[cache]
+
+    def _remember_columns(self, key: str, problem_set: ProblemSet) -> None:
+        if key in self.columns_by_key:
+            return
+        columns = self.columns_by_key[key] = columns_of(problem_set)
+        known = set(self.order)
+        for column in columns:
+            if column not in known:
+                known.add(column)
+                self.order.append(column)
+
+    def mark(self, sub: Submission) -> StudentResult:
+
+        findings = list(sub.findings)
+        key, label, flags = self.resolve(sub)
+        findings.extend(flags)
+        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, refused=sub.refused)
+        if sub.refused:
+            result.problem_set = None
+        if not sub.readable or key is None:
+            return result
+        solved = self.solved(key, sub.variant)
+        if isinstance(solved, AttnTutorError):
+            findings.extend(self._set_errors(sub, label, solved))
+            return result
+        problem_set, solutions, widths = solved
+        result.set_key = key
+        answers = self._check(sub, problem_set, widths, findings)
+        items = []
+        for problem in problem_set.problems:
+            solution = solutions[problem.id]
+            for token in problem.asked_rows:
+                row_answers = {stage: answers.get((problem.id, token, stage)) for stage in problem.asked_stages}
+                items.extend(self.marker.row(solution, problem.row_index(token), row_answers, mode="exam"))
+        result.report = Report(sub.student, label, sub.variant, "exam", items)
+        return result
+
+    def _set_errors(self, sub: Submission, label: str, error: AttnTutorError) -> list[Finding]:
+        """Why a set did not load: the loader's messages for the teacher's own or a packaged set; for a
+        file a student named, one sentence quoting nothing from it (the teacher runs validate)."""
+        where = Location(sub.file, sub.line)
+        if self.override is not None or self.choice(sub).packaged:
+            return [NestedFinding("grade.problem_set_error", {"name": label}, where, inner=problem) for problem in error.problems]
+        if error.problems[0].key in ("problems.not_found", "problems.no_such_set"):
+
+            sets = ", ".join(self._packaged()) or "-"
+            return [Finding("grade.problem_set_missing", {"name": excerpt(sub.problem_set or ""), "sets": sets}, where)]
+        return [Finding("grade.problem_set_invalid", {"name": label}, where)]
+
+    def _check(self, sub: Submission, problem_set: ProblemSet, widths: dict, findings: list[Finding]) -> dict:
+        """The answers that fit the problem set (``widths``: every asked item's open cells); the rest reported.
+
+        A row with the masked cells left out is filled in as the quiz does (:func:`attn_tutor.marking.marker.full_row`)."""
+
+        good: dict[ItemKey, tuple[float, ...]] = {}
+        for item_key, answer in sub.answers.items():
+            open_ = widths.get(item_key)
+            if open_ is not None:
+                if answer.values is None:
+                    continue
+                if len(answer.values) == len(open_):
+                    good[item_key] = answer.values
+                    continue
+                full = full_row(answer.values, open_)  # the masked cells left out, as the quiz takes them
+                if full is not None:
+                    good[item_key] = tuple(full)
+                    continue
+            problem_id, token, stage = item_key
+            item = f"{problem_id}/{token}/{stage}"
+            if open_ is not None:
+                args = {"item": item, "given": len(answer.values), "expected": len(open_)}
+                if all(open_):
+                    findings.append(Finding("grade.wrong_count", args, answer.where))
+                else:
+                    args["open"] = sum(open_)
+                    findings.append(Finding("grade.wrong_count_masked", args, answer.where))
+            elif problem_id not in problem_set.ids:
+                findings.append(
+                    Finding("grade.unknown_problem", {"item": item, "problem": problem_id, "ids": ", ".join(problem_set.ids)}, answer.where)
+                )
+            elif token not in (problem := problem_set.get(problem_id)).asked_rows:
+                findings.append(
+                    Finding("grade.unknown_row", {"item": item, "problem": problem_id, "row": token, "rows": ", ".join(problem.asked_rows)}, answer.where)
+                )
+            else:
+                findings.append(
+                    Finding("grade.unknown_stage", {"item": item, "stage": stage, "stages": ", ".join(problem.asked_stages)}, answer.where)
+                )
+        return good
+
+
+def columns_of(problem_set: ProblemSet) -> list[ItemKey]:
+    """Every item of a set in gradebook order: problems, then asked rows, then pipeline stages."""
+    return [
+        (problem.id, token, stage)
+        for problem in problem_set.problems
+        for token in problem.asked_rows
+        for stage in STAGES
+        if stage in problem.asked_stages
+    ]

@@ -1,0 +1,128 @@
+"""A stage's row: its shape, which cells are marked, and the row carried from a student's own.
+
+Pure numpy on a :class:`~attn_tutor.solve.engine.Solution`; the marker
+(:mod:`attn_tutor.marking.marker`) and the mistakes (:mod:`attn_tutor.marking.mistakes`) build on it.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Sequence
+from typing import TYPE_CHECKING
+
+from attn_tutor.core.model import STAGES
+from attn_tutor.marking import tolerance as tolerances
+from attn_tutor.solve import engine
+from attn_tutor.solve.engine import Solution
+
+if TYPE_CHECKING:
+    import numpy as np
+
+EPS = 1e-12  # slack for binary floats: 0.71 - 0.705 is not exactly 0.005
+
+
+# --- shapes -------------------------------------------------------------------------
+
+
+def previous_stage(stage: str) -> str | None:
+    index = STAGES.index(stage)
+    return STAGES[index - 1] if index > 0 else None
+
+
+def segments(solution: Solution, stage: str) -> list[slice]:
+    """Each head's cells in a row of ``stage`` (heads side by side)."""
+    result, start = [], 0
+    for head in solution.heads:
+        width = head.V.shape[1] if stage == "output" else head.mask.shape[1]
+        result.append(slice(start, start + width))
+        start += width
+    return result
+
+
+def row_width(solution: Solution, stage: str) -> int:
+    return segments(solution, stage)[-1].stop
+
+
+def open_cells(solution: Solution, row: int, stage: str) -> np.ndarray:
+    """True where the query may attend (every output cell is open)."""
+    import numpy as np
+    if stage == "output":
+        return np.ones(row_width(solution, stage), dtype=bool)
+    return np.concatenate([head.mask[row] for head in solution.heads])
+
+
+def marked_cells(solution: Solution, row: int, stage: str) -> np.ndarray:
+    """The cells that are marked: masked scores/scaled cells are not."""
+    import numpy as np
+    if stage in ("scores", "scaled"):
+        return open_cells(solution, row, stage)
+    return np.ones(row_width(solution, stage), dtype=bool)
+
+
+def full_row(values: Sequence[float], open_: Sequence[bool]) -> list[float] | None:
+    """A typed row in full: as typed when it has a cell per key (or component); with the masked
+    cells left out (as many numbers as ``open_`` has True), those cells filled in with 0; else None.
+
+    One rule for the quiz and for ``grade``.
+    """
+    values = [float(v) for v in values]
+    if len(values) == len(open_):
+        return values
+    if not all(open_) and len(values) == sum(1 for is_open in open_ if is_open):
+        filled = iter(values)
+        return [next(filled) if is_open else 0.0 for is_open in open_]
+    return None
+
+
+# --- carrying a student's own numbers forward --------------------------------------
+
+
+def carry_forward(solution: Solution, row: int, stage: str, previous: Sequence[float]) -> np.ndarray:
+    """``stage``'s row computed from the previous stage's row ``previous`` (a student's).
+
+    NaN in masked cells of scaled scores, 0 in masked weights.
+    """
+    import numpy as np
+    before = previous_stage(stage)
+    if before is None:
+        raise ValueError("the scores are computed from the givens, not from an earlier stage")
+    prev = np.asarray(previous, dtype=np.float64)
+    if prev.shape != (row_width(solution, before),):
+        raise ValueError(f"a {before} row has {row_width(solution, before)} cells, not {prev.size}")
+    parts = []
+    with np.errstate(all="ignore"):
+        for seg, head in zip(segments(solution, before), solution.heads):
+            part, mask = prev[seg], head.mask[row]
+            if stage == "scaled":
+                parts.append(np.where(mask, engine.scale(part, head.divisor), np.nan))
+            elif stage == "weights":
+                parts.append(engine.softmax(np.where(mask, part, 0.0), mask))
+            else:
+                parts.append(engine.mix(part, head.V))
+    return np.concatenate(parts)
+
+
+def trivial_carry(solution: Solution, row: int, stage: str, previous: Sequence[float]) -> np.ndarray:
+    """Per cell of ``stage``: True where the work carried from ``previous`` is trivial.
+
+    Judged per head on the previous row's unmasked cells: all zeros (scaled,
+    output) or constant (weights, output), and not right (some marked cell beyond
+    the previous stage's tolerance of the exact row) — see :mod:`attn_tutor.marking.marker`.
+    """
+    import numpy as np
+    before = previous_stage(stage)
+    prev = np.asarray(previous, dtype=np.float64)
+    exact = solution.stage_row(before, row)
+    marked = marked_cells(solution, row, before)
+    limit = tolerances.tolerance(solution.problem, before) + EPS  # the stage's tolerance
+    flags = []
+    for prev_seg, seg, head in zip(segments(solution, before), segments(solution, stage), solution.heads):
+        values = prev[prev_seg][head.mask[row]]
+        zeros = bool(np.all(np.abs(values) <= EPS))
+        constant = bool(values.size == 0 or np.ptp(values) <= EPS)
+        trivial = zeros if stage == "scaled" else constant if stage == "weights" else (zeros or constant)
+        if trivial:  # only a wrong row trivialises: a right one (all scores truly equal) is carried as usual
+            with np.errstate(invalid="ignore"):
+                right = bool(np.all(np.abs(prev[prev_seg] - exact[prev_seg])[marked[prev_seg]] <= limit))
+            trivial = not right
+        flags.append(np.full(seg.stop - seg.start, trivial))
+    return np.concatenate(flags)

@@ -1,0 +1,125 @@
+"""How far an answer may be off and still be right: pure Python, no numpy.
+
+A teacher's ``tolerance`` applies to every stage as written. Left out, the
+tolerance of a stage is the default that fits the problem's ``decimals``::
+
+    tolerance(stage) = max(FLOOR, rounding_error(stage))
+
+``rounding_error(stage)`` bounds how far correct work can land from the exact
+value when every stage is rounded half up to ``decimals`` places and the rounded
+numbers are carried forward (what a student does by hand). With
+``s = 0.5·10^-decimals`` (half a unit in the last asked place):
+
+    scores   s                          the dot products, rounded
+    scaled   s + s / divisor            rounded scores divided exactly, rounded
+    weights  s + scaled / 2             softmax of rows each cell off by at most
+                                        ``scaled``: |Δw_i| <= scaled / 2, since
+                                        |∂w_i/∂t| = w_i·|δ_i - Σ w_j δ_j|
+                                        <= 2·w_i·(1 - w_i)·scaled <= scaled / 2
+    output   s + weights · mass         each weight off by at most ``weights``:
+                                        |Δo_c| <= weights · Σ_j |V_jc|
+
+``divisor`` is the smallest head's divisor (√d_k, or ``divide_by``); ``mass`` is
+the largest ``Σ_j |V_jc|`` over every head and value column (V as given, or
+X·W_V). The e^x and their sum are taken at a calculator's precision: rounding
+them too is the ``rounding`` diagnosis when it shows.
+
+``FLOOR`` (0.005, the least tolerance a stage gets) keeps rows typed to 2 decimals right for
+the default 3, as the textbook writes them (0.71 4.24 2.83). Property tests in
+``tests/marking/test_fair_marking.py`` check that such work is never marked down.
+
+:func:`too_tight` says when a teacher's own tolerance is tighter than the
+rounding error of some asked stage (``validate`` warns).
+"""
+
+from __future__ import annotations
+
+import math
+
+from attn_tutor.core.errors import Finding, Location
+from attn_tutor.core.model import Problem
+from attn_tutor.core.rounding import fmt_given
+
+FLOOR = 0.005
+
+
+def half_unit(decimals: int) -> float:
+    """Half a unit in the last of ``decimals`` places: 0.0005 for 3."""
+    return 0.5 * 10.0**-decimals
+
+
+def _values(problem: Problem, head) -> tuple[tuple[float, ...], ...] | None:
+    if head.V is not None:
+        return head.V
+    if head.W_V is None or problem.X is None:
+        return None
+    X, W = problem.X, head.W_V
+    return tuple(tuple(sum(x[k] * W[k][c] for k in range(len(W))) for c in range(len(W[0]))) for x in X)
+
+
+def _divisor(problem: Problem, head) -> float:
+    if problem.divide_by is not None:
+        return float(problem.divide_by)
+    d_k = len(head.Q[0]) if head.Q is not None else len(head.W_Q[0])
+    return math.sqrt(d_k)
+
+
+def value_mass(problem: Problem) -> float:
+    """The largest Σ_j |V_jc| over every head and value column (0 without V)."""
+    mass = 0.0
+    for head in problem.heads:
+        V = _values(problem, head)
+        if V:
+            for c in range(len(V[0])):
+                mass = max(mass, sum(abs(row[c]) for row in V))
+    return mass
+
+
+def rounding_error(problem: Problem, stage: str) -> float:
+    """How far correct work rounded to the asked decimals at every stage can be from the exact value."""
+    s = half_unit(problem.decimals)
+    if stage == "scores":
+        return s
+    divisor = min(_divisor(problem, head) for head in problem.heads)
+    scaled = s + s / divisor
+    if stage == "scaled":
+        return scaled
+    weights = s + scaled / 2
+    if stage == "weights":
+        return weights
+    return s + weights * value_mass(problem)
+
+
+def tolerance(problem: Problem, stage: str) -> float:
+    """The tolerance a cell of ``stage`` is marked with."""
+    if problem.tolerance is not None:
+        return problem.tolerance
+    return max(FLOOR, rounding_error(problem, stage))
+
+
+def too_tight(problem: Problem) -> tuple[str, float] | None:
+    """The asked stage with the largest rounding error, and that error, when a teacher's tolerance
+    is tighter than it; else None."""
+    if problem.tolerance is None:
+        return None
+    stage, needed = max(((s, rounding_error(problem, s)) for s in problem.asked_stages), key=lambda pair: pair[1])
+    return (stage, needed) if problem.tolerance < needed - 1e-15 else None
+
+
+def warnings(problem_set) -> list:
+    """A :class:`~attn_tutor.core.errors.Finding` for each problem whose own tolerance is too tight (see :func:`too_tight`)."""
+
+    found = []
+    for problem in problem_set.problems:
+        tight = too_tight(problem)
+        if tight is not None:
+            stage, needed = tight
+            args = dict(
+                id=problem.id,
+                tolerance=fmt_given(problem.tolerance, 10),
+                decimals=problem.decimals,
+                stage=stage,
+                needed=fmt_given(needed, problem.decimals + 2),
+            )
+            found.append(Finding("problems.tolerance_tight", args, Location(problem_set.source, problem.line)))
+    return found

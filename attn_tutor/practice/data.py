@@ -1,0 +1,182 @@
+"""What the practice page knows: every variant's problems, solved, as plain JSON-ready data.
+
+Pure: reads problem sets, returns dicts and strings; :mod:`attn_tutor.practice.page` turns
+them into the HTML file. Every exact number comes from :mod:`attn_tutor.solve.engine` (full
+precision: masked cells are ``None``, e^x too large to write down is ``None`` with the
+text "∞"); every displayed number is formatted here by :mod:`attn_tutor.core.rounding`; each
+cell's arithmetic is :mod:`attn_tutor.solve.explain`'s; the sentences are the catalogue's
+(:mod:`attn_tutor.core.i18n`), in the page's language. The page's JavaScript only computes
+from a student's own numbers (carrying them forward, as :mod:`attn_tutor.marking.marker` does).
+"""
+
+from __future__ import annotations
+
+import math
+import os
+
+from attn_tutor.core.i18n import MESSAGES
+from attn_tutor.core.model import Problem, ProblemSet
+from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.marking.hints import cell_labels, divisors, hint_blocks, hint_cells, stage_title
+from attn_tutor.marking.marker import match_window, stage_tolerance
+from attn_tutor.render.html import block_html
+from attn_tutor.solve import engine, explain
+from attn_tutor.solve.layout import divisor_label, given_blocks, problem_heading, problem_notes
+
+# The catalogue sections the page's script shows sentences from.
+MESSAGE_PREFIXES = ("answers.", "grading.", "quiz.", "page.", "solve.")
+
+
+def _num(x) -> float | None:
+    value = float(x)
+    return value if math.isfinite(value) else None
+
+
+def _matrix(m) -> list[list[float | None]]:
+    return [[_num(v) for v in row] for row in m]
+
+
+def _texts(values, mask, number) -> list[str]:
+    return [number(v) if m else "—" for v, m in zip(values, mask)]
+
+
+def messages(lang: str) -> dict[str, str]:
+    """The catalogue entries the page uses, in ``lang`` (placeholders left as ``{name}``)."""
+    index = 1 if lang == "ko" else 0
+    return {key: pair[index] for key, pair in MESSAGES.items() if key.startswith(MESSAGE_PREFIXES)}
+
+
+def head_data(solution, problem: Problem, number: int, lang: str) -> dict:
+    """One head: exact matrices for the marker, texts for the widget, each cell's arithmetic."""
+
+    head = solution.heads[number]
+    decimals = problem.decimals
+    n_q, n_k = head.mask.shape
+    places = max(decimals - 2, 1)
+    mask = head.mask.tolist()
+    rows = []
+    for i in range(n_q):
+        open_keys = [j for j in range(n_k) if mask[i][j]]
+        score_lines = explain.score_lines(head, i, problem.tokens, problem.keys, decimals)
+        scaled_lines = explain.scaled_lines(head, i, problem.divide_by, decimals)
+        weight_lines = explain.weight_lines(head, i, decimals)
+
+        def per_key(lines, open_keys=open_keys):
+            by_key = dict(zip(open_keys, lines))
+            return [by_key.get(j) for j in range(n_k)]
+
+        rows.append(
+            {
+                "scores": _texts(head.scores[i], mask[i], lambda v: fmt_given(v, decimals)),
+                "scaled": _texts(head.scaled[i], mask[i], lambda v: fmt(v, decimals)),
+                "exps": _texts(head.exps[i], mask[i], lambda v: fmt(v, decimals)),
+                "exp_sum": fmt(head.exp_sums[i], decimals),
+                "weights": [fmt(v, decimals) for v in head.weights[i]],
+                "percent": [f"{fmt(100 * v, places)}%" for v in head.weights[i]],
+                "output": None if head.output is None else [fmt(v, decimals) for v in head.output[i]],
+                "explain": {
+                    "scores": per_key(score_lines),
+                    "scaled": per_key(scaled_lines),
+                    "weights": per_key(weight_lines),
+                    "output": None if head.V is None else explain.output_line(head, i, decimals),
+                },
+            }
+        )
+    return {
+        "Q": _matrix(head.Q),
+        "K": _matrix(head.K),
+        "V": None if head.V is None else _matrix(head.V),
+        "raw": _matrix(head.Q @ head.K.T),
+        "d_k": int(head.d_k),
+        "divisor": float(head.divisor),
+        "divisor_label": divisor_label(solution, head, decimals),
+        "mask": mask,
+        "scores": _matrix(head.scores),
+        "scaled": _matrix(head.scaled),
+        "weights": _matrix(head.weights),
+        "output": None if head.output is None else _matrix(head.output),
+        "rows": rows,
+    }
+
+
+def hint_lines(solution, row: int, lang: str) -> dict[str, list[dict]]:
+    """Each stage's hints after the formula, on the exact previous row, as the quiz shows them:
+    one cell after another along the row (``title``, ``line``)."""
+
+    result = {}
+    for stage in solution.problem.stages:
+        walk = []
+        for level in range(2, len(hint_cells(solution, row, stage)) + 2):
+            block = hint_blocks(solution, row, stage, level, None, lang)[0]
+            walk.append({"title": block.title, "line": block.lines[0]})
+        result[stage] = walk
+    return result
+
+
+def problem_data(problem: Problem, lang: str) -> dict:
+    """One problem: what the marker needs (as marking/marker.py reads a Solution) and what the widget shows."""
+
+    solution = engine.solve(problem)
+    decimals = problem.decimals
+    heads = [head_data(solution, problem, h, lang) for h in range(len(solution.heads))]
+    givens = "\n".join(block_html(block) for block in given_blocks(solution, lang, decimals))
+    projection = {}
+    if problem.X is not None:
+        for i in range(len(problem.tokens)):
+            projection[i] = explain.explain_row(solution, i, decimals).get("projection", [])
+    return {
+        "id": problem.id,
+        "heading": problem_heading(problem).text,
+        "notes": [block.text for block in problem_notes(problem, lang)],
+        "givens_html": givens,
+        "tokens": list(problem.tokens),
+        "keys": list(problem.keys),
+        "decimals": decimals,
+        "tolerances": {stage: stage_tolerance(problem, stage) for stage in problem.stages},
+        "windows": {stage: match_window(problem, stage) for stage in problem.stages},
+        "divide_by": None if problem.divide_by is None else float(problem.divide_by),
+        "divisors": divisors(solution),
+        "stages": list(problem.stages),
+        "asked_stages": [stage for stage in problem.stages if stage in problem.asked_stages],
+        "asked_rows": [problem.row_index(token) for token in problem.asked_rows],
+        "labels": {stage: cell_labels(solution, stage, lang) for stage in problem.stages},
+        "titles": {stage: stage_title(solution, stage, lang) for stage in problem.stages},
+        "heads": heads,
+        "output": None if solution.output is None else _matrix(solution.output),
+        "output_text": None
+        if solution.output is None
+        else [[fmt(v, decimals) for v in row] for row in solution.output],
+        "hints": [hint_lines(solution, i, lang) for i in range(len(problem.tokens))],
+        "hint_walk": {
+            stage: [[list(cell) for cell in hint_cells(solution, i, stage)] for i in range(len(problem.tokens))]
+            for stage in problem.stages
+        },
+        "projection": {str(k): v for k, v in projection.items()},
+    }
+
+
+def set_data(problem_set: ProblemSet, lang: str) -> list[dict]:
+    return [problem_data(problem, lang) for problem in problem_set.problems]
+
+
+def set_name(problem_set: ProblemSet, spec: str | None) -> str:
+    """What the answer file's ``problem_set`` says: a packaged set's name, else the file's name.
+
+    Only the name: a path from the teacher's machine would mean nothing where the answers
+    are graded (grade resolves a file name next to the answer file; ``--problems`` overrides).
+    """
+
+    if problem_set.name is not None:
+        return problem_set.name
+    return os.path.basename(spec) if spec else problem_set.source
+
+
+def page_data(sheets, *, lang: str, set_name: str, title: str) -> dict:
+    """Everything the page's script reads: one entry per variant (``variant`` None: the set as written)."""
+    return {
+        "lang": lang,
+        "title": title,
+        "problem_set": set_name,
+        "variants": [{"variant": sheet.variant, "problems": set_data(sheet.problem_set, lang)} for sheet in sheets],
+        "messages": messages(lang),
+    }

@@ -1,0 +1,79 @@
+"""The practice page: one self-contained HTML file, the widget and the practice in the browser.
+
+Everything is inline: the stylesheet and the scripts are real files beside this module
+(``assets/*.css``, ``*.js``, shipped as package data and read with
+:mod:`importlib.resources`), and the problems are JSON in a ``<script
+type="application/json">`` block (:mod:`attn_tutor.practice.data`). The
+Content-Security-Policy allows exactly that script and that stylesheet, by their SHA-256
+hashes, and nothing else: ``default-src 'none'`` forbids every fetch (no CDN, no fonts, no
+images, no connections), so the page works from a file on disk and offline.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+from html import escape
+from importlib import resources
+
+from attn_tutor.core.i18n import t
+
+SCRIPTS = ("numbers.js", "answers.js", "marking.js", "widget.js")
+STYLE = "page.css"
+
+
+def asset(name: str) -> str:
+    """One of the page's source files, as shipped in the package."""
+    return resources.files("attn_tutor.practice").joinpath("assets", name).read_text(encoding="utf-8")
+
+
+def _hash(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode("utf-8")).digest()).decode("ascii") + "'"
+
+
+def _json_for_script(value) -> str:
+    """JSON that cannot end its <script> element early."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026").replace(
+        "\u2028", "\\u2028"
+    ).replace("\u2029", "\\u2029")
+
+
+def render(data: dict, *, title: str, lang: str) -> str:
+    """The complete page for ``data`` (:func:`attn_tutor.practice.data.page_data`)."""
+
+    script = "\n".join(asset(name) for name in SCRIPTS)
+    style = asset(STYLE)
+    csp = (
+        f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; "
+        "img-src 'none'; connect-src 'none'; font-src 'none'; form-action 'none'; base-uri 'none'"
+    )
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{"ko" if lang == "ko" else "en"}">\n'
+        "<head>\n"
+        '<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{csp}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="generator" content="attn-tutor">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        f"<title>{escape(title)}</title>\n"
+        f"<style>{style}</style>\n"
+        "</head>\n"
+        "<body>\n<main>\n"
+        '<header class="page">\n'
+        f"<h1>{escape(title)}</h1>\n"
+        f'<p class="notice" data-practice-only>{escape(t("page.practice_only", lang))}</p>\n'
+        f'<p class="note">{escape(t("page.offline", lang))} {escape(t("page.practice_note", lang))}</p>\n'
+        f"<noscript><p>{escape(t('page.noscript', lang))}</p></noscript>\n"
+        '<div id="controls"></div>\n'
+        '<nav class="contents" id="contents"></nav>\n'
+        "</header>\n"
+        '<div id="problems"></div>\n'
+        '<section id="save"></section>\n'
+        "</main>\n"
+        f'<script id="page-data" type="application/json">{_json_for_script(data)}</script>\n'
+        f"<script>{script}</script>\n"
+        "</body>\n</html>\n"
+    )

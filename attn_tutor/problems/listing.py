@@ -1,0 +1,68 @@
+"""What a problem set holds, problem by problem: ``attn-tutor list``.
+
+Pure: reads a :class:`~attn_tutor.core.model.ProblemSet` (no numpy: the sizes come from
+the given matrices), returns document blocks or JSON text.
+"""
+
+from __future__ import annotations
+
+import json
+
+from attn_tutor.core.i18n import t
+from attn_tutor.core.model import Problem, ProblemSet, asked_stages
+from attn_tutor.render.blocks import Block, Heading, Paragraph, Table
+
+
+def d_ks(problem: Problem) -> list[int]:
+    """Each head's d_k: the width of its Q, or of its W_Q for a projection."""
+    return [len((head.Q if head.Q is not None else head.W_Q)[0]) for head in problem.heads]
+
+
+def problem_row(problem: Problem) -> dict:
+    sizes = d_ks(problem)
+    return {
+        "id": problem.id,
+        "title": problem.title,
+        "tokens": list(problem.tokens),
+        "key_tokens": list(problem.key_tokens) if problem.key_tokens is not None else None,
+        "d_k": sizes[0] if len(set(sizes)) == 1 else sizes,
+        "heads": len(sizes),
+        "rows": list(problem.asked_rows),
+        "stages": asked_stages(problem),
+    }
+
+
+def list_json(problem_set: ProblemSet) -> str:
+    data = {
+        "problem_set": problem_set.name or problem_set.source,
+        "title": problem_set.title,
+        "problems": [problem_row(problem) for problem in problem_set.problems],
+    }
+    return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
+
+
+def list_blocks(problem_set: ProblemSet, lang: str, file: str | None = None) -> list[Block]:
+    """A table of the problems, then the commands that solve or quiz one (``file``: as the user named the set)."""
+    header = tuple(t(f"list.col.{name}", lang) for name in ("id", "title", "tokens", "d_k", "rows", "stages"))
+    rows = []
+    for problem in problem_set.problems:
+        sizes = d_ks(problem)
+        d_k = str(sizes[0]) if len(sizes) == 1 else t("list.heads", lang, d_k=" + ".join(map(str, sizes)), count=len(sizes))
+        rows.append(
+            (
+                problem.id,
+                problem.title or "",
+                " ".join(problem.tokens),
+                d_k,
+                " ".join(problem.asked_rows),
+                ", ".join(t(f"quiz.stage.{stage}", lang) for stage in asked_stages(problem)),
+            )
+        )
+    name = problem_set.name or problem_set.source
+    title = problem_set.title or name
+    count = len(problem_set.problems)
+    blocks: list[Block] = [Heading(title, level=1)]
+    blocks.append(Table(header, tuple(rows), title=t("list.count_one" if count == 1 else "list.count", lang, count=count)))
+    where = "" if file is None else f" {file}"
+    blocks.append(Paragraph(t("list.see", lang, solve=f"attn-tutor solve{where} --problem ID", quiz=f"attn-tutor quiz{where} --problem ID")))
+    return blocks

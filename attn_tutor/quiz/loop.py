@@ -1,0 +1,467 @@
+"""The question loop: asks each stage of each row, marks it, says which cell is off.
+
+Input and output are parameters, so tests and the benchmark drive the loop
+without a terminal::
+
+    outcome = run(config, read_line, show)
+
+``read_line(prompt)`` returns one line the student typed, or ``None`` at the end
+of input (it may raise ``KeyboardInterrupt``); ``show(blocks_or_text)`` draws a
+list of :mod:`attn_tutor.render.blocks` blocks or one line of text.
+
+One line is read per asked stage, plus one per re-ask: a line that does not parse
+or has the wrong number of cells is not marked; the student is told why and asked
+again. ``?``/``hint`` shows a hint (first the formula, then one cell's
+arithmetic after another on the student's own numbers) and is counted; ``q``/``quit``, end of
+input and Ctrl-C stop the quiz: the stage on screen is recorded as missing, the
+partial score is shown, and the caller writes the report so far (the report holds
+the items asked so far, not the ones never reached).
+
+A row of scores, scaled scores or weights with masked cells may be typed in full
+(any number in a masked score; 0 in a masked weight) or with the masked cells
+left out.
+
+Practice mode shows, after each stage, the verdict, each cell that is off with
+the value expected, the diagnosis, and the exact row; the student goes on from
+it. Exam mode shows nothing until the end. Both end with a summary table
+(verdicts and diagnoses named in the student's language); an exam's adds each
+diagnosis's explanation, once per item it applies to.
+
+Hints: the first is the stage's formula; each further ``?`` works the next cell
+of the row out (masked cells skipped, heads in order) on the numbers the student
+goes on from — in an exam their own earlier row; in practice their own previous
+row if it was right (or follow-through), else the exact row just shown — and after
+the last cell says there is nothing more. Every ``?`` is counted in the report,
+not deducted.
+
+The report file (``--report``) is :func:`report_dict`: every item of the quiz (those
+not reached: ``missing``), ``max_score`` for the whole quiz and ``finished``; it is
+written whole (:func:`attn_tutor.core.writing.write_atomic`) before the first question,
+after every marked item and when the quiz ends for any reason, SIGTERM and SIGHUP
+included (:mod:`attn_tutor.core.stopping`).
+:func:`check_report_path` refuses an existing file without ``--force`` (or a
+missing directory) before the first question, so no answer is typed in vain.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+import unicodedata
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+
+from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.i18n import t
+from attn_tutor.core.model import Problem, Stage
+from attn_tutor.core.rounding import fmt_given
+from attn_tutor.core.stopping import exit_status
+from attn_tutor.core.writing import refuse_overwrite, write_atomic
+from attn_tutor.marking import answers
+from attn_tutor.marking import marker as grading
+from attn_tutor.marking.hints import cell_labels, hint_blocks, stage_title
+from attn_tutor.marking.marker import Item, Report
+from attn_tutor.render.blocks import Block, Heading, Math, Paragraph, Table
+from attn_tutor.solve import engine
+from attn_tutor.solve.engine import Solution
+from attn_tutor.solve.layout import given_blocks, problem_heading, problem_notes, stage_table
+
+ReadLine = Callable[[str], "str | None"]
+Show = Callable[["list[Block] | str"], None]
+
+QUIT = ("q", "quit")
+HINT = ("?", "hint")
+
+
+@dataclass(frozen=True)
+class Plan:
+    """One problem and the query rows to ask (indices into its tokens)."""
+
+    problem: Problem
+    rows: tuple[int, ...]
+
+
+@dataclass(frozen=True)
+class QuizConfig:
+    plans: tuple[Plan, ...]
+    problem_set: str  # the report's name for the set: a packaged name, a path or "random"
+    mode: str = "practice"
+    follow_through: str = "full"
+    student: str | None = None
+    seed: int | None = None
+    lang: str = "en"
+
+    def __post_init__(self) -> None:
+        if self.mode not in grading.MODES:
+            raise ValueError(f"mode must be one of {grading.MODES}")
+        if self.follow_through not in grading.FOLLOW_THROUGH:
+            raise ValueError(f"follow_through must be one of {tuple(grading.FOLLOW_THROUGH)}")
+
+
+@dataclass
+class Outcome:
+    report: Report  # the items asked (the one on screen when stopped: missing)
+    ended: str  # "done", "quit", "eof" or "interrupt"
+    asked: int  # questions put to the student
+    total: int  # questions the quiz had
+    status: int = 0  # exit status: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP
+    save_error: AttnTutorError | None = None  # the last report write that failed, if any
+
+    @property
+    def exit_code(self) -> int:
+        if self.ended == "interrupt":
+            return self.status or 130
+        return 1 if self.save_error is not None else 0
+
+
+def plan(problems: Sequence[Problem], row: str | None = None) -> tuple[Plan, ...]:
+    """Each problem with its asked rows, or only the row of token ``row`` (problems without it are left out)."""
+    plans = []
+    for problem in problems:
+        if row is None:
+            plans.append(Plan(problem, tuple(problem.row_index(token) for token in problem.asked_rows)))
+        elif row in problem.tokens:
+            plans.append(Plan(problem, (problem.row_index(row),)))
+    return tuple(plans)
+
+
+def count_questions(plans: Sequence[Plan]) -> int:
+    return sum(len(p.rows) * len(p.problem.asked_stages) for p in plans)
+
+
+# --- labels -------------------------------------------------------------------------
+
+
+# --- reading an answer --------------------------------------------------------------
+
+
+def parse_answer(solution: Solution, row: int, stage: str, text: str) -> list[float]:
+    """The row a student typed, in full: masked cells left out are filled in (0)."""
+
+    values = answers.parse_row(text)
+    width = grading.row_width(solution, stage)
+    open_ = grading.open_cells(solution, row, stage)
+    full = grading.full_row(values, open_.tolist())
+    if full is not None:
+        return full
+    if not open_.all():
+        raise AttnTutorError("quiz.wrong_count_masked", given=len(values), expected=width, open=int(open_.sum()))
+    raise AttnTutorError("quiz.wrong_count", given=len(values), expected=width)
+
+
+def _command(text: str) -> str:
+    return unicodedata.normalize("NFKC", text).strip().lower()
+
+
+# --- hints --------------------------------------------------------------------------
+
+
+# --- feedback -----------------------------------------------------------------------
+
+
+def feedback_blocks(solution: Solution, row: int, item: Item, lang: str) -> list[Block]:
+    """Practice mode, after a stage: verdict, each cell that is off, the diagnosis, the exact row."""
+    decimals = solution.problem.decimals
+    labels = cell_labels(solution, item.stage, lang)
+    points = fmt_given(item.points, decimals)
+    lines = [t("quiz.verdict", lang, verdict=t(f"grading.verdict.{item.verdict}", lang), points=points)]
+    for i, state in enumerate(item.cells):
+        if state not in ("wrong", "follow_through"):
+            continue
+        args = dict(
+            n=i + 1,
+            label=labels[i],
+            given=fmt_given(item.given[i], decimals),
+            expected=fmt_given(item.expected[i], decimals),
+        )
+        if state == "wrong":
+            lines.append(t("quiz.cell_off", lang, **args))
+        else:
+            lines.append(t("quiz.cell_follow", lang, carried=fmt_given(item.carried[i], decimals), **args))
+    if item.diagnosis is not None:
+        lines.append(grading.explanation(item, lang))
+    if item.verdict != "correct":
+        lines.append(t("quiz.go_on", lang))
+    blocks: list[Block] = [Math(tuple(lines))]
+    blocks.extend(stage_table(solution, item.stage, [row], decimals, lang))
+    return blocks
+
+
+def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
+    report = outcome.report
+    header = tuple(
+        t(f"quiz.summary.{name}", lang) for name in ("problem", "row", "stage", "verdict", "off", "hints", "points")
+    )
+    rows = []
+    for item in report.items:
+        off = ", ".join(str(i + 1) for i, state in enumerate(item.cells) if state == "wrong")
+        verdict = t(f"grading.verdict.{item.verdict}", lang)
+        if item.diagnosis:
+            verdict += f" ({grading.diagnosis_name(item.diagnosis, lang)})"
+        rows.append(
+            (
+                item.problem,
+                item.row,
+                f"({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}",
+                verdict,
+                off or "—",
+                str(item.hints),
+                fmt_given(item.points, 3),
+            )
+        )
+    blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title", lang))]
+    if report.mode == "exam":  # the only feedback an exam gives: each diagnosis explained, once per item
+        explained = tuple(
+            f"{item.problem} · {item.row} · ({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}: "
+            f"{grading.explanation(item, lang)}"
+            for item in report.items
+            if item.diagnosis is not None
+        )
+        if explained:
+            blocks.append(Math(explained, title=t("quiz.summary.mistakes", lang)))
+    score = dict(score=fmt_given(report.score, 3), max=fmt_given(report.max_score, 3))
+    if outcome.ended != "done":  # stopped early: the score of the questions answered, not of the one left open
+        answered = [item for item in report.items if item.verdict != "missing"]
+        score = dict(
+            score=fmt_given(sum(item.points for item in answered), 3),
+            max=fmt_given(sum(item.max_points for item in answered), 3),
+        )
+    if outcome.ended == "done":
+        blocks.append(Paragraph(t("quiz.score", lang, **score)))
+    else:
+        blocks.append(
+            Paragraph(
+                t(f"quiz.stopped.{outcome.ended}_one", lang, **score)
+                if outcome.total == 1
+                else t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score)
+            )
+        )
+    return blocks
+
+
+def intro_blocks(solution: Solution, row: int, lang: str) -> list[Block]:
+    problem = solution.problem
+    blocks: list[Block] = [problem_heading(problem), *problem_notes(problem, lang)]
+    blocks.extend(given_blocks(solution, lang, problem.decimals))
+    blocks.append(Heading(t("quiz.row", lang, token=problem.tokens[row]), level=3))
+    return blocks
+
+
+def question_blocks(
+    solution: Solution, row: int, stage: str, lang: str, progress: tuple[int, int] | None = None
+) -> list[Block]:
+    """The question: the stage, how far through the quiz (``progress``: this question's number and
+    the total), what to type and to how many decimals."""
+    problem = solution.problem
+    labels = cell_labels(solution, stage, lang)
+    key = "quiz.ask_output" if stage == "output" else "quiz.ask"
+    ask = t(key, lang, token=problem.tokens[row], count=len(labels), cells=", ".join(labels))
+    lines = [f"{ask} {t('quiz.ask_decimals', lang, decimals=problem.decimals)}"]
+    if stage != "output" and not grading.open_cells(solution, row, stage).all():
+        lines.append(t("quiz.ask_masked", lang))
+    title = stage_title(solution, stage, lang)
+    if progress is not None:
+        title = f"{title} — {t('quiz.progress', lang, n=progress[0], total=progress[1])}"
+    return [Heading(title, level=3), *(Paragraph(line) for line in lines)]
+
+
+# --- the loop -----------------------------------------------------------------------
+
+
+Save = Callable[[dict], None]
+
+
+def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None = None) -> Outcome:
+    """Ask every question of ``config``; return the report and how the quiz ended.
+
+    ``save(report_dict)`` (the ``--report`` file) is called before the first question,
+    after every marked item and when the quiz ends, before the summary is shown, with
+    :func:`report_dict`: every item of the quiz, so a quiz stopped in any way — even
+    killed, or with its terminal gone — leaves a complete report of what was answered.
+    """
+
+    lang = config.lang
+    report = Report(config.student, config.problem_set, config.seed, config.mode, [])
+    outcome = Outcome(report, "done", 0, count_questions(config.plans))
+    solutions: dict[str, Solution] = {}
+    marker = grading.Marker(follow_through=config.follow_through)  # this quiz's marking and its memory
+    saved = _saver(save, outcome, config, solutions, marker, show)
+    if save is not None:
+        save(report_dict(outcome, config, solutions, finished=False, marker=marker))  # fails before any question
+    asking = _Asking(config, marker, outcome, read_line, show, saved, t("quiz.prompt", lang))
+    show([Paragraph(t(f"quiz.intro.{config.mode}", lang))])
+    try:
+        for item_plan in config.plans:
+            solution = _solution(item_plan.problem, solutions)
+            for row in item_plan.rows:
+                ended = _ask_row(asking, solution, row)
+                if ended is not None:
+                    outcome.ended = ended
+                    return _finish(outcome, asking.current, config, show, saved)
+    except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM/SIGHUP (attn_tutor.core.stopping)
+        outcome.ended = "interrupt"
+        outcome.status = exit_status(interrupt)
+        return _finish(outcome, asking.current, config, show, saved)
+    return _finish(outcome, None, config, show, saved)
+
+
+def _saver(save: Save | None, outcome: Outcome, config: QuizConfig, solutions: dict, marker, show: Show) -> Callable[[bool], None]:
+    """``saved(finished)``: the report written through ``save`` (if any) as it stands; a write
+    that fails is said once, and the next item tries again."""
+
+    def saved(finished: bool) -> None:
+        if save is None:
+            return
+        try:
+            save(report_dict(outcome, config, solutions, finished=finished, marker=marker))
+            outcome.save_error = None
+        except AttnTutorError as error:
+            if outcome.save_error is None:  # say it once; the next item tries again
+                show("\n".join(error.messages(config.lang)))
+            outcome.save_error = error
+
+    return saved
+
+
+@dataclass
+class _Asking:
+    """What asking a row's questions needs, and the question on screen."""
+
+    config: QuizConfig
+    marker: grading.Marker
+    outcome: Outcome
+    read_line: ReadLine
+    show: Show
+    saved: Callable[[bool], None]
+    prompt: str
+    current: dict | None = None  # the question on screen: solution, row, stage, hints (recorded as missing if the quiz stops)
+
+
+def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
+    """Ask one row's asked stages in order, marking each answer; how the quiz ended if it stopped, else None."""
+    config, marker, outcome, show, lang = asking.config, asking.marker, asking.outcome, asking.show, asking.config.lang
+    problem = solution.problem
+    show(intro_blocks(solution, row, lang))
+    own: dict[str, tuple[float, ...]] = {}
+    hint_basis: dict[str, tuple[float, ...]] = {}
+    for stage in problem.stages:
+        if stage not in problem.asked_stages:
+            own = marker.advance(solution, row, stage, None, own, config.mode)
+            hint_basis = own
+            continue
+        current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
+        asking.current = current
+        outcome.asked += 1
+        show(question_blocks(solution, row, stage, lang, (outcome.asked, outcome.total)))
+        ended, given = _ask(solution, row, stage, current, hint_basis, asking.read_line, show, asking.prompt, lang)
+        if ended is not None:
+            return ended
+        item = marker.stage(solution, row, stage, given, own, hints=current["hints"])
+        asking.current = None
+        outcome.report.items.append(item)
+        asking.saved(False)
+        own = marker.advance(solution, row, stage, given, own, config.mode)
+        if config.mode == "practice":
+            show(feedback_blocks(solution, row, item, lang))
+            hint_basis = own if item.verdict in ("correct", "follow_through") else {}
+        else:
+            hint_basis = own
+    return None
+
+
+def _solution(problem: Problem, solutions: dict) -> Solution:
+    if problem.id not in solutions:
+        solutions[problem.id] = engine.solve(problem)
+    return solutions[problem.id]
+
+
+def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang):
+    """Read lines until one is a row of the right size: (None, values) or (how it ended, None)."""
+    before = grading.previous_stage(stage)
+    while True:
+        line = read_line(prompt)
+        if line is None:
+            return "eof", None
+        command = _command(line)
+        if command in QUIT:
+            return "quit", None
+        if command in HINT:
+            current["hints"] += 1
+            basis = hint_basis.get(before) if before is not None else None
+            show(hint_blocks(solution, row, stage, current["hints"], basis, lang))
+            continue
+        if not command:
+            show(t("quiz.empty", lang))
+            continue
+        try:
+            return None, parse_answer(solution, row, stage, line)
+        except AttnTutorError as error:
+            show("\n".join([*error.messages(lang), t("quiz.again", lang)]))
+
+
+def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Show, saved) -> Outcome:
+    if current is not None:  # the question on screen when the quiz stopped: recorded as missing
+        outcome.report.items.append(
+            current["marker"].stage(
+                current["solution"], current["row"], current["stage"], None, current["own"], hints=current["hints"]
+            )
+        )
+    saved(outcome.ended == "done")  # before anything is shown: a terminal that is gone loses nothing
+    show(summary_blocks(outcome, config.lang))
+    return outcome
+
+
+# --- the report file ----------------------------------------------------------------
+
+
+def check_report_path(path: str | os.PathLike, *, force: bool = False, inputs=()) -> None:
+    """Before the first question: the report can be written, overwrites nothing (unless ``force``)
+    and is not the problem-set file."""
+
+    refuse_overwrite(path, force, inputs=inputs)
+
+
+def all_items(outcome: Outcome, config: QuizConfig, solutions: dict, marker=None) -> list[Item]:
+    """The items asked so far, then every item of the quiz not reached yet, as ``missing``."""
+    marker = marker or grading.Marker(follow_through=config.follow_through)
+    done = {(item.problem, item.row, item.stage) for item in outcome.report.items}
+    items = list(outcome.report.items)
+    for item_plan in config.plans:
+        problem = item_plan.problem
+        for row in item_plan.rows:
+            for stage in problem.asked_stages:
+                if (problem.id, problem.tokens[row], stage) not in done:
+                    solution = _solution(problem, solutions)
+                    items.append(marker.stage(solution, row, stage, None, {}))
+    return items
+
+
+def report_dict(outcome: Outcome, config: QuizConfig, solutions: dict | None = None, *, finished: bool, marker=None) -> dict:
+    """The report file: every item of the quiz (those not answered: ``missing``), ``max_score``
+    the whole quiz, ``finished`` whether it ran to the end, ``asked`` how many questions were put."""
+    report = outcome.report
+    whole = Report(report.student, report.problem_set, report.seed, report.mode, all_items(outcome, config, solutions or {}, marker))
+    data = whole.to_dict()
+    items = data.pop("items")
+    return {**data, "finished": finished, "asked": outcome.asked, "total": outcome.total, "items": items}
+
+
+class ReportFile:
+    """The ``--report`` file: the first write creates it (or replaces it with ``force``), later ones replace it."""
+
+    def __init__(self, path: str | os.PathLike, *, force: bool = False) -> None:
+        self.path = path
+        self.replace = force
+
+    def __call__(self, data: dict) -> None:
+
+
+        write_atomic(self.path, json.dumps(data, ensure_ascii=False, indent=2) + "\n", replace=self.replace)
+        self.replace = True  # ours now
+
+
+def write_report(report: Report, path: str | os.PathLike, *, force: bool = True) -> None:
+    """``report`` as JSON, the whole file or nothing."""
+
+
+    write_atomic(path, json.dumps(report.to_dict(), ensure_ascii=False, indent=2) + "\n", replace=force)

@@ -1,0 +1,65 @@
+"""``solve --format json``: every stage at full precision, in a shape scripts rely on.
+
+    {"problems": [{"id", "tokens", "key_tokens", "d_k", "divide_by", "Q", "K", "V",
+                   "scores", "scaled", "weights", "output", ("heads": [...])}]}
+
+Masked cells are ``null`` in ``scores`` and ``scaled`` and 0 in ``weights``; ``V``
+and ``output`` are ``null`` when the problem has no values. A multi-head problem
+adds ``heads`` (one such object per head, without ``id``/``tokens``) and its
+top-level ``output`` is the heads' outputs side by side (its top-level Q, K, V,
+scores, scaled and weights are those of the first head).
+"""
+
+from __future__ import annotations
+
+import json
+import math
+from collections.abc import Iterator
+
+from attn_tutor.solve.engine import HeadResult, Solution
+
+
+def _matrix(array) -> list | None:
+    if array is None:
+        return None
+    return [[None if math.isnan(v) else float(v) for v in row] for row in array.tolist()]
+
+
+def head_dict(head: HeadResult) -> dict:
+    return {
+        "d_k": head.d_k,
+        "divide_by": head.divisor,
+        "Q": _matrix(head.Q),
+        "K": _matrix(head.K),
+        "V": _matrix(head.V),
+        "scores": _matrix(head.scores),
+        "scaled": _matrix(head.scaled),
+        "weights": _matrix(head.weights),
+        "output": _matrix(head.output),
+    }
+
+
+def solution_dict(solution: Solution) -> dict:
+    problem = solution.problem
+    result = {"id": problem.id, "tokens": list(problem.tokens), "key_tokens": list(problem.keys)}
+    result.update(head_dict(solution.head))
+    result["output"] = _matrix(solution.output)
+    if problem.multi_head:
+        result["heads"] = [head_dict(h) for h in solution.heads]
+    return result
+
+
+def dumps(solutions: list[Solution]) -> str:
+    return "".join(chunks(solutions))
+
+
+def chunks(solutions) -> Iterator[str]:
+    """:func:`dumps` piece by piece, one problem at a time (``solutions`` may be a generator), so a
+    large demonstration is written as it is solved; the text is the same as one ``json.dumps``."""
+    yield '{\n  "problems": ['
+    first = True
+    for solution in solutions:
+        text = json.dumps(solution_dict(solution), ensure_ascii=False, indent=2)
+        yield ("\n" if first else ",\n") + "\n".join("    " + line for line in text.split("\n"))
+        first = False
+    yield ("\n  ]\n}\n" if not first else "]\n}\n")

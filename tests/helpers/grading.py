@@ -1,0 +1,99 @@
+"""A class graded the one way ``grade`` grades it, held whole for a test to look at.
+
+:func:`grade` finds the answer files, runs :func:`attn_tutor.gradebook.run.grade_class`
+(the streaming path, its rows fed to a :class:`~attn_tutor.gradebook.analysis.Tally`
+and a :class:`~attn_tutor.gradebook.writing.GradebookWriter`, as the command does) and
+keeps every row, the gradebook's bytes, typed rows and JSON. Each row's ``extra`` is
+the student's full :class:`~attn_tutor.gradebook.records.StudentResult` as the worker
+marked it (``keep_student``), unless the test asks for another ``extra``.
+"""
+
+from __future__ import annotations
+
+import io
+import json
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+from pathlib import Path
+
+from attn_tutor.gradebook.analysis import Tally
+from attn_tutor.gradebook.answer_files import find_answer_files
+from attn_tutor.gradebook.run import grade_class
+from attn_tutor.gradebook.writing import GradebookWriter, student_key
+
+
+def keep_student(student, solved):
+    """An ``extra`` that carries the marked student themself (their report, findings and places)."""
+    return student
+
+
+@dataclass
+class Graded:
+    """A graded class: its rows in gradebook order, the tally and the gradebook files' bytes."""
+
+    rows: list
+    tally: Tally
+    csv: bytes
+    json: bytes
+    typed_rows: list[list]  # the gradebook as typed cells, its header first
+    repeated: dict[str, list[str]]  # each student found in more than one place -> the places
+
+    @property
+    def students(self) -> list:
+        """Each row's ``extra``: with the default, every StudentResult, in order."""
+        return [row.extra for row in self.rows]
+
+    @property
+    def reports(self) -> list[dict]:
+        """Each student's report as the JSON file has it (a repeated student's error included)."""
+        return json.loads(self.json)["students"]
+
+    @property
+    def failed(self) -> list:
+        """The students with any problem, their name's being found twice included (the rows)."""
+        return [row for row in self.rows if row.errors or (student_key(row.cells[0]) in self.repeated and not row.refused)]
+
+    @property
+    def marked(self) -> list:
+        return [student for row, student in zip(self.rows, self.students) if row.score is not None]
+
+    def analysis(self):
+        return self.tally.analysis()
+
+    def distribution(self) -> list[int]:
+        return self.tally.distribution()
+
+
+def grade(
+    paths: Sequence[str | Path],
+    *,
+    problems: str | None = None,
+    follow_through: str = "full",
+    exclude: Iterable[str | Path] = (),
+    lang: str = "en",
+    jobs: int | None = 1,
+    name_column: str | None = None,
+    extra=keep_student,
+) -> Graded:
+    """Read and mark every answer file under ``paths`` as ``grade`` does. Raises only for a bad ``problems``."""
+    files = find_answer_files(paths, exclude=exclude)
+    tally = Tally(follow_through)
+    writer = GradebookWriter(tally, csv_file=True, json_file=True, lang=lang)
+    rows: list = []
+
+    def keep(row) -> None:
+        rows.append(row)
+        writer.add(row)
+
+    try:
+        grade_class(
+            files, tally, problems=problems, follow_through=follow_through, lang=lang, with_json=True, jobs=jobs,
+            on_row=keep, name_column=name_column, extra=extra,
+        )  # fmt: skip
+        csv_bytes, json_bytes = io.BytesIO(), io.BytesIO()
+        writer.write_csv(csv_bytes)
+        writer.write_json(json_bytes)
+        typed = list(writer.typed_rows())
+        return Graded(rows, tally, csv_bytes.getvalue(), json_bytes.getvalue(), typed, writer.repeated())
+    finally:
+        writer.close()

@@ -1,0 +1,153 @@
+"""`attn-tutor export -f page`: one self-contained file, nothing fetched, the catalogue's sentences.
+
+What a browser does with the page is tested in tests/e2e/test_practice_page_browser.py; this file checks the
+file itself, without a browser.
+"""
+
+from __future__ import annotations
+
+import base64
+import hashlib
+import json
+import re
+from pathlib import Path
+
+import pytest
+from helpers.paths import ROOT, TESTS
+
+from attn_tutor.core.i18n import MESSAGES
+from attn_tutor.practice import data as page_data
+from attn_tutor.practice import page
+
+ASSETS = ROOT / "attn_tutor" / "practice" / "assets"
+
+
+def export(run_cli, tmp_path: Path, *args: str) -> str:
+    out = tmp_path / "practice.html"
+    result = run_cli("export", "-f", "page", "-o", str(out), *args)
+    assert result.exit_code == 0, result.output
+    return out.read_text(encoding="utf-8")
+
+
+def embedded(html: str) -> dict:
+    match = re.search(r'<script id="page-data" type="application/json">(.*?)</script>', html, re.S)
+    assert match
+    return json.loads(match.group(1))
+
+
+def sha256(text: str) -> str:
+    return "'sha256-" + base64.b64encode(hashlib.sha256(text.encode()).digest()).decode() + "'"
+
+
+def test_the_page_allows_only_its_own_inline_script_and_style(run_cli, tmp_path):
+    html = export(run_cli, tmp_path)
+    csp = re.search(r'http-equiv="Content-Security-Policy" content="([^"]+)"', html).group(1)
+    assert csp.startswith("default-src 'none';")
+    script = re.search(r"<script>(.*?)</script>", html, re.S).group(1)
+    style = re.search(r"<style>(.*?)</style>", html, re.S).group(1)
+    assert f"script-src {sha256(script)};" in csp
+    assert f"style-src {sha256(style)};" in csp
+    assert "unsafe" not in csp
+    assert "connect-src 'none'" in csp and "form-action 'none'" in csp
+
+
+def test_the_page_names_nothing_to_fetch(run_cli, tmp_path):
+    html = export(run_cli, tmp_path)
+    without_namespace = html.replace('"http://www.w3.org/2000/svg"', "")
+    assert not re.search(r"https?://", without_namespace)
+    assert not re.search(r"\b(src|href)\s*=", html.split('<script id="page-data"')[0])
+    assert "@import" not in html and "url(" not in html
+    for call in ("fetch(", "XMLHttpRequest", "WebSocket", "import(", "eval(", "new Function"):
+        assert call not in html, call
+
+
+def test_the_scripts_are_the_package_files_in_order():
+    script = "\n".join(page.asset(name) for name in page.SCRIPTS)
+    assert script == "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in page.SCRIPTS)
+    assert page.asset(page.STYLE) == (ASSETS / "page.css").read_text(encoding="utf-8")
+
+
+def test_the_assets_ship_with_a_non_editable_install():
+    pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+    assert '"attn_tutor.practice" = ["assets/*.js", "assets/*.css"]' in pyproject
+    assert {p.name for p in ASSETS.iterdir()} >= {*page.SCRIPTS, page.STYLE}
+
+
+def test_every_message_the_script_shows_is_in_the_catalogue():
+    source = "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in page.SCRIPTS)
+    keys = set(re.findall(r'\bt\("([a-z_.]+)"', source))
+    assert keys, "no t(...) calls found"
+    assert keys <= set(MESSAGES), keys - set(MESSAGES)
+    for prefix in re.findall(r"\bt\(`([a-z_.]+)\$\{", source):  # t(`grading.verdict.${...}`)
+        assert any(key.startswith(prefix) for key in MESSAGES), prefix
+    embedded_keys = set(page_data.messages("en"))
+    assert keys <= embedded_keys
+    assert {k for k in MESSAGES if k.startswith("grading.diagnosis.")} <= embedded_keys
+
+
+def test_every_page_message_is_used():
+    source = "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in page.SCRIPTS)
+    source += (Path(page.__file__)).read_text(encoding="utf-8")
+    for key in (k for k in MESSAGES if k.startswith("page.")):
+        assert f'"{key}"' in source or f"'{key}'" in source, key
+
+
+def test_the_page_speaks_the_chosen_language(run_cli, tmp_path):
+    korean = export(run_cli, tmp_path, "--lang", "ko")
+    data = embedded(korean)
+    assert data["lang"] == "ko"
+    assert data["messages"]["grading.diagnosis.not_scaled"] == MESSAGES["grading.diagnosis.not_scaled"][1]
+    assert '<html lang="ko">' in korean and "연습용" in korean
+    english = embedded(export(run_cli, tmp_path, "--lang", "en", "--force"))
+    assert english["messages"]["quiz.row"] == "Row {token}"
+
+
+def test_variants_carry_the_generators_numbers(run_cli, tmp_path):
+    from attn_tutor.problems.load import load_problem_set
+    from attn_tutor.variants.generate import variant_set
+
+    data = embedded(export(run_cli, tmp_path, "--variants", "3", "--seed", "42"))
+    assert [v["variant"] for v in data["variants"]] == [42001, 42002, 42003]
+    assert data["problem_set"] == "ch13"
+    made = variant_set(load_problem_set("ch13"), 42002).get("cat-fish")
+    cat = next(p for p in data["variants"][1]["problems"] if p["id"] == "cat-fish")
+    assert cat["heads"][0]["Q"] == [list(row) for row in made.heads[0].Q]
+
+
+def test_the_set_as_written_has_no_variant_and_a_files_name(run_cli, tmp_path):
+    source = tmp_path / "my set.yaml"
+    source.write_text((TESTS / "golden" / "problems.yaml").read_text(encoding="utf-8"), encoding="utf-8")
+    data = embedded(export(run_cli, tmp_path, str(source)))
+    assert [v["variant"] for v in data["variants"]] == [None]
+    assert data["problem_set"] == "my set.yaml"  # grade finds it next to the answer file, or --problems
+
+
+def test_text_from_the_problem_file_cannot_break_out_of_the_page(run_cli, tmp_path):
+    source = tmp_path / "hostile.yaml"
+    source.write_text(
+        'title: "</script><script>alert(1)</script>"\n'
+        "problems:\n"
+        '  - id: p1\n    title: "<img src=x onerror=alert(1)>"\n    tokens: ["</script>", "&amp;"]\n'
+        "    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n",
+        encoding="utf-8",
+    )
+    html = export(run_cli, tmp_path, str(source))
+    assert html.count("</script>") == 2  # the data block's and the script's own
+    assert "<img" not in html
+    data = embedded(html)
+    assert data["variants"][0]["problems"][0]["tokens"] == ["</script>", "&amp;"]
+    assert "&lt;img src=x" in data["variants"][0]["problems"][0]["givens_html"] or "<img" not in data["variants"][0]["problems"][0]["givens_html"]
+
+
+@pytest.mark.parametrize("option", ["--answers", "--key-only"])
+def test_the_page_refuses_key_options(run_cli, tmp_path, option):
+    result = run_cli("export", "-f", "page", option, "-o", str(tmp_path / "x.html"))
+    assert result.exit_code == 2
+    assert "always holds the answers" in result.output
+    assert not (tmp_path / "x.html").exists()
+
+
+def test_the_page_is_the_same_bytes_every_time(run_cli, tmp_path):
+    first = export(run_cli, tmp_path, "--variants", "2", "--seed", "3")
+    second = export(run_cli, tmp_path, "--variants", "2", "--seed", "3", "--force")
+    assert first == second

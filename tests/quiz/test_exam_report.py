@@ -1,0 +1,86 @@
+"""An exam never loses an answered item: its report is whole after q, the end of input, a signal or a full disk."""
+
+from __future__ import annotations
+
+import json
+import re
+import signal
+import subprocess
+import sys
+import time
+from pathlib import Path
+
+import pytest
+
+# --- 4. an exam never loses an answered item -----------------------------------------------
+
+EAT = ["1 6 4", "0.71 4.24 2.83", "0.02 0.79 0.19", "0.21 0.98"]
+
+
+EXAM = ["quiz", "ch13", "--problem", "cat-fish", "--exam"]
+
+
+def test_quit_early_reports_every_item_and_the_whole_max_score(run_cli, tmp_path):
+    report = tmp_path / "r.json"
+    result = run_cli(*EXAM, "--report", str(report), input="1 6 4\n0.71 4.24 2.83\nq\n")
+    assert result.exit_code == 0
+    assert "Stopped after 3 of 8 questions. Score so far: 2 / 2" in result.output  # the score over what was answered
+    saved = json.loads(report.read_text("utf-8"))
+    assert (saved["score"], saved["max_score"], saved["finished"], len(saved["items"])) == (2, 8, False, 8)
+    assert [i["verdict"] for i in saved["items"]] == ["correct", "correct"] + ["missing"] * 6
+
+
+def test_a_finished_exam_says_so(run_cli, tmp_path):
+    report = tmp_path / "r.json"
+    lines = EAT + ["2 2 3", "1.414 1.414 2.121", "0.248 0.248 0.503", "0.752 0.752"]
+    result = run_cli(*EXAM, "--report", str(report), input="\n".join(lines) + "\n")
+    assert result.exit_code == 0, result.output
+    saved = json.loads(report.read_text("utf-8"))
+    assert (saved["score"], saved["max_score"], saved["finished"]) == (8, 8, True)
+
+
+def _wait_for_items(report: Path, answered: int, timeout: float = 15.0) -> dict:
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        try:
+            saved = json.loads(report.read_text("utf-8"))
+        except (OSError, ValueError):
+            saved = None
+        if saved and sum(i["verdict"] != "missing" for i in saved["items"]) >= answered:
+            return saved
+        time.sleep(0.05)
+    raise AssertionError("the report never showed the answered items")
+
+
+@pytest.mark.parametrize(("signum", "status"), [(signal.SIGTERM, 143), (signal.SIGHUP, 129), (signal.SIGINT, 130)])
+def test_a_signal_mid_exam_leaves_a_complete_report(tmp_path, signum, status):
+    report = tmp_path / "r.json"
+    process = subprocess.Popen(
+        [sys.executable, "-m", "attn_tutor", *EXAM, "--report", str(report)],
+        stdin=subprocess.PIPE, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, cwd=tmp_path,
+    )  # fmt: skip
+    process.stdin.write("1 6 4\n0.71 4.24 2.83\n")
+    process.stdin.flush()
+    _wait_for_items(report, 2)
+    process.send_signal(signum)
+    out, err = process.communicate(timeout=15)
+    assert process.returncode == status, err
+    assert "Traceback" not in err
+    # the signal may come before the third question is put, or while it waits for an answer
+    assert re.search(r"Interrupted after [23] of 8 questions\. Score so far: 2 / 2", out), out
+    saved = json.loads(report.read_text("utf-8"))
+    assert (saved["finished"], saved["score"], saved["max_score"], len(saved["items"])) == (False, 2, 8, 8)
+    assert list(tmp_path.iterdir()) == [report]  # no temporary file left
+
+
+def test_a_full_standard_output_does_not_lose_the_report(tmp_path):
+    report = tmp_path / "r.json"
+    with open("/dev/full", "w") as full:
+        result = subprocess.run(
+            [sys.executable, "-m", "attn_tutor", *EXAM, "--report", str(report)],
+            input="\n".join(EAT) + "\n", stdout=full, stderr=subprocess.PIPE, text=True, timeout=30,
+        )  # fmt: skip
+    assert result.returncode == 1
+    assert result.stderr.strip().splitlines() == ["error: cannot write to standard output: No space left on device; free some space, or send the output somewhere else"]
+    saved = json.loads(report.read_text("utf-8"))
+    assert [i["verdict"] for i in saved["items"]][:4] == ["correct"] * 4
