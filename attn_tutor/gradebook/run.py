@@ -36,8 +36,9 @@ import math
 import os
 import signal
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
+from contextlib import contextmanager
 from pathlib import Path
 
 from attn_tutor.core.errors import Finding, Location
@@ -136,13 +137,35 @@ _WORKER: _Worker | None = None  # a worker process's own, set by the pool's init
 _STOPPED = 0  # in a worker: the stopping signal it has had (Ctrl-C, SIGTERM, SIGHUP), if any
 
 
+_STOPPING = tuple(getattr(signal, name) for name in ("SIGINT", "SIGTERM", "SIGHUP") if hasattr(signal, name))
+
+
+@contextmanager
+def _stopping_signals_held() -> Iterator[None]:
+    """Ctrl-C, SIGTERM and SIGHUP blocked in this thread while an executor starts its helper
+    threads and its worker process, which inherit the block: a stopping signal sent to the
+    process then always lands on the main thread, asleep in ``future.result()``. (Landing on a
+    helper thread it would leave the main thread asleep, and the workers marking, until the
+    chunk at hand was done.) One that comes meanwhile is taken when the block is lifted, a few
+    microseconds later; each worker lifts it for itself in :func:`_start_worker`."""
+    if not hasattr(signal, "pthread_sigmask"):  # pragma: no cover - not POSIX
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, _STOPPING)
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
+
+
 def _start_worker(*args) -> None:
     """A worker process's start: its Grader, and Ctrl-C, SIGTERM or SIGHUP only noted (see _grade_chunk)."""
 
     global _WORKER
-    for name in ("SIGINT", "SIGTERM", "SIGHUP"):
-        if hasattr(signal, name):
-            signal.signal(getattr(signal, name), _note_stop)
+    for signum in _STOPPING:
+        signal.signal(signum, _note_stop)
+    if hasattr(signal, "pthread_sigmask"):
+        signal.pthread_sigmask(signal.SIG_UNBLOCK, _STOPPING)  # started with them held (_stopping_signals_held)
     _WORKER = _Worker(*args)
 
 
@@ -304,12 +327,14 @@ class _Workers:
         """``piece`` sent to ``worker``: (its executor, the future)."""
         executor = self.executors[worker]
         try:
-            return executor, executor.submit(_grade_chunk, piece)
+            with _stopping_signals_held():  # the first submit starts the executor's threads and process
+                return executor, executor.submit(_grade_chunk, piece)
         except Exception:  # noqa: BLE001 - a broken worker refuses work: start a fresh one
             if not retry:
                 raise
             executor = self._new(worker)
-            return executor, executor.submit(_grade_chunk, piece)
+            with _stopping_signals_held():
+                return executor, executor.submit(_grade_chunk, piece)
 
     def _result(self, worker: int, piece: Files, executor, future) -> tuple[list[list[StudentRow]], dict]:
         try:

@@ -402,6 +402,7 @@ def test_never_overwrites_without_force_and_checks_before_work(run_cli, tmp_path
     assert sorted(os.listdir(tmp_path)) == ["sheet.html"]  # no temporary files left
 
 
+@pytest.mark.cjk_font
 def test_the_format_follows_the_output_suffix(run_cli, tmp_path):
     for name, start in (("a.tex", "% "), ("a.md", "# "), ("a.html", "<!DOCTYPE html>"), ("a.HTM", "<!DOCTYPE html>")):
         assert run_cli("export", "-o", str(tmp_path / name)).exit_code == 0

@@ -143,21 +143,21 @@ def explain(lacking: list[Need]) -> str:
     return "; ".join(f"{need.name} is missing ({need.install})" for need in lacking) + "."
 
 
-def require(marker: str) -> None:
-    """Return if ``marker``'s tool is all here; else skip the test, or fail it under CI=true."""
-    lacking = missing(marker)
+def require(*markers: str) -> None:
+    """Return if every one of the ``markers``' tools is here; else skip the test, or fail it under CI=true."""
+    lacking = {marker: found for marker in markers if (found := missing(marker))}
     if not lacking:
         return
+    names = " and ".join(lacking)
+    sentence = explain([need for found in lacking.values() for need in found])
     if in_ci():
-        pytest.fail(f"CI=true, so the {marker} tests must run, not skip: {explain(lacking)}", pytrace=False)
-    pytest.skip(f"{marker}: {explain(lacking)}")
+        pytest.fail(f"CI=true, so the {names} tests must run, not skip: {sentence}", pytrace=False)
+    pytest.skip(f"{names}: {sentence}")
 
 
 def require_markers(item: pytest.Item) -> None:
-    """:func:`require` for every outside-tool marker of a test (tests/conftest.py calls this first in its set-up)."""
-    for name in dict.fromkeys(marker.name for marker in item.iter_markers()):
-        if name in TOOLS:
-            require(name)
+    """:func:`require` for the outside-tool markers of a test (tests/conftest.py calls this first in its set-up)."""
+    require(*(name for name in dict.fromkeys(marker.name for marker in item.iter_markers()) if name in TOOLS))
 
 
 def chromium() -> str | None:

@@ -15,12 +15,14 @@ from attn_tutor.render import typst as typst_render
 from attn_tutor.variants import sheets as variant_sheets
 
 
+@pytest.mark.cjk_font
 def test_same_input_gives_the_same_bytes(run_cli, tmp_path):
     first = export_pdf(run_cli, tmp_path / "a.pdf", "--variants", "2", "--seed", "3")
     second = export_pdf(run_cli, tmp_path / "b.pdf", "--variants", "2", "--seed", "3")
     assert first.read_bytes() == second.read_bytes()
 
 
+@pytest.mark.cjk_font
 def test_the_typst_source_compiles_without_warnings():
     """Typst's warnings (an unknown font, a bad argument) are errors here (filterwarnings = error)."""
     sheets = variant_sheets.make_sheets(load_problem_set(None), variants=1, seed=1)
@@ -63,6 +65,7 @@ def test_pdf_to_a_terminal_is_refused(run_cli, monkeypatch):
     assert result.exit_code == 2 and "-o FILE" in result.output
 
 
+@pytest.mark.cjk_font
 def test_a_typst_failure_is_a_sentence_not_a_traceback(run_cli, tmp_path, monkeypatch):
     import typst
 
