@@ -18,9 +18,10 @@ blank runs from ``{n:TYPE:`` to the first ``}``; alternatives end at ``~``, an
 answer at ``#``, feedback at ``~`` or ``}`` unless a backslash precedes them; the
 feedback is then HTML-entity-decoded and ``\\}``, ``\\#`` unescaped, and shown as
 HTML. So feedback is HTML-escaped, its ``&`` escaped once more (the decoding
-removes one layer), and ``} # ~ \\ / "`` written as numeric character references,
+removes one layer), and ``} # ~ / " '`` written as numeric character references,
 which the parser never sees as syntax and the decoding turns back into the
-characters. Text outside the blanks is HTML-escaped with ``{`` and ``}`` as
+characters; a backslash is written as a reference that survives the decoding
+(``&amp;#92;``), since Moodle unescapes ``\\}`` and ``\\#`` after it. Text outside the blanks is HTML-escaped with ``{`` and ``}`` as
 references too, so no token can open a blank or a ``{#1}`` placeholder. The XML
 layer (ElementTree) escapes everything once more.
 """
@@ -36,18 +37,21 @@ from attn_tutor.export import bank_html
 from attn_tutor.export.bank import Cell, Question, decimal_text
 from attn_tutor.solve.layout import explain_blocks, stage_table
 
-_CLOZE = {"}": "&#125;", "{": "&#123;", "#": "&#35;", "~": "&#126;", "\\": "&#92;", "/": "&#47;", '"': "&#34;"}
+_CLOZE = {"}": "&#125;", "{": "&#123;", "#": "&#35;", "~": "&#126;", "\\": "&#92;", "/": "&#47;", '"': "&#34;", "'": "&#39;"}
+# In feedback a backslash stays a reference through Moodle's one decoding (``&amp;#92;`` -> ``&#92;``):
+# decoded to ``\`` there, Moodle's unescaping of ``\}`` and ``\#`` would take it away.
+_CLOZE_FEEDBACK = {**_CLOZE, "\\": "&amp;#92;"}
 
 
 def text(value: str) -> str:
     """Plain text as HTML for a Cloze question's text: nothing in it reads as a blank."""
-    return "".join(_CLOZE.get(ch, ch) for ch in escape(value, quote=True) if ch not in "\x00")
+    return "".join(_CLOZE.get(ch, ch) for ch in escape(value, quote=False) if ch not in "\x00")
 
 
 def feedback(sentence: str) -> str:
     """A feedback sentence as the text after ``#`` in a Cloze alternative."""
-    html = escape(sentence, quote=True).replace("&", "&amp;")
-    return "".join(_CLOZE.get(ch, ch) for ch in html)
+    html = escape(sentence, quote=False).replace("&", "&amp;")
+    return "".join(_CLOZE_FEEDBACK.get(ch, ch) for ch in html)
 
 
 def blank(cell: Cell) -> str:

@@ -34,11 +34,8 @@ TEXTS = {
     "a-blank-of-its-own": "{1:NUMERICAL:=1:0.1} and {#1} are text.",
     "all-at-once": "} # ~ & < > \\ / \" {",
 }
-# Bugs found by these tests and reported: strict, so a fix turns them into failures to remove.
-KNOWN = {
-    ("feedback", "backslash-escapes"): "Moodle unescapes \\} and \\# after decoding: the backslash, a mere &#92;, is lost",
-    ("text", "apostrophe"): "html.escape writes ' as &#x27;, and its # becomes &#35;: the question shows &#x27;",
-}
+# Known bugs, as strict xfails (a fix turns them into failures to remove); none at present.
+KNOWN: dict[tuple[str, str], str] = {}
 
 
 def cases(where: str) -> list:
