@@ -21,11 +21,9 @@ target once the class is marked, and writes them through :mod:`attn_tutor.core.w
 from __future__ import annotations
 
 import os
-import pickle
 import re
-import tempfile
 import unicodedata
-from collections.abc import Iterator, Sequence
+from collections.abc import Sequence
 from dataclasses import dataclass
 from pathlib import Path
 from typing import NamedTuple
@@ -33,6 +31,7 @@ from typing import NamedTuple
 from attn_tutor.core.errors import AttnTutorError, Finding, Location, UsageError
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.core.spool import Spool
 from attn_tutor.core.writing import make_directory, refuse_overwrite, write_atomic
 from attn_tutor.marking.hints import cell_labels
 from attn_tutor.marking.marker import previous_stage, segments
@@ -306,7 +305,7 @@ class SheetFiles:
         self.names: list[str] = []  # every student's name, in gradebook order
         self.targets: list[Path] = []  # the file each of them gets
         self._given = FileNames(FORMATS[format])
-        self._spool = tempfile.TemporaryFile()
+        self._spool = Spool()
         self.problems: list[Finding] = []  # what stopped the first sheet that could not be made
 
     def add(self, row) -> None:
@@ -317,7 +316,7 @@ class SheetFiles:
         self.targets.append(target)
         if row.extra.page is None and not self.problems:
             self.problems = list(row.extra.problems)
-        pickle.dump((target, row.extra), self._spool, protocol=pickle.HIGHEST_PROTOCOL)
+        self._spool.add((target, row.extra))
 
     def check(self, columns, others: dict[str, str]) -> None:
         """Before any file is written: a Hangul font for Korean PDFs, no target that is another output
@@ -335,18 +334,10 @@ class SheetFiles:
             for target in self.targets:
                 refuse_overwrite(target, self.force)
 
-    def _spooled(self) -> Iterator[tuple[Path, Sheet]]:
-        self._spool.seek(0)
-        while True:
-            try:
-                yield pickle.load(self._spool)
-            except EOFError:
-                return
-
     def write(self) -> str:
         """Every sheet, each whole or not at all; the line saying where they went."""
         make_directory(self.directory)
-        for target, sheet in self._spooled():
+        for target, sheet in self._spool:
             write_atomic(target, sheet.page, replace=self.force)
         return t("feedback.written", self.lang, count=len(self.targets), path=str(self.directory))
 

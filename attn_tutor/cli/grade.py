@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 import typer
 
 from attn_tutor.classroom.outputs import GradeOptions, Outcome, grade_run
-from attn_tutor.cli.options import LangOption, guarded
+from attn_tutor.cli.options import FollowThroughOption, LangOption, guarded
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.core.model import FollowThrough
 from attn_tutor.render import terminal
@@ -55,9 +55,7 @@ def grade(
     problems: Annotated[Optional[str], typer.Option("--problems", help="help.grade.problems")] = None,
     csv_out: Annotated[Optional[Path], typer.Option("--csv", help="help.grade.csv")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="help.grade.json")] = None,
-    follow_through: Annotated[
-        FollowThrough, typer.Option("--follow-through", help="help.follow_through")
-    ] = FollowThrough.full,
+    follow_through: FollowThroughOption = FollowThrough.full,
     roster: Annotated[Optional[Path], typer.Option("--roster", help="help.grade.roster")] = None,
     csv_layout: Annotated[CsvLayout, typer.Option("--csv-layout", help="help.grade.csv_layout")] = CsvLayout.full,
     assignment: Annotated[Optional[str], typer.Option("--assignment", help="help.grade.assignment")] = None,

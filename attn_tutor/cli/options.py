@@ -13,12 +13,16 @@ import typer
 
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.model import FollowThrough
 from attn_tutor.core.stdout import OutputFailed, guarded_stdout
 from attn_tutor.core.stopping import exit_status, signals_as_interrupt
 from attn_tutor.render.terminal import error as show_error
 
 LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
 SetArgument = Annotated[Optional[str], typer.Argument(help="help.set")]
+ProblemOption = Annotated[Optional[str], typer.Option("--problem", "-p", help="help.problem")]
+RowOption = Annotated[Optional[str], typer.Option("--row", "-r", help="help.row")]
+FollowThroughOption = Annotated[FollowThrough, typer.Option("--follow-through", help="help.follow_through")]
 
 
 def check_lang(value: str | None) -> None:

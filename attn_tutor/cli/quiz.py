@@ -9,7 +9,10 @@ from typing import Annotated, Optional
 import typer
 
 from attn_tutor.cli.options import (
+    FollowThroughOption,
     LangOption,
+    ProblemOption,
+    RowOption,
     SetArgument,
     guarded,
     pick_problems,
@@ -31,17 +34,15 @@ from attn_tutor.render.blocks import Math
 @guarded
 def quiz(
     file: SetArgument = None,
-    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="help.problem")] = None,
-    row: Annotated[Optional[str], typer.Option("--row", "-r", help="help.row")] = None,
+    problem: ProblemOption = None,
+    row: RowOption = None,
     random: RandomOption = False,
     tokens: TokensOption = None,
     dim: DimOption = None,
     seed: SeedOption = None,
     causal: CausalOption = False,
     exam: Annotated[bool, typer.Option("--exam", help="help.quiz.exam")] = False,
-    follow_through: Annotated[
-        FollowThrough, typer.Option("--follow-through", help="help.follow_through")
-    ] = FollowThrough.full,
+    follow_through: FollowThroughOption = FollowThrough.full,
     report: Annotated[Optional[Path], typer.Option("--report", help="help.quiz.report")] = None,
     student: Annotated[Optional[str], typer.Option("--student", help="help.quiz.student")] = None,
     force: Annotated[bool, typer.Option("--force", help="help.quiz.force")] = False,

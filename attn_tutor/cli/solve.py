@@ -10,6 +10,8 @@ import typer
 
 from attn_tutor.cli.options import (
     LangOption,
+    ProblemOption,
+    RowOption,
     SetArgument,
     guarded,
     pick_problems,
@@ -49,9 +51,9 @@ StageChoice = StrEnum("StageChoice", {name: name for name in (*STAGES, *STAGE_AL
 @guarded
 def solve(
     file: SetArgument = None,
-    problem: Annotated[Optional[str], typer.Option("--problem", "-p", help="help.problem")] = None,
+    problem: ProblemOption = None,
     every: Annotated[bool, typer.Option("--all", "-a", help="help.solve.all")] = False,
-    row: Annotated[Optional[str], typer.Option("--row", "-r", help="help.row")] = None,
+    row: RowOption = None,
     stage: Annotated[Optional[StageChoice], typer.Option("--stage", help="help.solve.stage")] = None,
     explain: Annotated[bool, typer.Option("--explain", help="help.solve.explain")] = False,
     decimals: Annotated[Optional[int], typer.Option("--decimals", min=0, max=DECIMALS_MAX, help="help.solve.decimals")] = None,

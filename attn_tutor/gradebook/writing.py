@@ -12,12 +12,12 @@ from __future__ import annotations
 import codecs
 import csv
 import json
-import pickle
 import tempfile
 import unicodedata
 from decimal import Decimal
 
 from attn_tutor.core.i18n import t
+from attn_tutor.core.spool import Spool
 from attn_tutor.gradebook.analysis import Tally, bin_label
 from attn_tutor.gradebook.records import FORMULA_STARTS
 from attn_tutor.gradebook.rows import dumps, number
@@ -115,7 +115,7 @@ class GradebookWriter:
         self._places: dict[str, list[str]] = {}  # each student's name -> where it appears
         self._who: list[tuple[str, str]] = []  # (name, place) of each JSON line, for the repeats
         self._clean: dict[str, int] = {}  # each name -> its rows with no other error
-        self._csv = tempfile.TemporaryFile() if csv_file else None
+        self._csv = Spool() if csv_file else None
         self._json = tempfile.TemporaryFile() if json_file else None
         self._index: dict = {}
         self._students = 0
@@ -126,7 +126,7 @@ class GradebookWriter:
             index = self._index
             if len(index) != len(self.tally.columns):
                 index.update((column, i) for i, column in enumerate(self.tally.columns) if column not in index)
-            pickle.dump(_record(row, index), self._csv, protocol=pickle.HIGHEST_PROTOCOL)
+            self._csv.add(_record(row, index))
         if self._json is not None:
             self._json.write(row.json.encode("utf-8") + b"\n")
         name = student_key(row.cells[0])
@@ -155,20 +155,12 @@ class GradebookWriter:
         """The students who appear in more than one place, with every place (each row gets an error)."""
         return {name: places for name, places in self._places.items() if len(places) > 1}
 
-    def _records(self):
-        self._csv.seek(0)
-        while True:
-            try:
-                yield pickle.load(self._csv)
-            except EOFError:
-                return
-
     def typed_rows(self):
         """The gradebook as typed cells: str is text, int/float/Decimal are numbers, None is empty."""
         columns = self.tally.columns
         repeated = self.repeated()
         yield header(columns)
-        for record in self._records():
+        for record in iter(self._csv):
             yield _typed(record, len(columns), repeated, self.lang)
 
     def write_csv(self, stream) -> None:
