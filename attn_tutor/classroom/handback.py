@@ -309,8 +309,12 @@ class SheetFiles:
         self.problems: list[Finding] = []  # what stopped the first sheet that could not be made
 
     def add(self, row) -> None:
-        """One marked student's row: its sheet (``row.extra``, a :class:`Sheet`) under their own name."""
+        """One marked student's row: its sheet (``row.extra``, a :class:`Sheet`) under their own name.
+        A row with no student (a CSV header's problems, a row without a name) is for the teacher,
+        not a sheet to hand back."""
         name = row.cells[0] or ""
+        if not name.strip():
+            return
         target = self.directory / self._given.name(name)
         self.names.append(name)
         self.targets.append(target)

@@ -40,10 +40,10 @@ from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import t
 from attn_tutor.core.writing import atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
-from attn_tutor.gradebook.answer_files import csv_without_problem_set, find_answer_files
-from attn_tutor.gradebook.records import ANSWER_SUFFIXES
+from attn_tutor.gradebook.answer_files import Survey, csv_without_problem_set, survey
+from attn_tutor.gradebook.records import ANSWER_SUFFIXES, FileNote
 from attn_tutor.gradebook.rows import StudentRow
-from attn_tutor.gradebook.run import Files, grade_class
+from attn_tutor.gradebook.run import grade_class
 from attn_tutor.gradebook.summary import summary_blocks
 from attn_tutor.gradebook.writing import GradebookWriter
 
@@ -69,6 +69,7 @@ class GradeOptions:
     class_report: Path | None = None
     jobs: int | None = None
     name_column: str | None = None
+    variant_column: str | None = None
     force: bool = False
     lang: str = "en"
 
@@ -80,6 +81,11 @@ class GradeOptions:
         """The output files known before marking, by option (the sheets' names come with the students)."""
         named = (("--csv", self.csv), ("--json", self.json), ("--class-report", self.class_report))
         return [(name, path) for name, path in named if path is not None]
+
+    def other_inputs(self) -> list[tuple[str, Path]]:
+        """The files the run reads beside the answers, by option: the problem set, the roster."""
+        named = [("--problems", Path(self.problems))] if self.problems is not None and Path(self.problems).is_file() else []
+        return named + ([("--roster", self.roster)] if self.roster is not None else [])
 
     def inputs(self) -> list[Path]:
         """Every file the run reads that exists: the answers, the problem set, the roster."""
@@ -98,7 +104,6 @@ class Outcome:
     sets: dict[str, list[str]]  # each problem set that marked someone -> who, in first-seen order
     notes: tuple[str, ...]  # lines for the summary (absent students, an LMS's points)
     written: tuple[str, ...]  # where each output went, for standard error
-    nothing_written: str | None  # why nothing was written (a refused file), when outputs were asked for
     status: int  # 1: a student had a problem, was repeated or unmatched, or sets were mixed
 
 
@@ -217,7 +222,7 @@ class GradeOutputs:
         if options.feedback is not None:
             self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
             self.extra = SheetMaker(options.lang, options.feedback_format)
-        self.refused: list[StudentRow] = []  # rows of files refused whole (a FIFO, a device, over a size cap)
+        self.left_out: list[FileNote] = []  # files under the graded folders not marked, with why; unused columns
         self.sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
         self._said: set[str] = set()
 
@@ -235,8 +240,6 @@ class GradeOutputs:
             if message not in self._said:
                 self._said.add(message)
                 self.say(message)
-        if row.refused:
-            self.refused.append(row)
         if row.score is not None:
             self.sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
         self.writer.add(row)
@@ -244,14 +247,21 @@ class GradeOutputs:
             if output is not None:
                 output.add(row)
 
+    def leave_out(self, left: FileNote) -> None:
+        """What is said of a file as a whole: not marked, with why, or a CSV's unused columns (in the
+        summary's notes)."""
+        self.left_out.append(left)
+
     def finish(self) -> Outcome:
-        """After marking: the repeated students said, then (unless a file was refused whole: then
-        nothing) the roster matched, the sheets' targets checked and every file written."""
+        """After marking: the repeated students said, then the roster matched, the sheets' targets
+        checked and every file written. A file refused whole (a FIFO, a link to nowhere, over its
+        size cap) is its own student's error, like any other bad file: the rest are written."""
         repeated = self.writer.repeated()
         for name, places in repeated.items():
             for place in places:
                 self.say(f"{place}: " + t("grade.duplicate_student", self.options.lang, student=name, places=", ".join(places)))
-        written, notes = ([], []) if self.refused else self._write()
+        written, notes = self._write()
+        notes = [note.text(self.options.lang) for note in sorted(self.left_out, key=lambda note: note.file)] + notes
         failed = self.tally.failed + self.writer.newly_failed()
         unmatched = 0 if self.roster is None else self.roster.unmatched
         return Outcome(
@@ -262,7 +272,6 @@ class GradeOutputs:
             sets=self.sets,
             notes=tuple(notes),
             written=tuple(written),
-            nothing_written=self._nothing_written(),
             status=1 if failed or repeated or len(self.sets) > 1 or unmatched else 0,
         )
 
@@ -296,31 +305,26 @@ class GradeOutputs:
             written.append(self.sheets.write())
         return written, notes
 
-    def _nothing_written(self) -> str | None:
-        if not self.refused or not self.options.named_outputs():
-            return None
-        first = self.refused[0]
-        reason = first.errors[0].removeprefix(f"{first.file}: ") if first.errors else ""
-        return t("grade.nothing_written", self.options.lang, path=first.file, reason=reason)
-
     def close(self) -> None:
         self.writer.close()
         if self.sheets is not None:
             self.sheets.close()
 
 
-def answer_files(options: GradeOptions) -> Files:
-    """The answer files under the paths, none of the outputs or the roster among them; a CSV without a
-    problem_set column needs ``--problems`` (forms know nothing of problem sets: the teacher says which)."""
-    excluded = [path for _name, path in options.named_outputs()] + ([options.roster] if options.roster else [])
-    files = find_answer_files(options.paths, exclude=excluded)
+def answer_files(options: GradeOptions) -> Survey:
+    """The answer files under the paths, none of the outputs or the other inputs among them (those and
+    every other file of a folder that is not marked: named, with why); a CSV without a problem_set
+    column needs ``--problems`` (forms know nothing of problem sets: the teacher says which)."""
+    excluded = [*options.named_outputs(), *options.other_inputs()]
+    found = survey(options.paths, exclude=excluded)
+    files = found.files
     if not files:
         raise AttnTutorError("grade.no_files")
     if options.problems is None:
         needs = csv_without_problem_set(files)
         if needs is not None:
             raise UsageError("grade.csv_needs_problems", path=needs)
-    return files
+    return found
 
 
 def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None) -> Outcome:
@@ -331,12 +335,16 @@ def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None)
             raise AttnTutorError("grade.no_such_path", path=str(path))
     outputs = GradeOutputs.check(options, say)
     try:
-        files = answer_files(options)
+        found = answer_files(options)
+        files = found.files
+        for left in found.left_out:
+            outputs.leave_out(left)
         with progress(len(files)) if progress is not None else nullcontext() as step:
             grade_class(
                 files, outputs.tally, problems=options.problems, follow_through=options.follow_through,
                 lang=options.lang, with_json=options.json is not None, jobs=options.jobs, on_row=outputs.add,
-                progress=step, name_column=options.name_column, extra=outputs.extra,
+                progress=step, name_column=options.name_column, extra=outputs.extra, on_note=outputs.leave_out,
+                variant_column=options.variant_column,
             )  # fmt: skip
         return outputs.finish()
     finally:

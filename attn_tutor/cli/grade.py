@@ -27,8 +27,8 @@ class FeedbackFormat(StrEnum):
 
 
 def _say_summary(outcome: Outcome, language: str) -> None:
-    """After the run: the summary, the problem sets used, the notes, where each output went, and
-    why nothing was written if a file was refused."""
+    """After the run: the summary, the problem sets used, the notes (files left out, absent students),
+    where each output went."""
 
     terminal.draw(outcome.blocks)
     failed, total = outcome.failed, outcome.total
@@ -45,8 +45,6 @@ def _say_summary(outcome: Outcome, language: str) -> None:
         terminal.plain(line)
     for line in outcome.written:
         terminal.plain(line, stderr=True)
-    if outcome.nothing_written is not None:
-        terminal.error(t("cli.error", language, message=outcome.nothing_written))
 
 
 @guarded
@@ -67,6 +65,7 @@ def grade(
     class_report: Annotated[Optional[Path], typer.Option("--class-report", help="help.grade.class_report")] = None,
     jobs: Annotated[Optional[int], typer.Option("--jobs", "-j", min=1, help="help.grade.jobs")] = None,
     name_column: Annotated[Optional[str], typer.Option("--name-column", help="help.grade.name_column")] = None,
+    variant_column: Annotated[Optional[str], typer.Option("--variant-column", help="help.grade.variant_column")] = None,
     force: Annotated[bool, typer.Option("--force", help="help.grade.force")] = False,
     lang: LangOption = None,
 ) -> None:
@@ -82,7 +81,7 @@ def grade(
         tuple(paths), problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster,
         layout=csv_layout.value, assignment=assignment, out_of=out_of, feedback=feedback,
         feedback_format=feedback_format.value, class_report=class_report, jobs=jobs, name_column=name_column,
-        force=force, lang=language,
+        variant_column=variant_column, force=force, lang=language,
     )  # fmt: skip
     outcome = grade_run(
         options,

@@ -237,6 +237,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The CSV column holding the student's name (default: student, name, 이름 or 성명).",
         "CSV에서 학생 이름이 있는 열 (기본값: student, name, 이름, 성명 중 하나).",
     ),
+    "help.grade.variant_column": (
+        "The CSV column holding the variant number (default: variant, 변형 or 변형 번호).",
+        "CSV에서 변형 번호가 있는 열 (기본값: variant, 변형, 변형 번호 중 하나).",
+    ),
     "help.grade.jobs": (
         "Worker processes (default: every CPU this process may use).",
         "작업 프로세스 수 (기본값: 이 프로세스가 쓸 수 있는 모든 CPU).",
@@ -327,6 +331,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "input.not_regular": (
         "is not a regular file; give a file saved on disk",
         "일반 파일이 아닙니다. 디스크에 저장된 파일을 주세요",
+    ),
+    # Links that lead to no file (helper "inputs").
+    "input.dangling_link": (
+        "is a link to a file that does not exist",
+        "없는 파일을 가리키는 링크입니다",
+    ),
+    "input.link_loop": (
+        "is a link that leads round in a loop, never to a file",
+        "파일에 닿지 않고 맴도는 링크입니다",
     ),
     "input.too_large": (
         "the file is larger than the limit of {limit} bytes; nothing was read from it",
@@ -1039,9 +1052,49 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{column}번째 열의 칸이 {lines}줄에 걸쳐 있습니다 ({last}행까지). 양식은 그 자리에 줄바꿈을 쓰지 않으므로 "
         "따옴표가 닫히지 않은 것 같습니다",
     ),
-    "grade.nothing_written": (
-        "nothing was written: {path} was refused ({reason}); move it away or split it, then grade again",
-        "아무것도 저장하지 않았습니다: {path} 파일을 거부했습니다 ({reason}). 옮기거나 나눈 뒤 다시 채점하세요",
+    # Files under a graded folder that are not marked, each named with why (helper "inputs").
+    "grade.left_out.problem_set": (
+        "not marked: {path} (a problem set, not an answer file)",
+        "채점하지 않음: {path} (답안 파일이 아니라 문제 세트입니다)",
+    ),
+    "grade.left_out.gradebook": (
+        "not marked: {path} (a gradebook attn-tutor wrote, not answers)",
+        "채점하지 않음: {path} (답안이 아니라 attn-tutor가 쓴 성적표입니다)",
+    ),
+    "grade.left_out.hidden": (
+        "not marked: {path} (hidden: its name starts with a dot)",
+        "채점하지 않음: {path} (이름이 점(.)으로 시작하는 숨김 항목입니다)",
+    ),
+    "grade.left_out.not_answers": (
+        "not marked: {path} (not a .yaml, .yml or .csv file)",
+        "채점하지 않음: {path} (.yaml, .yml, .csv 파일이 아닙니다)",
+    ),
+    "grade.left_out.folder_link": (
+        "not marked: {path} (a link to a folder, not followed; name the folder itself to grade it)",
+        "채점하지 않음: {path} (폴더로 가는 링크라서 따라가지 않았습니다. 채점하려면 그 폴더를 직접 주세요)",
+    ),
+    "grade.left_out.input": (
+        "not marked: {path} (the {option} file of this run)",
+        "채점하지 않음: {path} (이번 실행의 {option} 파일입니다)",
+    ),
+    "grade.unused_columns": (
+        "{path}:1: not used: {columns} (a column is read when it is the student's name, the variant, "
+        "problem_set or problem/row/stage)",
+        "{path}:1: 쓰지 않은 열: {columns} (학생 이름, 변형, problem_set, 문제/행/단계 열만 읽습니다)",
+    ),
+    "grade.csv_no_variant_column": (
+        "there is no column '{column}' (named by --variant-column); the columns are: {columns}",
+        "--variant-column으로 준 '{column}' 열이 없습니다. 열: {columns}",
+    ),
+    "grade.problems_for_answers": (
+        "'problems:' is where a problem set lists its problems; an answer file writes its answers under 'answers:'",
+        "'problems:'는 문제 세트가 문제를 적는 자리입니다. 답안 파일은 답을 'answers:' 아래에 씁니다",
+    ),
+    "grade.broken_problem_set": (
+        "this file has 'problems:' and no 'student:' or 'answers:', like a problem set, but it does not load as one, "
+        "so it was read as an answer file; if it is a problem set, attn-tutor validate {file} lists what is wrong",
+        "이 파일은 문제 세트처럼 'problems:'가 있고 'student:'와 'answers:'가 없지만 문제 세트로 읽히지 않아 답안 파일로 읽었습니다. "
+        "문제 세트라면 attn-tutor validate {file}로 무엇이 잘못됐는지 보세요",
     ),
     "grade.boolean": (
         "{item}: '{value}' reads as yes/no, not as a number; write the number",

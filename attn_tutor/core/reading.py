@@ -15,6 +15,7 @@ How a message quotes what was read is :mod:`attn_tutor.core.text`.
 
 from __future__ import annotations
 
+import errno
 import io
 import os
 import stat
@@ -64,8 +65,10 @@ def open_regular(path: str | os.PathLike, limit: int) -> tuple[int, int]:
     try:
         before = os.stat(path)
     except FileNotFoundError:
-        raise InputRefused("problems.not_found", where) from None
+        raise InputRefused("input.dangling_link" if os.path.islink(path) else "problems.not_found", where) from None
     except OSError as error:
+        if error.errno == errno.ELOOP:
+            raise InputRefused("input.link_loop", where) from None
         raise InputRefused("problems.unreadable", where, reason=error.strerror or type(error).__name__) from None
     kind = _kind(before.st_mode)
     if kind is not None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import unicodedata
 from collections import Counter
 from collections.abc import Iterator
 from dataclasses import dataclass
@@ -12,35 +13,55 @@ from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import stage_name
 from attn_tutor.core.text import excerpt
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
-from attn_tutor.gradebook.records import Answer, ItemKey, Submission
+from attn_tutor.gradebook.records import Answer, FileNote, ItemKey, Submission
 
 NAME_COLUMNS = ("student", "name", "이름", "성명")
 """Column names that hold the student's name (any case), as Google and MS Forms export them."""
 
+VARIANT_COLUMNS = ("variant", "variant number", "variant no", "변형", "변형 번호", "변형번호", "변형 번호(variant)")
+"""Column names that hold the variant number (any case, runs of spaces as one), as a teacher heads
+the question in a form; another heading is named with ``--variant-column``."""
 
-def name_column_index(names: list[str], name_column: str | None) -> int | None:
-    """Which column holds the student's name: ``name_column`` if given, else the first of NAME_COLUMNS."""
-    lowered = [name.casefold() for name in names]
-    wanted = (name_column.strip(),) if name_column is not None else NAME_COLUMNS
+
+def _heading(name: str) -> str:
+    """A column's name as headings are compared: NFC, any case, runs of white space as one space."""
+    return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+def column_index(names: list[str], wanted: tuple[str, ...]) -> int | None:
+    """The first column whose heading is one of ``wanted`` (compared as :func:`_heading` does)."""
+    headings = [_heading(name) for name in names]
     for choice in wanted:
-        if choice.casefold() in lowered:
-            return lowered.index(choice.casefold())
+        if _heading(choice) in headings:
+            return headings.index(_heading(choice))
     return None
 
 
+def name_column_index(names: list[str], name_column: str | None) -> int | None:
+    """Which column holds the student's name: ``name_column`` if given, else the first of NAME_COLUMNS."""
+    return column_index(names, (name_column.strip(),) if name_column is not None else NAME_COLUMNS)
+
+
 def read_csv_text(
-    text: str, file: str, *, base: str = ".", cells: CellReader | None = None, name_column: str | None = None
-) -> list[Submission]:
+    text: str, file: str, *, base: str = ".", cells: CellReader | None = None, name_column: str | None = None,
+    variant_column: str | None = None,
+) -> list[Submission | FileNote]:
     """Every student of a CSV answer file; a broken row never stops the others.
 
     The student's name is in the column ``name_column``, or else the first of
-    :data:`NAME_COLUMNS` the header has."""
-    return read_csv_stream(io.StringIO(text, newline=""), file, base=base, cells=cells, name_column=name_column)
+    :data:`NAME_COLUMNS` the header has; the variant in ``variant_column``, or else the
+    first of :data:`VARIANT_COLUMNS`. A problem with the header (a bad or repeated
+    answer column) is said once, as a row of its own (line 1, no student), not on every
+    student's row; the columns not used are named once, in a :class:`FileNote`."""  # fmt: skip
+    return read_csv_stream(
+        io.StringIO(text, newline=""), file, base=base, cells=cells, name_column=name_column, variant_column=variant_column
+    )  # fmt: skip
 
 
 def read_csv_stream(
-    stream, file: str, *, base: str = ".", cells: CellReader | None = None, name_column: str | None = None
-) -> list[Submission]:
+    stream, file: str, *, base: str = ".", cells: CellReader | None = None, name_column: str | None = None,
+    variant_column: str | None = None,
+) -> list[Submission | FileNote]:
     """:func:`read_csv_text` over lines of text (a stream opened with ``newline=""``), read row by row.
 
     An answer, ``variant`` or ``problem_set`` cell that runs over a line break — a
@@ -49,10 +70,16 @@ def read_csv_stream(
     """
     cells = cells or CellReader()
     reader = csv.reader(stream)
-    columns = _read_header(reader, file, name_column)
+    columns = _read_header(reader, file, name_column, variant_column)
     if isinstance(columns, Submission):
         return [columns]
-    return list(_read_rows(reader, file, columns, base, cells))
+    said: list[Submission | FileNote] = []
+    if columns.findings:  # the header's problems: the file's, said once
+        said.append(Submission("", file, 1, findings=list(columns.findings), readable=False))
+    if columns.unused:
+        names = ", ".join(f"'{excerpt(columns.names[i], 30)}'" for i in columns.unused)
+        said.append(FileNote(file, "grade.unused_columns", {"columns": names}))
+    return said + list(_read_rows(reader, file, columns, base, cells))
 
 
 @dataclass
@@ -64,10 +91,11 @@ class _Columns:
     variant: int | None
     problem_set: int | None
     items: dict[int, ItemKey]  # the ``problem/row/stage`` columns by position
-    findings: list[Finding]  # what is wrong with the header, told on every student's row
+    findings: list[Finding]  # what is wrong with the header, said once for the file
+    unused: list[int]  # the columns read as nothing (a timestamp, an e-mail), named once
 
 
-def _read_header(reader, file: str, name_column: str | None) -> _Columns | Submission:
+def _read_header(reader, file: str, name_column: str | None, variant_column: str | None = None) -> _Columns | Submission:
     """The header's columns, or the file's one error when it has no usable header."""
     try:
         header = next(reader, None)
@@ -86,11 +114,17 @@ def _read_header(reader, file: str, name_column: str | None) -> _Columns | Submi
         else:
             finding = Finding("grade.csv_no_student", {}, Location(file, 1))
         return Submission("", file, 1, findings=[finding], readable=False)
-    variant_col = lowered.index("variant") if "variant" in lowered else None
+    variant_col = column_index(names, (variant_column.strip(),) if variant_column is not None else VARIANT_COLUMNS)
+    if variant_col is None and variant_column is not None:
+        finding = Finding("grade.csv_no_variant_column", {"column": variant_column, "columns": ", ".join(names)}, Location(file, 1))
+        return Submission("", file, 1, findings=[finding], readable=False)
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
     header_findings: list[Finding] = []
     item_cols = _item_columns(names, file, header_findings)
-    return _Columns(names, student_col, variant_col, set_col, item_cols, header_findings)
+    used = {student_col, variant_col, set_col, *item_cols}
+    named = {index for index, name in enumerate(names) if "/" in name}  # answer columns: used, or reported above
+    unused = [index for index, name in enumerate(names) if index not in used and index not in named and name]
+    return _Columns(names, student_col, variant_col, set_col, item_cols, header_findings, unused)
 
 
 def _read_rows(reader, file: str, columns: _Columns, base: str, cells: CellReader) -> Iterator[Submission]:
@@ -124,7 +158,6 @@ def _submission(
     student = row[columns.student].strip() if columns.student < len(row) else ""
     sub = Submission(student, file, line, base=base)
     sub.set_column = columns.problem_set is not None
-    sub.findings.extend(columns.findings)
     if last_line > line:  # an answer cell that swallowed a line break: an unclosed quote takes the next rows
         _check_line_breaks(sub, row, line, last_line, columns)
     if not sub.student:

@@ -8,14 +8,17 @@ import os
 import re
 from collections.abc import Iterable, Sequence
 from pathlib import Path
+from typing import NamedTuple
 
-from attn_tutor.core.errors import Finding, Location
+from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import ANSWER_FILE_BYTES_MAX, CSV_BYTES_MAX
 from attn_tutor.core.reading import InputRefused, open_text, read_regular
 from attn_tutor.gradebook.answer_csv import read_csv_stream
 from attn_tutor.gradebook.answer_yaml import read_yaml_text
 from attn_tutor.gradebook.cells import CellReader
-from attn_tutor.gradebook.records import ANSWER_SUFFIXES, Submission
+from attn_tutor.gradebook.records import ANSWER_SUFFIXES, FileNote, Submission
+from attn_tutor.gradebook.writing import is_gradebook_header
+from attn_tutor.problems.load import load_text
 
 
 def _decode(data: bytes, file: str) -> tuple[str | None, Finding | None]:
@@ -25,25 +28,48 @@ def _decode(data: bytes, file: str) -> tuple[str | None, Finding | None]:
         return None, Finding("grade.not_utf8", {"offset": error.start}, Location(file))
 
 
-def looks_like_problem_set(text: str) -> bool:
-    """A YAML file with ``problems:`` and no ``answers:`` at the top: a problem set, not answers."""
-    if not text.startswith("problems") and "\nproblems" not in text:  # a plain search first: the regex is slower
-        return False
-    return re.search(r"^problems[ \t]*:", text, re.M) is not None and re.search(r"^answers[ \t]*:", text, re.M) is None
+_TOP_KEY = re.compile(r"^(problems|student|answers)[ \t]*:", re.M)
 
 
-def looks_like_gradebook(text: str) -> bool:
-    first = text.split("\n", 1)[0].lower()
-    return "max_score" in first and "percent" in first
+def top_level_keys(text: str) -> set[str]:
+    """Which of ``problems``, ``student`` and ``answers`` start a line of ``text`` (a top-level key, as
+    a teacher or student writes one; a plain search first: most files have no ``problems``)."""
+    if not text.startswith("problems") and "\nproblems" not in text:
+        return set()
+    return {found.group(1) for found in _TOP_KEY.finditer(text)}
+
+
+def problem_set_like(text: str, file: str) -> str | None:
+    """``"set"``: a problem set, not answers (``problems:`` at the top, no ``student:`` or
+    ``answers:``, and it loads as a problem set); ``"broken"``: shaped like one but it does not load
+    (read as an answer file, and said); None: an answer file."""
+    keys = top_level_keys(text)
+    if "problems" not in keys or keys & {"student", "answers"}:
+        return None
+    try:
+        load_text(text, file)
+    except AttnTutorError:
+        return "broken"
+    return "set"
+
+
+def looks_like_gradebook(first_line: str) -> bool:
+    """A gradebook ``grade --csv`` wrote: its header exactly (one file's first line, not a form that
+    happens to have a "max_score" or "percent" column)."""
+    header = next(csv.reader([first_line.rstrip("\r\n")]), [])
+    return is_gradebook_header(header)
 
 
 def read_answer_file(
-    path: str | Path, *, skip_foreign: bool = False, cells: CellReader | None = None, name_column: str | None = None
-) -> list[Submission]:
-    """Every student in one answer file (YAML: one; CSV: one per row).
+    path: str | Path, *, skip_foreign: bool = False, cells: CellReader | None = None, name_column: str | None = None,
+    variant_column: str | None = None,
+) -> list[Submission | FileNote]:
+    """Every student in one answer file (YAML: one; CSV: one per row), and what is said of the file
+    as a whole (:class:`FileNote`: a CSV's unused columns; why a file in a folder holds no students).
 
     ``skip_foreign`` (used when scanning directories): a problem-set YAML file or a
-    gradebook CSV sitting among the answers gives no students instead of errors.
+    gradebook CSV sitting among the answers gives no students but a :class:`FileNote`
+    saying what it is.
     """
 
     path = Path(path)
@@ -55,8 +81,10 @@ def read_answer_file(
             with open_text(path, CSV_BYTES_MAX) as stream:
                 first = stream.readline()
                 if skip_foreign and looks_like_gradebook(first):
-                    return []
-                return read_csv_stream(itertools.chain((first,), stream), file, base=base, cells=cells, name_column=name_column)
+                    return [FileNote(file, "grade.left_out.gradebook")]
+                return read_csv_stream(
+                    itertools.chain((first,), stream), file, base=base, cells=cells, name_column=name_column, variant_column=variant_column
+                )  # fmt: skip
         data = read_regular(path, ANSWER_FILE_BYTES_MAX)
     except InputRefused as error:  # not a regular file, or over its size cap: never read, never a hang
         return [Submission(stem, file, findings=list(error.problems), readable=False, refused=True)]
@@ -67,9 +95,13 @@ def read_answer_file(
     text, problem = _decode(data, file)
     if problem is not None:
         return [Submission(stem, file, findings=[problem], readable=False)]
-    if skip_foreign and looks_like_problem_set(text):
-        return []
-    return [read_yaml_text(text, file, base=base, default_student=stem, cells=cells)]
+    kind = problem_set_like(text, file) if skip_foreign else None
+    if kind == "set":
+        return [FileNote(file, "grade.left_out.problem_set")]
+    sub = read_yaml_text(text, file, base=base, default_student=stem, cells=cells)
+    if kind == "broken":
+        sub.findings.insert(0, Finding("grade.broken_problem_set", {"file": file}, Location(file)))
+    return [sub]
 
 
 def csv_without_problem_set(files) -> str | None:
@@ -96,33 +128,66 @@ def csv_without_problem_set(files) -> str | None:
 
 
 def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> list[tuple[Path, bool]]:
-    """Answer files under ``paths`` in a stable order, each with whether it came from a directory.
+    """The answer files under ``paths`` (see :func:`survey`; what it leaves out is not said)."""
+    return survey(paths, exclude=[("", Path(p)) for p in exclude]).files
 
-    A file is taken whatever its name; a directory gives every ``.yaml``, ``.yml``
-    and ``.csv`` file inside it, recursively, sorted by path, skipping hidden files
-    and directories and the files in ``exclude`` (the outputs). A file named twice
-    is graded once.
+
+class Survey(NamedTuple):
+    """What a run finds under its paths: the answer files to read (each with whether it came from a
+    directory), and every other file there, with why it is left out."""
+
+    files: list[tuple[Path, bool]]
+    left_out: list[FileNote]
+
+
+def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] = ()) -> Survey:
+    """Answer files under ``paths`` in a stable order, and every other entry of a folder named.
+
+    A file is taken whatever its name; a directory gives every ``.yaml``, ``.yml`` and
+    ``.csv`` file inside it, recursively, sorted by path. Left out, and named: a hidden
+    file or folder (a name starting with a dot), a file of another kind, a link to a folder
+    (not followed), and the files in ``exclude`` (``(option, path)``: the run's other inputs
+    and its outputs). A file named twice is graded once. A link that leads nowhere, a FIFO
+    or a file that cannot be read is taken: its reader says what is wrong, for that file alone.
     """
-    skip = {os.path.realpath(p) for p in exclude}
+    skip = {os.path.realpath(p): option for option, p in exclude}
     found: list[tuple[Path, bool]] = []
+    left_out: list[FileNote] = []
     seen: set[str] = set()
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
             inside = []
             for root, dirs, files in os.walk(path):
-                dirs[:] = sorted(d for d in dirs if not d.startswith("."))
+                kept = []
+                for name in sorted(dirs):
+                    where = Path(root, name)
+                    if name.startswith("."):
+                        left_out.append(FileNote(str(where), "grade.left_out.hidden"))
+                    elif os.path.islink(where):  # os.walk does not follow it: a loop, or a folder graded twice
+                        left_out.append(FileNote(str(where), "grade.left_out.folder_link"))
+                    else:
+                        kept.append(name)
+                dirs[:] = kept
                 for name in files:
-                    if not name.startswith(".") and name.lower().endswith(ANSWER_SUFFIXES):
-                        inside.append(Path(root, name))
+                    where = Path(root, name)
+                    if name.startswith("."):
+                        left_out.append(FileNote(str(where), "grade.left_out.hidden"))
+                    elif name.lower().endswith(ANSWER_SUFFIXES):
+                        inside.append(where)
+                    else:
+                        left_out.append(FileNote(str(where), "grade.left_out.not_answers"))
             candidates = [(p, True) for p in sorted(inside, key=lambda p: p.relative_to(path).parts)]
         else:
             candidates = [(path, False)]
         for candidate, from_dir in candidates:
             real = os.path.realpath(candidate)
-            if real in skip or real in seen:
+            if real in skip:
+                left_out.append(FileNote(str(candidate), "grade.left_out.input", {"option": skip[real] or "—"}))
+                continue
+            if real in seen:
                 continue
             seen.add(real)
             found.append((candidate, from_dir))
-    return found
-
+    left_out.sort(key=lambda left: left.file)
+    return Survey(found, left_out)

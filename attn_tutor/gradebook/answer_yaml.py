@@ -183,6 +183,8 @@ def read_nodes(
                 sub.variant = seed
         elif key == "answers":
             _read_answers(value, file, sub, cells)
+        elif key == "problems":  # answers written where a problem set lists its problems
+            sub.findings.append(Finding("grade.problems_for_answers", {}, where(file, value)))
         else:
             sub.findings.append(Finding("grade.unknown_key", {"key": excerpt(key), "keys": ", ".join(TOP_KEYS)}, where(file, value)))
     return sub

@@ -10,8 +10,8 @@ from attn_tutor.core.model import STAGES, ProblemSet
 from attn_tutor.core.text import excerpt
 from attn_tutor.gradebook.records import POLICIES, ItemKey, NestedFinding, StudentResult, Submission
 from attn_tutor.marking.marker import Marker, Report, full_row, open_cells
-from attn_tutor.problems.choice import student_choice, teacher_choice
-from attn_tutor.problems.load import DEFAULT_SET, load_problem_set, packaged_sets
+from attn_tutor.problems.choice import same_set, student_choice, teacher_choice
+from attn_tutor.problems.load import DEFAULT_SET, load_problem_set, packaged_path, packaged_sets
 from attn_tutor.solve import engine
 from attn_tutor.variants.generate import regenerate
 
@@ -33,6 +33,7 @@ class Grader:
         self._names: list[str] | None = None
         self._choices: dict[tuple, object] = {}  # (problem_set, base) -> attn_tutor.problems.choice.Choice
         self.override = None
+        self._same: dict[tuple, bool] = {}  # (problem_set, base) -> whether it is the --problems set
         if problems is not None:
 
             self.override = teacher_choice(problems, self._packaged())
@@ -68,11 +69,28 @@ class Grader:
         named = self.choice(sub)
         if self.override is not None:
             flags = []
-            if sub.problem_set is not None and named.key != self.override.key:
+            if sub.problem_set is not None and not self._same_as_override(sub, named):
                 where = Location(sub.file, sub.line)
                 flags.append(Finding("grade.problem_set_overridden", {"name": named.label, "used": self.override.label}, where))
             return self.override.key, self.override.label, flags
         return named.key, named.label, [named.refusal] if named.refusal is not None else []
+
+    def _same_as_override(self, sub: Submission, named) -> bool:
+        """Whether the set an answer names is the ``--problems`` set: the same file by any path (after
+        symlinks and ``..``, from the answer's folder, wherever the working directory is), or a file
+        with the same bytes (a packaged set and a copy of it, say). Worked out once per (name, folder)."""
+        if named.key == self.override.key:
+            return True
+        cache = (sub.problem_set, sub.base)
+        known = self._same.get(cache)
+        if known is None:
+            known = same_set(sub.problem_set, sub.base, self.override, self._packaged_file)
+            if len(self._same) < 10_000:
+                self._same[cache] = known
+        return known
+
+    def _packaged_file(self, name: str) -> str | None:
+        return str(packaged_path(name)) if name in self._packaged() else None
 
     def _packaged(self) -> list[str]:
         if self._names is None:

@@ -46,7 +46,7 @@ from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.cells import CellReader
 from attn_tutor.gradebook.grader import Grader
-from attn_tutor.gradebook.records import StudentResult
+from attn_tutor.gradebook.records import FileNote, StudentResult
 from attn_tutor.gradebook.routing import Router
 from attn_tutor.gradebook.rows import StudentRow, student_row
 
@@ -82,10 +82,12 @@ class _Worker:
         with_json: bool,
         name_column: str | None = None,
         extra: Extra | None = None,
+        variant_column: str | None = None,
     ) -> None:
         self.grader = Grader(problems=problems, follow_through=follow_through)
         self.cells = CellReader()
         self.lang, self.with_json, self.name_column, self.extra = lang, with_json, name_column, extra
+        self.variant_column = variant_column
         self.verdicts: dict = {}  # each distinct verdict cell, made once (see student_row)
 
     def grade(self, files: Files) -> tuple[list[list[StudentRow]], dict]:
@@ -99,9 +101,10 @@ class _Worker:
         gc.freeze()
         return rows, dict(self.grader.columns_by_key)
 
-    def grade_file(self, path: Path, from_dir: bool) -> list[StudentRow]:
-        """The file read and marked once; each student's row made from that one result."""
-        return [self.row(result) for result in self.results(path, from_dir)]
+    def grade_file(self, path: Path, from_dir: bool) -> list[StudentRow | FileNote]:
+        """The file read and marked once; each student's row made from that one result (a file
+        that holds no students, such as a problem set in the folder: why, as a FileNote)."""
+        return [result if type(result) is FileNote else self.row(result) for result in self.results(path, from_dir)]
 
     def failed_row(self, path: Path, reason: str) -> StudentRow:
         """The row of a file that could not be graded at all (in the CSV and the JSON alike)."""
@@ -115,13 +118,13 @@ class _Worker:
             extra = self.extra(result, solved)
         return student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra)
 
-    def results(self, path: Path, from_dir: bool) -> list[StudentResult]:
-        """The file's students, marked in full (their reports, not yet rows)."""
+    def results(self, path: Path, from_dir: bool) -> list[StudentResult | FileNote]:
+        """The file's students, marked in full (their reports, not yet rows), and its notes."""
         try:
-            return [
-                self.grader.mark(sub)
-                for sub in read_answer_file(path, skip_foreign=from_dir, cells=self.cells, name_column=self.name_column)
-            ]
+            found = read_answer_file(
+                path, skip_foreign=from_dir, cells=self.cells, name_column=self.name_column, variant_column=self.variant_column
+            )  # fmt: skip
+            return [sub if type(sub) is FileNote else self.grader.mark(sub) for sub in found]
         except Exception as error:  # noqa: BLE001 - one file's failure is that student's error, never the batch's
             return [failed_file(path, f"{type(error).__name__}: {error}")]
 
@@ -211,6 +214,8 @@ def grade_class(
     progress: Callable[[int, int], None] | None = None,
     name_column: str | None = None,
     extra: Extra | None = None,
+    on_note: Callable[[FileNote], None] | None = None,
+    variant_column: str | None = None,
 ) -> None:
     """Mark every file and feed each student, in input order, to ``tally`` and then ``on_row``.
 
@@ -219,9 +224,10 @@ def grade_class(
     what it makes of each marked student there, such as a hand-back sheet, as ``row.extra``).
     ``jobs``: worker processes (None: every available CPU). ``progress(done, total)`` is
     called in files after each chunk or window. ``name_column``: a CSV's student column, if
-    not one of the usual names. Raises only for a bad ``problems``.
+    not one of the usual names (``variant_column``: its variant's). ``on_note``: what is said of a
+    file as a whole (a folder's problem set, a CSV's unused columns). Raises only for a bad ``problems``.
     """
-    init_args = (problems, follow_through, lang, with_json, name_column, extra)
+    init_args = (problems, follow_through, lang, with_json, name_column, extra, variant_column)
     local = _Worker(*init_args)  # also checks --problems before any work
     wanted = jobs
     jobs = min(available_cpus() if jobs is None else jobs, max(1, len(files)))
@@ -238,6 +244,9 @@ def grade_class(
         for count, per_file, columns in results:
             for rows in per_file:
                 for row in rows:
+                    if type(row) is FileNote:
+                        on_note is None or on_note(row)
+                        continue
                     if row.set_key is not None and not tally.knows(row.set_key):
                         tally.add_columns(columns[row.set_key], row.set_key)
                     tally.add(row)

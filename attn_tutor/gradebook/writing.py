@@ -53,6 +53,23 @@ def header(columns) -> list[str]:
     return cells
 
 
+def is_gradebook_header(cells: list[str]) -> bool:
+    """Whether a CSV's first row is exactly a gradebook's header (:func:`header`, of any items)."""
+    cells = [cell.strip() for cell in cells]
+    if cells[:1] and cells[0].startswith("\ufeff"):
+        cells[0] = cells[0][1:]
+    if len(cells) < len(HEAD) + 3 or (len(cells) - len(HEAD) - 3) % 2 or tuple(cells[: len(HEAD)]) != HEAD:
+        return False
+    if cells[-3:] != ["problem_set", "file", "errors"]:
+        return False
+    pairs = cells[len(HEAD) : -3]
+    for points, diagnosis in zip(pairs[::2], pairs[1::2]):
+        name = points.removesuffix(" points")
+        if name == points or diagnosis != f"{name} diagnosis" or name.count("/") < 2:
+            return False
+    return True
+
+
 def student_key(name: str | None) -> str:
     """A student's name as two places are compared: NFC, runs of white space as one space."""
 

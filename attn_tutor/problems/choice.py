@@ -14,15 +14,19 @@ answer file wrote and quotes nothing from the file it names: the file is never
 opened. A file named by a student that does not load is reported in one sentence too
 (``attn-tutor validate`` shows the teacher why), so no byte of it reaches a gradebook.
 
-No file here is read; :class:`Choice` says what to load and how to label it.
+No file here is read but by :func:`same_set` (safely, as every input); :class:`Choice`
+says what to load and how to label it.
 """
 
 from __future__ import annotations
 
 import os
+from collections.abc import Callable
 from typing import NamedTuple
 
 from attn_tutor.core.errors import Finding, Location
+from attn_tutor.core.model import PROBLEM_FILE_BYTES_MAX
+from attn_tutor.core.reading import InputRefused, read_regular
 from attn_tutor.core.text import excerpt
 
 
@@ -79,3 +83,30 @@ def student_choice(
         refusal = Finding("grade.problem_set_outside", {"name": shown, "directory": excerpt(cwd, 80)}, where)
         return Choice(None, shown, refusal)
     return Choice(real, _label(real, cwd))
+
+
+def _set_file(spec: str, base: str, packaged_file: Callable[[str], str | None], cwd: str) -> str:
+    """The file a set's name or path stands for, resolved (a packaged name: its packaged file)."""
+    if is_bare_name(spec) and (path := packaged_file(spec)) is not None:
+        return os.path.realpath(path)
+    return os.path.realpath(os.path.join(cwd, base, spec))
+
+
+def same_set(
+    spec: str, base: str, override: Choice, packaged_file: Callable[[str], str | None], cwd: str | None = None
+) -> bool:
+    """Whether an answer's ``problem_set`` (``spec``, from the folder ``base``) names the teacher's
+    ``--problems`` set: the same file by another path, or a file with the very same bytes.
+    ``packaged_file(name)``: a packaged set's file, or None when there is no such set.
+    Comparing never waits on a FIFO nor reads past the problem-set cap."""
+    cwd = os.path.realpath(cwd or os.getcwd())
+    mine = _set_file(spec, base, packaged_file, cwd)
+    theirs = _set_file(override.key, cwd, packaged_file, cwd) if override.packaged else override.key
+    if mine == theirs:
+        return True
+    try:
+        if os.path.samefile(mine, theirs):
+            return True
+        return read_regular(mine, PROBLEM_FILE_BYTES_MAX) == read_regular(theirs, PROBLEM_FILE_BYTES_MAX)
+    except (InputRefused, OSError):
+        return False

@@ -6,6 +6,8 @@ problem set or an answer file is a sentence, never a read; a file over its cap i
 
 from __future__ import annotations
 
+import csv
+import io
 import os
 import shutil
 import subprocess
@@ -72,8 +74,9 @@ def test_a_special_file_as_answer_file_is_that_students_error(tmp_path, kind, mo
     )  # fmt: skip
     assert result.returncode == 1
     assert SPECIALS[kind][1] in flat(result.stderr)
-    assert "written to" not in result.stdout + result.stderr and not (tmp_path / "book.csv").exists()  # a refused file: no gradebook
-    assert "nothing was written" in flat(result.stderr)
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "book.csv").read_text("utf-8-sig"))))  # the rest of the class written
+    assert [(row["student"], row["score"]) for row in rows] == [(path.stem, ""), ("lee", "8")]
+    assert SPECIALS[kind][1] in rows[0]["errors"]
 
 
 def test_a_fifo_inside_an_answer_directory_never_hangs(run_cli, tmp_path, monkeypatch):
@@ -101,7 +104,8 @@ def test_files_over_their_size_cap_are_refused_unread(run_cli, tmp_path, what, l
     else:
         result = run_cli("grade", str(path), "--problems", str(SET), "--csv", str(tmp_path / "book.csv"))
         assert "the file is larger than the limit of 1,000,000 bytes" in flat(result.stderr)
-        assert "written to" not in result.output and not (tmp_path / "book.csv").exists()
+        book = (tmp_path / "book.csv").read_text("utf-8-sig")  # that file's student listed with why, unmarked
+        assert "big,,,," in book and "larger than the limit" in book
     assert result.exit_code == 1
 
 
@@ -114,8 +118,8 @@ def test_a_csv_over_its_cap_prints_no_written(run_cli, tmp_path, monkeypatch):
     result = run_cli("grade", str(tmp_path / "form.csv"), "--problems", str(SET), "--csv", str(tmp_path / "book.csv"), "--json", str(tmp_path / "r.json"))
     assert result.exit_code == 1
     assert "larger than the limit of 100 bytes" in flat(result.stderr)
-    assert "written to" not in result.output
-    assert not (tmp_path / "book.csv").exists() and not (tmp_path / "r.json").exists()
+    rows = list(csv.DictReader(io.StringIO((tmp_path / "book.csv").read_text("utf-8-sig"))))  # the file named in its own row
+    assert [(row["student"], row["score"]) for row in rows] == [("form", "")] and "larger than the limit" in rows[0]["errors"]
 
 
 def test_a_class_of_50000_in_one_csv_is_read_as_a_stream(tmp_path):

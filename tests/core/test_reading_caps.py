@@ -114,7 +114,8 @@ def test_a_yaml_answer_file_of_exactly_the_readme_cap_is_marked(run_cli, tmp_pat
     else:
         assert result.exit_code == 1
         assert TOO_LARGE.format(limit=README_CAP) in flat(result.stderr)
-        assert not book.exists()
+        row = next(csv.DictReader(io.StringIO(book.read_text("utf-8-sig"))))  # listed unmarked, with why
+        assert (row["student"], row["score"]) == ("kim", "") and TOO_LARGE.format(limit=README_CAP) in row["errors"]
 
 
 # --- the cap holds while the file is read ---------------------------------------------------
@@ -157,4 +158,5 @@ def test_a_file_growing_past_the_readme_cap_is_refused_by_the_commands(run_cli, 
     assert grown == [True]
     assert result.exit_code == 1
     assert TOO_LARGE.format(limit=README_CAP) in flat(result.output)
-    assert not (tmp_path / "book.csv").exists()
+    if command == "grade":  # that file's student listed unmarked, with why
+        assert TOO_LARGE.format(limit=README_CAP) in (tmp_path / "book.csv").read_text("utf-8-sig")

@@ -347,6 +347,9 @@ def test_an_alias_bomb_is_refused_quickly():
     assert {f.key for f in sub.findings} == {"grade.unknown_key", "grade.not_a_number"}
 
 
+USED_COLUMNS = "(a column is read when it is the student's name, the variant, problem_set or problem/row/stage)"
+
+
 def test_csv_reading_rules(tmp_path):
     path = tmp_path / "form.csv"
     path.write_bytes(
@@ -358,13 +361,16 @@ def test_csv_reading_rules(tmp_path):
             "t3,,12,,,,,extra\r\n"
         ).encode()
     )
-    subs = gradebook.read_answer_file(path)
+    header, unused, *subs = gradebook.read_answer_file(path)
+    assert (header.student, header.line, header.readable) == ("", 1, False)  # the header's problems: said once, for the file
+    assert [f.key for f in header.findings] == ["grade.bad_column", "grade.duplicate_column"]
+    assert unused.text() == f"{path}:1: not used: 'Timestamp' " + USED_COLUMNS
     assert [s.student for s in subs] == ["가", "나", ""]
     assert [s.line for s in subs] == [2, 4, 5]
     assert subs[0].answers[("cat-fish", M, "scaled")].values == (0.71, 4.24, 2.83)
     assert ("cat-fish", M, "scores") not in subs[0].answers  # a duplicated column is used for nobody
-    assert [f.key for f in subs[0].findings] == ["grade.bad_column", "grade.duplicate_column"]
-    assert [f.key for f in subs[2].findings][-2:] == ["grade.no_student", "grade.extra_cells"]
+    assert subs[0].findings == [] and subs[1].findings == []
+    assert [f.key for f in subs[2].findings] == ["grade.no_student", "grade.extra_cells"]
     assert subs[2].variant == 12
 
 
@@ -546,12 +552,13 @@ def test_directories_are_searched_recursively_in_a_stable_order(tmp_path):
     (tmp_path / ".hidden.yaml").write_text("student: hidden\n", "utf-8")
     (tmp_path / "notes.txt").write_text("student: txt\n", "utf-8")
     shutil.copy(SET, tmp_path / "set.yaml")  # a problem set among the answers is not an answer
-    (tmp_path / "old.csv").write_text("student,variant,score,max_score,percent\r\nx,,1,2,50\r\n", "utf-8")
+    old = "student,variant,score,max_score,percent,p/r/scores points,p/r/scores diagnosis,problem_set,file,errors"
+    (tmp_path / "old.csv").write_text(f"{old}\r\nx,,1,2,50,1,correct,ch13,x.yaml,\r\n", "utf-8")  # a gradebook grade wrote
     book = grade([tmp_path], exclude=[tmp_path / "c.csv"])
     assert [s.student for s in book.students] == ["a", "z"]
     # a file named on the command line is always read as answers
     book = grade([tmp_path / "set.yaml"])
-    assert [f.key for f in book.students[0].findings] == ["grade.unknown_key", "grade.unknown_key"]
+    assert [f.key for f in book.students[0].findings] == ["grade.unknown_key", "grade.problems_for_answers"]
 
 
 # --- the fast reader reads what the composing reader reads ------------------------------------
