@@ -32,7 +32,8 @@ from attn_tutor.core.errors import AttnTutorError, Finding, Location, UsageError
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.core.spool import Spool
-from attn_tutor.core.writing import make_directory, refuse_overwrite, write_atomic
+from attn_tutor.core.text import excerpt
+from attn_tutor.core.writing import InputFiles, make_directory, refuse_overwrite, write_atomic
 from attn_tutor.marking.hints import cell_labels
 from attn_tutor.marking.marker import previous_stage, segments
 from attn_tutor.render import html
@@ -322,10 +323,10 @@ class SheetFiles:
             self.problems = list(row.extra.problems)
         self._spool.add((target, row.extra))
 
-    def check(self, columns, others: dict[str, str]) -> None:
+    def check(self, columns, others: dict[str, str], inputs: InputFiles | None = None) -> None:
         """Before any file is written: a Hangul font for Korean PDFs, no target that is another output
-        (``others``: real path -> its option), every sheet made, and, without ``--force``, none
-        already there."""
+        (``others``: real path -> its option) or one of the run's ``inputs`` (even with ``--force``),
+        every sheet made, and, without ``--force``, none already there."""
         if self.format == "pdf" and hangul_font() is None and needs_hangul(self.names, columns, self.lang):
             raise AttnTutorError("export.no_hangul_font", dirs=", ".join(str(d) for d in font_dirs()))
         if self.problems:
@@ -334,6 +335,8 @@ class SheetFiles:
             clash = others.get(os.path.realpath(target))
             if clash is not None:
                 raise UsageError("grade.outputs_clash", first=clash, second="--feedback", path=str(target))
+            if inputs is not None and inputs.holds(target):
+                raise UsageError("files.sheet_is_input", path=str(target), student=excerpt(self.names[self.targets.index(target)]))
         if self.directory.is_dir():  # a directory still to be made holds no file to clobber
             for target in self.targets:
                 refuse_overwrite(target, self.force)

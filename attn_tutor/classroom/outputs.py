@@ -38,7 +38,7 @@ from attn_tutor.classroom.handback import SheetFiles, SheetMaker
 from attn_tutor.classroom.report import ClassCounts, render_report
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import t
-from attn_tutor.core.writing import atomic_file, check_directory, refuse_overwrite, write_atomic
+from attn_tutor.core.writing import InputFiles, atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import Survey, csv_without_problem_set, survey
 from attn_tutor.gradebook.records import ANSWER_SUFFIXES, FileNote
@@ -46,6 +46,7 @@ from attn_tutor.gradebook.rows import StudentRow
 from attn_tutor.gradebook.run import grade_class
 from attn_tutor.gradebook.summary import summary_blocks
 from attn_tutor.gradebook.writing import GradebookWriter
+from attn_tutor.problems.load import packaged_path
 
 Say = Callable[[str], None]  # one sentence for standard error, as it is found
 Progress = Callable[[int], AbstractContextManager]  # files in all -> a bar whose value is called (done, total)
@@ -88,8 +89,10 @@ class GradeOptions:
         return named + ([("--roster", self.roster)] if self.roster is not None else [])
 
     def inputs(self) -> list[Path]:
-        """Every file the run reads that exists: the answers, the problem set, the roster."""
-        named = [*self.paths, *([Path(self.problems)] if self.problems is not None and Path(self.problems).exists() else [])]
+        """Every file the run reads that exists: the answers, the problem set (a packaged one's file
+        too), the roster."""
+        problems = [] if self.problems is None else [Path(self.problems), packaged_path(self.problems)]
+        named = [*self.paths, *(path for path in problems if path.exists())]
         return named + ([self.roster] if self.roster is not None and self.roster.exists() else [])
 
 
@@ -222,6 +225,7 @@ class GradeOutputs:
         if options.feedback is not None:
             self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
             self.extra = SheetMaker(options.lang, options.feedback_format)
+        self.answer_files: list = []  # every answer file read (no sheet may be written over one)
         self.left_out: list[FileNote] = []  # files under the graded folders not marked, with why; unused columns
         self.sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
         self._said: set[str] = set()
@@ -282,7 +286,8 @@ class GradeOutputs:
         errors, notes = ([], []) if self.roster is None else self.roster.match()
         if self.sheets is not None:
             others = {os.path.realpath(path): name for name, path in options.named_outputs()}
-            self.sheets.check(self.tally.columns, others)
+            inputs = InputFiles([*options.inputs(), *(path for path, _from_dir in self.answer_files)])
+            self.sheets.check(self.tally.columns, others, inputs)
         for message in errors:
             self.say(message)
         written = []
@@ -336,7 +341,7 @@ def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None)
     outputs = GradeOutputs.check(options, say)
     try:
         found = answer_files(options)
-        files = found.files
+        files = outputs.answer_files = found.files
         for left in found.left_out:
             outputs.leave_out(left)
         with progress(len(files)) if progress is not None else nullcontext() as step:

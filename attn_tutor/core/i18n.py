@@ -92,6 +92,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} is inside {directory}, which is being graded; write the outputs outside the answer directory",
         "{path}은(는) 채점하는 디렉터리 {directory} 안에 있습니다. 출력 파일은 답안 디렉터리 밖에 쓰세요",
     ),
+    "files.sheet_is_input": (
+        "the hand-back sheet of '{student}' would be {path}, one of this command's inputs; it is never overwritten, "
+        "even with --force, and nothing was written; give --feedback another folder",
+        "'{student}'의 돌려줄 답안지가 이 명령의 입력 파일인 {path}이(가) 됩니다. --force로도 덮어쓰지 않으며 아무것도 "
+        "저장하지 않았습니다. --feedback에 다른 폴더를 주세요",
+    ),
     "files.not_a_dir": (
         "{path} exists and is not a directory; give a directory to write the files into",
         "{path}이(가) 이미 있고 디렉터리가 아닙니다. 파일을 저장할 디렉터리를 주세요",

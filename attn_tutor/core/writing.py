@@ -55,6 +55,33 @@ def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
     return os.path.realpath(a) == os.path.realpath(b)
 
 
+class InputFiles:
+    """A command's input files, to check many output targets against at once (each a set look-up):
+    a target is one of them when it resolves to the same path, or is the same file by another
+    (a hard link)."""
+
+    def __init__(self, paths: Iterable[str | os.PathLike]) -> None:
+        self.real: set[str] = set()
+        self.ids: set[tuple[int, int]] = set()
+        for path in paths:
+            self.real.add(os.path.realpath(path))
+            try:
+                found = os.stat(path)
+            except OSError:
+                continue
+            if stat.S_ISREG(found.st_mode):
+                self.ids.add((found.st_dev, found.st_ino))
+
+    def holds(self, target: str | os.PathLike) -> bool:
+        if os.path.realpath(target) in self.real:
+            return True
+        try:
+            found = os.stat(target)
+        except OSError:
+            return False
+        return (found.st_dev, found.st_ino) in self.ids
+
+
 def refuse_overwrite(path: str | os.PathLike | None, force: bool, inputs: Iterable[str | os.PathLike] = ()) -> None:
     """Before any work: ``path`` must not exist (unless ``force``), must be able to become a file,
     and must not be one of ``inputs``."""
