@@ -20,6 +20,7 @@ target once the class is marked, and writes them through :mod:`attn_tutor.core.w
 
 from __future__ import annotations
 
+import dataclasses
 import os
 import re
 import unicodedata
@@ -29,7 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from attn_tutor.core.errors import AttnTutorError, Finding, Location, UsageError
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import MESSAGES, t
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.core.spool import Spool
 from attn_tutor.core.text import excerpt
@@ -44,11 +45,19 @@ from attn_tutor.solve.layout import given_blocks, problem_heading
 
 STATE_KEYS = ("correct", "follow_through", "wrong", "missing", "masked")
 MAX_NAME_BYTES = 120  # of the stem; file systems allow 255 bytes a name
-_RESERVED = re.compile(r"(?i)\A(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³])(\..*)?\Z")  # Windows device names
+_RESERVED = re.compile(r"(?i)\A(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)\Z")  # Windows devices
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]')
 
 
 # --- file names ----------------------------------------------------------------------------
+
+
+def is_device_name(stem: str) -> bool:
+    """Whether Windows takes a file named ``stem`` (with any extension after it) for a device: the
+    part before the first dot, trailing spaces and dots dropped as Windows drops them, is one of
+    ``CON``, ``PRN``, ``AUX``, ``NUL``, ``COM0``–``COM9``, ``LPT0``–``LPT9``, ``CONIN$``,
+    ``CONOUT$`` (any case)."""
+    return _RESERVED.match(stem.split(".", 1)[0].rstrip(" .")) is not None
 
 
 def safe_stem(name: str) -> str:
@@ -60,7 +69,7 @@ def safe_stem(name: str) -> str:
     text = re.sub(r"\A-+", "_", text)  # a leading "-" reads as an option to every command
     if not text or set(text) <= {".", "_", " "}:
         text = "student"
-    if _RESERVED.match(text):
+    if is_device_name(text):
         text = "_" + text
     encoded = text.encode("utf-8")
     if len(encoded) > MAX_NAME_BYTES:
@@ -201,6 +210,20 @@ def _tuple(values, decimals: int) -> str:
     return "(" + ", ".join(_number(v, decimals) for v in values) + ")"
 
 
+def sheet_message(finding: Finding, lang: str) -> str:
+    """A problem found in a student's answers as their sheet says it: at the file as they handed it
+    in (its name and line, never a folder of the teacher's machine), in the sentence meant for a
+    student — a key's ``.sheet`` form where the teacher's sentence names a path of theirs, an
+    option or a command to run (``grade.problem_set_outside.sheet``...)."""
+    where = finding.where
+    place = None if where is None else Location(os.path.basename(where.file) or where.file, where.line, where.column)
+    if f"{finding.key}.sheet" in MESSAGES:
+        message = Finding(f"{finding.key}.sheet", finding.args).text(lang)
+    else:
+        message = dataclasses.replace(finding, where=None).text(lang)
+    return f"{place}: {message}" if place else message
+
+
 def sheet_blocks(student, solved, lang: str) -> list[Block]:
     """A student's hand-back sheet. ``solved``: (problem set, {problem id: Solution}) of their variant."""
 
@@ -216,7 +239,7 @@ def sheet_blocks(student, solved, lang: str) -> list[Block]:
         fields.append((t("grade.col.score", lang), score))
     blocks.append(Fields(tuple(fields)))
     for finding in student.findings:
-        blocks.append(Paragraph(t("feedback.problem_found", lang, message=finding.text(lang))))
+        blocks.append(Paragraph(t("feedback.problem_found", lang, message=sheet_message(finding, lang))))
     if student.report is None or solved is None or isinstance(solved, Exception):
         blocks.append(Paragraph(t("feedback.not_marked", lang)))
         return blocks

@@ -1035,6 +1035,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "이 답안이 적은 문제 세트 '{name}'은(는) 올바른 문제 세트가 아니어서 채점하지 않았습니다. "
         "attn-tutor validate {name}로 무엇이 잘못됐는지 보세요",
     ),
+    # What a student's hand-back sheet says instead (helper "inputs"): no path of the teacher's, no option or command.
+    "grade.problem_set_outside.sheet": (
+        "problem_set '{name}' is not a set your teacher uses, so nothing was marked",
+        "problem_set '{name}'은(는) 선생님이 쓰는 세트가 아니어서 채점하지 않았습니다",
+    ),
+    "grade.problem_set_overridden.sheet": (
+        "this answer names the problem set '{name}', but it was marked against the set your teacher chose",
+        "이 답안은 문제 세트 '{name}'을(를) 적었지만 선생님이 고른 세트로 채점했습니다",
+    ),
+    "grade.problem_set_invalid.sheet": (
+        "the problem set this answer names is not a valid problem set, so nothing was marked",
+        "이 답안이 적은 문제 세트가 올바른 문제 세트가 아니어서 채점하지 않았습니다",
+    ),
+    "grade.problem_set_error.sheet": (
+        "the problem set could not be loaded, so nothing was marked",
+        "문제 세트를 불러올 수 없어서 채점하지 않았습니다",
+    ),
+    "grade.broken_problem_set.sheet": (
+        "this file has 'problems:' and no 'student:' or 'answers:'; an answer file writes its answers under 'answers:'",
+        "이 파일에는 'problems:'가 있고 'student:'와 'answers:'가 없습니다. 답안 파일은 답을 'answers:' 아래에 씁니다",
+    ),
+    "grade.internal_error.sheet": (
+        "this file could not be marked; your teacher has been told why",
+        "이 파일은 채점하지 못했습니다. 선생님께 이유가 전달되었습니다",
+    ),
     "grade.problem_set_missing": (
         "the problem set '{name}' this answer names does not exist (packaged sets: {sets}), so nothing was marked",
         "이 답안이 적은 문제 세트 '{name}'이(가) 없어서 (내장 세트: {sets}) 채점하지 않았습니다",
