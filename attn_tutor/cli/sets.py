@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import os
 import sys
 from enum import StrEnum
 from typing import Annotated
@@ -13,8 +14,10 @@ from attn_tutor.cli.options import (
     SetArgument,
     guarded,
 )
-from attn_tutor.core.errors import AttnTutorError, InvalidProblemSet
+from attn_tutor.core.errors import AttnTutorError, InvalidProblemSet, UsageError
 from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.gradebook.answer_files import csv_without_problem_set, is_answer_file
+from attn_tutor.gradebook.grader import check_answer_file
 from attn_tutor.marking import tolerance
 from attn_tutor.problems.listing import list_blocks, list_json
 from attn_tutor.problems.load import load_problem_set, packaged_path, packaged_sets
@@ -59,17 +62,41 @@ def show(
     sys.stdout.buffer.flush()
 
 
+def _validate_answers(path: str, problems: str | None, language: str) -> bool:
+    """An answer file checked as grade checks it, against the set it names (or ``--problems``): its
+    problems listed as the answer file's. True when it has none."""
+    if problems is None and csv_without_problem_set([(path, False)]) is not None:
+        raise UsageError("grade.csv_needs_problems", path=str(path))
+    results, notes = check_answer_file(path, problems)
+    findings = [finding for result in results for finding in result.findings]
+    for note in notes:
+        terminal.plain(note.text(language))
+    if findings:
+        key = "validate.answer_invalid_one" if len(findings) == 1 else "validate.answer_invalid"
+        terminal.plain(t(key, language, path=str(path), count=len(findings)))
+        for finding in findings:
+            terminal.plain("  " + finding.text(language))
+        return False
+    terminal.plain(t("validate.answer_valid", language, path=str(path)))
+    return True
+
+
 @guarded
 def validate(
     files: Annotated[list[str], typer.Argument(help="help.validate.files")],
+    problems: Annotated[str | None, typer.Option("--problems", help="help.validate.problems")] = None,
     lang: LangOption = None,
 ) -> None:
-    """Check problem-set files without solving them; list every error found."""
+    """Check problem-set files without solving them; list every error found. An answer file
+    (a CSV, or YAML with student: or answers:) is checked as grade checks it."""
 
     language = resolve_lang(lang)
 
     bad = 0
     for path in files:
+        if os.path.isfile(path) and is_answer_file(path):
+            bad += not _validate_answers(path, problems, language)
+            continue
         loaded = None
         try:  # a file, or a packaged set's name, as every other command takes
             loaded = load_problem_set(path)

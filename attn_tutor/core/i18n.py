@@ -106,6 +106,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
     "validate.invalid_one": ("{path}: invalid (1 error)", "{path}: 오류 1개"),
     "validate.warning": ("warning: {message}", "경고: {message}"),
+    # validate given an answer file (helper "inputs").
+    "validate.answer_valid": ("{path}: a valid answer file", "{path}: 올바른 답안 파일"),
+    "validate.answer_invalid": ("{path}: an answer file with {count} problems", "{path}: 답안 파일, 문제점 {count}개"),
+    "validate.answer_invalid_one": ("{path}: an answer file with 1 problem", "{path}: 답안 파일, 문제점 1개"),
     "show.no_such_set": (
         "there is no packaged problem set '{name}'; packaged sets: {sets}",
         "'{name}'(이)라는 내장 문제 세트가 없습니다. 내장 세트: {sets}",
@@ -215,8 +219,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help.list.format": ("A table, or json.", "표 또는 json."),
     "help.show.name": ("The packaged set's name (default: ch13).", "내장 세트 이름 (기본값: ch13)."),
     "help.validate.files": (
-        "Problem-set YAML files to check, or packaged sets' names.",
-        "검사할 문제 세트 YAML 파일 또는 내장 세트 이름.",
+        "Problem-set YAML files to check, or packaged sets' names; answer files (YAML with student: or answers:, or CSV) are checked as grade reads them.",
+        "검사할 문제 세트 YAML 파일 또는 내장 세트 이름. 답안 파일(student:나 answers:가 있는 YAML, 또는 CSV)은 grade가 읽는 대로 검사합니다.",
     ),
     "help.quiz.exam": (
         "Exam mode: no feedback until the end; errors carried forward.",
@@ -242,6 +246,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help.grade.name_column": (
         "The CSV column holding the student's name (default: student, name, 이름 or 성명).",
         "CSV에서 학생 이름이 있는 열 (기본값: student, name, 이름, 성명 중 하나).",
+    ),
+    "help.validate.problems": (
+        "The problem set answer files are checked against (default: the one each names).",
+        "답안 파일을 확인할 문제 세트 (기본값: 각 파일이 적은 세트).",
     ),
     "help.grade.variant_column": (
         "The CSV column holding the variant number (default: variant, 변형 or 변형 번호).",
@@ -1211,6 +1219,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.unknown_stage": (
         "{item}: the stage '{stage}' is not asked; asked: {stages}",
         "{item}: '{stage}' 단계는 묻지 않습니다. 묻는 단계: {stages}",
+    ),
+    # Did-you-mean for an answer file's problem, row and stage (helper "inputs").
+    "grade.unknown_problem_suggest": (
+        "{item}: no problem '{problem}' in this problem set; did you mean '{suggestion}'? Its problems are: {ids}",
+        "{item}: 이 문제 세트에 문제 '{problem}'이(가) 없습니다. '{suggestion}'을(를) 쓰려던 것인가요? 있는 문제: {ids}",
+    ),
+    "grade.unknown_row_suggest": (
+        "{item}: problem '{problem}' does not ask for the row '{row}'; did you mean '{suggestion}'? It asks: {rows}",
+        "{item}: 문제 '{problem}'은(는) '{row}' 행을 묻지 않습니다. '{suggestion}'을(를) 쓰려던 것인가요? 묻는 행: {rows}",
+    ),
+    "grade.unknown_stage_suggest": (
+        "{item}: the stage '{stage}' is not asked; did you mean '{suggestion}'? Asked: {stages}",
+        "{item}: '{stage}' 단계는 묻지 않습니다. '{suggestion}'을(를) 쓰려던 것인가요? 묻는 단계: {stages}",
     ),
     "grade.wrong_count": (
         "{item}: {given} numbers given, {expected} expected",

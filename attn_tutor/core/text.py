@@ -6,6 +6,7 @@ control and invisible characters shown as ``\\u....`` escapes.
 
 from __future__ import annotations
 
+import difflib
 import unicodedata
 
 EXCERPT_CHARS = 40
@@ -36,3 +37,31 @@ def excerpt(text: str, limit: int = EXCERPT_CHARS) -> str:
     text = str(text)
     short = text if len(text) <= limit else text[:limit] + "…"
     return escape_unsafe(short)
+
+
+def _one_edit_apart(a: str, b: str) -> bool:
+    """One letter changed, added or dropped, or two neighbours swapped (``p1``/``q1``, ``weigths``)."""
+    if a == b or abs(len(a) - len(b)) > 1:
+        return False
+    if len(a) == len(b):
+        differ = [i for i, (x, y) in enumerate(zip(a, b)) if x != y]
+        return len(differ) == 1 or (len(differ) == 2 and differ[1] == differ[0] + 1 and a[differ[0]] == b[differ[1]] and a[differ[1]] == b[differ[0]])
+    short, long = (a, b) if len(a) < len(b) else (b, a)
+    return any(long[:i] + long[i + 1 :] == short for i in range(len(long)))
+
+
+def did_you_mean(word: str, choices) -> str | None:
+    """The one of ``choices`` a misspelt ``word`` most likely meant, or None: the same but for case;
+    else the closest by :mod:`difflib` (ratio 0.6 or more); else the only one a single letter off
+    (for words of two letters or more). The one did-you-mean of every message that offers one."""
+    choices = list(choices)
+    lowered = {choice.lower(): choice for choice in choices}
+    if word.lower() in lowered:
+        return lowered[word.lower()]
+    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
+    if close:
+        return lowered[close[0]]
+    if len(word) < 2:
+        return None
+    near = [choice for low, choice in lowered.items() if _one_edit_apart(word.lower(), low)]
+    return near[0] if len(near) == 1 else None

@@ -53,6 +53,20 @@ def problem_set_like(text: str, file: str) -> str | None:
     return "set"
 
 
+def is_answer_file(path: str | Path) -> bool:
+    """Whether ``validate`` takes ``path`` for an answer file rather than a problem set: a CSV, or a
+    YAML file with a top-level ``student:`` or ``answers:`` (read safely: a file that cannot be
+    read is left for the problem-set loader to say why)."""
+    path = Path(path)
+    if path.suffix.lower() == ".csv":
+        return True
+    try:
+        text = read_regular(path, ANSWER_FILE_BYTES_MAX).decode("utf-8-sig", errors="replace")
+    except (InputRefused, OSError):
+        return False
+    return re.search(r"^(student|answers)[ \t]*:", text, re.M) is not None
+
+
 def looks_like_gradebook(first_line: str) -> bool:
     """A gradebook ``grade --csv`` wrote: its header exactly (one file's first line, not a form that
     happens to have a "max_score" or "percent" column)."""

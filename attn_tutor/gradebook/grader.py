@@ -7,8 +7,9 @@ from __future__ import annotations
 
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import STAGES, ProblemSet
-from attn_tutor.core.text import excerpt
-from attn_tutor.gradebook.records import POLICIES, ItemKey, NestedFinding, StudentResult, Submission
+from attn_tutor.core.text import did_you_mean, excerpt
+from attn_tutor.gradebook.answer_files import read_answer_file
+from attn_tutor.gradebook.records import POLICIES, FileNote, ItemKey, NestedFinding, StudentResult, Submission
 from attn_tutor.marking.marker import Marker, Report, full_row, open_cells
 from attn_tutor.problems.choice import same_set, student_choice, teacher_choice
 from attn_tutor.problems.load import DEFAULT_SET, load_problem_set, packaged_path, packaged_sets
@@ -200,19 +201,39 @@ class Grader:
                 else:
                     args["open"] = sum(open_)
                     findings.append(Finding("grade.wrong_count_masked", args, answer.where))
-            elif problem_id not in problem_set.ids:
-                findings.append(
-                    Finding("grade.unknown_problem", {"item": item, "problem": problem_id, "ids": ", ".join(problem_set.ids)}, answer.where)
-                )
-            elif token not in (problem := problem_set.get(problem_id)).asked_rows:
-                findings.append(
-                    Finding("grade.unknown_row", {"item": item, "problem": problem_id, "row": token, "rows": ", ".join(problem.asked_rows)}, answer.where)
-                )
             else:
-                findings.append(
-                    Finding("grade.unknown_stage", {"item": item, "stage": stage, "stages": ", ".join(problem.asked_stages)}, answer.where)
-                )
+                where = answer.where if sub.line is None else Location(answer.where.file, 1, answer.where.column)  # a CSV's column: its header
+                findings.append(unknown_item(problem_set, item_key, where))
         return good
+
+
+def check_answer_file(path: str, problems: str | None = None) -> tuple[list[StudentResult], list[FileNote]]:
+    """An answer file checked as ``grade`` checks it (``validate``): each student in it, marked against
+    the set it names (or ``problems``), with every problem found, and what is said of the file (a CSV's
+    unused columns); raises only for a bad ``problems``."""
+    grader = Grader(problems=problems)
+    found = read_answer_file(path)
+    return [grader.mark(sub) for sub in found if type(sub) is Submission], [note for note in found if type(note) is FileNote]
+
+
+def unknown_item(problem_set: ProblemSet, item_key: ItemKey, where: Location) -> Finding:
+    """An answer to an item the set does not ask: which part is unknown (the problem, the row or the
+    stage), with what it most likely meant (:func:`attn_tutor.core.text.did_you_mean`) or what there is."""
+    problem_id, token, stage = item_key
+    item = f"{problem_id}/{token}/{stage}"
+    if problem_id not in problem_set.ids:
+        args, choices, wrong = {"item": item, "problem": problem_id, "ids": ", ".join(problem_set.ids)}, problem_set.ids, problem_id
+        key = "grade.unknown_problem"
+    elif token not in (problem := problem_set.get(problem_id)).asked_rows:
+        args, choices, wrong = {"item": item, "problem": problem_id, "row": token, "rows": ", ".join(problem.asked_rows)}, problem.asked_rows, token
+        key = "grade.unknown_row"
+    else:
+        args, choices, wrong = {"item": item, "stage": stage, "stages": ", ".join(problem.asked_stages)}, problem.asked_stages, stage
+        key = "grade.unknown_stage"
+    suggestion = did_you_mean(wrong, choices)
+    if suggestion is not None:
+        return Finding(f"{key}_suggest", {**args, "suggestion": suggestion}, where)
+    return Finding(key, args, where)
 
 
 def columns_of(problem_set: ProblemSet) -> list[ItemKey]:

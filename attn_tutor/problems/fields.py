@@ -8,7 +8,6 @@ loader's docstring.
 
 from __future__ import annotations
 
-import difflib
 import math
 import re
 import unicodedata
@@ -31,7 +30,7 @@ from attn_tutor.core.model import (
     Matrix,
     stage_name,
 )
-from attn_tutor.core.text import excerpt, is_unsafe_char
+from attn_tutor.core.text import did_you_mean, excerpt, is_unsafe_char
 from attn_tutor.core.yamlread import STR, MappingNode, Node, ScalarNode, SequenceNode, is_plain, resolve_plain
 
 HEAD_KEYS = ("Q", "K", "V", "W_Q", "W_K", "W_V")
@@ -75,15 +74,6 @@ def _shown(node: Node) -> str:
             return f"{node.style}{excerpt(node.value)}{node.style}"
         return f"'{excerpt(node.value.strip())}'"
     return "[...]" if isinstance(node, SequenceNode) else "{...}"
-
-
-def _suggest(word: str, choices) -> str | None:
-    choices = list(choices)
-    lowered = {c.lower(): c for c in choices}
-    if word.lower() in lowered:
-        return lowered[word.lower()]
-    close = difflib.get_close_matches(word.lower(), list(lowered), n=1, cutoff=0.6)
-    return lowered[close[0]] if close else None
 
 
 def _join(path: str, key: str) -> str:
@@ -166,7 +156,7 @@ class Fields:
             if in_head and name in PROBLEM_KEYS:
                 self.add("problems.key_not_in_head", key, path=_join(path, name), field=name)
                 continue
-            suggestion = _suggest(name, allowed)
+            suggestion = did_you_mean(name, allowed)
             if suggestion:
                 self.add("problems.unknown_key_suggest", key, path=_join(path, name), suggestion=suggestion)
             else:
@@ -435,7 +425,7 @@ class Fields:
                 continue
             seen.add(token)
             if tokens is not None and token not in tokens:
-                suggestion = _suggest(token, tokens)
+                suggestion = did_you_mean(token, tokens)
                 if suggestion:
                     self.add("problems.unknown_row_suggest", item, path=path, token=token, suggestion=suggestion)
                 else:
@@ -453,7 +443,7 @@ class Fields:
             if stage in asked:
                 self.add("problems.duplicate_entry", item, path=path, value=stage)
             elif stage not in STAGES:
-                suggestion = _suggest(stage, STAGES)
+                suggestion = did_you_mean(stage, STAGES)
                 if suggestion:
                     self.add("problems.unknown_stage_suggest", item, path=path, stage=stage, suggestion=suggestion)
                 else:

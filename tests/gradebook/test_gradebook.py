@@ -256,7 +256,7 @@ def test_broken_files_are_isolated_and_reported_with_file_and_line():
     assert [(f.key, f.where.line) for f in unknown.findings] == [
         ("grade.unknown_problem", 6),
         ("grade.unknown_row", 9),
-        ("grade.unknown_stage", 11),
+        ("grade.unknown_stage_suggest", 11),  # sclaed: did you mean scaled?
     ]
     assert messages(unknown)[0] == (
         f"{file}:6:15: dog-bone/먹었다/scores: no problem 'dog-bone' in this problem set; its problems are: cat-fish"
