@@ -36,7 +36,7 @@ from attn_tutor.classroom import lms_gradebook
 from attn_tutor.classroom import roster as rosters
 from attn_tutor.classroom.handback import SheetFiles, SheetMaker
 from attn_tutor.classroom.report import ClassCounts, render_report
-from attn_tutor.core.errors import AttnTutorError, UsageError
+from attn_tutor.core.errors import AttnTutorError, Finding, UsageError
 from attn_tutor.core.i18n import t
 from attn_tutor.core.writing import InputFiles, atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
@@ -226,6 +226,7 @@ class GradeOutputs:
             self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
             self.extra = SheetMaker(options.lang, options.feedback_format)
         self.answer_files: list = []  # every answer file read (no sheet may be written over one)
+        self.problems = 0  # files said as errors that are no student's (a folder that cannot be read)
         self.left_out: list[FileNote] = []  # files under the graded folders not marked, with why; unused columns
         self.sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
         self._said: set[str] = set()
@@ -253,8 +254,12 @@ class GradeOutputs:
 
     def leave_out(self, left: FileNote) -> None:
         """What is said of a file as a whole: not marked, with why, or a CSV's unused columns (in the
-        summary's notes)."""
-        self.left_out.append(left)
+        summary's notes); one that may hide students (a folder that cannot be read) said as an error."""
+        if left.problem:
+            self.say(left.text(self.options.lang))
+            self.problems += 1
+        else:
+            self.left_out.append(left)
 
     def finish(self) -> Outcome:
         """After marking: the repeated students said, then the roster matched, the sheets' targets
@@ -264,6 +269,9 @@ class GradeOutputs:
         for name, places in repeated.items():
             for place in places:
                 self.say(f"{place}: " + t("grade.duplicate_student", self.options.lang, student=name, places=", ".join(places)))
+        if self.tally.total == 0:  # every file held no student (problem sets, gradebooks)
+            self.say(t("grade.no_students", self.options.lang))
+            self.problems += 1
         written, notes = self._write()
         notes = [note.text(self.options.lang) for note in sorted(self.left_out, key=lambda note: note.file)] + notes
         failed = self.tally.failed + self.writer.newly_failed()
@@ -276,7 +284,7 @@ class GradeOutputs:
             sets=self.sets,
             notes=tuple(notes),
             written=tuple(written),
-            status=1 if failed or repeated or len(self.sets) > 1 or unmatched else 0,
+            status=1 if failed or repeated or len(self.sets) > 1 or unmatched or self.problems else 0,
         )
 
     def _write(self) -> tuple[list[str], list[str]]:
@@ -284,9 +292,12 @@ class GradeOutputs:
         sheets. (lines saying where each went, notes for the summary)."""
         options, lang = self.options, self.options.lang
         errors, notes = ([], []) if self.roster is None else self.roster.match()
+        inputs = InputFiles([*options.inputs(), *(path for path, _from_dir in self.answer_files)])
+        for _name, path in options.named_outputs():  # an answer file found in a folder, by another name (a hard link)
+            if inputs.holds(path):
+                raise UsageError("files.is_input", path=str(path))
         if self.sheets is not None:
             others = {os.path.realpath(path): name for name, path in options.named_outputs()}
-            inputs = InputFiles([*options.inputs(), *(path for path, _from_dir in self.answer_files)])
             self.sheets.check(self.tally.columns, others, inputs)
         for message in errors:
             self.say(message)
@@ -323,8 +334,9 @@ def answer_files(options: GradeOptions) -> Survey:
     excluded = [*options.named_outputs(), *options.other_inputs()]
     found = survey(options.paths, exclude=excluded)
     files = found.files
-    if not files:
-        raise AttnTutorError("grade.no_files")
+    if not files:  # and what was there instead, each with why
+        notes = [Finding(note.key, {"path": note.file, **note.args}) for note in found.left_out]
+        raise AttnTutorError.many([Finding("grade.no_files"), *notes])
     if options.problems is None:
         needs = csv_without_problem_set(files)
         if needs is not None:

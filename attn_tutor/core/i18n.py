@@ -1112,6 +1112,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not marked: {path} (a link to a folder, not followed; name the folder itself to grade it)",
         "채점하지 않음: {path} (폴더로 가는 링크라서 따라가지 않았습니다. 채점하려면 그 폴더를 직접 주세요)",
     ),
+    "grade.left_out.unreadable_folder": (
+        "not marked: {path} (a folder that cannot be read: {reason})",
+        "채점하지 않음: {path} (읽을 수 없는 폴더입니다: {reason})",
+    ),
+    "grade.no_students": (
+        "no student's answers were found: every file was left out (each is named below)",
+        "학생 답안을 찾지 못했습니다. 모든 파일을 채점하지 않았습니다 (아래에 각 파일이 있습니다)",
+    ),
     "grade.left_out.input": (
         "not marked: {path} (the {option} file of this run)",
         "채점하지 않음: {path} (이번 실행의 {option} 파일입니다)",

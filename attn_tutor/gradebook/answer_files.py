@@ -160,7 +160,7 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
     A file is taken whatever its name; a directory gives every ``.yaml``, ``.yml`` and
     ``.csv`` file inside it, recursively, sorted by path. Left out, and named: a hidden
     file or folder (a name starting with a dot), a file of another kind, a link to a folder
-    (not followed), and the files in ``exclude`` (``(option, path)``: the run's other inputs
+    (not followed), a folder that cannot be listed, and the files in ``exclude`` (``(option, path)``: the run's other inputs
     and its outputs). A file named twice is graded once. A link that leads nowhere, a FIFO
     or a file that cannot be read is taken: its reader says what is wrong, for that file alone.
     """
@@ -172,7 +172,12 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
         path = Path(raw)
         if path.is_dir():
             inside = []
-            for root, dirs, files in os.walk(path):
+
+            def unreadable(error: OSError, left_out=left_out) -> None:  # a folder os.walk cannot list
+                reason = error.strerror or type(error).__name__
+                left_out.append(FileNote(str(error.filename), "grade.left_out.unreadable_folder", {"reason": reason}, problem=True))
+
+            for root, dirs, files in os.walk(path, onerror=unreadable):
                 kept = []
                 for name in sorted(dirs):
                     where = Path(root, name)

@@ -42,11 +42,12 @@ class FileNote(NamedTuple):
     """Something said of a file as a whole, not of a student in it, and not a problem: why a file
     under a graded folder is not marked (a problem set, a gradebook, a hidden file, a file of another
     kind, a link to a folder: keys ``grade.left_out.*``), or a CSV's columns that are not used. Each
-    is said once, after the summary; the exit status does not change."""
+    is said once, after the summary; the exit status does not change, unless it is a ``problem``."""
 
     file: str
     key: str  # a catalogue sentence taking {path} and ``args``
     args: dict = {}  # noqa: RUF012 - never changed
+    problem: bool = False  # True: something may be missing (a folder that cannot be read): an error, exit status 1
 
     def text(self, lang: str = "en") -> str:
         return t(self.key, lang, path=self.file, **self.args)

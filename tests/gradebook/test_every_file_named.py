@@ -156,3 +156,53 @@ def test_a_problem_set_named_by_another_path_is_the_same_set(run_cli, tmp_path, 
     assert flagged is not same, result.output
     if same and problems != "ch13" and named != "ch13":
         assert result.exit_code == 0, result.output
+
+
+def test_a_folder_that_cannot_be_read_is_an_error_and_the_rest_is_marked(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SET, "set.yaml")
+    Path("answers/locked").mkdir(parents=True)
+    Path("answers/lee.yaml").write_text(answer("lee", "../set.yaml"), "utf-8")
+    real_scandir = os.scandir
+
+    def refusing(path="."):  # root lists any folder: refused as the system refuses anyone else
+        if os.fspath(path).endswith("locked"):
+            raise PermissionError(13, "Permission denied", os.fspath(path))
+        return real_scandir(path)
+
+    monkeypatch.setattr(os, "scandir", refusing)
+    result = run_cli("grade", "answers", "--csv", "book.csv")
+    assert result.exit_code == 1  # students may be in there
+    assert "error: not marked: answers/locked (a folder that cannot be read: Permission denied)" in flat(result.output)
+    assert [row["student"] for row in _rows(Path("book.csv"))] == ["lee"]
+
+
+def test_a_folder_with_no_answer_file_names_what_it_holds(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("answers").mkdir()
+    Path("answers/kim.txt").write_text("student: kim\n", "utf-8")
+    shutil.copy(SET, "answers/set.yaml")
+    result = run_cli("grade", "answers")
+    assert result.exit_code == 1
+    said = flat(result.output)
+    assert "no student's answers were found: every file was left out" in said
+    assert "not marked: answers/kim.txt (not a .yaml, .yml or .csv file)" in said
+    assert "not marked: answers/set.yaml (a problem set, not an answer file)" in said
+    Path("answers/set.yaml").unlink()
+    result = run_cli("grade", "answers")
+    assert result.exit_code == 1
+    assert "no answer files (.yaml, .yml, .csv) found" in flat(result.output)
+    assert "not marked: answers/kim.txt (not a .yaml, .yml or .csv file)" in flat(result.output)
+
+
+def test_an_output_that_is_an_answer_file_by_another_name_is_refused(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SET, "set.yaml")
+    Path("answers").mkdir()
+    Path("answers/lee.yaml").write_text(answer("lee", "../set.yaml"), "utf-8")
+    os.link("answers/lee.yaml", "book.csv")  # the same file, outside the folder
+    before = Path("answers/lee.yaml").read_bytes()
+    result = run_cli("grade", "answers", "--csv", "book.csv", "--force")
+    assert result.exit_code == 2
+    assert "book.csv is one of this command's inputs" in flat(result.output)
+    assert Path("answers/lee.yaml").read_bytes() == before
