@@ -1120,6 +1120,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "no student's answers were found: every file was left out (each is named below)",
         "학생 답안을 찾지 못했습니다. 모든 파일을 채점하지 않았습니다 (아래에 각 파일이 있습니다)",
     ),
+    "grade.left_out.same_file": (
+        "not marked again: {path} (the same file as {first}, marked once)",
+        "다시 채점하지 않음: {path} ({first}과(와) 같은 파일이라 한 번만 채점했습니다)",
+    ),
     "grade.left_out.input": (
         "not marked: {path} (the {option} file of this run)",
         "채점하지 않음: {path} (이번 실행의 {option} 파일입니다)",

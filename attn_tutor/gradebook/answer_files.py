@@ -161,13 +161,14 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
     ``.csv`` file inside it, recursively, sorted by path. Left out, and named: a hidden
     file or folder (a name starting with a dot), a file of another kind, a link to a folder
     (not followed), a folder that cannot be listed, and the files in ``exclude`` (``(option, path)``: the run's other inputs
-    and its outputs). A file named twice is graded once. A link that leads nowhere, a FIFO
+    and its outputs). A file named twice (a link to it, or its folder given twice) is graded
+    once, and its other names said. A link that leads nowhere, a FIFO
     or a file that cannot be read is taken: its reader says what is wrong, for that file alone.
     """
     skip = {os.path.realpath(p): option for option, p in exclude}
     found: list[tuple[Path, bool]] = []
     left_out: list[FileNote] = []
-    seen: set[str] = set()
+    seen: dict[str, Path] = {}  # each file's real path -> where it was first found
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -205,8 +206,9 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
                 left_out.append(FileNote(str(candidate), "grade.left_out.input", {"option": skip[real] or "—"}))
                 continue
             if real in seen:
+                left_out.append(FileNote(str(candidate), "grade.left_out.same_file", {"first": str(seen[real])}))
                 continue
-            seen.add(real)
+            seen[real] = candidate
             found.append((candidate, from_dir))
     left_out.sort(key=lambda left: left.file)
     return Survey(found, left_out)

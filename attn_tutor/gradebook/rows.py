@@ -30,7 +30,7 @@ class StudentRow(NamedTuple):
     json: str | None  # the student's full report (only when a JSON file is written)
     problem_set: str | None = None  # what marked the student (the gradebook's problem_set column)
     file: str = ""  # where the answers came from: a file, or file:line for a CSV row
-    refused: bool = False  # the file was refused whole (a FIFO, over its size cap): no gradebook is written
+    refused: bool = False  # the file was refused whole (a FIFO, over its size cap): its name is no student's
     extra: object = None  # what grade_class's ``extra`` made of the student where they were marked (a hand-back sheet)
 
 

@@ -172,3 +172,31 @@ def test_a_sheet_shows_no_path_of_the_teachers_machine_and_no_advice_for_the_tea
     if lang == "en":
         assert sentence in shown
     assert "kim.yaml" in shown  # the file as the student handed it in
+
+
+# The catalogue's sentences that name an option, a command or the teacher's folder and never reach
+# a sheet: said of a run or of a file with no student in it (a sheet is only for a named student).
+NEVER_ON_A_SHEET = {
+    "grade.csv_needs_problems": "a usage error, before any marking",
+    "grade.left_out.gradebook": "a file with no student: a note after the summary",
+    "grade.csv_no_variant_column": "a CSV header's problem: a row without a student",
+    "grade.csv_no_student": "a CSV header's problem: a row without a student",
+    "grade.csv_no_name_column": "a CSV header's problem: a row without a student",
+    "grade.same_output": "a usage error, before any marking",
+    "grade.layout_needs_csv": "a usage error, before any marking",
+    "grade.roster_needs_layout": "a usage error, before any marking",
+}
+
+
+def test_every_teachers_sentence_in_the_catalogue_that_can_reach_a_sheet_has_a_students_form():
+    from attn_tutor.core.i18n import MESSAGES
+
+    for key, (english, _korean) in MESSAGES.items():
+        if not key.startswith(("grade.", "input.", "problems.")) or key.endswith(".sheet") or key in NEVER_ON_A_SHEET:
+            continue
+        teachers = re.search(r"(?<![\w-])--[a-z]", english) or "attn-tutor" in english or "{directory}" in english
+        if teachers:
+            assert f"{key}.sheet" in MESSAGES, f"{key} can reach a student's sheet: give it a {key}.sheet sentence"
+    for key in (k for k in MESSAGES if k.endswith(".sheet")):
+        for text in MESSAGES[key]:
+            assert not re.search(r"(?<![\w-])--[a-z]", text) and "attn-tutor" not in text and "{directory}" not in text, key

@@ -73,6 +73,7 @@ ENTRIES = [
     (".git", lambda p: p.mkdir(), "not marked: answers/.git (hidden: its name starts with a dot)", None, 0),
     ("more", _link_to_folder, "not marked: answers/more (a link to a folder, not followed", None, 0),
     ("sub", _sub_folder, "", "park", 0),
+    ("again.yaml", lambda p: os.symlink("lee.yaml", p), "not marked again: answers/lee.yaml (the same file as answers/again.yaml, marked once)", None, 0),
 ]
 
 
