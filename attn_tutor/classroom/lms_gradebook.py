@@ -185,7 +185,12 @@ def canvas_csv(students: Sequence, matching: Matching, roster: Roster, *, assign
             Finding("lms.duplicate_id", {"roster": roster.file, "lines": ", ".join(map(str, lines)), "column": "ID", "value": value})
         )
     pairs = [(m, student) for m, student in kept if fold(m.entry.identifier("ID")) not in shared]
-    listed = roster_points(roster, column)
+    try:
+        listed = roster_points(roster, column)
+    except AttnTutorError:
+        if out_of is None:
+            raise
+        listed = None  # --out-of says the points: the roster's unreadable cell does not matter
     scale = out_of if out_of is not None else listed
     rows: list[list[str]] = [[*CANVAS_HEAD, cell_text(column)]]
     maxima = {student.max_score for _, student in pairs}
@@ -194,7 +199,7 @@ def canvas_csv(students: Sequence, matching: Matching, roster: Roster, *, assign
         rows.append([POINTS_POSSIBLE, "", "", "", "", grade_text(points)])
     for m, student in pairs:
         entry = m.entry
-        name = entry.cell("Student") or entry.name
+        name = entry.name
         if "points possible" in fold(name):
             changed.append(Finding("lms.points_possible_name", {"roster": roster.file, "line": entry.line, "name": name}))
             name = ""

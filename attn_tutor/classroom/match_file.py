@@ -111,10 +111,11 @@ def _csv_pairs(text: str, path: str) -> list[tuple[Place, Place]]:
     student_col, id_col = column_index(folded, MATCH_STUDENT), column_index(folded, MATCH_ID)
     if student_col is None or id_col is None:
         raise AttnTutorError("match.no_columns", Location(path, header_line, 1))
-    columns = _columns_at(first, sniff(first))
+    delimiter, raw = sniff(first), text.splitlines()
 
     def place(line: int, row: list[str], col: int) -> Place:
         cell = row[col].strip() if col < len(row) else ""
+        columns = _columns_at(raw[line - 1], delimiter) if line <= len(raw) else []
         return cell, Location(path, line, columns[col] if col < len(columns) else None)
 
     return [(place(line, row, student_col), place(line, row, id_col)) for line, row in rows[1:]]

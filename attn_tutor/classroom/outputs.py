@@ -190,7 +190,7 @@ class RosterOutputs:
             errors += [t("match.unused", lang, where=where, student=student) for where, student in self.overrides.unused()]
         notes = [note for note in (rosters.absent_message(self.matching, lang), rosters.test_student_message(self.matching, self.roster, lang)) if note]
         if self.students and not self.matching.matches:
-            errors.append(rosters.nobody_message(self.students, self.roster, lang))
+            errors.append(rosters.nobody_message(self.students, self.matching, self.roster, lang))
             return errors, notes
         if not self.lms_layout:
             return errors, notes
@@ -207,6 +207,9 @@ class RosterOutputs:
             notes.append(t("roster.unmarked", lang, names=names))
         errors += [finding.text(lang) for finding in lms.notes]
         notes += [finding.text(lang) for finding in lms.changed]
+        if not lms.written:  # an import of nobody: no file to mislead
+            self.lms = None
+            errors.append(t("roster.placed_nobody", lang, count=len(self.students), roster=self.roster.file))
         return errors, notes
 
     def written(self, path: Path) -> str:
@@ -220,7 +223,7 @@ class RosterOutputs:
         if self.matching is None:
             return 0
         unused = len(self.overrides.unused()) if self.overrides is not None else 0
-        nobody = 1 if self.students and not self.matching.matches else 0
+        nobody = 1 if self.students and (not self.matching.matches or (self.lms_layout and self.lms is None)) else 0
         return len(self.matching.unmatched) + unused + nobody + (len(self.lms.notes) if self.lms is not None else 0)
 
     def blocks(self) -> list:

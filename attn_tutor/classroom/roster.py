@@ -298,6 +298,9 @@ def test_student_message(matching: Matching, roster: Roster, lang: str) -> str |
     return t("roster.test_student", lang, name=matching.test_students[0].name, roster=roster.file, lines=lines)
 
 
-def nobody_message(students: Sequence, roster: Roster, lang: str) -> str:
-    """No answer-file student is in the roster: how to make them match."""
-    return t("roster.matched_nobody", lang, count=len(students), roster=roster.file)
+def nobody_message(students: Sequence, matching: Matching, roster: Roster, lang: str) -> str:
+    """No answer-file student is matched, so no LMS file: how to make them match (or, when some were
+    found but in conflict or not told apart, that the sentences above say what to settle)."""
+    if all(u.reason == "none" for u in matching.unmatched):
+        return t("roster.matched_nobody", lang, count=len(students), roster=roster.file)
+    return t("roster.placed_nobody", lang, count=len(students), roster=roster.file)

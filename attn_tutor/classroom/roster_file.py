@@ -97,9 +97,10 @@ def name_keys(name: str, first: str | None = None, last: str | None = None) -> f
     return frozenset(keys)
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class RosterEntry:
-    """One student of the LMS's class list, with the cells the LMS wants back."""
+    """One student of the LMS's class list, with the cells the LMS wants back (only those: a large
+    roster's grade columns are never kept)."""
 
     line: int
     name: str  # as the LMS shows it ("Kim, Minji", or first and last joined)
@@ -108,13 +109,12 @@ class RosterEntry:
     email: str | None = None
     section: str | None = None
     ids: tuple[tuple[str, str], ...] = ()  # (field, value): ("ID number", "20231234"), ("SIS User ID", ...)
-    cells: tuple[tuple[str, str], ...] = ()  # the row as read, (header, value)
-
-    def cell(self, header: str) -> str:
-        return dict(self.cells).get(header, "")
 
     def identifier(self, name: str) -> str:
-        return dict(self.ids).get(name, "")
+        for label, value in self.ids:
+            if label == name:
+                return value
+        return ""
 
 
 @dataclass
@@ -155,6 +155,7 @@ DISPLAY_TYPE = re.compile(r"\s*\((Real|Percentage|Letter|실수|백분율|문자
 FEEDBACK_COLUMN = re.compile(r"\((feedback|피드백)\)\s*\Z", re.IGNORECASE)
 MOODLE_TOTAL = re.compile(r"(\A|\s)(course total|total|강좌 총점|과정 총점|총점|합계)\Z", re.IGNORECASE)
 DELIMITERS = (",", "\t", ";")
+POSTING_ROW = re.compile(r"\s*(muted|manual posting.*)?\s*", re.IGNORECASE)  # Canvas's rows about posting, not students
 TEST_STUDENT = frozenset({"teststudent", "studenttest"})  # Canvas's Student View account ("Student, Test")
 
 
@@ -212,40 +213,33 @@ def _canvas(header: list[str], body, file: str) -> Roster:
     assignments = [
         column for column in header[2:] if fold(column) not in info and not fold(column).startswith(CANVAS_TOTALS)
     ]
-    kept = [index for index, column in enumerate(header) if column not in assignments]  # the student's own cells
-    id_columns = [index for index, column in enumerate(header) if column in CANVAS_IDS]
+    id_columns = [(name, header.index(name)) for name in CANVAS_IDS if name in header]
+    section_col = next((index for index, column in enumerate(header) if fold(column) == "section"), None)
     points: dict[str, str] = {}
     points_line: int | None = None
     entries: list[RosterEntry] = []
     tests: list[RosterEntry] = []
+
+    def get(row, index):
+        return row[index].strip() if index is not None and index < len(row) else ""
+
     for line, row in body:
         student = row[0].strip() if row else ""
-        if not entries and points_line is None and "points possible" in fold(student) and not any(
-            row[i].strip() for i in id_columns if i < len(row)
-        ):  # Canvas's own row: before every student and without an ID (a student of that name has one)
+        ids = tuple((name, value) for name, index in id_columns if (value := get(row, index)))
+        if not entries and points_line is None and not ids and "points possible" in fold(student):
+            # Canvas's own row: before every student and without an ID (a student of that name has one)
             cells = dict(zip(header, (cell.strip() for cell in row)))
             points = {column: cells.get(column, "") for column in assignments if cells.get(column, "")}
             points_line = line
             continue
-        if all(re.fullmatch(r"\s*(muted|manual posting.*)?\s*", cell, re.IGNORECASE) for cell in row):
+        if all(POSTING_ROW.fullmatch(cell) for cell in row):
             continue
-        cells = {header[i]: row[i].strip() for i in kept if i < len(row)}
-        ids = tuple((name, cells[name]) for name in CANVAS_IDS if cells.get(name))
         if not student and not ids:
             continue
-        section = next((cells[c] for c in cells if fold(c) == "section" and cells.get(c)), None)
         last, _, first = student.partition(",")
-        entry = RosterEntry(
-            line=line,
-            name=student,
-            first=first.strip() or None,
-            last=last.strip() if first.strip() else None,
-            section=section,
-            ids=ids,
-            cells=tuple(cells.items()),
-        )
+        entry = RosterEntry(line, student, first.strip() or None, last.strip() if first.strip() else None, None, get(row, section_col) or None, ids)
         entries.append(entry)
-        if name_keys(student) & TEST_STUDENT:
+        if "test" in student.lower() and name_keys(student) & TEST_STUDENT:
             tests.append(entry)
     return Roster("canvas", file, header, entries, assignments, points, points_line, tests)
 
@@ -270,7 +264,6 @@ def _other(header: list[str], folded: list[str], body, file: str, header_line: i
     moodle = first_col is not None and last_col is not None
     known = {i for i in (first_col, last_col, name_col, id_col, email_col, user_col, section_col) if i is not None}
     assignments = _moodle_items(header, known) if moodle else []
-    kept = [index for index, column in enumerate(header) if column not in assignments]
     entries = []
 
     def get(row, index):
@@ -296,7 +289,6 @@ def _other(header: list[str], folded: list[str], body, file: str, header_line: i
                 email=email,
                 section=get(row, section_col) or None,
                 ids=ids,
-                cells=tuple((header[i], get(row, i)) for i in kept),
             )
         )
     return Roster("moodle" if moodle else "csv", file, header, entries, assignments)
@@ -342,19 +334,27 @@ def _encoding(start: bytes) -> str | None:
     return None
 
 
-def read_roster(path, limit: int = ROSTER_BYTES_MAX) -> Roster:
+def read_roster(path, limit: int | None = None) -> Roster:
     """The roster at ``path`` through the safe reader (a regular file, at most ``limit`` bytes), read
     as a stream in the encodings Excel writes: UTF-8 with or without a byte-order mark, UTF-16 with
-    one, else CP949 (EUC-KR); comma-, tab- or semicolon-separated."""
+    one, else CP949 (EUC-KR); comma-, tab- or semicolon-separated (``limit``: by default
+    :data:`~attn_tutor.core.model.ROSTER_BYTES_MAX`)."""
     path = os.fspath(path)
+    limit = ROSTER_BYTES_MAX if limit is None else limit
     try:
-        with open_text(path, limit, "latin-1") as probe:
-            start = probe.read(4).encode("latin-1")
+        return _read(path, limit)
     except InputRefused as error:
         key = error.problems[0].key
         if key == "problems.is_directory":
             raise AttnTutorError("roster.is_directory", Location(path)) from None
+        if key == "input.too_large":
+            raise AttnTutorError("roster.too_large", Location(path), limit=f"{limit:,}") from None
         raise
+
+
+def _read(path: str, limit: int) -> Roster:
+    with open_text(path, limit, "latin-1") as probe:
+        start = probe.read(4).encode("latin-1")
     named = _encoding(start)
     for encoding in (named,) if named else ("utf-8", "cp949"):
         with open_text(path, limit, encoding) as stream:

@@ -1193,6 +1193,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "the roster is not text in UTF-8, UTF-16 or CP949 (EUC-KR) (byte {offset} cannot be read); save it from Excel as CSV UTF-8",
         "명단이 UTF-8, UTF-16, CP949(EUC-KR) 텍스트가 아닙니다 ({offset}번째 바이트를 읽을 수 없음). Excel에서 CSV UTF-8 형식으로 저장하세요",
     ),
+    "roster.too_large": (
+        "the roster is larger than {limit} bytes, far more than a class list; export only your course's students (nothing was read)",
+        "명단이 {limit}바이트보다 커서 학생 명단으로 보기 어렵습니다. 내 강좌의 학생만 내보내세요 (아무것도 읽지 않았습니다)",
+    ),
     "roster.is_directory": (
         "is a directory; give the class list file your LMS exported (.csv)",
         "디렉터리입니다. LMS에서 내보낸 학생 명단 파일(.csv)을 지정하세요",
@@ -1250,6 +1254,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "roster.matched_nobody": (
         "none of the {count} answer files' students is in the roster {roster}, so no LMS file was written; write each student's 학번 (ID number) or e-mail in 'student', as the roster has them, or map them with --match FILE",
         "답안 파일 {count}개의 학생 중 명단 {roster}에 있는 학생이 없어 LMS 파일을 쓰지 않았습니다. 각 답안의 'student'에 명단에 있는 학번이나 이메일을 적거나 --match 파일로 짝지으세요",
+    ),
+    "roster.placed_nobody": (
+        "none of the {count} answer files' students could be given a grade in the roster {roster} (see above), so no LMS file was written",
+        "답안 파일 {count}개의 학생 중 명단 {roster}에서 점수를 줄 수 있는 학생이 없어 LMS 파일을 쓰지 않았습니다 (위 내용 참고)",
     ),
     "roster.assignment_default": (
         "grade column: '{column}', the roster's only grade column (another with --assignment NAME)",
