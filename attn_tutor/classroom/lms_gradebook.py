@@ -12,14 +12,20 @@ Canvas (Grades → Import)
     in it; otherwise it is the bare name and Canvas offers to create the
     assignment. A ``Points Possible`` row follows the header when the points are
     known: ``--out-of``, else the roster's own ``Points Possible`` for that
-    assignment, else the marks' maximum when every student had the same.
+    assignment (read strictly, :func:`parse_points`), else the marks' maximum when
+    every student had the same. A matched student whose roster row has no Canvas
+    ID, or the same one as another written row, is not written (said, exit 1); one
+    whose name says "Points Possible" (Canvas's importer takes any such row for the
+    points row) is written with an empty Student cell, found by ID.
 
 Moodle (Grades → Import → CSV file)
     ``First name, Last name, ID number, Email address`` (and ``Username`` when the
     roster has it), then the grade item. Moodle's importer stops the whole import
     at a row whose user it cannot find, so only matched students are written, and
     the column to map under "Identify user by" is the first of ``Email address``,
-    ``ID number``, ``Username`` that every written student has (:attr:`LmsFile.identifier`).
+    ``ID number``, ``Username`` that every written student has, no two alike
+    (case-folded) and none that would need neutralising (:attr:`LmsFile.identifier`);
+    with none, the run refuses and says why for each.
 
 Both
     One row per matched student who could be marked, in roster order; students
@@ -27,8 +33,10 @@ Both
     could not be marked — the command lists both. The grade is the score, or the
     score scaled to ``out_of`` points, rounded half up to 2 places. UTF-8 with a
     byte-order mark (both importers skip it; Excel needs it for Korean), ``\\r\\n``
-    line ends; name and section cells that start like a formula get a leading
-    ``'`` (identifier cells are copied unchanged: the LMS matches on them).
+    line ends. Every text cell, the grade column's header from ``--assignment``
+    included, that starts like a formula (``=``, ``+``, ``-``, ``@``, tab, CR: OWASP's
+    CSV-injection rule) gets a leading ``'`` (:func:`cell_text`); a real number such
+    as ``-5`` stays a number, and the identifier the LMS matches on is written as it is.
 """
 
 from __future__ import annotations

@@ -18,9 +18,11 @@ a file name made from its own row's student, never paired up by position.
 
 Exit status (with the gradebook's own rule, 1 when any student had a problem):
 with ``--roster``, 1 as well when any answer-file student is not matched to the
-roster (not found, ambiguous, or the same roster student as another file); roster
-students without an answer file are listed but do not change it (absences are
-ordinary).
+roster (not found, ambiguous, in conflict or held by one, or the same roster student
+as another file), a ``--match`` line is unused, a matched student's row cannot be
+written to the LMS file, or no one could be placed (then no LMS file is written);
+roster students without an answer file are listed but do not change it (absences
+are ordinary).
 """
 
 from __future__ import annotations
@@ -340,9 +342,9 @@ class GradeOutputs:
 
 
 def answer_files(options: GradeOptions) -> Files:
-    """The answer files under the paths, none of the outputs or the roster among them; a CSV without a
+    """The answer files under the paths, none of the outputs, the roster or the --match file among them; a CSV without a
     problem_set column needs ``--problems`` (forms know nothing of problem sets: the teacher says which)."""
-    excluded = [path for _name, path in options.named_outputs()] + ([options.roster] if options.roster else [])
+    excluded = [path for _name, path in options.named_outputs()] + [path for path in (options.roster, options.match) if path]
     files = find_answer_files(options.paths, exclude=excluded)
     if not files:
         raise AttnTutorError("grade.no_files")

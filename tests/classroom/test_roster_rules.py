@@ -473,3 +473,16 @@ def test_canvas_rows_without_their_own_id_are_reported_not_written(run_cli, tmp_
     assert words in said(result)
     written = [r[0] for r in rows[1:] if r[0] != "Points Possible"]
     assert "박, 서준" not in written and "이, 하은" in written
+
+
+def test_a_match_file_and_roster_inside_the_graded_folder_are_not_answer_files(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    folder = make_class(tmp_path, [("김민지 20231235", RIGHT), ("박서준", SLIP)])
+    (folder / "r.csv").write_text(CANVAS, encoding="utf-8")
+    (folder / "m.csv").write_text("student,id\n김민지 20231235,20231234\n", encoding="utf-8")
+    result = run_cli(
+        "grade", "class", "--problems", "set.yaml", "--roster", "class/r.csv", "--match", "class/m.csv",
+        "--csv-layout", "canvas", "--csv", "lms.csv", "--assignment", "Attention by hand",
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    assert "Class (2 students)" in said(result)
