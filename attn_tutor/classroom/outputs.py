@@ -85,7 +85,7 @@ class GradeOptions:
         return [(name, path) for name, path in named if path is not None]
 
     def inputs(self) -> list[Path]:
-        """Every file the run reads that exists: the answers, the problem set, the roster."""
+        """Every file the run reads that exists: the answers, the problem set, the roster, the --match file."""
         named = [*self.paths, *([Path(self.problems)] if self.problems is not None and Path(self.problems).exists() else [])]
         named += [path for path in (self.roster, self.match) if path is not None and path.exists()]
         return named
