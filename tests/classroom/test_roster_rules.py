@@ -486,3 +486,20 @@ def test_a_match_file_and_roster_inside_the_graded_folder_are_not_answer_files(r
     )  # fmt: skip
     assert result.exit_code == 0, result.output
     assert "Class (2 students)" in said(result)
+
+
+@pytest.mark.parametrize(
+    "students, roster, args, words",
+    [
+        ([("김민지", RIGHT)], NOBODY[0].values[1], ["--assignment", "A"], "명단 r.csv에 있는 학생이 없어 LMS 파일을 쓰지 않았습니다"),
+        ([("김민지", RIGHT)], CANVAS, ["--assignment", "A", "--match", "m.csv"], "m.csv:2:5: '1'에 해당하는 ID나 이메일이 명단 r.csv에 없습니다"),
+        ([("이하은", RIGHT)], CANVAS, ["--assignment", "A"], "--match 파일로 한 명에게 짝지으세요"),
+        ([("김민지", RIGHT)], CANVAS.replace("10.00", "1e400"), ["--assignment", "Attention by hand"], "Points Possible 값 '1e400': 점수가 아닙니다"),
+    ],
+    ids=["nobody", "match file", "ambiguous", "points"],
+)
+def test_the_new_sentences_are_korean_in_korean_mode(run_cli, tmp_path, monkeypatch, students, roster, args, words):
+    (tmp_path / "m.csv").write_text("student,id\n김민지,1\n", encoding="utf-8")
+    result, _ = grade(run_cli, tmp_path, monkeypatch, students, roster, *args, "--lang", "ko")
+    assert result.exit_code == 1
+    assert words in said(result)
