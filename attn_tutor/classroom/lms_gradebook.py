@@ -12,14 +12,20 @@ Canvas (Grades → Import)
     in it; otherwise it is the bare name and Canvas offers to create the
     assignment. A ``Points Possible`` row follows the header when the points are
     known: ``--out-of``, else the roster's own ``Points Possible`` for that
-    assignment, else the marks' maximum when every student had the same.
+    assignment (read strictly, :func:`parse_points`), else the marks' maximum when
+    every student had the same. A matched student whose roster row has no Canvas
+    ID, or the same one as another written row, is not written (said, exit 1); one
+    whose name says "Points Possible" (Canvas's importer takes any such row for the
+    points row) is written with an empty Student cell, found by ID.
 
 Moodle (Grades → Import → CSV file)
     ``First name, Last name, ID number, Email address`` (and ``Username`` when the
     roster has it), then the grade item. Moodle's importer stops the whole import
     at a row whose user it cannot find, so only matched students are written, and
     the column to map under "Identify user by" is the first of ``Email address``,
-    ``ID number``, ``Username`` that every written student has (:attr:`LmsFile.identifier`).
+    ``ID number``, ``Username`` that every written student has, no two alike
+    (case-folded) and none that would need neutralising (:attr:`LmsFile.identifier`);
+    with none, the run refuses and says why for each.
 
 Both
     One row per matched student who could be marked, in roster order; students
@@ -27,21 +33,25 @@ Both
     could not be marked — the command lists both. The grade is the score, or the
     score scaled to ``out_of`` points, rounded half up to 2 places. UTF-8 with a
     byte-order mark (both importers skip it; Excel needs it for Korean), ``\\r\\n``
-    line ends; name and section cells that start like a formula get a leading
-    ``'`` (identifier cells are copied unchanged: the LMS matches on them).
+    line ends. Every text cell, the grade column's header from ``--assignment``
+    included, that starts like a formula (``=``, ``+``, ``-``, ``@``, tab, CR: OWASP's
+    CSV-injection rule) gets a leading ``'`` (:func:`cell_text`); a real number such
+    as ``-5`` stays a number, and the identifier the LMS matches on is written as it is.
 """
 
 from __future__ import annotations
 
 import csv
 import io
+import re
 from collections.abc import Sequence
 from dataclasses import dataclass, field
 from decimal import Decimal
 from fractions import Fraction
 
-from attn_tutor.classroom.roster import TITLE_AND_ID, Matching, Roster, moodle_item_title
-from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.classroom.roster import Matching
+from attn_tutor.classroom.roster_file import TITLE_AND_ID, Roster, fold, moodle_item_title
+from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.rounding import round_half_up
 from attn_tutor.gradebook.writing import safe_text
 
@@ -62,6 +72,8 @@ class LmsFile:
     unmarked: list[int] = field(default_factory=list)  # matched students with no marks (not written)
     out_of: Decimal | None = None
     roster_points: Decimal | None = None  # Canvas: the roster's Points Possible, when --out-of differs from it
+    notes: list[Finding] = field(default_factory=list)  # matched, marked rows left out, and why
+    changed: list[Finding] = field(default_factory=list)  # rows written otherwise than the roster has them, and why
 
 
 def grade_text(value: Decimal) -> str:
@@ -78,9 +90,13 @@ def grade_value(score: float, max_score: float, out_of: Decimal | None) -> Decim
     return round_half_up(float(exact), PLACES)
 
 
-def _safe(text: str) -> str:
+NUMBER = re.compile(r"[-+]?\d+(\.\d+)?\Z")
 
-    return safe_text(text)
+
+def cell_text(text: str) -> str:
+    """A text cell as the LMS's spreadsheet should show it: a real number as it is (``-5``), anything
+    else that starts like a formula (``=``, ``+``, ``-``, ``@``, tab, CR) after a ``'`` (OWASP)."""
+    return text if NUMBER.match(text) else safe_text(text)
 
 
 def _encode(rows: list[list[str]]) -> bytes:
@@ -101,46 +117,131 @@ def _written(students: Sequence, matching: Matching) -> tuple[list, list[int]]:
     return pairs, sorted(unmarked)
 
 
-def _out_of(pairs, out_of: Decimal | None, roster_points: str | None) -> Decimal | None:
-    if out_of is not None:
-        return out_of
-    if roster_points:
-        try:
-            points = Decimal(roster_points.replace(",", "."))
-        except ArithmeticError:
-            points = None
-        if points is not None and points.is_finite() and points > 0:
-            return points
-    return None
+# --- Points Possible, read strictly ----------------------------------------------------------
+
+_PLAIN = re.compile(r"\d+(\.\d+)?")
+_THOUSANDS_POINT = re.compile(r"\d{1,3}(,\d{3})+(\.\d+)?")  # 1,000 / 1,000.50 / 1,000,000
+_THOUSANDS_COMMA = re.compile(r"\d{1,3}(\.\d{3})+,\d+")  # 1.000,50
+_DECIMAL_COMMA = re.compile(r"\d+,\d+")  # 10,5 (Excel in much of Europe)
+POINTS_MAX = Decimal(1_000_000)  # as --out-of
+
+
+def parse_points(value: str, column: str, where: Location) -> Decimal | None:
+    """The roster's Points Possible cell for ``column`` as a number of points (None when empty);
+    else AttnTutorError. ``1,000`` alone could be a thousand or one and is refused; a number is a
+    plain decimal with at most the usual separators, finite, above 0 and at most 1,000,000."""
+    text = value.strip()
+    if not text:
+        return None
+    if re.fullmatch(r"\d{1,3},\d{3}", text):
+        thousands, decimal = text.replace(",", ""), grade_text(Decimal(text.replace(",", ".")))
+        raise AttnTutorError("lms.points_ambiguous", where, column=column, value=text, thousands=thousands, decimal=decimal)
+    if _PLAIN.fullmatch(text):
+        number = text
+    elif _THOUSANDS_POINT.fullmatch(text):
+        number = text.replace(",", "")
+    elif _THOUSANDS_COMMA.fullmatch(text):
+        number = text.replace(".", "").replace(",", ".")
+    elif _DECIMAL_COMMA.fullmatch(text):
+        number = text.replace(",", ".")
+    else:
+        number = None
+    points = Decimal(number) if number is not None else None
+    if points is None or not 0 < points <= POINTS_MAX:
+        raise AttnTutorError("lms.points_not_a_number", where, column=column, value=text)
+    return points
+
+
+def roster_points(roster: Roster, column: str) -> Decimal | None:
+    """The roster's Points Possible for this assignment column, checked (Canvas rosters only)."""
+    value = roster.points_possible.get(column)
+    if value is None:
+        return None
+    return parse_points(value, column, Location(roster.file, roster.points_line))
+
+
+# --- the files ---------------------------------------------------------------------------------
+
+
+def _shared(values: Sequence[tuple[int, str]]) -> dict[str, list[int]]:
+    """Each value (folded) that more than one row has -> those rows' roster lines."""
+    lines: dict[str, list[int]] = {}
+    for line, value in values:
+        if value:
+            lines.setdefault(fold(value), []).append(line)
+    return {value: found for value, found in lines.items() if len(found) > 1}
 
 
 def canvas_csv(students: Sequence, matching: Matching, roster: Roster, *, assignment: str, out_of: Decimal | None = None) -> LmsFile:
+    """Canvas finds each row's student by its Canvas ID first (then SIS IDs, then the name), and takes
+    any row whose Student cell says Points Possible for the points row: so a row is written only with a
+    Canvas ID that no other written row has, and a student called "Points Possible" with an empty
+    Student cell."""
     column = roster.assignment_column(assignment) or assignment
     pairs, unmarked = _written(students, matching)
-    scale = _out_of(pairs, out_of, roster.points_possible.get(column))
-    listed = _out_of(pairs, None, roster.points_possible.get(column))
-    rows: list[list[str]] = [[*CANVAS_HEAD, column]]
+    notes: list[Finding] = []
+    changed: list[Finding] = []
+    kept = []
+    for m, student in pairs:
+        if not m.entry.identifier("ID").isdigit():
+            notes.append(Finding("lms.no_canvas_id", {"roster": roster.file, "line": m.entry.line, "name": m.entry.name or "—"}))
+        else:
+            kept.append((m, student))
+    shared = _shared([(m.entry.line, m.entry.identifier("ID")) for m, _ in kept])
+    for value, lines in shared.items():
+        notes.append(
+            Finding("lms.duplicate_id", {"roster": roster.file, "lines": ", ".join(map(str, lines)), "column": "ID", "value": value})
+        )
+    pairs = [(m, student) for m, student in kept if fold(m.entry.identifier("ID")) not in shared]
+    try:
+        listed = roster_points(roster, column)
+    except AttnTutorError:
+        if out_of is None:
+            raise
+        listed = None  # --out-of says the points: the roster's unreadable cell does not matter
+    scale = out_of if out_of is not None else listed
+    rows: list[list[str]] = [[*CANVAS_HEAD, cell_text(column)]]
     maxima = {student.max_score for _, student in pairs}
     points = scale if scale is not None else (Decimal(repr(float(maxima.pop()))) if len(maxima) == 1 else None)
     if points is not None:
         rows.append([POINTS_POSSIBLE, "", "", "", "", grade_text(points)])
     for m, student in pairs:
         entry = m.entry
+        name = entry.name
+        if "points possible" in fold(name):
+            changed.append(Finding("lms.points_possible_name", {"roster": roster.file, "line": entry.line, "name": name}))
+            name = ""
         rows.append(
             [
-                _safe(entry.cell("Student") or entry.name),
+                cell_text(name),
                 entry.identifier("ID"),
-                entry.identifier("SIS User ID"),
-                entry.identifier("SIS Login ID"),
-                _safe(entry.section or ""),
+                cell_text(entry.identifier("SIS User ID")),
+                cell_text(entry.identifier("SIS Login ID")),
+                cell_text(entry.section or ""),
                 grade_text(grade_value(student.score, student.max_score, scale)),
             ]
         )
     differs = listed if listed is not None and scale is not None and listed != scale else None
-    return LmsFile(_encode(rows), column, None, len(pairs), unmarked, scale, differs)
+    return LmsFile(_encode(rows), column, None, len(pairs), unmarked, scale, differs, notes, changed)
+
+
+def _identifier_problem(name: str, pairs, value) -> Finding | None:
+    """Why this column cannot identify the written rows for Moodle (None: it can)."""
+    for m, _ in pairs:
+        text = value(m.entry)
+        if not text:
+            return Finding("lms.identifier_empty", {"column": name, "name": m.entry.name or "—"})
+        if cell_text(text) != text:
+            return Finding("lms.identifier_formula", {"column": name, "value": text})
+    shared = _shared([(m.entry.line, value(m.entry)) for m, _ in pairs])
+    for text, lines in shared.items():
+        return Finding("lms.identifier_shared", {"column": name, "value": text, "lines": ", ".join(map(str, lines))})
+    return None
 
 
 def moodle_csv(students: Sequence, matching: Matching, roster: Roster, *, assignment: str, out_of: Decimal | None = None) -> LmsFile:
+    """Moodle maps each row to a user by one column the teacher picks ("Identify user by"): the first of
+    Email address, ID number and Username that every written row has, no two alike, as written."""
     column = roster.assignment_column(assignment) or assignment
     pairs, unmarked = _written(students, matching)
     values = {
@@ -148,20 +249,29 @@ def moodle_csv(students: Sequence, matching: Matching, roster: Roster, *, assign
         "ID number": lambda e: e.identifier("ID number"),
         "Username": lambda e: e.identifier("Username"),
     }
-    identifier = next(
-        (name for name in MOODLE_IDENTIFIERS if pairs and all(values[name](m.entry) for m, _ in pairs)), None
-    )
+    identifier, why = None, []
+    for name in MOODLE_IDENTIFIERS if pairs else ():
+        problem = _identifier_problem(name, pairs, values[name])
+        if problem is None:
+            identifier = name
+            break
+        why.append(problem)
     if pairs and identifier is None:
-        raise AttnTutorError("lms.moodle_no_identifier", file=roster.file)
+        raise AttnTutorError.many([Finding("lms.moodle_no_identifier", {"file": roster.file}), *why])
     usernames = any(entry.identifier("Username") for entry in roster.entries)
-    head = [*MOODLE_HEAD, *(["Username"] if usernames else []), column]
+    head = [*MOODLE_HEAD, *(["Username"] if usernames else []), cell_text(column)]
     rows: list[list[str]] = [head]
+
+    def cell(name: str, entry) -> str:
+        text = values[name](entry)
+        return text if name == identifier else cell_text(text)
+
     for m, student in pairs:
         entry = m.entry
         first, last = (entry.first, entry.last) if entry.first or entry.last else (entry.name, "")
-        row = [_safe(first or ""), _safe(last or ""), values["ID number"](entry), values["Email address"](entry)]
+        row = [cell_text(first or ""), cell_text(last or ""), cell("ID number", entry), cell("Email address", entry)]
         if usernames:
-            row.append(values["Username"](entry))
+            row.append(cell("Username", entry))
         row.append(grade_text(grade_value(student.score, student.max_score, out_of)))
         rows.append(row)
     return LmsFile(_encode(rows), column, identifier, len(pairs), unmarked, out_of)
@@ -174,7 +284,8 @@ def lms_csv(layout: str, students: Sequence, matching: Matching, roster: Roster,
 
 
 def default_assignment(roster: Roster) -> str | None:
-    """The roster's one assignment column's title, when it has exactly one (an export of one assignment)."""
+    """The roster's one assignment column's title, when it has exactly one (an export of one
+    assignment; Moodle's totals and time stamp are no assignments)."""
     if len(roster.assignments) != 1:
         return None
 

@@ -18,9 +18,11 @@ a file name made from its own row's student, never paired up by position.
 
 Exit status (with the gradebook's own rule, 1 when any student had a problem):
 with ``--roster``, 1 as well when any answer-file student is not matched to the
-roster (not found, ambiguous, or the same roster student as another file); roster
-students without an answer file are listed but do not change it (absences are
-ordinary).
+roster (not found, ambiguous, in conflict or held by one, or the same roster student
+as another file), a ``--match`` line is unused, a matched student's row cannot be
+written to the LMS file, or no one could be placed (then no LMS file is written);
+roster students without an answer file are listed but do not change it (absences
+are ordinary).
 """
 
 from __future__ import annotations
@@ -32,7 +34,7 @@ from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
-from attn_tutor.classroom import lms_gradebook
+from attn_tutor.classroom import lms_gradebook, match_file
 from attn_tutor.classroom import roster as rosters
 from attn_tutor.classroom.handback import SheetFiles, SheetMaker
 from attn_tutor.classroom.report import ClassCounts, render_report
@@ -62,6 +64,7 @@ class GradeOptions:
     json: Path | None = None
     follow_through: str = "full"
     roster: Path | None = None
+    match: Path | None = None  # --match: answer-file student -> roster ID
     layout: str = "full"  # the --csv file's layout: full, canvas, moodle
     assignment: str | None = None
     out_of: float | None = None
@@ -84,16 +87,17 @@ class GradeOptions:
         return [(name, path) for name, path in named if path is not None]
 
     def other_inputs(self) -> list[tuple[str, Path]]:
-        """The files the run reads beside the answers, by option: the problem set, the roster."""
+        """The files the run reads beside the answers, by option: the problem set, the roster, the --match file."""
         named = [("--problems", Path(self.problems))] if self.problems is not None and Path(self.problems).is_file() else []
-        return named + ([("--roster", self.roster)] if self.roster is not None else [])
+        named += [("--roster", self.roster)] if self.roster is not None else []
+        return named + ([("--match", self.match)] if self.match is not None else [])
 
     def inputs(self) -> list[Path]:
         """Every file the run reads that exists: the answers, the problem set (a packaged one's file
-        too), the roster."""
+        too), the roster, the --match file."""
         problems = [] if self.problems is None else [Path(self.problems), packaged_path(self.problems)]
         named = [*self.paths, *(path for path in problems if path.exists())]
-        return named + ([self.roster] if self.roster is not None and self.roster.exists() else [])
+        return named + [path for path in (self.roster, self.match) if path is not None and path.exists()]
 
 
 @dataclass(frozen=True)
@@ -134,6 +138,8 @@ def _check_options(options: GradeOptions) -> None:
     """The classroom options fit together, and the sheets' directory can be made."""
     if options.lms_layout and options.roster is None:
         raise UsageError("roster.layout_needs_roster", layout=options.layout)
+    if options.match is not None and options.roster is None:
+        raise UsageError("roster.match_needs_roster")
     if options.lms_layout and options.csv is None:
         raise UsageError("grade.layout_needs_csv", layout=options.layout)
     if not options.lms_layout and (options.assignment is not None or options.out_of is not None):
@@ -146,10 +152,14 @@ class RosterOutputs:
     """``--roster``: the class list, read before any work; each row's student, matched once the class
     is marked; with ``--csv-layout canvas|moodle``, the LMS file made from that matching."""
 
-    def __init__(self, roster: rosters.Roster, options: GradeOptions, assignment: str | None) -> None:
+    def __init__(
+        self, roster: rosters.Roster, options: GradeOptions, assignment: str | None, overrides: match_file.Overrides | None = None
+    ) -> None:
         self.roster, self.layout, self.lang = roster, options.layout, options.lang
         self.lms_layout = options.lms_layout
         self.assignment = assignment
+        self.overrides = overrides
+        self.chosen: str | None = None  # the default grade column, said once the run sums up
         self.out_of = None if options.out_of is None else Decimal(repr(options.out_of))
         self.students: list[rosters.Graded] = []  # one per row, in gradebook order
         self.matching: rosters.Matching | None = None
@@ -164,13 +174,19 @@ class RosterOutputs:
         roster = rosters.read_roster(path)
         if options.layout == "canvas" and roster.kind != "canvas":
             raise UsageError("roster.canvas_needs_canvas", file=str(path))
-        assignment = options.assignment
+        assignment, chosen = options.assignment, None
         if options.lms_layout and assignment is None:
             assignment = lms_gradebook.default_assignment(roster)
             if assignment is None:
                 columns = ", ".join(roster.assignments) or t("roster.none", options.lang)
                 raise UsageError("roster.no_assignment", columns=columns)
-        return cls(roster, options, assignment)
+            chosen = roster.assignment_column(assignment) or assignment
+        if options.layout == "canvas" and options.out_of is None:
+            lms_gradebook.roster_points(roster, roster.assignment_column(assignment) or assignment)  # a bad cell said now
+        overrides = match_file.read_overrides(options.match, roster) if options.match is not None else None
+        made = cls(roster, options, assignment, overrides)
+        made.chosen = chosen
+        return made
 
     def add(self, row: StudentRow) -> None:
         self.students.append(rosters.Graded.of(row))
@@ -178,12 +194,18 @@ class RosterOutputs:
     def match(self) -> tuple[list[str], list[str]]:
         """The students matched to the roster, and the LMS file built: (errors, notes)."""
         lang = self.lang
-        self.matching = rosters.match([s.student for s in self.students], self.roster)
+        self.matching = rosters.match([s.student for s in self.students], self.roster, self.overrides)
         errors = rosters.unmatched_messages(self.students, self.matching, self.roster, lang, lms=self.lms_layout)
-        absent = rosters.absent_message(self.matching, lang)
-        notes = [absent] if absent else []
+        if self.overrides is not None:
+            errors += [t("match.unused", lang, where=where, student=student) for where, student in self.overrides.unused()]
+        notes = [note for note in (rosters.absent_message(self.matching, lang), rosters.test_student_message(self.matching, self.roster, lang)) if note]
+        if self.students and not self.matching.matches:
+            errors.append(rosters.nobody_message(self.students, self.matching, self.roster, lang))
+            return errors, notes
         if not self.lms_layout:
             return errors, notes
+        if self.chosen is not None:
+            notes.append(t("roster.assignment_default", lang, column=self.chosen))
         self.lms = lms = lms_gradebook.lms_csv(
             self.layout, self.students, self.matching, self.roster, assignment=self.assignment, out_of=self.out_of
         )
@@ -193,6 +215,11 @@ class RosterOutputs:
         if lms.unmarked:
             names = ", ".join(self.students[i].student or "—" for i in lms.unmarked)
             notes.append(t("roster.unmarked", lang, names=names))
+        errors += [finding.text(lang) for finding in lms.notes]
+        notes += [finding.text(lang) for finding in lms.changed]
+        if not lms.written:  # an import of nobody: no file to mislead
+            self.lms = None
+            errors.append(t("roster.placed_nobody", lang, count=len(self.students), roster=self.roster.file))
         return errors, notes
 
     def written(self, path: Path) -> str:
@@ -202,7 +229,12 @@ class RosterOutputs:
 
     @property
     def unmatched(self) -> int:
-        return 0 if self.matching is None else len(self.matching.unmatched)
+        """Answer-file students without a grade in the roster's place, and --match lines unused (each a problem)."""
+        if self.matching is None:
+            return 0
+        unused = len(self.overrides.unused()) if self.overrides is not None else 0
+        nobody = 1 if self.students and (not self.matching.matches or (self.lms_layout and self.lms is None)) else 0
+        return len(self.matching.unmatched) + unused + nobody + (len(self.lms.notes) if self.lms is not None else 0)
 
     def blocks(self) -> list:
         return [] if self.matching is None else rosters.matching_blocks(self.students, self.matching, self.lang)
@@ -302,7 +334,7 @@ class GradeOutputs:
         for message in errors:
             self.say(message)
         written = []
-        if options.csv is not None:
+        if options.csv is not None and not (options.lms_layout and self.roster.lms is None):  # no LMS file for nobody
             lms = self.roster.lms if options.lms_layout else None
             with atomic_file(options.csv, replace=options.force) as stream:
                 if lms is not None:

@@ -1,297 +1,64 @@
-"""A class list exported from an LMS, and which answer file belongs to which student.
+"""Which answer file belongs to which roster student (``grade --roster``), and what the teacher is told.
 
-Pure: text in, records out; no terminal, no files written. Used by ``grade
---roster`` (the LMS gradebook layouts in :mod:`attn_tutor.classroom.lms_gradebook`).
+Pure: the answer files' ``student`` texts and the roster
+(:mod:`attn_tutor.classroom.roster_file`) in, the matching out; used by the LMS
+gradebook layouts (:mod:`attn_tutor.classroom.lms_gradebook`).
 
-Rosters read
-    **Canvas**: the gradebook export (Grades → Export), whose header starts
-    ``Student, ID`` and goes on ``SIS User ID, SIS Login ID`` (optionally
-    ``Integration ID``, ``Root Account``), ``Section``, then one column per
-    assignment titled ``Name (id)`` and the read-only totals. Its ``Points
-    Possible`` row gives each assignment's points; ``Manual Posting``/``Muted``
-    rows are skipped, as Canvas's own importer skips them. ``Student`` is the
-    sortable name, ``Kim, Minji``.
+What a ``student`` says
+    Everything in it is a *key*: the whole text as an identifier (``ID number``,
+    ``SIS User ID``, ``SIS Login ID``, ``ID``, ``Username``) or an email address;
+    each word in it that is an identifier (an e-mail address, or at least 4
+    characters with a digit in them: ``김민지 20231234``, as students write name and
+    학번); and the rest of it as a name (first and last in either order, with or
+    without spaces: ``김민지`` = ``김 민지``; ``Minji Kim`` = ``Kim, Minji``). Every
+    comparison is on NFKC-normalised, case-folded text with spaces collapsed, so
+    full-width letters and digits, other cases and decomposed Hangul (macOS file
+    names) compare equal.
 
-    **Moodle**: the grader report's CSV export or the participants list: ``First
-    name``, ``Last name`` (or ``Surname``), ``ID number``, ``Email address``,
-    optionally ``Username``, then grade items (``Quiz: Name (Real)``) and ``Last
-    downloaded from this course``. Korean headers (``이름``, ``성``, ``학번``,
-    ``이메일 주소``...) are read too.
-
-    **Any other CSV** with a name column (``name``, ``student``, ``이름``) and/or an
-    ID (``id``, ``student id``, ``학번``) or ``email`` column.
-
-    UTF-8 with or without a byte-order mark, comma- or semicolon-separated.
-
-Matching an answer file's ``student`` to a roster entry, in this order
-    1. the whole text is one of the entry's identifiers (``ID number``, ``SIS User
-       ID``, ``SIS Login ID``, ``ID``, ``Username``);
-    2. it is the entry's email address;
-    3. it is the entry's name: first and last name in either order, with or
-       without spaces (``김민지`` = ``김 민지``; ``Minji Kim`` = ``Kim, Minji``);
-    4. one of its words is an identifier of at least 4 characters with a digit in it
-       (``김민지 20231234``, as students write name and 학번).
-    Every comparison is on NFKC-normalised, case-folded text with spaces
-    collapsed, so full-width letters and digits, other cases and decomposed
-    Hangul (macOS file names) compare equal. A step that fits several entries
-    stops there: the student is *ambiguous* and the candidates are named. An entry
-    claimed by two answer files is matched to neither (a *duplicate*). Nothing is
-    dropped silently: every answer-file student is matched (with how) or listed as
-    unmatched, and every roster entry without an answer file is listed as absent.
+The rule
+    A student is matched when every key that fits anyone fits one and the same
+    roster entry (the 학번 can pick one of two 이하은s). Keys that fit different
+    entries (her name, and a 학번 with a one-digit typo that is 박서준's) are a
+    *conflict*: no grade for any entry named, so 박서준's own file is *held* too,
+    until the answer file is fixed or a ``--match`` file
+    (:mod:`attn_tutor.classroom.match_file`) says who it is. Keys that all fit the
+    same several entries leave the student *ambiguous*. An entry claimed by two
+    answer files is matched to neither (a *duplicate*). Nothing is dropped
+    silently: every answer-file student is matched (with how) or listed with why
+    not, and every roster entry without an answer file is listed as absent
+    (Canvas's test student excepted, and said so once).
 """
 
 from __future__ import annotations
 
-import csv
-import io
 import re
-import unicodedata
 from collections.abc import Sequence
 from dataclasses import dataclass, field
-from pathlib import Path
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
-from attn_tutor.core.errors import AttnTutorError, Location
+from attn_tutor.classroom.roster_file import (
+    MIN_ID_IN_NAME,
+    TITLE_AND_ID,
+    Index,
+    Roster,
+    RosterEntry,
+    fold,
+    moodle_item_title,
+    name_keys,
+    read_roster,
+    read_roster_text,
+)
 from attn_tutor.core.i18n import t
 from attn_tutor.render.blocks import Table
 
-MIN_ID_IN_NAME = 4
+if TYPE_CHECKING:
+    from attn_tutor.classroom.match_file import Overrides
 
-# Header names as LMSs write them (compared folded), English and Korean.
-FIRST_NAME = ("first name", "firstname", "given name", "이름")
-LAST_NAME = ("last name", "lastname", "surname", "family name", "성")
-ID_NUMBER = ("id number", "idnumber", "student id", "student number", "학번", "id 번호", "아이디 번호")
-EMAIL = ("email address", "email", "e-mail", "e-mail address", "이메일", "이메일 주소", "전자우편", "전자 우편 주소")
-USERNAME = ("username", "user name", "login", "사용자명", "사용자 이름", "아이디")
-NAME = ("name", "full name", "student", "student name", "성명", "학생", "학생 이름")
-SECTION = ("section", "group", "groups", "분반", "반", "그룹")
-MOODLE_EXPORT_TIME = "last downloaded from this course"
-CANVAS_TOTALS = (
-    "current score", "current points", "current grade", "final score", "final points", "final grade",
-    "override score", "override grade", "override status", "unposted current score", "unposted final score",
-    "unposted current points", "unposted final points", "unposted current grade", "unposted final grade",
-)  # fmt: skip
-CANVAS_IDS = ("ID", "SIS User ID", "SIS Login ID", "Integration ID")
-TITLE_AND_ID = re.compile(r"\A(.*)\s\((\d+)\)\Z", re.DOTALL)  # Canvas's Assignment.title_and_id
-
-
-def fold(text: str) -> str:
-    """Text as matching compares it: NFKC, case-folded, spaces collapsed."""
-    text = unicodedata.normalize("NFKC", unicodedata.normalize("NFKC", text).casefold())
-    return " ".join(text.split())
-
-
-def _name_parts(text: str) -> list[str]:
-    return [part for part in re.split(r"[\s,]+", fold(text)) if part]
-
-
-def name_keys(name: str, first: str | None = None, last: str | None = None) -> frozenset[str]:
-    """Every way of writing this name that counts as the same: order and spaces do not matter."""
-    keys: set[str] = set()
-    if first and last:
-        a, b = "".join(_name_parts(first)), "".join(_name_parts(last))
-        keys |= {a + b, b + a}
-    folded = fold(name)
-    if "," in folded:  # "Kim, Minji": last, first
-        last_part, first_part = folded.split(",", 1)
-        a, b = "".join(_name_parts(first_part)), "".join(_name_parts(last_part))
-        if a and b:
-            keys |= {a + b, b + a}
-    parts = _name_parts(name)
-    if parts:
-        keys |= {"".join(parts), "".join(reversed(parts))}
-    keys.discard("")
-    return frozenset(keys)
-
-
-@dataclass(frozen=True)
-class RosterEntry:
-    """One student of the LMS's class list, with the cells the LMS wants back."""
-
-    line: int
-    name: str  # as the LMS shows it ("Kim, Minji", or first and last joined)
-    first: str | None = None
-    last: str | None = None
-    email: str | None = None
-    section: str | None = None
-    ids: tuple[tuple[str, str], ...] = ()  # (field, value): ("ID number", "20231234"), ("SIS User ID", ...)
-    cells: tuple[tuple[str, str], ...] = ()  # the row as read, (header, value)
-
-    def cell(self, header: str) -> str:
-        return dict(self.cells).get(header, "")
-
-    def identifier(self, name: str) -> str:
-        return dict(self.ids).get(name, "")
-
-
-@dataclass
-class Roster:
-    kind: str  # "canvas", "moodle" or "csv"
-    file: str
-    header: list[str]
-    entries: list[RosterEntry]
-    assignments: list[str] = field(default_factory=list)  # grade columns as headed in the file
-    points_possible: dict[str, str] = field(default_factory=dict)  # Canvas: assignment column -> points
-
-    def assignment_column(self, name: str) -> str | None:
-        """The roster's column for an assignment named ``name`` (Canvas: ``name (id)``), if any."""
-        wanted = fold(name)
-        for column in self.assignments:
-            if fold(column) == wanted:
-                return column
-        for column in self.assignments:
-            title = TITLE_AND_ID.match(column)
-            if title and fold(title.group(1)) == wanted:
-                return column
-            if fold(moodle_item_title(column)) == wanted:
-                return column
-        return None
-
-
-def moodle_item_title(column: str) -> str:
-    """``Quiz: Attention (Real)`` -> ``Attention``."""
-    text = re.sub(r"\s*\((Real|Percentage|Letter|실수|백분율|문자)\)\s*\Z", "", column.strip())
-    return text.split(":", 1)[1].strip() if ":" in text else text
-
-
-def _sniff(text: str) -> str:
-    first = text.split("\n", 1)[0]
-    return ";" if first.count(";") > first.count(",") else ","
-
-
-def read_roster_text(text: str, file: str) -> Roster:
-    """A roster from its text (BOM already removed or not). Raises AttnTutorError with file:line."""
-    text = text.lstrip("\ufeff")
-    reader = csv.reader(io.StringIO(text, newline=""), delimiter=_sniff(text), strict=True)  # an open quote is an error, not the rest of the file
-    try:
-        rows = [(reader.line_num, row) for row in reader]
-    except csv.Error as error:
-        raise AttnTutorError("roster.bad_csv", Location(file, reader.line_num + 1), problem=str(error)) from None
-    rows = [(line, row) for line, row in rows if any(cell.strip() for cell in row)]
-    if not rows:
-        raise AttnTutorError("roster.empty", Location(file))
-    header_line, header = rows[0]
-    header = [cell.strip() for cell in header]
-    folded = [fold(cell) for cell in header]
-    body = rows[1:]
-    if len(folded) >= 3 and "student" in folded[0] and folded[1] == "id":
-        return _canvas(header, body, file)
-    return _other(header, folded, body, file, header_line)
-
-
-def _canvas(header: list[str], body, file: str) -> Roster:
-    info = {"student", "id", "sis user id", "sis login id", "integration id", "root account", "section"}
-    assignments = [
-        column for column in header[2:] if fold(column) not in info and not fold(column).startswith(CANVAS_TOTALS)
-    ]
-    points: dict[str, str] = {}
-    entries = []
-    for line, row in body:
-        cells = dict(zip(header, (cell.strip() for cell in row)))
-        student = cells.get(header[0], "")
-        if "points possible" in fold(student):
-            points = {column: cells.get(column, "") for column in assignments if cells.get(column, "")}
-            continue
-        if all(re.fullmatch(r"\s*(muted|manual posting.*)?\s*", cell, re.IGNORECASE) for cell in row):
-            continue
-        ids = tuple((name, cells[name]) for name in CANVAS_IDS if cells.get(name))
-        if not student and not ids:
-            continue
-        section = next((cells[c] for c in header if fold(c) == "section" and cells.get(c)), None)
-        last, _, first = student.partition(",")
-        entries.append(
-            RosterEntry(
-                line=line,
-                name=student,
-                first=first.strip() or None,
-                last=last.strip() if first.strip() else None,
-                section=section,
-                ids=ids,
-                cells=tuple(cells.items()),
-            )
-        )
-    return Roster("canvas", file, header, entries, assignments, points)
-
-
-def _column(folded: list[str], names: Sequence[str]) -> int | None:
-    for index, cell in enumerate(folded):
-        if cell in names:
-            return index
-    return None
-
-
-def _other(header: list[str], folded: list[str], body, file: str, header_line: int) -> Roster:
-    first_col, last_col = _column(folded, FIRST_NAME), _column(folded, LAST_NAME)
-    name_col = _column(folded, NAME)
-    id_col, email_col = _column(folded, ID_NUMBER), _column(folded, EMAIL)
-    user_col, section_col = _column(folded, USERNAME), _column(folded, SECTION)
-    if first_col is not None and last_col is None and name_col is None:
-        name_col, first_col = first_col, None  # a lone "이름" column is the whole name
-    has_name = (first_col is not None and last_col is not None) or name_col is not None
-    if not has_name and id_col is None and email_col is None and user_col is None:
-        raise AttnTutorError("roster.no_columns", Location(file, header_line))
-    moodle = first_col is not None and last_col is not None
-    known = {i for i in (first_col, last_col, name_col, id_col, email_col, user_col, section_col) if i is not None}
-    assignments = [
-        column
-        for index, column in enumerate(header)
-        if index not in known and column and fold(column) not in ("institution", "department", "소속", "부서", MOODLE_EXPORT_TIME)
-        and moodle
-    ]
-    entries = []
-
-    def get(row, index):
-        return row[index].strip() if index is not None and index < len(row) else ""
-
-    for line, row in body:
-        first, last = get(row, first_col), get(row, last_col)
-        name = get(row, name_col) or _full_name(first, last)
-        ids = tuple(
-            (label, value)
-            for label, index in (("ID number", id_col), ("Username", user_col))
-            if (value := get(row, index))
-        )
-        email = get(row, email_col) or None
-        if not name and not ids and not email:
-            continue
-        entries.append(
-            RosterEntry(
-                line=line,
-                name=name,
-                first=first or None,
-                last=last or None,
-                email=email,
-                section=get(row, section_col) or None,
-                ids=ids,
-                cells=tuple(zip(header, (cell.strip() for cell in row))),
-            )
-        )
-    return Roster("moodle" if moodle else "csv", file, header, entries, assignments)
-
-
-def _hangul(text: str) -> bool:
-    return any("\uac00" <= ch <= "\ud7a3" or "\u1100" <= ch <= "\u11ff" for ch in unicodedata.normalize("NFC", text))
-
-
-def _full_name(first: str, last: str) -> str:
-    """As the class writes it: 김민지 (family name first, no space) for Korean, Minji Kim otherwise."""
-    if first and last and _hangul(first) and _hangul(last):
-        return last + first
-    return " ".join(part for part in (first, last) if part)
-
-
-def read_roster(path) -> Roster:
-
-    path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise AttnTutorError("roster.unreadable", Location(str(path)), reason=error.strerror or str(error)) from None
-    try:
-        text = data.decode("utf-8-sig")
-    except UnicodeDecodeError as error:
-        raise AttnTutorError("roster.not_utf8", Location(str(path)), offset=error.start) from None
-    return read_roster_text(text, str(path))
+__all__ = [
+    "TITLE_AND_ID", "Graded", "Key", "Match", "Matching", "Roster", "RosterEntry", "Unmatched", "absent_message",
+    "fold", "keys_of", "match", "matching_blocks", "moodle_item_title", "name_keys", "nobody_message", "read_roster",
+    "read_roster_text", "test_student_message", "unmatched_messages",
+]  # fmt: skip
 
 
 # --- matching ------------------------------------------------------------------------------
@@ -311,8 +78,9 @@ class Graded(NamedTuple):
         return cls(row.cells[0] or "", row.file, row.score, row.max_score)
 
 
-HOW = ("id", "email", "name", "id_in_name")
-REASONS = ("none", "ambiguous", "duplicate")
+HOW = ("id", "email", "id_in_name", "email_in_name", "name", "match")  # the order a match is said by
+REASONS = ("none", "ambiguous", "duplicate", "conflict", "held")
+ID_WORD_SPLIT = re.compile(r"[\s,;()\[\]<>/]+")
 
 
 @dataclass(frozen=True)
@@ -320,22 +88,33 @@ class Match:
     student: int  # index into the students matched
     entry: RosterEntry
     how: str  # one of HOW
-    field: str  # which roster field: "ID number", "SIS Login ID", "email", "name"
+    field: str  # which roster field: "ID number", "SIS Login ID", "email", "name"; "match": the --match file's place
+
+
+@dataclass(frozen=True)
+class Key:
+    """One thing an answer file's ``student`` says, and the roster entries it fits."""
+
+    how: str  # id, email, id_in_name, email_in_name, name
+    field: str
+    entries: tuple[RosterEntry, ...]
 
 
 @dataclass(frozen=True)
 class Unmatched:
     student: int
     reason: str  # one of REASONS
-    candidates: tuple[RosterEntry, ...] = ()  # ambiguous: the entries it fits; duplicate: the entry claimed
-    others: tuple[int, ...] = ()  # duplicate: the other students claiming the same entry
+    candidates: tuple[RosterEntry, ...] = ()  # ambiguous: the entries it fits; duplicate, held: the entry claimed
+    others: tuple[int, ...] = ()  # duplicate: the other students claiming the same entry; held: the conflicting ones
+    keys: tuple[Key, ...] = ()  # conflict: what each part of the student's text fits
 
 
 @dataclass
 class Matching:
     matches: list[Match]
     unmatched: list[Unmatched]
-    absent: list[RosterEntry]  # roster entries no answer file matched
+    absent: list[RosterEntry]  # roster entries no answer file matched (Canvas's test student left out)
+    test_students: list[RosterEntry] = field(default_factory=list)  # Canvas's test student, when absent
 
     def __post_init__(self) -> None:
         self._by_student = {m.student: m for m in self.matches}
@@ -344,88 +123,104 @@ class Matching:
         return self._by_student.get(student)
 
 
-class _Index:
-    def __init__(self, entries: Sequence[RosterEntry]) -> None:
-        self.ids: dict[str, list[tuple[RosterEntry, str]]] = {}
-        self.emails: dict[str, list[RosterEntry]] = {}
-        self.names: dict[str, list[RosterEntry]] = {}
-        for entry in entries:
-            for label, value in entry.ids:
-                self.ids.setdefault(fold(value), []).append((entry, label))
-            if entry.email:
-                self.emails.setdefault(fold(entry.email), []).append(entry)
-            for key in name_keys(entry.name, entry.first, entry.last):
-                self.names.setdefault(key, []).append(entry)
+def _id_like(word: str) -> bool:
+    """A word of a ``student`` that is an identifier, not part of a name: an e-mail address, or at least
+    4 characters with a digit in them (a 학번, not a word of a name that is someone's username)."""
+    return "@" in word or (len(word) >= MIN_ID_IN_NAME and any(c.isdigit() for c in word))
 
 
-def _unique(entries) -> list:
-    seen: dict[int, object] = {}
-    for entry in entries:
-        seen.setdefault(id(entry[0] if isinstance(entry, tuple) else entry), entry)
-    return list(seen.values())
-
-
-def _find(text: str, index: _Index) -> tuple[str, list] | None:
-    """(how, candidates) for the first step that fits; candidates are (entry, field)."""
-    key = fold(text)
-    if not key:
-        return None
-    found = _unique(index.ids.get(key, []))
+def keys_of(text: str, index: Index) -> list[Key]:
+    """Everything ``text`` says about who it is, each with the entries it fits: the whole text as an
+    identifier or email; each identifier-like word in it; and the rest of it as a name."""
+    whole = fold(text)
+    if not whole:
+        return []
+    keys = []
+    found = index.identifier(whole)
     if found:
-        return "id", found
-    found = _unique(index.emails.get(key, []))
-    if found:
-        return "email", [(entry, "email") for entry in found]
-    named = []
-    for name_key in name_keys(text):
-        named.extend(index.names.get(name_key, []))
-    found = _unique(named)
-    if found:
-        return "name", [(entry, "name") for entry in found]
-    words = [
-        word for word in re.split(r"[\s,;()\[\]<>/]+", key) if len(word) >= MIN_ID_IN_NAME and any(c.isdigit() for c in word)
-    ]  # a 학번, not a word of a name that happens to be someone's username
-    hits = []
-    for word in words:
-        hits.extend(index.ids.get(word, []))
-    found = _unique(hits)
-    if found:
-        return "id_in_name", found
-    return None
+        how = "email" if all(label == "email" for _, label in found) else "id"
+        keys.append(Key(how, found[0][1], tuple(entry for entry, _ in found)))
+    words = [word for word in ID_WORD_SPLIT.split(whole) if word]
+    for word in dict.fromkeys(words):
+        if word == whole or not _id_like(word):
+            continue
+        found = index.identifier(word)
+        if found:
+            how = "email_in_name" if all(label == "email" for _, label in found) else "id_in_name"
+            keys.append(Key(how, found[0][1], tuple(entry for entry, _ in found)))
+    if any(_id_like(word) for word in words):
+        name = " ".join(word for word in words if not _id_like(word))
+    else:
+        name = text  # as written: "Kim, Minji" keeps its comma
+    named = index.named(name) if name else []
+    if named:
+        keys.append(Key("name", "name", tuple(named)))
+    return keys
 
 
-def match(students: Sequence[str], roster: Roster) -> Matching:
-    """Which roster entry each answer-file student is (by the order in the module docstring)."""
-    index = _Index(roster.entries)
+def _decide(keys: list[Key], order: dict[int, int]):
+    """(entry, key) when every key fits one and the same entry; else (None, reason, candidates)."""
+    if not keys:
+        return None, "none", ()
+    common = set.intersection(*({id(e) for e in key.entries} for key in keys))
+    if not common:
+        return None, "conflict", ()
+    entries = sorted((e for key in keys for e in key.entries if id(e) in common), key=lambda e: order[id(e)])
+    entries = list({id(e): e for e in entries}.values())
+    if len(entries) > 1:
+        return None, "ambiguous", tuple(entries)
+    entry = entries[0]
+    best = min(keys, key=lambda key: (len(key.entries) != 1, HOW.index(key.how)))
+    return entry, best
+
+
+def match(students: Sequence[str], roster: Roster, overrides: Overrides | None = None) -> Matching:
+    """Which roster entry each answer-file student is: the one entry that everything its ``student``
+    says fits (module docstring), or the one a ``--match`` file maps it to."""
+    index = Index(roster.entries)
+    order = {id(entry): number for number, entry in enumerate(roster.entries)}
     claimed: dict[int, list[tuple[int, str, str]]] = {}  # id(entry) -> [(student, how, field)]
     by_id = {id(entry): entry for entry in roster.entries}
     unmatched: list[Unmatched] = []
+    held: dict[int, list[int]] = {}  # id(entry) -> the students whose conflict names it
     for number, text in enumerate(students):
-        found = _find(text or "", index)
-        if found is None:
-            unmatched.append(Unmatched(number, "none"))
+        mapped = overrides.get(text or "") if overrides is not None else None
+        if mapped is not None:
+            entry, where = mapped
+            claimed.setdefault(id(entry), []).append((number, "match", where))
             continue
-        how, candidates = found
-        if len(candidates) > 1:
-            unmatched.append(Unmatched(number, "ambiguous", tuple(entry for entry, _ in candidates)))
+        keys = keys_of(text or "", index)
+        decided = _decide(keys, order)
+        if decided[0] is None:
+            _, reason, candidates = decided
+            unmatched.append(Unmatched(number, reason, candidates, keys=tuple(keys) if reason == "conflict" else ()))
+            if reason == "conflict":
+                for key in keys:
+                    for entry in key.entries:
+                        held.setdefault(id(entry), []).append(number)
             continue
-        entry, label = candidates[0]
-        claimed.setdefault(id(entry), []).append((number, how, label))
+        entry, key = decided
+        claimed.setdefault(id(entry), []).append((number, key.how, key.field))
     matches = []
     for key, claims in claimed.items():
         entry = by_id[key]
-        if len(claims) == 1:
+        numbers = tuple(number for number, _, _ in claims)
+        if key in held:
+            for number in numbers:
+                unmatched.append(Unmatched(number, "held", (entry,), tuple(dict.fromkeys(held[key]))))
+        elif len(claims) == 1:
             number, how, label = claims[0]
             matches.append(Match(number, entry, how, label))
-            continue
-        numbers = tuple(number for number, _, _ in claims)
-        for number in numbers:
-            unmatched.append(Unmatched(number, "duplicate", (entry,), tuple(n for n in numbers if n != number)))
+        else:
+            for number in numbers:
+                unmatched.append(Unmatched(number, "duplicate", (entry,), tuple(n for n in numbers if n != number)))
     matches.sort(key=lambda m: m.student)
     unmatched.sort(key=lambda u: u.student)
-    taken = {id(m.entry) for m in matches} | {id(u.candidates[0]) for u in unmatched if u.reason == "duplicate"}
-    absent = [entry for entry in roster.entries if id(entry) not in taken]
-    return Matching(matches, unmatched, absent)
+    taken = set(claimed) | set(held)
+    tests = {id(entry) for entry in roster.test_students}
+    absent = [entry for entry in roster.entries if id(entry) not in taken and id(entry) not in tests]
+    test_students = [entry for entry in roster.test_students if id(entry) not in taken]
+    return Matching(matches, unmatched, absent, test_students)
 
 
 # --- what the teacher is told --------------------------------------------------------------
@@ -448,6 +243,10 @@ def matching_blocks(students: Sequence, matching: Matching, lang: str) -> list:
     return [Table(header, rows, title=title)]
 
 
+def _entry_text(entry: RosterEntry, roster: Roster) -> str:
+    return f"{entry.name or '—'} ({roster.file}:{entry.line})"
+
+
 def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, lang: str, *, lms: bool = False) -> list[str]:
     """One sentence per answer-file student who is not matched, with the file it came from
     (``lms``: an LMS file is being written, which leaves them out)."""
@@ -458,11 +257,21 @@ def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, l
         where = student.where
         name = student.student or t("feedback.no_name", lang)
         if u.reason == "ambiguous":
-            candidates = "; ".join(f"{e.name} ({roster.file}:{e.line})" for e in u.candidates)
+            candidates = "; ".join(_entry_text(e, roster) for e in u.candidates)
             lines.append(t("roster.unmatched.ambiguous", lang, where=where, student=name, candidates=candidates))
         elif u.reason == "duplicate":
             others = ", ".join(students[o].where for o in u.others)
             lines.append(t("roster.unmatched.duplicate", lang, where=where, student=name, others=others))
+        elif u.reason == "conflict":
+            parts = "; ".join(
+                t("roster.conflict.part", lang, entries=", ".join(_entry_text(e, roster) for e in key.entries), how=_key_how(key, lang))
+                for key in u.keys
+            )
+            lines.append(t("roster.unmatched.conflict", lang, where=where, student=name, parts=parts))
+        elif u.reason == "held":
+            others = ", ".join(students[o].where for o in u.others)
+            entry = _entry_text(u.candidates[0], roster)
+            lines.append(t("roster.unmatched.held", lang, where=where, student=name, entry=entry, others=others))
         else:
             lines.append(t("roster.unmatched.none", lang, where=where, student=name, roster=roster.file))
     if lms:
@@ -470,8 +279,28 @@ def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, l
     return lines
 
 
+def _key_how(key: Key, lang: str) -> str:
+    return t(f"roster.how.{key.how}", lang, field=key.field)
+
+
 def absent_message(matching: Matching, lang: str) -> str | None:
 
     if not matching.absent:
         return None
     return t("roster.absent", lang, names=", ".join(f"{e.name or '—'} ({e.line})" for e in matching.absent))
+
+
+def test_student_message(matching: Matching, roster: Roster, lang: str) -> str | None:
+    """Canvas's Student View account, left out of the absent list: said once."""
+    if not matching.test_students:
+        return None
+    lines = ", ".join(str(entry.line) for entry in matching.test_students)
+    return t("roster.test_student", lang, name=matching.test_students[0].name, roster=roster.file, lines=lines)
+
+
+def nobody_message(students: Sequence, matching: Matching, roster: Roster, lang: str) -> str:
+    """No answer-file student is matched, so no LMS file: how to make them match (or, when some were
+    found but in conflict or not told apart, that the sentences above say what to settle)."""
+    if all(u.reason == "none" for u in matching.unmatched):
+        return t("roster.matched_nobody", lang, count=len(students), roster=roster.file)
+    return t("roster.placed_nobody", lang, count=len(students), roster=roster.file)

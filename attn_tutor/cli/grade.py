@@ -55,6 +55,7 @@ def grade(
     json_out: Annotated[Optional[Path], typer.Option("--json", help="help.grade.json")] = None,
     follow_through: FollowThroughOption = FollowThrough.full,
     roster: Annotated[Optional[Path], typer.Option("--roster", help="help.grade.roster")] = None,
+    match: Annotated[Optional[Path], typer.Option("--match", help="help.grade.match")] = None,
     csv_layout: Annotated[CsvLayout, typer.Option("--csv-layout", help="help.grade.csv_layout")] = CsvLayout.full,
     assignment: Annotated[Optional[str], typer.Option("--assignment", help="help.grade.assignment")] = None,
     out_of: Annotated[Optional[float], typer.Option("--out-of", min=0.01, max=1e6, help="help.grade.out_of")] = None,
@@ -78,7 +79,7 @@ def grade(
 
     language = resolve_lang(lang)
     options = GradeOptions(
-        tuple(paths), problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster,
+        tuple(paths), problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, match=match,
         layout=csv_layout.value, assignment=assignment, out_of=out_of, feedback=feedback,
         feedback_format=feedback_format.value, class_report=class_report, jobs=jobs, name_column=name_column,
         variant_column=variant_column, force=force, lang=language,

@@ -271,6 +271,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "The LMS grade column's name (default: the roster's only one).",
         "LMS 성적 열의 이름 (기본값: 명단에 성적 열이 하나뿐이면 그 열).",
     ),
+    "help.grade.match": (
+        "A CSV (student,id) or YAML file mapping answer-file students to roster IDs, to settle conflicts.",
+        "답안 파일의 학생을 명단 ID에 짝짓는 CSV(student,id) 또는 YAML 파일 (충돌을 풀 때).",
+    ),
     "help.grade.out_of": (
         "Scale LMS grades to this many points (Canvas: by default the roster's Points Possible).",
         "LMS 성적을 이 만점으로 환산합니다 (Canvas: 기본값은 명단의 Points Possible).",
@@ -1302,9 +1306,17 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "명단에 이름, 학번, 이메일 열이 없습니다. Canvas(성적 → 내보내기)나 Moodle(성적 → 내보내기 → 일반 텍스트 파일)에서 학생 명단을 내보내세요",
     ),
     "roster.unreadable": ("cannot read the roster: {reason}", "명단을 읽을 수 없습니다: {reason}"),
-    "roster.not_utf8": (
-        "the roster is not UTF-8 text (at byte {offset}); save it as CSV UTF-8",
-        "명단이 UTF-8 글이 아닙니다 ({offset}번째 바이트). CSV UTF-8로 저장하세요",
+    "roster.bad_encoding": (
+        "the roster is not text in UTF-8, UTF-16 or CP949 (EUC-KR) (byte {offset} cannot be read); save it from Excel as CSV UTF-8",
+        "명단이 UTF-8, UTF-16, CP949(EUC-KR) 텍스트가 아닙니다 ({offset}번째 바이트를 읽을 수 없음). Excel에서 CSV UTF-8 형식으로 저장하세요",
+    ),
+    "roster.too_large": (
+        "the roster is larger than {limit} bytes, far more than a class list; export only your course's students (nothing was read)",
+        "명단이 {limit}바이트보다 커서 학생 명단으로 보기 어렵습니다. 내 강좌의 학생만 내보내세요 (아무것도 읽지 않았습니다)",
+    ),
+    "roster.is_directory": (
+        "is a directory; give the class list file your LMS exported (.csv)",
+        "디렉터리입니다. LMS에서 내보낸 학생 명단 파일(.csv)을 지정하세요",
     ),
     "roster.layout_needs_roster": (
         "--csv-layout {layout} needs --roster: the class list exported from the LMS",
@@ -1323,6 +1335,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "roster.how.email": ("email", "이메일"),
     "roster.how.name": ("name", "이름"),
     "roster.how.id_in_name": ("{field} in the name", "이름 속 {field}"),
+    "roster.how.email_in_name": ("email in the name", "이름 속 이메일"),
+    "roster.how.match": ("--match {field}", "--match {field}"),
     "roster.match_title": ("Roster matching ({matched} of {total} answer files)", "명단 대조 (답안 {total}개 중 {matched}개)"),
     "roster.col.student": ("answer file", "답안의 학생"),
     "roster.col.entry": ("roster", "명단"),
@@ -1333,12 +1347,88 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}: '{student}'이(가) 명단 {roster}에 없습니다",
     ),
     "roster.unmatched.ambiguous": (
-        "{where}: '{student}' fits several roster students ({candidates}); write an ID number in the answer file",
-        "{where}: '{student}'에 맞는 학생이 명단에 여럿입니다 ({candidates}). 답안 파일에 학번을 적으세요",
+        "{where}: '{student}' fits several roster students ({candidates}); write an ID number in the answer file, or map it to one in a --match file",
+        "{where}: '{student}'에 맞는 학생이 명단에 여럿입니다 ({candidates}). 답안 파일에 학번을 적거나 --match 파일로 한 명에게 짝지으세요",
     ),
     "roster.unmatched.duplicate": (
         "{where}: '{student}' is the same roster student as {others}; keep one answer file",
         "{where}: '{student}'은(는) {others}와(과) 명단의 같은 학생입니다. 답안 파일을 하나만 두세요",
+    ),
+    # grade --roster: conflicts, the test student, a roster nobody is in, --match (roster helper)
+    "roster.conflict.part": ("{entries} by {how}", "{how} 기준으로는 {entries}"),
+    "roster.unmatched.conflict": (
+        "{where}: '{student}' names different roster students: {parts}; neither gets a grade until you fix 'student' in the answer file or map it with --match FILE (a line 'student,id')",
+        "{where}: 답안의 학생 '{student}': 가리키는 명단의 학생이 서로 다릅니다: {parts}. 답안 파일의 'student'를 고치거나 --match 파일('student,id' 줄)로 짝지을 때까지 어느 쪽에도 점수를 주지 않습니다",
+    ),
+    "roster.unmatched.held": (
+        "{where}: '{student}' is roster student {entry}, whom {others} also names (a conflict); no grade for them until that is resolved",
+        "{where}: 답안의 학생 '{student}': 명단의 {entry} 학생에 해당하지만 {others}도 이 학생을 가리킵니다(충돌). 충돌이 풀릴 때까지 점수를 주지 않습니다",
+    ),
+    "roster.test_student": (
+        "Canvas's test student ('{name}', {roster} line {lines}) is the Student View account: left out of the students without an answer file",
+        "Canvas의 테스트 학생('{name}', {roster} {lines}번째 줄)은 학생 보기용 계정이므로 답안 파일이 없는 학생 목록에서 뺐습니다",
+    ),
+    "roster.matched_nobody": (
+        "none of the {count} answer files' students is in the roster {roster}, so no LMS file was written; write each student's 학번 (ID number) or e-mail in 'student', as the roster has them, or map them with --match FILE",
+        "답안 파일 {count}개의 학생 중 명단 {roster}에 있는 학생이 없어 LMS 파일을 쓰지 않았습니다. 각 답안의 'student'에 명단에 있는 학번이나 이메일을 적거나 --match 파일로 짝지으세요",
+    ),
+    "roster.placed_nobody": (
+        "none of the {count} answer files' students could be given a grade in the roster {roster} (see above), so no LMS file was written",
+        "답안 파일 {count}개의 학생 중 명단 {roster}에서 점수를 줄 수 있는 학생이 없어 LMS 파일을 쓰지 않았습니다 (위 내용 참고)",
+    ),
+    "roster.assignment_default": (
+        "grade column: '{column}', the roster's only grade column (another with --assignment NAME)",
+        "성적 열: '{column}' (명단의 유일한 성적 열, 다른 열은 --assignment 이름으로)",
+    ),
+    "roster.match_needs_roster": (
+        "--match goes with --roster: it maps answer-file students to roster students",
+        "--match는 --roster와 함께 씁니다. 답안 파일의 학생을 명단의 학생과 짝짓는 파일입니다",
+    ),
+    "match.is_directory": (
+        "is a directory; give a --match file (.csv with the columns student,id, or .yaml)",
+        "디렉터리입니다. --match 파일(student,id 열이 있는 .csv 또는 .yaml)을 지정하세요",
+    ),
+    "match.not_utf8": ("the --match file is not UTF-8 text (byte {offset}); save it as UTF-8", "--match 파일이 UTF-8 텍스트가 아닙니다 ({offset}번째 바이트). UTF-8로 저장하세요"),
+    "match.bad_csv": ("the --match file is not valid CSV: {problem}", "--match 파일이 올바른 CSV가 아닙니다: {problem}"),
+    "match.bad_yaml": ("the --match file is not valid YAML: {problem}", "--match 파일이 올바른 YAML이 아닙니다: {problem}"),
+    "match.empty": ("the --match file is empty; write a line 'student,id' and one line per student", "--match 파일이 비어 있습니다. 'student,id' 줄과 학생마다 한 줄을 쓰세요"),
+    "match.no_columns": (
+        "the --match file needs the columns 'student' (as the answer file writes it) and 'id' (the roster's ID number, SIS ID, username or e-mail)",
+        "--match 파일에는 'student'(답안 파일에 적힌 대로) 열과 'id'(명단의 학번, SIS ID, 사용자명 또는 이메일) 열이 있어야 합니다",
+    ),
+    "match.not_mapping": ("the --match file must map each student to a roster ID ('student: id')", "--match 파일은 학생마다 명단 ID를 짝지어야 합니다 ('student: id')"),
+    "match.not_text": ("a student and a roster ID are single values here, not a list or mapping", "이 자리의 학생과 명단 ID는 값 하나여야 합니다 (목록이나 매핑이 아님)"),
+    "match.no_student": ("the student is empty; write it as the answer file writes it", "학생 칸이 비어 있습니다. 답안 파일에 적힌 대로 쓰세요"),
+    "match.no_id": ("no roster ID for '{student}'; write their ID number, SIS ID, username or e-mail", "'{student}'의 명단 ID가 없습니다. 학번, SIS ID, 사용자명 또는 이메일을 쓰세요"),
+    "match.id_not_in_roster": ("'{id}' is no ID or e-mail in the roster {roster}", "'{id}'에 해당하는 ID나 이메일이 명단 {roster}에 없습니다"),
+    "match.id_ambiguous": (
+        "'{id}' is the ID of several roster students ({roster} lines {lines}); use an ID that only one has",
+        "ID '{id}': 명단의 여러 학생({roster} {lines}번째 줄)이 가진 ID입니다. 한 학생만 가진 ID를 쓰세요",
+    ),
+    "match.repeated": ("'{student}' is mapped already at {first}; keep one line per student", "학생 '{student}': {first}에서 이미 짝지었습니다. 학생마다 한 줄만 두세요"),
+    "match.unused": (
+        "{where}: no answer file's student is '{student}'; write it as the answer file does",
+        "{where}: 'student'가 '{student}'인 답안 파일이 없습니다. 답안 파일에 적힌 대로 쓰세요",
+    ),
+    "lms.points_not_a_number": (
+        "the roster's Points Possible for '{column}' is '{value}', not a number of points (like 10 or 12.5); fix it or give --out-of",
+        "명단에서 '{column}'의 Points Possible 값 '{value}': 점수가 아닙니다 (10, 12.5 같은 수). 고치거나 --out-of를 주세요",
+    ),
+    "lms.points_ambiguous": (
+        "the roster's Points Possible for '{column}' is '{value}', which reads as {thousands} or as {decimal}; write it without the comma, or give --out-of",
+        "명단에서 '{column}'의 Points Possible 값 '{value}': 쉼표를 천 단위 구분으로 읽으면 {thousands}, 소수점으로 읽으면 {decimal}입니다. 쉼표 없이 쓰거나 --out-of를 주세요",
+    ),
+    "lms.no_canvas_id": (
+        "{roster}:{line}: '{name}' has no Canvas ID in the roster, so Canvas could not be sure whose grade it is: not written; export the roster again (Grades → Export)",
+        "{roster}:{line}: 명단에서 '{name}'의 Canvas ID가 없어 Canvas가 누구의 점수인지 확신할 수 없으므로 쓰지 않았습니다. 명단을 다시 내보내세요 (성적 → 내보내기)",
+    ),
+    "lms.duplicate_id": (
+        "{roster}: lines {lines} share the {column} '{value}', so Canvas would give both grades to one student: neither written",
+        "{roster}: {lines}번째 줄의 {column} 값이 모두 '{value}'여서 Canvas가 두 점수를 한 학생에게 줄 것이므로 둘 다 쓰지 않았습니다",
+    ),
+    "lms.points_possible_name": (
+        "{roster}:{line}: the student '{name}' is written with an empty Student cell (Canvas finds them by ID), since Canvas takes any row whose Student says Points Possible for the points row",
+        "{roster}:{line}: '{name}' 학생은 Student 칸을 비워 썼습니다 (Canvas는 ID로 찾습니다). Canvas는 Student에 Points Possible이 들어간 줄을 배점 줄로 읽기 때문입니다",
     ),
     "roster.not_written": ("{message} (not written to the LMS file)", "{message} (LMS 파일에 쓰지 않았습니다)"),
     "roster.absent": (
@@ -1350,9 +1440,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "대조는 되었지만 채점할 수 없어 쓰지 않음: {names}",
     ),
     "lms.moodle_no_identifier": (
-        "the roster {file} has no Email address, ID number or Username filled in for every matched student; Moodle needs one to find each student",
-        "명단 {file}에 대조된 모든 학생의 Email address, ID number, Username 중 하나가 채워져 있지 않습니다. Moodle은 이 값으로 학생을 찾습니다",
+        "the roster {file} has no Email address, ID number or Username filled in, different for each and written as is, for every matched student; Moodle needs one to find each student:",
+        "명단 {file}에 대조된 모든 학생마다 서로 다르고 그대로 쓸 수 있는 Email address, ID number, Username이 없습니다. Moodle은 이 값으로 학생을 찾습니다:",
     ),
+    "lms.identifier_empty": ("{column}: empty for {name}", "{column}: {name} 학생은 비어 있음"),
+    "lms.identifier_shared": ("{column}: '{value}' on lines {lines}", "{column}: '{value}' 값이 {lines}번째 줄에 중복"),
+    "lms.identifier_formula": ("{column}: '{value}' starts like a formula", "{column}: '{value}' 값이 수식처럼 시작함"),
     "lms.points_differ": (
         "the roster gives '{column}' {roster} points possible; the file says {out_of} (--out-of), which Canvas will take on import",
         "명단에서 '{column}'의 배점은 {roster}점인데, 이 파일은 {out_of}점(--out-of)입니다. Canvas는 가져올 때 이 배점을 씁니다",

@@ -102,6 +102,8 @@ TEXT_MAX = 200  # characters in a title, an id or a token
 PROBLEM_FILE_BYTES_MAX = 1_000_000  # a problem-set file (the chapter's is 7 kB)
 ANSWER_FILE_BYTES_MAX = 1_000_000  # one student's YAML answer file
 CSV_BYTES_MAX = 1_000_000_000  # a CSV answer file, read as a stream: 50,000 form rows fit many times over
+ROSTER_BYTES_MAX = 20_000_000  # a class list from an LMS (a Canvas export of 10,000 students and 100 assignments is ~10 MB)
+MATCH_BYTES_MAX = 1_000_000  # a grade --match file: answer-file student -> roster ID
 
 
 class Limits(NamedTuple):

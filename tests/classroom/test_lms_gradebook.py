@@ -12,11 +12,14 @@ from __future__ import annotations
 import csv
 import io
 import shutil
+from decimal import Decimal
 from pathlib import Path
 
 import pytest
 from helpers.grading import grade
 from helpers.paths import TESTS
+from hypothesis import given
+from hypothesis import strategies as st
 
 from attn_tutor.classroom import lms_gradebook as lms_csv
 from attn_tutor.classroom import roster
@@ -270,3 +273,23 @@ def test_any_number_of_jobs_gives_the_same_classroom_files(run_cli, tmp_path):
         made.append((files, result.stderr.replace(f"j{jobs}", "jN")))
     assert made[0] == made[1]
     assert len(made[0][0]) == 2 + 13
+
+
+@given(st.one_of(st.text(max_size=12), st.from_regex(r"\A[-+]?[0-9.,eE]{1,10}\Z"), st.decimals(allow_nan=True).map(str)))
+def test_points_possible_is_a_number_of_points_or_a_sentence_never_a_traceback(text):
+    from attn_tutor.core.errors import AttnTutorError, Location
+
+    try:
+        points = lms_csv.parse_points(text, "A (1)", Location("r.csv", 2))
+    except AttnTutorError as error:
+        assert error.problems[0].key in ("lms.points_not_a_number", "lms.points_ambiguous")
+        assert str(error).startswith("r.csv:2: ")
+        return
+    if points is None:
+        assert not text.strip()
+        return
+    assert points.is_finite() and 0 < points <= 1_000_000
+    digits = text.strip().replace(",", "").replace(".", "")
+    assert digits.isdigit() and digits.isascii()  # only digits and separators make a number
+    if "," not in text:
+        assert points == Decimal(text.strip())  # a plain decimal is what it says

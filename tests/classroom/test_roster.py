@@ -10,6 +10,8 @@ from __future__ import annotations
 import unicodedata
 
 import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from attn_tutor.classroom.roster import fold, match, name_keys, read_roster_text
 from attn_tutor.core.errors import AttnTutorError
@@ -165,7 +167,7 @@ def test_a_semicolon_separated_export_reads_the_same():
 
     out = io.StringIO()
     csv.writer(out, delimiter=";").writerows(csv.reader(io.StringIO(CANVAS)))
-    assert [e.cells for e in read_roster_text(out.getvalue(), "x.csv").entries] == [e.cells for e in canvas().entries]
+    assert read_roster_text(out.getvalue(), "x.csv").entries == canvas().entries
 
 
 def test_a_plain_class_list():
@@ -198,3 +200,60 @@ def test_folding_is_nfkc_casefold_and_collapsed_spaces():
     assert fold("  ＫＩＭ\u3000Minji ") == "kim minji"
     assert fold("Straße") == fold("STRASSE")
     assert name_keys("Kim, Minji") == name_keys("Minji Kim") == {"minjikim", "kimminji"}
+
+
+# --- the rule as a property: a grade lands on its student or nowhere ---------------------------
+
+FAMILY, GIVEN = ["김", "이", "박", "최"], ["민지", "서준", "하은"]
+
+
+@st.composite
+def class_and_roster(draw):
+    """A roster of Korean names (some shared) with distinct 학번, and answer files that write a
+    roster student's name, their 학번, both, both with someone else's 학번, or a stranger's name."""
+    size = draw(st.integers(1, 8))
+    people = [(draw(st.sampled_from(FAMILY)), draw(st.sampled_from(GIVEN)), f"2023{1000 + n}") for n in range(size)]
+    text = "이름,성,학번\n" + "".join(f"{given},{family},{number}\n" for family, given, number in people)
+    students = []
+    for _ in range(draw(st.integers(1, 8))):
+        family, given, number = draw(st.sampled_from(people))
+        other = draw(st.sampled_from(people))[2]
+        students.append(
+            draw(st.sampled_from([family + given, number, f"{family}{given} {number}", f"{family}{given} {other}", "정우진"]))
+        )
+    return read_roster_text(text, "r.csv"), students
+
+
+@given(class_and_roster())
+def test_every_match_agrees_with_everything_the_student_wrote(made):
+    roster, students = made
+    result = match(students, roster)
+    by_number = {entry.identifier("ID number"): entry for entry in roster.entries}
+    for m in result.matches:
+        words = students[m.student].split()
+        names = [w for w in words if not w.isdigit()]
+        numbers = [w for w in words if w.isdigit()]
+        for number in numbers:  # every 학번 written is the matched student's own, or no one's
+            assert by_number.get(number, m.entry) is m.entry
+        for name in names:  # the name written is the matched student's
+            assert name in name_keys(m.entry.name, m.entry.first, m.entry.last)
+    # no roster entry gets two students' grades, and no student is both matched and not
+    assert len({id(m.entry) for m in result.matches}) == len(result.matches)
+    assert not {m.student for m in result.matches} & {u.student for u in result.unmatched}
+    assert len(result.matches) + len(result.unmatched) == len(students)
+    # an entry a conflict names gets no grade
+    named = {id(e) for u in result.unmatched if u.reason == "conflict" for key in u.keys for e in key.entries}
+    assert not named & {id(m.entry) for m in result.matches}
+    # every roster entry is matched, named in a problem, or listed absent
+    accounted = {id(m.entry) for m in result.matches} | named | {id(e) for e in result.absent}
+    accounted |= {id(u.candidates[0]) for u in result.unmatched if u.reason in ("duplicate", "held")}
+    assert accounted == {id(e) for e in roster.entries}
+
+
+def test_her_name_and_his_number_is_a_conflict_that_holds_his_own_file():
+    result = match(["김민지 20230002", "박서준"], canvas())
+    assert result.matches == []
+    assert [(u.student, u.reason) for u in result.unmatched] == [(0, "conflict"), (1, "held")]
+    conflict = result.unmatched[0]
+    assert [(key.how, [e.line for e in key.entries]) for key in conflict.keys] == [("id_in_name", [5]), ("name", [4])]
+    assert 4 not in [e.line for e in result.absent] and 5 not in [e.line for e in result.absent]
