@@ -29,12 +29,15 @@ layer (ElementTree) escapes everything once more.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from html import escape
+from typing import BinaryIO
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import asked_row_indices, asked_stages
 from attn_tutor.export import bank_html
 from attn_tutor.export.bank import Cell, Question, decimal_text
+from attn_tutor.export.xmlstream import Streamed, write_document
 from attn_tutor.solve.layout import explain_blocks, stage_table
 
 _CLOZE = {"}": "&#125;", "{": "&#123;", "#": "&#35;", "~": "&#126;", "\\": "&#92;", "/": "&#47;", '"': "&#34;", "'": "&#39;"}
@@ -109,18 +112,23 @@ def _text_element(parent: ET.Element, tag: str, value: str, html: bool = False) 
     return element
 
 
-def render(questions: list[Question], lang: str, *, set_title: str) -> str:
-    """A Moodle XML question file: per problem a category, then its questions (one per sheet)."""
-    quiz = ET.Element("quiz")
+def document(questions: list[Question], lang: str, *, set_title: str) -> Streamed:
+    """A Moodle XML question file: per problem a category, then its questions (one per sheet),
+    each question made as it is written."""
+    return Streamed("quiz", {}, _elements(questions, lang, set_title))
+
+
+def _elements(questions: list[Question], lang: str, set_title: str) -> Iterator[ET.Element]:
     by_problem: dict[str, list[Question]] = {}
     for question in questions:
         by_problem.setdefault(question.problem.id, []).append(question)
     for problem_id, group in by_problem.items():
-        category = ET.SubElement(quiz, "question", {"type": "category"})
+        category = ET.Element("question", {"type": "category"})
         _text_element(category, "category", category_path(set_title, group[0]))
         _text_element(category, "info", "", html=True)
+        yield category
         for question in group:
-            element = ET.SubElement(quiz, "question", {"type": "cloze"})
+            element = ET.Element("question", {"type": "cloze"})
             name = problem_id if question.variant is None else f"{problem_id} — {t('export.variant_number', lang, seed=question.variant)}"
             _text_element(element, "name", name)
             _text_element(element, "questiontext", question_text(question, lang), html=True)
@@ -128,5 +136,9 @@ def render(questions: list[Question], lang: str, *, set_title: str) -> str:
             ET.SubElement(element, "penalty").text = "0.3333333"
             ET.SubElement(element, "hidden").text = "0"
             # no <idnumber>: it must be unique in its category, so importing the file twice would clash
-    ET.indent(quiz)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(quiz, encoding="unicode") + "\n"
+            yield element
+
+
+def write(stream: BinaryIO, questions: list[Question], lang: str, *, set_title: str) -> None:
+    """The Moodle XML file, written to ``stream`` question by question."""
+    write_document(stream, document(questions, lang, set_title=set_title))

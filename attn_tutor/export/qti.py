@@ -24,15 +24,18 @@ fixed order), so the same input gives the same bytes.
 from __future__ import annotations
 
 import hashlib
-import io
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Iterator
 from html import escape
+from itertools import chain
+from typing import BinaryIO
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt
 from attn_tutor.export import bank_html
 from attn_tutor.export.bank import Cell, Question, bounds, decimal_text
+from attn_tutor.export.xmlstream import Streamed, write_document
 
 QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
@@ -155,11 +158,23 @@ def item(question: Question, cell: Cell, lang: str) -> ET.Element:
     return element
 
 
-def assessment(questions: list[Question], lang: str, *, set_title: str, identifier: str) -> ET.Element:
-    root = ET.Element("questestinterop", {"xmlns": QTI_NS, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": QTI_LOCATION})
-    test = ET.SubElement(root, "assessment", {"ident": identifier, "title": set_title})
-    _field(ET.SubElement(test, "qtimetadata"), "cc_maxattempts", "1")
-    top = ET.SubElement(test, "section", {"ident": "root_section"})
+def assessment(questions: list[Question], lang: str, *, set_title: str, identifier: str) -> Streamed:
+    """The quiz file's root, its items made as they are written."""
+    return Streamed(
+        "questestinterop",
+        {"xmlns": QTI_NS, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": QTI_LOCATION},
+        [Streamed("assessment", {"ident": identifier, "title": set_title}, _assessment_parts(questions, lang, identifier))],
+    )
+
+
+def _assessment_parts(questions: list[Question], lang: str, identifier: str) -> Iterator[ET.Element | Streamed]:
+    meta = ET.Element("qtimetadata")
+    _field(meta, "cc_maxattempts", "1")
+    yield meta
+    yield Streamed("section", {"ident": "root_section"}, _groups(questions, lang, identifier))
+
+
+def _groups(questions: list[Question], lang: str, identifier: str) -> Iterator[Streamed]:
     groups: dict[tuple, list[tuple[Question, Cell]]] = {}
     for question in questions:
         for cell in question.cells:
@@ -167,13 +182,15 @@ def assessment(questions: list[Question], lang: str, *, set_title: str, identifi
     for (problem_id, row, stage, index), members in groups.items():
         first = members[0][1]
         title = f"{problem_id} · {first.token} · {t(f'quiz.stage.{stage}', lang)} · {first.column}"
-        section = ET.SubElement(top, "section", {"ident": ident("group", identifier, problem_id, row, stage, index), "title": title})
-        selection = ET.SubElement(ET.SubElement(section, "selection_ordering"), "selection")
+        selection_ordering = ET.Element("selection_ordering")
+        selection = ET.SubElement(selection_ordering, "selection")
         ET.SubElement(selection, "selection_number").text = "1"
         ET.SubElement(ET.SubElement(selection, "selection_extension"), "points_per_item").text = "1"
-        for question, cell in members:
-            section.append(item(question, cell, lang))
-    return root
+        yield Streamed(
+            "section",
+            {"ident": ident("group", identifier, problem_id, row, stage, index), "title": title},
+            chain([selection_ordering], (item(question, cell, lang) for question, cell in members)),
+        )
 
 
 def manifest(identifier: str, files: list[str], title: str) -> ET.Element:
@@ -192,22 +209,28 @@ def manifest(identifier: str, files: list[str], title: str) -> ET.Element:
     return root
 
 
-def _xml(element: ET.Element) -> bytes:
-    ET.indent(element)
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(element, encoding="unicode") + "\n").encode("utf-8")
-
-
-def render(questions: list[Question], lang: str, *, set_title: str) -> bytes:
-    """The package as zip bytes: ``imsmanifest.xml`` and the quiz, every file listed in the manifest."""
+def package(questions: list[Question], lang: str, *, set_title: str) -> dict[str, ET.Element | Streamed]:
+    """The package's files, in zip order: ``imsmanifest.xml``, then the quiz (made as it is written)."""
     identifier = ident("assessment", set_title, *[(q.problem.id, q.variant) for q in questions])
     quiz_path = f"{identifier}/{identifier}.xml"
-    files = {quiz_path: _xml(assessment(questions, lang, set_title=set_title, identifier=identifier))}
-    files = {"imsmanifest.xml": _xml(manifest(identifier, list(files), set_title)), **files}
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data)
-    return buffer.getvalue()
+    return {
+        "imsmanifest.xml": manifest(identifier, [quiz_path], set_title),
+        quiz_path: assessment(questions, lang, set_title=set_title, identifier=identifier),
+    }
+
+
+def zip_info(name: str) -> zipfile.ZipInfo:
+    """A file's entry in the zip: fixed time and permissions, deflated, so the same input gives the same bytes."""
+    info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    return info
+
+
+def write(stream: BinaryIO, questions: list[Question], lang: str, *, set_title: str) -> None:
+    """The package as a zip written to ``stream`` (seekable), every file listed in the manifest,
+    each item compressed as soon as it is made."""
+    with zipfile.ZipFile(stream, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, root in package(questions, lang, set_title=set_title).items():
+            with archive.open(zip_info(name), "w") as entry:
+                write_document(entry, root)
