@@ -38,7 +38,7 @@ def run(python: str, args: list[str]) -> tuple[float, float, int]:
         out = Path(folder) / "bank"
         argv = [python, "-m", "attn_tutor", *[str(out) if a == "{out}" else a for a in args]]
         start = time.perf_counter()
-        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+        process = subprocess.Popen(argv, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, cwd=folder)
         _pid, status, usage = os.wait4(process.pid, 0)
         seconds = time.perf_counter() - start
         stderr = process.stderr.read().decode("utf-8", "replace") if process.stderr else ""

@@ -3,11 +3,13 @@
 Each question shows the problem's instructions and givens (HTML tables) and a table
 per asked stage whose open cells are ``NUMERICAL`` blanks::
 
-    {1:NUMERICAL:=0.786:0.005~%0%0.545:0.005#You divided the scaled scores ...~...}
+    {1:NUMERICAL:=0.786:0.00540~%0%0.545:0.005#You divided the scaled scores ...~...}
 
-The first alternative is the exact value with the problem's tolerance (full
-marks); every mistake that applies to the cell (:mod:`attn_tutor.export.bank`) follows as
-a 0% alternative whose feedback is the diagnosis. Moodle's numerical marking takes
+The first alternative (full marks) is the value rounded to the asked places, which
+Moodle shows as "the correct answer", with a margin wide enough that the exact value
+± the problem's tolerance is inside (:func:`attn_tutor.export.bank.right_answer`);
+every mistake that applies to the cell (:mod:`attn_tutor.export.bank`) and lies
+outside that range follows as a 0% alternative whose feedback is the diagnosis. Moodle's numerical marking takes
 the first alternative within its tolerance, so the right answer always wins where
 ranges overlap. The worked arithmetic is the general feedback, shown after an
 attempt. All sheets of one problem share a category (``$course$/top/<set>/<problem>``),
@@ -58,9 +60,11 @@ def feedback(sentence: str) -> str:
 
 
 def blank(cell: Cell) -> str:
-    """``{1:NUMERICAL:=value:tolerance~%0%wrong:tolerance#diagnosis~...}``"""
+    """``{1:NUMERICAL:=rounded:margin~%0%wrong:tolerance#diagnosis~...}``: the right answer as
+    rounded to the asked places (what Moodle shows as the correct answer), its margin wide enough for
+    the exact value ± the tolerance (:func:`attn_tutor.export.bank.right_answer`)."""
     tolerance = decimal_text(cell.tolerance)
-    alternatives = [f"={decimal_text(cell.value)}:{tolerance}"]
+    alternatives = [f"={cell.right.text}:{cell.right.margin}"]
     for mistake in cell.mistakes:
         alternatives.append(f"%0%{decimal_text(mistake.value)}:{tolerance}#{feedback(mistake.sentence)}")
     return "{1:NUMERICAL:" + "~".join(alternatives) + "}"

@@ -6,8 +6,10 @@ sheet: with ``--variants`` each student draws each cell from a random variant,
 and every item shows its own variant's givens, so it stands alone.
 
 An item is Canvas's ``numerical_question``: a ``render_fib fibtype="Decimal"``
-box; the right answer is an exact answer with a margin (``varequal`` or the
-range ``vargte``/``varlte`` of the problem's tolerance) worth 100. Each mistake
+box; the right answer is an exact answer with a margin worth 100: ``varequal``
+the value rounded to the asked places (what Canvas shows as the correct answer), or
+the range ``vargte``/``varlte`` around it, wide enough that the exact value ± the
+problem's tolerance is inside (:func:`attn_tutor.export.bank.right_answer`). Each mistake
 that applies to the cell (:mod:`attn_tutor.export.bank`) is a further condition on its
 own range, worth 0, whose feedback is the diagnosis. Canvas reads every plain
 range or exact answer of a numerical item as another *right* answer, so a
@@ -34,7 +36,7 @@ from typing import BinaryIO
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt
 from attn_tutor.export import bank_html
-from attn_tutor.export.bank import Cell, Question, bounds, decimal_text
+from attn_tutor.export.bank import Cell, Question, bounds
 from attn_tutor.export.xmlstream import Streamed, write_document
 
 QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -131,11 +133,10 @@ def item(question: Question, cell: Cell, lang: str) -> ET.Element:
         "decvar",
         {"maxvalue": "100", "minvalue": "0", "varname": "SCORE", "vartype": "Decimal"},
     )
-    low, high = bounds(cell.value, cell.tolerance)
     right = ET.SubElement(processing, "respcondition", {"continue": "No"})
     either = ET.SubElement(ET.SubElement(right, "conditionvar"), "or")
-    ET.SubElement(either, "varequal", {"respident": "response1"}).text = decimal_text(cell.value)
-    _range(ET.SubElement(either, "and"), low, high)
+    ET.SubElement(either, "varequal", {"respident": "response1"}).text = cell.right.text
+    _range(ET.SubElement(either, "and"), cell.right.low, cell.right.high)
     ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
     feedback_ids = []
     for number, mistake in enumerate(cell.mistakes, start=1):

@@ -135,3 +135,20 @@ def moodle_questions(data: bytes) -> list[tuple[str, ET.Element]]:
             assert question.get("type") == "cloze"
             found.append((category, question))
     return found
+
+
+def numerical_accepts(answer: str, tolerance: str, typed: str) -> bool:
+    """Whether Moodle marks ``typed`` right for a NUMERICAL alternative ``answer:tolerance``.
+
+    Moodle's ``qtype_numerical_answer::within_tolerance`` (question/type/numerical/question.php),
+    with the tolerance type every Cloze blank gets (2, nominal) and PHP's default
+    ``precision`` of 14; PHP reads the strings as doubles, as Python's ``float`` does::
+
+        $tolerance = $this->tolerance + pow(10, -1 * ini_get('precision')) * max(1, abs($this->answer));
+        return array($this->answer - $tolerance, $this->answer + $tolerance);
+        ...
+        return $min <= $value && $value <= $max;
+    """
+    value, centre = float(typed), float(answer)
+    width = abs(float(tolerance)) + 10.0**-14 * max(1.0, abs(centre))
+    return centre - width <= value <= centre + width
