@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from attn_tutor.cli.options import LangOption, SetArgument, guarded
+from attn_tutor.cli.options import LangOption, SetArgument, checked_text, guarded
 from attn_tutor.cli.output import ForceOption, OutputOption, check_output, to_stdout, write_output, write_streamed
 from attn_tutor.core.errors import UsageError
 from attn_tutor.core.i18n import resolve_lang
@@ -17,7 +17,6 @@ from attn_tutor.core.model import (
     SHEET_SEED_MAX,
     VARIANTS_MAX,
 )
-from attn_tutor.export import bank as lms
 from attn_tutor.export import moodle, qti, worksheet
 from attn_tutor.practice import data as page_data
 from attn_tutor.practice import page
@@ -81,9 +80,8 @@ def _choose_format(format, output: Path | None, key_options: bool, paper, stdout
 def _write_bank(chosen: str, sheets, language: str, set_title: str, output, force: bool) -> None:
     """A Moodle XML or a Canvas (QTI) zip of the sheets' questions, written as it is made."""
 
-    questions = lms.questions(sheets, language)
     writer = moodle.write if chosen == "moodle" else qti.write
-    write_streamed(output, lambda stream: writer(stream, questions, language, set_title=set_title), language, force)
+    write_streamed(output, lambda stream: writer(stream, sheets, language, set_title=set_title), language, force)
 
 
 def _render_sheet(chosen: str, blocks, set_title: str, language: str, paper_size: str) -> str | bytes:
@@ -132,6 +130,7 @@ def export(
         raise UsageError("export.variants_need_seed")
     if seed is not None and variants is None:
         variants = 1
+    title = checked_text("--title", title)
     chosen = _choose_format(format, output, answers or key_only or key_table, paper, _stdout_is_terminal)
     check_output(output, force, inputs=(file,))
 

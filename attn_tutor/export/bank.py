@@ -21,6 +21,7 @@ alternative of its own.
 from __future__ import annotations
 
 import math
+from collections.abc import Iterator
 from decimal import ROUND_CEILING, Decimal, localcontext
 from typing import NamedTuple
 
@@ -134,16 +135,21 @@ def _cell_mistakes(value: float, made: list[tuple[str, float | None]], tolerance
     return tuple(chosen)
 
 
+def question(sheet, problem: Problem, lang: str) -> Question:
+    """One problem of one sheet (the set as written, or a variant), solved, with every asked cell."""
+    solution = engine.solve(problem)
+    return Question(problem, sheet.variant, solution, asked_cells(solution, lang, Marker()))
+
+
+def sheet_questions(sheet, lang: str) -> Iterator[Question]:
+    """The questions of one sheet, in the set's order, each made when it is asked for."""
+    for problem in sheet.problem_set.problems:
+        yield question(sheet, problem, lang)
+
+
 def questions(sheets, lang: str) -> list[Question]:
     """One question per problem of each sheet (a sheet is the set as written, or a variant)."""
-
-    marker = Marker()  # one run's marking memory, as quiz and grade keep theirs
-    result = []
-    for sheet in sheets:
-        for problem in sheet.problem_set.problems:
-            solution = engine.solve(problem)
-            result.append(Question(problem, sheet.variant, solution, asked_cells(solution, lang, marker)))
-    return result
+    return [q for sheet in sheets for q in sheet_questions(sheet, lang)]
 
 
 def decimal_text(x: float) -> str:

@@ -14,15 +14,15 @@ import zipfile
 
 import pytest
 
-from attn_tutor.export import bank, moodle, qti, xmlstream
+from attn_tutor.export import moodle, qti, xmlstream
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.variants import sheets as variant_sheets
 
 
-def _questions(variants, seed, lang="en"):
+def _sheets(variants, seed, lang="en"):
     problem_set = load_problem_set(None)
     made = variant_sheets.make_sheets(problem_set, variants=variants, seed=seed)
-    return bank.questions(made, lang), variant_sheets.sheet_title(problem_set, lang)
+    return made, variant_sheets.sheet_title(problem_set, lang)
 
 
 def _export(run_cli, tmp_path, *args) -> bytes:
@@ -34,18 +34,18 @@ def _export(run_cli, tmp_path, *args) -> bytes:
 
 @pytest.mark.parametrize(("variants", "seed", "lang"), [(None, None, "en"), (2, 3, "ko"), (3, 11, "en")])
 def test_the_streamed_moodle_file_is_the_whole_tree(run_cli, tmp_path, variants, seed, lang):
-    questions, title = _questions(variants, seed, lang)
-    expected = xmlstream.whole_document(moodle.document(questions, lang, set_title=title))
+    made, title = _sheets(variants, seed, lang)
+    expected = xmlstream.whole_document(moodle.document(made, lang, set_title=title))
     args = ["-f", "moodle", "--lang", lang] + ([] if variants is None else ["--variants", str(variants), "--seed", str(seed)])
     assert _export(run_cli, tmp_path, *args) == expected
 
 
 @pytest.mark.parametrize(("variants", "seed", "lang"), [(None, None, "ko"), (2, 3, "en")])
 def test_the_streamed_qti_zip_is_the_zip_of_the_whole_trees(run_cli, tmp_path, variants, seed, lang):
-    questions, title = _questions(variants, seed, lang)
+    made, title = _sheets(variants, seed, lang)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, root in qti.package(questions, lang, set_title=title).items():
+        for name, root in qti.package(made, lang, set_title=title).items():
             archive.writestr(qti.zip_info(name), xmlstream.whole_document(root))
     args = ["-f", "qti", "--lang", lang] + ([] if variants is None else ["--variants", str(variants), "--seed", str(seed)])
     assert _export(run_cli, tmp_path, *args) == buffer.getvalue()
