@@ -152,3 +152,16 @@ def numerical_accepts(answer: str, tolerance: str, typed: str) -> bool:
     value, centre = float(typed), float(answer)
     width = abs(float(tolerance)) + 10.0**-14 * max(1.0, abs(centre))
     return centre - width <= value <= centre + width
+
+
+def split_category_path(path: str) -> list[str]:
+    """Moodle's ``qformat_default::split_category_path`` (question/format.php): split at every ``/``
+    that has no ``/`` on either side, then each name trimmed (PHP's ``trim``) and ``//`` read as ``/``::
+
+        $rawnames = preg_split('~(?<!/)/(?!/)~', $path);
+        foreach ($rawnames as $rawname) {
+            $names[] = clean_param(trim(str_replace('//', '/', $rawname)), PARAM_TEXT);
+        }
+
+    (``clean_param(PARAM_TEXT)`` strips HTML tags, which the tests' names do not hold.)"""
+    return [raw.replace("//", "/").strip(" \t\n\r\0\x0b") for raw in re.split(r"(?<!/)/(?!/)", path)]
