@@ -11,10 +11,12 @@ bank) is run too; the table gives each bank's time and memory as a ratio to it.
 The issue's target: ``-f qti --variants 30`` at most 100 MiB (it peaked at 297 MiB
 when the whole zip was built in memory).
 
-    python benchmarks/bank_memory.py [--rounds 3] [--python PYTHON]
+    python benchmarks/bank_memory.py [--rounds 3] [--python PYTHON] [--before PYTHON]
 
-``--python`` runs another interpreter (another checkout's venv, say) to measure a
-"before". A benchmark, not a test: run it on a quiet machine.
+``--python`` runs another interpreter (another checkout's venv, say). ``--before
+PYTHON`` runs every case with that interpreter too, alternating with ``--python`` in
+each round, and adds the ratios after ÷ before of time and memory. A benchmark, not a
+test: run it on a quiet machine.
 """
 
 from __future__ import annotations
@@ -54,6 +56,7 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--python", default=sys.executable)
+    parser.add_argument("--before", default=None, help="another interpreter to alternate with, for after ÷ before")
     parser.add_argument("--sizes", type=int, nargs="*", default=list(SIZES))
     options = parser.parse_args()
 
@@ -61,25 +64,36 @@ def main() -> None:
     for fmt in FORMATS:
         for n in options.sizes:
             cases[(fmt, n)] = ["export", "-f", fmt, "--variants", str(n), "--seed", "1", "--lang", "en", "-o", "{out}"]
-    results: dict[tuple[str, int], list[tuple[float, float, int]]] = {key: [] for key in cases}
+    pythons = {"after": options.python} if options.before is None else {"before": options.before, "after": options.python}
+    results = {(who, key): [] for who in pythons for key in cases}
     for _ in range(options.rounds):
         for key, args in cases.items():
-            results[key].append(run(options.python, args))
+            for who, python in pythons.items():
+                results[(who, key)].append(run(python, args))
 
-    base_time = statistics.median(r[0] for r in results[("solve", 0)])
-    base_mem = statistics.median(r[1] for r in results[("solve", 0)])
-    print(f"baseline `attn-tutor solve`: {base_time:.2f} s, {base_mem:.0f} MiB (medians of {options.rounds})")
-    print(f"{'format':8} {'variants':>8} {'seconds':>8} {'÷ solve':>8} {'peak MiB':>9} {'÷ solve':>8} {'file KB':>9}")
-    for (fmt, n), runs in results.items():
-        if fmt == "solve":
-            continue
-        seconds = statistics.median(r[0] for r in runs)
-        memory = statistics.median(r[1] for r in runs)
-        size = runs[-1][2] / 1000
-        print(f"{fmt:8} {n:8d} {seconds:8.2f} {seconds / base_time:8.2f} {memory:9.0f} {memory / base_mem:8.2f} {size:9.0f}")
-    qti30 = results.get(("qti", 30))
-    if qti30:
-        peak = statistics.median(r[1] for r in qti30)
+    def median(who, key, i):
+        return statistics.median(r[i] for r in results[(who, key)])
+
+    for who in pythons:
+        base_time, base_mem = median(who, ("solve", 0), 0), median(who, ("solve", 0), 1)
+        label = "" if len(pythons) == 1 else f"{who}: "
+        print(f"{label}baseline `attn-tutor solve`: {base_time:.2f} s, {base_mem:.0f} MiB (medians of {options.rounds})")
+        print(f"{'format':8} {'variants':>8} {'seconds':>8} {'÷ solve':>8} {'peak MiB':>9} {'÷ solve':>8} {'file KB':>9}")
+        for fmt, n in cases:
+            if fmt == "solve":
+                continue
+            seconds, memory = median(who, (fmt, n), 0), median(who, (fmt, n), 1)
+            size = results[(who, (fmt, n))][-1][2] / 1000
+            print(f"{fmt:8} {n:8d} {seconds:8.2f} {seconds / base_time:8.2f} {memory:9.0f} {memory / base_mem:8.2f} {size:9.0f}")
+    if "before" in pythons:
+        print(f"after ÷ before (alternating, medians): {'format':8} {'variants':>8} {'time':>6} {'memory':>7}")
+        for fmt, n in cases:
+            if fmt != "solve":
+                time_ratio = median("after", (fmt, n), 0) / median("before", (fmt, n), 0)
+                memory_ratio = median("after", (fmt, n), 1) / median("before", (fmt, n), 1)
+                print(f"{'':39}{fmt:8} {n:8d} {time_ratio:6.2f} {memory_ratio:7.2f}")
+    if ("qti", 30) in cases:
+        peak = median("after", ("qti", 30), 1)
         print(f"target: -f qti --variants 30 at most 100 MiB: {peak:.0f} MiB, {'met' if peak <= 100 else 'NOT met'}")
 
 
