@@ -9,15 +9,14 @@ from typing import Annotated, Optional
 
 import typer
 
-from attn_tutor.cli.options import LangOption, SetArgument, guarded
-from attn_tutor.cli.output import ForceOption, OutputOption, check_output, to_stdout, write_output
+from attn_tutor.cli.options import LangOption, SetArgument, checked_text, guarded
+from attn_tutor.cli.output import ForceOption, OutputOption, check_output, to_stdout, write_output, write_streamed
 from attn_tutor.core.errors import UsageError
 from attn_tutor.core.i18n import resolve_lang
 from attn_tutor.core.model import (
     SHEET_SEED_MAX,
     VARIANTS_MAX,
 )
-from attn_tutor.export import bank as lms
 from attn_tutor.export import moodle, qti, worksheet
 from attn_tutor.practice import data as page_data
 from attn_tutor.practice import page
@@ -78,15 +77,11 @@ def _choose_format(format, output: Path | None, key_options: bool, paper, stdout
     return chosen
 
 
-def _render_bank(chosen: str, sheets, language: str, set_title: str) -> str | bytes:
-    """A Moodle XML or a Canvas (QTI) zip of the sheets' questions."""
+def _write_bank(chosen: str, sheets, language: str, set_title: str, output, force: bool) -> None:
+    """A Moodle XML or a Canvas (QTI) zip of the sheets' questions, written as it is made."""
 
-    questions = lms.questions(sheets, language)
-    if chosen == "moodle":
-
-        return moodle.render(questions, language, set_title=set_title)
-
-    return qti.render(questions, language, set_title=set_title)
+    writer = moodle.write if chosen == "moodle" else qti.write
+    write_streamed(output, lambda stream: writer(stream, sheets, language, set_title=set_title), language, force)
 
 
 def _render_sheet(chosen: str, blocks, set_title: str, language: str, paper_size: str) -> str | bytes:
@@ -135,6 +130,7 @@ def export(
         raise UsageError("export.variants_need_seed")
     if seed is not None and variants is None:
         variants = 1
+    title = checked_text("--title", title)
     chosen = _choose_format(format, output, answers or key_only or key_table, paper, _stdout_is_terminal)
     check_output(output, force, inputs=(file,))
 
@@ -154,7 +150,7 @@ def export(
         return
     set_title = variant_sheets.sheet_title(problem_set, language, title)
     if chosen in _BANKS:
-        write_output(output, _render_bank(chosen, sheets, language, set_title), language, force)
+        _write_bank(chosen, sheets, language, set_title, output, force)
         return
     if key_table:
         blocks = worksheet.key_table_blocks(sheets, language, title=title)

@@ -16,6 +16,7 @@ from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.core.model import FollowThrough
 from attn_tutor.core.stdout import OutputFailed, guarded_stdout
 from attn_tutor.core.stopping import exit_status, signals_as_interrupt
+from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.render.terminal import error as show_error
 
 LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
@@ -88,3 +89,15 @@ def pick_row(problem, token: str | None) -> list[int] | None:
     if token not in problem.tokens:
         raise AttnTutorError("cli.no_such_row", problem=problem.id, row=token, tokens=", ".join(problem.tokens))
     return [problem.row_index(token)]
+
+
+def checked_text(option: str, value: str | None) -> str | None:
+    """Text typed in an option, refused (exit status 2) if it holds a control or invisible character:
+    it would make ill-formed XML in a bank, garble a terminal, or hide in a title. A byte that is not
+    UTF-8 arrives as a lone surrogate, which is refused the same way."""
+    if value is None:
+        return None
+    for position, ch in enumerate(value, start=1):
+        if is_unsafe_char(ch):
+            raise UsageError("cli.option_unsafe_character", option=option, char=f"U+{ord(ch):04X}", position=position)
+    return value

@@ -2,14 +2,17 @@
 
 from __future__ import annotations
 
+import shutil
 import sys
+import tempfile
+from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, Optional
+from typing import Annotated, BinaryIO, Optional
 
 import typer
 
 from attn_tutor.core.i18n import t
-from attn_tutor.core.writing import refuse_overwrite, write_atomic
+from attn_tutor.core.writing import atomic_file, refuse_overwrite, write_atomic
 from attn_tutor.render import terminal
 
 OutputOption = Annotated[Optional[Path], typer.Option("--output", "-o", help="help.output")]
@@ -42,4 +45,21 @@ def write_output(path: Path | None, text: str | bytes, lang: str, force: bool = 
         return
 
     write_atomic(path, text, replace=force)
+    terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)
+
+
+def write_streamed(path: Path | None, produce: Callable[[BinaryIO], None], lang: str, force: bool = False) -> None:
+    """Like :func:`write_output` for output made piece by piece: ``produce`` writes to a seekable binary
+    stream. A file is still whole or nothing (a temporary file, then put in place); standard output
+    gets the same bytes once they are all made (spooled to a temporary file when large)."""
+    if to_stdout(path):
+        with tempfile.SpooledTemporaryFile(max_size=1 << 22) as spool:
+            produce(spool)
+            spool.seek(0)
+            sys.stdout.flush()
+            shutil.copyfileobj(spool, sys.stdout.buffer)
+            sys.stdout.buffer.flush()
+        return
+    with atomic_file(path, replace=force) as stream:
+        produce(stream)
     terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)

@@ -22,6 +22,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} already exists; add --force to overwrite it",
         "{path} 파일이 이미 있습니다. 덮어쓰려면 --force를 붙이세요",
     ),
+    # text typed in an option (banks: --title); see attn_tutor.cli.options.checked_text
+    "cli.option_unsafe_character": (
+        "{option} holds an invisible or control character ({char}, character {position}); type it without",
+        "{option}에 보이지 않는 문자나 제어 문자({char}, {position}번째 글자)가 있습니다. 그 문자 없이 입력하세요",
+    ),
     "cli.no_such_problem": (
         "no problem with id '{id}' in {source}; its problems are: {ids}",
         "{source}에 id가 '{id}'인 문제가 없습니다. 있는 문제: {ids}",

@@ -21,11 +21,13 @@ alternative of its own.
 from __future__ import annotations
 
 import math
-from decimal import Decimal
+from collections.abc import Iterator
+from decimal import ROUND_CEILING, Decimal, localcontext
 from typing import NamedTuple
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import Problem, asked_row_indices, asked_stages
+from attn_tutor.core.rounding import round_half_up
 from attn_tutor.marking import marker as grading
 from attn_tutor.marking.marker import EPS, Marker
 from attn_tutor.solve import engine
@@ -35,6 +37,15 @@ class Mistake(NamedTuple):
     code: str  # a diagnosis code (attn_tutor.marking.marker.DIAGNOSES)
     value: float
     sentence: str  # the diagnosis, in the chosen language
+
+
+class Answer(NamedTuple):
+    """The right answer of a cell as a quiz system is told it (see :func:`right_answer`)."""
+
+    text: str  # the exact value rounded half up to the asked places, as a student writes it: "1.414"
+    margin: str  # how far from ``text`` an answer may be and still be right
+    low: str  # text - margin
+    high: str  # text + margin
 
 
 class Cell(NamedTuple):
@@ -47,7 +58,8 @@ class Cell(NamedTuple):
     column: str  # the key token (with "[h] " in a multi-head problem), or the output component "1", "2", ...
     value: float  # exact
     tolerance: float
-    mistakes: tuple[Mistake, ...]
+    mistakes: tuple[Mistake, ...]  # only those outside the right answer's range (a quiz system reaches them)
+    right: Answer
 
 
 class Question(NamedTuple):
@@ -103,8 +115,10 @@ def asked_cells(solution, lang: str, marker=None) -> tuple[Cell, ...]:
                     value = float(exact[i])
                     if open_[i] and math.isfinite(value):
                         tolerance = grading.stage_tolerance(problem, stage)  # the teacher's, or the default that fits decimals
+                        right = right_answer(value, tolerance, problem.decimals)
                         chosen = _cell_mistakes(value, [(code, made[i]) for code, made in mistakes[row]], tolerance, lang)
-                        cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, tolerance, chosen))
+                        chosen = tuple(m for m in chosen if not Decimal(right.low) <= Decimal(repr(m.value)) <= Decimal(right.high))
+                        cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, tolerance, chosen, right))
     return tuple(cells)
 
 
@@ -121,16 +135,21 @@ def _cell_mistakes(value: float, made: list[tuple[str, float | None]], tolerance
     return tuple(chosen)
 
 
+def question(sheet, problem: Problem, lang: str) -> Question:
+    """One problem of one sheet (the set as written, or a variant), solved, with every asked cell."""
+    solution = engine.solve(problem)
+    return Question(problem, sheet.variant, solution, asked_cells(solution, lang, Marker()))
+
+
+def sheet_questions(sheet, lang: str) -> Iterator[Question]:
+    """The questions of one sheet, in the set's order, each made when it is asked for."""
+    for problem in sheet.problem_set.problems:
+        yield question(sheet, problem, lang)
+
+
 def questions(sheets, lang: str) -> list[Question]:
     """One question per problem of each sheet (a sheet is the set as written, or a variant)."""
-
-    marker = Marker()  # one run's marking memory, as quiz and grade keep theirs
-    result = []
-    for sheet in sheets:
-        for problem in sheet.problem_set.problems:
-            solution = engine.solve(problem)
-            result.append(Question(problem, sheet.variant, solution, asked_cells(solution, lang, marker)))
-    return result
+    return [q for sheet in sheets for q in sheet_questions(sheet, lang)]
 
 
 def decimal_text(x: float) -> str:
@@ -142,6 +161,46 @@ def bounds(value: float, tolerance: float) -> tuple[str, str]:
     """The accepted range ``value ± tolerance`` as decimals, computed without binary noise."""
     v, tol = Decimal(repr(float(value))), Decimal(repr(float(tolerance)))
     return _plain(v - tol), _plain(v + tol)
+
+
+# How far a float computation may stray from the decimal one: the marker's own slack, and a few
+# units in the last place of the numbers compared (a typed number read as a float, the subtraction).
+_ULPS = Decimal(4) * Decimal(2) ** -52
+
+
+def right_answer(value: float, tolerance: float, decimals: int) -> Answer:
+    """The right answer as Moodle and Canvas are told it: the value rounded half up to ``decimals``
+    places (what they show as the correct answer), and a margin around it wide enough that
+
+    * every number the marker takes as right (within ``tolerance`` of the exact value, with the
+      marker's slack ``EPS`` for binary floats) is inside, however the system computes the range;
+    * so the correctly rounded answer is inside (it is the centre);
+
+    that is ``tolerance + |exact - rounded|`` and the slack, rounded *up* to two places more than
+    asked (0.00522 for 3 places and √2's 1.414 at a tolerance of 0.005). Both systems read the
+    numbers as floats (Moodle) or through floats (Canvas's importer): the margin has few digits,
+    so it reads back as written, and the centre's float is taken into account.
+    """
+
+    rounded = round_half_up(value, decimals)
+    text = _fixed(rounded)
+    with localcontext() as context:
+        context.prec = 80  # exact: every float's decimal, and their sums, fit
+        exact = Decimal(repr(float(value)))
+        tol = Decimal(repr(float(tolerance)))
+        centre = Decimal(repr(float(text)))  # the number the system keeps for the text
+        slack = Decimal(repr(EPS)) + _ULPS * max(Decimal(1), abs(exact) + tol + 1)
+        needed = tol + abs(exact - centre) + abs(rounded - centre) + slack
+        margin = needed.quantize(Decimal(1).scaleb(-(decimals + 2)), rounding=ROUND_CEILING)
+        while Decimal(repr(float(margin))) < needed:  # never, with so few digits; but never narrower
+            margin = Decimal(repr(math.nextafter(float(margin), math.inf)))
+        return Answer(text, _plain(margin), _plain(rounded - margin), _plain(rounded + margin))
+
+
+def _fixed(d: Decimal) -> str:
+    """A rounded number with its places, as a student writes it (no ``-0``)."""
+    text = format(d, "f")
+    return text[1:] if text.startswith("-") and Decimal(text) == 0 else text
 
 
 def _plain(d: Decimal) -> str:

@@ -3,15 +3,21 @@
 Each question shows the problem's instructions and givens (HTML tables) and a table
 per asked stage whose open cells are ``NUMERICAL`` blanks::
 
-    {1:NUMERICAL:=0.786:0.005~%0%0.545:0.005#You divided the scaled scores ...~...}
+    {1:NUMERICAL:=0.786:0.00540~%0%0.545:0.005#You divided the scaled scores ...~...}
 
-The first alternative is the exact value with the problem's tolerance (full
-marks); every mistake that applies to the cell (:mod:`attn_tutor.export.bank`) follows as
-a 0% alternative whose feedback is the diagnosis. Moodle's numerical marking takes
+The first alternative (full marks) is the value rounded to the asked places, which
+Moodle shows as "the correct answer", with a margin wide enough that the exact value
+± the problem's tolerance is inside (:func:`attn_tutor.export.bank.right_answer`);
+every mistake that applies to the cell (:mod:`attn_tutor.export.bank`) and lies
+outside that range follows as a 0% alternative whose feedback is the diagnosis. Moodle's numerical marking takes
 the first alternative within its tolerance, so the right answer always wins where
 ranges overlap. The worked arithmetic is the general feedback, shown after an
-attempt. All sheets of one problem share a category (``$course$/top/<set>/<problem>``),
-so a quiz's "random question" from that category gives each student one variant.
+attempt. All sheets of one problem share a category (``$course$/top/<set>/<problem>``,
+each level escaped as Moodle's own export does), so a quiz's "random question" from
+that category gives each student one variant of that problem (a whole problem, every
+stage, is one question); and each variant's questions carry the variant as a tag
+(``<tags>``, read by ``qformat_xml::import_question_tags``), so that one quiz per
+variant, which keeps a student on one variant throughout, is the bank filtered by a tag.
 
 Escaping follows Moodle's parser (question/type/multianswer/questiontype.php): a
 blank runs from ``{n:TYPE:`` to the first ``}``; alternatives end at ``~``, an
@@ -29,12 +35,15 @@ layer (ElementTree) escapes everything once more.
 from __future__ import annotations
 
 import xml.etree.ElementTree as ET
+from collections.abc import Iterator
 from html import escape
+from typing import BinaryIO
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import asked_row_indices, asked_stages
-from attn_tutor.export import bank_html
+from attn_tutor.export import bank, bank_html
 from attn_tutor.export.bank import Cell, Question, decimal_text
+from attn_tutor.export.xmlstream import Streamed, write_document
 from attn_tutor.solve.layout import explain_blocks, stage_table
 
 _CLOZE = {"}": "&#125;", "{": "&#123;", "#": "&#35;", "~": "&#126;", "\\": "&#92;", "/": "&#47;", '"': "&#34;", "'": "&#39;"}
@@ -55,9 +64,11 @@ def feedback(sentence: str) -> str:
 
 
 def blank(cell: Cell) -> str:
-    """``{1:NUMERICAL:=value:tolerance~%0%wrong:tolerance#diagnosis~...}``"""
+    """``{1:NUMERICAL:=rounded:margin~%0%wrong:tolerance#diagnosis~...}``: the right answer as
+    rounded to the asked places (what Moodle shows as the correct answer), its margin wide enough for
+    the exact value ± the tolerance (:func:`attn_tutor.export.bank.right_answer`)."""
     tolerance = decimal_text(cell.tolerance)
-    alternatives = [f"={decimal_text(cell.value)}:{tolerance}"]
+    alternatives = [f"={cell.right.text}:{cell.right.margin}"]
     for mistake in cell.mistakes:
         alternatives.append(f"%0%{decimal_text(mistake.value)}:{tolerance}#{feedback(mistake.sentence)}")
     return "{1:NUMERICAL:" + "~".join(alternatives) + "}"
@@ -96,11 +107,23 @@ def general_feedback(question: Question, lang: str) -> str:
     return "\n".join(parts)
 
 
-def category_path(set_title: str, question: Question) -> str:
-    """``$course$/top/<set>/<problem>``; a ``/`` inside a name is written ``//``, as Moodle reads it."""
-    problem = question.problem
+def category_name(name: str) -> str:
+    """One level of a Moodle category path, as Moodle's own export writes it
+    (``qformat_default::assemble_category_path``, question/format.php): a ``/`` doubled, and a space
+    before a leading or after a trailing ``/``, so the level neither splits nor merges with the next
+    when Moodle reads the path back (``split_category_path``: split at a lone ``/``, trim, ``//`` -> ``/``)."""
+    escaped = name.replace("/", "//")
+    if escaped.startswith("/"):
+        escaped = " " + escaped
+    if escaped.endswith("/"):
+        escaped = escaped + " "
+    return escaped
+
+
+def category_path(set_title: str, problem) -> str:
+    """``$course$/top/<set>/<problem>``, each level written as :func:`category_name` says."""
     name = f"{problem.id} — {problem.title}" if problem.title else problem.id
-    return "$course$/top/" + "/".join(part.replace("/", "//") for part in (set_title, name))
+    return "$course$/top/" + "/".join(category_name(part) for part in (set_title, name))
 
 
 def _text_element(parent: ET.Element, tag: str, value: str, html: bool = False) -> ET.Element:
@@ -109,24 +132,39 @@ def _text_element(parent: ET.Element, tag: str, value: str, html: bool = False) 
     return element
 
 
-def render(questions: list[Question], lang: str, *, set_title: str) -> str:
-    """A Moodle XML question file: per problem a category, then its questions (one per sheet)."""
-    quiz = ET.Element("quiz")
-    by_problem: dict[str, list[Question]] = {}
-    for question in questions:
-        by_problem.setdefault(question.problem.id, []).append(question)
-    for problem_id, group in by_problem.items():
-        category = ET.SubElement(quiz, "question", {"type": "category"})
-        _text_element(category, "category", category_path(set_title, group[0]))
+def document(sheets, lang: str, *, set_title: str) -> Streamed:
+    """A Moodle XML question file: per problem a category, then its questions (one per sheet,
+    tagged with its variant), each question made as it is written."""
+    return Streamed("quiz", {}, _elements(sheets, lang, set_title))
+
+
+def _elements(sheets, lang: str, set_title: str) -> Iterator[ET.Element]:
+    for problem in sheets[0].problem_set.problems:
+        category = ET.Element("question", {"type": "category"})
+        _text_element(category, "category", category_path(set_title, problem))
         _text_element(category, "info", "", html=True)
-        for question in group:
-            element = ET.SubElement(quiz, "question", {"type": "cloze"})
-            name = problem_id if question.variant is None else f"{problem_id} — {t('export.variant_number', lang, seed=question.variant)}"
-            _text_element(element, "name", name)
-            _text_element(element, "questiontext", question_text(question, lang), html=True)
-            _text_element(element, "generalfeedback", general_feedback(question, lang), html=True)
-            ET.SubElement(element, "penalty").text = "0.3333333"
-            ET.SubElement(element, "hidden").text = "0"
-            # no <idnumber>: it must be unique in its category, so importing the file twice would clash
-    ET.indent(quiz)
-    return '<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(quiz, encoding="unicode") + "\n"
+        yield category
+        for sheet in sheets:
+            yield question_element(bank.question(sheet, sheet.problem_set.get(problem.id), lang), lang)
+
+
+def question_element(question: Question, lang: str) -> ET.Element:
+    """One Cloze question: a problem of one sheet."""
+    problem_id = question.problem.id
+    element = ET.Element("question", {"type": "cloze"})
+    variant = None if question.variant is None else t("export.variant_number", lang, seed=question.variant)
+    _text_element(element, "name", problem_id if variant is None else f"{problem_id} — {variant}")
+    _text_element(element, "questiontext", question_text(question, lang), html=True)
+    _text_element(element, "generalfeedback", general_feedback(question, lang), html=True)
+    ET.SubElement(element, "penalty").text = "0.3333333"
+    ET.SubElement(element, "hidden").text = "0"
+    # no <idnumber>: it must be unique in its category, so importing the file twice would clash
+    if variant is not None:
+        # a tag per variant (qformat_xml::import_question_tags): filter the bank by it to make one quiz per variant
+        ET.SubElement(ET.SubElement(ET.SubElement(element, "tags"), "tag"), "text").text = variant
+    return element
+
+
+def write(stream: BinaryIO, sheets, lang: str, *, set_title: str) -> None:
+    """The Moodle XML file, written to ``stream`` question by question."""
+    write_document(stream, document(sheets, lang, set_title=set_title))

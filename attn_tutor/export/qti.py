@@ -1,13 +1,19 @@
 """Questions as an IMS QTI 1.2 package (a zip with ``imsmanifest.xml``), as Canvas imports it.
 
-One quiz (``assessment``) holds, per problem and asked cell, a question group
-(``section`` with ``selection_number`` 1) of that cell's numerical item from every
-sheet: with ``--variants`` each student draws each cell from a random variant,
-and every item shows its own variant's givens, so it stands alone.
+The package holds one quiz (``assessment``, a resource of its own in the manifest) per
+sheet: the set as written, or with ``--variants`` one per variant, so that a student
+keeps one variant through the whole quiz and can carry each stage into the next
+(Canvas imports every assessment of a package as a quiz of its own, to be assigned to
+a group or section). Each quiz has a section per problem (no random draw, so Canvas
+lists its items as they stand) and in it, in worksheet order, a numerical item per
+asked cell, showing the problem's givens, so that it stands alone. Every ident is made
+with a stable hash of the set (:func:`set_key`): two banks never share one.
 
 An item is Canvas's ``numerical_question``: a ``render_fib fibtype="Decimal"``
-box; the right answer is an exact answer with a margin (``varequal`` or the
-range ``vargte``/``varlte`` of the problem's tolerance) worth 100. Each mistake
+box; the right answer is an exact answer with a margin worth 100: ``varequal``
+the value rounded to the asked places (what Canvas shows as the correct answer), or
+the range ``vargte``/``varlte`` around it, wide enough that the exact value ± the
+problem's tolerance is inside (:func:`attn_tutor.export.bank.right_answer`). Each mistake
 that applies to the cell (:mod:`attn_tutor.export.bank`) is a further condition on its
 own range, worth 0, whose feedback is the diagnosis. Canvas reads every plain
 range or exact answer of a numerical item as another *right* answer, so a
@@ -24,15 +30,17 @@ fixed order), so the same input gives the same bytes.
 from __future__ import annotations
 
 import hashlib
-import io
 import xml.etree.ElementTree as ET
 import zipfile
+from collections.abc import Iterator
 from html import escape
+from typing import BinaryIO
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt
-from attn_tutor.export import bank_html
-from attn_tutor.export.bank import Cell, Question, bounds, decimal_text
+from attn_tutor.export import bank, bank_html
+from attn_tutor.export.bank import Cell, Question, bounds
+from attn_tutor.export.xmlstream import Streamed, write_document
 
 QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
@@ -100,7 +108,8 @@ def incorrect_feedback(cell: Cell, lang: str, decimals: int) -> str:
     return f"<p>{text(t('export.qti_mistakes', lang))}</p><ul>{items}</ul>"
 
 
-def item(question: Question, cell: Cell, lang: str) -> ET.Element:
+def item(question: Question, cell: Cell, lang: str, key: str) -> ET.Element:
+    """One cell's numerical item; ``key`` (:func:`set_key`) makes its ident the set's own."""
     problem = question.problem
     name = " · ".join(
         part
@@ -113,7 +122,7 @@ def item(question: Question, cell: Cell, lang: str) -> ET.Element:
         )
         if part is not None
     )
-    element = ET.Element("item", {"ident": ident("item", problem.id, question.variant, cell.row, cell.stage, cell.index), "title": name})
+    element = ET.Element("item", {"ident": ident("item", key, problem.id, question.variant, cell.row, cell.stage, cell.index), "title": name})
     meta = ET.SubElement(ET.SubElement(element, "itemmetadata"), "qtimetadata")
     _field(meta, "question_type", "numerical_question")
     _field(meta, "points_possible", "1")
@@ -128,11 +137,10 @@ def item(question: Question, cell: Cell, lang: str) -> ET.Element:
         "decvar",
         {"maxvalue": "100", "minvalue": "0", "varname": "SCORE", "vartype": "Decimal"},
     )
-    low, high = bounds(cell.value, cell.tolerance)
     right = ET.SubElement(processing, "respcondition", {"continue": "No"})
     either = ET.SubElement(ET.SubElement(right, "conditionvar"), "or")
-    ET.SubElement(either, "varequal", {"respident": "response1"}).text = decimal_text(cell.value)
-    _range(ET.SubElement(either, "and"), low, high)
+    ET.SubElement(either, "varequal", {"respident": "response1"}).text = cell.right.text
+    _range(ET.SubElement(either, "and"), cell.right.low, cell.right.high)
     ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
     feedback_ids = []
     for number, mistake in enumerate(cell.mistakes, start=1):
@@ -155,59 +163,92 @@ def item(question: Question, cell: Cell, lang: str) -> ET.Element:
     return element
 
 
-def assessment(questions: list[Question], lang: str, *, set_title: str, identifier: str) -> ET.Element:
-    root = ET.Element("questestinterop", {"xmlns": QTI_NS, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": QTI_LOCATION})
-    test = ET.SubElement(root, "assessment", {"ident": identifier, "title": set_title})
-    _field(ET.SubElement(test, "qtimetadata"), "cc_maxattempts", "1")
-    top = ET.SubElement(test, "section", {"ident": "root_section"})
-    groups: dict[tuple, list[tuple[Question, Cell]]] = {}
-    for question in questions:
-        for cell in question.cells:
-            groups.setdefault((question.problem.id, cell.row, cell.stage, cell.index), []).append((question, cell))
-    for (problem_id, row, stage, index), members in groups.items():
-        first = members[0][1]
-        title = f"{problem_id} · {first.token} · {t(f'quiz.stage.{stage}', lang)} · {first.column}"
-        section = ET.SubElement(top, "section", {"ident": ident("group", identifier, problem_id, row, stage, index), "title": title})
-        selection = ET.SubElement(ET.SubElement(section, "selection_ordering"), "selection")
-        ET.SubElement(selection, "selection_number").text = "1"
-        ET.SubElement(ET.SubElement(selection, "selection_extension"), "points_per_item").text = "1"
-        for question, cell in members:
-            section.append(item(question, cell, lang))
-    return root
+def set_key(sheets, set_title: str) -> str:
+    """A stable hash of what a bank holds: its title and every sheet's problems as given (not where
+    they stand in the file). Every ident in the package is made with it, so two banks share none,
+    and the same bank made again has the same idents."""
+    parts: list[object] = [set_title]
+    for sheet in sheets:
+        parts.append(sheet.variant)
+        parts.extend(repr(problem._replace(line=None)) for problem in sheet.problem_set.problems)
+    return ident("set", *parts)
 
 
-def manifest(identifier: str, files: list[str], title: str) -> ET.Element:
+def assessment_title(set_title: str, sheet, lang: str) -> str:
+    return set_title if sheet.variant is None else f"{set_title} — {t('export.variant_number', lang, seed=sheet.variant)}"
+
+
+def assessment(sheet, lang: str, *, set_title: str, key: str) -> Streamed:
+    """One quiz: every asked cell of one sheet (a variant, or the set as written), a section per
+    problem, its items made as they are written."""
+    identifier = ident("assessment", key, sheet.variant)
+    parts = _assessment_parts(sheet, lang, key)
+    return Streamed(
+        "questestinterop",
+        {"xmlns": QTI_NS, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": QTI_LOCATION},
+        [Streamed("assessment", {"ident": identifier, "title": assessment_title(set_title, sheet, lang)}, parts)],
+    )
+
+
+def _assessment_parts(sheet, lang: str, key: str) -> Iterator[ET.Element | Streamed]:
+    meta = ET.Element("qtimetadata")
+    _field(meta, "cc_maxattempts", "1")
+    yield meta
+    yield Streamed("section", {"ident": "root_section"}, _problem_sections(sheet, lang, key))
+
+
+def _problem_sections(sheet, lang: str, key: str) -> Iterator[Streamed]:
+    for question in bank.sheet_questions(sheet, lang):
+        problem = question.problem
+        title = f"{problem.id} — {problem.title}" if problem.title else problem.id
+        yield Streamed(
+            "section",
+            {"ident": ident("problem", key, sheet.variant, problem.id), "title": title},
+            (item(question, cell, lang, key) for cell in question.cells),
+        )
+
+
+def manifest(key: str, quizzes: dict[str, str], title: str) -> ET.Element:
+    """The package's manifest: one QTI resource per quiz (``quizzes``: identifier -> file)."""
     root = ET.Element(
         "manifest",
-        {"identifier": ident("manifest", identifier), "xmlns": CP_NS, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": CP_LOCATION},
+        {"identifier": ident("manifest", key), "xmlns": CP_NS, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": CP_LOCATION},
     )
     metadata = ET.SubElement(root, "metadata")
     ET.SubElement(metadata, "schema").text = "IMS Content"
     ET.SubElement(metadata, "schemaversion").text = "1.1.3"
     ET.SubElement(root, "organizations")
     resources = ET.SubElement(root, "resources")
-    resource = ET.SubElement(resources, "resource", {"identifier": identifier, "type": "imsqti_xmlv1p2", "href": files[0]})
-    for name in files:
+    for identifier, name in quizzes.items():
+        resource = ET.SubElement(resources, "resource", {"identifier": identifier, "type": "imsqti_xmlv1p2", "href": name})
         ET.SubElement(resource, "file", {"href": name})
     return root
 
 
-def _xml(element: ET.Element) -> bytes:
-    ET.indent(element)
-    return ('<?xml version="1.0" encoding="UTF-8"?>\n' + ET.tostring(element, encoding="unicode") + "\n").encode("utf-8")
+def package(sheets, lang: str, *, set_title: str) -> dict[str, ET.Element | Streamed]:
+    """The package's files, in zip order: ``imsmanifest.xml``, then one quiz per sheet (each made
+    as it is written), so that a student keeps one variant through the whole quiz."""
+    key = set_key(sheets, set_title)
+    quizzes = {ident("assessment", key, sheet.variant): sheet for sheet in sheets}
+    paths = {identifier: f"{identifier}/{identifier}.xml" for identifier in quizzes}
+    files: dict[str, ET.Element | Streamed] = {"imsmanifest.xml": manifest(key, paths, set_title)}
+    for identifier, sheet in quizzes.items():
+        files[paths[identifier]] = assessment(sheet, lang, set_title=set_title, key=key)
+    return files
 
 
-def render(questions: list[Question], lang: str, *, set_title: str) -> bytes:
-    """The package as zip bytes: ``imsmanifest.xml`` and the quiz, every file listed in the manifest."""
-    identifier = ident("assessment", set_title, *[(q.problem.id, q.variant) for q in questions])
-    quiz_path = f"{identifier}/{identifier}.xml"
-    files = {quiz_path: _xml(assessment(questions, lang, set_title=set_title, identifier=identifier))}
-    files = {"imsmanifest.xml": _xml(manifest(identifier, list(files), set_title)), **files}
-    buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, data in files.items():
-            info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
-            info.compress_type = zipfile.ZIP_DEFLATED
-            info.external_attr = 0o644 << 16
-            archive.writestr(info, data)
-    return buffer.getvalue()
+def zip_info(name: str) -> zipfile.ZipInfo:
+    """A file's entry in the zip: fixed time and permissions, deflated, so the same input gives the same bytes."""
+    info = zipfile.ZipInfo(name, date_time=ZIP_TIME)
+    info.compress_type = zipfile.ZIP_DEFLATED
+    info.external_attr = 0o644 << 16
+    return info
+
+
+def write(stream: BinaryIO, sheets, lang: str, *, set_title: str) -> None:
+    """The package as a zip written to ``stream`` (seekable), every file listed in the manifest,
+    each item compressed as soon as it is made."""
+    with zipfile.ZipFile(stream, "w", zipfile.ZIP_DEFLATED) as archive:
+        for name, root in package(sheets, lang, set_title=set_title).items():
+            with archive.open(zip_info(name), "w") as entry:
+                write_document(entry, root)

@@ -30,6 +30,7 @@ from hypothesis import strategies as st
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import Head, Problem, ProblemSet
+from attn_tutor.core.rounding import fmt
 from attn_tutor.export import bank as lms
 from attn_tutor.marking.marker import stage_tolerance
 from attn_tutor.problems.dump import dump_problem_set
@@ -64,13 +65,16 @@ def test_every_cloze_blank_parses_with_the_tolerance_and_the_diagnosis_feedback(
         for blank, cell in zip(blanks, question.cells):
             right, *wrong = blank["alternatives"]
             assert right["fraction"] == 1.0 and right["feedback"] is None
-            assert right["value"] == pytest.approx(cell.value, abs=1e-12)
-            assert right["tolerance"] == stage_tolerance(question.problem, cell.stage)  # the default fits decimals
+            # the answer Moodle shows is rounded as asked; its range still holds the exact value ± the tolerance
+            assert right["value"] == float(fmt(cell.value, question.problem.decimals))
+            tolerance = stage_tolerance(question.problem, cell.stage)  # the default fits decimals
+            assert right["value"] - right["tolerance"] <= cell.value - tolerance
+            assert cell.value + tolerance <= right["value"] + right["tolerance"]
             assert len(wrong) == len(cell.mistakes)
             for alternative, mistake in zip(wrong, cell.mistakes):
                 assert alternative["fraction"] == 0.0
                 assert alternative["value"] == pytest.approx(mistake.value, abs=1e-12)
-                assert alternative["tolerance"] == stage_tolerance(question.problem, cell.stage)
+                assert alternative["tolerance"] == tolerance
                 assert abs(alternative["value"] - right["value"]) > right["tolerance"]
                 # Moodle shows the decoded feedback as HTML: the reader sees the diagnosis sentence
                 assert shown(alternative["feedback"]) == t(f"grading.diagnosis.{mistake.code}", lang)
@@ -88,6 +92,19 @@ def test_each_problems_variants_share_one_category(run_cli, tmp_path):
         assert category.startswith("$course$/top/")
         assert [name.rsplit(" ", 1)[-1] for name in names] == ["2001", "2002", "2003"]
         assert len({name.split(" — ")[0] for name in names}) == 1
+    # one quiz per variant: the bank filtered by a variant's tag holds that variant of every problem, once
+    by_tag: dict[str, list[str]] = {}
+    for category, element in found:
+        (tag,) = [tag.text for tag in element.findall("tags/tag/text")]
+        assert element.findtext("name/text").endswith(tag)
+        by_tag.setdefault(tag, []).append(category)
+    assert sorted(by_tag) == ["variant 2001", "variant 2002", "variant 2003"]
+    assert all(sorted(categories) == sorted(by_category) for categories in by_tag.values())
+
+
+def test_the_set_as_written_has_no_variant_tags(run_cli, tmp_path):
+    found = moodle_questions(export_bytes(run_cli, tmp_path, "bank.xml"))
+    assert found and all(element.find("tags") is None for _category, element in found)
 
 
 def test_the_first_mistake_listed_is_the_one_grade_would_name(run_cli, tmp_path):
@@ -153,26 +170,31 @@ QTI = "{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}"
 CP = "{http://www.imsglobal.org/xsd/imscp_v1p1}"
 
 
-def open_package(data: bytes) -> tuple[zipfile.ZipFile, ET.Element, ET.Element]:
+def open_package(data: bytes) -> tuple[zipfile.ZipFile, ET.Element, list[ET.Element]]:
+    """The zip, its manifest, and the quiz of each QTI resource in manifest order."""
     archive = zipfile.ZipFile(io.BytesIO(data))
     assert archive.testzip() is None
     manifest = ET.fromstring(archive.read("imsmanifest.xml"))
     listed = [f.get("href") for f in manifest.iter(f"{CP}file")]
     assert sorted(listed + ["imsmanifest.xml"]) == sorted(archive.namelist())  # every file listed, nothing else
-    (resource,) = manifest.iter(f"{CP}resource")
-    assert resource.get("type") == "imsqti_xmlv1p2" and resource.get("href") in listed
-    quiz = ET.fromstring(archive.read(resource.get("href")))
-    return archive, manifest, quiz
+    quizzes = []
+    for resource in manifest.iter(f"{CP}resource"):
+        assert resource.get("type") == "imsqti_xmlv1p2" and resource.get("href") in listed
+        quiz = ET.fromstring(archive.read(resource.get("href")))
+        assert quiz.find(f"{QTI}assessment").get("ident") == resource.get("identifier")
+        quizzes.append(quiz)
+    return archive, manifest, quizzes
 
 
 def test_qti_package_lists_every_file(run_cli, tmp_path):
-    open_package(export_bytes(run_cli, tmp_path, "bank.zip", "--variants", "2", "--seed", "3", "--lang", "ko"))
+    _archive, _manifest, quizzes = open_package(export_bytes(run_cli, tmp_path, "bank.zip", "--variants", "2", "--seed", "3", "--lang", "ko"))
+    assert len(quizzes) == 2  # one quiz per variant
 
 
 @pytest.mark.qti_dtd
 def test_qti_package_validates_against_the_qti_dtd(run_cli, tmp_path):
     data = export_bytes(run_cli, tmp_path, "bank.zip", "--variants", "2", "--seed", "3", "--lang", "ko")
-    archive, _manifest, _quiz = open_package(data)
+    archive, _manifest, _quizzes = open_package(data)
     from lxml import etree
 
     dtd = etree.DTD(os.environ["ATTN_TUTOR_QTI_DTD"])
@@ -198,45 +220,77 @@ def _number(element) -> float:
 
 def test_qti_items_accept_the_tolerance_and_give_each_diagnosis_on_its_range(run_cli, tmp_path):
     data = export_bytes(run_cli, tmp_path, "bank.zip", "--variants", "2", "--seed", "3")
-    _archive, _manifest, quiz = open_package(data)
+    _archive, _manifest, quizzes = open_package(data)
     problem_set = load_problem_set(None)
-    expected = lms.questions(sheets.make_sheets(problem_set, variants=2, seed=3), "en")
-    groups = quiz.find(f"{QTI}assessment/{QTI}section").findall(f"{QTI}section")
-    cells = sum(len(q.cells) for q in expected)
-    assert len(groups) * 2 == cells  # one group per asked cell, holding that cell of both variants
-    items = [item for group in groups for item in group.findall(f"{QTI}item")]
-    assert len(items) == cells
-    for group in groups:
-        assert group.findtext(f"{QTI}selection_ordering/{QTI}selection/{QTI}selection_number") == "1"
-    by_title = {item.get("title"): item for item in items}
+    made = sheets.make_sheets(problem_set, variants=2, seed=3)
+    assert len(quizzes) == len(made)
     checked = 0
-    for question in expected:
-        for cell in question.cells:
-            title = f"{question.problem.id} · variant {question.variant} · {cell.token} · {t('quiz.stage.' + cell.stage)} · {cell.column}"
-            item = by_title[title]
-            fields = {f.findtext(f"{QTI}fieldlabel"): f.findtext(f"{QTI}fieldentry") for f in item.iter(f"{QTI}qtimetadatafield")}
-            assert fields["question_type"] == "numerical_question"
-            assert item.find(f".//{QTI}render_fib").get("fibtype") == "Decimal"
-            right, *wrong = item.find(f"{QTI}resprocessing").findall(f"{QTI}respcondition")
-            assert right.findtext(f"{QTI}setvar") == "100"
-            assert _number(right.find(f".//{QTI}varequal")) == pytest.approx(cell.value, abs=1e-12)
-            low, high = _number(right.find(f".//{QTI}vargte")), _number(right.find(f".//{QTI}varlte"))
-            assert low == pytest.approx(cell.value - cell.tolerance, abs=1e-12)
-            assert high == pytest.approx(cell.value + cell.tolerance, abs=1e-12)
-            feedback = {f.get("ident"): shown(f.findtext(f".//{QTI}mattext")) for f in item.findall(f"{QTI}itemfeedback")}
-            ranges = [c for c in wrong if c.find(f".//{QTI}other") is None]
-            assert len(ranges) == len(cell.mistakes)
-            for condition, mistake in zip(ranges, cell.mistakes):
-                assert condition.findtext(f"{QTI}setvar") == "0"
-                low = _number(condition.find(f".//{QTI}vargte"))
-                high = _number(condition.find(f".//{QTI}varlte"))
-                assert low <= mistake.value <= high and not low <= cell.value <= high
-                link = condition.find(f"{QTI}displayfeedback").get("linkrefid")
-                assert feedback[link] == t(f"grading.diagnosis.{mistake.code}")
-                # Canvas shows the general incorrect feedback: it names every diagnosis too
-                assert mistake.sentence in feedback["general_incorrect_fb"]
-                checked += 1
+    for quiz, sheet in zip(quizzes, made):
+        # one quiz per variant: a section per problem, no random draw, every cell of this variant only
+        assert quiz.find(f".//{QTI}selection_ordering") is None
+        assert quiz.find(f"{QTI}assessment").get("title").endswith(f"variant {sheet.variant}")
+        sections = quiz.find(f"{QTI}assessment/{QTI}section").findall(f"{QTI}section")
+        expected = lms.questions([sheet], "en")
+        assert len(sections) == len(expected) == len(problem_set.problems)
+        for section, question in zip(sections, expected):
+            items = section.findall(f"{QTI}item")
+            assert len(items) == len(question.cells)
+            for item, cell in zip(items, question.cells):
+                title = f"{question.problem.id} · variant {question.variant} · {cell.token} · {t('quiz.stage.' + cell.stage)} · {cell.column}"
+                assert item.get("title") == title
+                fields = {f.findtext(f"{QTI}fieldlabel"): f.findtext(f"{QTI}fieldentry") for f in item.iter(f"{QTI}qtimetadatafield")}
+                assert fields["question_type"] == "numerical_question"
+                assert item.find(f".//{QTI}render_fib").get("fibtype") == "Decimal"
+                right, *wrong = item.find(f"{QTI}resprocessing").findall(f"{QTI}respcondition")
+                assert right.findtext(f"{QTI}setvar") == "100"
+                assert right.find(f".//{QTI}varequal").text == fmt(cell.value, question.problem.decimals)  # as asked
+                low, high = _number(right.find(f".//{QTI}vargte")), _number(right.find(f".//{QTI}varlte"))
+                assert low <= cell.value - cell.tolerance and cell.value + cell.tolerance <= high
+                feedback = {f.get("ident"): shown(f.findtext(f".//{QTI}mattext")) for f in item.findall(f"{QTI}itemfeedback")}
+                ranges = [c for c in wrong if c.find(f".//{QTI}other") is None]
+                assert len(ranges) == len(cell.mistakes)
+                for condition, mistake in zip(ranges, cell.mistakes):
+                    assert condition.findtext(f"{QTI}setvar") == "0"
+                    low = _number(condition.find(f".//{QTI}vargte"))
+                    high = _number(condition.find(f".//{QTI}varlte"))
+                    assert low <= mistake.value <= high and not low <= cell.value <= high
+                    link = condition.find(f"{QTI}displayfeedback").get("linkrefid")
+                    assert feedback[link] == t(f"grading.diagnosis.{mistake.code}")
+                    # Canvas shows the general incorrect feedback: it names every diagnosis too
+                    assert mistake.sentence in feedback["general_incorrect_fb"]
+                    checked += 1
     assert checked > 100
+
+
+def test_no_two_banks_share_an_ident(run_cli, tmp_path):
+    """Canvas keys questions and quizzes by ident: two banks (another set, another title, other
+    variants) never share one; the same bank made again keeps its own."""
+    from attn_tutor.problems.dump import dump_problem_set as dump
+
+    one = load_problem_set(None)
+    other = tmp_path / "other.yaml"
+    other.write_text(dump(ProblemSet(one.problems[:2], title=one.title)), encoding="utf-8")  # same ids, fewer problems
+    banks = {
+        "set": ["--variants", "2", "--seed", "3"],
+        "again": ["--variants", "2", "--seed", "3"],
+        "title": ["--variants", "2", "--seed", "3", "--title", "Quiz 2"],
+        "seed": ["--variants", "2", "--seed", "4"],
+        "as written": [],
+        "another set": [str(other)],
+    }
+    idents = {}
+    for name, args in banks.items():
+        _archive, _manifest, quizzes = open_package(export_bytes(run_cli, tmp_path, f"{name}.zip", *args))
+        kinds = (f"{QTI}assessment", f"{QTI}section", f"{QTI}item")
+        found = [e.get("ident") for quiz in quizzes for e in quiz.iter() if e.tag in kinds and e.get("ident") != "root_section"]
+        found.append(_manifest.get("identifier"))
+        assert len(found) == len(set(found))  # unique within the package
+        idents[name] = set(found)
+    assert idents["set"] == idents["again"]
+    names = [n for n in banks if n != "again"]
+    for i, a in enumerate(names):
+        for b in names[i + 1 :]:
+            assert not idents[a] & idents[b], (a, b)
 
 
 def test_qti_zip_is_byte_identical_when_remade(run_cli, tmp_path):
@@ -285,8 +339,8 @@ def test_blanks_follow_the_tables_for_every_shape(run_cli, tmp_path, shape):
     loaded = load_problem_set(str(path)).problems[0]
     cells = lms.asked_cells(engine.solve(loaded), "en")
     blanks, _rest = parse_cloze(element.findtext("questiontext/text"))
-    assert [b["alternatives"][0]["value"] for b in blanks] == pytest.approx([c.value for c in cells], abs=1e-12)
-    assert all(b["alternatives"][0]["tolerance"] == stage_tolerance(loaded, c.stage) for b, c in zip(blanks, cells))
+    assert [b["alternatives"][0]["value"] for b in blanks] == [float(fmt(c.value, loaded.decimals)) for c in cells]
+    assert all(b["alternatives"][0]["tolerance"] == float(c.right.margin) for b, c in zip(blanks, cells))
     masked = sum(1 for row in range(len(loaded.tokens)) for stage in ("scores", "scaled", "weights")
                  for j in range(len(loaded.keys)) if not engine.solve(loaded).head.mask[row, j]) * len(loaded.heads)
     width = sum(len(loaded.keys) * len(loaded.heads) for _ in ("scores", "scaled", "weights")) * len(loaded.tokens)

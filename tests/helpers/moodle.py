@@ -135,3 +135,33 @@ def moodle_questions(data: bytes) -> list[tuple[str, ET.Element]]:
             assert question.get("type") == "cloze"
             found.append((category, question))
     return found
+
+
+def numerical_accepts(answer: str, tolerance: str, typed: str) -> bool:
+    """Whether Moodle marks ``typed`` right for a NUMERICAL alternative ``answer:tolerance``.
+
+    Moodle's ``qtype_numerical_answer::within_tolerance`` (question/type/numerical/question.php),
+    with the tolerance type every Cloze blank gets (2, nominal) and PHP's default
+    ``precision`` of 14; PHP reads the strings as doubles, as Python's ``float`` does::
+
+        $tolerance = $this->tolerance + pow(10, -1 * ini_get('precision')) * max(1, abs($this->answer));
+        return array($this->answer - $tolerance, $this->answer + $tolerance);
+        ...
+        return $min <= $value && $value <= $max;
+    """
+    value, centre = float(typed), float(answer)
+    width = abs(float(tolerance)) + 10.0**-14 * max(1.0, abs(centre))
+    return centre - width <= value <= centre + width
+
+
+def split_category_path(path: str) -> list[str]:
+    """Moodle's ``qformat_default::split_category_path`` (question/format.php): split at every ``/``
+    that has no ``/`` on either side, then each name trimmed (PHP's ``trim``) and ``//`` read as ``/``::
+
+        $rawnames = preg_split('~(?<!/)/(?!/)~', $path);
+        foreach ($rawnames as $rawname) {
+            $names[] = clean_param(trim(str_replace('//', '/', $rawname)), PARAM_TEXT);
+        }
+
+    (``clean_param(PARAM_TEXT)`` strips HTML tags, which the tests' names do not hold.)"""
+    return [raw.replace("//", "/").strip(" \t\n\r\0\x0b") for raw in re.split(r"(?<!/)/(?!/)", path)]

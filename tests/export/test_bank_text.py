@@ -1,0 +1,137 @@
+"""Text entering a bank (a title, a problem's title, tokens) gives well-formed XML and whole category names.
+
+* A control or invisible character is refused with a sentence before anything is written:
+  in ``--title`` as a usage error (exit 2), in a problem set's text with its file:line:column
+  (exit 1). Everything else, however hostile to XML or Cloze (``]]>``, ``&``, quotes,
+  astral characters), is written so that an XML parser reads every written bank back.
+* A set title or problem name holding ``/`` — at its start, its end, doubled — stays one
+  Moodle category level: the path read back as Moodle's ``split_category_path`` reads it
+  (tests/helpers/moodle.py) gives exactly the names written.
+"""
+
+from __future__ import annotations
+
+import io
+import xml.etree.ElementTree as ET
+import zipfile
+from types import SimpleNamespace
+
+import pytest
+from helpers.moodle import moodle_questions, split_category_path
+from hypothesis import given
+from hypothesis import strategies as st
+
+from attn_tutor.export import moodle
+
+SET = """title: {title}
+problems:
+  - id: p
+    title: {problem_title}
+    tokens: [{token}, b]
+    key_tokens: [{key}, y]
+    Q: [[1, 0], [0, 1]]
+    K: [[1, 2], [0, 1]]
+    V: [[1, 0], [0, 1]]
+"""
+PLAIN = {"title": "Set", "problem_title": "Problem", "token": "a", "key": "x"}
+LINES = {"title": 1, "problem_title": 4, "token": 5, "key": 6}
+
+REFUSED = {
+    "NUL": "\x00", "SOH": "\x01", "vertical tab": "\x0b", "escape sequence": "\x1b[31m", "DEL": "\x7f",
+    "NEL (C1)": "\x85", "zero width space": "\u200b", "right-to-left override": "\u202e",
+    "line separator": "\u2028", "non-character": "\ufffe", "tab": "\t", "newline": "\n",
+}  # fmt: skip
+ACCEPTED = {
+    "CDATA end": "a]]>b", "ampersand": "Q & K &amp; &#1;", "markup": "<b>x</b> <!-- c -->", "quotes": "\"'",
+    "cloze": "{1:NM:=1} ~#}", "slashes": "/a//b/", "astral": "𝒜 😀", "replacement": "\ufffd", "korean": "질의 토큰",
+}  # fmt: skip
+
+
+def quoted(text: str) -> str:
+    """A YAML double-quoted scalar: every character outside printable ASCII as a ``\\u`` escape but
+    astral ones, written as they are (YAML has no surrogate-pair escapes)."""
+    return '"' + "".join(
+        ch if ch > "\uffff" or (" " <= ch <= "~" and ch not in '"\\') else f"\\u{ord(ch):04x}" for ch in text
+    ) + '"'
+
+
+def write_set(tmp_path, **fields) -> str:
+    path = tmp_path / "set.yaml"
+    path.write_text(SET.format(**{k: quoted(v) for k, v in {**PLAIN, **fields}.items()}), encoding="utf-8")
+    return str(path)
+
+
+def parsed_documents(fmt: str, data: bytes) -> list[ET.Element]:
+    """Every XML document of a written bank, parsed (expat: a conforming XML 1.0 parser)."""
+    if fmt == "moodle":
+        return [ET.fromstring(data)]
+    archive = zipfile.ZipFile(io.BytesIO(data))
+    return [ET.fromstring(archive.read(name)) for name in archive.namelist()]
+
+
+@pytest.mark.parametrize("fmt", ["moodle", "qti"])
+@pytest.mark.parametrize("name", list(REFUSED))
+def test_a_control_character_in_title_is_refused_before_anything_is_written(run_cli, tmp_path, fmt, name):
+    out = tmp_path / "bank.out"
+    result = run_cli("export", "-f", fmt, "--title", f"Quiz {REFUSED[name]} 3", "-o", str(out), "--lang", "en")
+    assert result.exit_code == 2, result.output
+    assert "--title" in result.output and f"U+{ord(REFUSED[name][0]):04X}" in result.output
+    assert "Traceback" not in result.output and not out.exists()
+
+
+def test_a_byte_that_is_not_utf8_in_title_is_refused(run_cli, tmp_path):
+    out = tmp_path / "bank.xml"
+    result = run_cli("export", "-f", "moodle", "--title", "Quiz \udcff", "-o", str(out), "--lang", "ko")  # argv's surrogateescape
+    assert result.exit_code == 2 and "--title" in result.output and "U+DCFF" in result.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("fmt", ["moodle", "qti"])
+@pytest.mark.parametrize("field", list(LINES))
+@pytest.mark.parametrize("name", ["SOH", "escape sequence", "DEL", "NEL (C1)", "right-to-left override"])
+def test_a_control_character_in_the_sets_text_is_refused_with_where(run_cli, tmp_path, fmt, field, name):
+    path = write_set(tmp_path, **{field: f"v{REFUSED[name]}"})
+    out = tmp_path / "bank.out"
+    result = run_cli("export", path, "-f", fmt, "-o", str(out), "--lang", "en")
+    assert result.exit_code == 1, result.output
+    assert f"set.yaml:{LINES[field]}:" in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize("fmt", ["moodle", "qti"])
+@pytest.mark.parametrize("name", list(ACCEPTED))
+def test_hostile_but_allowed_text_makes_well_formed_xml_everywhere(run_cli, tmp_path, fmt, name):
+    text = ACCEPTED[name]
+    path = write_set(tmp_path, title=f"T {text}", problem_title=f"P {text}", token=f"a{text}", key=f"x{text}")
+    out = tmp_path / "bank.out"
+    for args, title in ((["--title", f"O {text}"], f"O {text}"), (["--variants", "2", "--seed", "5"], f"T {text}")):
+        result = run_cli("export", path, "-f", fmt, "-o", str(out), "--force", "--lang", "en", *args)
+        assert result.exit_code == 0, result.output
+        documents = parsed_documents(fmt, out.read_bytes())
+        # the parsed bank says the text as written
+        if fmt == "moodle":
+            categories = [c.findtext("category/text") for c in documents[0].iter("question") if c.get("type") == "category"]
+            assert [split_category_path(c)[2:] for c in categories] == [[title.strip(), f"p — P {text}".strip()]]
+        else:
+            titles = [a.get("title") for doc in documents for a in doc.iter("{http://www.imsglobal.org/xsd/ims_qtiasiv1p2}assessment")]
+            assert titles and all(t.startswith(title) for t in titles)
+
+
+NAMES = st.text(alphabet="ab/ 가", min_size=1, max_size=12).filter(lambda s: s.strip(" "))
+
+
+@given(set_title=NAMES, problem_id=st.sampled_from(["p", "a/b", "/p/"]), problem_title=st.none() | NAMES)
+def test_a_category_path_reads_back_as_the_names_written(set_title, problem_id, problem_title):
+    problem = SimpleNamespace(id=problem_id, title=problem_title)
+    name = f"{problem_id} — {problem_title}" if problem_title else problem_id
+    path = moodle.category_path(set_title, problem)
+    assert split_category_path(path) == ["$course$", "top", set_title.strip(" "), name.strip(" ")]
+
+
+@pytest.mark.parametrize("title", ["Quiz/", "/Quiz", "A//B", "/", "a / b /"])
+def test_a_set_title_with_slashes_stays_one_category_level(run_cli, tmp_path, title):
+    out = tmp_path / "bank.xml"
+    result = run_cli("export", write_set(tmp_path, title=title), "-f", "moodle", "-o", str(out))
+    assert result.exit_code == 0, result.output
+    ((category, _element),) = moodle_questions(out.read_bytes())
+    assert split_category_path(category) == ["$course$", "top", title.strip(" "), "p — Problem"]
