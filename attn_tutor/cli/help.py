@@ -273,8 +273,8 @@ _SENTENCES = [
 _DETAILS = [
     (r"(?P<value>.*) is not one of (?P<choices>.*)\.", "click.not_one_of"),
     (r"(?P<value>.*) is not (?P<choices>'[^']*')\.", "click.not_one_of"),
-    (r"(?P<value>.*) is not a valid integer\.", "click.not_integer"),
-    (r"(?P<value>.*) is not a valid float\.", "click.not_number"),
+    (r"(?P<value>.*) is not a valid int(?:eger)?(?: range)?\.", "click.not_integer"),
+    (r"(?P<value>.*) is not a valid float(?: range)?\.", "click.not_number"),
     (r"(?P<value>.*) is not in the range .*\.", "click.out_of_range"),
     (r"\w+ (?P<value>.*) does not exist\.", "click.path_missing"),
     (r"\w+ (?P<value>.*) is a file\.", "click.path_is_file"),
