@@ -166,11 +166,13 @@ def _metavar(param, lang: str) -> str:
     return t(f"help.metavar.{kind}", lang)
 
 
-def _range(param, lang: str) -> str | None:
+def _range(param, lang: str, exact: bool = False) -> str | None:
+    """A number's range as help shows it (an upper bound nobody reads left out), or ``exact``ly,
+    as an error that refuses a value past it says it."""
     low, high = getattr(param.type, "min", None), getattr(param.type, "max", None)
     if low is None and high is None:
         return None
-    if high is None or abs(high) > HUGE_BOUND:
+    if high is None or (abs(high) > HUGE_BOUND and not exact):
         return t("help.range.at_least", lang, low=_number(low)) if low is not None else None
     if low is None:
         return t("help.range.at_most", lang, high=_number(high))
@@ -318,7 +320,7 @@ def usage_message(error, lang: str) -> str:
         return sentence
     if isinstance(error, exceptions.BadParameter):
         param = error.param
-        detail = _said_again(error.message, _DETAILS, lang, range=(_range(param, lang) or "") if param else "") or error.message
+        detail = _said_again(error.message, _DETAILS, lang, range=(_range(param, lang, exact=True) or "") if param else "") or error.message
         if error.param_hint is not None:
             hint = error.param_hint if isinstance(error.param_hint, str) else " / ".join(repr(x) for x in error.param_hint)
         elif param is not None:

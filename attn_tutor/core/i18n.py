@@ -528,6 +528,63 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
         "(손계산 한도). 세트를 나누세요",
     ),
+    # which limit a size is past: solve --large's own (_large), or the hand-sized one --large lifts (_lifted)
+    "problems.too_many_tokens_large": (
+        "{path} has {count} tokens; at most {limit} are allowed, even with --large",
+        "{path}에 토큰이 {count}개 있습니다. --large로도 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_tokens_lifted": (
+        "{path} has {count} tokens; at most {limit} are allowed (a hand-sized limit); solve --format json --large works up to {large}",
+        "{path}에 토큰이 {count}개 있습니다. 최대 {limit}개까지입니다 (손계산 한도). solve --format json --large로는 {large}개까지 풀 수 있습니다",
+    ),
+    "problems.too_many_heads_large": (
+        "{path} has {count} heads; at most {limit} are allowed, even with --large",
+        "{path}에 헤드가 {count}개 있습니다. --large로도 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_heads_lifted": (
+        "{path} has {count} heads; at most {limit} are allowed (a hand-sized limit); solve --format json --large works up to {large}",
+        "{path}에 헤드가 {count}개 있습니다. 최대 {limit}개까지입니다 (손계산 한도). solve --format json --large로는 {large}개까지 풀 수 있습니다",
+    ),
+    "problems.too_many_problems_large": (
+        "{path} has {count} problems; at most {limit} are allowed in one set, even with --large",
+        "{path}에 문제가 {count}개 있습니다. --large로도 한 세트에 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_problems_lifted": (
+        "{path} has {count} problems; at most {limit} are allowed in one set (a hand-sized limit); solve --format json --large works up to {large}",
+        "{path}에 문제가 {count}개 있습니다. 한 세트에 최대 {limit}개까지입니다 (손계산 한도). solve --format json --large로는 {large}개까지 풀 수 있습니다",
+    ),
+    "problems.too_many_cells_large": (
+        "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
+        "in one set, even with --large; split the set",
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). --large로도 한 세트에 최대 {limit}개까지입니다. "
+        "세트를 나누세요",
+    ),
+    "problems.too_many_cells_lifted": (
+        "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
+        "in one set (a hand-sized limit); split the set, or solve --format json --large works up to {large}",
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
+        "(손계산 한도). 세트를 나누거나, solve --format json --large로 {large}개까지 풀 수 있습니다",
+    ),
+    "problems.matrix_too_large_large": (
+        "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row, even with --large",
+        "{path}은(는) {rows} × {cols}입니다. --large로도 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다",
+    ),
+    "problems.matrix_too_large_lifted": (
+        "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row (hand-sized limits); "
+        "solve --format json --large works up to {large_rows} rows and {large_cols} numbers per row",
+        "{path}은(는) {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다 (손계산 한도). "
+        "solve --format json --large로는 {large_rows}행, 한 행에 {large_cols}개까지 풀 수 있습니다",
+    ),
+    "problems.file_too_large_large": (
+        "the file is larger than the limit of {limit} bytes, even with --large; nothing was read from it",
+        "파일이 한도({limit}바이트)보다 큽니다. --large로도 이 이상은 읽지 않습니다. 아무것도 읽지 않았습니다",
+    ),
+    "problems.file_too_large_lifted": (
+        "the file is larger than the limit of {limit} bytes (a hand-sized limit); nothing was read from it; "
+        "solve --format json --large reads up to {large} bytes",
+        "파일이 한도({limit}바이트)보다 큽니다 (손계산 한도). 아무것도 읽지 않았습니다. "
+        "solve --format json --large로는 {large}바이트까지 읽습니다",
+    ),
     "problems.unsafe_character": (
         "{path} holds an invisible or control character ({char}, character {position}); delete it",
         "{path}에 보이지 않는 문자나 제어 문자({char}, {position}번째 글자)가 있습니다. 지우세요",
