@@ -166,17 +166,22 @@ def against_floor(rounds: int, env: dict[str, str], source: str | None) -> None:
     names = list(commands)
     for name in names:
         timed(commands[name], env)  # warm the file cache
-    times: dict[str, list[float]] = {name: [] for name in names}
+    clock: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
     for r in range(rounds):
         for name in names[r % len(names) :] + names[: r % len(names)]:
-            times[name].append(timed(commands[name], env))
+            start = time.perf_counter()
+            cpu[name].append(cpu_timed(commands[name], env))
+            clock[name].append(time.perf_counter() - start)
     print(f"{rounds} rounds; load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     floors = ("floor: numpy, yaml", "floor: numpy, yaml, rich.table")
-    for name in names:
-        ratios = "   ".join(
-            f"÷ {floor[7:]} {statistics.median(a / b for a, b in zip(times[name], times[floor])):.2f}" for floor in floors
-        )
-        print(f"{name:<32} {statistics.median(times[name]) * 1000:7.1f} ms   {ratios}")
+    for label, times in (("wall clock", clock), ("CPU time (steadier on a shared machine)", cpu)):
+        print(f"-- {label}")
+        for name in names:
+            ratios = "   ".join(
+                f"÷ {floor[7:]} {statistics.median(a / b for a, b in zip(times[name], times[floor])):.2f}" for floor in floors
+            )
+            print(f"   {name:<32} {statistics.median(times[name]) * 1000:7.1f} ms   {ratios}")
 
 
 def main() -> None:
