@@ -1,9 +1,12 @@
 """Start-up cost of `attn-tutor solve` against the libraries it cannot avoid, and what each trick earns.
 
-Times, in alternation, `attn-tutor solve` on the packaged set and
-`python -c "import numpy, yaml, rich.table"`, and prints the median of each and
-their ratio (the bar: at most 1.3). Also times `--help` and `--version` against a
-bare `python -c pass`. A benchmark, not a test: run it on a quiet machine.
+Times, in alternation (each round every command once, in a rotating order),
+`attn-tutor solve`, `solve --format json`, `--help`, `solve --help` and `--version`,
+against the import floor `python -c "import numpy, yaml"` (and with rich.table too),
+and prints each median and its ratio to each floor, taken round by round (the bars:
+`solve` at most 1.2, `--help` at most 0.6). ``--source DIR`` times another checkout's
+attn_tutor (``git archive COMMIT | tar -x -C DIR``) for a before and after. A
+benchmark, not a test: run it on a quiet machine.
 
 ``--tricks`` instead times `solve` as shipped and with each start-up trick
 switched alone (off, or on for one that was removed), all in the same alternation:
@@ -19,7 +22,7 @@ otherwise its gain is within the run-to-run spread.
   * ``NamedTuples``: the model's records and the document blocks are NamedTuples; switched
     off, the same classes are frozen dataclasses (rewritten as the modules are imported).
 
-    python benchmarks/startup.py [--rounds 30] [--tricks]
+    python benchmarks/startup.py [--rounds 30] [--tricks] [--source DIR]
 """
 
 from __future__ import annotations
@@ -138,22 +141,61 @@ def tricks(rounds: int, env: dict[str, str]) -> None:
                   f"(quartiles {d_low * 1000:+.1f} to {d_high * 1000:+.1f})   {verdict}")
 
 
+# attn_tutor from DIR, ahead of this environment's (an editable install's finder comes first)
+FROM_SOURCE = (
+    "import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f)]; "
+    "sys.path.insert(0, sys.argv.pop(1)); from attn_tutor.__main__ import run; run()"
+)
+
+
+def against_floor(rounds: int, env: dict[str, str], source: str | None) -> None:
+    """`solve`, `--help`, `--version` and the two floors, each round all of them in a rotating
+    order; each command's ratio to a floor is taken round by round, and the median printed."""
+    py = sys.executable
+    ours = [script()] if source is None else [py, "-c", FROM_SOURCE, source]
+    commands = {
+        "solve": [*ours, "solve"],
+        "solve --format json": [*ours, "solve", "--format", "json"],
+        "--help": [*ours, "--help"],
+        "solve --help": [*ours, "solve", "--help"],
+        "--version": [*ours, "--version"],
+        "floor: numpy, yaml": [py, "-c", "import numpy, yaml"],
+        "floor: numpy, yaml, rich.table": [py, "-c", "import numpy, yaml, rich.table"],
+        "python -c pass": [py, "-c", "pass"],
+    }
+    names = list(commands)
+    for name in names:
+        timed(commands[name], env)  # warm the file cache
+    clock: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            start = time.perf_counter()
+            cpu[name].append(cpu_timed(commands[name], env))
+            clock[name].append(time.perf_counter() - start)
+    print(f"{rounds} rounds; load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
+    floors = ("floor: numpy, yaml", "floor: numpy, yaml, rich.table")
+    for label, times in (("wall clock", clock), ("CPU time (steadier on a shared machine)", cpu)):
+        print(f"-- {label}")
+        for name in names:
+            ratios = "   ".join(
+                f"÷ {floor[7:]} {statistics.median(a / b for a, b in zip(times[name], times[floor])):.2f}" for floor in floors
+            )
+            print(f"   {name:<32} {statistics.median(times[name]) * 1000:7.1f} ms   {ratios}")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--rounds", type=int, default=30)
     parser.add_argument("--tricks", action="store_true", help="what each start-up trick earns instead")
+    parser.add_argument("--source", help="time the attn_tutor in this directory (a checkout) instead")
     options = parser.parse_args()
     rounds = options.rounds
     env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
     if options.tricks:
         tricks(rounds, env)
         return
-    exe = script()
-    py = sys.executable
-    compare("solve vs import numpy,yaml,rich", [exe, "solve"], [py, "-c", "import numpy, yaml, rich.table"], rounds, env)
-    compare("solve --format json", [exe, "solve", "--format", "json"], [py, "-c", "import numpy, yaml, rich.table"], rounds, env)
-    compare("--help vs python -c pass", [exe, "--help"], [py, "-c", "pass"], rounds, env)
-    compare("--version vs python -c pass", [exe, "--version"], [py, "-c", "pass"], rounds, env)
+    against_floor(rounds, env, options.source)
 
 
 if __name__ == "__main__":

@@ -3,8 +3,8 @@
 Each command lives in a module of its own (:data:`COMMANDS` says which) that parses
 the command's options and calls the package below it. :func:`main` builds an app
 holding only the command named on the line (:func:`app_for`), so a run imports that
-command's module and nothing of the others; a bare ``--version`` gets no command, and
-``--help`` or a mistyped command every command. numpy, yaml and rich are imported
+command's module and nothing of the others; ``--version``, the app's ``--help`` and a
+mistyped command get every command by its name and help only, importing none of them. numpy, yaml and rich are imported
 only inside the functions that use them, so ``attn-tutor --help`` and
 ``attn-tutor solve --help`` start fast.
 
@@ -29,7 +29,7 @@ from attn_tutor import __version__
 from attn_tutor.cli.help import LocalGroup, LocalTyper
 from attn_tutor.cli.options import LangOption, check_lang
 from attn_tutor.core.errors import UsageError
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import resolve_lang, t
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # the command -> (its module in attn_tutor.cli, its function); --help lists them in this order
@@ -61,13 +61,20 @@ def main_callback(
         try:
             check_lang(lang)
         except UsageError as error:
-            sys.stderr.write(t("cli.error", "en", message=error.messages("en")[0]) + "\n")
+            said = resolve_lang()  # the environment's language: the refused one cannot be
+            sys.stderr.write(t("cli.error", said, message=error.messages(said)[0]) + "\n")
             raise typer.Exit(2) from None
         os.environ["ATTN_TUTOR_LANG"] = lang.strip().lower()
 
 
-def new_app(names=tuple(COMMANDS)) -> typer.Typer:
-    """The app with the commands ``names`` (all of them unless told), each from its module."""
+def _listed_only() -> None:
+    """A command as the app's own help lists it: its name and help, and nothing of its module."""
+
+
+def new_app(names=tuple(COMMANDS), listed_only: bool = False) -> typer.Typer:
+    """The app with the commands ``names`` (all of them unless told), each from its module;
+    ``listed_only``: each only by its name and help (``help.cmd.<name>``), for the app's own
+    ``--help`` and for a mistyped command, which then import no command's module."""
     app = LocalTyper(
         name="attn-tutor",
         cls=LocalGroup,
@@ -80,7 +87,10 @@ def new_app(names=tuple(COMMANDS)) -> typer.Typer:
     app.callback()(main_callback)
     for name in names:
         module, function = COMMANDS[name]
-        app.command(name=name)(getattr(importlib.import_module(f"attn_tutor.cli.{module}"), function))
+        if listed_only:
+            app.command(name=name)(_listed_only)
+        else:
+            app.command(name=name)(getattr(importlib.import_module(f"attn_tutor.cli.{module}"), function))
     return app
 
 
@@ -97,19 +107,34 @@ def __getattr__(name: str):
     raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
+def command_named(args: list[str]) -> str | None:
+    """The command this line runs: its first word that is not an option (nor ``--lang``'s value),
+    unless ``--help`` comes first (then the app's help is asked for)."""
+    i = 0
+    while i < len(args):
+        arg = args[i]
+        if arg in ("-h", "--help", "--version"):
+            return None
+        if arg == "--":
+            return args[i + 1] if i + 1 < len(args) else None
+        if arg.startswith("-"):
+            i += 2 if arg == "--lang" else 1
+            continue
+        return arg
+    return None
+
+
 def app_for(args: list[str]) -> typer.Typer:
-    """The app for this command line: the named command's alone, none for a bare ``--version``,
-    else every command."""
-    if args and args[0] in COMMANDS:
-        return new_app([args[0]])
-    if args[:1] == ["--version"]:
-        return new_app([])  # the version, before any command is looked at
-    return new_app()
+    """The app for this command line: the named command's alone; for anything else (the app's
+    help, a bare ``--version``, a mistyped command) every command by name and help only."""
+    name = command_named(args)
+    if name in COMMANDS:
+        return new_app([name])
+    return new_app(listed_only=True)
 
 
 def main(argv: list[str] | None = None) -> None:
-    """The console script's entry point: the app of the command named first (none for
-    ``--version``), else every command.
+    """The console script's entry point: the app of the command named (:func:`app_for`).
 
     Typer resolves the parameters of every command it holds before running one, so a
     group holding only the named command parses, helps and errs the same for it and

@@ -1,4 +1,5 @@
-"""``--help`` in the user's language, from the one catalogue (:mod:`attn_tutor.core.i18n`).
+"""``--help`` and click's own usage errors in the user's language, from the one catalogue
+(:mod:`attn_tutor.core.i18n`), laid out by our own formatter: no rich, no Markdown.
 
 Help texts in :mod:`attn_tutor.cli.app` are catalogue keys, not sentences::
 
@@ -13,51 +14,40 @@ parses anything. To add an option: write ``help="help.<command>.<option>"`` (or 
 shared key) and add that key, in English and Korean, to the catalogue's "command-line
 help" section; ``tests/cli/test_help.py`` fails for any help text that is not a key.
 
+:func:`write_help` lays a command's help out in sections (arguments, options,
+commands), wrapped by display width at word boundaries (a Hangul syllable is two
+columns wide), in bold and colour on a terminal (never when piped, or with
+``NO_COLOR``). A default is shown once: not as ``[default: …]`` when the help text
+already says it. A usage error from click (an unknown option, a missing argument, an
+invalid value, a stray argument, an unknown command) is said again from the catalogue
+by :class:`LocalUsageError`, with the same exit status 2.
+
 Only typer and the catalogue are imported here: ``--help`` stays fast.
 """
 
 from __future__ import annotations
 
+import os
+import re
+import shutil
+import sys
 from collections.abc import Sequence
+from difflib import get_close_matches
+from enum import Enum
 
 import typer
 from typer.core import TyperCommand, TyperGroup
 
 from attn_tutor.core.i18n import MESSAGES, resolve_lang, t
+from attn_tutor.render.blocks import display_width
 
-# typer.rich_utils' fixed strings, as catalogue keys
-_RICH_STRINGS = {
-    "ARGUMENTS_PANEL_TITLE": "help.panel.arguments",
-    "OPTIONS_PANEL_TITLE": "help.panel.options",
-    "COMMANDS_PANEL_TITLE": "help.panel.commands",
-    "DEFAULT_STRING": "help.default",
-    "REQUIRED_LONG_STRING": "help.required",
-}
+click = typer._click  # typer's own copy of click: its exceptions and types are not re-exported
+UsageError = click.exceptions.UsageError
+NoArgsIsHelpError = click.exceptions.NoArgsIsHelpError
 
-
-# typer.rich_utils' builders of help text, whose Text we make fold rather than crop: rich's
-# table drops a Korean word for "…" at some widths (a measuring slip with wide characters)
-_BUILDERS = ("_get_help_text", "_get_parameter_help", "_make_command_help")
-
-
-def _fold(renderable):
-    from rich.text import Text
-
-    if isinstance(renderable, Text):
-        renderable.overflow = "fold"
-    for inner in getattr(renderable, "renderables", ()) or ():
-        _fold(inner)
-    return renderable
-
-
-def _folding(build):
-    def wrapper(*args, **kwargs):
-        made = build(*args, **kwargs)
-        if isinstance(made, (str, bytes)) or not hasattr(made, "__iter__") or hasattr(made, "renderables"):
-            return _fold(made)
-        return [_fold(part) for part in made]
-
-    return wrapper
+WIDTH_MIN, WIDTH_MAX = 40, 120
+NBSP = "\u00a0"
+HUGE_BOUND = 10**9  # a range's upper bound beyond this is not worth reading: shown as "at least"
 
 
 def lang_in(args: Sequence[str]) -> str | None:
@@ -74,6 +64,313 @@ def lang_in(args: Sequence[str]) -> str | None:
 
 def _text(key: str | None, lang: str) -> str | None:
     return t(key, lang) if key in MESSAGES else key
+
+
+# --- laying help out ------------------------------------------------------------------
+
+
+def help_width() -> int:
+    """The width help is laid out in: ``COLUMNS`` (or ``TERMINAL_WIDTH``), else the terminal's, within 40–120."""
+    for name in ("COLUMNS", "TERMINAL_WIDTH"):
+        value = os.environ.get(name, "")
+        if value.strip().isdigit():
+            return max(WIDTH_MIN, min(int(value), WIDTH_MAX))
+    return max(WIDTH_MIN, min(shutil.get_terminal_size((80, 24)).columns, WIDTH_MAX))
+
+
+def colour_wanted(stream=None) -> bool:
+    """Bold and colour only on a terminal, and not when ``NO_COLOR`` is set (https://no-color.org)."""
+    stream = sys.stdout if stream is None else stream
+    if os.environ.get("NO_COLOR") or os.environ.get("TERM") == "dumb":
+        return False
+    try:
+        return stream.isatty()
+    except (AttributeError, ValueError):
+        return False
+
+
+class _Style:
+    """ANSI styles, or none."""
+
+    def __init__(self, on: bool) -> None:
+        self.on = on
+
+    def _paint(self, code: str, text: str) -> str:
+        return f"\x1b[{code}m{text}\x1b[0m" if self.on and text else text
+
+    def heading(self, text: str) -> str:
+        return self._paint("1;33", text)
+
+    def name(self, text: str) -> str:
+        return self._paint("1;36", text)
+
+    def metavar(self, text: str) -> str:
+        return self._paint("32", text)
+
+    def note(self, text: str) -> str:
+        return self._paint("2", text)
+
+
+def wrap(text: str, width: int) -> list[str]:
+    """``text`` in lines of at most ``width`` display columns, broken between words only
+    (a word longer than a whole line is the one thing cut); each newline starts a line."""
+    width = max(width, 1)
+    lines: list[str] = []
+    for paragraph in text.split("\n"):
+        line, used = "", 0
+        for word in (w for w in paragraph.split(" ") if w):  # a no-break space holds a note together
+            size = display_width(word)
+            if line and used + 1 + size > width:
+                lines.append(line)
+                line, used = "", 0
+            while size > width and not line:  # longer than a line: cut by characters, the one exception
+                cut, taken = "", 0
+                for ch in word:
+                    if taken + display_width(ch) > width:
+                        break
+                    cut, taken = cut + ch, taken + display_width(ch)
+                lines.append(cut)
+                word = word[len(cut) :]
+                size = display_width(word)
+            if word:
+                line, used = (f"{line} {word}", used + 1 + size) if line else (word, size)
+        lines.append(line)
+    return [line.replace(NBSP, " ") for line in lines]
+
+
+def _pad(text: str, width: int) -> str:
+    return text + " " * max(0, width - display_width(text))
+
+
+def _number(value) -> str:
+    return str(int(value)) if float(value).is_integer() else str(value)
+
+
+def _metavar(param, lang: str) -> str:
+    """What follows an option (nothing for a flag), or an argument's name, as help shows it."""
+    if param.param_type_name == "argument":
+        name = (param.metavar or param.name or "").upper()
+        if param.nargs != 1:
+            name += "..."
+        return name if param.required else f"[{name}]"
+    if getattr(param, "is_flag", False) or getattr(param, "count", False):
+        return ""
+    if param.metavar:
+        return param.metavar
+    choices = getattr(param.type, "choices", None)
+    if choices:
+        return "[" + "|".join(str(getattr(c, "value", c)) for c in choices) + "]"
+    types = click.types
+    kinds = ((types.IntParamType, "integer"), (types.FloatParamType, "number"), ((typer.models.TyperPath, types.File), "path"))
+    kind = next((name for kind, name in kinds if isinstance(param.type, kind)), "text")
+    return t(f"help.metavar.{kind}", lang)
+
+
+def _range(param, lang: str, exact: bool = False) -> str | None:
+    """A number's range as help shows it (an upper bound nobody reads left out), or ``exact``ly,
+    as an error that refuses a value past it says it."""
+    low, high = getattr(param.type, "min", None), getattr(param.type, "max", None)
+    if low is None and high is None:
+        return None
+    if high is None or (abs(high) > HUGE_BOUND and not exact):
+        return t("help.range.at_least", lang, low=_number(low)) if low is not None else None
+    if low is None:
+        return t("help.range.at_most", lang, high=_number(high))
+    return t("help.range.between", lang, low=_number(low), high=_number(high))
+
+
+def _default(param, lang: str, text: str) -> str | None:
+    """``[default: …]``, unless the help text says the default already, or there is none worth saying."""
+    if not getattr(param, "show_default", False) or getattr(param, "is_flag", False):
+        return None
+    value = param.default
+    if value is None or value == () or callable(value):
+        return None
+    if t("help.default_word", lang).lower() in text.lower():
+        return None  # said once, in the words of the help text
+    shown = value.value if isinstance(value, Enum) else value
+    return t("help.default", lang).format(shown)
+
+
+def _param_row(param, lang: str) -> tuple[str, str, str]:
+    """(the names, the metavar, the help with its notes) of a parameter."""
+    text = param.help or ""
+    notes = [note for note in (_range(param, lang), _default(param, lang, text)) if note]
+    if param.required:
+        notes.append(t("help.required", lang))
+    notes = [note.replace(" ", NBSP) for note in notes]  # "[default: table]" is never broken over lines
+    if param.param_type_name == "argument":
+        return _metavar(param, lang), "", " ".join([text, *notes]).strip()
+    names = ", ".join(sorted(param.opts, key=lambda o: (o.startswith("--"), o)) + list(param.secondary_opts))
+    return names, _metavar(param, lang), " ".join([text, *notes]).strip()
+
+
+def usage_line(command, ctx, lang: str) -> str:
+    pieces = [ctx.command_path]
+    if any(p.param_type_name == "option" and not p.hidden for p in command.get_params(ctx)):
+        pieces.append(t("help.usage.options", lang))
+    for param in command.get_params(ctx):
+        if param.param_type_name == "argument" and not getattr(param, "hidden", False):
+            pieces.append(_metavar(param, lang))
+    if isinstance(command, TyperGroup):
+        pieces.append(t("help.usage.command", lang))
+    return " ".join(pieces)
+
+
+def _section(title: str, rows: list[tuple[str, str, str]], width: int, style: _Style) -> list[str]:
+    """A heading, then a row per entry: its names (and metavar) in a column, the help wrapped beside them."""
+    out = [style.heading(f"{title}:")]
+    terms = [(name + (" " + metavar if metavar else ""), name, metavar, text) for name, metavar, text in rows]
+    column = min(max(display_width(term) for term, *_ in terms), max(12, width // 3))
+    text_width = width - 2 - column - 2
+    for term, name, metavar, text in terms:
+        painted = style.name(name) + (" " + style.metavar(metavar) if metavar else "")
+        lines = wrap(text, text_width) if text else [""]
+        if display_width(term) > column:  # too long for the column: the help starts on the next line
+            out.append("  " + painted)
+            out.extend(" " * (column + 4) + line for line in lines)
+            continue
+        out.append("  " + painted + " " * (column - display_width(term) + 2) + lines[0])
+        out.extend(" " * (column + 4) + line for line in lines[1:])
+    return out
+
+
+def write_help(command, ctx, lang: str) -> str:
+    """The whole of a command's (or the group's) help, laid out for the terminal it goes to."""
+    width = help_width()
+    style = _Style(colour_wanted())
+    out = [style.heading(t("help.usage", lang)) + " " + usage_line(command, ctx, lang), ""]
+    if command.help:
+        out += ["  " + line for line in wrap(command.help, width - 2)] + [""]
+    params = [p for p in command.get_params(ctx) if not getattr(p, "hidden", False)]
+    arguments = [_param_row(p, lang) for p in params if p.param_type_name == "argument"]
+    options = [_param_row(p, lang) for p in params if p.param_type_name == "option"]
+    for title, rows in (("help.panel.arguments", arguments), ("help.panel.options", options)):
+        if rows:
+            out += _section(t(title, lang), rows, width, style) + [""]
+    if isinstance(command, TyperGroup):
+        rows = []
+        for name in command.list_commands(ctx):
+            sub = command.get_command(ctx, name)
+            if sub is not None and not sub.hidden:
+                rows.append((name, "", sub.help or ""))
+        if rows:
+            out += _section(t("help.panel.commands", lang), rows, width, style) + [""]
+    return "\n".join(line.rstrip() for line in out).rstrip("\n") + "\n"
+
+
+# --- click's usage errors in the catalogue's words ------------------------------------------
+
+# click's English sentences (a ClickException holds only its text), each the key that says it again
+_SENTENCES = [
+    (r"No such command '(?P<name>.*)'\.(?: Did you mean (?P<matches>.*)\?)?", "click.no_such_command"),
+    (r"Missing command\.", "click.missing_command"),
+    (r"Got unexpected extra argument(?:\(s\)|s)? \((?P<args>.*)\)", "click.extra_arguments"),
+    (r"Option '(?P<name>.*)' requires an argument\.", "click.needs_value"),
+    (r"Option '(?P<name>.*)' requires (?P<count>\d+) arguments\.", "click.needs_values"),
+    (r"Option '(?P<name>.*)' does not take a value\.", "click.takes_no_value"),
+    (r"Argument '(?P<name>.*)' takes (?P<count>\d+) values\.", "click.argument_values"),
+]
+# why a value is invalid, as click's types say it
+_DETAILS = [
+    (r"(?P<value>.*) is not one of (?P<choices>.*)\.", "click.not_one_of"),
+    (r"(?P<value>.*) is not (?P<choices>'[^']*')\.", "click.not_one_of"),
+    (r"(?P<value>.*) is not a valid int(?:eger)?(?: range)?\.", "click.not_integer"),
+    (r"(?P<value>.*) is not a valid float(?: range)?\.", "click.not_number"),
+    (r"(?P<value>.*) is not in the range .*\.", "click.out_of_range"),
+    (r"\w+ (?P<value>.*) does not exist\.", "click.path_missing"),
+    (r"\w+ (?P<value>.*) is a file\.", "click.path_is_file"),
+    (r"\w+ (?P<value>.*) is a directory\.", "click.path_is_directory"),
+    (r"\w+ (?P<value>.*) is not readable\.", "click.path_unreadable"),
+    (r"\w+ (?P<value>.*) is not writable\.", "click.path_unwritable"),
+]
+
+
+def _said_again(text: str, table, lang: str, **extra) -> str | None:
+    """``text``, one of click's sentences in ``table``, said in ``lang``; None for one it does not hold."""
+    for pattern, key in table:
+        found = re.fullmatch(pattern, text.strip(), flags=re.S)
+        if found:
+            return t(key, lang, **{k: v or "" for k, v in found.groupdict().items()}, **extra)
+    return None
+
+
+def _did_you_mean(names: Sequence[str], lang: str) -> str:
+    return " " + t("click.did_you_mean", lang, names=", ".join(names)) if names else ""
+
+
+def usage_message(error, lang: str) -> str:
+    """The sentence of one of click's usage errors, in ``lang``."""
+    exceptions = click.exceptions
+    ctx = getattr(error, "ctx", None)
+    if isinstance(error, exceptions.NoSuchOption):
+        names = sorted(error.possibilities or ())
+        if not names and ctx is not None:
+            known = [o for p in ctx.command.get_params(ctx) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")]
+            names = get_close_matches(error.option_name, known) if error.option_name.startswith("--") else []
+        return t("click.no_such_option", lang, name=error.option_name) + _did_you_mean(names, lang)
+    if isinstance(error, exceptions.MissingParameter):
+        param = error.param
+        name = param.get_error_hint(ctx) if param is not None else ""
+        kind = error.param_type or (param.param_type_name if param is not None else "parameter")
+        sentence = t("click.missing_option" if kind == "option" else "click.missing_argument", lang, name=name)
+        choices = getattr(getattr(param, "type", None), "choices", None)
+        if choices:
+            sentence += " " + t("click.choose_from", lang, choices=", ".join(str(getattr(c, "value", c)) for c in choices))
+        return sentence
+    if isinstance(error, exceptions.BadParameter):
+        param = error.param
+        detail = _said_again(error.message, _DETAILS, lang, range=(_range(param, lang, exact=True) or "") if param else "") or error.message
+        if error.param_hint is not None:
+            hint = error.param_hint if isinstance(error.param_hint, str) else " / ".join(repr(x) for x in error.param_hint)
+        elif param is not None:
+            hint = param.get_error_hint(ctx)
+        else:
+            return t("click.invalid_value_bare", lang, detail=detail)
+        return t("click.invalid_value", lang, name=hint, detail=detail)
+    text = error.format_message().strip()
+    for pattern, key in _SENTENCES:
+        found = re.fullmatch(pattern, text, flags=re.S)
+        if found:
+            fields = {k: v or "" for k, v in found.groupdict().items()}
+            matches = [m.strip(" '") for m in fields.pop("matches", "").split(",") if m.strip(" '")]
+            return t(key, lang, **fields) + _did_you_mean(matches, lang)
+    return text
+
+
+class LocalUsageError(UsageError):
+    """One of click's usage errors, shown from the catalogue: the usage line, where to find
+    help, and the sentence (exit status 2, as click's)."""
+
+    def __init__(self, error, lang: str) -> None:
+        super().__init__(error.message, getattr(error, "ctx", None))
+        self.error, self.lang = error, lang
+        self.exit_code = error.exit_code
+
+    def format_message(self) -> str:
+        return usage_message(self.error, self.lang)
+
+    def show(self, file=None) -> None:
+        file = sys.stderr if file is None else file
+        lines = []
+        ctx = self.ctx
+        if ctx is not None:
+            lines.append(t("help.usage", self.lang) + " " + usage_line(ctx.command, ctx, self.lang))
+            if ctx.command.get_help_option(ctx) is not None:
+                lines.append(t("click.try_help", self.lang, command=ctx.command_path))
+            lines.append("")
+        lines.append(t("cli.error", self.lang, message=self.format_message()))
+        try:
+            file.write("\n".join(lines) + "\n")
+            file.flush()
+        except (OSError, ValueError):
+            pass
+
+
+def _localised(error, lang: str):
+    if isinstance(error, (LocalUsageError, NoArgsIsHelpError)) or not isinstance(error, UsageError):
+        return error
+    return LocalUsageError(error, lang)
 
 
 class _Localised:
@@ -100,7 +397,18 @@ class _Localised:
         for command in getattr(self, "commands", {}).values():  # a group lists its commands' help
             if isinstance(command, _Localised):
                 command.localise(lang)
-        return super().parse_args(ctx, args)
+        try:
+            return super().parse_args(ctx, args)
+        except UsageError as error:
+            if error.ctx is None:  # click's parser says what is wrong but not where: this command
+                error.ctx, error.cmd = ctx, self
+            raise _localised(error, lang) from None
+
+    def make_context(self, *args, **kwargs):
+        try:
+            return super().make_context(*args, **kwargs)
+        except UsageError as error:
+            raise _localised(error, getattr(self, "lang", resolve_lang())) from None
 
     def get_help_option(self, ctx):
         option = super().get_help_option(ctx)
@@ -109,19 +417,7 @@ class _Localised:
         return option
 
     def format_help(self, ctx, formatter) -> None:
-        from typer import rich_utils  # typer's rich help: imports rich
-
-
-        saved = {name: getattr(rich_utils, name) for name in (*_RICH_STRINGS, *_BUILDERS)}
-        try:
-            for name, key in _RICH_STRINGS.items():
-                setattr(rich_utils, name, t(key, self.lang))
-            for name in _BUILDERS:
-                setattr(rich_utils, name, _folding(saved[name]))
-            super().format_help(ctx, formatter)
-        finally:
-            for name, value in saved.items():
-                setattr(rich_utils, name, value)
+        formatter.write(write_help(self, ctx, self.lang))
 
 
 class LocalCommand(_Localised, TyperCommand):
@@ -138,9 +434,26 @@ class LocalGroup(_Localised, TyperGroup):
     def _own_key(self) -> str:
         return "help.app"
 
+    def resolve_command(self, ctx, args):
+        try:
+            return super().resolve_command(ctx, args)
+        except UsageError as error:
+            raise _localised(error, self.lang) from None
+
+    def invoke(self, ctx):
+        try:
+            return super().invoke(ctx)
+        except UsageError as error:  # "Missing command."; a command's own are said already
+            raise _localised(error, self.lang) from None
+
 
 class LocalTyper(typer.Typer):
-    """A Typer whose commands are :class:`LocalCommand` unless told otherwise."""
+    """A Typer whose commands are :class:`LocalCommand` unless told otherwise, and whose help
+    and usage errors are ours (typer's rich help is off)."""
+
+    def __init__(self, *args, **kwargs) -> None:
+        kwargs.setdefault("rich_markup_mode", None)
+        super().__init__(*args, **kwargs)
 
     def command(self, *args, **kwargs):
         kwargs.setdefault("cls", LocalCommand)

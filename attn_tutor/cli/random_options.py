@@ -8,7 +8,6 @@ import typer
 
 from attn_tutor.core.errors import UsageError
 from attn_tutor.core.model import DIM_MAX, SHEET_SEED_MAX, TOKENS_MAX
-from attn_tutor.variants.generate import new_seed, practice_problems
 
 RandomOption = Annotated[bool, typer.Option("--random", help="help.random")]
 
@@ -27,6 +26,7 @@ CausalOption = Annotated[bool, typer.Option("--causal", help="help.random.causal
 
 def random_problem(command: str, seed, tokens, dim, causal: bool):
     """The practice problem of these options, and the command that makes it again."""
+    from attn_tutor.variants.generate import new_seed, practice_problems  # only --random makes one: solve starts without
 
     chosen = seed if seed is not None else new_seed()
     n_tokens, d = tokens if tokens is not None else 3, dim if dim is not None else 2

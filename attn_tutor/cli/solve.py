@@ -35,7 +35,6 @@ from attn_tutor.render import markdown, terminal
 from attn_tutor.render.blocks import Heading, Math
 from attn_tutor.solve import engine, jsonout
 from attn_tutor.solve.layout import solution_blocks
-from attn_tutor.variants.generate import regenerate
 
 
 class SolveFormat(StrEnum):
@@ -92,6 +91,7 @@ def solve(
 
         problem_set = load_problem_set(file, LARGE if large else HAND_SIZED)
         if variant is not None:
+            from attn_tutor.variants.generate import regenerate  # only --variant remakes one: solve starts without
 
             problem_set = regenerate(problem_set, variant)  # exactly as grade remakes a sheet
     chosen = pick_problems(problem_set, problem)

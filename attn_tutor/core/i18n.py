@@ -144,6 +144,42 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help.panel.commands": ("Commands", "명령"),
     "help.default": ("[default: {}]", "[기본값: {}]"),
     "help.required": ("[required]", "[필수]"),
+    # --- our own help layout and click's usage errors (attn_tutor.cli.help) ---------
+    "help.usage": ("Usage:", "사용법:"),
+    "help.usage.options": ("[OPTIONS]", "[옵션]"),
+    "help.usage.command": ("COMMAND [ARGS]...", "명령 [인자]..."),
+    "help.metavar.text": ("TEXT", "텍스트"),
+    "help.metavar.integer": ("INTEGER", "정수"),
+    "help.metavar.number": ("NUMBER", "수"),
+    "help.metavar.path": ("PATH", "경로"),
+    "help.range.between": ("[{low} to {high}]", "[{low}~{high}]"),
+    "help.range.at_least": ("[at least {low}]", "[{low} 이상]"),
+    "help.range.at_most": ("[at most {high}]", "[{high} 이하]"),
+    "help.default_word": ("default", "기본값"),
+    "click.try_help": ("Try '{command} --help' for help.", "도움말 보기: {command} --help"),
+    "click.no_such_option": ("no such option: {name}.", "그런 옵션이 없습니다: {name}."),
+    "click.did_you_mean": ("Did you mean {names}?", "혹시 {names}인가요?"),
+    "click.no_such_command": ("no such command: {name}.", "그런 명령이 없습니다: {name}."),
+    "click.missing_command": ("a command is missing; the commands are listed by --help.", "명령이 빠졌습니다. 명령 목록은 --help로 보세요."),
+    "click.missing_argument": ("missing argument {name}.", "인자가 빠졌습니다: {name}."),
+    "click.missing_option": ("missing option {name}.", "옵션이 빠졌습니다: {name}."),
+    "click.choose_from": ("Choose from: {choices}.", "다음 중에서 고르세요: {choices}."),
+    "click.invalid_value": ("invalid value for {name}: {detail}", "{name}의 값이 잘못되었습니다: {detail}"),
+    "click.invalid_value_bare": ("invalid value: {detail}", "값이 잘못되었습니다: {detail}"),
+    "click.not_one_of": ("{value} is not one of {choices}.", "{value}: {choices} 중 하나여야 합니다."),
+    "click.not_integer": ("{value} is not a whole number.", "{value}: 정수가 아닙니다."),
+    "click.not_number": ("{value} is not a number.", "{value}: 수가 아닙니다."),
+    "click.out_of_range": ("{value} is outside {range}.", "{value}: {range} 범위를 벗어납니다."),
+    "click.path_missing": ("{value} does not exist.", "{value}: 그런 파일이나 디렉터리가 없습니다."),
+    "click.path_is_file": ("{value} is a file; a directory is needed.", "{value}: 파일입니다. 디렉터리가 필요합니다."),
+    "click.path_is_directory": ("{value} is a directory; a file is needed.", "{value}: 디렉터리입니다. 파일이 필요합니다."),
+    "click.path_unreadable": ("{value} cannot be read.", "{value}: 읽을 수 없습니다."),
+    "click.path_unwritable": ("{value} cannot be written.", "{value}: 쓸 수 없습니다."),
+    "click.needs_value": ("option {name} needs a value.", "옵션 {name}에는 값이 필요합니다."),
+    "click.needs_values": ("option {name} needs {count} values.", "옵션 {name}에는 값이 {count}개 필요합니다."),
+    "click.takes_no_value": ("option {name} takes no value.", "옵션 {name}에는 값을 줄 수 없습니다."),
+    "click.argument_values": ("argument {name} takes {count} values.", "인자 {name}에는 값이 {count}개 필요합니다."),
+    "click.extra_arguments": ("unexpected extra argument(s): {args}.", "필요 없는 인자가 더 있습니다: {args}."),
     "help.cmd.solve": (
         "Show a problem worked out stage by stage: scores, scaling, softmax, output. Without FILE: the chapter's example, then the other problems.",
         "문제를 단계별로 풀어 보여 줍니다: 스코어, 스케일링, Softmax, 출력. FILE이 없으면 본문 예제와 나머지 문제 목록을 보여 줍니다.",
@@ -161,8 +197,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "내장 문제 세트의 YAML을 주석까지 그대로 출력합니다. 복사해서 고쳐 쓰세요: attn-tutor show ch13 > my-set.yaml",
     ),
     "help.cmd.quiz": (
-        "Practise or sit an exam: type each stage of a row, get it marked cell by cell.",
-        "연습이나 시험: 행의 단계마다 답을 입력하면 칸마다 채점합니다.",
+        "Practise or sit an exam: type each stage of a row, get it marked cell by cell; type ? for a hint, q to stop.",
+        "연습이나 시험: 행의 단계마다 답을 입력하면 칸마다 채점합니다. ?를 입력하면 힌트를 보여 주고, q를 입력하면 끝냅니다.",
     ),
     "help.cmd.grade": (
         "Mark a whole class's answer files: a gradebook, an item analysis, a score chart.",
@@ -527,6 +563,63 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "in one set (a hand-sized limit); split the set",
         "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
         "(손계산 한도). 세트를 나누세요",
+    ),
+    # which limit a size is past: solve --large's own (_large), or the hand-sized one --large lifts (_lifted)
+    "problems.too_many_tokens_large": (
+        "{path} has {count} tokens; at most {limit} are allowed, even with --large",
+        "{path}에 토큰이 {count}개 있습니다. --large로도 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_tokens_lifted": (
+        "{path} has {count} tokens; at most {limit} are allowed (a hand-sized limit); solve --format json --large works up to {large}",
+        "{path}에 토큰이 {count}개 있습니다. 최대 {limit}개까지입니다 (손계산 한도). solve --format json --large로는 {large}개까지 풀 수 있습니다",
+    ),
+    "problems.too_many_heads_large": (
+        "{path} has {count} heads; at most {limit} are allowed, even with --large",
+        "{path}에 헤드가 {count}개 있습니다. --large로도 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_heads_lifted": (
+        "{path} has {count} heads; at most {limit} are allowed (a hand-sized limit); solve --format json --large works up to {large}",
+        "{path}에 헤드가 {count}개 있습니다. 최대 {limit}개까지입니다 (손계산 한도). solve --format json --large로는 {large}개까지 풀 수 있습니다",
+    ),
+    "problems.too_many_problems_large": (
+        "{path} has {count} problems; at most {limit} are allowed in one set, even with --large",
+        "{path}에 문제가 {count}개 있습니다. --large로도 한 세트에 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_problems_lifted": (
+        "{path} has {count} problems; at most {limit} are allowed in one set (a hand-sized limit); solve --format json --large works up to {large}",
+        "{path}에 문제가 {count}개 있습니다. 한 세트에 최대 {limit}개까지입니다 (손계산 한도). solve --format json --large로는 {large}개까지 풀 수 있습니다",
+    ),
+    "problems.too_many_cells_large": (
+        "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
+        "in one set, even with --large; split the set",
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). --large로도 한 세트에 최대 {limit}개까지입니다. "
+        "세트를 나누세요",
+    ),
+    "problems.too_many_cells_lifted": (
+        "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
+        "in one set (a hand-sized limit); split the set, or solve --format json --large works up to {large}",
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
+        "(손계산 한도). 세트를 나누거나, solve --format json --large로 {large}개까지 풀 수 있습니다",
+    ),
+    "problems.matrix_too_large_large": (
+        "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row, even with --large",
+        "{path}은(는) {rows} × {cols}입니다. --large로도 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다",
+    ),
+    "problems.matrix_too_large_lifted": (
+        "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row (hand-sized limits); "
+        "solve --format json --large works up to {large_rows} rows and {large_cols} numbers per row",
+        "{path}은(는) {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다 (손계산 한도). "
+        "solve --format json --large로는 {large_rows}행, 한 행에 {large_cols}개까지 풀 수 있습니다",
+    ),
+    "problems.file_too_large_large": (
+        "the file is larger than the limit of {limit} bytes, even with --large; nothing was read from it",
+        "파일이 한도({limit}바이트)보다 큽니다. --large로도 이 이상은 읽지 않습니다. 아무것도 읽지 않았습니다",
+    ),
+    "problems.file_too_large_lifted": (
+        "the file is larger than the limit of {limit} bytes (a hand-sized limit); nothing was read from it; "
+        "solve --format json --large reads up to {large} bytes",
+        "파일이 한도({limit}바이트)보다 큽니다 (손계산 한도). 아무것도 읽지 않았습니다. "
+        "solve --format json --large로는 {large}바이트까지 읽습니다",
     ),
     "problems.unsafe_character": (
         "{path} holds an invisible or control character ({char}, character {position}); delete it",

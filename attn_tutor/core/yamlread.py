@@ -288,8 +288,10 @@ class Leaf(NamedTuple):
 
 
 # What the fast path reads. Any other character (a tab, a control character, a lone
-# CR, NEL, LS/PS, a BOM, a surrogate) in a line sends the text to the composer.
-_ODD = re.compile("[^\n\x20-\x7e\xa0-\u2027\u202a-\ud7ff\ue000-\ufefe\uff00-\ufffd\U00010000-\U0010ffff]")
+# CR, NEL, LS/PS, a BOM, a surrogate) in a line sends the text to the composer. Written
+# as the odd characters themselves: the complement of the readable ranges, the same set,
+# compiles in a seventh of the time (start-up).
+_ODD = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
 _INDICATORS = r"""\-?:,\[\]{}#&*!|>'"%@`"""
 # A plain scalar in block context: not starting with an indicator ("-" only before a
 # non-space, as in -1), no ": " or final ":", no " #" (a comment starts there).

@@ -11,8 +11,11 @@ from a student's own numbers (carrying them forward, as :mod:`attn_tutor.marking
 
 from __future__ import annotations
 
+import base64
+import json
 import math
 import os
+import zlib
 
 from attn_tutor.core.i18n import MESSAGES
 from attn_tutor.core.model import Problem, ProblemSet
@@ -171,12 +174,26 @@ def set_name(problem_set: ProblemSet, spec: str | None) -> str:
     return os.path.basename(spec) if spec else problem_set.source
 
 
+def pack(value) -> str:
+    """``value`` as compact JSON, deflated (zlib) and in base64: how the page carries a variant
+    it does not show first; its script unpacks it with the browser's DecompressionStream."""
+    text = json.dumps(value, ensure_ascii=False, separators=(",", ":"), allow_nan=False)
+    return base64.b64encode(zlib.compress(text.encode("utf-8"), 9)).decode("ascii")
+
+
+def unpack(packed: str):
+    """What :func:`pack` packed."""
+    return json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8"))
+
+
 def page_data(sheets, *, lang: str, set_name: str, title: str) -> dict:
-    """Everything the page's script reads: one entry per variant (``variant`` None: the set as written)."""
-    return {
-        "lang": lang,
-        "title": title,
-        "problem_set": set_name,
-        "variants": [{"variant": sheet.variant, "problems": set_data(sheet.problem_set, lang)} for sheet in sheets],
-        "messages": messages(lang),
-    }
+    """Everything the page's script reads: one entry per variant (``variant`` None: the set as
+    written). The first variant's ``problems`` are plain, so the page shows them at once; every
+    other's are ``packed`` (:func:`pack`), about a sixth of their size, and unpacked when chosen."""
+    variants = []
+    for n, sheet in enumerate(sheets):
+        problems = set_data(sheet.problem_set, lang)
+        variants.append(
+            {"variant": sheet.variant, "problems": problems} if n == 0 else {"variant": sheet.variant, "packed": pack(problems)}
+        )
+    return {"lang": lang, "title": title, "problem_set": set_name, "variants": variants, "messages": messages(lang)}

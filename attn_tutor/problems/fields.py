@@ -22,6 +22,7 @@ from attn_tutor.core.model import (
     ENTRY_DECIMALS_MAX,
     ENTRY_MAX,
     HAND_SIZED,
+    LARGE,
     NUMBER_MAX,
     STAGES,
     TEXT_MAX,
@@ -120,6 +121,16 @@ class Fields:
         elif where is None:
             where = Location(self.source)
         self.findings.append(Finding(message, args, where))
+
+    def over_limit(self, key: str, where: Node | None, within_large: bool, **args: object) -> None:
+        """A size past ``self.limits``, said with the limit it is past: under ``solve --large``
+        ``key``'s ``_large`` sentence (even --large allows no more); past the hand-sized limit but
+        ``within_large``, ``key``'s ``_lifted`` sentence (how far --large goes); else ``key``'s own."""
+        if self.limits == LARGE:
+            key += "_large"
+        elif within_large:
+            key += "_lifted"
+        self.add(key, where, **args)
 
     def fail(self) -> InvalidProblemSet:
         order = sorted(
@@ -229,7 +240,10 @@ class Fields:
         if items is None:
             return None
         if len(items) > self.limits.tokens:
-            self.add("problems.too_many_tokens", node, path=path, count=len(items), limit=self.limits.tokens)
+            self.over_limit(
+                "problems.too_many_tokens", node, len(items) <= LARGE.tokens,
+                path=path, count=len(items), limit=self.limits.tokens, large=LARGE.tokens,
+            )  # fmt: skip
             return None
         first: dict[str, int] = {}
         for i, (token, item) in enumerate(items, start=1):
@@ -285,9 +299,11 @@ class Fields:
         most_rows, most_cols = max(self.limits.tokens, self.limits.dim), self.limits.dim
         if len(node.value) > most_rows or any(isinstance(row, SequenceNode) and len(row.value) > most_cols for row in node.value):
             widest = max((len(row.value) for row in node.value if isinstance(row, SequenceNode)), default=0)
-            self.add(
-                "problems.matrix_too_large", node, path=path, rows=len(node.value), cols=widest,
-                max_rows=most_rows, max_cols=most_cols,
+            large_rows = max(LARGE.tokens, LARGE.dim)
+            self.over_limit(
+                "problems.matrix_too_large", node, len(node.value) <= large_rows and widest <= LARGE.dim,
+                path=path, rows=len(node.value), cols=widest, max_rows=most_rows, max_cols=most_cols,
+                large_rows=large_rows, large_cols=LARGE.dim,
             )  # fmt: skip
             return True
         return False

@@ -57,7 +57,7 @@ from typing import NamedTuple
 
 from attn_tutor.core import yamlread
 from attn_tutor.core.errors import Finding, InvalidProblemSet, Location
-from attn_tutor.core.model import HAND_SIZED, Head, Limits, Matrix, Problem, ProblemSet
+from attn_tutor.core.model import HAND_SIZED, LARGE, Head, Limits, Matrix, Problem, ProblemSet
 from attn_tutor.core.reading import InputRefused, read_regular
 from attn_tutor.core.yamlread import STR, MappingNode, Node, ScalarNode, SequenceNode, is_plain
 from attn_tutor.problems.choice import is_bare_name
@@ -157,6 +157,15 @@ def _read_bytes(path: str | os.PathLike[str], limits: Limits = HAND_SIZED) -> by
     try:
         return read_regular(path, limits.file_bytes)
     except InputRefused as error:
+        found = error.problems[0]
+        if found.key == "input.too_large":  # which limit: --large's own, or the hand-sized one --large lifts
+            try:
+                within_large = os.stat(path).st_size <= LARGE.file_bytes
+            except OSError:
+                within_large = False
+            key = "problems.file_too_large_large" if limits == LARGE else "problems.file_too_large_lifted" if within_large else None
+            if key is not None:
+                raise InvalidProblemSet(key, found.where, limit=f"{limits.file_bytes:,}", large=f"{LARGE.file_bytes:,}") from None
         raise InvalidProblemSet.many(error.problems) from None
 
 
@@ -282,7 +291,10 @@ class _Reader(Fields):
         if items is None:
             return None
         if len(items) > self.limits.problems:
-            self.add("problems.too_many_problems", top["problems"][1], path="problems", count=len(items), limit=self.limits.problems)
+            self.over_limit(
+                "problems.too_many_problems", top["problems"][1], len(items) <= LARGE.problems,
+                path="problems", count=len(items), limit=self.limits.problems, large=LARGE.problems,
+            )  # fmt: skip
             return None
         ids: dict[str, int] = {}
         problems = [self._problem(item, i, ids) for i, item in enumerate(items)]
@@ -290,7 +302,10 @@ class _Reader(Fields):
             return None
         cells = sum(len(p.heads) * len(p.tokens) * len(p.keys) for p in problems if p is not None)
         if cells > self.limits.cells:
-            self.add("problems.too_many_cells", top["problems"][1], path="problems", count=cells, limit=self.limits.cells)
+            self.over_limit(
+                "problems.too_many_cells", top["problems"][1], cells <= LARGE.cells,
+                path="problems", count=cells, limit=self.limits.cells, large=LARGE.cells,
+            )  # fmt: skip
             return None
         return ProblemSet(tuple(p for p in problems if p is not None), title=title, source=self.source)
 
@@ -407,7 +422,10 @@ class _Reader(Fields):
                     self.add("problems.heads_and_matrices", m[key][0], path=f"{path}.{key}", field=key)
             items = self._list(m["heads"][1], f"{path}.heads")
             if items is not None and len(items) > self.limits.heads:
-                self.add("problems.too_many_heads", m["heads"][1], path=f"{path}.heads", count=len(items), limit=self.limits.heads)
+                self.over_limit(
+                    "problems.too_many_heads", m["heads"][1], len(items) <= LARGE.heads,
+                    path=f"{path}.heads", count=len(items), limit=self.limits.heads, large=LARGE.heads,
+                )  # fmt: skip
                 items = None
             heads_complete = items is not None
             for i, item in enumerate(items or []):

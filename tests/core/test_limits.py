@@ -118,3 +118,80 @@ def test_3000_tokens_are_refused_at_once(run_cli, tmp_path):
     found = flat(result.stderr)
     assert "has 3000 tokens; at most 12" in found and "is 3000 × 2; a matrix has at most 12 rows" in found
     assert len(result.stderr.splitlines()) <= 4  # a sentence per thing, not one per entry
+
+
+# --- 4. the limit a refusal names, and --large where it would lift it --------------------------
+
+
+def _tokens_set(n: int) -> str:
+    return _set("  - id: a\n    tokens: [" + ", ".join(f"t{i}" for i in range(n)) + "]\n    Q: [[1]]\n    K: [[1]]\n")
+
+
+def _dim_set(d: int) -> str:
+    return _set("  - id: a\n    tokens: [x]\n    Q: [[" + ", ".join(["1"] * d) + "]]\n    K: [[1]]\n")
+
+
+def _heads_set(n: int) -> str:
+    return _set("  - id: a\n    tokens: [x]\n    heads:\n" + "      - {Q: [[1]], K: [[1]]}\n" * n)
+
+
+def _problems_set(n: int) -> str:
+    return _set("".join(f"  - {{id: p{i}, tokens: [x], Q: [[1]], K: [[1]]}}\n" for i in range(n)))
+
+
+LARGE_RUN = ["solve", "--format", "json", "--large"]
+LIMIT_CASES = [
+    # (command, the set, what the refusal says, what it must not say)
+    (["solve"], _tokens_set(13), "at most 12 are allowed (a hand-sized limit); solve --format json --large works up to 512", None),
+    (["validate"], _tokens_set(600), "at most 12 are allowed (a hand-sized limit)", "--large"),  # past --large's too
+    (LARGE_RUN, _tokens_set(513), "has 513 tokens; at most 512 are allowed, even with --large", "hand-sized"),
+    (["quiz"], _dim_set(9), "(hand-sized limits); solve --format json --large works up to 512 rows and 512 numbers per row", None),
+    (LARGE_RUN, _dim_set(513), "a matrix has at most 512 rows and 512 numbers per row, even with --large", "hand-sized"),
+    (["export"], _heads_set(5), "at most 4 are allowed (a hand-sized limit); solve --format json --large works up to 16", None),
+    (LARGE_RUN, _heads_set(17), "has 17 heads; at most 16 are allowed, even with --large", "hand-sized"),
+    (["validate"], _heads_set(17), "has 17 heads; at most 4 are allowed (a hand-sized limit)", "--large"),
+    (["validate"], _dim_set(513), "a matrix has at most 12 rows and 8 numbers per row (hand-sized limits)", "--large"),
+    (["solve"], _problems_set(51), "at most 50 are allowed in one set (a hand-sized limit)", "--large"),  # --large allows no more
+    (LARGE_RUN, _problems_set(51), "at most 50 are allowed in one set, even with --large", "hand-sized"),
+]  # fmt: skip
+
+
+@pytest.mark.parametrize(("command", "text", "said", "unsaid"), LIMIT_CASES, ids=[f"{' '.join(c[0])}-{i}" for i, c in enumerate(LIMIT_CASES)])
+def test_a_refusal_names_the_limit_it_is_past_and_what_large_would_lift(run_cli, tmp_path, command, text, said, unsaid):
+    path = tmp_path / "big.yaml"
+    path.write_text(text, "utf-8")
+    result = run_cli(*command, str(path), input="q\n")
+    assert result.exit_code == 1
+    found = flat(result.output + result.stderr)
+    assert said in found
+    assert unsaid is None or unsaid not in found
+
+
+@pytest.mark.parametrize(
+    ("size", "command", "said", "unsaid"),
+    [
+        (1_000_001, ["validate"], "larger than the limit of 1,000,000 bytes (a hand-sized limit); nothing was read from it; "
+         "solve --format json --large reads up to 50,000,000 bytes", None),
+        (50_000_001, ["validate"], "the file is larger than the limit of 1,000,000 bytes; nothing", "--large"),
+        (50_000_001, LARGE_RUN, "the file is larger than the limit of 50,000,000 bytes, even with --large", "hand-sized"),
+    ],
+)  # fmt: skip
+def test_a_file_too_large_names_its_limit(run_cli, tmp_path, size, command, said, unsaid):
+    path = tmp_path / "big.yaml"
+    with open(path, "wb") as out:
+        out.truncate(size)  # sparse: refused by its size before a byte is read
+    result = run_cli(*command, str(path))
+    assert result.exit_code == 1
+    found = flat(result.output + result.stderr)
+    assert said in found
+    assert unsaid is None or unsaid not in found
+
+
+def test_the_limit_sentences_are_korean_in_korean(run_cli, tmp_path):
+    path = tmp_path / "big.yaml"
+    path.write_text(_tokens_set(13), "utf-8")
+    found = flat(run_cli("solve", str(path), "--lang", "ko").stderr)
+    assert "최대 12개까지입니다 (손계산 한도). solve --format json --large로는 512개까지 풀 수 있습니다" in found
+    path.write_text(_tokens_set(513), "utf-8")
+    found = flat(run_cli(*LARGE_RUN, str(path), "--lang", "ko").stderr)
+    assert "--large로도 최대 512개까지입니다" in found and "손계산" not in found

@@ -100,7 +100,8 @@ def test_files_over_their_size_cap_are_refused_unread(run_cli, tmp_path, what, l
     make(path)
     if what == "problem set":
         result = run_cli("validate", str(path))
-        assert "the file is larger than the limit of 1,000,000 bytes; nothing was read from it" in flat(result.output)
+        said = "the file is larger than the limit of 1,000,000 bytes (a hand-sized limit); nothing was read from it; solve --format json --large"
+        assert said in flat(result.output)
     else:
         result = run_cli("grade", str(path), "--problems", str(SET), "--csv", str(tmp_path / "book.csv"))
         assert "the file is larger than the limit of 1,000,000 bytes" in flat(result.stderr)

@@ -397,3 +397,19 @@ def test_printing_hides_the_controls(run_cli, tmp_path, open_page):
     page.emulate_media(media="print")
     assert not page.locator('button[data-query="먹었다"]').first.is_visible()
     assert page.locator('section[data-problem="cat-fish"] svg.lines').is_visible()
+
+
+def test_a_packed_variant_chosen_shows_the_weights_solve_variant_gives(run_cli, tmp_path, open_page):
+    """A 30-variant page carries all but the first variant deflated; chosen, one is unpacked by the
+    browser (offline, within the page's CSP) and its lines carry `solve --variant`'s weights."""
+    page = open_page(export_page(run_cli, tmp_path, "--variants", "30", "--seed", "42")).page
+    for number in (42017, 42030, 42001):
+        result = run_cli("solve", "--variant", str(number), "-p", "cat-fish", "--format", "json")
+        (problem,) = json.loads(result.output)["problems"]
+        page.select_option('[data-field="variant"]', label=str(number))
+        section = page.locator('section[data-problem="cat-fish"]')
+        row = problem["tokens"].index("먹었다")
+        section.locator('button[data-query="먹었다"]').click()
+        read = section.locator('line[data-head="0"]').evaluate_all("ls => ls.map(l => Number(l.dataset.weight))")
+        assert len(read) == len(problem["weights"][row])
+        assert all(abs(weight - exact) <= 1e-9 for weight, exact in zip(read, problem["weights"][row]))

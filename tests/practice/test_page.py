@@ -29,10 +29,16 @@ def export(run_cli, tmp_path: Path, *args: str) -> str:
     return out.read_text(encoding="utf-8")
 
 
-def embedded(html: str) -> dict:
+def embedded(html: str, unpacked: bool = True) -> dict:
+    """The page's data; each variant's problems unpacked, as the page's script unpacks them when chosen."""
     match = re.search(r'<script id="page-data" type="application/json">(.*?)</script>', html, re.S)
     assert match
-    return json.loads(match.group(1))
+    data = json.loads(match.group(1))
+    if unpacked:
+        for variant in data["variants"]:
+            if "packed" in variant:
+                variant["problems"] = page_data.unpack(variant.pop("packed"))
+    return data
 
 
 def sha256(text: str) -> str:
@@ -151,3 +157,21 @@ def test_the_page_is_the_same_bytes_every_time(run_cli, tmp_path):
     first = export(run_cli, tmp_path, "--variants", "2", "--seed", "3")
     second = export(run_cli, tmp_path, "--variants", "2", "--seed", "3", "--force")
     assert first == second
+
+
+def test_a_many_variant_page_carries_every_variant_but_the_first_packed(run_cli, tmp_path):
+    """30 variants in well under 1 MB: the first plain (shown at once), the rest deflated, each the
+    very data a one-variant page of that variant carries."""
+    from attn_tutor.problems.load import load_problem_set
+    from attn_tutor.variants.generate import variant_set
+
+    html = export(run_cli, tmp_path, "--variants", "30", "--seed", "42")
+    assert len(html.encode("utf-8")) < 900_000
+    raw = embedded(html, unpacked=False)
+    assert "problems" in raw["variants"][0] and "packed" not in raw["variants"][0]
+    assert all(set(v) == {"variant", "packed"} for v in raw["variants"][1:])
+    data = embedded(html)
+    for index in (1, 17, 29):
+        number = data["variants"][index]["variant"]
+        made = page_data.set_data(variant_set(load_problem_set("ch13"), number), data["lang"])
+        assert data["variants"][index]["problems"] == json.loads(json.dumps(made))

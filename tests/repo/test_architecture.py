@@ -30,8 +30,9 @@ LEVEL = {package: n for n, packages in enumerate(LEVELS) for package in packages
 LAZY = ("numpy", "yaml", "rich", "typst")
 LAZY_ALLOWED = {
     # (module, imported): why it is imported inside a function
-    ("attn_tutor.cli.help", "typer.rich_utils"): "typer's rich help imports rich: only when help is shown",
     ("attn_tutor.cli.quiz", "readline"): "importing readline sets the terminal up: only when the quiz is on one",
+    ("attn_tutor.cli.random_options", "attn_tutor.variants.generate"): "the generator and its marker: only --random (solve starts without)",
+    ("attn_tutor.cli.solve", "attn_tutor.variants.generate"): "the generator and its marker: only solve --variant",
 }
 
 

@@ -26,3 +26,34 @@ def test_solve_does_import_numpy_and_yaml():
     """The probe itself works: a real solve pulls in what it needs."""
     heavy = imported_by("solve", "--format", "json")
     assert "numpy" in heavy and "yaml" in heavy
+
+
+HELP_PROBE = """
+import sys
+sys.argv = ["attn-tutor", *{args!r}]
+from attn_tutor.cli.app import main
+try:
+    main()
+except SystemExit:
+    pass
+sys.stderr.write("\\nMODULES=" + " ".join(sorted(sys.modules)) + "\\n")
+"""
+
+
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"], ["solve", "--help"], ["grade", "--help", "--lang", "ko"], ["solve", "--problme"]]
+)
+def test_help_version_and_usage_errors_import_no_markdown_highlighter_numpy_or_yaml(args):
+    """Our own help formatter: neither rich (its Markdown, markdown_it, pygments) nor numpy or yaml."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", HELP_PROBE.format(args=args)], capture_output=True, text=True,
+        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, timeout=60,
+    )  # fmt: skip
+    line = [part for part in result.stderr.splitlines() if part.startswith("MODULES=")][-1]
+    modules = set(line.removeprefix("MODULES=").split())
+    heavy = {"rich", "rich.markdown", "markdown_it", "pygments", "numpy", "yaml"}
+    assert not {m for m in modules if m.split(".")[0] in {h.split(".")[0] for h in heavy}}
+    assert "attn_tutor.cli.solve" not in modules or args[0] == "solve"  # the app's help imports no command

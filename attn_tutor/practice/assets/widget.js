@@ -590,7 +590,7 @@
         state.variant = chosen;
         state.rows = {};
         history.replaceState(null, "", "#variant=" + data.variants[chosen].variant);
-        renderVariant();
+        whenUnpacked(chosen, renderVariant);
       });
       select.value = String(state.variant);
       header.append(el("p", { class: "variant" }, el("label", { for: "variant", text: t("page.choose_variant") + " " }), select));
@@ -606,6 +606,24 @@
       el("div", { id: "save-status", "aria-live": "polite" }), el("div", { id: "score", "aria-live": "polite" }));
   }
 
+  // Every variant but the first is carried deflated (zlib, in base64: data.py's pack) and
+  // unpacked by the browser's own DecompressionStream the first time it is chosen; meanwhile
+  // the old variant's problems are gone from the page, so nothing is typed into them.
+  function whenUnpacked(index, then) {
+    const variant = data.variants[index];
+    if (variant.problems) return then();
+    const main = document.getElementById("problems");
+    main.replaceChildren();
+    main.setAttribute("aria-busy", "true");
+    const bytes = Uint8Array.from(atob(variant.packed), (c) => c.charCodeAt(0));
+    const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
+    return new Response(stream).text().then((text) => {
+      variant.problems = variant.problems || JSON.parse(text);
+      main.removeAttribute("aria-busy");
+      if (state.variant === index) then();
+    });
+  }
+
   function start() {
     const source = document.getElementById("page-data");
     data = JSON.parse(source.textContent);
@@ -617,7 +635,7 @@
     }
     document.documentElement.classList.add("js");
     buildHeader();
-    renderVariant();
+    whenUnpacked(state.variant, renderVariant);
     // Printing: each problem's figure and its stage-by-stage tables, as static figures.
     let opened = [];
     window.addEventListener("beforeprint", () => {
