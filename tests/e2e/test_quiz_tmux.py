@@ -53,7 +53,7 @@ def test_a_bad_line_is_asked_again_and_ctrl_c_stops_with_130(terminal, tmp_path)
     terminal.wait_for("다시 입력하세요")
     terminal.wait_for("> ", count=2)
     terminal.type("1 6 4")
-    terminal.wait_for("(b) 스케일링")
+    terminal.wait_for("(b) 스케일된 스코어")
     terminal.tmux("send-keys", "-t", "quiz", "-l", "0.71")  # half a line typed, then Ctrl-C
     terminal.wait_for("> 0.71")
     terminal.tmux("send-keys", "-t", "quiz", "C-c")

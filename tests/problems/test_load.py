@@ -524,7 +524,7 @@ def test_messages_in_korean():
     found = findings(base(replace={K_LINE: "    K: [[1, 0], [0, 1, 2]]"}))
     assert found[0].text("ko") == "f.yaml:5:17: problems[0].K의 2행에는 숫자가 3개 있지만 Q의 d_k는 2입니다"
     found = findings(base(add="ask: [weight]"))
-    assert "'weights'을(를) 쓰려던 것인가요?" in found[0].text("ko")
+    assert "'weights'를 쓰려던 것인가요?" in found[0].text("ko")
 
 
 def test_problems_messages_share_placeholders_in_both_languages():
