@@ -351,6 +351,71 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "여기에 탭 문자가 있습니다. YAML의 들여쓰기에는 탭이 아니라 공백을 써야 합니다",
     ),
     "problems.yaml_syntax": ("this is not valid YAML: {detail}", "올바른 YAML이 아닙니다: {detail}"),
+    # YAML syntax errors in words (attn_tutor.core.yamlread._syntax), for problem sets and answer files alike
+    "yaml.colon_in_value": (
+        "a second ':' here: a value that contains ': ' must be quoted (title: 'a: b'), and each key goes on a line of its own",
+        "여기에 두 번째 ':'가 있습니다. ': '가 들어 있는 값은 따옴표로 감싸고(title: 'a: b'), 키는 한 줄에 하나씩 쓰세요",
+    ),
+    "yaml.missing_colon": (
+        "'{text}' has no ':' after its key: write 'key: value' (a space after the colon)",
+        "'{text}'에는 키 뒤에 ':'가 없습니다. '키: 값'처럼 쓰세요 (콜론 뒤에 공백)",
+    ),
+    "yaml.unclosed_quote": (
+        "the quote {quote} opened here is never closed: end the text with {quote} on the same line",
+        "여기서 연 따옴표 {quote}[이] 닫히지 않았습니다. 같은 줄에서 {quote}[으로] 글을 끝내세요",
+    ),
+    "yaml.escape": (
+        "a backslash inside double quotes starts an escape such as \\n: put the text in single quotes ('C:\\dir') or write the backslash twice",
+        "큰따옴표 안의 역슬래시는 \\n 같은 이스케이프의 시작입니다. 작은따옴표로 감싸거나('C:\\dir') 역슬래시를 두 번 쓰세요",
+    ),
+    "yaml.unclosed_bracket": (
+        "the '{open}' opened at line {line}, column {column} is not closed: close it with '{close}' here",
+        "{line}행 {column}열에서 연 '{open}'[이] 닫히지 않았습니다. 여기에 '{close}'[을] 써서 닫으세요",
+    ),
+    "yaml.flow_expected": (
+        "inside the '{open}' opened at line {line}, column {column}, items are separated by ',' and it ends with '{close}'; this is neither",
+        "{line}행 {column}열에서 연 '{open}' 안에서는 항목을 ','로 구분하고 '{close}'[으로] 끝냅니다. 여기는 둘 다 아닙니다",
+    ),
+    "yaml.reserved_character": (
+        "a YAML value cannot start with '{char}': put the value in quotes",
+        "YAML에서는 값을 '{char}'[으로] 시작할 수 없습니다. 값을 따옴표로 감싸세요",
+    ),
+    "yaml.undefined_alias": (
+        "'*{name}' refers to an anchor '&{name}' that is not defined above; to write '*' itself, put the value in quotes",
+        "'*{name}'[은] 위에 없는 앵커 '&{name}'[을] 가리킵니다. '*' 글자 자체를 쓰려면 값을 따옴표로 감싸세요",
+    ),
+    "yaml.bad_anchor": (
+        "'{char}' here must be followed by a name (an anchor or an alias); to write '{char}' itself, put the value in quotes",
+        "여기의 '{char}' 뒤에는 이름(앵커나 별칭)이 와야 합니다. '{char}' 글자 자체를 쓰려면 값을 따옴표로 감싸세요",
+    ),
+    "yaml.block_scalar": (
+        "only a comment may follow '{char}' on its line: write the text on the lines below, indented, or put it in quotes",
+        "'{char}' 뒤에는 같은 줄에 주석만 올 수 있습니다. 글은 아래 줄에 들여 써서 쓰거나 따옴표로 감싸세요",
+    ),
+    "yaml.directive": (
+        "a line starting with '%' is a YAML directive: put the value in quotes",
+        "'%'로 시작하는 줄은 YAML 지시문입니다. 값을 따옴표로 감싸세요",
+    ),
+    "yaml.after_value": (
+        "'{text}' follows a value already complete on this line: delete it, or put the whole value in quotes",
+        "이 줄에서 이미 끝난 값 뒤에 '{text}'[이] 있습니다. 지우거나 값 전체를 따옴표로 감싸세요",
+    ),
+    "yaml.indentation_list": (
+        "this line's indentation does not fit the list that starts at line {line}, column {column}: start each item with '- ' at that column and indent its keys alike",
+        "이 줄의 들여쓰기가 {line}행 {column}열에서 시작하는 목록과 맞지 않습니다. 항목마다 그 열에서 '- '로 시작하고, 항목의 키는 똑같이 들여 쓰세요",
+    ),
+    "yaml.indentation_mapping": (
+        "this line's indentation does not fit the mapping that starts at line {line}, column {column}: the keys of one mapping start at one column, and '-' needs a space after it",
+        "이 줄의 들여쓰기가 {line}행 {column}열에서 시작하는 매핑과 맞지 않습니다. 한 매핑의 키는 같은 열에서 시작하고, '-' 뒤에는 공백이 있어야 합니다",
+    ),
+    "yaml.dash_space": (
+        "'-' starts a list item only with a space after it: write '- {text}'",
+        "'-' 뒤에 공백이 있어야 목록의 항목이 됩니다. '- {text}'처럼 쓰세요",
+    ),
+    "yaml.multiple_documents": (
+        "a second YAML document starts here ('---'): an answer file holds one student's answers; delete the '---' line or split the file",
+        "여기서 두 번째 YAML 문서('---')가 시작됩니다. 답안 파일 하나에는 학생 한 명의 답만 씁니다. '---' 줄을 지우거나 파일을 나누세요",
+    ),
     "problems.multiple_documents": (
         "a second YAML document starts here ('---'); put every problem in the one 'problems:' list",
         "여기서 두 번째 YAML 문서('---')가 시작됩니다. 모든 문제를 하나의 'problems:' 목록에 넣으세요",
