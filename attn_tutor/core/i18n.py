@@ -1370,7 +1370,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "각 칸은 그 문항에서 그 실수와 일치하는 답을 낸 학생 수입니다. 진할수록 많습니다.",
     ),
     "report.no_mistakes": ("No answer matched a known mistake.", "알려진 실수와 일치하는 답이 없습니다."),
-    "report.codes": ("What the mistake codes mean", "실수 코드의 뜻"),
+    "report.codes": ("What each mistake means", "실수마다의 뜻"),
     "report.numbers": ("In numbers", "숫자로 보기"),
     "report.written": ("class report written to {path}", "학급 보고서를 {path}에 저장했습니다"),
     # --- export and generate (attn_tutor.render.*, attn_tutor.variants.generate) ------------

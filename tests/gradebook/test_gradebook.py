@@ -86,9 +86,9 @@ EXPECTED = [
     ("조수아", "3", "37.5", ["1|correct", "1|correct", "0|wrong: column_softmax", "1|follow_through"], MISSING_ROW),
     (
         "윤예준",
-        "3.3333",
+        "3.33",  # 3.3333 shown with two places, half up
         "41.7",
-        ["0.3333|partial: transposed_scores", "1|follow_through", "1|follow_through", "1|follow_through"],
+        ["0.33|partial: transposed_scores", "1|follow_through", "1|follow_through", "1|follow_through"],
         MISSING_ROW,
     ),
     ("장하윤", "3.5", "43.8", ["1|correct", "1|correct", "1|correct", "0.5|partial: used_keys"], MISSING_ROW),
@@ -505,7 +505,7 @@ def test_a_runs_marker_marks_as_the_reference_does(data):
         (-1.5, "-1.5"),  # numbers stay numbers
         (0.5, "0.5"),
         (1.0, "1"),
-        (0.33333, "0.3333"),
+        (0.33333, "0.33"),  # points as a person reads them: two places, half up
         (1042, "1042"),
         (None, ""),
     ],

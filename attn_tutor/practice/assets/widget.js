@@ -15,6 +15,7 @@
   const SVG = "http://www.w3.org/2000/svg";
   let data, M;
   const state = { variant: 0, rows: {} };
+  const SCORE_PLACES = 2;  // points and scores as shown, as everywhere (attn_tutor/gradebook/rows.py)
 
   // --- small helpers --------------------------------------------------------------------
 
@@ -306,7 +307,7 @@
   function feedback(p, row, item) {
     const d = p.decimals;
     const labels = p.labels[item.stage];
-    const lines = [el("p", { class: "verdict", text: t("quiz.verdict", { verdict: t(`grading.verdict.${item.verdict}`), points: numbers.fmtGiven(item.points, d) }) })];
+    const lines = [el("p", { class: "verdict", text: t("quiz.verdict", { verdict: t(`grading.verdict.${item.verdict}`), points: numbers.fmtGiven(item.points, SCORE_PLACES) }) })];
     item.cells.forEach((cell, i) => {
       if (cell !== "wrong" && cell !== "follow_through") return;
       const args = { n: i + 1, label: labels[i], given: numbers.fmtGiven(item.given[i], d), expected: numbers.fmtGiven(item.expected[i], d) };
@@ -475,8 +476,8 @@
     const box = document.getElementById("score");
     if (!box) return;
     const s = totals();
-    const lines = [el("p", { "data-score": String(s.practice), "data-max": String(s.max), text: t("page.score", { score: numbers.fmtGiven(s.practice, 3), max: s.max }) }),
-      el("p", { "data-grade-score": String(s.exam), text: t("page.grade_score", { score: numbers.fmtGiven(s.exam, 3), max: s.max }) })];
+    const lines = [el("p", { "data-score": String(s.practice), "data-max": String(s.max), text: t("page.score", { score: numbers.fmtGiven(s.practice, SCORE_PLACES), max: s.max }) }),
+      el("p", { "data-grade-score": String(s.exam), text: t("page.grade_score", { score: numbers.fmtGiven(s.exam, SCORE_PLACES), max: s.max }) })];
     if (s.exam !== s.practice) lines.push(el("p", { class: "note", text: t("page.grade_differs") }));
     if (s.unchecked) lines.push(el("p", { class: "note", text: t("page.unchecked", { count: s.unchecked }) }));
     box.replaceChildren(...lines);
