@@ -50,8 +50,8 @@ def quotient(top: str, bottom: str) -> Decimal | None:
     a, b = shown(top), shown(bottom)
     if a is None or b is None or b == 0:
         return None
-    with localcontext() as context:
-        context.prec = 60
+    with localcontext() as context:  # 60 digits past the decimal point, however large the whole part
+        context.prec = max(60, a.adjusted() - b.adjusted() + 60)
         return a / b
 
 
