@@ -31,7 +31,7 @@ from typing import NamedTuple
 
 from attn_tutor.core.errors import AttnTutorError, Finding, Location, UsageError
 from attn_tutor.core.i18n import MESSAGES, t
-from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.core.rounding import fmt, fmt_given, fmt_score
 from attn_tutor.core.spool import Spool
 from attn_tutor.core.text import excerpt
 from attn_tutor.core.writing import InputFiles, make_directory, refuse_overwrite, write_atomic
@@ -128,7 +128,7 @@ def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
     labels = cell_labels(solution, item.stage, lang)
     rows = _mark_rows(item, len(labels), problem.decimals, lang)
     verdict = t(f"grading.verdict.{item.verdict}", lang)
-    title = t("feedback.item_title", lang, stage=_stage_label(item.stage, lang), verdict=verdict, points=fmt_given(item.points, 2))
+    title = t("feedback.item_title", lang, stage=_stage_label(item.stage, lang), verdict=verdict, points=fmt_score(item.points))
     blocks: list[Block] = _mark_tables(solution, item, labels, rows, title, lang)
     blocks.extend(Paragraph(note) for note in _item_notes(item, items_by_stage, labels, problem.decimals, lang))
     if item.verdict != "correct":
@@ -233,7 +233,7 @@ def sheet_blocks(student, solved, lang: str) -> list[Block]:
     if student.variant is not None:
         fields.append((t("grade.col.variant", lang), str(student.variant)))
     if student.report is not None:
-        score = f"{fmt_given(student.score, 2)} / {fmt_given(student.max_score, 2)}"
+        score = f"{fmt_score(student.score)} / {fmt_score(student.max_score)}"
         if student.percent is not None:
             score += f" ({fmt(student.percent, 1)}%)"
         fields.append((t("grade.col.score", lang), score))

@@ -21,7 +21,7 @@ from statistics import median
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt
 from attn_tutor.gradebook import bin_label, summary_blocks
-from attn_tutor.marking.marker import DIAGNOSES, VERDICTS
+from attn_tutor.marking.marker import DIAGNOSES, VERDICTS, diagnosis_name
 from attn_tutor.render import html
 from attn_tutor.render.blocks import Bars, Block, Chart, Heading, Paragraph
 
@@ -85,7 +85,7 @@ def misconception_chart(tally, counts: ClassCounts, lang: str) -> Chart | None:
         "grid",
         t("report.misconceptions", lang),
         tuple(item_label(key, lang) for key in rows),
-        tuple(used),
+        tuple(diagnosis_name(code, lang) for code in used),  # a mistake's name in the report's language
         tuple(tuple(per_item[key][code] for code in used) for key in rows),
         note=t("report.misconceptions_note", lang),
         keys=tuple(used),
@@ -116,7 +116,7 @@ def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = 
 
             blocks.append(Heading(t("report.codes", lang), level=3))
             blocks.extend(
-                Paragraph(f"{code}: {t(f'grading.diagnosis.{code}', lang)}") for code in DIAGNOSES if code in grid.series
+                Paragraph(f"{diagnosis_name(code, lang)}: {t(f'grading.diagnosis.{code}', lang)}") for code in grid.keys
             )
     blocks.append(Heading(t("report.numbers", lang), level=2))
     summary = summary_blocks(tally, lang)

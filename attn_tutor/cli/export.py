@@ -12,7 +12,7 @@ import typer
 from attn_tutor.cli.options import LangOption, SetArgument, checked_text, guarded
 from attn_tutor.cli.output import ForceOption, OutputOption, check_output, to_stdout, write_output, write_streamed
 from attn_tutor.core.errors import UsageError
-from attn_tutor.core.i18n import resolve_lang
+from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.core.model import (
     SHEET_SEED_MAX,
     VARIANTS_MAX,
@@ -147,6 +147,7 @@ def export(
         heading = variant_sheets.sheet_title(problem_set, language, title)
         data = page_data.page_data(sheets, lang=language, set_name=name, title=heading)
         write_output(output, page.render(data, title=heading, lang=language), language, force)
+        terminal.plain(t("export.page_teacher_note", language), stderr=True)
         return
     set_title = variant_sheets.sheet_title(problem_set, language, title)
     if chosen in _BANKS:

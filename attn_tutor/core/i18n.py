@@ -12,6 +12,8 @@ from __future__ import annotations
 
 import os
 
+from attn_tutor.core import particles
+
 LANGS = ("en", "ko")
 
 # key: (English, Korean)
@@ -33,11 +35,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cli.no_such_row": (
         "problem '{problem}' has no query token '{row}'; its tokens are: {tokens}",
-        "문제 '{problem}'에 질의 토큰 '{row}'이(가) 없습니다. 토큰: {tokens}",
+        "문제 '{problem}'에 Query 토큰 '{row}'[이] 없습니다. 토큰: {tokens}",
     ),
     "cli.row_in_no_problem": (
         "no problem in {source} has a query token '{row}'",
-        "{source}에 질의 토큰 '{row}'이(가) 있는 문제가 없습니다",
+        "{source}에 Query 토큰 '{row}'[이] 있는 문제가 없습니다",
     ),
     "cli.no_such_stage": (
         "problem '{problem}' has no stage '{stage}' (it has no values, so it stops at the weights)",
@@ -67,25 +69,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "cli.written": ("written to {path}", "{path}에 저장했습니다"),
     "files.is_dir": (
         "{path} is a directory; give a file name to write to",
-        "{path}은(는) 디렉터리입니다. 저장할 파일 이름을 주세요",
+        "{path}[은] 디렉터리입니다. 저장할 파일 이름을 주세요",
     ),
     "files.no_dir": (
         "cannot write {path}: there is no directory {directory}",
         "{path}에 쓸 수 없습니다: {directory} 디렉터리가 없습니다",
     ),
     "files.cannot_write": ("cannot write {path}: {reason}", "{path}에 쓸 수 없습니다: {reason}"),
-    "files.cannot_check": ("cannot check {path}: {reason}", "{path}을(를) 확인할 수 없습니다: {reason}"),
+    "files.cannot_check": ("cannot check {path}: {reason}", "{path}[을] 확인할 수 없습니다: {reason}"),
     "files.symlink": (
         "{path} is a symbolic link; --force replaces only regular files, so give the file it points to, or another name",
-        "{path}은(는) 심볼릭 링크입니다. --force는 일반 파일만 바꾸므로 링크가 가리키는 파일이나 다른 이름을 주세요",
+        "{path}[은] 심볼릭 링크입니다. --force는 일반 파일만 바꾸므로 링크가 가리키는 파일이나 다른 이름을 주세요",
     ),
     "files.not_regular": (
         "{path} is a device, FIFO or socket, not a regular file; --force replaces only regular files, so give another name",
-        "{path}은(는) 장치, FIFO 또는 소켓이지 일반 파일이 아닙니다. --force는 일반 파일만 바꾸므로 다른 이름을 주세요",
+        "{path}[은] 장치, FIFO 또는 소켓이지 일반 파일이 아닙니다. --force는 일반 파일만 바꾸므로 다른 이름을 주세요",
     ),
     "files.is_input": (
         "{path} is one of this command's inputs; it is never overwritten, even with --force; give another name",
-        "{path}은(는) 이 명령의 입력 파일입니다. --force로도 덮어쓰지 않으니 다른 이름을 주세요",
+        "{path}[은] 이 명령의 입력 파일입니다. --force로도 덮어쓰지 않으니 다른 이름을 주세요",
     ),
     "files.appeared": (
         "{path} appeared while attn-tutor was working and was left as it is; nothing was written there "
@@ -95,7 +97,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "files.in_graded_directory": (
         "{path} is inside {directory}, which is being graded; write the outputs outside the answer directory",
-        "{path}은(는) 채점하는 디렉터리 {directory} 안에 있습니다. 출력 파일은 답안 디렉터리 밖에 쓰세요",
+        "{path}[은] 채점하는 디렉터리 {directory} 안에 있습니다. 출력 파일은 답안 디렉터리 밖에 쓰세요",
     ),
     "files.sheet_is_input": (
         "the hand-back sheet of '{student}' would be {path}, one of this command's inputs; it is never overwritten, "
@@ -105,7 +107,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "files.not_a_dir": (
         "{path} exists and is not a directory; give a directory to write the files into",
-        "{path}이(가) 이미 있고 디렉터리가 아닙니다. 파일을 저장할 디렉터리를 주세요",
+        "{path}[이] 이미 있고 디렉터리가 아닙니다. 파일을 저장할 디렉터리를 주세요",
     ),
     "validate.valid": ("{path}: valid", "{path}: 올바름"),
     "validate.invalid": ("{path}: invalid ({count} errors)", "{path}: 오류 {count}개"),
@@ -117,7 +119,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "validate.answer_invalid_one": ("{path}: an answer file with 1 problem", "{path}: 답안 파일, 문제점 1개"),
     "show.no_such_set": (
         "there is no packaged problem set '{name}'; packaged sets: {sets}",
-        "'{name}'(이)라는 내장 문제 세트가 없습니다. 내장 세트: {sets}",
+        "'{name}'[이라는] 내장 문제 세트가 없습니다. 내장 세트: {sets}",
     ),
     "list.col.id": ("id", "id"),
     "list.col.title": ("title", "제목"),
@@ -406,7 +408,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "problems.not_utf8": (
         "the file is not UTF-8 text (byte {byte} here cannot be read; was it saved as CP949/EUC-KR?); save it as UTF-8",
-        "파일이 UTF-8 텍스트가 아닙니다 (이 자리의 바이트 {byte}을(를) 읽을 수 없습니다. CP949/EUC-KR로 저장하지 않았나요?). UTF-8로 다시 저장하세요",
+        "파일이 UTF-8 텍스트가 아닙니다 (이 자리의 바이트 {byte}[을] 읽을 수 없습니다. CP949/EUC-KR로 저장하지 않았나요?). UTF-8로 다시 저장하세요",
     ),
     "problems.empty_file": (
         "the file is empty; a problem set needs a 'problems:' list",
@@ -421,13 +423,78 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "여기에 탭 문자가 있습니다. YAML의 들여쓰기에는 탭이 아니라 공백을 써야 합니다",
     ),
     "problems.yaml_syntax": ("this is not valid YAML: {detail}", "올바른 YAML이 아닙니다: {detail}"),
+    # YAML syntax errors in words (attn_tutor.core.yamlread._syntax), for problem sets and answer files alike
+    "yaml.colon_in_value": (
+        "a second ':' here: a value that contains ': ' must be quoted (title: 'a: b'), and each key goes on a line of its own",
+        "여기에 두 번째 ':'가 있습니다. ': '가 들어 있는 값은 따옴표로 감싸고(title: 'a: b'), 키는 한 줄에 하나씩 쓰세요",
+    ),
+    "yaml.missing_colon": (
+        "'{text}' has no ':' after its key: write 'key: value' (a space after the colon)",
+        "'{text}'에는 키 뒤에 ':'가 없습니다. '키: 값'처럼 쓰세요 (콜론 뒤에 공백)",
+    ),
+    "yaml.unclosed_quote": (
+        "the quote {quote} opened here is never closed: end the text with {quote} on the same line",
+        "여기서 연 따옴표 {quote}[이] 닫히지 않았습니다. 같은 줄에서 {quote}[으로] 글을 끝내세요",
+    ),
+    "yaml.escape": (
+        "a backslash inside double quotes starts an escape such as \\n: put the text in single quotes ('C:\\dir') or write the backslash twice",
+        "큰따옴표 안의 역슬래시는 \\n 같은 이스케이프의 시작입니다. 작은따옴표로 감싸거나('C:\\dir') 역슬래시를 두 번 쓰세요",
+    ),
+    "yaml.unclosed_bracket": (
+        "the '{open}' opened at line {line}, column {column} is not closed: close it with '{close}' here",
+        "{line}행 {column}열에서 연 '{open}'[이] 닫히지 않았습니다. 여기에 '{close}'[을] 써서 닫으세요",
+    ),
+    "yaml.flow_expected": (
+        "inside the '{open}' opened at line {line}, column {column}, items are separated by ',' and it ends with '{close}'; this is neither",
+        "{line}행 {column}열에서 연 '{open}' 안에서는 항목을 ','로 구분하고 '{close}'[으로] 끝냅니다. 여기는 둘 다 아닙니다",
+    ),
+    "yaml.reserved_character": (
+        "a YAML value cannot start with '{char}': put the value in quotes",
+        "YAML에서는 값을 '{char}'[으로] 시작할 수 없습니다. 값을 따옴표로 감싸세요",
+    ),
+    "yaml.undefined_alias": (
+        "'*{name}' refers to an anchor '&{name}' that is not defined above; to write '*' itself, put the value in quotes",
+        "'*{name}'[은] 위에 없는 앵커 '&{name}'[을] 가리킵니다. '*' 글자 자체를 쓰려면 값을 따옴표로 감싸세요",
+    ),
+    "yaml.bad_anchor": (
+        "'{char}' here must be followed by a name (an anchor or an alias); to write '{char}' itself, put the value in quotes",
+        "여기의 '{char}' 뒤에는 이름(앵커나 별칭)이 와야 합니다. '{char}' 글자 자체를 쓰려면 값을 따옴표로 감싸세요",
+    ),
+    "yaml.block_scalar": (
+        "only a comment may follow '{char}' on its line: write the text on the lines below, indented, or put it in quotes",
+        "'{char}' 뒤에는 같은 줄에 주석만 올 수 있습니다. 글은 아래 줄에 들여 써서 쓰거나 따옴표로 감싸세요",
+    ),
+    "yaml.directive": (
+        "a line starting with '%' is a YAML directive: put the value in quotes",
+        "'%'로 시작하는 줄은 YAML 지시문입니다. 값을 따옴표로 감싸세요",
+    ),
+    "yaml.after_value": (
+        "'{text}' follows a value already complete on this line: delete it, or put the whole value in quotes",
+        "이 줄에서 이미 끝난 값 뒤에 '{text}'[이] 있습니다. 지우거나 값 전체를 따옴표로 감싸세요",
+    ),
+    "yaml.indentation_list": (
+        "this line's indentation does not fit the list that starts at line {line}, column {column}: start each item with '- ' at that column and indent its keys alike",
+        "이 줄의 들여쓰기가 {line}행 {column}열에서 시작하는 목록과 맞지 않습니다. 항목마다 그 열에서 '- '로 시작하고, 항목의 키는 똑같이 들여 쓰세요",
+    ),
+    "yaml.indentation_mapping": (
+        "this line's indentation does not fit the mapping that starts at line {line}, column {column}: the keys of one mapping start at one column, and '-' needs a space after it",
+        "이 줄의 들여쓰기가 {line}행 {column}열에서 시작하는 매핑과 맞지 않습니다. 한 매핑의 키는 같은 열에서 시작하고, '-' 뒤에는 공백이 있어야 합니다",
+    ),
+    "yaml.dash_space": (
+        "'-' starts a list item only with a space after it: write '- {text}'",
+        "'-' 뒤에 공백이 있어야 목록의 항목이 됩니다. '- {text}'처럼 쓰세요",
+    ),
+    "yaml.multiple_documents": (
+        "a second YAML document starts here ('---'): an answer file holds one student's answers; delete the '---' line or split the file",
+        "여기서 두 번째 YAML 문서('---')가 시작됩니다. 답안 파일 하나에는 학생 한 명의 답만 씁니다. '---' 줄을 지우거나 파일을 나누세요",
+    ),
     "problems.multiple_documents": (
         "a second YAML document starts here ('---'); put every problem in the one 'problems:' list",
         "여기서 두 번째 YAML 문서('---')가 시작됩니다. 모든 문제를 하나의 'problems:' 목록에 넣으세요",
     ),
     "problems.alias": (
         "'*{name}' repeats the value anchored as '&{name}'; anchors and aliases are not allowed in problem sets, so write the values out in full",
-        "'*{name}'은(는) '&{name}'로 표시한 값을 되풀이하는 별칭입니다. 문제 세트에서는 앵커와 별칭을 쓸 수 없으니 값을 모두 직접 쓰세요",
+        "'*{name}'[은] '&{name}'[으로] 표시한 값을 되풀이하는 별칭입니다. 문제 세트에서는 앵커와 별칭을 쓸 수 없으니 값을 모두 직접 쓰세요",
     ),
     "problems.tag": (
         "the tag '{tag}' is not allowed; a problem set holds only numbers, text, lists and mappings",
@@ -448,7 +515,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Keys and shapes of values.
     "problems.duplicate_key": (
         "{path} is given twice (first on line {first_line}); YAML would silently keep only the last one, so delete one",
-        "{path}이(가) 두 번 나옵니다 (처음은 {first_line}행). YAML은 마지막 것만 조용히 남기므로 하나를 지우세요",
+        "{path}[이] 두 번 나옵니다 (처음은 {first_line}행). YAML은 마지막 것만 조용히 남기므로 하나를 지우세요",
     ),
     "problems.bad_key": (
         "a key in {path} is a list or a mapping; keys must be plain names",
@@ -456,34 +523,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "problems.unknown_key": (
         "{path} is not a known key; the keys allowed here are: {allowed}",
-        "{path}은(는) 알 수 없는 키입니다. 여기서 쓸 수 있는 키: {allowed}",
+        "{path}[은] 알 수 없는 키입니다. 여기서 쓸 수 있는 키: {allowed}",
     ),
     "problems.unknown_key_suggest": (
         "{path} is not a known key; did you mean '{suggestion}'?",
-        "{path}은(는) 알 수 없는 키입니다. '{suggestion}'을(를) 쓰려던 것인가요?",
+        "{path}[은] 알 수 없는 키입니다. '{suggestion}'[을] 쓰려던 것인가요?",
     ),
     "problems.key_not_in_head": (
         "{path}: '{field}' belongs to the problem, not to a head (every head shares it)",
-        "{path}: '{field}'은(는) head가 아니라 문제에 씁니다 (모든 head가 함께 씁니다)",
+        "{path}: '{field}'[은] 헤드가 아니라 문제에 씁니다 (모든 헤드가 함께 씁니다)",
     ),
-    "problems.missing_key": ("{path} is missing '{field}'", "{path}에 '{field}'이(가) 없습니다"),
+    "problems.missing_key": ("{path} is missing '{field}'", "{path}에 '{field}'[이] 없습니다"),
     "problems.expected_mapping": (
         "{path} must be a mapping of keys to values, e.g. lines like 'id: a'",
-        "{path}은(는) 키와 값의 매핑이어야 합니다 (예: 'id: a' 같은 줄)",
+        "{path}[은] 키와 값의 매핑이어야 합니다 (예: 'id: a' 같은 줄)",
     ),
     "problems.expected_list": (
         "{path} must be a list, e.g. [a, b] or lines starting with '- '",
-        "{path}은(는) 목록이어야 합니다 (예: [a, b] 또는 '- '로 시작하는 줄)",
+        "{path}[은] 목록이어야 합니다 (예: [a, b] 또는 '- '로 시작하는 줄)",
     ),
     "problems.expected_text": (
         "{path} must be a single value, not a list or a mapping",
-        "{path}은(는) 목록이나 매핑이 아닌 하나의 값이어야 합니다",
+        "{path}[은] 목록이나 매핑이 아닌 하나의 값이어야 합니다",
     ),
     "problems.empty_list": (
         "{path} is empty; give at least one entry",
-        "{path}이(가) 비어 있습니다. 항목을 하나 이상 쓰세요",
+        "{path}[이] 비어 있습니다. 항목을 하나 이상 쓰세요",
     ),
-    "problems.empty_text": ("{path} is empty", "{path}이(가) 비어 있습니다"),
+    "problems.empty_text": ("{path} is empty", "{path}[이] 비어 있습니다"),
     "problems.empty_item": (
         "{path} entry {item} is empty",
         "{path}의 {item}번째 항목이 비어 있습니다",
@@ -495,20 +562,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Ids and tokens.
     "problems.duplicate_id": (
         "the id '{id}' is used twice (first on line {first_line}); every problem needs its own id",
-        "id '{id}'이(가) 두 번 쓰였습니다 (처음은 {first_line}행). 문제마다 id가 달라야 합니다",
+        "id '{id}'[이] 두 번 쓰였습니다 (처음은 {first_line}행). 문제마다 id가 달라야 합니다",
     ),
     "problems.duplicate_token": (
         "{path}: '{token}' appears twice (entries {first} and {second}); tokens must be unique, so tell repeats apart, e.g. '{token}1' and '{token}2'",
-        "{path}: '{token}'이(가) 두 번 나옵니다 ({first}번째와 {second}번째). 토큰은 서로 달라야 하니 '{token}1', '{token}2'처럼 구별하세요",
+        "{path}: '{token}'[이] 두 번 나옵니다 ({first}번째와 {second}번째). 토큰은 서로 달라야 하니 '{token}1', '{token}2'처럼 구별하세요",
     ),
     "problems.duplicate_entry": (
         "{path}: '{value}' is listed twice",
-        "{path}: '{value}'이(가) 두 번 나옵니다",
+        "{path}: '{value}'[이] 두 번 나옵니다",
     ),
     # Matrices.
     "problems.expected_matrix": (
         "{path} must be a list of rows, each a list of numbers, e.g. [[1, 0], [0, 1]]",
-        "{path}은(는) 행의 목록이어야 하고, 각 행은 숫자의 목록입니다 (예: [[1, 0], [0, 1]])",
+        "{path}[은] 행의 목록이어야 하고, 각 행은 숫자의 목록입니다 (예: [[1, 0], [0, 1]])",
     ),
     "problems.row_not_list": (
         "{path} row {row} must be a list of numbers, e.g. [1, 0]",
@@ -520,31 +587,31 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "problems.entry_not_number": (
         "{path} row {row}, entry {col} is {text}, which is not a number",
-        "{path}의 {row}행 {col}번째 값 {text}은(는) 숫자가 아닙니다",
+        "{path}의 {row}행 {col}번째 값 {text}[은] 숫자가 아닙니다",
     ),
     "problems.entry_boolean": (
         "{path} row {row}, entry {col} is {text}, which YAML reads as true/false, not a number; write a number such as 1 or 0",
-        "{path}의 {row}행 {col}번째 값 {text}은(는) YAML에서 참/거짓으로 읽혀 숫자가 아닙니다. 1이나 0 같은 숫자로 쓰세요",
+        "{path}의 {row}행 {col}번째 값 {text}[은] YAML에서 참/거짓으로 읽혀 숫자가 아닙니다. 1이나 0 같은 숫자로 쓰세요",
     ),
     "problems.entry_quoted": (
         "{path} row {row}, entry {col} is {text}, which is text, not a number; write numbers without quotes",
-        "{path}의 {row}행 {col}번째 값 {text}은(는) 텍스트로 적혀 있어 숫자가 아닙니다. 숫자는 따옴표 없이 쓰세요",
+        "{path}의 {row}행 {col}번째 값 {text}[은] 텍스트로 적혀 있어 숫자가 아닙니다. 숫자는 따옴표 없이 쓰세요",
     ),
     "problems.entry_not_finite": (
         "{path} row {row}, entry {col} is {text}, which is not a finite number; write an ordinary number",
-        "{path}의 {row}행 {col}번째 값 {text}은(는) 유한한 수가 아닙니다. 보통의 수를 쓰세요",
+        "{path}의 {row}행 {col}번째 값 {text}[은] 유한한 수가 아닙니다. 보통의 수를 쓰세요",
     ),
     "problems.entry_too_large": (
         "{path} row {row}, entry {col} is {text}; entries must lie between -1000000 and 1000000 (a hand-sized limit)",
-        "{path}의 {row}행 {col}번째 값 {text}이(가) 너무 큽니다. 값은 -1000000과 1000000 사이여야 합니다 (손계산 한도)",
+        "{path}의 {row}행 {col}번째 값 {text}[이] 너무 큽니다. 값은 -1000000과 1000000 사이여야 합니다 (손계산 한도)",
     ),
     "problems.entry_decimals": (
         "{path} row {row}, entry {col} is {text}; entries have at most 4 decimal places (a hand-sized limit)",
-        "{path}의 {row}행 {col}번째 값 {text}은(는) 소수점 아래가 너무 깁니다. 값은 소수점 아래 4자리까지입니다 (손계산 한도)",
+        "{path}의 {row}행 {col}번째 값 {text}[은] 소수점 아래가 너무 깁니다. 값은 소수점 아래 4자리까지입니다 (손계산 한도)",
     ),
     "problems.matrix_too_large": (
         "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row (hand-sized limits)",
-        "{path}은(는) {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다 (손계산 한도)",
+        "{path}[은] {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다 (손계산 한도)",
     ),
     "problems.too_many_tokens": (
         "{path} has {count} tokens; at most {limit} are allowed (a hand-sized limit)",
@@ -561,7 +628,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "problems.too_many_cells": (
         "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
         "in one set (a hand-sized limit); split the set",
-        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × Key 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
         "(손계산 한도). 세트를 나누세요",
     ),
     # which limit a size is past: solve --large's own (_large), or the hand-sized one --large lifts (_lifted)
@@ -676,40 +743,40 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "problems.mixed_forms": (
         "{path} gives both {direct} and {projected}; give either Q, K, V directly or W_Q, W_K, W_V to project X, not both",
-        "{path}에 {direct}와(과) {projected}가 함께 있습니다. Q, K, V를 직접 주거나 X를 투영할 W_Q, W_K, W_V를 주거나, 둘 중 하나만 쓰세요",
+        "{path}에 {direct}[과] {projected}[이] 함께 있습니다. Q, K, V를 직접 주거나 X를 투영할 W_Q, W_K, W_V를 주거나, 둘 중 하나만 쓰세요",
     ),
     "problems.needs_x": (
         "{path} uses W_Q and W_K, which project X, but it has no X; add X (one row per token)",
-        "{path}은(는) X를 투영하는 W_Q, W_K를 쓰지만 X가 없습니다. X를 쓰세요 (토큰마다 한 행)",
+        "{path}[은] X를 투영하는 W_Q, W_K를 쓰지만 X가 없습니다. X를 쓰세요 (토큰마다 한 행)",
     ),
     "problems.unused_x": (
         "{path} is given, but Q, K, V are given directly, so X is not used; remove X or give W_Q, W_K, W_V instead",
-        "{path}이(가) 있지만 Q, K, V를 직접 주었기 때문에 X는 쓰이지 않습니다. X를 지우거나 대신 W_Q, W_K, W_V를 쓰세요",
+        "{path}[이] 있지만 Q, K, V를 직접 주었기 때문에 X는 쓰이지 않습니다. X를 지우거나 대신 W_Q, W_K, W_V를 쓰세요",
     ),
     "problems.heads_and_matrices": (
         "{path}: with 'heads:', put {field} inside each head, not beside 'heads:'",
-        "{path}: 'heads:'를 쓸 때는 {field}을(를) 'heads:' 옆이 아니라 각 head 안에 쓰세요",
+        "{path}: 'heads:'를 쓸 때는 {field}[을] 'heads:' 옆이 아니라 각 헤드 안에 쓰세요",
     ),
     "problems.values_partial": (
         "{path}: some heads have values (V or W_V) and some do not; give values to every head or to none",
-        "{path}: 값(V 또는 W_V)이 있는 head와 없는 head가 섞여 있습니다. 모든 head에 값을 주거나 모두 빼세요",
+        "{path}: 값(V 또는 W_V)이 있는 헤드와 없는 헤드가 섞여 있습니다. 모든 헤드에 값을 주거나 모두 빼세요",
     ),
     # Options.
     "problems.divide_by": (
         "{path} must be sqrt_d or a positive number from 1e-15 to 1e15 (1 means unscaled), but it is {text}",
-        "{path}은(는) sqrt_d이거나 1e-15 이상 1e15 이하의 양수여야 합니다 (1이면 나누지 않습니다). 지금 값: {text}",
+        "{path}[은] sqrt_d이거나 1e-15 이상 1e15 이하의 양수여야 합니다 (1이면 나누지 않습니다). 지금 값: {text}",
     ),
     "problems.mask_word": (
         "{path} must be none, causal or a 0/1 matrix, but it is {text}",
-        "{path}은(는) none, causal 또는 0/1 행렬이어야 합니다. 지금 값: {text}",
+        "{path}[은] none, causal 또는 0/1 행렬이어야 합니다. 지금 값: {text}",
     ),
     "problems.mask_rows": (
         "{path} needs one row per query token ({expected}), but it has {count}",
-        "{path}에는 질의 토큰마다 한 행씩 {expected}개의 행이 있어야 하는데 {count}개가 있습니다",
+        "{path}에는 Query 토큰마다 한 행씩 {expected}개의 행이 있어야 하는데 {count}개가 있습니다",
     ),
     "problems.mask_row_length": (
         "{path} row {row} needs one entry per key token ({expected}), but it has {count}",
-        "{path}의 {row}행에는 키 토큰마다 값이 하나씩 {expected}개 있어야 하는데 {count}개가 있습니다",
+        "{path}의 {row}행에는 Key 토큰마다 값이 하나씩 {expected}개 있어야 하는데 {count}개가 있습니다",
     ),
     "problems.mask_entry": (
         "{path} row {row}, entry {col} is {text}; mask entries are 1 (may attend) or 0 (may not)",
@@ -721,19 +788,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "problems.unknown_row": (
         "{path}: '{token}' is not one of the query tokens ({tokens})",
-        "{path}: '{token}'은(는) 질의 토큰이 아닙니다 (토큰: {tokens})",
+        "{path}: '{token}'[은] Query 토큰이 아닙니다 (토큰: {tokens})",
     ),
     "problems.unknown_row_suggest": (
         "{path}: '{token}' is not one of the query tokens; did you mean '{suggestion}'?",
-        "{path}: '{token}'은(는) 질의 토큰이 아닙니다. '{suggestion}'을(를) 쓰려던 것인가요?",
+        "{path}: '{token}'[은] Query 토큰이 아닙니다. '{suggestion}'[을] 쓰려던 것인가요?",
     ),
     "problems.unknown_stage": (
         "{path}: '{stage}' is not a stage; the stages are scores, scaled, weights (or softmax) and output",
-        "{path}: '{stage}'은(는) 단계 이름이 아닙니다. 단계는 scores, scaled, weights(또는 softmax), output입니다",
+        "{path}: '{stage}'[은] 단계 이름이 아닙니다. 단계는 scores, scaled, weights(또는 softmax), output입니다",
     ),
     "problems.unknown_stage_suggest": (
         "{path}: '{stage}' is not a stage; did you mean '{suggestion}'?",
-        "{path}: '{stage}'은(는) 단계 이름이 아닙니다. '{suggestion}'을(를) 쓰려던 것인가요?",
+        "{path}: '{stage}'[은] 단계 이름이 아닙니다. '{suggestion}'[을] 쓰려던 것인가요?",
     ),
     "problems.output_without_values": (
         "{path} asks for output, but the problem has no V (or W_V), so it stops at the weights",
@@ -741,15 +808,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "problems.decimals": (
         "{path} must be a whole number from 0 to 10, but it is {text}",
-        "{path}은(는) 0부터 10까지의 정수여야 합니다. 지금 값: {text}",
+        "{path}[은] 0부터 10까지의 정수여야 합니다. 지금 값: {text}",
     ),
     "problems.tolerance": (
         "{path} must be a number greater than 0 and at most 1, but it is {text}",
-        "{path}은(는) 0보다 크고 1 이하인 수여야 합니다. 지금 값: {text}",
+        "{path}[은] 0보다 크고 1 이하인 수여야 합니다. 지금 값: {text}",
     ),
     "problems.tolerance_tight": (
         "problem {id}: tolerance {tolerance} is tighter than decimals: {decimals} allows (rounding as asked and carrying the rounded numbers moves the {stage} by up to {needed}), so answers worked correctly may be marked wrong; leave tolerance out to use the default that fits decimals, or raise it",
-        "문제 {id}: tolerance {tolerance}은(는) decimals: {decimals}에 비해 너무 작습니다 (요구대로 반올림한 값을 이어 쓰면 {stage}이(가) 최대 {needed}까지 달라집니다). 바르게 계산한 답도 오답이 될 수 있으니, tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 더 크게 하세요",
+        "문제 {id}: tolerance {tolerance}[은] decimals: {decimals}에 비해 너무 작습니다 (요구대로 반올림한 값을 이어 쓰면 {stage}[이] 최대 {needed}까지 달라집니다). 바르게 계산한 답도 오답이 될 수 있으니, tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 더 크게 하세요",
     ),
     # --- solve (attn_tutor.solve.layout, attn_tutor.render) ------------------------
     "solve.variant_title": ("{title} — variant {variant}", "{title} — 변형 {variant}"),
@@ -763,8 +830,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "solve.head": ("head {n}", "헤드 {n}"),
     "solve.query_key": ("query \\ key", "Query \\ Key"),
     "solve.scores": ("(a) Scores S = Q·Kᵀ", "(a) 스코어 S = Q·Kᵀ"),
-    "solve.scaled": ("(b) Scaled scores S / {divisor}", "(b) 스케일링 S / {divisor}"),
-    "solve.scaled_note": ("divided by {divisor}", "{divisor}로 나눔"),
+    "solve.scaled": ("(b) Scaled scores S / {divisor}", "(b) 스케일된 스코어 S / {divisor}"),
+    "solve.scaled_note": ("divided by {divisor}", "{divisor}[으로] 나눔"),
     "solve.exps": ("(c) Softmax along each row: e^x and the row sum", "(c) 행별 Softmax: e^x와 행의 합"),
     "solve.sum": ("sum", "합"),
     "solve.weights": ("(c) Attention weights (each row sums to 1)", "(c) 어텐션 가중치 (각 행의 합 = 1)"),
@@ -823,67 +890,67 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "answers.bad_character": (
         "could not read '{text}' at character {pos}: this character is not part of a number or a formula",
-        "{pos}번째 글자 '{text}'을(를) 읽을 수 없습니다: 숫자나 식에 쓰는 글자가 아닙니다",
+        "{pos}번째 글자 '{text}'[을] 읽을 수 없습니다: 숫자나 식에 쓰는 글자가 아닙니다",
     ),
     "answers.hangul": (
         "could not read '{text}' at character {pos}: it is Korean text; switch the keyboard to English (한/영 key) to type numbers and formulas",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 한글입니다. 한/영 키로 영문 입력으로 바꿔 숫자와 식을 입력하세요",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 한글입니다. 한/영 키로 영문 입력으로 바꿔 숫자와 식을 입력하세요",
     ),
     "answers.unknown_word": (
         "could not read '{text}' at character {pos}: only numbers, + - * / ^ ( ) %, sqrt, √, exp and e are understood",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 숫자, + - * / ^ ( ) %, sqrt, √, exp, e만 쓸 수 있습니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 숫자, + - * / ^ ( ) %, sqrt, √, exp, e만 쓸 수 있습니다",
     ),
     "answers.not_finite_word": (
         "could not read '{text}' at character {pos}: an answer must be a finite number",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 답은 유한한 숫자여야 합니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 답은 유한한 숫자여야 합니다",
     ),
     "answers.bad_number": (
         "could not read '{text}' at character {pos}: this is not a number",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 숫자가 아닙니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 숫자가 아닙니다",
     ),
     "answers.two_points": (
         "could not read '{text}' at character {pos}: a number has two decimal points",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 한 숫자에 소수점이 두 개 있습니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 한 숫자에 소수점이 두 개 있습니다",
     ),
     "answers.number_too_large": (
         "could not read '{text}' at character {pos}: the number is too large",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 숫자가 너무 큽니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 숫자가 너무 큽니다",
     ),
     "answers.too_deep": (
         "could not read '{text}' at character {pos}: more than {limit} levels of nesting",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: {limit}단계보다 깊게 겹쳐 있습니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: {limit}단계보다 깊게 겹쳐 있습니다",
     ),
     "answers.unopened": (
         "could not read '{text}' at character {pos}: there is no opening bracket for it to close",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 짝이 되는 여는 괄호가 없습니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 짝이 되는 여는 괄호가 없습니다",
     ),
     "answers.unclosed": (
         "could not read '{text}' at character {pos}: this bracket is never closed",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 이 괄호가 닫히지 않았습니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 이 괄호가 닫히지 않았습니다",
     ),
     "answers.mismatched": (
         "could not read '{text}' at character {pos}: it does not match the '{open}' at character {open_pos}",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: {open_pos}번째 글자의 '{open}'와(과) 짝이 맞지 않습니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: {open_pos}번째 글자의 '{open}'[과] 짝이 맞지 않습니다",
     ),
     "answers.square_bracket": (
         "could not read '{text}' at character {pos}: square brackets may only surround the whole row; use ( ) in a formula",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 대괄호는 행 전체를 감쌀 때만 씁니다. 식 안에서는 ( )를 쓰세요",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 대괄호는 행 전체를 감쌀 때만 씁니다. 식 안에서는 ( )를 쓰세요",
     ),
     "answers.expected_close": (
         "could not read '{text}' at character {pos}: expected ')' to close the '(' at character {open_pos}",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: {open_pos}번째 글자의 '('를 닫는 ')'가 와야 합니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: {open_pos}번째 글자의 '('를 닫는 ')'가 와야 합니다",
     ),
     "answers.empty_cell": (
         "could not read '{text}' at character {pos}: there is no number before this comma",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 이 쉼표 앞에 숫자가 없습니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 이 쉼표 앞에 숫자가 없습니다",
     ),
     "answers.implicit_multiplication": (
         "could not read '{text}' at character {pos}: write * to multiply (for example 2*sqrt(2)), or a space or comma between two numbers",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 곱하려면 *를 쓰고(예: 2*sqrt(2)), 두 숫자 사이에는 공백이나 쉼표를 넣으세요",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 곱하려면 *를 쓰고(예: 2*sqrt(2)), 두 숫자 사이에는 공백이나 쉼표를 넣으세요",
     ),
     "answers.unexpected": (
         "could not read '{text}' at character {pos}: it cannot follow what comes before it",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 앞의 내용 뒤에 올 수 없습니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 앞의 내용 뒤에 올 수 없습니다",
     ),
     "answers.missing_number": (
         "the answer ends too early: a number is missing after '{text}' at character {pos}",
@@ -891,27 +958,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "answers.expected_number": (
         "could not read '{text}' at character {pos}: expected a number here",
-        "{pos}번째 글자의 '{text}'을(를) 읽을 수 없습니다: 여기에는 숫자가 와야 합니다",
+        "{pos}번째 글자의 '{text}'[을] 읽을 수 없습니다: 여기에는 숫자가 와야 합니다",
     ),
     "answers.division_by_zero": (
         "could not compute '{text}' at character {pos}: division by zero",
-        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 0으로 나눕니다",
+        "{pos}번째 글자부터의 '{text}'[을] 계산할 수 없습니다: 0으로 나눕니다",
     ),
     "answers.sqrt_negative": (
         "could not compute '{text}' at character {pos}: the square root of a negative number",
-        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 음수의 제곱근입니다",
+        "{pos}번째 글자부터의 '{text}'[을] 계산할 수 없습니다: 음수의 제곱근입니다",
     ),
     "answers.negative_power": (
         "could not compute '{text}' at character {pos}: a negative number to a fractional power",
-        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 음수의 분수 거듭제곱입니다",
+        "{pos}번째 글자부터의 '{text}'[을] 계산할 수 없습니다: 음수의 분수 거듭제곱입니다",
     ),
     "answers.exponent_too_large": (
         "could not compute '{text}' at character {pos}: the exponent {exponent} is larger than {limit}",
-        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 지수 {exponent}이(가) {limit}보다 큽니다",
+        "{pos}번째 글자부터의 '{text}'[을] 계산할 수 없습니다: 지수 {exponent}[이] {limit}보다 큽니다",
     ),
     "answers.too_large": (
         "could not compute '{text}' at character {pos}: the result would be larger than {limit}",
-        "{pos}번째 글자부터의 '{text}'을(를) 계산할 수 없습니다: 결과가 {limit}보다 커집니다",
+        "{pos}번째 글자부터의 '{text}'[을] 계산할 수 없습니다: 결과가 {limit}보다 커집니다",
     ),
     "grading.verdict.correct": ("correct", "정답"),
     "grading.verdict.follow_through": ("follow-through", "이어 계산 인정"),
@@ -960,19 +1027,19 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grading.rounding.divisor": (
         "Rounded too soon: you divided by {divisor} rounded to {places} ({rounded}). Keep {divisor} to at least {keep}.",
-        "너무 일찍 반올림했습니다: {divisor}을(를) {places}로 반올림한 {rounded}(으)로 나누었습니다. {divisor}은(는) {keep} 이상 남기세요.",
+        "너무 일찍 반올림했습니다: {divisor}[을] {places}[으로] 반올림한 {rounded}[으로] 나누었습니다. {divisor}[은] {keep} 이상 남기세요.",
     ),
     "grading.rounding.previous": (
         "Rounded too soon: you worked from the {stage} rounded to {places}. Keep at least {keep} in them.",
-        "너무 일찍 반올림했습니다: {stage}을(를) {places}로 반올림해서 계산했습니다. {keep} 이상 남기세요.",
+        "너무 일찍 반올림했습니다: {stage}[을] {places}[으로] 반올림해서 계산했습니다. {keep} 이상 남기세요.",
     ),
     "grading.rounding.exps": (
         "Rounded too soon: you rounded each e^x to {places} before adding and dividing. Keep at least {keep}.",
-        "너무 일찍 반올림했습니다: e^x를 각각 {places}로 반올림한 뒤 더하고 나누었습니다. {keep} 이상 남기세요.",
+        "너무 일찍 반올림했습니다: e^x를 각각 {places}[으로] 반올림한 뒤 더하고 나누었습니다. {keep} 이상 남기세요.",
     ),
     "grading.rounding.sum": (
         "Rounded too soon: you rounded the sum of e^x to {places} before dividing. Keep at least {keep}.",
-        "너무 일찍 반올림했습니다: e^x의 합을 {places}로 반올림한 뒤 나누었습니다. {keep} 이상 남기세요.",
+        "너무 일찍 반올림했습니다: e^x의 합을 {places}[으로] 반올림한 뒤 나누었습니다. {keep} 이상 남기세요.",
     ),
     "grading.places": ("{n} decimal places", "소수 {n}자리"),
     "grading.places_0": ("whole numbers", "정수"),
@@ -1033,7 +1100,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "quiz.hint.scaled": (
         "Hint: scaled score = score / {divisor}, for each key of the {token} row.",
-        "힌트: 스케일링 = 스코어 / {divisor} (‘{token}’ 행의 Key마다).",
+        "힌트: 스케일된 스코어 = 스코어 / {divisor} (‘{token}’ 행의 Key마다).",
     ),
     "quiz.hint.weights": (
         "Hint: weight = e^x / (the sum of e^x over the row), x being the scaled scores of the {token} row.",
@@ -1062,7 +1129,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.summary.title": ("Summary", "결과"),
     "quiz.summary.mistakes": ("What went wrong", "틀린 이유"),
     "quiz.stage.scores": ("scores", "스코어"),
-    "quiz.stage.scaled": ("scaled", "스케일링"),
+    "quiz.stage.scaled": ("scaled", "스케일된 스코어"),
     "quiz.stage.weights": ("weights", "가중치"),
     "quiz.stage.output": ("output", "출력"),
     "quiz.summary.problem": ("problem", "문제"),
@@ -1109,41 +1176,41 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "generate.no_fair_variant": (
         "could not make variant {seed} of problem {id} fair in {attempts} draws (numbers from the problem's own ranges, e^x in its band, no answer on a rounding tie, no weights that round to one-hot, every mistake still visible); give the problem a wider range of numbers or fewer asked decimals, or use another --seed",
-        "문제 {id}의 변형 {seed}을(를) {attempts}번 뽑아도 공정하게 만들 수 없었습니다 (원래 문제의 숫자 범위, 비슷한 e^x 크기, 반올림 경계에 걸리지 않는 답, 원-핫으로 반올림되지 않는 가중치, 드러나는 실수). 문제의 숫자 범위를 넓히거나 소수 자릿수를 줄이거나, 다른 --seed를 쓰세요",
+        "문제 {id}의 변형 {seed}[을] {attempts}번 뽑아도 공정하게 만들 수 없었습니다 (원래 문제의 숫자 범위, 비슷한 e^x 크기, 반올림 경계에 걸리지 않는 답, 원-핫으로 반올림되지 않는 가중치, 드러나는 실수). 문제의 숫자 범위를 넓히거나 소수 자릿수를 줄이거나, 다른 --seed를 쓰세요",
     ),
     "generate.bad_seed": (
         "the seed must be a whole number from 0 to {most}, not {seed}",
-        "시드는 0부터 {most}까지의 정수여야 합니다 ({seed}은(는) 쓸 수 없습니다)",
+        "시드는 0부터 {most}까지의 정수여야 합니다 ({seed}[은] 쓸 수 없습니다)",
     ),
     "generate.bad_tokens": (
         "the number of tokens must be from 1 to {most}, not {tokens}",
-        "토큰 수는 1부터 {most}까지여야 합니다 ({tokens}은(는) 쓸 수 없습니다)",
+        "토큰 수는 1부터 {most}까지여야 합니다 ({tokens}[은] 쓸 수 없습니다)",
     ),
     "generate.bad_dim": (
         "the dimension must be from 1 to {most}, not {dim}",
-        "차원은 1부터 {most}까지여야 합니다 ({dim}은(는) 쓸 수 없습니다)",
+        "차원은 1부터 {most}까지여야 합니다 ({dim}[은] 쓸 수 없습니다)",
     ),
     # --- grade (attn_tutor.gradebook) ----------------------------------------------
     "grade.in_item": ("{item}: {message}", "{item}: {message}"),
     "grade.problem_set_error": (
         "cannot load the problem set '{name}': {message}",
-        "문제 세트 '{name}'을(를) 불러올 수 없습니다: {message}",
+        "문제 세트 '{name}'[을] 불러올 수 없습니다: {message}",
     ),
     "grade.problem_set_outside": (
         "problem_set '{name}' is neither a packaged set nor a file under {directory}, so it was not used "
         "and nothing was marked; mark the class with --problems SET, or keep the set in this directory",
-        "problem_set '{name}'은(는) 내장 세트도 아니고 {directory} 아래의 파일도 아니어서 쓰지 않았고, 채점하지 않았습니다. "
+        "problem_set '{name}'[은] 내장 세트도 아니고 {directory} 아래의 파일도 아니어서 쓰지 않았고, 채점하지 않았습니다. "
         "--problems SET으로 채점하거나 문제 세트를 이 디렉터리에 두세요",
     ),
     "grade.problem_set_overridden": (
         "this answer names the problem set '{name}', but it was marked against --problems {used}",
-        "이 답안은 문제 세트 '{name}'을(를) 적었지만 --problems {used}로 채점했습니다",
+        "이 답안은 문제 세트 '{name}'[을] 적었지만 --problems {used}[으로] 채점했습니다",
     ),
     "grade.problem_set_invalid": (
         "the problem set '{name}' this answer names is not a valid problem set, so nothing was marked; "
         "attn-tutor validate {name} lists what is wrong",
-        "이 답안이 적은 문제 세트 '{name}'은(는) 올바른 문제 세트가 아니어서 채점하지 않았습니다. "
-        "attn-tutor validate {name}로 무엇이 잘못됐는지 보세요",
+        "이 답안이 적은 문제 세트 '{name}'[은] 올바른 문제 세트가 아니어서 채점하지 않았습니다. "
+        "attn-tutor validate {name}[으로] 무엇이 잘못됐는지 보세요",
     ),
     # What a student's hand-back sheet says instead (helper "inputs"): no path of the teacher's, no option or command.
     "grade.problem_set_outside.sheet": (
@@ -1172,7 +1239,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grade.problem_set_missing": (
         "the problem set '{name}' this answer names does not exist (packaged sets: {sets}), so nothing was marked",
-        "이 답안이 적은 문제 세트 '{name}'이(가) 없어서 (내장 세트: {sets}) 채점하지 않았습니다",
+        "이 답안이 적은 문제 세트 '{name}'[이] 없어서 (내장 세트: {sets}) 채점하지 않았습니다",
     ),
     "grade.sets_used": (
         "the students were marked against {count} different problem sets:",
@@ -1185,7 +1252,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grade.duplicate_student": (
         "the student '{student}' appears more than once: {places}",
-        "학생 '{student}'이(가) 여러 번 나옵니다: {places}",
+        "학생 '{student}'[이] 여러 번 나옵니다: {places}",
     ),
     "grade.csv_line_break": (
         "the cell in column {column} runs over {lines} lines (to line {last}); a form never writes a line break "
@@ -1251,7 +1318,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grade.boolean": (
         "{item}: '{value}' reads as yes/no, not as a number; write the number",
-        "{item}: '{value}'은(는) 숫자가 아니라 예/아니오로 읽힙니다. 숫자로 쓰세요",
+        "{item}: '{value}'[은] 숫자가 아니라 예/아니오로 읽힙니다. 숫자로 쓰세요",
     ),
     "grade.not_a_number": ("{item}: each cell must be one number", "{item}: 각 칸에는 숫자 하나를 써야 합니다"),
     "grade.empty_cell": (
@@ -1266,11 +1333,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{item}: an answer must be a list of numbers or one line of text",
         "{item}: 답은 숫자 목록이거나 한 줄의 글이어야 합니다",
     ),
-    "grade.not_mapping": ("{what} must be a mapping (key: value lines)", "{what}은(는) '키: 값' 형태의 매핑이어야 합니다"),
+    "grade.not_mapping": ("{what} must be a mapping (key: value lines)", "{what}[은] '키: 값' 형태의 매핑이어야 합니다"),
     "grade.bad_key": ("{what}: a key must be plain text", "{what}: 키는 일반 글자여야 합니다"),
     "grade.duplicate_key": (
         "'{key}' appears more than once in {what}; neither copy is used",
-        "{what}에 '{key}'이(가) 두 번 이상 있습니다. 어느 것도 쓰지 않습니다",
+        "{what}에 '{key}'[이] 두 번 이상 있습니다. 어느 것도 쓰지 않습니다",
     ),
     "grade.bad_yaml": ("not valid YAML: {problem}", "올바른 YAML이 아닙니다: {problem}"),
     "grade.empty_file": ("the file is empty", "파일이 비어 있습니다"),
@@ -1285,7 +1352,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grade.bad_variant": (
         "variant must be a whole number from 0 to 2^63 − 1 written in decimal, not '{value}'",
-        "variant는 0부터 2^63 − 1까지의 십진 정수여야 합니다 ('{value}'은(는) 안 됩니다)",
+        "variant는 0부터 2^63 − 1까지의 십진 정수여야 합니다 ('{value}'[은] 안 됩니다)",
     ),
     "grade.unknown_key": (
         "unknown key '{key}'; an answer file has: {keys}",
@@ -1300,10 +1367,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "there is no column '{column}' (named by --name-column); the columns are: {columns}",
         "--name-column으로 준 '{column}' 열이 없습니다. 열: {columns}",
     ),
-    "grade.bad_column": ("column '{column}' is not problem/row/stage", "열 '{column}'은(는) 문제/행/단계 형식이 아닙니다"),
+    "grade.bad_column": ("column '{column}' is not problem/row/stage", "열 '{column}'[은] 문제/행/단계 형식이 아닙니다"),
     "grade.duplicate_column": (
         "column '{column}' appears more than once; neither is used",
-        "열 '{column}'이(가) 두 번 이상 있습니다. 어느 것도 쓰지 않습니다",
+        "열 '{column}'[이] 두 번 이상 있습니다. 어느 것도 쓰지 않습니다",
     ),
     "grade.no_student": ("this row has no student name", "이 행에 학생 이름이 없습니다"),
     "grade.extra_cells": (
@@ -1324,11 +1391,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grade.unknown_problem": (
         "{item}: no problem '{problem}' in this problem set; its problems are: {ids}",
-        "{item}: 이 문제 세트에 문제 '{problem}'이(가) 없습니다. 있는 문제: {ids}",
+        "{item}: 이 문제 세트에 문제 '{problem}'[이] 없습니다. 있는 문제: {ids}",
     ),
     "grade.unknown_row": (
         "{item}: problem '{problem}' does not ask for the row '{row}'; it asks: {rows}",
-        "{item}: 문제 '{problem}'은(는) '{row}' 행을 묻지 않습니다. 묻는 행: {rows}",
+        "{item}: 문제 '{problem}'[은] '{row}' 행을 묻지 않습니다. 묻는 행: {rows}",
     ),
     "grade.unknown_stage": (
         "{item}: the stage '{stage}' is not asked; asked: {stages}",
@@ -1355,10 +1422,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{item}: {given} numbers given, {expected} expected (or {open} with the masked cells left out)",
         "{item}: 숫자 {expected}개(마스크된 칸을 빼면 {open}개)가 필요한데 {given}개를 썼습니다",
     ),
-    "grade.no_such_path": ("{path} does not exist", "{path}이(가) 없습니다"),
+    "grade.no_such_path": ("{path} does not exist", "{path}[이] 없습니다"),
     "grade.no_files": ("no answer files (.yaml, .yml, .csv) found", "답안 파일(.yaml, .yml, .csv)을 찾지 못했습니다"),
     "grade.same_output": ("--csv and --json name the same file: {path}", "--csv와 --json이 같은 파일입니다: {path}"),
-    "grade.outputs_clash": ("{first} and {second} name the same file: {path}", "{first}와(과) {second}이(가) 같은 파일입니다: {path}"),
+    "grade.outputs_clash": ("{first} and {second} name the same file: {path}", "{first}[과] {second}[이] 같은 파일입니다: {path}"),
     "grade.layout_needs_csv": ("--csv-layout {layout} needs --csv FILE", "--csv-layout {layout}에는 --csv 파일이 필요합니다"),
     "grade.roster_needs_layout": (
         "--assignment and --out-of go with --csv-layout canvas or moodle",
@@ -1422,7 +1489,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "roster.canvas_needs_canvas": (
         "--csv-layout canvas needs a roster exported from Canvas (Grades → Export), whose header starts Student, ID; {file} is not one",
-        "--csv-layout canvas에는 Canvas에서 내보낸 명단(성적 → 내보내기, 머리글이 Student, ID로 시작)이 필요합니다. {file}은(는) 그런 파일이 아닙니다",
+        "--csv-layout canvas에는 Canvas에서 내보낸 명단(성적 → 내보내기, 머리글이 Student, ID로 시작)이 필요합니다. {file}[은] 그런 파일이 아닙니다",
     ),
     "roster.no_assignment": (
         "name the grade column with --assignment NAME (the roster's grade columns: {columns})",
@@ -1442,7 +1509,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "roster.col.how": ("matched by", "대조 기준"),
     "roster.unmatched.none": (
         "{where}: '{student}' is not in the roster {roster}",
-        "{where}: '{student}'이(가) 명단 {roster}에 없습니다",
+        "{where}: '{student}'[이] 명단 {roster}에 없습니다",
     ),
     "roster.unmatched.ambiguous": (
         "{where}: '{student}' fits several roster students ({candidates}); write an ID number in the answer file, or map it to one in a --match file",
@@ -1450,7 +1517,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "roster.unmatched.duplicate": (
         "{where}: '{student}' is the same roster student as {others}; keep one answer file",
-        "{where}: '{student}'은(는) {others}와(과) 명단의 같은 학생입니다. 답안 파일을 하나만 두세요",
+        "{where}: '{student}'[은] {others}[과] 명단의 같은 학생입니다. 답안 파일을 하나만 두세요",
     ),
     # grade --roster: conflicts, the test student, a roster nobody is in, --match (roster helper)
     "roster.conflict.part": ("{entries} by {how}", "{how} 기준으로는 {entries}"),
@@ -1554,7 +1621,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "lms.moodle_written": (
         "Moodle grades ({count} students, column '{column}') written to {path}; import it under Grades → Import → CSV file, identifying users by '{identifier}'",
-        "Moodle 성적(학생 {count}명, 열 '{column}')을 {path}에 저장했습니다. 성적 → 가져오기 → CSV 파일에서 사용자 식별을 '{identifier}'(으)로 하세요",
+        "Moodle 성적(학생 {count}명, 열 '{column}')을 {path}에 저장했습니다. 성적 → 가져오기 → CSV 파일에서 사용자 식별을 '{identifier}'[으로] 하세요",
     ),
     # grade --feedback: hand-back sheets (attn_tutor.classroom.handback)
     "feedback.title": ("{student}: your marked answers", "{student}: 채점 결과"),
@@ -1575,7 +1642,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "feedback.cell.masked": ("—", "—"),
     "feedback.follow_from": (
         "↪ {cells}: right from your own {stage} row {row}, which the exam carries forward.",
-        "↪ {cells}: 앞 단계 {stage}에서 구한 본인 값 {row}으로 계산하면 맞습니다 (이어 계산 인정).",
+        "↪ {cells}: 앞 단계 {stage}에서 구한 본인 값 {row}[으로] 계산하면 맞습니다 (이어 계산 인정).",
     ),
     "feedback.follow_from_own": (
         "↪ {cells}: right from your own {stage} numbers, which the exam carries forward.",
@@ -1588,7 +1655,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Your answer file could not be marked; ask your teacher.",
         "답안 파일을 채점할 수 없었습니다. 선생님께 문의하세요.",
     ),
-    "feedback.dir_not_dir": ("{path} is not a directory", "{path}은(는) 디렉터리가 아닙니다"),
+    "feedback.dir_not_dir": ("{path} is not a directory", "{path}[은] 디렉터리가 아닙니다"),
     "feedback.written": ("{count} hand-back sheets written to {path}", "채점 결과지 {count}장을 {path}에 저장했습니다"),
     # grade --class-report (attn_tutor.classroom.report)
     "report.title": ("Class report ({count} students)", "학급 보고서 (학생 {count}명)"),
@@ -1611,7 +1678,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "각 칸은 그 문항에서 그 실수와 일치하는 답을 낸 학생 수입니다. 진할수록 많습니다.",
     ),
     "report.no_mistakes": ("No answer matched a known mistake.", "알려진 실수와 일치하는 답이 없습니다."),
-    "report.codes": ("What the mistake codes mean", "실수 코드의 뜻"),
+    "report.codes": ("What each mistake means", "실수마다의 뜻"),
     "report.numbers": ("In numbers", "숫자로 보기"),
     "report.written": ("class report written to {path}", "학급 보고서를 {path}에 저장했습니다"),
     # --- export and generate (attn_tutor.render.*, attn_tutor.variants.generate) ------------
@@ -1628,7 +1695,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "export.key_table.title": ("Answer table — {title}", "정답표 — {title}"),
     "export.key_table.note": (
         "Each line is one asked row and stage; heads are separated by |, masked cells are —.",
-        "한 줄이 묻는 행 하나의 한 단계입니다. 헤드는 |로 나누고, 가려진 칸은 —입니다.",
+        "한 줄이 묻는 행 하나의 한 단계입니다. 헤드는 |로 나누고, 마스크된 칸은 —입니다.",
     ),
     "export.key_table.variant": ("variant", "변형"),
     "export.key_table.problem": ("problem", "문제"),
@@ -1647,7 +1714,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "export.variant_label": ("variant", "변형 번호"),
     "export.copy_variant": (
         "Copy the variant number {seed} into the variant box of your answer sheet (in an answer file, the line variant: {seed} at the top).",
-        "답안지의 변형 번호 칸에 {seed}을(를) 옮겨 적으세요 (답안 파일이라면 맨 위에 variant: {seed} 줄을 쓰세요).",
+        "답안지의 변형 번호 칸에 {seed}[을] 옮겨 적으세요 (답안 파일이라면 맨 위에 variant: {seed} 줄을 쓰세요).",
     ),
     "export.project": (
         "First project each token: Q = X·W_Q, K = X·W_K, V = X·W_V.",
@@ -1660,7 +1727,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "모든 답은 소수점 아래 {decimals}자리까지 반올림하세요.",
     ),
     "export.stage.scores": ("(a) scores S = Q·Kᵀ", "(a) 스코어 S = Q·Kᵀ"),
-    "export.stage.scaled": ("(b) scaled scores", "(b) 스케일링한 스코어"),
+    "export.stage.scaled": ("(b) scaled scores", "(b) 스케일된 스코어"),
     "export.stage.weights": ("(c) attention weights (softmax of each row)", "(c) 어텐션 가중치 (행별 Softmax)"),
     "export.stage.output": ("(d) output = weights·V", "(d) 출력 = 가중치·V"),
     "export.answers_and_key_only": (
@@ -1709,8 +1776,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--answers와 --key-only는 -f page에 쓸 수 없습니다: 연습 페이지에는 언제나 정답이 들어 있습니다",
     ),
     "page.practice_only": (
-        "This page is for practice: the answers are inside it (anyone can read them in its source). Exams stay on paper: attn-tutor export sheets, marked by attn-tutor grade.",
-        "이 페이지는 연습용입니다: 정답이 페이지 안에 들어 있어 소스를 보면 누구나 읽을 수 있습니다. 시험은 attn-tutor export 활동지로 치르고 attn-tutor grade로 채점하세요.",
+        "This page is for practice: the answers are inside it (anyone can read them in its source), so tests are taken on paper.",
+        "이 페이지는 연습용입니다: 정답이 페이지 안에 들어 있어 소스를 보면 누구나 읽을 수 있으므로, 시험은 종이로 봅니다.",
     ),
     "page.noscript": (
         "This page needs JavaScript for the widget and the practice: open it in a browser with JavaScript on.",
@@ -1740,8 +1807,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "page.projection": ("Projection", "투영"),
     "page.practice": ("Practice", "연습"),
     "page.practice_note": (
-        "Type each row on one line, as in attn-tutor quiz: numbers separated by spaces or commas; 3/4, √2, e^0.71/88.5, 78.6% and full-width digits work too. Enter or Check marks it; ? or Hint shows a hint.",
-        "attn-tutor quiz처럼 각 행을 한 줄에 입력하세요: 숫자는 공백이나 쉼표로 구분하고, 3/4, √2, e^0.71/88.5, 78.6%, 전각 숫자도 됩니다. Enter나 확인을 누르면 채점하고, ?나 힌트를 누르면 힌트를 보여 줍니다.",
+        "Type each row on one line: numbers separated by spaces or commas; 3/4, √2, e^0.71/88.5, 78.6% and full-width digits work too. Enter or Check marks it; ? or Hint shows a hint.",
+        "각 행을 한 줄에 입력하세요: 숫자는 공백이나 쉼표로 구분하고, 3/4, √2, e^0.71/88.5, 78.6%, 전각 숫자도 됩니다. Enter나 확인을 누르면 채점하고, ?나 힌트를 누르면 힌트를 보여 줍니다.",
+    ),
+    # what the teacher is told on exporting a page (the page itself speaks to students only)
+    "export.page_teacher_note": (
+        "The page holds the answers: use it for practice; for a test, print sheets with attn-tutor export and mark them with attn-tutor grade, which marks the answer files students save on the page too.",
+        "페이지에 정답이 들어 있으니 연습에만 쓰세요. 시험은 attn-tutor export로 활동지를 인쇄해 치르고 attn-tutor grade로 채점하세요. 학생이 페이지에서 저장한 답안 파일도 attn-tutor grade가 채점합니다.",
     ),
     "page.check": ("Check", "확인"),
     "page.hint": ("Hint", "힌트"),
@@ -1754,8 +1826,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "page.need_name": ("Type your name first: it goes into the answer file.", "먼저 이름을 입력하세요: 답안 파일에 들어갑니다."),
     "page.nothing_checked": ("Nothing is checked yet: check at least one answer first.", "아직 확인한 답이 없습니다: 먼저 답을 하나 이상 확인하세요."),
     "page.saved": (
-        "Saved {file}. Hand it in: attn-tutor grade marks it as shown below.",
-        "{file} 파일을 저장했습니다. 제출하세요: attn-tutor grade가 아래와 같이 채점합니다.",
+        "Saved {file}. Hand it in to your teacher: it is marked as shown below.",
+        "{file} 파일을 저장했습니다. 선생님께 제출하세요: 아래와 같이 채점됩니다.",
     ),
     "page.unchecked": (
         "{count} typed answers are not checked yet, so they are not saved: press Check first.",
@@ -1763,16 +1835,16 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "page.score": ("Score on this page: {score} / {max}", "이 페이지의 점수: {score} / {max}"),
     "page.grade_score": (
-        "attn-tutor grade gives this answer file {score} / {max}.",
-        "attn-tutor grade로 채점하면 이 답안 파일은 {score} / {max}점입니다.",
+        "Marked as your teacher marks it, this answer file gets {score} / {max}.",
+        "선생님이 채점하면 이 답안 파일은 {score} / {max}점입니다.",
     ),
     "page.grade_differs": (
-        "grade differs from this page because it marks as an exam: it carries your own numbers through stages that are not asked, so a later stage can earn follow-through credit here it could not earn on this page.",
-        "grade는 시험처럼 채점하기 때문에 이 페이지와 다릅니다: 묻지 않은 단계도 본인 값으로 이어 계산하므로, 이 페이지에서는 받지 못한 이어 계산 인정을 뒤 단계에서 받을 수 있습니다.",
+        "Your teacher's marking differs from this page because it marks as an exam: it carries your own numbers through stages that are not asked, so a later stage can earn follow-through credit here it could not earn on this page.",
+        "선생님의 채점은 시험처럼 하기 때문에 이 페이지와 다릅니다: 묻지 않은 단계도 본인 값으로 이어 계산하므로, 이 페이지에서는 받지 못한 이어 계산 인정을 뒤 단계에서 받을 수 있습니다.",
     ),
     "page.file_comment": (
-        "Answers saved by the attn-tutor practice page. Hand this file in; attn-tutor grade marks it.",
-        "attn-tutor 연습 페이지에서 저장한 답안입니다. 이 파일을 제출하면 attn-tutor grade로 채점합니다.",
+        "Answers saved by the attn-tutor practice page. Hand this file in to your teacher.",
+        "attn-tutor 연습 페이지에서 저장한 답안입니다. 이 파일을 선생님께 제출하세요.",
     ),
     "generate.title": ("Practice problems (seed {seed})", "연습 문제 (시드 {seed})"),
     "generate.comment.made": (
@@ -1807,10 +1879,24 @@ MESSAGES: dict[str, tuple[str, str]] = {
 
 
 def t(key: str, lang: str = "en", /, **args: object) -> str:
-    """The message ``key`` in ``lang``, with ``args`` filled in."""
+    """The message ``key`` in ``lang``, with ``args`` filled in and its particles chosen.
+
+    A particle is marked by its form after a consonant in square brackets, ``{path}[을]``;
+    :mod:`attn_tutor.core.particles` picks 을 or 를 for what is written before it.
+    """
     english, korean = MESSAGES[key]
     template = korean if lang == "ko" else english
-    return template.format(**args) if args else template
+    parts = _particle_parts.get(template)
+    if parts is None:
+        parts = _particle_parts[template] = particles.MARKER.split(template)
+    if len(parts) == 1:
+        return template.format(**args) if args else template
+    if args:
+        parts = [part.format(**args) if index % 2 == 0 else part for index, part in enumerate(parts)]
+    return particles.resolve(parts)
+
+
+_particle_parts: dict[str, list[str]] = {}  # a template split at its particle markers, once
 
 
 def resolve_lang(option: str | None = None, environ: dict[str, str] | None = None) -> str:

@@ -44,6 +44,14 @@ def fmt_given(x: float, decimals: int = 3) -> str:
     return text.rstrip("0").rstrip(".") if "." in text else text
 
 
+SCORE_PLACES = 2  # points and scores as a person reads them, everywhere (the marker and the JSON keep 4)
+
+
+def fmt_score(x: float) -> str:
+    """Points or a score as shown: at most two places, half up, ``9.83`` for 9.8333, never ``-0``."""
+    return fmt_given(x, SCORE_PLACES)
+
+
 def fmt_row(values, decimals: int = 3) -> str:
     """``(0.214, 0.977)``"""
     return "(" + ", ".join(fmt(v, decimals) for v in values) + ")"

@@ -100,12 +100,20 @@ class BadYaml(Exception):
 
     ``where`` is the place to point at; ``detail`` the parser's words with the
     context's place; ``problem`` its words alone (what answer files quote); ``char``
-    the code point of a control character.
+    the code point of a control character; ``reason`` and ``fields`` the catalogue's
+    sentence ``yaml.<reason>`` for a syntax error it knows (:func:`_syntax`), pointing
+    where the mistake is rather than where the parser noticed it (an unclosed ``[``
+    or a key without ``:`` is noticed at the next line's first token).
     """
 
-    def __init__(self, kind: str, where: Location, detail: str = "", problem: str = "", char: int | None = None) -> None:
+    def __init__(
+        self, kind: str, where: Location, detail: str = "", problem: str = "", char: int | None = None,
+        reason: str = "", args: dict | None = None,
+    ) -> None:  # fmt: skip
         super().__init__(detail or problem or kind)
         self.kind, self.where, self.detail, self.problem, self.char = kind, where, detail, problem, char
+        # a syntax error told in the catalogue's words: the key "yaml.<reason>" and its arguments ("" if unknown)
+        self.reason, self.fields = reason, args or {}
 
 
 def compose(text: str, source: str) -> Node | None:
@@ -143,7 +151,126 @@ def _marked(error, text: str, source: str) -> BadYaml:
         cm = error.context_mark
         at = f" (line {cm.line + 1}, column {cm.column + 1})" if cm else ""
         detail = f"{problem}, {error.context}{at}"
-    return BadYaml("syntax", place, detail=detail, problem=words)
+    reason, args, at = _syntax(error, text, source)
+    return BadYaml("syntax", at or place, detail=detail, problem=words, reason=reason, args=args)
+
+
+# --- syntax errors in the catalogue's words, at the right place -------------------------------
+
+_LINE_BREAKS = re.compile("\r\n|[\r\n\x85\u2028\u2029]")
+#
+# PyYAML's C and Python parsers word their errors differently ("mapping values are not
+# allowed in this context" / "... here"); each rule below matches both. A rule gives the
+# catalogue key's reason, its arguments, and where the mistake is.
+
+
+def _syntax(error, text: str, source: str) -> tuple[str, dict, Location | None]:
+    context, problem = error.context or "", error.problem or ""
+    pm, cm = error.problem_mark, error.context_mark
+    lines = _LINE_BREAKS.split(text)  # as PyYAML counts lines: \u2028 and \x85 break them too
+
+    def at(line: int, column: int) -> Location:  # 0-based in, 1-based out
+        return Location(source, line + 1, column + 1)
+
+    def opened(mark) -> dict:
+        return {"open": _char_of(text, mark) or "[", "line": mark.line + 1, "column": mark.column + 1}
+
+    if "mapping values are not allowed" in problem and pm:
+        return "colon_in_value", {}, at(pm.line, pm.column)
+    if "simple key" in context and "expected ':'" in problem and cm:
+        return "missing_colon", {"text": excerpt(lines[cm.line].strip())}, at(cm.line, _content_end(lines[cm.line]))
+    if "quoted scalar" in context and "end of stream" in problem and cm:
+        return "unclosed_quote", {"quote": _char_of(text, cm) or '"'}, at(cm.line, cm.column)
+    if "escape character" in problem and pm:
+        line = text_line(lines, pm.line)
+        column = pm.column - 1 if line[pm.column : pm.column + 1] != "\\" and line[pm.column - 1 : pm.column] == "\\" else pm.column
+        return "escape", {}, at(pm.line, column)
+    if ("flow sequence" in context or "flow mapping" in context or "flow node" in context) and (pm or cm):
+        noticed = pm or cm
+        bracket = opened(cm) if cm and _char_of(text, cm) in ("[", "{") else _unclosed_bracket(text, noticed)
+        if bracket is not None:
+            bracket["close"] = "]" if bracket["open"] == "[" else "}"
+            last = _last_content(lines, noticed.line, noticed.column)
+            if last is not None and last[0] < noticed.line:  # noticed on a later line: the bracket was never closed
+                return "unclosed_bracket", bracket, at(*last)
+            before = _last_content(lines, noticed.line, 0)
+            if noticed.line >= bracket["line"] and before is not None and lines[before[0]][before[1] - 1] not in ",[{":
+                return "unclosed_bracket", bracket, at(*before)  # a new line that does not go on the list above
+            return "flow_expected", bracket, at(noticed.line, noticed.column)
+    if "cannot start any token" in problem and pm:
+        return "reserved_character", {"char": _char_of(text, pm)}, at(pm.line, pm.column)
+    if "undefined alias" in problem and pm:
+        name = re.match(r"\*([^\s,\[\]{}]*)", text_line(lines, pm.line)[pm.column :])
+        return "undefined_alias", {"name": excerpt(name.group(1) if name else "")}, at(pm.line, pm.column)
+    if ("an alias" in context or "an anchor" in context) and cm:
+        return "bad_anchor", {"char": _char_of(text, cm)}, at(cm.line, cm.column)
+    if "block scalar" in context and cm:
+        return "block_scalar", {"char": _char_of(text, cm)}, at(cm.line, cm.column)
+    if "directive" in context or "document start" in problem:
+        for number, line in enumerate(lines):
+            if line.startswith("%"):
+                return "directive", {}, at(number, 0)
+    if ("block collection" in context or "block mapping" in context) and pm and cm:
+        last = _last_content(lines, pm.line, pm.column)
+        kind = "list" if "collection" in context else "mapping"
+        for number in range(cm.line, min(pm.line + 1, len(lines))):
+            item = re.match(r"\s*-(?=[^\s-])", lines[number])
+            if item:  # "-id: a": a key named "-id", not a list item
+                return "dash_space", {"text": excerpt(lines[number].strip()[1:])}, at(number, item.end() - 1)
+        if last is not None and last[0] == pm.line:  # more on the line after a value that was complete
+            return "after_value", {"text": excerpt(lines[pm.line][pm.column :].strip())}, at(pm.line, pm.column)
+        return f"indentation_{kind}", {"line": cm.line + 1, "column": cm.column + 1}, at(pm.line, pm.column)
+    return "", {}, None
+
+
+def text_line(lines: list[str], index: int) -> str:
+    return lines[index] if 0 <= index < len(lines) else ""
+
+
+def _content_end(line: str) -> int:
+    """The 0-based column just after a line's last character before any comment."""
+    body = re.sub(r"\s+#.*$", "", line).rstrip()
+    return len(body)
+
+
+def _last_content(lines: list[str], line: int, column: int) -> tuple[int, int] | None:
+    """The end (line, column after it; 0-based) of the last content before a place, comments and blanks skipped."""
+    head = text_line(lines, line)[:column]
+    if head.strip() and not head.lstrip().startswith("#"):
+        return line, len(head.rstrip())
+    for number in range(min(line, len(lines)) - 1, -1, -1):
+        end = _content_end(lines[number])
+        if end and not lines[number].lstrip().startswith("#"):
+            return number, end
+    return None
+
+
+def _char_of(text: str, mark) -> str:
+    return text[mark.index] if 0 <= mark.index < len(text) else ""
+
+
+def _unclosed_bracket(text: str, mark) -> dict | None:
+    """The last '[' or '{' before ``mark`` that is not closed before it (quotes and comments skipped)."""
+    if mark is None:
+        return None
+    stack: list[int] = []
+    quote = ""
+    for index, ch in enumerate(text[: mark.index]):
+        if quote:
+            quote = "" if ch == quote or (quote == "\n" and ch in "\r\x85\u2028\u2029") else quote
+        elif ch in "'\"":
+            quote = ch
+        elif ch == "#" and (index == 0 or text[index - 1] in " \t\n"):
+            quote = "\n"  # a comment, to the end of its line
+        elif ch in "[{":
+            stack.append(index)
+        elif ch in "]}" and stack:
+            stack.pop()
+    if not stack:
+        return None
+    index = stack[-1]
+    before = _LINE_BREAKS.split(text[:index])
+    return {"open": text[index], "line": len(before), "column": len(before[-1]) + 1}
 
 
 def _char_at(text: str, mark) -> str:

@@ -161,7 +161,7 @@ def read_nodes(
     try:
         root = yamlread.compose(text, file)
     except yamlread.BadYaml as bad:
-        return _unreadable(sub, Finding("grade.bad_yaml", {"problem": bad.problem}, bad.where))
+        return _unreadable(sub, _bad_yaml(bad))
     if root is None:
         return _unreadable(sub, Finding("grade.empty_file", {}, Location(file)))
     if not isinstance(root, MappingNode):
@@ -188,6 +188,19 @@ def read_nodes(
         else:
             sub.findings.append(Finding("grade.unknown_key", {"key": excerpt(key), "keys": ", ".join(TOP_KEYS)}, where(file, value)))
     return sub
+
+
+def _bad_yaml(bad: yamlread.BadYaml) -> Finding:
+    """Text that is not YAML, in the catalogue's words where it has them (as for problem sets)."""
+    if bad.kind == "tab":
+        return Finding("problems.tab", {}, bad.where)
+    if bad.kind == "control_character":
+        return Finding("problems.control_character", {"char": f"U+{bad.char:04X}"}, bad.where)
+    if bad.kind == "multiple_documents":
+        return Finding("yaml.multiple_documents", {}, bad.where)
+    if bad.reason:
+        return Finding(f"yaml.{bad.reason}", bad.fields, bad.where)
+    return Finding("grade.bad_yaml", {"problem": bad.problem}, bad.where)
 
 
 def _unreadable(sub: Submission, finding: Finding) -> Submission:

@@ -14,7 +14,7 @@ from typing import NamedTuple
 
 from attn_tutor.core.errors import Location
 from attn_tutor.core.i18n import t
-from attn_tutor.core.rounding import fmt, fmt_given, round_half_up
+from attn_tutor.core.rounding import fmt, fmt_score, round_half_up
 from attn_tutor.gradebook.records import ItemKey, StudentResult, percent_of
 from attn_tutor.marking.marker import diagnosis_name
 
@@ -35,9 +35,9 @@ class StudentRow(NamedTuple):
 
 
 def number(x: float) -> str:
-    """Points and scores as plain numbers: ``1``, ``0.5``, ``0.6667`` (the marker keeps 4 places)."""
+    """Points and scores as plain numbers: ``1``, ``0.5``, ``0.67`` (half up from the exact value)."""
 
-    return fmt_given(x, 4)
+    return fmt_score(x)
 
 
 def pct(value: float, decimals: int = 1) -> str:

@@ -19,7 +19,7 @@ from importlib import resources
 
 from attn_tutor.core.i18n import t
 
-SCRIPTS = ("numbers.js", "answers.js", "marking.js", "widget.js")
+SCRIPTS = ("numbers.js", "particles.js", "answers.js", "marking.js", "widget.js")
 STYLE = "page.css"
 
 

@@ -249,6 +249,8 @@ class _Reader(Fields):
                 self.add("problems.control_character", bad.where, char=f"U+{bad.char:04X}")
             elif bad.kind in ("multiple_documents", "tab"):
                 self.add(f"problems.{bad.kind}", bad.where)
+            elif bad.reason:  # a syntax error the catalogue words, where the mistake is
+                self.add(f"yaml.{bad.reason}", bad.where, **bad.fields)
             else:
                 self.add("problems.yaml_syntax", bad.where, detail=bad.detail)
         return None

@@ -54,7 +54,7 @@ from dataclasses import dataclass
 from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import Problem, Stage
-from attn_tutor.core.rounding import fmt_given
+from attn_tutor.core.rounding import fmt_given, fmt_score
 from attn_tutor.core.stopping import exit_status
 from attn_tutor.core.writing import refuse_overwrite, write_atomic
 from attn_tutor.marking import answers
@@ -163,7 +163,7 @@ def feedback_blocks(solution: Solution, row: int, item: Item, lang: str) -> list
     """Practice mode, after a stage: verdict, each cell that is off, the diagnosis, the exact row."""
     decimals = solution.problem.decimals
     labels = cell_labels(solution, item.stage, lang)
-    points = fmt_given(item.points, decimals)
+    points = fmt_score(item.points)
     lines = [t("quiz.verdict", lang, verdict=t(f"grading.verdict.{item.verdict}", lang), points=points)]
     for i, state in enumerate(item.cells):
         if state not in ("wrong", "follow_through"):
@@ -206,7 +206,7 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
                 verdict,
                 off or "—",
                 str(item.hints),
-                fmt_given(item.points, 3),
+                fmt_score(item.points),
             )
         )
     blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title", lang))]
@@ -219,12 +219,12 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
         )
         if explained:
             blocks.append(Math(explained, title=t("quiz.summary.mistakes", lang)))
-    score = dict(score=fmt_given(report.score, 3), max=fmt_given(report.max_score, 3))
+    score = dict(score=fmt_score(report.score), max=fmt_score(report.max_score))
     if outcome.ended != "done":  # stopped early: the score of the questions answered, not of the one left open
         answered = [item for item in report.items if item.verdict != "missing"]
         score = dict(
-            score=fmt_given(sum(item.points for item in answered), 3),
-            max=fmt_given(sum(item.max_points for item in answered), 3),
+            score=fmt_score(sum(item.points for item in answered)),
+            max=fmt_score(sum(item.max_points for item in answered)),
         )
     if outcome.ended == "done":
         blocks.append(Paragraph(t("quiz.score", lang, **score)))

@@ -40,8 +40,8 @@ def result_sign(from_shown: Decimal | None, exact: float, decimals: int) -> str:
     """"=" when the numbers as shown give the printed (rounded) result, else "≈"."""
     if from_shown is None or not math.isfinite(exact):
         return "="
-    with localcontext() as context:
-        context.prec = 60
+    with localcontext() as context:  # enough digits for the number's whole part, however large
+        context.prec = max(60, from_shown.adjusted() + decimals + 2)
         rounded = from_shown.quantize(Decimal(1).scaleb(-decimals), rounding=ROUND_HALF_UP)
     return "=" if rounded == round_half_up(exact, decimals) else APPROX
 
@@ -50,19 +50,21 @@ def quotient(top: str, bottom: str) -> Decimal | None:
     a, b = shown(top), shown(bottom)
     if a is None or b is None or b == 0:
         return None
-    with localcontext() as context:
-        context.prec = 60
+    with localcontext() as context:  # 60 digits past the decimal point, however large the whole part
+        context.prec = max(60, a.adjusted() - b.adjusted() + 60)
         return a / b
 
 
 def dot(pairs) -> Decimal | None:
     """The sum of products of printed numbers, exactly."""
     total = Decimal(0)
-    for a, b in pairs:
-        x, y = shown(a), shown(b)
-        if x is None or y is None:
-            return None
-        total += x * y
+    with localcontext() as context:  # printed floats have at most a few hundred digits: exact
+        context.prec = 2000
+        for a, b in pairs:
+            x, y = shown(a), shown(b)
+            if x is None or y is None:
+                return None
+            total += x * y
     return total
 
 

@@ -11,6 +11,8 @@ from helpers.grading import grade
 from helpers.paths import TESTS
 
 from attn_tutor.classroom import report as class_report
+from attn_tutor.core.i18n import MESSAGES
+from attn_tutor.marking.marker import DIAGNOSES
 from attn_tutor.render import svg
 from attn_tutor.render.blocks import Chart
 
@@ -103,13 +105,15 @@ def test_the_misconception_map_counts_every_diagnosis_on_every_item(book, tallie
     drawn = {
         (label, code): count
         for label, row in zip(chart.labels, chart.values)
-        for code, count in zip(chart.series, row)
+        for code, count in zip(chart.keys, row)
         if count
     }
     assert drawn == {
         (class_report.item_label((p, r, s), "en"), code): count for (p, r, s, code), count in expected.items()
     }
-    assert set(chart.series) == {code for *_, code in expected}  # only mistakes someone made
+    assert set(chart.keys) == {code for *_, code in expected}  # only mistakes someone made
+    # the columns are headed by each mistake's name, never its code
+    assert list(chart.series) == [MESSAGES[f"grading.diagnosis_name.{code}"][0] for code in chart.keys]
     cells = ET.fromstring(svg.render(chart))
     assert sum(int(t) for t in texts(cells) if t.isdigit()) == sum(expected.values())
 
@@ -126,7 +130,22 @@ def test_the_korean_report(run_cli, tmp_path):
     assert run_cli("grade", str(CLASS), "--class-report", str(out), "--lang", "ko").exit_code == 0
     page = out.read_text(encoding="utf-8")
     assert "학급 보고서 (학생 13명)" in page and "오개념 지도" in page and "word-break: keep-all" in page
-    assert "√d로 나누지 않았습니다" in page  # the codes explained
+    assert "√d로 나누지 않았습니다" in page  # the mistakes explained
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_no_person_reads_a_diagnosis_code(run_cli, tmp_path, lang):
+    """The report's map, its legend, the terminal summary and the sheets name mistakes; codes are for files."""
+    report, sheets = tmp_path / "r.html", tmp_path / "sheets"
+    result = run_cli("grade", str(CLASS), "--class-report", str(report), "--feedback", str(sheets), "--lang", lang)
+    assert result.exit_code == 0
+    shown = re.sub(r"<[^>]+>", " ", report.read_text(encoding="utf-8"))
+    shown += result.output + "".join(p.read_text(encoding="utf-8") for p in sheets.iterdir())
+    shown = re.sub(r'(data-[\w-]+|class)="[^"]*"', "", shown)
+    codes = [code for code in DIAGNOSES if re.search(rf"(?<![\w-]){code}(?![\w-])", shown)]
+    assert codes == [], codes
+    index = 1 if lang == "ko" else 0
+    assert MESSAGES["grading.diagnosis_name.not_scaled"][index] in report.read_text(encoding="utf-8")
 
 
 def test_unmarkable_students_are_counted_out_and_said(tmp_path):

@@ -488,7 +488,7 @@ def test_title_and_language_reach_every_format(run_cli):
     assert "<title>Quiz 3 &lt;b&gt;</title>" in text
     assert "<h1>Quiz 3 &lt;b&gt; — 변형 2001</h1>" in text
     assert "다음 Query 토큰의 행을 계산하세요: 먹었다, 고양이가." in text
-    assert "답안지의 변형 번호 칸에 2001을(를) 옮겨 적으세요" in text
+    assert "답안지의 변형 번호 칸에 2001을 옮겨 적으세요" in text
     md = export(run_cli, "--title", "Quiz 3", "-f", "md", "--key-only")
     assert md.startswith("# Answer key — Quiz 3\n")
     tex = export(run_cli, "--title", "Quiz_3", "-f", "tex")

@@ -32,7 +32,7 @@ def test_a_korean_exam_summary_names_everything_in_korean(run_cli):
     assert result.exit_code == 0, result.output
     summary = result.output.split("결과")[-1]
     assert "오답 (√d로 안 나눔)" in summary
-    assert "(b) 스케일링" in summary
+    assert "(b) 스케일된 스코어" in summary
     assert english_words(summary) == set(), summary
     # the exam's only feedback: the explanation sentence, once for the item it applies to
     assert summary.count("√d로 나누지 않았습니다: 스코어를 그대로 적었습니다.") == 1
@@ -73,7 +73,7 @@ def test_korean_labels_quote_the_token(run_cli):
 def test_a_korean_sheet_talks_about_paper_and_keeps_words_whole(run_cli):
     sheet = run_cli("export", "--lang", "ko", "--variants", "1", "--seed", "2").output
     assert '<span class="label">변형 번호:</span>' in sheet and '<span class="label">variant:</span>' not in sheet
-    assert "답안지의 변형 번호 칸에 2001을(를) 옮겨 적으세요" in sheet
+    assert "답안지의 변형 번호 칸에 2001을 옮겨 적으세요" in sheet
     assert "word-break: keep-all" in sheet  # 가중치 never breaks as 가 / 중치
     english = run_cli("export", "--variants", "1", "--seed", "2").output
     assert "Copy the variant number 2001 into the variant box of your answer sheet" in english

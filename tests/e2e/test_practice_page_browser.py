@@ -246,7 +246,59 @@ def test_a_line_that_cannot_be_read_is_explained_and_kept(golden_page):
     field.press("Enter")
     field.fill("?")
     field.press("Enter")
-    assert "먹었다·고양이가 = 1×1 + 3×0 = 1" in row.locator(".hint").inner_text()
+    assert "먹었다·고양이가 = 1×1 + 3×0 = 1" in row.locator(".hint").last.inner_text()
+
+
+def test_hints_accumulate_below_each_other_as_in_the_quiz(golden_page):
+    page = golden_page.page
+    row = page.locator('section[data-problem="cat-fish"] [data-row="먹었다"]')
+    field = row.locator('input[data-stage="scores"]')
+    for _ in range(3):
+        field.fill("?")
+        field.press("Enter")
+    hints = row.locator('[data-stage-block="scores"] .hint')
+    assert hints.count() == 3
+    texts = hints.all_inner_texts()
+    assert "score = q(먹었다)·k" in texts[0]  # the formula stays on top
+    assert "먹었다·고양이가 = 1×1 + 3×0 = 1" in texts[1]
+    assert "먹었다·생선을 = 1×0 + 3×2 = 6" in texts[2]
+    field.fill("1 6 x")
+    field.press("Enter")  # a line that cannot be read: its sentence below, the hints kept
+    assert hints.count() == 3 and row.locator('[data-stage-block="scores"] .error').count() == 1
+    field.fill("?")
+    field.press("Enter")
+    assert hints.count() == 4 and "먹었다·먹었다 = 1×1 + 3×1 = 4" in hints.nth(3).inner_text()
+
+
+def test_the_pages_particles_agree_with_python(run_cli, tmp_path, open_page):
+    import random
+    import string
+
+    from core.test_particles import WORDS
+
+    from attn_tutor.core.particles import PARTICLES, attach
+
+    rng = random.Random(18)
+    alphabet = string.ascii_letters + string.digits + "'\"()[].,-_/√%∞² 가나다라각간갈감ㄱㄹㅏéü"
+    words = [w[0] for w in WORDS] + ["".join(rng.choice(alphabet) for _ in range(rng.randint(0, 8))) for _ in range(3000)]
+    page = open_page(export_page(run_cli, tmp_path)).page
+    got = page.evaluate("([words, markers]) => words.map(w => markers.map(m => AttnTutor.particles.attach(w, m)))", [words, list(PARTICLES)])
+    expected = [[attach(w, m) for m in PARTICLES] for w in words]
+    assert [(w, g) for w, g, e in zip(words, got, expected) if g != e] == []
+
+
+def test_a_korean_page_chooses_the_particle_for_what_was_typed(run_cli, tmp_path, open_page):
+    out = tmp_path / "ko.html"
+    assert run_cli("export", "-f", "page", "-o", str(out), "--lang", "ko").exit_code == 0
+    page = open_page(out).page
+    row = page.locator('section[data-problem="cat-fish"] [data-row="먹었다"]')
+    field = row.locator('input[data-stage="scores"]')
+    for typed, said in [("1 6 abc", "'abc'를 읽을 수 없습니다"), ("1 6 ㄱ", "'ㄱ'을 읽을 수 없습니다")]:
+        field.fill(typed)
+        field.press("Enter")
+        text = row.locator(".error").inner_text()
+        assert said in text, text
+        assert "(를)" not in text and "[을]" not in text
 
 
 # --- the answers come back ----------------------------------------------------------------

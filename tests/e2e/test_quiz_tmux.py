@@ -53,7 +53,7 @@ def test_a_bad_line_is_asked_again_and_ctrl_c_stops_with_130(terminal, tmp_path)
     terminal.wait_for("다시 입력하세요")
     terminal.wait_for("> ", count=2)
     terminal.type("1 6 4")
-    terminal.wait_for("(b) 스케일링")
+    terminal.wait_for("(b) 스케일된 스코어")
     terminal.tmux("send-keys", "-t", "quiz", "-l", "0.71")  # half a line typed, then Ctrl-C
     terminal.wait_for("> 0.71")
     terminal.tmux("send-keys", "-t", "quiz", "C-c")
@@ -83,9 +83,10 @@ def test_at_60_columns_tables_and_the_summary_fit_the_screen(terminal, tmp_path)
     assert all(width(line) <= 60 for line in lines)
     joined = drawn(terminal.screen().split("Pane is dead")[0].rstrip())
     assert len(joined) == len(lines), "a line was wider than the pane and wrapped"  # -J joins wrapped lines
-    assert "결과" in screen and "지금까지 점수: 0.333 / 1" in screen
-    headers = [line for line in lines if line.lstrip().startswith("문제") and "행" in line]
-    assert len(headers) >= 2, screen  # the summary in column groups, each repeating problem, row and stage
+    assert "결과" in screen and "지금까지 점수: 0.33 / 1" in screen
+    headers = [line for line in lines if line.lstrip().startswith("문제")]
+    assert len(headers) >= 2, screen  # the summary in column groups, each repeating the problem
+    assert "(b) 스케일된 스코어" in screen  # the stage's one Korean name, whole
 
 
 def test_an_exam_killed_with_sighup_leaves_a_complete_report(terminal, tmp_path):

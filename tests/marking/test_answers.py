@@ -214,7 +214,7 @@ def test_the_message_a_student_reads():
     with pytest.raises(AnswerError) as caught:
         parse_row("1.5 3..2")
     assert caught.value.messages("en") == ["could not read '3..2' at character 5: a number has two decimal points"]
-    assert caught.value.messages("ko") == ["5번째 글자의 '3..2'을(를) 읽을 수 없습니다: 한 숫자에 소수점이 두 개 있습니다"]
+    assert caught.value.messages("ko") == ["5번째 글자의 '3..2'를 읽을 수 없습니다: 한 숫자에 소수점이 두 개 있습니다"]
 
 
 def test_positions_count_characters_as_typed_not_as_normalised():

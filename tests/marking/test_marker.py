@@ -184,7 +184,7 @@ def test_the_explanation_says_which_number_and_how_many_places():
         "Rounded too soon: you divided by √2 rounded to 1 decimal place (1.4). Keep √2 to at least 3 decimal places."
     )
     assert explanation(item, "ko") == (
-        "너무 일찍 반올림했습니다: √2을(를) 소수 1자리로 반올림한 1.4(으)로 나누었습니다. √2은(는) 소수 3자리 이상 남기세요."
+        "너무 일찍 반올림했습니다: √2를 소수 1자리로 반올림한 1.4로 나누었습니다. √2는 소수 3자리 이상 남기세요."
     )
     previous = mark("weights", [round(float(v), 3) for v in softmax(np.round(SCALED[EAT_ROW]))])
     assert explanation(previous, "en") == (

@@ -175,3 +175,26 @@ def test_a_many_variant_page_carries_every_variant_but_the_first_packed(run_cli,
         number = data["variants"][index]["variant"]
         made = page_data.set_data(variant_set(load_problem_set("ch13"), number), data["lang"])
         assert data["variants"][index]["problems"] == json.loads(json.dumps(made))
+
+
+# --- the page speaks to students; the teacher is told in the terminal -------------------
+
+COMMANDS = re.compile(r"attn-tutor\s+(export|grade|quiz|solve|generate|validate)")
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_the_page_tells_students_no_command_to_run(run_cli, tmp_path, lang):
+    html = export(run_cli, tmp_path, "--lang", lang)
+    visible = re.sub(r"<script.*?</script>|<style.*?</style>|<[^>]+>", " ", html, flags=re.S)
+    assert not COMMANDS.search(visible) and " --" not in visible, visible
+    shown = {key: text for key, text in embedded(html)["messages"].items() if COMMANDS.search(text)}
+    assert not shown, shown
+
+
+@pytest.mark.parametrize(("lang", "said"), [("en", "for a test, print sheets with attn-tutor export"), ("ko", "시험은 attn-tutor export로 활동지를 인쇄해")])
+def test_exporting_a_page_tells_the_teacher_how_tests_are_given(run_cli, tmp_path, lang, said):
+    out = tmp_path / "practice.html"
+    result = run_cli("export", "-f", "page", "-o", str(out), "--lang", lang)
+    assert result.exit_code == 0
+    assert said in " ".join(result.output.split())
+    assert said.split(",")[0] not in out.read_text(encoding="utf-8")

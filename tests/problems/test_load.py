@@ -436,8 +436,10 @@ RULES = [
             K: *m
         """), "problems.alias", "'*m' repeats the value anchored as '&m'; anchors and aliases are not allowed", 5, 8),
     ("undefined alias", base(replace={K_LINE: "    K: *nothing"}),
-     "problems.yaml_syntax", "found undefined alias", 5, 8),
+     "yaml.undefined_alias", "'*nothing' refers to an anchor '&nothing' that is not defined above", 5, 8),
     ("syntax error", base(replace={Q_LINE: "    Q: [[1, 0], [0, 1]"}),
+     "yaml.unclosed_bracket", "is not closed: close it with ']' here", None, None),
+    ("nesting beyond the parser's depth", "problems: " + "[" * 2_000 + "]" * 2_000 + "\n",
      "problems.yaml_syntax", "this is not valid YAML", None, None),
     ("tab indentation", "problems:\n\t- id: a\n", "problems.tab", "YAML indentation must use spaces, not tabs", 2, 1),
     ("control character", base(replace={"id: a": "id: a\x07b"}),
@@ -530,7 +532,7 @@ def test_messages_in_korean():
     found = findings(base(replace={K_LINE: "    K: [[1, 0], [0, 1, 2]]"}))
     assert found[0].text("ko") == "f.yaml:5:17: problems[0].K의 2행에는 숫자가 3개 있지만 Q의 d_k는 2입니다"
     found = findings(base(add="ask: [weight]"))
-    assert "'weights'을(를) 쓰려던 것인가요?" in found[0].text("ko")
+    assert "'weights'를 쓰려던 것인가요?" in found[0].text("ko")
 
 
 def test_problems_messages_share_placeholders_in_both_languages():

@@ -11,6 +11,8 @@ import json
 
 import numpy as np
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 
 from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.model import Head, Problem
@@ -226,7 +228,7 @@ def test_a_masked_row_of_the_wrong_length_says_both_counts():
 def test_korean_messages():
     _, session = run(["1 6 4", "0.714 4.286 2.857", "q"], row="먹었다", lang="ko")
     assert "2번 칸 (생선을): 4.286 — 정답 4.243" in session.screen
-    assert "√2을(를) 소수 1자리로 반올림한 1.4(으)로 나누었습니다. √2은(는) 소수 3자리 이상 남기세요." in " ".join(session.screen.split())
+    assert "√2를 소수 1자리로 반올림한 1.4로 나누었습니다. √2는 소수 3자리 이상 남기세요." in " ".join(session.screen.split())
 
 
 def test_several_heads_label_each_cell_with_its_head():
@@ -314,3 +316,31 @@ def test_a_report_that_cannot_be_written_is_a_sentence(tmp_path, monkeypatch):
     with pytest.raises(AttnTutorError, match="cannot write .*r.json: Permission denied"):
         quiz.write_report(outcome.report, tmp_path / "r.json")
     assert list(tmp_path.iterdir()) == []  # the temporary file is gone too
+
+
+# --- hints on any numbers a student may type ----------------------------------------------
+
+# Numbers at the edges of what a float holds, and beyond: huge, tiny, infinite, not a number,
+# more digits than a float keeps. A hint works on the student's own row, whatever it holds.
+EDGE_NUMBERS = [
+    "1e60", "-1e60", "1e300", "-1e300", "1.7976931348623157e308", "1e-300", "5e-324", "inf", "-inf",
+    "nan", "0", "-0", "1e15", "1e20", "2.5e250", "123456789012345678901234567.987654321", "9" * 40,
+]
+
+
+def test_hints_after_very_large_numbers_are_worked_out_not_a_traceback(run_cli):
+    result = run_cli("quiz", "--exam", input="1e60 1e60 1e60\n?\n?\nq\n")
+    assert result.exception is None or isinstance(result.exception, SystemExit), result.output
+    assert "Traceback" not in result.output
+    assert "from your own previous row" in result.output
+
+
+@settings(max_examples=150, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    lines=st.lists(st.one_of(st.lists(st.sampled_from(EDGE_NUMBERS), min_size=1, max_size=4).map(" ".join), st.just("?")), max_size=10),
+    mode=st.sampled_from(["exam", "practice"]),
+    row=st.sampled_from(TOKENS),
+)
+def test_the_quiz_never_raises_on_typed_rows_and_hint_requests(lines, mode, row):
+    outcome, session = run([*lines, "q"], row=row, mode=mode)
+    assert outcome.ended in ("quit", "done", "eof"), session.screen

@@ -11,18 +11,19 @@
 (function (AT) {
   "use strict";
 
-  const { answers, marking, numbers } = AT;
+  const { answers, marking, numbers, particles } = AT;
   const SVG = "http://www.w3.org/2000/svg";
   let data, M;
   const state = { variant: 0, rows: {} };
+  const SCORE_PLACES = 2;  // points and scores as shown, as everywhere (attn_tutor/gradebook/rows.py)
 
   // --- small helpers --------------------------------------------------------------------
 
   function t(key, args) {
     const template = M[key];
     if (template === undefined) throw new Error("no message " + key);
-    if (!args) return template;
-    return template.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole));
+    const fill = (text) => (args ? text.replace(/\{(\w+)\}/g, (whole, name) => (name in args ? String(args[name]) : whole)) : text);
+    return particles.resolve(template, fill);  // 을/를 and the like chosen for the text before them
   }
 
   function el(tag, attrs, ...children) {
@@ -306,7 +307,7 @@
   function feedback(p, row, item) {
     const d = p.decimals;
     const labels = p.labels[item.stage];
-    const lines = [el("p", { class: "verdict", text: t("quiz.verdict", { verdict: t(`grading.verdict.${item.verdict}`), points: numbers.fmtGiven(item.points, d) }) })];
+    const lines = [el("p", { class: "verdict", text: t("quiz.verdict", { verdict: t(`grading.verdict.${item.verdict}`), points: numbers.fmtGiven(item.points, SCORE_PLACES) }) })];
     item.cells.forEach((cell, i) => {
       if (cell !== "wrong" && cell !== "follow_through") return;
       const args = { n: i + 1, label: labels[i], given: numbers.fmtGiven(item.given[i], d), expected: numbers.fmtGiven(item.expected[i], d) };
@@ -358,7 +359,7 @@
         return hint(stage);
       }
       if (!command) {
-        b.message.replaceChildren(el("p", { class: "error", text: t("quiz.empty") }));
+        b.message.replaceChildren(b.hints, el("p", { class: "error", text: t("quiz.empty") }));
         return;
       }
       let values;
@@ -366,7 +367,7 @@
         values = parseAnswer(solution, row, stage, text);
       } catch (error) {
         if (!(error instanceof answers.AnswerError)) throw error;
-        b.message.replaceChildren(el("p", { class: "error", "data-error": error.key, text: t(error.key, error.args) }));
+        b.message.replaceChildren(b.hints, el("p", { class: "error", "data-error": error.key, text: t(error.key, error.args) }));
         return;
       }
       const item = marking.markStage(solution, row, stage, values, rs.own, { hints: rs.hints[stage] || 0 });
@@ -378,7 +379,7 @@
       b.node.setAttribute("data-verdict", item.verdict);
       b.node.setAttribute("data-points", String(item.points));
       b.node.setAttribute("data-diagnosis", item.diagnosis || "");
-      b.message.replaceChildren(...feedback(p, row, item));
+      b.message.replaceChildren(b.hints, ...feedback(p, row, item));
       refresh();
       const nextStage = p.stages[rs.next];
       if (nextStage && blocks[nextStage]) blocks[nextStage].input.focus();
@@ -390,7 +391,9 @@
       const basis = before !== null && before in rs.hintBasis ? rs.hintBasis[before] : null;
       const b = blocks[stage];
       b.node.setAttribute("data-hints", String(rs.hints[stage]));
-      b.message.replaceChildren(el("div", { class: "hint" }, ...hintContent(p, row, stage, rs.hints[stage], basis)));
+      // each hint below the ones before, as the quiz prints them one after another
+      b.hints.append(el("div", { class: "hint", "data-hint": String(rs.hints[stage]) }, ...hintContent(p, row, stage, rs.hints[stage], basis)));
+      if (b.hints.parentNode !== b.message) b.message.prepend(b.hints);
     };
     for (const stage of p.asked_stages) {
       const id = `in-${state.variant}-${p.id}-${row}-${stage}`.replace(/[^\w-]/g, (c) => "_" + c.codePointAt(0));
@@ -402,7 +405,8 @@
       const input = el("input", { id, type: "text", "data-stage": stage, autocomplete: "off", autocapitalize: "off", spellcheck: "false", enterkeyhint: "done" });
       const checkButton = el("button", { type: "button", "data-action": "check", text: t("page.check") });
       const hintButton = el("button", { type: "button", "data-action": "hint", class: "secondary", text: t("page.hint") });
-      const message = el("div", { class: "message", "aria-live": "polite" });
+      const hints = el("div", { class: "hints" });
+      const message = el("div", { class: "message", "aria-live": "polite" }, hints);
       const node = el("div", { class: "stage", "data-stage-block": stage },
         el("label", { for: id }, el("strong", { text: p.titles[stage] }),
           el("span", { text: ` ${ask} ${t("quiz.ask_decimals", { decimals: p.decimals })}` }),
@@ -413,7 +417,7 @@
       input.addEventListener("input", () => { rs.typed[stage] = input.value; });
       checkButton.addEventListener("click", () => check(stage));
       hintButton.addEventListener("click", () => hint(stage));
-      blocks[stage] = { node, input, check: checkButton, hint: hintButton, message };
+      blocks[stage] = { node, input, check: checkButton, hint: hintButton, message, hints };
       block.append(node);
       const item = rs.items[stage];
       if (item) {
@@ -472,8 +476,8 @@
     const box = document.getElementById("score");
     if (!box) return;
     const s = totals();
-    const lines = [el("p", { "data-score": String(s.practice), "data-max": String(s.max), text: t("page.score", { score: numbers.fmtGiven(s.practice, 3), max: s.max }) }),
-      el("p", { "data-grade-score": String(s.exam), text: t("page.grade_score", { score: numbers.fmtGiven(s.exam, 3), max: s.max }) })];
+    const lines = [el("p", { "data-score": String(s.practice), "data-max": String(s.max), text: t("page.score", { score: numbers.fmtGiven(s.practice, SCORE_PLACES), max: s.max }) }),
+      el("p", { "data-grade-score": String(s.exam), text: t("page.grade_score", { score: numbers.fmtGiven(s.exam, SCORE_PLACES), max: s.max }) })];
     if (s.exam !== s.practice) lines.push(el("p", { class: "note", text: t("page.grade_differs") }));
     if (s.unchecked) lines.push(el("p", { class: "note", text: t("page.unchecked", { count: s.unchecked }) }));
     box.replaceChildren(...lines);
