@@ -102,7 +102,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "files.sheet_is_input": (
         "the hand-back sheet of '{student}' would be {path}, one of this command's inputs; it is never overwritten, "
         "even with --force, and nothing was written; give --feedback another folder",
-        "'{student}'의 돌려줄 답안지가 이 명령의 입력 파일인 {path}이(가) 됩니다. --force로도 덮어쓰지 않으며 아무것도 "
+        "'{student}'의 돌려줄 답안지가 이 명령의 입력 파일인 {path}[이] 됩니다. --force로도 덮어쓰지 않으며 아무것도 "
         "저장하지 않았습니다. --feedback에 다른 폴더를 주세요",
     ),
     "files.not_a_dir": (
@@ -659,23 +659,23 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "problems.too_many_cells_large": (
         "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
         "in one set, even with --large; split the set",
-        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). --large로도 한 세트에 최대 {limit}개까지입니다. "
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × Key 토큰의 합). --large로도 한 세트에 최대 {limit}개까지입니다. "
         "세트를 나누세요",
     ),
     "problems.too_many_cells_lifted": (
         "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed "
         "in one set (a hand-sized limit); split the set, or solve --format json --large works up to {large}",
-        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × 키 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × Key 토큰의 합). 한 세트에 최대 {limit}개까지입니다 "
         "(손계산 한도). 세트를 나누거나, solve --format json --large로 {large}개까지 풀 수 있습니다",
     ),
     "problems.matrix_too_large_large": (
         "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row, even with --large",
-        "{path}은(는) {rows} × {cols}입니다. --large로도 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다",
+        "{path}[은] {rows} × {cols}입니다. --large로도 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다",
     ),
     "problems.matrix_too_large_lifted": (
         "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row (hand-sized limits); "
         "solve --format json --large works up to {large_rows} rows and {large_cols} numbers per row",
-        "{path}은(는) {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다 (손계산 한도). "
+        "{path}[은] {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다 (손계산 한도). "
         "solve --format json --large로는 {large_rows}행, 한 행에 {large_cols}개까지 풀 수 있습니다",
     ),
     "problems.file_too_large_large": (
@@ -1215,11 +1215,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # What a student's hand-back sheet says instead (helper "inputs"): no path of the teacher's, no option or command.
     "grade.problem_set_outside.sheet": (
         "problem_set '{name}' is not a set your teacher uses, so nothing was marked",
-        "problem_set '{name}'은(는) 선생님이 쓰는 세트가 아니어서 채점하지 않았습니다",
+        "problem_set '{name}'[은] 선생님이 쓰는 세트가 아니어서 채점하지 않았습니다",
     ),
     "grade.problem_set_overridden.sheet": (
         "this answer names the problem set '{name}', but it was marked against the set your teacher chose",
-        "이 답안은 문제 세트 '{name}'을(를) 적었지만 선생님이 고른 세트로 채점했습니다",
+        "이 답안은 문제 세트 '{name}'[을] 적었지만 선생님이 고른 세트로 채점했습니다",
     ),
     "grade.problem_set_invalid.sheet": (
         "the problem set this answer names is not a valid problem set, so nothing was marked",
@@ -1291,7 +1291,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grade.left_out.same_file": (
         "not marked again: {path} (the same file as {first}, marked once)",
-        "다시 채점하지 않음: {path} ({first}과(와) 같은 파일이라 한 번만 채점했습니다)",
+        "다시 채점하지 않음: {path} ({first}[과] 같은 파일이라 한 번만 채점했습니다)",
     ),
     "grade.left_out.input": (
         "not marked: {path} (the {option} file of this run)",
@@ -1404,15 +1404,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # Did-you-mean for an answer file's problem, row and stage (helper "inputs").
     "grade.unknown_problem_suggest": (
         "{item}: no problem '{problem}' in this problem set; did you mean '{suggestion}'? Its problems are: {ids}",
-        "{item}: 이 문제 세트에 문제 '{problem}'이(가) 없습니다. '{suggestion}'을(를) 쓰려던 것인가요? 있는 문제: {ids}",
+        "{item}: 이 문제 세트에 문제 '{problem}'[이] 없습니다. '{suggestion}'[을] 쓰려던 것인가요? 있는 문제: {ids}",
     ),
     "grade.unknown_row_suggest": (
         "{item}: problem '{problem}' does not ask for the row '{row}'; did you mean '{suggestion}'? It asks: {rows}",
-        "{item}: 문제 '{problem}'은(는) '{row}' 행을 묻지 않습니다. '{suggestion}'을(를) 쓰려던 것인가요? 묻는 행: {rows}",
+        "{item}: 문제 '{problem}'[은] '{row}' 행을 묻지 않습니다. '{suggestion}'[을] 쓰려던 것인가요? 묻는 행: {rows}",
     ),
     "grade.unknown_stage_suggest": (
         "{item}: the stage '{stage}' is not asked; did you mean '{suggestion}'? Asked: {stages}",
-        "{item}: '{stage}' 단계는 묻지 않습니다. '{suggestion}'을(를) 쓰려던 것인가요? 묻는 단계: {stages}",
+        "{item}: '{stage}' 단계는 묻지 않습니다. '{suggestion}'[을] 쓰려던 것인가요? 묻는 단계: {stages}",
     ),
     "grade.wrong_count": (
         "{item}: {given} numbers given, {expected} expected",
@@ -1531,7 +1531,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "roster.test_student": (
         "Canvas's test student ('{name}', {roster} line {lines}) is the Student View account: left out of the students without an answer file",
-        "Canvas의 테스트 학생('{name}', {roster} {lines}번째 줄)은 학생 보기용 계정이므로 답안 파일이 없는 학생 목록에서 뺐습니다",
+        "Canvas의 테스트 학생('{name}', {roster} {lines}번째 줄)은 학생 보기용 계정이므로 답안 파일이 없는 학생으로 세지 않았습니다",
     ),
     "roster.matched_nobody": (
         "none of the {count} answer files' students is in the roster {roster}, so no LMS file was written; write each student's 학번 (ID number) or e-mail in 'student', as the roster has them, or map them with --match FILE",

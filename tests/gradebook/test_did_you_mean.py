@@ -16,6 +16,7 @@ from helpers.paths import SET
 from hypothesis import given
 from hypothesis import strategies as st
 
+from attn_tutor.core.particles import attach
 from attn_tutor.core.text import did_you_mean
 
 
@@ -56,7 +57,7 @@ def test_a_misspelt_id_in_an_answer_file_gets_a_did_you_mean(run_cli, room, wron
     assert sentence in flat(result.output)
     korean = run_cli("grade", "kim.yaml", "--lang", "ko")
     if "did you mean" in sentence:
-        assert f"'{meant}'을(를) 쓰려던 것인가요?" in flat(korean.output)
+        assert f"'{meant}'{attach(meant, '을')} 쓰려던 것인가요?" in flat(korean.output)
 
 
 def test_a_misspelt_csv_column_is_said_once_at_its_header(run_cli, room):
