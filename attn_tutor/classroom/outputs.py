@@ -184,18 +184,22 @@ class RosterOutputs:
         self.students.append(rosters.Graded.of(row))
 
     def match(self) -> tuple[list[str], list[str]]:
-        """The students matched to the roster, and the LMS file built: (errors, notes)."""
+        """The students matched to the roster, and the LMS file built: (errors, notes). A student left
+        out is said to be "not written to the LMS file" only when there is one."""
         lang = self.lang
         self.matching = rosters.match([s.student for s in self.students], self.roster, self.overrides)
-        errors = rosters.unmatched_messages(self.students, self.matching, self.roster, lang, lms=self.lms_layout)
-        if self.overrides is not None:
-            errors += [t("match.unused", lang, where=where, student=student) for where, student in self.overrides.unused()]
+        unused = [] if self.overrides is None else [
+            t("match.unused", lang, where=where, student=student) for where, student in self.overrides.unused()
+        ]  # fmt: skip
+
+        def left_out(lms: bool) -> list[str]:
+            return rosters.unmatched_messages(self.students, self.matching, self.roster, lang, lms=lms) + unused
+
         notes = [note for note in (rosters.absent_message(self.matching, lang), rosters.test_student_message(self.matching, self.roster, lang)) if note]
         if self.students and not self.matching.matches:
-            errors.append(rosters.nobody_message(self.students, self.matching, self.roster, lang))
-            return errors, notes
+            return [*left_out(False), rosters.nobody_message(self.students, self.matching, self.roster, lang)], notes
         if not self.lms_layout:
-            return errors, notes
+            return left_out(False), notes
         if self.chosen is not None:
             notes.append(t("roster.assignment_default", lang, column=self.chosen))
         self.lms = lms = lms_gradebook.lms_csv(
@@ -207,16 +211,17 @@ class RosterOutputs:
         if lms.unmarked:
             names = ", ".join(self.students[i].student or "—" for i in lms.unmarked)
             notes.append(t("roster.unmarked", lang, names=names))
-        errors += [finding.text(lang) for finding in lms.notes]
         notes += [finding.text(lang) for finding in lms.changed]
+        refused = [finding.text(lang) for finding in lms.notes]
         if not lms.written:  # an import of nobody: no file to mislead
             self.lms = None
-            errors.append(t("roster.placed_nobody", lang, count=len(self.students), roster=self.roster.file))
-        return errors, notes
+            nobody = t("roster.placed_nobody_one" if len(self.students) == 1 else "roster.placed_nobody", lang, count=len(self.students), roster=self.roster.file)
+            return [*left_out(False), *refused, nobody], notes
+        return [*left_out(True), *refused], notes
 
     def written(self, path: Path) -> str:
-        key = "lms.canvas_written" if self.layout == "canvas" else "lms.moodle_written"
         lms = self.lms
+        key = ("lms.canvas_written" if self.layout == "canvas" else "lms.moodle_written") + ("_one" if lms.written == 1 else "")
         return t(key, self.lang, count=lms.written, column=lms.column, path=str(path), identifier=lms.identifier or "—")
 
     @property

@@ -491,7 +491,7 @@ def test_a_match_file_and_roster_inside_the_graded_folder_are_not_answer_files(r
 @pytest.mark.parametrize(
     "students, roster, args, words",
     [
-        ([("김민지", RIGHT)], NOBODY[0].values[1], ["--assignment", "A"], "명단 r.csv에 있는 학생이 없어 LMS 파일을 쓰지 않았습니다"),
+        ([("김민지", RIGHT)], NOBODY[0].values[1], ["--assignment", "A"], "명단 r.csv에 없어 LMS 파일을 쓰지 않았습니다"),
         ([("김민지", RIGHT)], CANVAS, ["--assignment", "A", "--match", "m.csv"], "m.csv:2:5: '1'에 해당하는 ID나 이메일이 명단 r.csv에 없습니다"),
         ([("이하은", RIGHT)], CANVAS, ["--assignment", "A"], "--match 파일로 한 명에게 짝지으세요"),
         ([("김민지", RIGHT)], CANVAS.replace("10.00", "1e400"), ["--assignment", "Attention by hand"], "Points Possible 값 '1e400': 점수가 아닙니다"),
@@ -503,3 +503,87 @@ def test_the_new_sentences_are_korean_in_korean_mode(run_cli, tmp_path, monkeypa
     result, _ = grade(run_cli, tmp_path, monkeypatch, students, roster, *args, "--lang", "ko")
     assert result.exit_code == 1
     assert words in said(result)
+
+
+# --- review: the words of a run with one student or no LMS file; an ambiguous name holds its candidates
+
+# (students, layout) -> (exit, words said, words never said)
+WORDING = [
+    pytest.param(
+        [("김민지", RIGHT)], "canvas", 0, ["Canvas gradebook (1 student, column", "Roster matching (1 of 1 answer file)"],
+        ["1 students", "1 answer files"], id="canvas: one student written",
+    ),
+    pytest.param(
+        [("김민지", RIGHT)], "moodle", 0, ["Moodle grades (1 student, column"], ["1 students"], id="moodle: one student written",
+    ),
+    pytest.param(
+        [("김민지", RIGHT), ("박서준", SLIP)], "canvas", 0, ["Canvas gradebook (2 students, column", "(2 of 2 answer files)"], [],
+        id="two students: plural",
+    ),
+    pytest.param(
+        [("Nobody Here", RIGHT)], "canvas", 1, ["the answer file's student is not in the roster r.csv, so no LMS file was written"],
+        ["not written to the LMS file", "1 answer files"], id="one student, nobody matched: no LMS file, no suffix",
+    ),
+    pytest.param(
+        [("김민지 20231235", RIGHT), ("박서준", SLIP)], "canvas", 1, ["names different roster students", "no LMS file was written"],
+        ["not written to the LMS file"], id="a conflict and its held file: no LMS file, no suffix",
+    ),
+    pytest.param(
+        [("김민지 20231235", RIGHT), ("이하은 20231236", SLIP)], "canvas", 1,
+        ["names different roster students", "(not written to the LMS file)", "Canvas gradebook (1 student,"], [],
+        id="a conflict beside a written student: the suffix says it",
+    ),
+    pytest.param(
+        [("김민지", RIGHT), ("Nobody Here", SLIP)], None, 1, ["'Nobody Here' is not in the roster"], ["not written to the LMS file"],
+        id="no LMS layout: no suffix",
+    ),
+]
+
+
+@pytest.mark.parametrize("students, layout, status, words, never", WORDING)
+def test_lms_sentences_count_right_and_say_not_written_only_beside_a_file(run_cli, tmp_path, monkeypatch, students, layout, status, words, never):
+    roster = MOODLE if layout == "moodle" else CANVAS
+    args = ["--assignment", "Attention by hand"] if layout else []
+    result, _ = grade(run_cli, tmp_path, monkeypatch, students, roster, *args, layout=layout)
+    assert result.exit_code == status, result.output
+    for word in words:
+        assert word in said(result)
+    for word in never:
+        assert word not in said(result)
+
+
+# (students) -> (exit, grades written, words said): two 이, 하은 on the roster (lines 5 and 6)
+AMBIGUOUS = [
+    pytest.param(
+        [("이하은", RIGHT), ("이하은 20231237", SLIP)], 1, {},
+        ["'이하은' fits several roster students", "'이하은 20231237' is roster student 이, 하은 (r.csv:6), whom class/01.yaml may also be"],
+        id="the other file's 이하은 is doubted, not graded",
+    ),
+    pytest.param(
+        [("이하은 20231237", SLIP), ("이하은", RIGHT)], 1, {}, ["whom class/02.yaml may also be"], id="in the other order",
+    ),
+    pytest.param(
+        [("이하은", RIGHT), ("이하은 20231237", SLIP), ("김민지", RIGHT)], 1, {"김, 민지": "10"}, ["may also be"],
+        id="a student the name does not fit is graded",
+    ),
+    pytest.param(
+        [("이하은 20231236", RIGHT), ("이하은 20231237", SLIP)], 0, {"이, 하은": "3.75"}, [],
+        id="both write their 학번: both graded",
+    ),
+]
+
+
+@pytest.mark.parametrize("students, status, written, words", AMBIGUOUS)
+def test_an_ambiguous_name_holds_every_roster_student_it_may_be(run_cli, tmp_path, monkeypatch, students, status, written, words):
+    result, rows = grade(run_cli, tmp_path, monkeypatch, students, CANVAS, "--assignment", "Attention by hand")
+    assert result.exit_code == status, result.output
+    assert grades(rows) == written
+    for word in words:
+        assert word in said(result)
+
+
+def test_a_doubted_file_is_said_in_korean(run_cli, tmp_path, monkeypatch):
+    students = [("이하은", RIGHT), ("이하은 20231237", SLIP)]
+    result, rows = grade(run_cli, tmp_path, monkeypatch, students, CANVAS, "--assignment", "Attention by hand", "--lang", "ko")
+    assert result.exit_code == 1 and rows is None
+    assert "이 학생일 수 있습니다(같은 이름의 학생이 여럿)" in said(result)
