@@ -8,8 +8,10 @@ answer files to it is :mod:`attn_tutor.classroom.roster`.
 Rosters read
     **Canvas**: the gradebook export (Grades → Export), whose header starts
     ``Student, ID`` and goes on ``SIS User ID, SIS Login ID`` (optionally
-    ``Integration ID``, ``Root Account``), ``Section``, then one column per
-    assignment titled ``Name (id)`` and the read-only totals. Its ``Points
+    ``Integration ID``, ``Root Account``), ``Section``, then custom columns
+    (``Notes``), one column per assignment titled ``Name (id)`` and the read-only
+    totals, the course's and each assignment group's (``Assignments Current
+    Score``), none of which is a grade column. Its ``Points
     Possible`` row, the one before every student and without an ID (a student
     called "Points Possible" has one), gives each assignment's points;
     ``Manual Posting``/``Muted`` rows are skipped, as Canvas's own importer skips
@@ -60,11 +62,11 @@ USERNAME = ("username", "user name", "login", "사용자명", "사용자 이름"
 NAME = ("name", "full name", "student", "student name", "성명", "학생", "학생 이름")
 SECTION = ("section", "group", "groups", "분반", "반", "그룹")
 MOODLE_EXPORT_TIME = "last downloaded from this course"
-CANVAS_TOTALS = (
-    "current score", "current points", "current grade", "final score", "final points", "final grade",
-    "override score", "override grade", "override status", "unposted current score", "unposted final score",
-    "unposted current points", "unposted final points", "unposted current grade", "unposted final grade",
-)  # fmt: skip
+# Canvas's read-only totals, for the course and for each assignment group ("Assignments Current Score"),
+# each optionally for a grading period ("Current Score (Fall 2020)"); compared folded.
+CANVAS_TOTAL = re.compile(
+    r"(\A|.*\s)(unposted )?(current|final|override) (score|points|grade|status)(\s\(.*\))?\Z", re.DOTALL
+)
 CANVAS_IDS = ("ID", "SIS User ID", "SIS Login ID", "Integration ID")
 TITLE_AND_ID = re.compile(r"\A(.*)\s\((\d+)\)\Z", re.DOTALL)  # Canvas's Assignment.title_and_id
 
@@ -212,9 +214,9 @@ def _parse(lines, file: str) -> Roster:
 
 def _canvas(header: list[str], body, file: str) -> Roster:
     info = {"student", "id", "sis user id", "sis login id", "integration id", "root account", "section"}
-    assignments = [
-        column for column in header[2:] if fold(column) not in info and not fold(column).startswith(CANVAS_TOTALS)
-    ]
+    assignments = [column for column in header[2:] if fold(column) not in info and not CANVAS_TOTAL.match(fold(column))]
+    if any(TITLE_AND_ID.match(column) for column in assignments):  # Canvas heads each assignment "Name (id)": the rest
+        assignments = [column for column in assignments if TITLE_AND_ID.match(column)]  # are custom columns (Notes)
     id_columns = [(name, header.index(name)) for name in CANVAS_IDS if name in header]
     section_col = next((index for index, column in enumerate(header) if fold(column) == "section"), None)
     points: dict[str, str] = {}
