@@ -127,9 +127,10 @@ class Matching:
 
 
 def _id_like(word: str) -> bool:
-    """A word of a ``student`` that is an identifier, not part of a name: an e-mail address, or at least
-    4 characters with a digit in them (a 학번, not a word of a name that is someone's username)."""
-    return "@" in word or (len(word) >= MIN_ID_IN_NAME and any(c.isdigit() for c in word))
+    """A word of a ``student`` that is an identifier, not part of a name: an e-mail address, a number (a
+    Canvas ID such as 102 is short), or at least 4 characters with a digit in them (a 학번, not a word of
+    a name that is someone's username)."""
+    return "@" in word or word.isdigit() or (len(word) >= MIN_ID_IN_NAME and any(c.isdigit() for c in word))
 
 
 def keys_of(text: str, index: Index) -> list[Key]:

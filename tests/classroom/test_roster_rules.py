@@ -587,3 +587,62 @@ def test_a_doubted_file_is_said_in_korean(run_cli, tmp_path, monkeypatch):
     result, rows = grade(run_cli, tmp_path, monkeypatch, students, CANVAS, "--assignment", "Attention by hand", "--lang", "ko")
     assert result.exit_code == 1 and rows is None
     assert "이 학생일 수 있습니다(같은 이름의 학생이 여럿)" in said(result)
+
+
+# --- review: a real Canvas export's totals and custom columns are no grade columns ------------
+
+GROUP_TOTALS = "Assignments Current Points,Assignments Final Points,Assignments Current Score,Assignments Unposted Current Score,Assignments Final Score,Assignments Unposted Final Score"
+COURSE_TOTALS = "Current Points,Final Points,Current Score,Unposted Current Score,Final Score,Unposted Final Score"
+
+
+def canvas_export(columns: str, points: str) -> str:
+    """A Canvas export with these columns after Section (one student, 김민지) and their Points Possible cells."""
+    blank = "," * columns.count(",")
+    return f"Student,ID,SIS User ID,SIS Login ID,Section,{columns}\n    Points Possible,,,,,{points}\n\"김, 민지\",101,20231234,minji@uni.ac.kr,AI-01,{blank}\n"
+
+
+READ_ONLY = ",".join(["(read only)"] * 6)
+# (columns after Section, their Points Possible) -> the grade column chosen (None: --assignment asked for)
+CANVAS_COLUMNS = [
+    pytest.param(f"Attention (4242),{GROUP_TOTALS},{COURSE_TOTALS}", f"10.00,{READ_ONLY},{READ_ONLY}", "Attention (4242)",
+                 id="an assignment group's totals and the course's"),
+    pytest.param("Attention (4242),Current Score (Fall 2026),Final Grade (2026),Override Score", "10.00,(read only),(read only),",
+                 "Attention (4242)", id="totals of a grading period, override"),
+    pytest.param("Notes,Attention (4242),Labs Unposted Final Score", ",10.00,(read only)", "Attention (4242)",
+                 id="a custom column has no (id)"),
+    pytest.param("Attention (4242),Quiz 2 (4243)", "10.00,5.00", None, id="two assignments: ask"),
+    pytest.param("Attention", "10.00", "Attention", id="a hand-made roster without ids keeps its column"),
+]
+
+
+@pytest.mark.parametrize("columns, points, chosen", CANVAS_COLUMNS)
+def test_canvas_totals_and_custom_columns_are_never_a_grade_column(run_cli, tmp_path, monkeypatch, columns, points, chosen):
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT)], canvas_export(columns, points))
+    if chosen is None:
+        assert result.exit_code == 2 and rows is None
+        assert "Attention (4242), Quiz 2 (4243))" in said(result)
+        return
+    assert result.exit_code == 0, result.output
+    assert f"grade column: '{chosen}', the roster's only grade column" in said(result)
+    assert rows[0][-1] == chosen and rows[1] == ["Points Possible", "", "", "", "", "10"]
+
+
+# --- review: a short Canvas ID in the name is an ID too ---------------------------------------
+
+# (student) -> (exit, grades written, words said)
+SHORT_IDS = [
+    pytest.param("김민지 102", 1, {}, ["names different roster students", "박, 서준 (r.csv:4) by ID in the name"], id="his Canvas ID, her name"),
+    pytest.param("102 김민지", 1, {}, ["names different roster students"], id="in the other order"),
+    pytest.param("김민지 101", 0, {"김, 민지": "10"}, [], id="her own Canvas ID"),
+    pytest.param("이하은 104", 0, {"이, 하은": "10"}, [], id="a Canvas ID picks one of two of that name"),
+    pytest.param("김민지 7", 0, {"김, 민지": "10"}, [], id="a number that is nobody's leaves the name"),
+]
+
+
+@pytest.mark.parametrize("student, status, written, words", SHORT_IDS)
+def test_a_short_number_in_the_name_is_matched_as_an_id(run_cli, tmp_path, monkeypatch, student, status, written, words):
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [(student, RIGHT)], CANVAS, "--assignment", "Attention by hand")
+    assert result.exit_code == status, result.output
+    assert grades(rows) == written
+    for word in words:
+        assert word in said(result)
