@@ -40,6 +40,7 @@ from attn_tutor.classroom.handback import SheetFiles, SheetMaker
 from attn_tutor.classroom.report import ClassCounts, render_report
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import t
+from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.core.writing import atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import csv_without_problem_set, find_answer_files
@@ -136,6 +137,13 @@ def _check_options(options: GradeOptions) -> None:
         raise UsageError("grade.layout_needs_csv", layout=options.layout)
     if not options.lms_layout and (options.assignment is not None or options.out_of is not None):
         raise UsageError("grade.roster_needs_layout")
+    if options.assignment is not None:  # the LMS file's grade column header, as the LMS will show it
+        if not options.assignment.strip():
+            raise UsageError("grade.assignment_empty")
+        lead = len(options.assignment) - len(options.assignment.lstrip("\t\r"))  # a formula start: neutralised as written
+        bad = next((index for index, char in enumerate(options.assignment) if index >= lead and is_unsafe_char(char)), None)
+        if bad is not None:
+            raise UsageError("grade.assignment_unsafe", char=f"U+{ord(options.assignment[bad]):04X}", position=bad + 1)
     if options.feedback is not None:
         check_directory(options.feedback)
 

@@ -1347,6 +1347,14 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{where}: '{student}' is roster student {entry}, whom {others} may also be (a name several roster students have); no grade for them until that file says which student it is",
         "{where}: 답안의 학생 '{student}': 명단의 {entry} 학생에 해당하지만 {others}도 이 학생일 수 있습니다(같은 이름의 학생이 여럿). 그 파일이 어느 학생인지 밝힐 때까지 점수를 주지 않습니다",
     ),
+    "grade.assignment_empty": (
+        "--assignment is empty; name the grade column, e.g. --assignment \"Attention by hand\"",
+        "--assignment 값이 비어 있습니다. 성적 열 이름을 쓰세요 (예: --assignment \"Attention by hand\")",
+    ),
+    "grade.assignment_unsafe": (
+        "--assignment holds a control or invisible character ({char}, character {position}), which the LMS would show in the column's name; type the name without it",
+        "--assignment 값에 제어 문자나 보이지 않는 문자({char}, {position}번째 글자)가 있어 LMS의 열 이름에 그대로 나옵니다. 그 문자 없이 쓰세요",
+    ),
     "lms.moodle_written_one": (
         "Moodle grades (1 student, column '{column}') written to {path}; import it under Grades → Import → CSV file, identifying users by '{identifier}'",
         "Moodle 성적(학생 1명, 열 '{column}')을 {path}에 저장했습니다. 성적 → 가져오기 → CSV 파일에서 사용자 식별 기준으로 '{identifier}' 열을 고르세요",

@@ -646,3 +646,28 @@ def test_a_short_number_in_the_name_is_matched_as_an_id(run_cli, tmp_path, monke
     assert grades(rows) == written
     for word in words:
         assert word in said(result)
+
+
+# --- review: --assignment is a column name the LMS shows ---------------------------------------
+
+# --assignment -> (exit, the grade column's header written, words said)
+ASSIGNMENTS = [
+    pytest.param("", 2, None, "--assignment is empty", id="empty"),
+    pytest.param("   ", 2, None, "--assignment is empty", id="blank"),
+    pytest.param("A\x1b[31mred", 2, None, "(U+001B, character 2)", id="a terminal escape"),
+    pytest.param("A\u202eB", 2, None, "(U+202E, character 2)", id="a bidi override"),
+    pytest.param("Quiz\n=1+1", 2, None, "(U+000A, character 5)", id="a line break before a formula"),
+    pytest.param("A\tB", 2, None, "(U+0009, character 2)", id="a tab inside"),
+    pytest.param("\t=1+1", 0, "'\t=1+1", "written to lms.csv", id="a tab at the start is a formula start: neutralised"),
+    pytest.param("퀴즈 1 (주의)", 0, "퀴즈 1 (주의)", "written to lms.csv", id="Korean, spaces and brackets as typed"),
+]
+
+
+@pytest.mark.parametrize("layout", ["canvas", "moodle"])
+@pytest.mark.parametrize("assignment, status, header, words", ASSIGNMENTS)
+def test_the_grade_column_named_by_assignment_is_a_name_the_lms_can_show(run_cli, tmp_path, monkeypatch, layout, assignment, status, header, words):
+    roster = CANVAS if layout == "canvas" else MOODLE
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT)], roster, "--assignment", assignment, layout=layout)
+    assert result.exit_code == status, result.output
+    assert words in said(result)
+    assert (rows[0][-1] if rows else None) == header
