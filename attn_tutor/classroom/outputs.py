@@ -88,7 +88,7 @@ class GradeOptions:
     def inputs(self) -> list[Path]:
         """Every file the run reads that exists: the answers, the problem set, the roster, the --match file."""
         named = [*self.paths, *([Path(self.problems)] if self.problems is not None and Path(self.problems).exists() else [])]
-        named += [path for path in (self.roster, self.match) if path is not None and path.exists()]
+        named += [path for path in (self.roster, self.match) if path is not None and path.exists() and not path.is_dir()]  # a directory is refused as read, not graded
         return named
 
 

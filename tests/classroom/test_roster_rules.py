@@ -671,3 +671,17 @@ def test_the_grade_column_named_by_assignment_is_a_name_the_lms_can_show(run_cli
     assert result.exit_code == status, result.output
     assert words in said(result)
     assert (rows[0][-1] if rows else None) == header
+
+
+@pytest.mark.parametrize("option", ["--roster", "--match"])
+def test_a_roster_or_match_directory_holding_the_output_is_refused_as_a_directory(run_cli, tmp_path, monkeypatch, option):
+    """Not taken for a graded directory the output is inside (exit 2): the sentence says it is a directory."""
+    monkeypatch.chdir(tmp_path)
+    folder = make_class(tmp_path, [("김민지", RIGHT)])
+    (tmp_path / "r.csv").write_text(CANVAS, encoding="utf-8")
+    given = {"--roster": ".", "--match": "."}
+    args = ["--roster", given["--roster"]] if option == "--roster" else ["--roster", "r.csv", "--match", given["--match"]]
+    result = run_cli("grade", folder.name, *args, "--csv-layout", "canvas", "--csv", "lms.csv", "--assignment", "A")
+    assert result.exit_code == 1, result.output
+    assert "is a directory" in said(result) and "being graded" not in said(result)
+    assert not (tmp_path / "lms.csv").exists()
