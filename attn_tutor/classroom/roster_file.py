@@ -337,6 +337,24 @@ def _encoding(start: bytes) -> str | None:
     return None
 
 
+def decode_excel(data: bytes) -> str:
+    """A small file's bytes as text, in the encodings Excel writes, decided as for the roster: the
+    byte-order mark (or UTF-16's zero bytes), else UTF-8, else CP949 when nothing before UTF-8's first
+    bad byte was non-ASCII. Raises the UnicodeDecodeError of the encoding that should have held."""
+    named = _encoding(data[:4])
+    if named:
+        return data.decode(named)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if not data[: error.start].isascii():
+            raise
+        try:
+            return data.decode("cp949")
+        except UnicodeDecodeError:
+            raise error from None
+
+
 def read_roster(path, limit: int | None = None) -> Roster:
     """The roster at ``path`` through the safe reader (a regular file, at most ``limit`` bytes), read
     as a stream in the encodings Excel writes: UTF-8 with or without a byte-order mark, UTF-16 with

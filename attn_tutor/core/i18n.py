@@ -1271,7 +1271,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "is a directory; give a --match file (.csv with the columns student,id, or .yaml)",
         "디렉터리입니다. --match 파일(student,id 열이 있는 .csv 또는 .yaml)을 지정하세요",
     ),
-    "match.not_utf8": ("the --match file is not UTF-8 text (byte {offset}); save it as UTF-8", "--match 파일이 UTF-8 텍스트가 아닙니다 ({offset}번째 바이트). UTF-8로 저장하세요"),
+    "match.bad_encoding": (
+        "the --match file is not text in UTF-8, UTF-16 or CP949 (EUC-KR) (byte {offset} cannot be read); save it as CSV UTF-8",
+        "--match 파일이 UTF-8, UTF-16, CP949(EUC-KR) 텍스트가 아닙니다 ({offset}번째 바이트를 읽을 수 없음). CSV UTF-8 형식으로 저장하세요",
+    ),
     "match.bad_csv": ("the --match file is not valid CSV: {problem}", "--match 파일이 올바른 CSV가 아닙니다: {problem}"),
     "match.bad_yaml": ("the --match file is not valid YAML: {problem}", "--match 파일이 올바른 YAML이 아닙니다: {problem}"),
     "match.empty": ("the --match file is empty; write a line 'student,id' and one line per student", "--match 파일이 비어 있습니다. 'student,id' 줄과 학생마다 한 줄을 쓰세요"),

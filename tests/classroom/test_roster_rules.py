@@ -175,7 +175,7 @@ MATCH_ERRORS = [
     ("m.yaml", "- a\n- b\n", "m.yaml:1:1", "must map each student to a roster ID"),
     ("m.yaml", "a: [1, 2]\n", "m.yaml:1:4", "single values here"),
     ("m.yaml", "a: : b\n", "m.yaml:1", "not valid YAML"),
-    ("m.csv", b"student,id\n\xb1\xe8,1\n", "m.csv:2", "not UTF-8"),
+    ("m.csv", "student,id\n김".encode() + b"\xb1,1\n", "m.csv:2", "not text in UTF-8, UTF-16 or CP949"),
 ]
 
 
@@ -685,3 +685,22 @@ def test_a_roster_or_match_directory_holding_the_output_is_refused_as_a_director
     assert result.exit_code == 1, result.output
     assert "is a directory" in said(result) and "being graded" not in said(result)
     assert not (tmp_path / "lms.csv").exists()
+
+
+# --match file's encoding (as Excel saves it) and delimiter: it settles the conflict either way
+MATCH_ENCODINGS = [
+    pytest.param(encoding, bom, delimiter, id=f"{encoding}{'+bom' if bom else ''}-{ {',': 'comma', chr(9): 'tab', ';': 'semicolon'}[delimiter]}")
+    for encoding, bom in [("utf-8", False), ("utf-8", True), ("cp949", False), ("utf-16-le", True), ("utf-16-be", True)]
+    for delimiter in [",", "\t", ";"]
+]
+
+
+@pytest.mark.parametrize("encoding, bom, delimiter", MATCH_ENCODINGS)
+def test_a_match_file_in_any_encoding_excel_writes_settles_the_conflict(run_cli, tmp_path, monkeypatch, encoding, bom, delimiter):
+    text = f"학생{delimiter}학번\n김민지 20231235{delimiter}20231234\n"
+    marks = {"utf-8": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}
+    (tmp_path / "m.csv").write_bytes((marks[encoding] if bom else b"") + text.encode(encoding))
+    students = [("김민지 20231235", RIGHT), ("박서준", SLIP)]
+    result, rows = grade(run_cli, tmp_path, monkeypatch, students, CANVAS, "--assignment", "Attention by hand", "--match", "m.csv")
+    assert result.exit_code == 0, result.output
+    assert grades(rows) == {"김, 민지": "10", "박, 서준": "3.75"}
