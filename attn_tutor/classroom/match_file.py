@@ -100,10 +100,12 @@ def _csv_pairs(text: str, path: str) -> list[tuple[Place, Place]]:
     lines = io.StringIO(text, newline="")
     first = text.split("\n", 1)[0]
     reader = csv.reader(lines, delimiter=sniff(first), strict=True)
+    rows: list[tuple[int, list[str]]] = []
     try:
-        rows = [(reader.line_num, row) for row in reader]
-    except csv.Error as error:
-        raise AttnTutorError("match.bad_csv", Location(path, reader.line_num + 1), problem=str(error)) from None
+        for row in reader:
+            rows.append((reader.line_num, row))
+    except csv.Error as error:  # the bad record starts after the last whole one
+        raise AttnTutorError("match.bad_csv", Location(path, (rows[-1][0] if rows else 0) + 1), problem=str(error)) from None
     rows = [(line, row) for line, row in rows if any(cell.strip() for cell in row)]
     if not rows:
         raise AttnTutorError("match.empty", Location(path))

@@ -198,7 +198,15 @@ def _parse(lines, file: str) -> Roster:
         if line.strip():
             break
     reader = csv.reader(itertools.chain(start, lines), delimiter=sniff(start[-1] if start else ""), strict=True)  # an open quote is an error, not the rest of the file
-    rows = ((reader.line_num, row) for row in reader if any(cell.strip() for cell in row))
+    ended = [0]  # the line the last whole record ended on: a bad record starts on the next
+
+    def records():
+        for row in reader:
+            ended[0] = reader.line_num
+            if any(cell.strip() for cell in row):
+                yield reader.line_num, row
+
+    rows = records()
     try:
         header_line, header = next(rows, (0, None))
         if header is None:
@@ -209,7 +217,7 @@ def _parse(lines, file: str) -> Roster:
             return _canvas(header, rows, file)
         return _other(header, folded, rows, file, header_line)
     except csv.Error as error:
-        raise AttnTutorError("roster.bad_csv", Location(file, reader.line_num + 1), problem=str(error)) from None
+        raise AttnTutorError("roster.bad_csv", Location(file, ended[0] + 1), problem=str(error)) from None
 
 
 def _canvas(header: list[str], body, file: str) -> Roster:

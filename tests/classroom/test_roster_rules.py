@@ -704,3 +704,21 @@ def test_a_match_file_in_any_encoding_excel_writes_settles_the_conflict(run_cli,
     result, rows = grade(run_cli, tmp_path, monkeypatch, students, CANVAS, "--assignment", "Attention by hand", "--match", "m.csv")
     assert result.exit_code == 0, result.output
     assert grades(rows) == {"김, 민지": "10", "박, 서준": "3.75"}
+
+
+# roster or --match text that is no CSV -> the line its bad record starts on
+BAD_CSV = [
+    pytest.param("r.csv", 'Student,ID,SIS User ID,SIS Login ID,Section,A (1)\n"김, 민지",101,1,2,3,\n"박, 서준,102,1,2,3,\n', "r.csv:3:", id="roster: an open quote"),
+    pytest.param("r.csv", 'Student,ID,SIS User ID,SIS Login ID,Section,A (1)\n"김, 민지",101,' + "x" * 200_000 + ",2,3,\n", "r.csv:2:", id="roster: a huge field"),
+    pytest.param("m.csv", 'student,id\n김민지,20231234\n"박서준,20231235\n\n', "m.csv:3:", id="match: an open quote"),
+]
+
+
+@pytest.mark.parametrize("name, text, where", BAD_CSV)
+def test_a_bad_csv_record_is_said_at_the_line_it_starts(run_cli, tmp_path, monkeypatch, name, text, where):
+    roster, args = (text, []) if name == "r.csv" else (CANVAS, ["--match", name])
+    if name == "m.csv":
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT)], roster, "--assignment", "A", *args)
+    assert result.exit_code == 1 and rows is None, result.output
+    assert where in said(result) and "not valid CSV" in said(result)
