@@ -722,3 +722,21 @@ def test_a_bad_csv_record_is_said_at_the_line_it_starts(run_cli, tmp_path, monke
     result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT)], roster, "--assignment", "A", *args)
     assert result.exit_code == 1 and rows is None, result.output
     assert where in said(result) and "not valid CSV" in said(result)
+
+
+# --- review: an identifier is unique in the whole roster, not only among the rows written ------
+
+def test_moodle_never_identifies_users_by_a_value_another_roster_student_has(run_cli, tmp_path, monkeypatch):
+    """하은 has no answer file, but Moodle knows her: her e-mail is 민지's, so Moodle could not tell them apart."""
+    roster = "First name,Last name,Email address,ID number\n민지,김,same@u.kr,20231234\n하은,이,SAME@u.kr,20231236\n"
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT)], roster, "--assignment", "A", layout="moodle")
+    assert result.exit_code == 0, result.output
+    assert "identifying users by 'ID number'" in said(result)
+
+
+def test_a_canvas_id_another_roster_row_has_is_not_written(run_cli, tmp_path, monkeypatch):
+    roster = 'Student,ID,SIS User ID,SIS Login ID,Section,A (1)\n"김, 민지",101,20231234,k,S,\n"이, 하은",101,20231236,h,S,\n"박, 서준",102,20231235,p,S,\n'
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT), ("박서준", SLIP)], roster, "--assignment", "A")
+    assert result.exit_code == 1, result.output
+    assert "lines 2, 3 share the ID '101'" in said(result)
+    assert grades(rows) == {"박, 서준": "3"}
