@@ -7,7 +7,8 @@ answer files to it is :mod:`attn_tutor.classroom.roster`.
 
 Rosters read
     **Canvas**: the gradebook export (Grades → Export), whose header starts
-    ``Student, ID`` and goes on ``SIS User ID, SIS Login ID`` (optionally
+    ``Student, ID`` (or ``LastName, FirstName, ID``, when the gradebook shows them
+    apart) and goes on ``SIS User ID, SIS Login ID`` (optionally
     ``Integration ID``, ``Root Account``), ``Section``, then custom columns
     (``Notes``), one column per assignment titled ``Name (id)`` and the read-only
     totals, the course's and each assignment group's (``Assignments Current
@@ -215,13 +216,17 @@ def _parse(lines, file: str) -> Roster:
         folded = [fold(cell) for cell in header]
         if len(folded) >= 3 and "student" in folded[0] and folded[1] == "id":
             return _canvas(header, rows, file)
+        if len(folded) >= 4 and folded[:3] == ["lastname", "firstname", "id"]:  # "first and last names separately"
+            return _canvas(header, rows, file, split_name=True)
         return _other(header, folded, rows, file, header_line)
     except csv.Error as error:
         raise AttnTutorError("roster.bad_csv", Location(file, ended[0] + 1), problem=str(error)) from None
 
 
-def _canvas(header: list[str], body, file: str) -> Roster:
-    info = {"student", "id", "sis user id", "sis login id", "integration id", "root account", "section"}
+def _canvas(header: list[str], body, file: str, *, split_name: bool = False) -> Roster:
+    """``split_name``: the export shows ``LastName, FirstName`` in two columns (a gradebook setting);
+    the entry's name is then ``Last, First``, as the one ``Student`` column has it."""
+    info = {"student", "lastname", "firstname", "id", "sis user id", "sis login id", "integration id", "root account", "section"}
     assignments = [column for column in header[2:] if fold(column) not in info and not CANVAS_TOTAL.match(fold(column))]
     if any(TITLE_AND_ID.match(column) for column in assignments):  # Canvas heads each assignment "Name (id)": the rest
         assignments = [column for column in assignments if TITLE_AND_ID.match(column)]  # are custom columns (Notes)
@@ -235,6 +240,8 @@ def _canvas(header: list[str], body, file: str) -> Roster:
     for line, row in body:
         width = len(row)
         student = row[0].strip()
+        if split_name and width > 1 and row[1].strip():
+            student = f"{student}, {row[1].strip()}" if student else row[1].strip()
         ids = tuple((name, value) for name, index in id_columns if index < width and (value := row[index].strip()))
         if not entries and points_line is None and not ids and "points possible" in fold(student):
             # Canvas's own row: before every student and without an ID (a student of that name has one)

@@ -740,3 +740,19 @@ def test_a_canvas_id_another_roster_row_has_is_not_written(run_cli, tmp_path, mo
     assert result.exit_code == 1, result.output
     assert "lines 2, 3 share the ID '101'" in said(result)
     assert grades(rows) == {"박, 서준": "3"}
+
+
+def test_a_canvas_export_with_first_and_last_names_apart_is_a_canvas_roster(run_cli, tmp_path, monkeypatch):
+    """Canvas's gradebook setting "Show separate first and last names" exports LastName, FirstName, ID, ..."""
+    roster = (
+        "LastName,FirstName,ID,SIS User ID,SIS Login ID,Section,Attention by hand (4242),Current Score\n"
+        "    Points Possible,,,,,,10.00,(read only)\n"
+        "김,민지,101,20231234,minji@uni.ac.kr,AI-01,,\n"
+        "박,서준,102,20231235,seojun@uni.ac.kr,AI-01,,\n"
+        "Student,Test,999,,test1,AI-01,,\n"
+    )
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT), ("박서준 20231235", SLIP)], roster)
+    assert result.exit_code == 0, result.output
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Attention by hand (4242)"]
+    assert rows[2:] == [["김, 민지", "101", "20231234", "minji@uni.ac.kr", "AI-01", "10"], ["박, 서준", "102", "20231235", "seojun@uni.ac.kr", "AI-01", "3.75"]]
+    assert "Canvas's test student ('Student, Test'" in said(result)
