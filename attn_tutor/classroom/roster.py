@@ -84,6 +84,7 @@ class Graded(NamedTuple):
 HOW = ("id", "email", "id_in_name", "email_in_name", "name", "match")  # the order a match is said by
 REASONS = ("none", "ambiguous", "duplicate", "conflict", "held", "doubted")
 ID_WORD_SPLIT = re.compile(r"[\s,;()\[\]<>/]+")
+HANGUL_DIGITS = re.compile(r"(?<=[\uac00-\ud7a3])(?=\d)|(?<=\d)(?=[\uac00-\ud7a3])")  # 김민지20231234: two words
 
 
 @dataclass(frozen=True)
@@ -144,7 +145,7 @@ def keys_of(text: str, index: Index) -> list[Key]:
     if found:
         how = "email" if all(label == "email" for _, label in found) else "id"
         keys.append(Key(how, found[0][1], tuple(entry for entry, _ in found)))
-    words = [word for word in ID_WORD_SPLIT.split(whole) if word]
+    words = [word for word in ID_WORD_SPLIT.split(HANGUL_DIGITS.sub(" ", whole)) if word]
     for word in dict.fromkeys(words):
         if word == whole or not _id_like(word):
             continue

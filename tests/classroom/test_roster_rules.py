@@ -636,6 +636,9 @@ SHORT_IDS = [
     pytest.param("김민지 101", 0, {"김, 민지": "10"}, [], id="her own Canvas ID"),
     pytest.param("이하은 104", 0, {"이, 하은": "10"}, [], id="a Canvas ID picks one of two of that name"),
     pytest.param("김민지 7", 0, {"김, 민지": "10"}, [], id="a number that is nobody's leaves the name"),
+    pytest.param("김민지20231235", 1, {}, ["names different roster students"], id="name and his 학번 written together"),
+    pytest.param("김민지20231234", 0, {"김, 민지": "10"}, [], id="name and her 학번 written together"),
+    pytest.param("20231237이하은", 0, {"이, 하은": "10"}, [], id="학번 and name together pick one of two"),
 ]
 
 
