@@ -14,7 +14,7 @@ Canvas (Grades → Import)
     known: ``--out-of``, else the roster's own ``Points Possible`` for that
     assignment (read strictly, :func:`parse_points`), else the marks' maximum when
     every student had the same. A matched student whose roster row has no Canvas
-    ID, or the same one as another written row, is not written (said, exit 1); one
+    ID, or the same one as another roster row, is not written (said, exit 1); one
     whose name says "Points Possible" (Canvas's importer takes any such row for the
     points row) is written with an empty Student cell, found by ID.
 
@@ -23,8 +23,8 @@ Moodle (Grades → Import → CSV file)
     roster has it), then the grade item. Moodle's importer stops the whole import
     at a row whose user it cannot find, so only matched students are written, and
     the column to map under "Identify user by" is the first of ``Email address``,
-    ``ID number``, ``Username`` that every written student has, no two alike
-    (case-folded) and none that would need neutralising (:attr:`LmsFile.identifier`);
+    ``ID number``, ``Username`` that every written student has, no other roster
+    student has too (case-folded) and none that would need neutralising (:attr:`LmsFile.identifier`);
     with none, the run refuses and says why for each.
 
 Both
@@ -163,13 +163,16 @@ def roster_points(roster: Roster, column: str) -> Decimal | None:
 # --- the files ---------------------------------------------------------------------------------
 
 
-def _shared(values: Sequence[tuple[int, str]]) -> dict[str, list[int]]:
-    """Each value (folded) that more than one row has -> those rows' roster lines."""
+def _shared(pairs, roster: Roster, value) -> dict[str, list[int]]:
+    """Each value (folded) of a written row that another roster row has too (written or not: the LMS
+    knows them all) -> the roster lines that have it."""
+    written = {fold(text) for m, _ in pairs if (text := value(m.entry))}
     lines: dict[str, list[int]] = {}
-    for line, value in values:
-        if value:
-            lines.setdefault(fold(value), []).append(line)
-    return {value: found for value, found in lines.items() if len(found) > 1}
+    for entry in roster.entries:
+        text = value(entry)
+        if text and fold(text) in written:
+            lines.setdefault(fold(text), []).append(entry.line)
+    return {text: found for text, found in lines.items() if len(found) > 1}
 
 
 def canvas_csv(students: Sequence, matching: Matching, roster: Roster, *, assignment: str, out_of: Decimal | None = None) -> LmsFile:
@@ -187,7 +190,7 @@ def canvas_csv(students: Sequence, matching: Matching, roster: Roster, *, assign
             notes.append(Finding("lms.no_canvas_id", {"roster": roster.file, "line": m.entry.line, "name": m.entry.name or "—"}))
         else:
             kept.append((m, student))
-    shared = _shared([(m.entry.line, m.entry.identifier("ID")) for m, _ in kept])
+    shared = _shared(kept, roster, lambda entry: entry.identifier("ID"))
     for value, lines in shared.items():
         notes.append(
             Finding("lms.duplicate_id", {"roster": roster.file, "lines": ", ".join(map(str, lines)), "column": "ID", "value": value})
@@ -225,7 +228,7 @@ def canvas_csv(students: Sequence, matching: Matching, roster: Roster, *, assign
     return LmsFile(_encode(rows), column, None, len(pairs), unmarked, scale, differs, notes, changed)
 
 
-def _identifier_problem(name: str, pairs, value) -> Finding | None:
+def _identifier_problem(name: str, pairs, roster: Roster, value) -> Finding | None:
     """Why this column cannot identify the written rows for Moodle (None: it can)."""
     for m, _ in pairs:
         text = value(m.entry)
@@ -233,7 +236,7 @@ def _identifier_problem(name: str, pairs, value) -> Finding | None:
             return Finding("lms.identifier_empty", {"column": name, "name": m.entry.name or "—"})
         if cell_text(text) != text:
             return Finding("lms.identifier_formula", {"column": name, "value": text})
-    shared = _shared([(m.entry.line, value(m.entry)) for m, _ in pairs])
+    shared = _shared(pairs, roster, value)
     for text, lines in shared.items():
         return Finding("lms.identifier_shared", {"column": name, "value": text, "lines": ", ".join(map(str, lines))})
     return None
@@ -251,7 +254,7 @@ def moodle_csv(students: Sequence, matching: Matching, roster: Roster, *, assign
     }
     identifier, why = None, []
     for name in MOODLE_IDENTIFIERS if pairs else ():
-        problem = _identifier_problem(name, pairs, values[name])
+        problem = _identifier_problem(name, pairs, roster, values[name])
         if problem is None:
             identifier = name
             break

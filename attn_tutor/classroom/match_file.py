@@ -2,7 +2,8 @@
 
 A CSV with the columns ``student`` (as the answer file writes it) and ``id`` (the
 roster student's ID number, SIS ID, Canvas ID, username or e-mail), or a YAML
-mapping ``student: id``; read through the safe reader, every line checked against the
+mapping ``student: id``; read through the safe reader, in the encodings Excel writes
+(as the roster: UTF-8, UTF-16, CP949), every line checked against the
 roster before any marking (an ID that no one or several have, a student mapped
 twice), each problem with file:line:column.
 """
@@ -13,7 +14,7 @@ import csv
 import io
 import os
 
-from attn_tutor.classroom.roster_file import Index, Roster, RosterEntry, column_index, fold, sniff
+from attn_tutor.classroom.roster_file import Index, Roster, RosterEntry, column_index, decode_excel, fold, sniff
 from attn_tutor.core import yamlread
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import MATCH_BYTES_MAX
@@ -57,9 +58,9 @@ def read_overrides(path, roster: Roster) -> Overrides:
             raise AttnTutorError("match.is_directory", Location(path)) from None
         raise
     try:
-        text = data.decode("utf-8-sig")
+        text = decode_excel(data)
     except UnicodeDecodeError as error:
-        raise AttnTutorError("match.not_utf8", Location(path, data.count(b"\n", 0, error.start) + 1), offset=error.start) from None
+        raise AttnTutorError("match.bad_encoding", Location(path, data.count(b"\n", 0, error.start) + 1), offset=error.start) from None
     if path.lower().endswith((".yaml", ".yml")):
         pairs = _yaml_pairs(text, path)
     else:
@@ -99,10 +100,12 @@ def _csv_pairs(text: str, path: str) -> list[tuple[Place, Place]]:
     lines = io.StringIO(text, newline="")
     first = text.split("\n", 1)[0]
     reader = csv.reader(lines, delimiter=sniff(first), strict=True)
+    rows: list[tuple[int, list[str]]] = []
     try:
-        rows = [(reader.line_num, row) for row in reader]
-    except csv.Error as error:
-        raise AttnTutorError("match.bad_csv", Location(path, reader.line_num + 1), problem=str(error)) from None
+        for row in reader:
+            rows.append((reader.line_num, row))
+    except csv.Error as error:  # the bad record starts after the last whole one
+        raise AttnTutorError("match.bad_csv", Location(path, (rows[-1][0] if rows else 0) + 1), problem=str(error)) from None
     rows = [(line, row) for line, row in rows if any(cell.strip() for cell in row)]
     if not rows:
         raise AttnTutorError("match.empty", Location(path))

@@ -40,6 +40,7 @@ from attn_tutor.classroom.handback import SheetFiles, SheetMaker
 from attn_tutor.classroom.report import ClassCounts, render_report
 from attn_tutor.core.errors import AttnTutorError, Finding, UsageError
 from attn_tutor.core.i18n import t
+from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.core.writing import InputFiles, atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import Survey, csv_without_problem_set, survey
@@ -94,10 +95,10 @@ class GradeOptions:
 
     def inputs(self) -> list[Path]:
         """Every file the run reads that exists: the answers, the problem set (a packaged one's file
-        too), the roster, the --match file."""
+        too), the roster, the --match file (a directory among them is refused as read, not graded)."""
         problems = [] if self.problems is None else [Path(self.problems), packaged_path(self.problems)]
         named = [*self.paths, *(path for path in problems if path.exists())]
-        return named + [path for path in (self.roster, self.match) if path is not None and path.exists()]
+        return named + [path for path in (self.roster, self.match) if path is not None and path.exists() and not path.is_dir()]
 
 
 @dataclass(frozen=True)
@@ -144,6 +145,13 @@ def _check_options(options: GradeOptions) -> None:
         raise UsageError("grade.layout_needs_csv", layout=options.layout)
     if not options.lms_layout and (options.assignment is not None or options.out_of is not None):
         raise UsageError("grade.roster_needs_layout")
+    if options.assignment is not None:  # the LMS file's grade column header, as the LMS will show it
+        if not options.assignment.strip():
+            raise UsageError("grade.assignment_empty")
+        lead = len(options.assignment) - len(options.assignment.lstrip("\t\r"))  # a formula start: neutralised as written
+        bad = next((index for index, char in enumerate(options.assignment) if index >= lead and is_unsafe_char(char)), None)
+        if bad is not None:
+            raise UsageError("grade.assignment_unsafe", char=f"U+{ord(options.assignment[bad]):04X}", position=bad + 1)
     if options.feedback is not None:
         check_directory(options.feedback)
 
@@ -192,18 +200,22 @@ class RosterOutputs:
         self.students.append(rosters.Graded.of(row))
 
     def match(self) -> tuple[list[str], list[str]]:
-        """The students matched to the roster, and the LMS file built: (errors, notes)."""
+        """The students matched to the roster, and the LMS file built: (errors, notes). A student left
+        out is said to be "not written to the LMS file" only when there is one."""
         lang = self.lang
         self.matching = rosters.match([s.student for s in self.students], self.roster, self.overrides)
-        errors = rosters.unmatched_messages(self.students, self.matching, self.roster, lang, lms=self.lms_layout)
-        if self.overrides is not None:
-            errors += [t("match.unused", lang, where=where, student=student) for where, student in self.overrides.unused()]
+        unused = [] if self.overrides is None else [
+            t("match.unused", lang, where=where, student=student) for where, student in self.overrides.unused()
+        ]  # fmt: skip
+
+        def left_out(lms: bool) -> list[str]:
+            return rosters.unmatched_messages(self.students, self.matching, self.roster, lang, lms=lms) + unused
+
         notes = [note for note in (rosters.absent_message(self.matching, lang), rosters.test_student_message(self.matching, self.roster, lang)) if note]
         if self.students and not self.matching.matches:
-            errors.append(rosters.nobody_message(self.students, self.matching, self.roster, lang))
-            return errors, notes
+            return [*left_out(False), rosters.nobody_message(self.students, self.matching, self.roster, lang)], notes
         if not self.lms_layout:
-            return errors, notes
+            return left_out(False), notes
         if self.chosen is not None:
             notes.append(t("roster.assignment_default", lang, column=self.chosen))
         self.lms = lms = lms_gradebook.lms_csv(
@@ -215,16 +227,17 @@ class RosterOutputs:
         if lms.unmarked:
             names = ", ".join(self.students[i].student or "—" for i in lms.unmarked)
             notes.append(t("roster.unmarked", lang, names=names))
-        errors += [finding.text(lang) for finding in lms.notes]
         notes += [finding.text(lang) for finding in lms.changed]
+        refused = [finding.text(lang) for finding in lms.notes]
         if not lms.written:  # an import of nobody: no file to mislead
             self.lms = None
-            errors.append(t("roster.placed_nobody", lang, count=len(self.students), roster=self.roster.file))
-        return errors, notes
+            nobody = t("roster.placed_nobody_one" if len(self.students) == 1 else "roster.placed_nobody", lang, count=len(self.students), roster=self.roster.file)
+            return [*left_out(False), *refused, nobody], notes
+        return [*left_out(True), *refused], notes
 
     def written(self, path: Path) -> str:
-        key = "lms.canvas_written" if self.layout == "canvas" else "lms.moodle_written"
         lms = self.lms
+        key = ("lms.canvas_written" if self.layout == "canvas" else "lms.moodle_written") + ("_one" if lms.written == 1 else "")
         return t(key, self.lang, count=lms.written, column=lms.column, path=str(path), identifier=lms.identifier or "—")
 
     @property

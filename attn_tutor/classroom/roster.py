@@ -22,7 +22,10 @@ The rule
     *conflict*: no grade for any entry named, so 박서준's own file is *held* too,
     until the answer file is fixed or a ``--match`` file
     (:mod:`attn_tutor.classroom.match_file`) says who it is. Keys that all fit the
-    same several entries leave the student *ambiguous*. An entry claimed by two
+    same several entries leave the student *ambiguous*, and likewise no grade for
+    any of those entries: another file that matches one of them is *doubted*
+    (two 이하은s: a one-digit typo in one's 학번 cannot be told from the other's
+    학번, and the file that says only 이하은 may be either). An entry claimed by two
     answer files is matched to neither (a *duplicate*). Nothing is dropped
     silently: every answer-file student is matched (with how) or listed with why
     not, and every roster entry without an answer file is listed as absent
@@ -79,8 +82,9 @@ class Graded(NamedTuple):
 
 
 HOW = ("id", "email", "id_in_name", "email_in_name", "name", "match")  # the order a match is said by
-REASONS = ("none", "ambiguous", "duplicate", "conflict", "held")
+REASONS = ("none", "ambiguous", "duplicate", "conflict", "held", "doubted")
 ID_WORD_SPLIT = re.compile(r"[\s,;()\[\]<>/]+")
+HANGUL_DIGITS = re.compile(r"(?<=[\uac00-\ud7a3])(?=\d)|(?<=\d)(?=[\uac00-\ud7a3])")  # 김민지20231234: two words
 
 
 @dataclass(frozen=True)
@@ -104,8 +108,8 @@ class Key:
 class Unmatched:
     student: int
     reason: str  # one of REASONS
-    candidates: tuple[RosterEntry, ...] = ()  # ambiguous: the entries it fits; duplicate, held: the entry claimed
-    others: tuple[int, ...] = ()  # duplicate: the other students claiming the same entry; held: the conflicting ones
+    candidates: tuple[RosterEntry, ...] = ()  # ambiguous: the entries it fits; duplicate, held, doubted: the entry claimed
+    others: tuple[int, ...] = ()  # duplicate: the other students claiming the same entry; held, doubted: the conflicting or ambiguous ones
     keys: tuple[Key, ...] = ()  # conflict: what each part of the student's text fits
 
 
@@ -124,9 +128,10 @@ class Matching:
 
 
 def _id_like(word: str) -> bool:
-    """A word of a ``student`` that is an identifier, not part of a name: an e-mail address, or at least
-    4 characters with a digit in them (a 학번, not a word of a name that is someone's username)."""
-    return "@" in word or (len(word) >= MIN_ID_IN_NAME and any(c.isdigit() for c in word))
+    """A word of a ``student`` that is an identifier, not part of a name: an e-mail address, a number (a
+    Canvas ID such as 102 is short), or at least 4 characters with a digit in them (a 학번, not a word of
+    a name that is someone's username)."""
+    return "@" in word or word.isdigit() or (len(word) >= MIN_ID_IN_NAME and any(c.isdigit() for c in word))
 
 
 def keys_of(text: str, index: Index) -> list[Key]:
@@ -140,7 +145,7 @@ def keys_of(text: str, index: Index) -> list[Key]:
     if found:
         how = "email" if all(label == "email" for _, label in found) else "id"
         keys.append(Key(how, found[0][1], tuple(entry for entry, _ in found)))
-    words = [word for word in ID_WORD_SPLIT.split(whole) if word]
+    words = [word for word in ID_WORD_SPLIT.split(HANGUL_DIGITS.sub(" ", whole)) if word]
     for word in dict.fromkeys(words):
         if word == whole or not _id_like(word):
             continue
@@ -183,6 +188,7 @@ def match(students: Sequence[str], roster: Roster, overrides: Overrides | None =
     by_id = {id(entry): entry for entry in roster.entries}
     unmatched: list[Unmatched] = []
     held: dict[int, list[int]] = {}  # id(entry) -> the students whose conflict names it
+    doubted: dict[int, list[int]] = {}  # id(entry) -> the ambiguous students it may be
     for number, text in enumerate(students):
         mapped = overrides.get(text or "") if overrides is not None else None
         if mapped is not None:
@@ -198,6 +204,8 @@ def match(students: Sequence[str], roster: Roster, overrides: Overrides | None =
                 for key in keys:
                     for entry in key.entries:
                         held.setdefault(id(entry), []).append(number)
+            for entry in candidates:  # ambiguous: any of them may be this file's student
+                doubted.setdefault(id(entry), []).append(number)
             continue
         entry, key = decided
         claimed.setdefault(id(entry), []).append((number, key.how, key.field))
@@ -205,9 +213,10 @@ def match(students: Sequence[str], roster: Roster, overrides: Overrides | None =
     for key, claims in claimed.items():
         entry = by_id[key]
         numbers = tuple(number for number, _, _ in claims)
-        if key in held:
+        if key in held or key in doubted:
+            holders = tuple(dict.fromkeys(held.get(key, []) + doubted.get(key, [])))
             for number in numbers:
-                unmatched.append(Unmatched(number, "held", (entry,), tuple(dict.fromkeys(held[key]))))
+                unmatched.append(Unmatched(number, "held" if key in held else "doubted", (entry,), holders))
         elif len(claims) == 1:
             number, how, label = claims[0]
             matches.append(Match(number, entry, how, label))
@@ -239,7 +248,8 @@ def matching_blocks(students: Sequence, matching: Matching, lang: str) -> list:
         for m in matching.matches
     )
     header = tuple(t(f"roster.col.{name}", lang) for name in ("student", "entry", "line", "how"))
-    title = t("roster.match_title", lang, matched=len(matching.matches), total=len(students))
+    key = "roster.match_title_one" if len(students) == 1 else "roster.match_title"
+    title = t(key, lang, matched=len(matching.matches), total=len(students))
     return [Table(header, rows, title=title)]
 
 
@@ -249,7 +259,7 @@ def _entry_text(entry: RosterEntry, roster: Roster) -> str:
 
 def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, lang: str, *, lms: bool = False) -> list[str]:
     """One sentence per answer-file student who is not matched, with the file it came from
-    (``lms``: an LMS file is being written, which leaves them out)."""
+    (``lms``: an LMS file is written, which leaves them out: said only then)."""
 
     lines = []
     for u in matching.unmatched:
@@ -268,10 +278,10 @@ def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, l
                 for key in u.keys
             )
             lines.append(t("roster.unmatched.conflict", lang, where=where, student=name, parts=parts))
-        elif u.reason == "held":
+        elif u.reason in ("held", "doubted"):
             others = ", ".join(students[o].where for o in u.others)
             entry = _entry_text(u.candidates[0], roster)
-            lines.append(t("roster.unmatched.held", lang, where=where, student=name, entry=entry, others=others))
+            lines.append(t(f"roster.unmatched.{u.reason}", lang, where=where, student=name, entry=entry, others=others))
         else:
             lines.append(t("roster.unmatched.none", lang, where=where, student=name, roster=roster.file))
     if lms:
@@ -301,6 +311,5 @@ def test_student_message(matching: Matching, roster: Roster, lang: str) -> str |
 def nobody_message(students: Sequence, matching: Matching, roster: Roster, lang: str) -> str:
     """No answer-file student is matched, so no LMS file: how to make them match (or, when some were
     found but in conflict or not told apart, that the sentences above say what to settle)."""
-    if all(u.reason == "none" for u in matching.unmatched):
-        return t("roster.matched_nobody", lang, count=len(students), roster=roster.file)
-    return t("roster.placed_nobody", lang, count=len(students), roster=roster.file)
+    key = "roster.matched_nobody" if all(u.reason == "none" for u in matching.unmatched) else "roster.placed_nobody"
+    return t(key + ("_one" if len(students) == 1 else ""), lang, count=len(students), roster=roster.file)

@@ -7,9 +7,12 @@ answer files to it is :mod:`attn_tutor.classroom.roster`.
 
 Rosters read
     **Canvas**: the gradebook export (Grades → Export), whose header starts
-    ``Student, ID`` and goes on ``SIS User ID, SIS Login ID`` (optionally
-    ``Integration ID``, ``Root Account``), ``Section``, then one column per
-    assignment titled ``Name (id)`` and the read-only totals. Its ``Points
+    ``Student, ID`` (or ``LastName, FirstName, ID``, when the gradebook shows them
+    apart) and goes on ``SIS User ID, SIS Login ID`` (optionally
+    ``Integration ID``, ``Root Account``), ``Section``, then custom columns
+    (``Notes``), one column per assignment titled ``Name (id)`` and the read-only
+    totals, the course's and each assignment group's (``Assignments Current
+    Score``), none of which is a grade column. Its ``Points
     Possible`` row, the one before every student and without an ID (a student
     called "Points Possible" has one), gives each assignment's points;
     ``Manual Posting``/``Muted`` rows are skipped, as Canvas's own importer skips
@@ -60,11 +63,11 @@ USERNAME = ("username", "user name", "login", "사용자명", "사용자 이름"
 NAME = ("name", "full name", "student", "student name", "성명", "학생", "학생 이름")
 SECTION = ("section", "group", "groups", "분반", "반", "그룹")
 MOODLE_EXPORT_TIME = "last downloaded from this course"
-CANVAS_TOTALS = (
-    "current score", "current points", "current grade", "final score", "final points", "final grade",
-    "override score", "override grade", "override status", "unposted current score", "unposted final score",
-    "unposted current points", "unposted final points", "unposted current grade", "unposted final grade",
-)  # fmt: skip
+# Canvas's read-only totals, for the course and for each assignment group ("Assignments Current Score"),
+# each optionally for a grading period ("Current Score (Fall 2020)"); compared folded.
+CANVAS_TOTAL = re.compile(
+    r"(\A|.*\s)(unposted )?(current|final|override) (score|points|grade|status)(\s\(.*\))?\Z", re.DOTALL
+)
 CANVAS_IDS = ("ID", "SIS User ID", "SIS Login ID", "Integration ID")
 TITLE_AND_ID = re.compile(r"\A(.*)\s\((\d+)\)\Z", re.DOTALL)  # Canvas's Assignment.title_and_id
 
@@ -196,7 +199,15 @@ def _parse(lines, file: str) -> Roster:
         if line.strip():
             break
     reader = csv.reader(itertools.chain(start, lines), delimiter=sniff(start[-1] if start else ""), strict=True)  # an open quote is an error, not the rest of the file
-    rows = ((reader.line_num, row) for row in reader if any(cell.strip() for cell in row))
+    ended = [0]  # the line the last whole record ended on: a bad record starts on the next
+
+    def records():
+        for row in reader:
+            ended[0] = reader.line_num
+            if any(cell.strip() for cell in row):
+                yield reader.line_num, row
+
+    rows = records()
     try:
         header_line, header = next(rows, (0, None))
         if header is None:
@@ -205,16 +216,20 @@ def _parse(lines, file: str) -> Roster:
         folded = [fold(cell) for cell in header]
         if len(folded) >= 3 and "student" in folded[0] and folded[1] == "id":
             return _canvas(header, rows, file)
+        if len(folded) >= 4 and folded[:3] == ["lastname", "firstname", "id"]:  # "first and last names separately"
+            return _canvas(header, rows, file, split_name=True)
         return _other(header, folded, rows, file, header_line)
     except csv.Error as error:
-        raise AttnTutorError("roster.bad_csv", Location(file, reader.line_num + 1), problem=str(error)) from None
+        raise AttnTutorError("roster.bad_csv", Location(file, ended[0] + 1), problem=str(error)) from None
 
 
-def _canvas(header: list[str], body, file: str) -> Roster:
-    info = {"student", "id", "sis user id", "sis login id", "integration id", "root account", "section"}
-    assignments = [
-        column for column in header[2:] if fold(column) not in info and not fold(column).startswith(CANVAS_TOTALS)
-    ]
+def _canvas(header: list[str], body, file: str, *, split_name: bool = False) -> Roster:
+    """``split_name``: the export shows ``LastName, FirstName`` in two columns (a gradebook setting);
+    the entry's name is then ``Last, First``, as the one ``Student`` column has it."""
+    info = {"student", "lastname", "firstname", "id", "sis user id", "sis login id", "integration id", "root account", "section"}
+    assignments = [column for column in header[2:] if fold(column) not in info and not CANVAS_TOTAL.match(fold(column))]
+    if any(TITLE_AND_ID.match(column) for column in assignments):  # Canvas heads each assignment "Name (id)": the rest
+        assignments = [column for column in assignments if TITLE_AND_ID.match(column)]  # are custom columns (Notes)
     id_columns = [(name, header.index(name)) for name in CANVAS_IDS if name in header]
     section_col = next((index for index, column in enumerate(header) if fold(column) == "section"), None)
     points: dict[str, str] = {}
@@ -225,6 +240,8 @@ def _canvas(header: list[str], body, file: str) -> Roster:
     for line, row in body:
         width = len(row)
         student = row[0].strip()
+        if split_name and width > 1 and row[1].strip():
+            student = f"{student}, {row[1].strip()}" if student else row[1].strip()
         ids = tuple((name, value) for name, index in id_columns if index < width and (value := row[index].strip()))
         if not entries and points_line is None and not ids and "points possible" in fold(student):
             # Canvas's own row: before every student and without an ID (a student of that name has one)
@@ -333,6 +350,24 @@ def _encoding(start: bytes) -> str | None:
     if len(start) >= 2 and not start[0] and start[1]:
         return "utf-16-be"
     return None
+
+
+def decode_excel(data: bytes) -> str:
+    """A small file's bytes as text, in the encodings Excel writes, decided as for the roster: the
+    byte-order mark (or UTF-16's zero bytes), else UTF-8, else CP949 when nothing before UTF-8's first
+    bad byte was non-ASCII. Raises the UnicodeDecodeError of the encoding that should have held."""
+    named = _encoding(data[:4])
+    if named:
+        return data.decode(named)
+    try:
+        return data.decode("utf-8")
+    except UnicodeDecodeError as error:
+        if not data[: error.start].isascii():
+            raise
+        try:
+            return data.decode("cp949")
+        except UnicodeDecodeError:
+            raise error from None
 
 
 def read_roster(path, limit: int | None = None) -> Roster:

@@ -1553,7 +1553,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "is a directory; give a --match file (.csv with the columns student,id, or .yaml)",
         "디렉터리입니다. --match 파일(student,id 열이 있는 .csv 또는 .yaml)을 지정하세요",
     ),
-    "match.not_utf8": ("the --match file is not UTF-8 text (byte {offset}); save it as UTF-8", "--match 파일이 UTF-8 텍스트가 아닙니다 ({offset}번째 바이트). UTF-8로 저장하세요"),
+    "match.bad_encoding": (
+        "the --match file is not text in UTF-8, UTF-16 or CP949 (EUC-KR) (byte {offset} cannot be read); save it as CSV UTF-8",
+        "--match 파일이 UTF-8, UTF-16, CP949(EUC-KR) 텍스트가 아닙니다 ({offset}번째 바이트를 읽을 수 없음). CSV UTF-8 형식으로 저장하세요",
+    ),
     "match.bad_csv": ("the --match file is not valid CSV: {problem}", "--match 파일이 올바른 CSV가 아닙니다: {problem}"),
     "match.bad_yaml": ("the --match file is not valid YAML: {problem}", "--match 파일이 올바른 YAML이 아닙니다: {problem}"),
     "match.empty": ("the --match file is empty; write a line 'student,id' and one line per student", "--match 파일이 비어 있습니다. 'student,id' 줄과 학생마다 한 줄을 쓰세요"),
@@ -1611,6 +1614,36 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "lms.identifier_empty": ("{column}: empty for {name}", "{column}: {name} 학생은 비어 있음"),
     "lms.identifier_shared": ("{column}: '{value}' on lines {lines}", "{column}: '{value}' 값이 {lines}번째 줄에 중복"),
     "lms.identifier_formula": ("{column}: '{value}' starts like a formula", "{column}: '{value}' 값이 수식처럼 시작함"),
+    # grade --roster: one answer file or one student said in the singular (roster review)
+    "roster.match_title_one": ("Roster matching ({matched} of 1 answer file)", "명단 대조 (답안 1개 중 {matched}개)"),
+    "roster.matched_nobody_one": (
+        "the answer file's student is not in the roster {roster}, so no LMS file was written; write the student's 학번 (ID number) or e-mail in 'student', as the roster has them, or map them with --match FILE",
+        "답안 파일의 학생이 명단 {roster}에 없어 LMS 파일을 쓰지 않았습니다. 답안의 'student'에 명단에 있는 학번이나 이메일을 적거나 --match 파일로 짝지으세요",
+    ),
+    "roster.placed_nobody_one": (
+        "the answer file's student could not be given a grade in the roster {roster} (see above), so no LMS file was written",
+        "답안 파일의 학생에게 명단 {roster}에서 점수를 줄 수 없어 LMS 파일을 쓰지 않았습니다 (위 내용 참고)",
+    ),
+    "lms.canvas_written_one": (
+        "Canvas gradebook (1 student, column '{column}') written to {path}; import it under Grades → Import",
+        "Canvas 성적표(학생 1명, 열 '{column}')를 {path}에 저장했습니다. 성적 → 가져오기에서 올리세요",
+    ),
+    "roster.unmatched.doubted": (
+        "{where}: '{student}' is roster student {entry}, whom {others} may also be (a name several roster students have); no grade for them until that file says which student it is",
+        "{where}: 답안의 학생 '{student}': 명단의 {entry} 학생에 해당하지만 {others}도 이 학생일 수 있습니다(같은 이름의 학생이 여럿). 그 파일이 어느 학생인지 밝힐 때까지 점수를 주지 않습니다",
+    ),
+    "grade.assignment_empty": (
+        "--assignment is empty; name the grade column, e.g. --assignment \"Attention by hand\"",
+        "--assignment 값이 비어 있습니다. 성적 열 이름을 쓰세요 (예: --assignment \"Attention by hand\")",
+    ),
+    "grade.assignment_unsafe": (
+        "--assignment holds a control or invisible character ({char}, character {position}), which the LMS would show in the column's name; type the name without it",
+        "--assignment 값에 제어 문자나 보이지 않는 문자({char}, {position}번째 글자)가 있어 LMS의 열 이름에 그대로 나옵니다. 그 문자 없이 쓰세요",
+    ),
+    "lms.moodle_written_one": (
+        "Moodle grades (1 student, column '{column}') written to {path}; import it under Grades → Import → CSV file, identifying users by '{identifier}'",
+        "Moodle 성적(학생 1명, 열 '{column}')을 {path}에 저장했습니다. 성적 → 가져오기 → CSV 파일에서 사용자 식별 기준으로 '{identifier}' 열을 고르세요",
+    ),
     "lms.points_differ": (
         "the roster gives '{column}' {roster} points possible; the file says {out_of} (--out-of), which Canvas will take on import",
         "명단에서 '{column}'의 배점은 {roster}점인데, 이 파일은 {out_of}점(--out-of)입니다. Canvas는 가져올 때 이 배점을 씁니다",

@@ -244,9 +244,12 @@ def test_every_match_agrees_with_everything_the_student_wrote(made):
     # an entry a conflict names gets no grade
     named = {id(e) for u in result.unmatched if u.reason == "conflict" for key in u.keys for e in key.entries}
     assert not named & {id(m.entry) for m in result.matches}
+    # nor does an entry an ambiguous student may be
+    doubted = {id(e) for u in result.unmatched if u.reason == "ambiguous" for e in u.candidates}
+    assert not doubted & {id(m.entry) for m in result.matches}
     # every roster entry is matched, named in a problem, or listed absent
     accounted = {id(m.entry) for m in result.matches} | named | {id(e) for e in result.absent}
-    accounted |= {id(u.candidates[0]) for u in result.unmatched if u.reason in ("duplicate", "held")}
+    accounted |= {id(u.candidates[0]) for u in result.unmatched if u.reason in ("duplicate", "held", "doubted")}
     assert accounted == {id(e) for e in roster.entries}
 
 

@@ -175,7 +175,7 @@ MATCH_ERRORS = [
     ("m.yaml", "- a\n- b\n", "m.yaml:1:1", "must map each student to a roster ID"),
     ("m.yaml", "a: [1, 2]\n", "m.yaml:1:4", "single values here"),
     ("m.yaml", "a: : b\n", "m.yaml:1", "not valid YAML"),
-    ("m.csv", b"student,id\n\xb1\xe8,1\n", "m.csv:2", "not UTF-8"),
+    ("m.csv", "student,id\n김".encode() + b"\xb1,1\n", "m.csv:2", "not text in UTF-8, UTF-16 or CP949"),
 ]
 
 
@@ -491,7 +491,7 @@ def test_a_match_file_and_roster_inside_the_graded_folder_are_not_answer_files(r
 @pytest.mark.parametrize(
     "students, roster, args, words",
     [
-        ([("김민지", RIGHT)], NOBODY[0].values[1], ["--assignment", "A"], "명단 r.csv에 있는 학생이 없어 LMS 파일을 쓰지 않았습니다"),
+        ([("김민지", RIGHT)], NOBODY[0].values[1], ["--assignment", "A"], "명단 r.csv에 없어 LMS 파일을 쓰지 않았습니다"),
         ([("김민지", RIGHT)], CANVAS, ["--assignment", "A", "--match", "m.csv"], "m.csv:2:5: '1'에 해당하는 ID나 이메일이 명단 r.csv에 없습니다"),
         ([("이하은", RIGHT)], CANVAS, ["--assignment", "A"], "--match 파일로 한 명에게 짝지으세요"),
         ([("김민지", RIGHT)], CANVAS.replace("10.00", "1e400"), ["--assignment", "Attention by hand"], "Points Possible 값 '1e400': 점수가 아닙니다"),
@@ -503,3 +503,259 @@ def test_the_new_sentences_are_korean_in_korean_mode(run_cli, tmp_path, monkeypa
     result, _ = grade(run_cli, tmp_path, monkeypatch, students, roster, *args, "--lang", "ko")
     assert result.exit_code == 1
     assert words in said(result)
+
+
+# --- review: the words of a run with one student or no LMS file; an ambiguous name holds its candidates
+
+# (students, layout) -> (exit, words said, words never said)
+WORDING = [
+    pytest.param(
+        [("김민지", RIGHT)], "canvas", 0, ["Canvas gradebook (1 student, column", "Roster matching (1 of 1 answer file)"],
+        ["1 students", "1 answer files"], id="canvas: one student written",
+    ),
+    pytest.param(
+        [("김민지", RIGHT)], "moodle", 0, ["Moodle grades (1 student, column"], ["1 students"], id="moodle: one student written",
+    ),
+    pytest.param(
+        [("김민지", RIGHT), ("박서준", SLIP)], "canvas", 0, ["Canvas gradebook (2 students, column", "(2 of 2 answer files)"], [],
+        id="two students: plural",
+    ),
+    pytest.param(
+        [("Nobody Here", RIGHT)], "canvas", 1, ["the answer file's student is not in the roster r.csv, so no LMS file was written"],
+        ["not written to the LMS file", "1 answer files"], id="one student, nobody matched: no LMS file, no suffix",
+    ),
+    pytest.param(
+        [("김민지 20231235", RIGHT), ("박서준", SLIP)], "canvas", 1, ["names different roster students", "no LMS file was written"],
+        ["not written to the LMS file"], id="a conflict and its held file: no LMS file, no suffix",
+    ),
+    pytest.param(
+        [("김민지 20231235", RIGHT), ("이하은 20231236", SLIP)], "canvas", 1,
+        ["names different roster students", "(not written to the LMS file)", "Canvas gradebook (1 student,"], [],
+        id="a conflict beside a written student: the suffix says it",
+    ),
+    pytest.param(
+        [("김민지", RIGHT), ("Nobody Here", SLIP)], None, 1, ["'Nobody Here' is not in the roster"], ["not written to the LMS file"],
+        id="no LMS layout: no suffix",
+    ),
+]
+
+
+@pytest.mark.parametrize("students, layout, status, words, never", WORDING)
+def test_lms_sentences_count_right_and_say_not_written_only_beside_a_file(run_cli, tmp_path, monkeypatch, students, layout, status, words, never):
+    roster = MOODLE if layout == "moodle" else CANVAS
+    args = ["--assignment", "Attention by hand"] if layout else []
+    result, _ = grade(run_cli, tmp_path, monkeypatch, students, roster, *args, layout=layout)
+    assert result.exit_code == status, result.output
+    for word in words:
+        assert word in said(result)
+    for word in never:
+        assert word not in said(result)
+
+
+# (students) -> (exit, grades written, words said): two 이, 하은 on the roster (lines 5 and 6)
+AMBIGUOUS = [
+    pytest.param(
+        [("이하은", RIGHT), ("이하은 20231237", SLIP)], 1, {},
+        ["'이하은' fits several roster students", "'이하은 20231237' is roster student 이, 하은 (r.csv:6), whom class/01.yaml may also be"],
+        id="the other file's 이하은 is doubted, not graded",
+    ),
+    pytest.param(
+        [("이하은 20231237", SLIP), ("이하은", RIGHT)], 1, {}, ["whom class/02.yaml may also be"], id="in the other order",
+    ),
+    pytest.param(
+        [("이하은", RIGHT), ("이하은 20231237", SLIP), ("김민지", RIGHT)], 1, {"김, 민지": "10"}, ["may also be"],
+        id="a student the name does not fit is graded",
+    ),
+    pytest.param(
+        [("이하은 20231236", RIGHT), ("이하은 20231237", SLIP)], 0, {"이, 하은": "3.75"}, [],
+        id="both write their 학번: both graded",
+    ),
+]
+
+
+@pytest.mark.parametrize("students, status, written, words", AMBIGUOUS)
+def test_an_ambiguous_name_holds_every_roster_student_it_may_be(run_cli, tmp_path, monkeypatch, students, status, written, words):
+    result, rows = grade(run_cli, tmp_path, monkeypatch, students, CANVAS, "--assignment", "Attention by hand")
+    assert result.exit_code == status, result.output
+    assert grades(rows) == written
+    for word in words:
+        assert word in said(result)
+
+
+def test_a_doubted_file_is_said_in_korean(run_cli, tmp_path, monkeypatch):
+    students = [("이하은", RIGHT), ("이하은 20231237", SLIP)]
+    result, rows = grade(run_cli, tmp_path, monkeypatch, students, CANVAS, "--assignment", "Attention by hand", "--lang", "ko")
+    assert result.exit_code == 1 and rows is None
+    assert "이 학생일 수 있습니다(같은 이름의 학생이 여럿)" in said(result)
+
+
+# --- review: a real Canvas export's totals and custom columns are no grade columns ------------
+
+GROUP_TOTALS = "Assignments Current Points,Assignments Final Points,Assignments Current Score,Assignments Unposted Current Score,Assignments Final Score,Assignments Unposted Final Score"
+COURSE_TOTALS = "Current Points,Final Points,Current Score,Unposted Current Score,Final Score,Unposted Final Score"
+
+
+def canvas_export(columns: str, points: str) -> str:
+    """A Canvas export with these columns after Section (one student, 김민지) and their Points Possible cells."""
+    blank = "," * columns.count(",")
+    return f"Student,ID,SIS User ID,SIS Login ID,Section,{columns}\n    Points Possible,,,,,{points}\n\"김, 민지\",101,20231234,minji@uni.ac.kr,AI-01,{blank}\n"
+
+
+READ_ONLY = ",".join(["(read only)"] * 6)
+# (columns after Section, their Points Possible) -> the grade column chosen (None: --assignment asked for)
+CANVAS_COLUMNS = [
+    pytest.param(f"Attention (4242),{GROUP_TOTALS},{COURSE_TOTALS}", f"10.00,{READ_ONLY},{READ_ONLY}", "Attention (4242)",
+                 id="an assignment group's totals and the course's"),
+    pytest.param("Attention (4242),Current Score (Fall 2026),Final Grade (2026),Override Score", "10.00,(read only),(read only),",
+                 "Attention (4242)", id="totals of a grading period, override"),
+    pytest.param("Notes,Attention (4242),Labs Unposted Final Score", ",10.00,(read only)", "Attention (4242)",
+                 id="a custom column has no (id)"),
+    pytest.param("Attention (4242),Quiz 2 (4243)", "10.00,5.00", None, id="two assignments: ask"),
+    pytest.param("Attention", "10.00", "Attention", id="a hand-made roster without ids keeps its column"),
+]
+
+
+@pytest.mark.parametrize("columns, points, chosen", CANVAS_COLUMNS)
+def test_canvas_totals_and_custom_columns_are_never_a_grade_column(run_cli, tmp_path, monkeypatch, columns, points, chosen):
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT)], canvas_export(columns, points))
+    if chosen is None:
+        assert result.exit_code == 2 and rows is None
+        assert "Attention (4242), Quiz 2 (4243))" in said(result)
+        return
+    assert result.exit_code == 0, result.output
+    assert f"grade column: '{chosen}', the roster's only grade column" in said(result)
+    assert rows[0][-1] == chosen and rows[1] == ["Points Possible", "", "", "", "", "10"]
+
+
+# --- review: a short Canvas ID in the name is an ID too ---------------------------------------
+
+# (student) -> (exit, grades written, words said)
+SHORT_IDS = [
+    pytest.param("김민지 102", 1, {}, ["names different roster students", "박, 서준 (r.csv:4) by ID in the name"], id="his Canvas ID, her name"),
+    pytest.param("102 김민지", 1, {}, ["names different roster students"], id="in the other order"),
+    pytest.param("김민지 101", 0, {"김, 민지": "10"}, [], id="her own Canvas ID"),
+    pytest.param("이하은 104", 0, {"이, 하은": "10"}, [], id="a Canvas ID picks one of two of that name"),
+    pytest.param("김민지 7", 0, {"김, 민지": "10"}, [], id="a number that is nobody's leaves the name"),
+    pytest.param("김민지20231235", 1, {}, ["names different roster students"], id="name and his 학번 written together"),
+    pytest.param("김민지20231234", 0, {"김, 민지": "10"}, [], id="name and her 학번 written together"),
+    pytest.param("20231237이하은", 0, {"이, 하은": "10"}, [], id="학번 and name together pick one of two"),
+]
+
+
+@pytest.mark.parametrize("student, status, written, words", SHORT_IDS)
+def test_a_short_number_in_the_name_is_matched_as_an_id(run_cli, tmp_path, monkeypatch, student, status, written, words):
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [(student, RIGHT)], CANVAS, "--assignment", "Attention by hand")
+    assert result.exit_code == status, result.output
+    assert grades(rows) == written
+    for word in words:
+        assert word in said(result)
+
+
+# --- review: --assignment is a column name the LMS shows ---------------------------------------
+
+# --assignment -> (exit, the grade column's header written, words said)
+ASSIGNMENTS = [
+    pytest.param("", 2, None, "--assignment is empty", id="empty"),
+    pytest.param("   ", 2, None, "--assignment is empty", id="blank"),
+    pytest.param("A\x1b[31mred", 2, None, "(U+001B, character 2)", id="a terminal escape"),
+    pytest.param("A\u202eB", 2, None, "(U+202E, character 2)", id="a bidi override"),
+    pytest.param("Quiz\n=1+1", 2, None, "(U+000A, character 5)", id="a line break before a formula"),
+    pytest.param("A\tB", 2, None, "(U+0009, character 2)", id="a tab inside"),
+    pytest.param("\t=1+1", 0, "'\t=1+1", "written to lms.csv", id="a tab at the start is a formula start: neutralised"),
+    pytest.param("퀴즈 1 (주의)", 0, "퀴즈 1 (주의)", "written to lms.csv", id="Korean, spaces and brackets as typed"),
+]
+
+
+@pytest.mark.parametrize("layout", ["canvas", "moodle"])
+@pytest.mark.parametrize("assignment, status, header, words", ASSIGNMENTS)
+def test_the_grade_column_named_by_assignment_is_a_name_the_lms_can_show(run_cli, tmp_path, monkeypatch, layout, assignment, status, header, words):
+    roster = CANVAS if layout == "canvas" else MOODLE
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT)], roster, "--assignment", assignment, layout=layout)
+    assert result.exit_code == status, result.output
+    assert words in said(result)
+    assert (rows[0][-1] if rows else None) == header
+
+
+@pytest.mark.parametrize("option", ["--roster", "--match"])
+def test_a_roster_or_match_directory_holding_the_output_is_refused_as_a_directory(run_cli, tmp_path, monkeypatch, option):
+    """Not taken for a graded directory the output is inside (exit 2): the sentence says it is a directory."""
+    monkeypatch.chdir(tmp_path)
+    folder = make_class(tmp_path, [("김민지", RIGHT)])
+    (tmp_path / "r.csv").write_text(CANVAS, encoding="utf-8")
+    given = {"--roster": ".", "--match": "."}
+    args = ["--roster", given["--roster"]] if option == "--roster" else ["--roster", "r.csv", "--match", given["--match"]]
+    result = run_cli("grade", folder.name, *args, "--csv-layout", "canvas", "--csv", "lms.csv", "--assignment", "A")
+    assert result.exit_code == 1, result.output
+    assert "is a directory" in said(result) and "being graded" not in said(result)
+    assert not (tmp_path / "lms.csv").exists()
+
+
+# --match file's encoding (as Excel saves it) and delimiter: it settles the conflict either way
+MATCH_ENCODINGS = [
+    pytest.param(encoding, bom, delimiter, id=f"{encoding}{'+bom' if bom else ''}-{ {',': 'comma', chr(9): 'tab', ';': 'semicolon'}[delimiter]}")
+    for encoding, bom in [("utf-8", False), ("utf-8", True), ("cp949", False), ("utf-16-le", True), ("utf-16-be", True)]
+    for delimiter in [",", "\t", ";"]
+]
+
+
+@pytest.mark.parametrize("encoding, bom, delimiter", MATCH_ENCODINGS)
+def test_a_match_file_in_any_encoding_excel_writes_settles_the_conflict(run_cli, tmp_path, monkeypatch, encoding, bom, delimiter):
+    text = f"학생{delimiter}학번\n김민지 20231235{delimiter}20231234\n"
+    marks = {"utf-8": codecs.BOM_UTF8, "utf-16-le": codecs.BOM_UTF16_LE, "utf-16-be": codecs.BOM_UTF16_BE}
+    (tmp_path / "m.csv").write_bytes((marks[encoding] if bom else b"") + text.encode(encoding))
+    students = [("김민지 20231235", RIGHT), ("박서준", SLIP)]
+    result, rows = grade(run_cli, tmp_path, monkeypatch, students, CANVAS, "--assignment", "Attention by hand", "--match", "m.csv")
+    assert result.exit_code == 0, result.output
+    assert grades(rows) == {"김, 민지": "10", "박, 서준": "3.75"}
+
+
+# roster or --match text that is no CSV -> the line its bad record starts on
+BAD_CSV = [
+    pytest.param("r.csv", 'Student,ID,SIS User ID,SIS Login ID,Section,A (1)\n"김, 민지",101,1,2,3,\n"박, 서준,102,1,2,3,\n', "r.csv:3:", id="roster: an open quote"),
+    pytest.param("r.csv", 'Student,ID,SIS User ID,SIS Login ID,Section,A (1)\n"김, 민지",101,' + "x" * 200_000 + ",2,3,\n", "r.csv:2:", id="roster: a huge field"),
+    pytest.param("m.csv", 'student,id\n김민지,20231234\n"박서준,20231235\n\n', "m.csv:3:", id="match: an open quote"),
+]
+
+
+@pytest.mark.parametrize("name, text, where", BAD_CSV)
+def test_a_bad_csv_record_is_said_at_the_line_it_starts(run_cli, tmp_path, monkeypatch, name, text, where):
+    roster, args = (text, []) if name == "r.csv" else (CANVAS, ["--match", name])
+    if name == "m.csv":
+        (tmp_path / name).write_text(text, encoding="utf-8")
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT)], roster, "--assignment", "A", *args)
+    assert result.exit_code == 1 and rows is None, result.output
+    assert where in said(result) and "not valid CSV" in said(result)
+
+
+# --- review: an identifier is unique in the whole roster, not only among the rows written ------
+
+def test_moodle_never_identifies_users_by_a_value_another_roster_student_has(run_cli, tmp_path, monkeypatch):
+    """하은 has no answer file, but Moodle knows her: her e-mail is 민지's, so Moodle could not tell them apart."""
+    roster = "First name,Last name,Email address,ID number\n민지,김,same@u.kr,20231234\n하은,이,SAME@u.kr,20231236\n"
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT)], roster, "--assignment", "A", layout="moodle")
+    assert result.exit_code == 0, result.output
+    assert "identifying users by 'ID number'" in said(result)
+
+
+def test_a_canvas_id_another_roster_row_has_is_not_written(run_cli, tmp_path, monkeypatch):
+    roster = 'Student,ID,SIS User ID,SIS Login ID,Section,A (1)\n"김, 민지",101,20231234,k,S,\n"이, 하은",101,20231236,h,S,\n"박, 서준",102,20231235,p,S,\n'
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT), ("박서준", SLIP)], roster, "--assignment", "A")
+    assert result.exit_code == 1, result.output
+    assert "lines 2, 3 share the ID '101'" in said(result)
+    assert grades(rows) == {"박, 서준": "3"}
+
+
+def test_a_canvas_export_with_first_and_last_names_apart_is_a_canvas_roster(run_cli, tmp_path, monkeypatch):
+    """Canvas's gradebook setting "Show separate first and last names" exports LastName, FirstName, ID, ..."""
+    roster = (
+        "LastName,FirstName,ID,SIS User ID,SIS Login ID,Section,Attention by hand (4242),Current Score\n"
+        "    Points Possible,,,,,,10.00,(read only)\n"
+        "김,민지,101,20231234,minji@uni.ac.kr,AI-01,,\n"
+        "박,서준,102,20231235,seojun@uni.ac.kr,AI-01,,\n"
+        "Student,Test,999,,test1,AI-01,,\n"
+    )
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("김민지", RIGHT), ("박서준 20231235", SLIP)], roster)
+    assert result.exit_code == 0, result.output
+    assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Attention by hand (4242)"]
+    assert rows[2:] == [["김, 민지", "101", "20231234", "minji@uni.ac.kr", "AI-01", "10"], ["박, 서준", "102", "20231235", "seojun@uni.ac.kr", "AI-01", "3.75"]]
+    assert "Canvas's test student ('Student, Test'" in said(result)
