@@ -688,6 +688,55 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "파일이 한도({limit}바이트)보다 큽니다 (손계산 한도). 아무것도 읽지 않았습니다. "
         "solve --format json --large로는 {large}바이트까지 읽습니다",
     ),
+    # the limit sentences' forms for a student's hand-back sheet: the limit, without the teacher's way round it
+    "problems.too_many_tokens_large.sheet": (
+        "{path} has {count} tokens; at most {limit} are allowed",
+        "{path}에 토큰이 {count}개 있습니다. 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_tokens_lifted.sheet": (
+        "{path} has {count} tokens; at most {limit} are allowed",
+        "{path}에 토큰이 {count}개 있습니다. 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_heads_large.sheet": (
+        "{path} has {count} heads; at most {limit} are allowed",
+        "{path}에 헤드가 {count}개 있습니다. 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_heads_lifted.sheet": (
+        "{path} has {count} heads; at most {limit} are allowed",
+        "{path}에 헤드가 {count}개 있습니다. 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_problems_large.sheet": (
+        "{path} has {count} problems; at most {limit} are allowed in one set",
+        "{path}에 문제가 {count}개 있습니다. 한 세트에 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_problems_lifted.sheet": (
+        "{path} has {count} problems; at most {limit} are allowed in one set",
+        "{path}에 문제가 {count}개 있습니다. 한 세트에 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_cells_large.sheet": (
+        "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed in one set",
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × Key 토큰의 합). 한 세트에 최대 {limit}개까지입니다",
+    ),
+    "problems.too_many_cells_lifted.sheet": (
+        "{path} has {count} score cells in all (heads × tokens × key tokens, summed); at most {limit} are allowed in one set",
+        "{path}의 스코어 칸이 모두 {count}개입니다 (헤드 × 토큰 × Key 토큰의 합). 한 세트에 최대 {limit}개까지입니다",
+    ),
+    "problems.matrix_too_large_large.sheet": (
+        "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row",
+        "{path}[은] {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다",
+    ),
+    "problems.matrix_too_large_lifted.sheet": (
+        "{path} is {rows} × {cols}; a matrix has at most {max_rows} rows and {max_cols} numbers per row",
+        "{path}[은] {rows} × {cols}입니다. 행렬은 최대 {max_rows}행, 한 행에 수 {max_cols}개까지입니다",
+    ),
+    "problems.file_too_large_large.sheet": (
+        "the file is larger than the limit of {limit} bytes; nothing was read from it",
+        "파일이 한도({limit}바이트)보다 큽니다. 아무것도 읽지 않았습니다",
+    ),
+    "problems.file_too_large_lifted.sheet": (
+        "the file is larger than the limit of {limit} bytes; nothing was read from it",
+        "파일이 한도({limit}바이트)보다 큽니다. 아무것도 읽지 않았습니다",
+    ),
     "problems.unsafe_character": (
         "{path} holds an invisible or control character ({char}, character {position}); delete it",
         "{path}에 보이지 않는 문자나 제어 문자({char}, {position}번째 글자)가 있습니다. 지우세요",

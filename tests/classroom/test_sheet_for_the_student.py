@@ -185,6 +185,8 @@ NEVER_ON_A_SHEET = {
     "grade.same_output": "a usage error, before any marking",
     "grade.layout_needs_csv": "a usage error, before any marking",
     "grade.roster_needs_layout": "a usage error, before any marking",
+    "grade.assignment_empty": "a usage error, before any marking",
+    "grade.assignment_unsafe": "a usage error, before any marking",
 }
 
 
