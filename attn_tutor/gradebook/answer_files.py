@@ -10,6 +10,7 @@ from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from attn_tutor.core import yamlread
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import ANSWER_FILE_BYTES_MAX, CSV_BYTES_MAX
 from attn_tutor.core.reading import InputRefused, open_text, read_regular
@@ -29,14 +30,24 @@ def _decode(data: bytes, file: str) -> tuple[str | None, Finding | None]:
 
 
 _TOP_KEY = re.compile(r"^(problems|student|answers)[ \t]*:", re.M)
+_NAMED = re.compile(r"""(?:^|[\s{,])["']?(problems|student|answers)["']?[ \t]*:""", re.M)
 
 
-def top_level_keys(text: str) -> set[str]:
-    """Which of ``problems``, ``student`` and ``answers`` start a line of ``text`` (a top-level key, as
-    a teacher or student writes one; a plain search first: most files have no ``problems``)."""
-    if not text.startswith("problems") and "\nproblems" not in text:
+def top_level_keys(text: str, key: str = "problems") -> set[str]:
+    """Which of ``problems``, ``student`` and ``answers`` are top-level keys of ``text`` — in any
+    style YAML writes them (a block, a flow mapping ``{problems: [...]}``, quoted keys) — when
+    ``key`` may be one of them (a plain search first: most answer files have no ``problems``).
+    Text that is not YAML gives the keys that start a line, as a teacher or student writes one."""
+    if key not in text or not any(found.group(1) == key for found in _NAMED.finditer(text)):
         return set()
-    return {found.group(1) for found in _TOP_KEY.finditer(text)}
+    try:
+        root = yamlread.compose(text, "")
+    except yamlread.BadYaml:
+        return {found.group(1) for found in _TOP_KEY.finditer(text)}
+    if not isinstance(root, yamlread.MappingNode):
+        return set()
+    names = {name.value for name, _value in root.value if isinstance(name, yamlread.ScalarNode)}
+    return names & {"problems", "student", "answers"}
 
 
 def problem_set_like(text: str, file: str) -> str | None:
@@ -64,7 +75,7 @@ def is_answer_file(path: str | Path) -> bool:
         text = read_regular(path, ANSWER_FILE_BYTES_MAX).decode("utf-8-sig", errors="replace")
     except (InputRefused, OSError):
         return False
-    return re.search(r"^(student|answers)[ \t]*:", text, re.M) is not None
+    return bool(top_level_keys(text, "student") | top_level_keys(text, "answers"))
 
 
 def looks_like_gradebook(first_line: str) -> bool:

@@ -31,6 +31,13 @@ def _write(text: str):
     return lambda path: path.write_text(text, "utf-8")
 
 
+def _flow(path: Path) -> str:
+    """A problem set as YAML's flow style writes it: ``{problems: [...], title: ...}``."""
+    import yaml
+
+    return yaml.safe_dump(yaml.safe_load(path.read_text("utf-8")), default_flow_style=True, allow_unicode=True)
+
+
 def _fifo(path: Path) -> None:
     os.mkfifo(path)
 
@@ -58,6 +65,11 @@ ENTRIES = [
     ("kim.yaml", _write("student: kim\nproblems:\n  cat-fish:\n    먹었다:\n      scores: [1, 6, 4]\n"),
      "kim.yaml:3:3: 'problems:' is where a problem set lists its problems; an answer file writes its answers under 'answers:'", "kim", 1),
     ("kim.yaml", _write("student: kim\nproblems: [\n  cat-fish\n"), "kim.yaml:4:1: not valid YAML", "kim", 1),
+    ("flow-set.yaml", lambda p: p.write_text(_flow(SET), "utf-8"), "not marked: answers/flow-set.yaml (a problem set, not an answer file)", None, 0),
+    ("quoted-set.yaml", lambda p: p.write_text(SET.read_text("utf-8").replace("\nproblems:", '\n"problems":'), "utf-8"),
+     "not marked: answers/quoted-set.yaml (a problem set, not an answer file)", None, 0),
+    ("flow-kim.yaml", _write("{student: kim, problems: {cat-fish: {먹었다: {scores: [1, 6, 4]}}}}\n"),
+     "'problems:' is where a problem set lists its problems", "kim", 1),
     ("broken-set.yaml", _write("problems:\n  - id: x\n"),
      "like a problem set, but it does not load as one, so it was read as an answer file", "broken-set", 1),
     ("dangling.yaml", lambda p: os.symlink("nowhere.yaml", p), "dangling.yaml: is a link to a file that does not exist", "dangling", 1),
