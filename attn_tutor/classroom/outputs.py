@@ -104,6 +104,7 @@ class Outcome:
     total: int
     marked: int
     failed: int  # students with any problem, a repeated name included
+    file_problems: int  # files' own rows with a problem (a CSV header's), no student's
     sets: dict[str, list[str]]  # each problem set that marked someone -> who, in first-seen order
     notes: tuple[str, ...]  # lines for the summary (absent students, an LMS's points)
     written: tuple[str, ...]  # where each output went, for standard error
@@ -249,7 +250,7 @@ class GradeOutputs:
             self.sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
         self.writer.add(row)
         for output in (self.roster, self.counts, self.sheets):
-            if output is not None:
+            if output is not None and not (row.of_file and output is self.roster):  # a file's own row is no one to match
                 output.add(row)
 
     def leave_out(self, left: FileNote) -> None:
@@ -269,7 +270,7 @@ class GradeOutputs:
         for name, places in repeated.items():
             for place in places:
                 self.say(f"{place}: " + t("grade.duplicate_student", self.options.lang, student=name, places=", ".join(places)))
-        if self.tally.total == 0:  # every file held no student (problem sets, gradebooks)
+        if self.tally.total == 0 and not self.tally.file_problems:  # every file held no student (problem sets, gradebooks)
             self.say(t("grade.no_students", self.options.lang))
             self.problems += 1
         written, notes = self._write()
@@ -281,10 +282,11 @@ class GradeOutputs:
             total=self.tally.total,
             marked=self.tally.marked,
             failed=failed,
+            file_problems=self.tally.file_problems,
             sets=self.sets,
             notes=tuple(notes),
             written=tuple(written),
-            status=1 if failed or repeated or len(self.sets) > 1 or unmatched or self.problems else 0,
+            status=1 if failed or repeated or len(self.sets) > 1 or unmatched or self.problems or self.tally.file_problems else 0,
         )
 
     def _write(self) -> tuple[list[str], list[str]]:

@@ -1274,6 +1274,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grade.all_marked": ("all {total} students marked", "학생 {total}명 모두 채점했습니다"),
     "grade.all_marked_one": ("1 student marked", "학생 1명을 채점했습니다"),
+    # inputs-review: a file's own problems (a CSV header's), counted apart from the students
+    "grade.file_problems": (
+        "{count} files with problems of their own, not of a student (listed above)",
+        "학생이 아닌 파일 자체에 문제가 있는 파일 {count}개 (위 목록)",
+    ),
+    "grade.file_problems_one": (
+        "1 file with problems of its own, not of a student (listed above)",
+        "학생이 아닌 파일 자체에 문제가 있는 파일 1개 (위 목록)",
+    ),
     "grade.class_title": ("Class ({count} students)", "학급 (학생 {count}명)"),
     "grade.class_title_one": ("Class (1 student)", "학급 (학생 1명)"),
     "grade.col.student": ("student", "학생"),

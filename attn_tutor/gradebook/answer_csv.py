@@ -75,7 +75,7 @@ def read_csv_stream(
         return [columns]
     said: list[Submission | FileNote] = []
     if columns.findings:  # the header's problems: the file's, said once
-        said.append(Submission("", file, 1, findings=list(columns.findings), readable=False))
+        said.append(Submission("", file, 1, findings=list(columns.findings), readable=False, of_file=True))
     if columns.unused:
         names = ", ".join(f"'{excerpt(columns.names[i], 30)}'" for i in columns.unused)
         said.append(FileNote(file, "grade.unused_columns", {"columns": names}))

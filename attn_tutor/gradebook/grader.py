@@ -141,8 +141,8 @@ class Grader:
         findings = list(sub.findings)
         key, label, flags = self.resolve(sub)
         findings.extend(flags)
-        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, refused=sub.refused)
-        if sub.refused:
+        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, refused=sub.refused, of_file=sub.of_file)
+        if sub.refused or sub.of_file:
             result.problem_set = None
         if not sub.readable or key is None:
             return result

@@ -135,6 +135,34 @@ def test_a_header_problem_is_said_once_not_once_per_row(run_cli, tmp_path, colum
     sheets = sorted(p.name for p in (tmp_path / "sheets").iterdir())
     assert sheets == [f"s{i}.html" for i in range(5)]  # no sheet for the header's row, none mentions it
     assert not any(sentence in (tmp_path / "sheets" / name).read_text("utf-8") for name in sheets)
+    said = flat(result.output)  # the header's row is the file's, no student: the class is the five
+    assert "Class (5 students)" in said and "Score distribution (5 students)" in said
+    assert "all 5 students marked" in said and "1 file with problems of its own" in said
+    assert [row["problem_set"] for row in rows if row["errors"]] == [""]  # marked against no set
+
+
+# (the language, what the summary says of a class of two with a header problem)
+HEADER_COUNTS = [
+    ("en", ["Class (2 students)", "all 2 students marked", "1 file with problems of its own, not of a student"]),
+    ("ko", ["학급 (학생 2명)", "학생 2명 모두 채점했습니다", "학생이 아닌 파일 자체에 문제가 있는 파일 1개"]),
+]
+
+
+@pytest.mark.parametrize(("lang", "sentences"), HEADER_COUNTS)
+def test_a_header_problem_row_is_not_counted_as_a_student(run_cli, tmp_path, monkeypatch, lang, sentences):
+    monkeypatch.chdir(tmp_path)
+    form = tmp_path / "form.csv"
+    form.write_text("student,problem_set,bad/col\r\nkim,set.yaml,1\r\nlee,set.yaml,1\r\n", "utf-8")
+    (tmp_path / "set.yaml").write_text(SET.read_text("utf-8"), "utf-8")
+    result = run_cli("grade", "form.csv", "--lang", lang)
+    assert result.exit_code == 1, result.output
+    for sentence in sentences:
+        assert sentence in flat(result.output)
+    only = tmp_path / "only.csv"  # a header's problem and no student: no "all 0 students marked"
+    only.write_text("student,problem_set,bad/col\r\n", "utf-8")
+    result = run_cli("grade", "only.csv", "--lang", lang)
+    assert result.exit_code == 1 and sentences[2] in flat(result.output)
+    assert "all 0" not in result.output and "0명 모두" not in result.output and "Traceback" not in result.output
 
 
 def test_a_real_gradebook_in_a_folder_is_skipped_and_said(run_cli, tmp_path, monkeypatch):
