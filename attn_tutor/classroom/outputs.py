@@ -229,6 +229,7 @@ class GradeOutputs:
         self.answer_files: list = []  # every answer file read (no sheet may be written over one)
         self.problems = 0  # files said as errors that are no student's (a folder that cannot be read)
         self.left_out: list[FileNote] = []  # files under the graded folders not marked, with why; unused columns
+        self.file_notes: list[FileNote] = []  # all of those, and the ones said as errors (for the JSON)
         self.sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
         self._said: set[str] = set()
 
@@ -256,6 +257,7 @@ class GradeOutputs:
     def leave_out(self, left: FileNote) -> None:
         """What is said of a file as a whole: not marked, with why, or a CSV's unused columns (in the
         summary's notes); one that may hide students (a folder that cannot be read) said as an error."""
+        self.file_notes.append(left)
         if left.problem:
             self.say(left.text(self.options.lang))
             self.problems += 1
@@ -314,7 +316,7 @@ class GradeOutputs:
             written.append(self.roster.written(options.csv) if lms is not None else t("grade.written", lang, path=str(options.csv)))
         if options.json is not None:
             with atomic_file(options.json, replace=options.force) as stream:
-                self.writer.write_json(stream)
+                self.writer.write_json(stream, sorted(self.file_notes, key=lambda note: note.file))
             written.append(t("grade.json_written", lang, path=str(options.json)))
         if options.class_report is not None:
             write_atomic(options.class_report, render_report(self.tally, self.counts, lang), replace=options.force)

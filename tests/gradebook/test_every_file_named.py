@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import shutil
 from pathlib import Path
@@ -115,6 +116,31 @@ def test_every_entry_of_a_graded_folder_is_marked_or_named(run_cli, tmp_path, mo
     assert Path("r.json").exists() and Path("r.html").exists()
     assert set(rows) == {"lee"} | ({own_row} if own_row else set())
     assert "Traceback" not in result.output
+    report = json.loads(Path("r.json").read_text("utf-8"))  # what the summary says of a file, the JSON says too
+    messages = [note["message"] for note in report["not_marked"] + report["file_notes"]]
+    assert any(said in message for message in messages) == (own_row is None and bool(said) or name == "form.csv")
+
+
+# (the language, a file left out, its code, its sentence in the JSON)
+JSON_NOTES = [
+    ("en", "set.yaml", "problem_set", "not marked: answers/set.yaml (a problem set, not an answer file)"),
+    ("ko", "set.yaml", "problem_set", "채점하지 않음: answers/set.yaml (답안 파일이 아니라 문제 세트입니다)"),
+    ("en", "notes.txt", "not_answers", "not marked: answers/notes.txt (not a .yaml, .yml or .csv file)"),
+    ("ko", ".draft.yaml", "hidden", "채점하지 않음: answers/.draft.yaml"),
+]
+
+
+@pytest.mark.parametrize(("lang", "name", "why", "message"), JSON_NOTES)
+def test_the_json_report_names_every_file_left_out(run_cli, tmp_path, monkeypatch, lang, name, why, message):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SET, "set.yaml")
+    Path("answers").mkdir()
+    Path("answers/lee.yaml").write_text(answer("lee", "../set.yaml"), "utf-8")
+    shutil.copy(SET, Path("answers", name))
+    result = run_cli("grade", "answers", "--json", "r.json", "--lang", lang)
+    assert result.exit_code == 0, result.output
+    [note] = json.loads(Path("r.json").read_text("utf-8"))["not_marked"]
+    assert note["file"] == f"answers/{name}" and note["why"] == why and note["message"].startswith(message)
 
 
 def test_a_problem_set_named_on_the_command_line_is_read_as_answers(run_cli, tmp_path):
