@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator
@@ -19,13 +20,37 @@ NAME_COLUMNS = ("student", "name", "이름", "성명")
 """Column names that hold the student's name (any case), as Google and MS Forms export them."""
 
 VARIANT_COLUMNS = ("variant", "variant number", "variant no", "변형", "변형 번호", "변형번호", "변형 번호(variant)")
-"""Column names that hold the variant number (any case, runs of spaces as one), as a teacher heads
-the question in a form; another heading is named with ``--variant-column``."""
+"""Column names that hold the variant number, as a teacher heads the question in a form: any heading
+made of these words (``variant`` or ``변형``, then ``number``, ``no``, ``#``, ``번호``…: see
+:func:`is_variant_heading`); another heading is named with ``--variant-column``."""
+
+_VARIANT_WORDS = ("variant", "변형")
+_NUMBER_WORDS = ("number", "num", "nr", "no", "id", "code", "번호", "코드")
+_PUNCTUATION = re.compile(r"[\W_]+")  # spaces, brackets, dots, #, -, _: what separates a heading's words
 
 
 def _heading(name: str) -> str:
     """A column's name as headings are compared: NFC, any case, runs of white space as one space."""
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+def is_variant_heading(name: str) -> bool:
+    """Whether a column's heading names the variant: compared as :func:`_heading` does, its words
+    (whatever separates them: ``variant_number``, ``VARIANT NO.``, ``변형(번호)``, ``변형 번호 (variant)``)
+    are a variant word and nothing but variant and number words."""
+    rest = _PUNCTUATION.sub("", _heading(name))
+    if not any(word in rest for word in _VARIANT_WORDS):
+        return False
+    for word in (*_VARIANT_WORDS, *_NUMBER_WORDS):  # longest first within each kind: number before no
+        rest = rest.replace(word, "")
+    return rest == ""
+
+
+def variant_column_index(names: list[str], variant_column: str | None) -> int | None:
+    """Which column holds the variant: ``variant_column`` if given, else the first whose heading names it."""
+    if variant_column is not None:
+        return column_index(names, (variant_column.strip(),))
+    return next((index for index, name in enumerate(names) if is_variant_heading(name)), None)
 
 
 def column_index(names: list[str], wanted: tuple[str, ...]) -> int | None:
@@ -114,7 +139,7 @@ def _read_header(reader, file: str, name_column: str | None, variant_column: str
         else:
             finding = Finding("grade.csv_no_student", {}, Location(file, 1))
         return Submission("", file, 1, findings=[finding], readable=False)
-    variant_col = column_index(names, (variant_column.strip(),) if variant_column is not None else VARIANT_COLUMNS)
+    variant_col = variant_column_index(names, variant_column)
     if variant_col is None and variant_column is not None:
         finding = Finding("grade.csv_no_variant_column", {"column": variant_column, "columns": ", ".join(names)}, Location(file, 1))
         return Submission("", file, 1, findings=[finding], readable=False)

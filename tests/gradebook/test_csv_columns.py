@@ -63,9 +63,28 @@ HEADINGS = [
     ("변형번호", None),
     (" 변형  번호 ", None),
     ("Variant number", None),
+    ("VARIANT NO.", None),  # the heading's words, whatever separates them
+    ("variant_number", None),
+    ("Variant #", None),
+    ("변형(번호)", None),
+    ("변형 No.", None),
+    ("변형 번호 (variant number)", None),
+    ("[변형 번호]", None),
+    ("변형 코드", None),
     ("내 문제 번호", "내 문제 번호"),
     ("seed", "SEED"),
 ]
+
+
+# headings that are not the variant's: named as unused, the student marked on the set itself
+NOT_VARIANT = ["invariant", "Variant of the week's quiz", "번호", "seed"]
+
+
+@pytest.mark.parametrize("heading", NOT_VARIANT)
+def test_a_heading_that_only_looks_like_a_variant_is_named_as_unused(run_cli, tmp_path, heading):
+    form = _form(tmp_path, heading)
+    result = run_cli("grade", str(form), "--problems", str(SET))
+    assert f"not used: '{heading}'" in flat(result.output)
 
 
 @pytest.mark.parametrize(("heading", "option"), HEADINGS)
