@@ -227,6 +227,7 @@ class GradeOutputs:
             self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
             self.extra = SheetMaker(options.lang, options.feedback_format)
         self.answer_files: list = []  # every answer file read (no sheet may be written over one)
+        self.set_files: set[str] = set()  # every problem-set file an answer was marked against (likewise)
         self.problems = 0  # files said as errors that are no student's (a folder that cannot be read)
         self.left_out: list[FileNote] = []  # files under the graded folders not marked, with why; unused columns
         self.file_notes: list[FileNote] = []  # all of those, and the ones said as errors (for the JSON)
@@ -247,6 +248,8 @@ class GradeOutputs:
             if message not in self._said:
                 self._said.add(message)
                 self.say(message)
+        if row.set_file is not None:
+            self.set_files.add(row.set_file)
         if row.score is not None:
             self.sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
         self.writer.add(row)
@@ -296,7 +299,7 @@ class GradeOutputs:
         sheets. (lines saying where each went, notes for the summary)."""
         options, lang = self.options, self.options.lang
         errors, notes = ([], []) if self.roster is None else self.roster.match()
-        inputs = InputFiles([*options.inputs(), *(path for path, _from_dir in self.answer_files)])
+        inputs = InputFiles([*options.inputs(), *self.set_files, *(path for path, _from_dir in self.answer_files)])
         for _name, path in options.named_outputs():  # an answer file found in a folder, by another name (a hard link)
             if inputs.holds(path):
                 raise UsageError("files.is_input", path=str(path))

@@ -144,6 +144,8 @@ class Grader:
         result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, refused=sub.refused, of_file=sub.of_file)
         if sub.refused or sub.of_file:
             result.problem_set = None
+        elif key is not None and not (self.override or self.choice(sub)).packaged:
+            result.set_file = key  # an input of the run: no output may be written over it
         if not sub.readable or key is None:
             return result
         solved = self.solved(key, sub.variant)

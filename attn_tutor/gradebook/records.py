@@ -90,6 +90,7 @@ class StudentResult:
     set_key: str | None = None  # the problem set's key (its path or name) once it could be solved
     refused: bool = False  # the file itself was refused (not a regular file, over its size cap)
     of_file: bool = False  # the file's own row (a CSV header's problems): listed, but no student
+    set_file: str | None = None  # the problem-set file the answers were marked against (not a packaged set)
 
     @property
     def score(self) -> float | None:
