@@ -110,6 +110,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "validate.answer_valid": ("{path}: a valid answer file", "{path}: 올바른 답안 파일"),
     "validate.answer_invalid": ("{path}: an answer file with {count} problems", "{path}: 답안 파일, 문제점 {count}개"),
     "validate.answer_invalid_one": ("{path}: an answer file with 1 problem", "{path}: 답안 파일, 문제점 1개"),
+    # inputs-review: a gradebook given to validate
+    "validate.gradebook": (
+        "{path}: a gradebook attn-tutor wrote, neither an answer file nor a problem set",
+        "{path}: attn-tutor가 쓴 성적표로, 답안 파일도 문제 세트도 아닙니다",
+    ),
     "show.no_such_set": (
         "there is no packaged problem set '{name}'; packaged sets: {sets}",
         "'{name}'(이)라는 내장 문제 세트가 없습니다. 내장 세트: {sets}",

@@ -214,7 +214,7 @@ def check_answer_file(path: str, problems: str | None = None) -> tuple[list[Stud
     the set it names (or ``problems``), with every problem found, and what is said of the file (a CSV's
     unused columns); raises only for a bad ``problems``."""
     grader = Grader(problems=problems)
-    found = read_answer_file(path)
+    found = read_answer_file(path, skip_foreign=str(path).lower().endswith(".csv"))  # a gradebook is said as one
     return [grader.mark(sub) for sub in found if type(sub) is Submission], [note for note in found if type(note) is FileNote]
 
 

@@ -126,3 +126,34 @@ def test_validate_takes_answer_files_and_sets_together_and_problems(run_cli, roo
     assert "set.yaml: valid" in flat(result.output) and "form.csv: a valid answer file" in flat(result.output)
     korean = run_cli("validate", "form.csv", "--problems", "copy.yaml", "--lang", "ko")
     assert "form.csv: 올바른 답안 파일" in flat(korean.output)
+
+
+# (the language, a problem of a CSV's header read by three students, said once; the count)
+HEADER_ONCE = [
+    ("en", "form.csv:1:2: q1/먹었다/weigths: the stage 'weigths' is not asked; did you mean 'weights'?", "an answer file with 2 problems"),
+    ("ko", "form.csv:1:3: p1/먹었다/scores: 이 문제 세트에 문제 'p1'", "답안 파일, 문제점 2개"),
+]
+
+
+@pytest.mark.parametrize(("lang", "sentence", "count"), HEADER_ONCE)
+def test_validate_says_a_csv_header_problem_once(run_cli, room, lang, sentence, count):
+    rows = "".join(f"s{i},1 6 4,1 6 4,set.yaml\r\n" for i in range(3))
+    Path("form.csv").write_text("student,q1/먹었다/weigths,p1/먹었다/scores,problem_set\r\n" + rows, "utf-8")
+    result = run_cli("validate", "form.csv", "--lang", lang)
+    assert result.exit_code == 1, result.output
+    assert flat(result.output).count(sentence) == 1 and count in result.output
+
+
+GRADEBOOK = "student,variant,score,max_score,percent,q1/먹었다/scores points,q1/먹었다/scores diagnosis,problem_set,file,errors\r\n"
+GRADEBOOK_SAID = [
+    ("en", "form.csv: a gradebook attn-tutor wrote, neither an answer file nor a problem set"),
+    ("ko", "form.csv: attn-tutor가 쓴 성적표로, 답안 파일도 문제 세트도 아닙니다"),
+]
+
+
+@pytest.mark.parametrize(("lang", "sentence"), GRADEBOOK_SAID)
+def test_validate_names_a_gradebook_as_one(run_cli, room, lang, sentence):
+    Path("form.csv").write_text(GRADEBOOK + "kim,,1,2,50.0,1,correct,set.yaml,kim.yaml,\r\n", "utf-8")
+    result = run_cli("validate", "form.csv", "--lang", lang)
+    assert result.exit_code == 1, result.output
+    assert flat(result.output) == sentence
