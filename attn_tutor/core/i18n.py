@@ -1133,6 +1133,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not marked: {path} (the {option} file of this run)",
         "채점하지 않음: {path} (이번 실행의 {option} 파일입니다)",
     ),
+    # inputs-review: a CSV with a header and no student's row
+    "grade.left_out.no_rows": (
+        "not marked: {path} (a CSV with no student's row under its header)",
+        "채점하지 않음: {path} (첫 행 아래에 학생 행이 없는 CSV입니다)",
+    ),
     "grade.unused_columns": (
         "{path}:1: not used: {columns} (a column is read when it is the student's name, the variant, "
         "problem_set or problem/row/stage)",

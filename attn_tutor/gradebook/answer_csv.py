@@ -104,7 +104,10 @@ def read_csv_stream(
     if columns.unused:
         names = ", ".join(f"'{excerpt(columns.names[i], 30)}'" for i in columns.unused)
         said.append(FileNote(file, "grade.unused_columns", {"columns": names}))
-    return said + list(_read_rows(reader, file, columns, base, cells))
+    rows = list(_read_rows(reader, file, columns, base, cells))
+    if not rows:  # a form exported before anyone answered: no student, but named
+        said.append(FileNote(file, "grade.left_out.no_rows"))
+    return said + rows
 
 
 @dataclass

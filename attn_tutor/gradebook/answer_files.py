@@ -6,6 +6,7 @@ import csv
 import itertools
 import os
 import re
+import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
@@ -105,6 +106,8 @@ def read_answer_file(
         if path.suffix.lower() == ".csv":  # read as a stream: a class of 50,000 is a few MB
             with open_text(path, CSV_BYTES_MAX) as stream:
                 first = stream.readline()
+                if not first:
+                    return [Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False)]
                 if skip_foreign and looks_like_gradebook(first):
                     return [FileNote(file, "grade.left_out.gradebook")]
                 return read_csv_stream(
@@ -144,7 +147,7 @@ def csv_without_problem_set(files) -> str | None:
                 first = stream.readline()
         except (InputRefused, OSError, UnicodeDecodeError):
             continue
-        if from_dir and looks_like_gradebook(first):
+        if (from_dir and looks_like_gradebook(first)) or not first.strip():  # an empty file: its own error
             continue
         header = next(csv.reader([first]), [])
         if "problem_set" not in (cell.strip().lower() for cell in header):
@@ -155,6 +158,16 @@ def csv_without_problem_set(files) -> str | None:
 def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> list[tuple[Path, bool]]:
     """The answer files under ``paths`` (see :func:`survey`; what it leaves out is not said)."""
     return survey(paths, exclude=[("", Path(p)) for p in exclude]).files
+
+
+def _file_id(path: Path) -> tuple[int, int] | str:
+    """A regular file's (device, inode): one file under two names (a hard link) is one; anything else
+    (a link to nowhere, a FIFO) its own path, left for its reader to say what is wrong."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return str(path)
+    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else str(path)
 
 
 class Survey(NamedTuple):
@@ -179,7 +192,7 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
     skip = {os.path.realpath(p): option for option, p in exclude}
     found: list[tuple[Path, bool]] = []
     left_out: list[FileNote] = []
-    seen: dict[str, Path] = {}  # each file's real path -> where it was first found
+    seen: dict[str | tuple[int, int], Path] = {}  # each file's real path and (device, inode) -> where first found
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -216,10 +229,12 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
             if real in skip:
                 left_out.append(FileNote(str(candidate), "grade.left_out.input", {"option": skip[real] or "—"}))
                 continue
-            if real in seen:
-                left_out.append(FileNote(str(candidate), "grade.left_out.same_file", {"first": str(seen[real])}))
+            same = seen.get(real) or seen.get(_file_id(candidate))
+            if same is not None:
+                left_out.append(FileNote(str(candidate), "grade.left_out.same_file", {"first": str(same)}))
                 continue
             seen[real] = candidate
+            seen[_file_id(candidate)] = candidate
             found.append((candidate, from_dir))
     left_out.sort(key=lambda left: left.file)
     return Survey(found, left_out)

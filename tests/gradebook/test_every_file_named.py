@@ -86,6 +86,12 @@ ENTRIES = [
     (".git", lambda p: p.mkdir(), "not marked: answers/.git (hidden: its name starts with a dot)", None, 0),
     ("more", _link_to_folder, "not marked: answers/more (a link to a folder, not followed", None, 0),
     ("sub", _sub_folder, "", "park", 0),
+    ("hard.yaml", lambda p: os.link(p.parent / "lee.yaml", p), "not marked again: answers/lee.yaml (the same file as answers/hard.yaml, marked once)",
+     None, 0),
+    ("head.csv", _write("student,problem_set,cat-fish/먹었다/scores\r\n"), "not marked: answers/head.csv (a CSV with no student's row under its header)",
+     None, 0),
+    ("blank.csv", _write("student,problem_set,cat-fish/먹었다/scores\r\n,,\r\n\r\n"),
+     "not marked: answers/blank.csv (a CSV with no student's row under its header)", None, 0),
     ("again.yaml", lambda p: os.symlink("lee.yaml", p), "not marked again: answers/lee.yaml (the same file as answers/again.yaml, marked once)", None, 0),
 ]
 
@@ -141,6 +147,19 @@ def test_the_json_report_names_every_file_left_out(run_cli, tmp_path, monkeypatc
     assert result.exit_code == 0, result.output
     [note] = json.loads(Path("r.json").read_text("utf-8"))["not_marked"]
     assert note["file"] == f"answers/{name}" and note["why"] == why and note["message"].startswith(message)
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [("en", "answers/zero.csv: the file is empty"), ("ko", "answers/zero.csv: 파일이 비어 있습니다")])
+def test_an_empty_csv_in_a_folder_is_its_own_error_not_the_class(run_cli, tmp_path, monkeypatch, lang, sentence):
+    monkeypatch.chdir(tmp_path)  # was: "has no problem_set column", exit 2, nobody marked
+    shutil.copy(SET, "set.yaml")
+    Path("answers").mkdir()
+    Path("answers/lee.yaml").write_text(answer("lee", "../set.yaml"), "utf-8")
+    Path("answers/zero.csv").write_bytes(b"")
+    result = run_cli("grade", "answers", "--csv", "book.csv", "--lang", lang)
+    assert result.exit_code == 1, result.output
+    assert sentence in flat(result.output)
+    assert {row["student"]: row["score"] for row in _rows(Path("book.csv"))}["lee"] == "8"
 
 
 def test_a_problem_set_named_on_the_command_line_is_read_as_answers(run_cli, tmp_path):
