@@ -1133,7 +1133,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not marked: {path} (the {option} file of this run)",
         "채점하지 않음: {path} (이번 실행의 {option} 파일입니다)",
     ),
-    # inputs-review: a CSV with a header and no student's row
+    # inputs-review: a CSV's columns with no heading but something in them; a CSV with no student's row
+    "grade.unused_blank_columns": (
+        "{path}:1: not used: what is in the columns without a heading (column number {columns}); "
+        "head each answer column problem/row/stage",
+        "{path}:1: 쓰지 않은 열: 제목 없이 내용만 있는 열 ({columns}번째 열). 답안 열의 제목은 문제/행/단계로 쓰세요",
+    ),
     "grade.left_out.no_rows": (
         "not marked: {path} (a CSV with no student's row under its header)",
         "채점하지 않음: {path} (첫 행 아래에 학생 행이 없는 CSV입니다)",

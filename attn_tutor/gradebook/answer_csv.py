@@ -8,7 +8,7 @@ import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import stage_name
@@ -107,6 +107,9 @@ def read_csv_stream(
     rows = list(_read_rows(reader, file, columns, base, cells))
     if not rows:  # a form exported before anyone answered: no student, but named
         said.append(FileNote(file, "grade.left_out.no_rows"))
+    if columns.filled:  # a column with no heading and something in it: not read, and said (once)
+        numbers = ", ".join(str(index + 1) for index in sorted(columns.filled))
+        said.append(FileNote(file, "grade.unused_blank_columns", {"columns": numbers}))
     return said + rows
 
 
@@ -121,6 +124,8 @@ class _Columns:
     items: dict[int, ItemKey]  # the ``problem/row/stage`` columns by position
     findings: list[Finding]  # what is wrong with the header, said once for the file
     unused: list[int]  # the columns read as nothing (a timestamp, an e-mail), named once
+    blank: list[int] = field(default_factory=list)  # the columns with no heading: named once if a row fills one
+    filled: set[int] = field(default_factory=set)  # those of them that a row has something in
 
 
 def _read_header(reader, file: str, name_column: str | None, variant_column: str | None = None) -> _Columns | Submission:
@@ -152,7 +157,8 @@ def _read_header(reader, file: str, name_column: str | None, variant_column: str
     used = {student_col, variant_col, set_col, *item_cols}
     named = {index for index, name in enumerate(names) if "/" in name}  # answer columns: used, or reported above
     unused = [index for index, name in enumerate(names) if index not in used and index not in named and name]
-    return _Columns(names, student_col, variant_col, set_col, item_cols, header_findings, unused)
+    blank = [index for index, name in enumerate(names) if not name and index not in used]
+    return _Columns(names, student_col, variant_col, set_col, item_cols, header_findings, unused, blank)
 
 
 def _read_rows(reader, file: str, columns: _Columns, base: str, cells: CellReader) -> Iterator[Submission]:
@@ -174,6 +180,9 @@ def _read_rows(reader, file: str, columns: _Columns, base: str, cells: CellReade
             return
         line = last_line + 1
         last_line = reader.line_num
+        for index in columns.blank:
+            if index < len(row) and row[index].strip():
+                columns.filled.add(index)
         if any(cell.strip() for cell in row):
             yield _submission(row, file, line, last_line, columns, base, cells)
 

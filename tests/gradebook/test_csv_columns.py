@@ -111,7 +111,14 @@ UNUSED = [
     ({"Timestamp": "2026-11-30 09:00"}, "not used: 'Timestamp'"),
     ({"Timestamp": "t", "이메일 주소": "a@b.kr", "점수": "3"}, "not used: 'Timestamp', '이메일 주소', '점수'"),
     ({"max_score": "8", "percent": "100"}, "not used: 'max_score', 'percent'"),  # a form, not a gradebook
+    ({"": "1 6 4"}, "not used: what is in the columns without a heading (column number 3)"),  # no heading, something in it
 ]
+
+
+def test_an_empty_column_without_a_heading_is_not_named(run_cli, tmp_path):
+    form = _form(tmp_path, "변형 번호", {"": ""})  # a spreadsheet's trailing comma: nothing to say
+    result = run_cli("grade", str(form), "--problems", str(SET))
+    assert result.exit_code == 0 and "not used" not in result.output
 
 
 @pytest.mark.parametrize(("extra", "sentence"), UNUSED)
