@@ -139,6 +139,9 @@ def _check_options(options: GradeOptions) -> None:
         raise UsageError("grade.layout_needs_csv", layout=options.layout)
     if not options.lms_layout and (options.assignment is not None or options.out_of is not None):
         raise UsageError("grade.roster_needs_layout")
+    for option, column in (("--name-column", options.name_column), ("--variant-column", options.variant_column)):
+        if column is not None and not column.strip():
+            raise UsageError("grade.empty_column_option", option=option)
     if options.feedback is not None:
         check_directory(options.feedback)
 

@@ -1133,7 +1133,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not marked: {path} (the {option} file of this run)",
         "채점하지 않음: {path} (이번 실행의 {option} 파일입니다)",
     ),
-    # inputs-review: a CSV's columns with no heading but something in them; a CSV with no student's row
+    # inputs-review: an empty column name given; a CSV's columns with no heading but something in them; no student's row
+    "grade.empty_column_option": (
+        "{option} needs a column's heading, as the CSV's first row writes it; it was given empty",
+        "{option}에는 CSV 첫 행에 쓰인 열 제목을 주어야 하는데, 빈 값을 주었습니다",
+    ),
     "grade.unused_blank_columns": (
         "{path}:1: not used: what is in the columns without a heading (column number {columns}); "
         "head each answer column problem/row/stage",

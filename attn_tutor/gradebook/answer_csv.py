@@ -133,11 +133,11 @@ def _read_header(reader, file: str, name_column: str | None, variant_column: str
     try:
         header = next(reader, None)
     except UnicodeDecodeError as error:
-        return Submission("", file, 1, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file, 1))], readable=False)
+        return Submission("", file, 1, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file, 1))], readable=False, of_file=True)
     except csv.Error as error:
-        return Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False)
+        return Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False, of_file=True)
     if header is None:
-        return Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False)
+        return Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False, of_file=True)
     names = [cell.strip() for cell in header]
     lowered = [name.lower() for name in names]
     student_col = name_column_index(names, name_column)
@@ -146,11 +146,11 @@ def _read_header(reader, file: str, name_column: str | None, variant_column: str
             finding = Finding("grade.csv_no_name_column", {"column": name_column, "columns": ", ".join(names)}, Location(file, 1))
         else:
             finding = Finding("grade.csv_no_student", {}, Location(file, 1))
-        return Submission("", file, 1, findings=[finding], readable=False)
+        return Submission("", file, 1, findings=[finding], readable=False, of_file=True)
     variant_col = variant_column_index(names, variant_column)
     if variant_col is None and variant_column is not None:
         finding = Finding("grade.csv_no_variant_column", {"column": variant_column, "columns": ", ".join(names)}, Location(file, 1))
-        return Submission("", file, 1, findings=[finding], readable=False)
+        return Submission("", file, 1, findings=[finding], readable=False, of_file=True)
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
     header_findings: list[Finding] = []
     item_cols = _item_columns(names, file, header_findings)
@@ -172,11 +172,11 @@ def _read_rows(reader, file: str, columns: _Columns, base: str, cells: CellReade
             return
         except UnicodeDecodeError:
             where = Location(file, last_line + 1)
-            yield Submission("", file, last_line + 1, findings=[Finding("grade.not_utf8_line", {}, where)], readable=False)
+            yield Submission("", file, last_line + 1, findings=[Finding("grade.not_utf8_line", {}, where)], readable=False, of_file=True)
             return
         except csv.Error as error:
             where = Location(file, last_line + 1)
-            yield Submission("", file, last_line + 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, where)], readable=False)
+            yield Submission("", file, last_line + 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, where)], readable=False, of_file=True)
             return
         line = last_line + 1
         last_line = reader.line_num

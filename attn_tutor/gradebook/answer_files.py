@@ -107,7 +107,7 @@ def read_answer_file(
             with open_text(path, CSV_BYTES_MAX) as stream:
                 first = stream.readline()
                 if not first:
-                    return [Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False)]
+                    return [Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False, of_file=True)]
                 if skip_foreign and looks_like_gradebook(first):
                     return [FileNote(file, "grade.left_out.gradebook")]
                 return read_csv_stream(
@@ -116,8 +116,8 @@ def read_answer_file(
         data = read_regular(path, ANSWER_FILE_BYTES_MAX)
     except InputRefused as error:  # not a regular file, or over its size cap: never read, never a hang
         return [Submission(stem, file, findings=list(error.problems), readable=False, refused=True)]
-    except UnicodeDecodeError as error:  # in a CSV's first line
-        return [Submission(stem, file, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file))], readable=False)]
+    except UnicodeDecodeError as error:  # in a CSV's first line: the file's own error, no student's
+        return [Submission("", file, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file))], readable=False, of_file=True)]
     except OSError as error:
         return [Submission(stem, file, findings=[Finding("grade.unreadable", {"reason": error.strerror or str(error)}, Location(file))], readable=False)]
     text, problem = _decode(data, file)

@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.answers import answer
 from helpers.output import flat
 from helpers.paths import SET
 
@@ -203,3 +204,36 @@ def test_a_real_gradebook_in_a_folder_is_skipped_and_said(run_cli, tmp_path, mon
     assert again.exit_code == 0, again.output
     assert "not marked: answers/book.csv (a gradebook attn-tutor wrote, not answers)" in flat(again.output)
     assert len(_book(Path("book2.csv"))) == 2
+
+
+# (a CSV whose header cannot be used, the option if any, what is said): the file's own error, no student
+WHOLE_FILE = [
+    (b"", (), "form.csv: the file is empty"),
+    (b"Timestamp,problem_set\r\nt,../set.yaml\r\n", (), "form.csv:1: the first row must name the columns"),
+    ("학번,problem_set\r\n1,set.yaml\r\n".encode(), (), "form.csv:1: the first row must name the columns"),
+    (b"student,problem_set\r\nkim,set.yaml\r\n", ("--variant-column", "v"), "there is no column 'v' (named by --variant-column)"),
+    (b"\xff\xfes\x00t\x00", (), "form.csv: not UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize(("data", "option", "sentence"), WHOLE_FILE)
+def test_a_csv_that_cannot_be_read_is_the_files_error_not_a_student(run_cli, tmp_path, monkeypatch, data, option, sentence):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "set.yaml").write_text(SET.read_text("utf-8"), "utf-8")
+    (tmp_path / "answers").mkdir()
+    (tmp_path / "answers" / "lee.yaml").write_text(answer("lee", "../set.yaml"), "utf-8")
+    (tmp_path / "answers" / "form.csv").write_bytes(data)
+    result = run_cli("grade", "answers", "--csv", "book.csv", *option)
+    assert result.exit_code == 1, result.output
+    said = flat(result.output)
+    assert sentence in said and "Class (1 student)" in said and "1 file with problems of its own" in said
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("option", ["--variant-column", "--name-column"])
+@pytest.mark.parametrize(("lang", "sentence"), [("en", "needs a column's heading"), ("ko", "빈 값을 주었습니다")])
+def test_an_empty_column_option_is_a_usage_error(run_cli, tmp_path, option, lang, sentence):
+    form = _form(tmp_path, "변형")
+    result = run_cli("grade", str(form), "--problems", str(SET), option, " ", "--csv", str(tmp_path / "book.csv"), "--lang", lang)
+    assert result.exit_code == 2 and sentence in flat(result.output)
+    assert not (tmp_path / "book.csv").exists()
