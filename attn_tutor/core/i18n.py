@@ -1208,6 +1208,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "unknown key '{key}'; an answer file has: {keys}",
         "알 수 없는 키 '{key}'입니다. 답안 파일의 키: {keys}",
     ),
+    # inputs-review: a misspelt top-level key of an answer file
+    "grade.unknown_key_suggest": (
+        "unknown key '{key}'; did you mean '{suggestion}'? An answer file has: {keys}",
+        "알 수 없는 키 '{key}'입니다. '{suggestion}'을(를) 쓰려던 것인가요? 답안 파일의 키: {keys}",
+    ),
     "grade.bad_csv": ("not valid CSV: {problem}", "올바른 CSV가 아닙니다: {problem}"),
     "grade.csv_no_student": (
         "the first row must name the columns, one of them the student's name: student, name, 이름 or 성명 (or say which with --name-column)",

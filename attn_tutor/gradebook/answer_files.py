@@ -76,7 +76,10 @@ def is_answer_file(path: str | Path) -> bool:
         text = read_regular(path, ANSWER_FILE_BYTES_MAX).decode("utf-8-sig", errors="replace")
     except (InputRefused, OSError):
         return False
-    return bool(top_level_keys(text, "student") | top_level_keys(text, "answers"))
+    if top_level_keys(text, "student") | top_level_keys(text, "answers"):
+        return True
+    folded = text.casefold()  # 'Student:', 'Answers:' — misspelt keys of an answer file, said as such
+    return bool(top_level_keys(folded, "student") | top_level_keys(folded, "answers"))
 
 
 def looks_like_gradebook(first_line: str) -> bool:

@@ -101,6 +101,10 @@ VALIDATE = [
     ("kim.yaml", lambda: "{student: kim, problem_set: set.yaml, answers: {q1: {먹었다: {scores: [1, 6, 4]}}}}\n", 0, "kim.yaml: a valid answer file"),
     ("kim.yaml", lambda: '"student": kim\n"problem_set": set.yaml\n"answers": {q1: {먹었다: {scroes: [1, 6, 4]}}}\n', 1,
      "did you mean 'scores'?"),
+    ("kim.yaml", lambda: _answers("", "").replace("student:", "Student:").replace("answers:", "Answers:"), 1,
+     "unknown key 'Answers'; did you mean 'answers'?"),  # its keys in another case: still an answer file
+    ("kim.yaml", lambda: _answers("", "").replace("problem_set:", "problemset:"), 1, "unknown key 'problemset'; did you mean 'problem_set'?"),
+    ("kim.yaml", lambda: _answers("", "").replace("answers:", "answer:"), 1, "unknown key 'answer'; did you mean 'answers'?"),
     ("form.csv", lambda: "student,problem_set,q1/먹었다/scores\r\nkim,set.yaml,1 6 4\r\n", 0, "form.csv: a valid answer file"),
     ("form.csv", lambda: "Timestamp,student,problem_set,q1/먹었다/scores\r\nt,kim,set.yaml,1 6 4\r\n", 0, "form.csv:1: not used: 'Timestamp'"),
     ("form.csv", lambda: "student,problem_set,bad/col\r\nkim,set.yaml,1\r\n", 1, "column 'bad/col' is not problem/row/stage"),
@@ -157,3 +161,10 @@ def test_validate_names_a_gradebook_as_one(run_cli, room, lang, sentence):
     result = run_cli("validate", "form.csv", "--lang", lang)
     assert result.exit_code == 1, result.output
     assert flat(result.output) == sentence
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [("en", "unknown key 'varient'; did you mean 'variant'?"), ("ko", "'variant'을(를) 쓰려던 것인가요?")])
+def test_a_misspelt_key_of_an_answer_file_gets_a_did_you_mean(run_cli, room, lang, sentence):
+    Path("kim.yaml").write_text(_answers("", "") + "varient: 42001\n", "utf-8")
+    result = run_cli("grade", "kim.yaml", "--lang", lang)
+    assert result.exit_code == 1 and sentence in flat(result.output)
