@@ -328,7 +328,7 @@ def test_yaml_answers_are_read_as_typed_never_as_yaml_1_1(tmp_path, answer, valu
         ("", "grade.empty_file", None),
         ("- a\n- b\n", "grade.not_answer_file", 1),
         ("student: a\nstudent: b\n", "grade.duplicate_key", 2),
-        ("student: a\nanswer: {}\n", "grade.unknown_key", 2),
+        ("student: a\nanswer: {}\n", "grade.unknown_key_suggest", 2),  # did you mean answers?
         ("student: a\n---\nstudent: b\n", "grade.bad_yaml", 2),
         ("student: [a\n", "grade.bad_yaml", 2),
     ],
