@@ -62,9 +62,31 @@ def column_index(names: list[str], wanted: tuple[str, ...]) -> int | None:
     return None
 
 
+_NAME_WORDS = ("student", "name", "이름", "성명")
+_STUDENT_WORDS = ("student", "학생", "full", "your", "본인")  # what a form puts beside them: 학생 이름, Full name
+
+
+def is_name_heading(name: str) -> bool:
+    """Whether a column's heading names the student's name: compared as :func:`_heading` does, its
+    words (whatever separates them: ``Student name``, ``학생 이름``, ``성명(Name)``) are a name word
+    and nothing but name and student words (``Student ID``, ``First name``, ``학번`` are not)."""
+    rest = _PUNCTUATION.sub("", _heading(name))
+    if not any(word in rest for word in _NAME_WORDS):
+        return False
+    for word in (*_NAME_WORDS, *_STUDENT_WORDS):
+        rest = rest.replace(word, "")
+    return rest == ""
+
+
 def name_column_index(names: list[str], name_column: str | None) -> int | None:
-    """Which column holds the student's name: ``name_column`` if given, else the first of NAME_COLUMNS."""
-    return column_index(names, (name_column.strip(),) if name_column is not None else NAME_COLUMNS)
+    """Which column holds the student's name: ``name_column`` if given, else the first of NAME_COLUMNS,
+    else the first whose heading is made of name words (:func:`is_name_heading`)."""
+    if name_column is not None:
+        return column_index(names, (name_column.strip(),))
+    found = column_index(names, NAME_COLUMNS)
+    if found is None:
+        found = next((index for index, name in enumerate(names) if is_name_heading(name)), None)
+    return found
 
 
 def read_csv_text(

@@ -237,3 +237,26 @@ def test_an_empty_column_option_is_a_usage_error(run_cli, tmp_path, option, lang
     result = run_cli("grade", str(form), "--problems", str(SET), option, " ", "--csv", str(tmp_path / "book.csv"), "--lang", lang)
     assert result.exit_code == 2 and sentence in flat(result.output)
     assert not (tmp_path / "book.csv").exists()
+
+
+# (the name column's heading, found?): a form's natural headings for the student's name
+NAME_HEADINGS = [
+    ("학생 이름", True), ("Student Name", True), ("성명(Name)", True), ("Full name", True), ("이름 (Name)", True), ("본인 이름", True),
+    ("Student ID", False), ("First name", False), ("학번", False), ("Username", False),
+]
+
+
+@pytest.mark.parametrize(("heading", "found"), NAME_HEADINGS)
+def test_the_name_column_is_found_under_its_natural_headings(run_cli, tmp_path, heading, found):
+    form = tmp_path / "form.csv"
+    right = _right(None)
+    text = io.StringIO()
+    csv.writer(text).writerows([[heading, *right], ["김민지", *right.values()]])
+    form.write_text(text.getvalue(), "utf-8")
+    book = tmp_path / "book.csv"
+    result = run_cli("grade", str(form), "--problems", str(SET), "--csv", str(book))
+    assert result.exit_code == (0 if found else 1), result.output
+    if found:
+        assert [(row["student"], row["percent"]) for row in _book(book)] == [("김민지", "100.0")]
+    else:
+        assert "the first row must name the columns" in flat(result.output)
