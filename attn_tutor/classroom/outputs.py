@@ -109,6 +109,7 @@ class Outcome:
     total: int
     marked: int
     failed: int  # students with any problem, a repeated name included
+    file_problems: int  # files' own rows with a problem (a CSV header's), no student's
     sets: dict[str, list[str]]  # each problem set that marked someone -> who, in first-seen order
     notes: tuple[str, ...]  # lines for the summary (absent students, an LMS's points)
     written: tuple[str, ...]  # where each output went, for standard error
@@ -152,6 +153,9 @@ def _check_options(options: GradeOptions) -> None:
         bad = next((index for index, char in enumerate(options.assignment) if index >= lead and is_unsafe_char(char)), None)
         if bad is not None:
             raise UsageError("grade.assignment_unsafe", char=f"U+{ord(options.assignment[bad]):04X}", position=bad + 1)
+    for option, column in (("--name-column", options.name_column), ("--variant-column", options.variant_column)):
+        if column is not None and not column.strip():
+            raise UsageError("grade.empty_column_option", option=option)
     if options.feedback is not None:
         check_directory(options.feedback)
 
@@ -271,8 +275,10 @@ class GradeOutputs:
             self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
             self.extra = SheetMaker(options.lang, options.feedback_format)
         self.answer_files: list = []  # every answer file read (no sheet may be written over one)
+        self.set_files: set[str] = set()  # every problem-set file an answer was marked against (likewise)
         self.problems = 0  # files said as errors that are no student's (a folder that cannot be read)
         self.left_out: list[FileNote] = []  # files under the graded folders not marked, with why; unused columns
+        self.file_notes: list[FileNote] = []  # all of those, and the ones said as errors (for the JSON)
         self.sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
         self._said: set[str] = set()
 
@@ -290,16 +296,19 @@ class GradeOutputs:
             if message not in self._said:
                 self._said.add(message)
                 self.say(message)
+        if row.set_file is not None:
+            self.set_files.add(row.set_file)
         if row.score is not None:
             self.sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
         self.writer.add(row)
         for output in (self.roster, self.counts, self.sheets):
-            if output is not None:
+            if output is not None and not (row.of_file and output is self.roster):  # a file's own row is no one to match
                 output.add(row)
 
     def leave_out(self, left: FileNote) -> None:
         """What is said of a file as a whole: not marked, with why, or a CSV's unused columns (in the
         summary's notes); one that may hide students (a folder that cannot be read) said as an error."""
+        self.file_notes.append(left)
         if left.problem:
             self.say(left.text(self.options.lang))
             self.problems += 1
@@ -314,7 +323,7 @@ class GradeOutputs:
         for name, places in repeated.items():
             for place in places:
                 self.say(f"{place}: " + t("grade.duplicate_student", self.options.lang, student=name, places=", ".join(places)))
-        if self.tally.total == 0:  # every file held no student (problem sets, gradebooks)
+        if self.tally.total == 0 and not self.tally.file_problems:  # every file held no student (problem sets, gradebooks)
             self.say(t("grade.no_students", self.options.lang))
             self.problems += 1
         written, notes = self._write()
@@ -326,10 +335,11 @@ class GradeOutputs:
             total=self.tally.total,
             marked=self.tally.marked,
             failed=failed,
+            file_problems=self.tally.file_problems,
             sets=self.sets,
             notes=tuple(notes),
             written=tuple(written),
-            status=1 if failed or repeated or len(self.sets) > 1 or unmatched or self.problems else 0,
+            status=1 if failed or repeated or len(self.sets) > 1 or unmatched or self.problems or self.tally.file_problems else 0,
         )
 
     def _write(self) -> tuple[list[str], list[str]]:
@@ -337,7 +347,7 @@ class GradeOutputs:
         sheets. (lines saying where each went, notes for the summary)."""
         options, lang = self.options, self.options.lang
         errors, notes = ([], []) if self.roster is None else self.roster.match()
-        inputs = InputFiles([*options.inputs(), *(path for path, _from_dir in self.answer_files)])
+        inputs = InputFiles([*options.inputs(), *self.set_files, *(path for path, _from_dir in self.answer_files)])
         for _name, path in options.named_outputs():  # an answer file found in a folder, by another name (a hard link)
             if inputs.holds(path):
                 raise UsageError("files.is_input", path=str(path))
@@ -357,7 +367,7 @@ class GradeOutputs:
             written.append(self.roster.written(options.csv) if lms is not None else t("grade.written", lang, path=str(options.csv)))
         if options.json is not None:
             with atomic_file(options.json, replace=options.force) as stream:
-                self.writer.write_json(stream)
+                self.writer.write_json(stream, sorted(self.file_notes, key=lambda note: note.file))
             written.append(t("grade.json_written", lang, path=str(options.json)))
         if options.class_report is not None:
             write_atomic(options.class_report, render_report(self.tally, self.counts, lang), replace=options.force)

@@ -35,8 +35,11 @@ def _say_summary(outcome: Outcome, language: str) -> None:
     if failed:
         key = "grade.summary_one" if total == 1 else "grade.summary"
         terminal.plain(t(key, language, marked=outcome.marked, total=total, failed=failed))
-    else:
+    elif total:
         terminal.plain(t("grade.all_marked_one" if total == 1 else "grade.all_marked", language, total=total))
+    if outcome.file_problems:
+        key = "grade.file_problems_one" if outcome.file_problems == 1 else "grade.file_problems"
+        terminal.plain(t(key, language, count=outcome.file_problems))
     if len(outcome.sets) > 1:
         terminal.plain(t("grade.sets_used", language, count=len(outcome.sets)))
         for name, students in outcome.sets.items():

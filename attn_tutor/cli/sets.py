@@ -18,6 +18,7 @@ from attn_tutor.core.errors import AttnTutorError, InvalidProblemSet, UsageError
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.gradebook.answer_files import csv_without_problem_set, is_answer_file
 from attn_tutor.gradebook.grader import check_answer_file
+from attn_tutor.gradebook.writing import LEFT_OUT
 from attn_tutor.marking import tolerance
 from attn_tutor.problems.listing import list_blocks, list_json
 from attn_tutor.problems.load import load_problem_set, packaged_path, packaged_sets
@@ -68,14 +69,18 @@ def _validate_answers(path: str, problems: str | None, language: str) -> bool:
     if problems is None and csv_without_problem_set([(path, False)]) is not None:
         raise UsageError("grade.csv_needs_problems", path=str(path))
     results, notes = check_answer_file(path, problems)
-    findings = [finding for result in results for finding in result.findings]
+    # each problem once: a CSV header's (an unknown column's item) touches every row
+    findings = list(dict.fromkeys(finding.text(language) for result in results for finding in result.findings))
+    if any(note.key.startswith(LEFT_OUT) for note in notes):  # a gradebook grade wrote: not answers
+        terminal.plain(t("validate.gradebook", language, path=str(path)))
+        return False
     for note in notes:
         terminal.plain(note.text(language))
     if findings:
         key = "validate.answer_invalid_one" if len(findings) == 1 else "validate.answer_invalid"
         terminal.plain(t(key, language, path=str(path), count=len(findings)))
         for finding in findings:
-            terminal.plain("  " + finding.text(language))
+            terminal.plain("  " + finding)
         return False
     terminal.plain(t("validate.answer_valid", language, path=str(path)))
     return True

@@ -117,6 +117,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "validate.answer_valid": ("{path}: a valid answer file", "{path}: 올바른 답안 파일"),
     "validate.answer_invalid": ("{path}: an answer file with {count} problems", "{path}: 답안 파일, 문제점 {count}개"),
     "validate.answer_invalid_one": ("{path}: an answer file with 1 problem", "{path}: 답안 파일, 문제점 1개"),
+    # inputs-review: a gradebook given to validate
+    "validate.gradebook": (
+        "{path}: a gradebook attn-tutor wrote, neither an answer file nor a problem set",
+        "{path}: attn-tutor가 쓴 성적표로, 답안 파일도 문제 세트도 아닙니다",
+    ),
     "show.no_such_set": (
         "there is no packaged problem set '{name}'; packaged sets: {sets}",
         "'{name}'[이라는] 내장 문제 세트가 없습니다. 내장 세트: {sets}",
@@ -1346,6 +1351,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "not marked: {path} (the {option} file of this run)",
         "채점하지 않음: {path} (이번 실행의 {option} 파일입니다)",
     ),
+    # inputs-review: an empty column name given; a CSV's columns with no heading but something in them; no student's row
+    "grade.empty_column_option": (
+        "{option} needs a column's heading, as the CSV's first row writes it; it was given empty",
+        "{option}에는 CSV 첫 행에 쓰인 열 제목을 주어야 하는데, 빈 값을 주었습니다",
+    ),
+    "grade.unused_blank_columns": (
+        "{path}:1: not used: what is in the columns without a heading (column number {columns}); "
+        "head each answer column problem/row/stage",
+        "{path}:1: 쓰지 않은 열: 제목 없이 내용만 있는 열 ({columns}번째 열). 답안 열의 제목은 문제/행/단계로 쓰세요",
+    ),
+    "grade.left_out.no_rows": (
+        "not marked: {path} (a CSV with no student's row under its header)",
+        "채점하지 않음: {path} (첫 행 아래에 학생 행이 없는 CSV입니다)",
+    ),
     "grade.unused_columns": (
         "{path}:1: not used: {columns} (a column is read when it is the student's name, the variant, "
         "problem_set or problem/row/stage)",
@@ -1406,6 +1425,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.unknown_key": (
         "unknown key '{key}'; an answer file has: {keys}",
         "알 수 없는 키 '{key}'입니다. 답안 파일의 키: {keys}",
+    ),
+    # inputs-review: a misspelt top-level key of an answer file
+    "grade.unknown_key_suggest": (
+        "unknown key '{key}'; did you mean '{suggestion}'? An answer file has: {keys}",
+        "알 수 없는 키 '{key}'입니다. '{suggestion}'[을] 쓰려던 것인가요? 답안 파일의 키: {keys}",
     ),
     "grade.bad_csv": ("not valid CSV: {problem}", "올바른 CSV가 아닙니다: {problem}"),
     "grade.csv_no_student": (
@@ -1492,6 +1516,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "grade.all_marked": ("all {total} students marked", "학생 {total}명 모두 채점했습니다"),
     "grade.all_marked_one": ("1 student marked", "학생 1명을 채점했습니다"),
+    # inputs-review: a file's own problems (a CSV header's), counted apart from the students
+    "grade.file_problems": (
+        "{count} files with problems of their own, not of a student (listed above)",
+        "학생이 아닌 파일 자체에 문제가 있는 파일 {count}개 (위 목록)",
+    ),
+    "grade.file_problems_one": (
+        "1 file with problems of its own, not of a student (listed above)",
+        "학생이 아닌 파일 자체에 문제가 있는 파일 1개 (위 목록)",
+    ),
     "grade.class_title": ("Class ({count} students)", "학급 (학생 {count}명)"),
     "grade.class_title_one": ("Class (1 student)", "학급 (학생 1명)"),
     "grade.col.student": ("student", "학생"),

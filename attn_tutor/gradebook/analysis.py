@@ -29,6 +29,7 @@ class Tally:
         self._bin_of: dict[tuple[float, float], int] = {}  # each distinct (score, max_score), binned once
         self.summary: list[tuple[str, ...]] = []
         self.total = self.marked = self.failed = 0
+        self.file_problems = 0  # files' own rows with a problem (a CSV header's): not students
         self.add_columns(columns)
 
     def add_columns(self, columns: Iterable[ItemKey], set_key: str | None = None) -> None:
@@ -45,10 +46,14 @@ class Tally:
         return set_key in self._sets
 
     def add(self, row) -> None:
-        """One student (a StudentRow), in gradebook order."""
+        """One student (a StudentRow), in gradebook order; a file's own row (a CSV header's problems)
+        is listed in the class table but counted apart, in ``file_problems``, not as a student."""
+        self.summary.append(row.summary)
+        if row.of_file:
+            self.file_problems += bool(row.errors)
+            return
         self.total += 1
         self.failed += bool(row.errors)
-        self.summary.append(row.summary)
         if row.score is None:
             return
         self.marked += 1

@@ -4,10 +4,11 @@ from __future__ import annotations
 
 import csv
 import io
+import re
 import unicodedata
 from collections import Counter
 from collections.abc import Iterator
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import stage_name
@@ -19,13 +20,37 @@ NAME_COLUMNS = ("student", "name", "이름", "성명")
 """Column names that hold the student's name (any case), as Google and MS Forms export them."""
 
 VARIANT_COLUMNS = ("variant", "variant number", "variant no", "변형", "변형 번호", "변형번호", "변형 번호(variant)")
-"""Column names that hold the variant number (any case, runs of spaces as one), as a teacher heads
-the question in a form; another heading is named with ``--variant-column``."""
+"""Column names that hold the variant number, as a teacher heads the question in a form: any heading
+made of these words (``variant`` or ``변형``, then ``number``, ``no``, ``#``, ``번호``…: see
+:func:`is_variant_heading`); another heading is named with ``--variant-column``."""
+
+_VARIANT_WORDS = ("variant", "변형")
+_NUMBER_WORDS = ("number", "num", "nr", "no", "id", "code", "번호", "코드")
+_PUNCTUATION = re.compile(r"[\W_]+")  # spaces, brackets, dots, #, -, _: what separates a heading's words
 
 
 def _heading(name: str) -> str:
     """A column's name as headings are compared: NFC, any case, runs of white space as one space."""
     return " ".join(unicodedata.normalize("NFC", name).casefold().split())
+
+
+def is_variant_heading(name: str) -> bool:
+    """Whether a column's heading names the variant: compared as :func:`_heading` does, its words
+    (whatever separates them: ``variant_number``, ``VARIANT NO.``, ``변형(번호)``, ``변형 번호 (variant)``)
+    are a variant word and nothing but variant and number words."""
+    rest = _PUNCTUATION.sub("", _heading(name))
+    if not any(word in rest for word in _VARIANT_WORDS):
+        return False
+    for word in (*_VARIANT_WORDS, *_NUMBER_WORDS):  # longest first within each kind: number before no
+        rest = rest.replace(word, "")
+    return rest == ""
+
+
+def variant_column_index(names: list[str], variant_column: str | None) -> int | None:
+    """Which column holds the variant: ``variant_column`` if given, else the first whose heading names it."""
+    if variant_column is not None:
+        return column_index(names, (variant_column.strip(),))
+    return next((index for index, name in enumerate(names) if is_variant_heading(name)), None)
 
 
 def column_index(names: list[str], wanted: tuple[str, ...]) -> int | None:
@@ -37,9 +62,31 @@ def column_index(names: list[str], wanted: tuple[str, ...]) -> int | None:
     return None
 
 
+_NAME_WORDS = ("student", "name", "이름", "성명")
+_STUDENT_WORDS = ("student", "학생", "full", "your", "본인")  # what a form puts beside them: 학생 이름, Full name
+
+
+def is_name_heading(name: str) -> bool:
+    """Whether a column's heading names the student's name: compared as :func:`_heading` does, its
+    words (whatever separates them: ``Student name``, ``학생 이름``, ``성명(Name)``) are a name word
+    and nothing but name and student words (``Student ID``, ``First name``, ``학번`` are not)."""
+    rest = _PUNCTUATION.sub("", _heading(name))
+    if not any(word in rest for word in _NAME_WORDS):
+        return False
+    for word in (*_NAME_WORDS, *_STUDENT_WORDS):
+        rest = rest.replace(word, "")
+    return rest == ""
+
+
 def name_column_index(names: list[str], name_column: str | None) -> int | None:
-    """Which column holds the student's name: ``name_column`` if given, else the first of NAME_COLUMNS."""
-    return column_index(names, (name_column.strip(),) if name_column is not None else NAME_COLUMNS)
+    """Which column holds the student's name: ``name_column`` if given, else the first of NAME_COLUMNS,
+    else the first whose heading is made of name words (:func:`is_name_heading`)."""
+    if name_column is not None:
+        return column_index(names, (name_column.strip(),))
+    found = column_index(names, NAME_COLUMNS)
+    if found is None:
+        found = next((index for index, name in enumerate(names) if is_name_heading(name)), None)
+    return found
 
 
 def read_csv_text(
@@ -75,11 +122,17 @@ def read_csv_stream(
         return [columns]
     said: list[Submission | FileNote] = []
     if columns.findings:  # the header's problems: the file's, said once
-        said.append(Submission("", file, 1, findings=list(columns.findings), readable=False))
+        said.append(Submission("", file, 1, findings=list(columns.findings), readable=False, of_file=True))
     if columns.unused:
         names = ", ".join(f"'{excerpt(columns.names[i], 30)}'" for i in columns.unused)
         said.append(FileNote(file, "grade.unused_columns", {"columns": names}))
-    return said + list(_read_rows(reader, file, columns, base, cells))
+    rows = list(_read_rows(reader, file, columns, base, cells))
+    if not rows:  # a form exported before anyone answered: no student, but named
+        said.append(FileNote(file, "grade.left_out.no_rows"))
+    if columns.filled:  # a column with no heading and something in it: not read, and said (once)
+        numbers = ", ".join(str(index + 1) for index in sorted(columns.filled))
+        said.append(FileNote(file, "grade.unused_blank_columns", {"columns": numbers}))
+    return said + rows
 
 
 @dataclass
@@ -93,6 +146,8 @@ class _Columns:
     items: dict[int, ItemKey]  # the ``problem/row/stage`` columns by position
     findings: list[Finding]  # what is wrong with the header, said once for the file
     unused: list[int]  # the columns read as nothing (a timestamp, an e-mail), named once
+    blank: list[int] = field(default_factory=list)  # the columns with no heading: named once if a row fills one
+    filled: set[int] = field(default_factory=set)  # those of them that a row has something in
 
 
 def _read_header(reader, file: str, name_column: str | None, variant_column: str | None = None) -> _Columns | Submission:
@@ -100,11 +155,11 @@ def _read_header(reader, file: str, name_column: str | None, variant_column: str
     try:
         header = next(reader, None)
     except UnicodeDecodeError as error:
-        return Submission("", file, 1, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file, 1))], readable=False)
+        return Submission("", file, 1, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file, 1))], readable=False, of_file=True)
     except csv.Error as error:
-        return Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False)
+        return Submission("", file, 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, Location(file, 1))], readable=False, of_file=True)
     if header is None:
-        return Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False)
+        return Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False, of_file=True)
     names = [cell.strip() for cell in header]
     lowered = [name.lower() for name in names]
     student_col = name_column_index(names, name_column)
@@ -113,18 +168,19 @@ def _read_header(reader, file: str, name_column: str | None, variant_column: str
             finding = Finding("grade.csv_no_name_column", {"column": name_column, "columns": ", ".join(names)}, Location(file, 1))
         else:
             finding = Finding("grade.csv_no_student", {}, Location(file, 1))
-        return Submission("", file, 1, findings=[finding], readable=False)
-    variant_col = column_index(names, (variant_column.strip(),) if variant_column is not None else VARIANT_COLUMNS)
+        return Submission("", file, 1, findings=[finding], readable=False, of_file=True)
+    variant_col = variant_column_index(names, variant_column)
     if variant_col is None and variant_column is not None:
         finding = Finding("grade.csv_no_variant_column", {"column": variant_column, "columns": ", ".join(names)}, Location(file, 1))
-        return Submission("", file, 1, findings=[finding], readable=False)
+        return Submission("", file, 1, findings=[finding], readable=False, of_file=True)
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
     header_findings: list[Finding] = []
     item_cols = _item_columns(names, file, header_findings)
     used = {student_col, variant_col, set_col, *item_cols}
     named = {index for index, name in enumerate(names) if "/" in name}  # answer columns: used, or reported above
     unused = [index for index, name in enumerate(names) if index not in used and index not in named and name]
-    return _Columns(names, student_col, variant_col, set_col, item_cols, header_findings, unused)
+    blank = [index for index, name in enumerate(names) if not name and index not in used]
+    return _Columns(names, student_col, variant_col, set_col, item_cols, header_findings, unused, blank)
 
 
 def _read_rows(reader, file: str, columns: _Columns, base: str, cells: CellReader) -> Iterator[Submission]:
@@ -138,14 +194,17 @@ def _read_rows(reader, file: str, columns: _Columns, base: str, cells: CellReade
             return
         except UnicodeDecodeError:
             where = Location(file, last_line + 1)
-            yield Submission("", file, last_line + 1, findings=[Finding("grade.not_utf8_line", {}, where)], readable=False)
+            yield Submission("", file, last_line + 1, findings=[Finding("grade.not_utf8_line", {}, where)], readable=False, of_file=True)
             return
         except csv.Error as error:
             where = Location(file, last_line + 1)
-            yield Submission("", file, last_line + 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, where)], readable=False)
+            yield Submission("", file, last_line + 1, findings=[Finding("grade.bad_csv", {"problem": str(error)}, where)], readable=False, of_file=True)
             return
         line = last_line + 1
         last_line = reader.line_num
+        for index in columns.blank:
+            if index < len(row) and row[index].strip():
+                columns.filled.add(index)
         if any(cell.strip() for cell in row):
             yield _submission(row, file, line, last_line, columns, base, cells)
 

@@ -6,10 +6,12 @@ import csv
 import itertools
 import os
 import re
+import stat
 from collections.abc import Iterable, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
+from attn_tutor.core import yamlread
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import ANSWER_FILE_BYTES_MAX, CSV_BYTES_MAX
 from attn_tutor.core.reading import InputRefused, open_text, read_regular
@@ -29,14 +31,24 @@ def _decode(data: bytes, file: str) -> tuple[str | None, Finding | None]:
 
 
 _TOP_KEY = re.compile(r"^(problems|student|answers)[ \t]*:", re.M)
+_NAMED = re.compile(r"""(?:^|[\s{,])["']?(problems|student|answers)["']?[ \t]*:""", re.M)
 
 
-def top_level_keys(text: str) -> set[str]:
-    """Which of ``problems``, ``student`` and ``answers`` start a line of ``text`` (a top-level key, as
-    a teacher or student writes one; a plain search first: most files have no ``problems``)."""
-    if not text.startswith("problems") and "\nproblems" not in text:
+def top_level_keys(text: str, key: str = "problems") -> set[str]:
+    """Which of ``problems``, ``student`` and ``answers`` are top-level keys of ``text`` — in any
+    style YAML writes them (a block, a flow mapping ``{problems: [...]}``, quoted keys) — when
+    ``key`` may be one of them (a plain search first: most answer files have no ``problems``).
+    Text that is not YAML gives the keys that start a line, as a teacher or student writes one."""
+    if key not in text or not any(found.group(1) == key for found in _NAMED.finditer(text)):
         return set()
-    return {found.group(1) for found in _TOP_KEY.finditer(text)}
+    try:
+        root = yamlread.compose(text, "")
+    except yamlread.BadYaml:
+        return {found.group(1) for found in _TOP_KEY.finditer(text)}
+    if not isinstance(root, yamlread.MappingNode):
+        return set()
+    names = {name.value for name, _value in root.value if isinstance(name, yamlread.ScalarNode)}
+    return names & {"problems", "student", "answers"}
 
 
 def problem_set_like(text: str, file: str) -> str | None:
@@ -64,7 +76,10 @@ def is_answer_file(path: str | Path) -> bool:
         text = read_regular(path, ANSWER_FILE_BYTES_MAX).decode("utf-8-sig", errors="replace")
     except (InputRefused, OSError):
         return False
-    return re.search(r"^(student|answers)[ \t]*:", text, re.M) is not None
+    if top_level_keys(text, "student") | top_level_keys(text, "answers"):
+        return True
+    folded = text.casefold()  # 'Student:', 'Answers:' — misspelt keys of an answer file, said as such
+    return bool(top_level_keys(folded, "student") | top_level_keys(folded, "answers"))
 
 
 def looks_like_gradebook(first_line: str) -> bool:
@@ -94,6 +109,8 @@ def read_answer_file(
         if path.suffix.lower() == ".csv":  # read as a stream: a class of 50,000 is a few MB
             with open_text(path, CSV_BYTES_MAX) as stream:
                 first = stream.readline()
+                if not first:
+                    return [Submission("", file, findings=[Finding("grade.empty_file", {}, Location(file))], readable=False, of_file=True)]
                 if skip_foreign and looks_like_gradebook(first):
                     return [FileNote(file, "grade.left_out.gradebook")]
                 return read_csv_stream(
@@ -102,8 +119,8 @@ def read_answer_file(
         data = read_regular(path, ANSWER_FILE_BYTES_MAX)
     except InputRefused as error:  # not a regular file, or over its size cap: never read, never a hang
         return [Submission(stem, file, findings=list(error.problems), readable=False, refused=True)]
-    except UnicodeDecodeError as error:  # in a CSV's first line
-        return [Submission(stem, file, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file))], readable=False)]
+    except UnicodeDecodeError as error:  # in a CSV's first line: the file's own error, no student's
+        return [Submission("", file, findings=[Finding("grade.not_utf8", {"offset": error.start}, Location(file))], readable=False, of_file=True)]
     except OSError as error:
         return [Submission(stem, file, findings=[Finding("grade.unreadable", {"reason": error.strerror or str(error)}, Location(file))], readable=False)]
     text, problem = _decode(data, file)
@@ -133,7 +150,7 @@ def csv_without_problem_set(files) -> str | None:
                 first = stream.readline()
         except (InputRefused, OSError, UnicodeDecodeError):
             continue
-        if from_dir and looks_like_gradebook(first):
+        if (from_dir and looks_like_gradebook(first)) or not first.strip():  # an empty file: its own error
             continue
         header = next(csv.reader([first]), [])
         if "problem_set" not in (cell.strip().lower() for cell in header):
@@ -144,6 +161,16 @@ def csv_without_problem_set(files) -> str | None:
 def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> list[tuple[Path, bool]]:
     """The answer files under ``paths`` (see :func:`survey`; what it leaves out is not said)."""
     return survey(paths, exclude=[("", Path(p)) for p in exclude]).files
+
+
+def _file_id(path: Path) -> tuple[int, int] | str:
+    """A regular file's (device, inode): one file under two names (a hard link) is one; anything else
+    (a link to nowhere, a FIFO) its own path, left for its reader to say what is wrong."""
+    try:
+        found = os.stat(path)
+    except OSError:
+        return str(path)
+    return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else str(path)
 
 
 class Survey(NamedTuple):
@@ -168,7 +195,7 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
     skip = {os.path.realpath(p): option for option, p in exclude}
     found: list[tuple[Path, bool]] = []
     left_out: list[FileNote] = []
-    seen: dict[str, Path] = {}  # each file's real path -> where it was first found
+    seen: dict[str | tuple[int, int], Path] = {}  # each file's real path and (device, inode) -> where first found
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
@@ -205,10 +232,12 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
             if real in skip:
                 left_out.append(FileNote(str(candidate), "grade.left_out.input", {"option": skip[real] or "—"}))
                 continue
-            if real in seen:
-                left_out.append(FileNote(str(candidate), "grade.left_out.same_file", {"first": str(seen[real])}))
+            same = seen.get(real) or seen.get(_file_id(candidate))
+            if same is not None:
+                left_out.append(FileNote(str(candidate), "grade.left_out.same_file", {"first": str(same)}))
                 continue
             seen[real] = candidate
+            seen[_file_id(candidate)] = candidate
             found.append((candidate, from_dir))
     left_out.sort(key=lambda left: left.file)
     return Survey(found, left_out)

@@ -16,7 +16,7 @@ from __future__ import annotations
 
 from attn_tutor.core import yamlread
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
-from attn_tutor.core.text import excerpt
+from attn_tutor.core.text import did_you_mean, excerpt
 from attn_tutor.core.yamlread import BOOL, NULL, STR, MappingNode, ScalarNode, SequenceNode, is_plain, where
 from attn_tutor.gradebook.cells import PLAIN_CELL, CellReader, finding_from, parse_one, read_seed
 from attn_tutor.gradebook.records import TOP_KEYS, Answer, Submission
@@ -186,7 +186,12 @@ def read_nodes(
         elif key == "problems":  # answers written where a problem set lists its problems
             sub.findings.append(Finding("grade.problems_for_answers", {}, where(file, value)))
         else:
-            sub.findings.append(Finding("grade.unknown_key", {"key": excerpt(key), "keys": ", ".join(TOP_KEYS)}, where(file, value)))
+            args = {"key": excerpt(key), "keys": ", ".join(TOP_KEYS)}
+            suggestion = did_you_mean(key, TOP_KEYS) if isinstance(key, str) else None
+            if suggestion is None:
+                sub.findings.append(Finding("grade.unknown_key", args, where(file, value)))
+            else:
+                sub.findings.append(Finding("grade.unknown_key_suggest", {**args, "suggestion": suggestion}, where(file, value)))
     return sub
 
 

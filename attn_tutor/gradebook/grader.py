@@ -141,9 +141,11 @@ class Grader:
         findings = list(sub.findings)
         key, label, flags = self.resolve(sub)
         findings.extend(flags)
-        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, refused=sub.refused)
-        if sub.refused:
+        result = StudentResult(sub.student, sub.file, sub.line, sub.variant, label, None, findings, refused=sub.refused, of_file=sub.of_file)
+        if sub.refused or sub.of_file:
             result.problem_set = None
+        elif key is not None and not (self.override or self.choice(sub)).packaged:
+            result.set_file = key  # an input of the run: no output may be written over it
         if not sub.readable or key is None:
             return result
         solved = self.solved(key, sub.variant)
@@ -212,7 +214,7 @@ def check_answer_file(path: str, problems: str | None = None) -> tuple[list[Stud
     the set it names (or ``problems``), with every problem found, and what is said of the file (a CSV's
     unused columns); raises only for a bad ``problems``."""
     grader = Grader(problems=problems)
-    found = read_answer_file(path)
+    found = read_answer_file(path, skip_foreign=str(path).lower().endswith(".csv"))  # a gradebook is said as one
     return [grader.mark(sub) for sub in found if type(sub) is Submission], [note for note in found if type(note) is FileNote]
 
 

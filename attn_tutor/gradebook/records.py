@@ -68,6 +68,7 @@ class Submission:
     readable: bool = True  # False: nothing could be read; the student is listed with the error
     set_column: bool = True  # False: a CSV row from a file without a problem_set column
     refused: bool = False  # True: the file itself was refused (not a regular file, too large)
+    of_file: bool = False  # True: the file's own row (a CSV header's problems), no student's
 
 
 def percent_of(score: float, max_score: float) -> float | None:
@@ -88,6 +89,8 @@ class StudentResult:
     findings: list[Finding]
     set_key: str | None = None  # the problem set's key (its path or name) once it could be solved
     refused: bool = False  # the file itself was refused (not a regular file, over its size cap)
+    of_file: bool = False  # the file's own row (a CSV header's problems): listed, but no student
+    set_file: str | None = None  # the problem-set file the answers were marked against (not a packaged set)
 
     @property
     def score(self) -> float | None:

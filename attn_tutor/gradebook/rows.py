@@ -31,6 +31,8 @@ class StudentRow(NamedTuple):
     problem_set: str | None = None  # what marked the student (the gradebook's problem_set column)
     file: str = ""  # where the answers came from: a file, or file:line for a CSV row
     refused: bool = False  # the file was refused whole (a FIFO, over its size cap): its name is no student's
+    of_file: bool = False  # the file's own row (a CSV header's problems): in the gradebook, but not a student
+    set_file: str | None = None  # the problem-set file the row was marked against (an input: never overwritten)
     extra: object = None  # what grade_class's ``extra`` made of the student where they were marked (a hand-back sheet)
 
 
@@ -99,5 +101,7 @@ def student_row(
         problem_set=student.problem_set,
         file=str(Location(student.file, student.line)),
         refused=student.refused,
+        of_file=student.of_file,
+        set_file=student.set_file,
         extra=extra,
     )

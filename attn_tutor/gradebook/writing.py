@@ -14,6 +14,7 @@ import csv
 import json
 import tempfile
 import unicodedata
+from collections.abc import Sequence
 from decimal import Decimal
 
 from attn_tutor.core.i18n import t
@@ -23,6 +24,7 @@ from attn_tutor.gradebook.records import FORMULA_STARTS
 from attn_tutor.gradebook.rows import dumps, number
 
 HEAD = ("student", "variant", "score", "max_score", "percent")
+LEFT_OUT = "grade.left_out."  # the catalogue keys of the files a run leaves out, with why
 
 
 def safe_text(text: str) -> str:
@@ -183,8 +185,11 @@ class GradebookWriter:
     def write_csv(self, stream) -> None:
         _write_csv(stream, self.typed_rows())
 
-    def write_json(self, stream) -> None:
-        """One object; each student, item and bin on a line of its own (readable, diffable)."""
+    def write_json(self, stream, files: Sequence = ()) -> None:
+        """One object; each student, item and bin on a line of its own (readable, diffable).
+        ``files`` (:class:`~attn_tutor.gradebook.records.FileNote`): what is said of files as a whole,
+        as ``"not_marked"`` (each file under a graded folder left out: its path, why as a code and
+        as the summary's sentence) and ``"file_notes"`` (a CSV's unused columns)."""
         tally = self.tally
         stream.write(b'{\n"follow_through": ' + dumps(str(tally.follow_through)).encode("utf-8") + b',\n"students": ')
         if self._students:
@@ -201,7 +206,10 @@ class GradebookWriter:
             stream.write(b"[]")
         analysis = [dumps(stats.to_dict()) for stats in tally.analysis()]
         bins = [dumps({"bin": bin_label(i), "students": count}) for i, count in enumerate(tally.distribution())]
-        for name, texts in (("item_analysis", analysis), ("distribution", bins)):
+        left = [note for note in files if note.key.startswith(LEFT_OUT)]
+        not_marked = [dumps({"file": n.file, "why": n.key[len(LEFT_OUT):], "message": n.text(self.lang)}) for n in left]
+        said = [dumps({"file": n.file, "message": n.text(self.lang)}) for n in files if not n.key.startswith(LEFT_OUT)]
+        for name, texts in (("item_analysis", analysis), ("distribution", bins), ("not_marked", not_marked), ("file_notes", said)):
             body = "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
             stream.write(f',\n"{name}": {body}'.encode())
         stream.write(b"\n}\n")

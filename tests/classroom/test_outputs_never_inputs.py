@@ -77,7 +77,34 @@ def _json_over_answer_in_folder():
     return ["answers", "--json", "answers/kim.yaml"], "answers/kim.yaml"
 
 
+def _gradebook_over_the_answers_set():  # the set the answer files name, no --problems
+    _answer("a.yaml", "kim")
+    return ["answers", "--csv", "set.yaml"], "set.yaml"
+
+
+def _report_over_a_hard_link_of_the_answers_set():
+    _answer("a.yaml", "kim")
+    os.link("set.yaml", "report.html")
+    return ["answers", "--class-report", "report.html"], "set.yaml"
+
+
+def _sheet_over_a_hard_link_of_the_answers_set():
+    _answer("a.yaml", "kim")
+    Path("sheets").mkdir()
+    os.link("set.yaml", "sheets/kim.html")
+    return ["answers", "--feedback", "sheets"], "set.yaml"
+
+
+def _json_over_a_csv_rows_set():
+    Path("answers/form.csv").write_text("student,problem_set,cat-fish/먹었다/scores\r\nkim,../set.yaml,1 6 4\r\n", "utf-8")
+    return ["answers", "--json", "set.yaml"], "set.yaml"
+
+
 CASES = {
+    "gradebook over the answers' set": (_gradebook_over_the_answers_set, "set.yaml is one of this command's inputs"),
+    "report over the answers' set by a hard link": (_report_over_a_hard_link_of_the_answers_set, "report.html is one of this command's inputs"),
+    "sheet over the answers' set by a hard link": (_sheet_over_a_hard_link_of_the_answers_set, "the hand-back sheet of 'kim' would be sheets/kim.html"),
+    "json over a CSV row's set": (_json_over_a_csv_rows_set, "set.yaml is one of this command's inputs"),
     "sheet over --problems": (_sheet_over_problems, "the hand-back sheet of 'set' would be set.html, one of this command's inputs"),
     "sheet over --roster": (_sheet_over_roster, "the hand-back sheet of 'roster' would be roster.html"),
     "sheet over a named answer": (_sheet_over_named_answer, "the hand-back sheet of 'kim' would be answers/kim.html"),

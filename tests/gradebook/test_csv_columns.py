@@ -13,6 +13,7 @@ import json
 from pathlib import Path
 
 import pytest
+from helpers.answers import answer
 from helpers.output import flat
 from helpers.paths import SET
 
@@ -63,9 +64,28 @@ HEADINGS = [
     ("변형번호", None),
     (" 변형  번호 ", None),
     ("Variant number", None),
+    ("VARIANT NO.", None),  # the heading's words, whatever separates them
+    ("variant_number", None),
+    ("Variant #", None),
+    ("변형(번호)", None),
+    ("변형 No.", None),
+    ("변형 번호 (variant number)", None),
+    ("[변형 번호]", None),
+    ("변형 코드", None),
     ("내 문제 번호", "내 문제 번호"),
     ("seed", "SEED"),
 ]
+
+
+# headings that are not the variant's: named as unused, the student marked on the set itself
+NOT_VARIANT = ["invariant", "Variant of the week's quiz", "번호", "seed"]
+
+
+@pytest.mark.parametrize("heading", NOT_VARIANT)
+def test_a_heading_that_only_looks_like_a_variant_is_named_as_unused(run_cli, tmp_path, heading):
+    form = _form(tmp_path, heading)
+    result = run_cli("grade", str(form), "--problems", str(SET))
+    assert f"not used: '{heading}'" in flat(result.output)
 
 
 @pytest.mark.parametrize(("heading", "option"), HEADINGS)
@@ -92,7 +112,14 @@ UNUSED = [
     ({"Timestamp": "2026-11-30 09:00"}, "not used: 'Timestamp'"),
     ({"Timestamp": "t", "이메일 주소": "a@b.kr", "점수": "3"}, "not used: 'Timestamp', '이메일 주소', '점수'"),
     ({"max_score": "8", "percent": "100"}, "not used: 'max_score', 'percent'"),  # a form, not a gradebook
+    ({"": "1 6 4"}, "not used: what is in the columns without a heading (column number 3)"),  # no heading, something in it
 ]
+
+
+def test_an_empty_column_without_a_heading_is_not_named(run_cli, tmp_path):
+    form = _form(tmp_path, "변형 번호", {"": ""})  # a spreadsheet's trailing comma: nothing to say
+    result = run_cli("grade", str(form), "--problems", str(SET))
+    assert result.exit_code == 0 and "not used" not in result.output
 
 
 @pytest.mark.parametrize(("extra", "sentence"), UNUSED)
@@ -135,6 +162,34 @@ def test_a_header_problem_is_said_once_not_once_per_row(run_cli, tmp_path, colum
     sheets = sorted(p.name for p in (tmp_path / "sheets").iterdir())
     assert sheets == [f"s{i}.html" for i in range(5)]  # no sheet for the header's row, none mentions it
     assert not any(sentence in (tmp_path / "sheets" / name).read_text("utf-8") for name in sheets)
+    said = flat(result.output)  # the header's row is the file's, no student: the class is the five
+    assert "Class (5 students)" in said and "Score distribution (5 students)" in said
+    assert "all 5 students marked" in said and "1 file with problems of its own" in said
+    assert [row["problem_set"] for row in rows if row["errors"]] == [""]  # marked against no set
+
+
+# (the language, what the summary says of a class of two with a header problem)
+HEADER_COUNTS = [
+    ("en", ["Class (2 students)", "all 2 students marked", "1 file with problems of its own, not of a student"]),
+    ("ko", ["학급 (학생 2명)", "학생 2명 모두 채점했습니다", "학생이 아닌 파일 자체에 문제가 있는 파일 1개"]),
+]
+
+
+@pytest.mark.parametrize(("lang", "sentences"), HEADER_COUNTS)
+def test_a_header_problem_row_is_not_counted_as_a_student(run_cli, tmp_path, monkeypatch, lang, sentences):
+    monkeypatch.chdir(tmp_path)
+    form = tmp_path / "form.csv"
+    form.write_text("student,problem_set,bad/col\r\nkim,set.yaml,1\r\nlee,set.yaml,1\r\n", "utf-8")
+    (tmp_path / "set.yaml").write_text(SET.read_text("utf-8"), "utf-8")
+    result = run_cli("grade", "form.csv", "--lang", lang)
+    assert result.exit_code == 1, result.output
+    for sentence in sentences:
+        assert sentence in flat(result.output)
+    only = tmp_path / "only.csv"  # a header's problem and no student: no "all 0 students marked"
+    only.write_text("student,problem_set,bad/col\r\n", "utf-8")
+    result = run_cli("grade", "only.csv", "--lang", lang)
+    assert result.exit_code == 1 and sentences[2] in flat(result.output)
+    assert "all 0" not in result.output and "0명 모두" not in result.output and "Traceback" not in result.output
 
 
 def test_a_real_gradebook_in_a_folder_is_skipped_and_said(run_cli, tmp_path, monkeypatch):
@@ -149,3 +204,59 @@ def test_a_real_gradebook_in_a_folder_is_skipped_and_said(run_cli, tmp_path, mon
     assert again.exit_code == 0, again.output
     assert "not marked: answers/book.csv (a gradebook attn-tutor wrote, not answers)" in flat(again.output)
     assert len(_book(Path("book2.csv"))) == 2
+
+
+# (a CSV whose header cannot be used, the option if any, what is said): the file's own error, no student
+WHOLE_FILE = [
+    (b"", (), "form.csv: the file is empty"),
+    (b"Timestamp,problem_set\r\nt,../set.yaml\r\n", (), "form.csv:1: the first row must name the columns"),
+    ("학번,problem_set\r\n1,set.yaml\r\n".encode(), (), "form.csv:1: the first row must name the columns"),
+    (b"student,problem_set\r\nkim,set.yaml\r\n", ("--variant-column", "v"), "there is no column 'v' (named by --variant-column)"),
+    (b"\xff\xfes\x00t\x00", (), "form.csv: not UTF-8 text"),
+]
+
+
+@pytest.mark.parametrize(("data", "option", "sentence"), WHOLE_FILE)
+def test_a_csv_that_cannot_be_read_is_the_files_error_not_a_student(run_cli, tmp_path, monkeypatch, data, option, sentence):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "set.yaml").write_text(SET.read_text("utf-8"), "utf-8")
+    (tmp_path / "answers").mkdir()
+    (tmp_path / "answers" / "lee.yaml").write_text(answer("lee", "../set.yaml"), "utf-8")
+    (tmp_path / "answers" / "form.csv").write_bytes(data)
+    result = run_cli("grade", "answers", "--csv", "book.csv", *option)
+    assert result.exit_code == 1, result.output
+    said = flat(result.output)
+    assert sentence in said and "Class (1 student)" in said and "1 file with problems of its own" in said
+    assert "Traceback" not in result.output
+
+
+@pytest.mark.parametrize("option", ["--variant-column", "--name-column"])
+@pytest.mark.parametrize(("lang", "sentence"), [("en", "needs a column's heading"), ("ko", "빈 값을 주었습니다")])
+def test_an_empty_column_option_is_a_usage_error(run_cli, tmp_path, option, lang, sentence):
+    form = _form(tmp_path, "변형")
+    result = run_cli("grade", str(form), "--problems", str(SET), option, " ", "--csv", str(tmp_path / "book.csv"), "--lang", lang)
+    assert result.exit_code == 2 and sentence in flat(result.output)
+    assert not (tmp_path / "book.csv").exists()
+
+
+# (the name column's heading, found?): a form's natural headings for the student's name
+NAME_HEADINGS = [
+    ("학생 이름", True), ("Student Name", True), ("성명(Name)", True), ("Full name", True), ("이름 (Name)", True), ("본인 이름", True),
+    ("Student ID", False), ("First name", False), ("학번", False), ("Username", False),
+]
+
+
+@pytest.mark.parametrize(("heading", "found"), NAME_HEADINGS)
+def test_the_name_column_is_found_under_its_natural_headings(run_cli, tmp_path, heading, found):
+    form = tmp_path / "form.csv"
+    right = _right(None)
+    text = io.StringIO()
+    csv.writer(text).writerows([[heading, *right], ["김민지", *right.values()]])
+    form.write_text(text.getvalue(), "utf-8")
+    book = tmp_path / "book.csv"
+    result = run_cli("grade", str(form), "--problems", str(SET), "--csv", str(book))
+    assert result.exit_code == (0 if found else 1), result.output
+    if found:
+        assert [(row["student"], row["percent"]) for row in _book(book)] == [("김민지", "100.0")]
+    else:
+        assert "the first row must name the columns" in flat(result.output)

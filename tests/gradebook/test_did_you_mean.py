@@ -99,6 +99,13 @@ VALIDATE = [
     ("kim.yaml", lambda: "student: kim\nproblems:\n  q1: {}\n", 1, "'problems:' is where a problem set lists its problems"),
     ("kim.yaml", lambda: "answers:\n  q1:\n    먹었다:\n      scores: [1, 6, x]\n", 1, "kim.yaml: an answer file with"),
     ("kim.yml", lambda: "student: kim\nproblem_set: nowhere.yaml\nanswers: {}\n", 1, "the problem set 'nowhere.yaml' this answer names does not exist"),
+    ("kim.yaml", lambda: "{student: kim, problem_set: set.yaml, answers: {q1: {먹었다: {scores: [1, 6, 4]}}}}\n", 0, "kim.yaml: a valid answer file"),
+    ("kim.yaml", lambda: '"student": kim\n"problem_set": set.yaml\n"answers": {q1: {먹었다: {scroes: [1, 6, 4]}}}\n', 1,
+     "did you mean 'scores'?"),
+    ("kim.yaml", lambda: _answers("", "").replace("student:", "Student:").replace("answers:", "Answers:"), 1,
+     "unknown key 'Answers'; did you mean 'answers'?"),  # its keys in another case: still an answer file
+    ("kim.yaml", lambda: _answers("", "").replace("problem_set:", "problemset:"), 1, "unknown key 'problemset'; did you mean 'problem_set'?"),
+    ("kim.yaml", lambda: _answers("", "").replace("answers:", "answer:"), 1, "unknown key 'answer'; did you mean 'answers'?"),
     ("form.csv", lambda: "student,problem_set,q1/먹었다/scores\r\nkim,set.yaml,1 6 4\r\n", 0, "form.csv: a valid answer file"),
     ("form.csv", lambda: "Timestamp,student,problem_set,q1/먹었다/scores\r\nt,kim,set.yaml,1 6 4\r\n", 0, "form.csv:1: not used: 'Timestamp'"),
     ("form.csv", lambda: "student,problem_set,bad/col\r\nkim,set.yaml,1\r\n", 1, "column 'bad/col' is not problem/row/stage"),
@@ -124,3 +131,41 @@ def test_validate_takes_answer_files_and_sets_together_and_problems(run_cli, roo
     assert "set.yaml: valid" in flat(result.output) and "form.csv: a valid answer file" in flat(result.output)
     korean = run_cli("validate", "form.csv", "--problems", "copy.yaml", "--lang", "ko")
     assert "form.csv: 올바른 답안 파일" in flat(korean.output)
+
+
+# (the language, a problem of a CSV's header read by three students, said once; the count)
+HEADER_ONCE = [
+    ("en", "form.csv:1:2: q1/먹었다/weigths: the stage 'weigths' is not asked; did you mean 'weights'?", "an answer file with 2 problems"),
+    ("ko", "form.csv:1:3: p1/먹었다/scores: 이 문제 세트에 문제 'p1'", "답안 파일, 문제점 2개"),
+]
+
+
+@pytest.mark.parametrize(("lang", "sentence", "count"), HEADER_ONCE)
+def test_validate_says_a_csv_header_problem_once(run_cli, room, lang, sentence, count):
+    rows = "".join(f"s{i},1 6 4,1 6 4,set.yaml\r\n" for i in range(3))
+    Path("form.csv").write_text("student,q1/먹었다/weigths,p1/먹었다/scores,problem_set\r\n" + rows, "utf-8")
+    result = run_cli("validate", "form.csv", "--lang", lang)
+    assert result.exit_code == 1, result.output
+    assert flat(result.output).count(sentence) == 1 and count in result.output
+
+
+GRADEBOOK = "student,variant,score,max_score,percent,q1/먹었다/scores points,q1/먹었다/scores diagnosis,problem_set,file,errors\r\n"
+GRADEBOOK_SAID = [
+    ("en", "form.csv: a gradebook attn-tutor wrote, neither an answer file nor a problem set"),
+    ("ko", "form.csv: attn-tutor가 쓴 성적표로, 답안 파일도 문제 세트도 아닙니다"),
+]
+
+
+@pytest.mark.parametrize(("lang", "sentence"), GRADEBOOK_SAID)
+def test_validate_names_a_gradebook_as_one(run_cli, room, lang, sentence):
+    Path("form.csv").write_text(GRADEBOOK + "kim,,1,2,50.0,1,correct,set.yaml,kim.yaml,\r\n", "utf-8")
+    result = run_cli("validate", "form.csv", "--lang", lang)
+    assert result.exit_code == 1, result.output
+    assert flat(result.output) == sentence
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [("en", "unknown key 'varient'; did you mean 'variant'?"), ("ko", "'variant'을(를) 쓰려던 것인가요?")])
+def test_a_misspelt_key_of_an_answer_file_gets_a_did_you_mean(run_cli, room, lang, sentence):
+    Path("kim.yaml").write_text(_answers("", "") + "varient: 42001\n", "utf-8")
+    result = run_cli("grade", "kim.yaml", "--lang", lang)
+    assert result.exit_code == 1 and sentence in flat(result.output)

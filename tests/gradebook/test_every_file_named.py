@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import csv
 import io
+import json
 import os
 import shutil
 from pathlib import Path
@@ -29,6 +30,13 @@ def _rows(path: Path) -> list[dict[str, str]]:
 
 def _write(text: str):
     return lambda path: path.write_text(text, "utf-8")
+
+
+def _flow(path: Path) -> str:
+    """A problem set as YAML's flow style writes it: ``{problems: [...], title: ...}``."""
+    import yaml
+
+    return yaml.safe_dump(yaml.safe_load(path.read_text("utf-8")), default_flow_style=True, allow_unicode=True)
 
 
 def _fifo(path: Path) -> None:
@@ -58,6 +66,11 @@ ENTRIES = [
     ("kim.yaml", _write("student: kim\nproblems:\n  cat-fish:\n    먹었다:\n      scores: [1, 6, 4]\n"),
      "kim.yaml:3:3: 'problems:' is where a problem set lists its problems; an answer file writes its answers under 'answers:'", "kim", 1),
     ("kim.yaml", _write("student: kim\nproblems: [\n  cat-fish\n"), "kim.yaml:4:1: not valid YAML", "kim", 1),
+    ("flow-set.yaml", lambda p: p.write_text(_flow(SET), "utf-8"), "not marked: answers/flow-set.yaml (a problem set, not an answer file)", None, 0),
+    ("quoted-set.yaml", lambda p: p.write_text(SET.read_text("utf-8").replace("\nproblems:", '\n"problems":'), "utf-8"),
+     "not marked: answers/quoted-set.yaml (a problem set, not an answer file)", None, 0),
+    ("flow-kim.yaml", _write("{student: kim, problems: {cat-fish: {먹었다: {scores: [1, 6, 4]}}}}\n"),
+     "'problems:' is where a problem set lists its problems", "kim", 1),
     ("broken-set.yaml", _write("problems:\n  - id: x\n"),
      "like a problem set, but it does not load as one, so it was read as an answer file", "broken-set", 1),
     ("dangling.yaml", lambda p: os.symlink("nowhere.yaml", p), "dangling.yaml: is a link to a file that does not exist", "dangling", 1),
@@ -73,6 +86,12 @@ ENTRIES = [
     (".git", lambda p: p.mkdir(), "not marked: answers/.git (hidden: its name starts with a dot)", None, 0),
     ("more", _link_to_folder, "not marked: answers/more (a link to a folder, not followed", None, 0),
     ("sub", _sub_folder, "", "park", 0),
+    ("hard.yaml", lambda p: os.link(p.parent / "lee.yaml", p), "not marked again: answers/lee.yaml (the same file as answers/hard.yaml, marked once)",
+     None, 0),
+    ("head.csv", _write("student,problem_set,cat-fish/먹었다/scores\r\n"), "not marked: answers/head.csv (a CSV with no student's row under its header)",
+     None, 0),
+    ("blank.csv", _write("student,problem_set,cat-fish/먹었다/scores\r\n,,\r\n\r\n"),
+     "not marked: answers/blank.csv (a CSV with no student's row under its header)", None, 0),
     ("again.yaml", lambda p: os.symlink("lee.yaml", p), "not marked again: answers/lee.yaml (the same file as answers/again.yaml, marked once)", None, 0),
 ]
 
@@ -103,6 +122,44 @@ def test_every_entry_of_a_graded_folder_is_marked_or_named(run_cli, tmp_path, mo
     assert Path("r.json").exists() and Path("r.html").exists()
     assert set(rows) == {"lee"} | ({own_row} if own_row else set())
     assert "Traceback" not in result.output
+    report = json.loads(Path("r.json").read_text("utf-8"))  # what the summary says of a file, the JSON says too
+    messages = [note["message"] for note in report["not_marked"] + report["file_notes"]]
+    assert any(said in message for message in messages) == (own_row is None and bool(said) or name == "form.csv")
+
+
+# (the language, a file left out, its code, its sentence in the JSON)
+JSON_NOTES = [
+    ("en", "set.yaml", "problem_set", "not marked: answers/set.yaml (a problem set, not an answer file)"),
+    ("ko", "set.yaml", "problem_set", "채점하지 않음: answers/set.yaml (답안 파일이 아니라 문제 세트입니다)"),
+    ("en", "notes.txt", "not_answers", "not marked: answers/notes.txt (not a .yaml, .yml or .csv file)"),
+    ("ko", ".draft.yaml", "hidden", "채점하지 않음: answers/.draft.yaml"),
+]
+
+
+@pytest.mark.parametrize(("lang", "name", "why", "message"), JSON_NOTES)
+def test_the_json_report_names_every_file_left_out(run_cli, tmp_path, monkeypatch, lang, name, why, message):
+    monkeypatch.chdir(tmp_path)
+    shutil.copy(SET, "set.yaml")
+    Path("answers").mkdir()
+    Path("answers/lee.yaml").write_text(answer("lee", "../set.yaml"), "utf-8")
+    shutil.copy(SET, Path("answers", name))
+    result = run_cli("grade", "answers", "--json", "r.json", "--lang", lang)
+    assert result.exit_code == 0, result.output
+    [note] = json.loads(Path("r.json").read_text("utf-8"))["not_marked"]
+    assert note["file"] == f"answers/{name}" and note["why"] == why and note["message"].startswith(message)
+
+
+@pytest.mark.parametrize(("lang", "sentence"), [("en", "answers/zero.csv: the file is empty"), ("ko", "answers/zero.csv: 파일이 비어 있습니다")])
+def test_an_empty_csv_in_a_folder_is_its_own_error_not_the_class(run_cli, tmp_path, monkeypatch, lang, sentence):
+    monkeypatch.chdir(tmp_path)  # was: "has no problem_set column", exit 2, nobody marked
+    shutil.copy(SET, "set.yaml")
+    Path("answers").mkdir()
+    Path("answers/lee.yaml").write_text(answer("lee", "../set.yaml"), "utf-8")
+    Path("answers/zero.csv").write_bytes(b"")
+    result = run_cli("grade", "answers", "--csv", "book.csv", "--lang", lang)
+    assert result.exit_code == 1, result.output
+    assert sentence in flat(result.output)
+    assert {row["student"]: row["score"] for row in _rows(Path("book.csv"))}["lee"] == "8"
 
 
 def test_a_problem_set_named_on_the_command_line_is_read_as_answers(run_cli, tmp_path):

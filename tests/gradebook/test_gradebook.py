@@ -328,7 +328,7 @@ def test_yaml_answers_are_read_as_typed_never_as_yaml_1_1(tmp_path, answer, valu
         ("", "grade.empty_file", None),
         ("- a\n- b\n", "grade.not_answer_file", 1),
         ("student: a\nstudent: b\n", "grade.duplicate_key", 2),
-        ("student: a\nanswer: {}\n", "grade.unknown_key", 2),
+        ("student: a\nanswer: {}\n", "grade.unknown_key_suggest", 2),  # did you mean answers?
         ("student: a\n---\nstudent: b\n", "yaml.multiple_documents", 2),
         ("student: [a\n", "yaml.unclosed_bracket", 1),  # where the ']' is missing, not the next line
     ],
@@ -532,7 +532,7 @@ def test_hostile_names_survive_the_round_trip(class_book):
 
 def test_json_has_every_students_full_report(class_book):
     data = json.loads(class_book.json)
-    assert list(data) == ["follow_through", "students", "item_analysis", "distribution"]
+    assert list(data) == ["follow_through", "students", "item_analysis", "distribution", "not_marked", "file_notes"]
     first = data["students"][0]
     assert list(first) == ["student", "file", "line", "variant", "problem_set", "errors", "report"]
     assert list(first["report"]) == ["student", "problem_set", "seed", "mode", "score", "max_score", "items"]
