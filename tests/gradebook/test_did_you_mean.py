@@ -164,7 +164,7 @@ def test_validate_names_a_gradebook_as_one(run_cli, room, lang, sentence):
     assert flat(result.output) == sentence
 
 
-@pytest.mark.parametrize(("lang", "sentence"), [("en", "unknown key 'varient'; did you mean 'variant'?"), ("ko", "'variant'을(를) 쓰려던 것인가요?")])
+@pytest.mark.parametrize(("lang", "sentence"), [("en", "unknown key 'varient'; did you mean 'variant'?"), ("ko", "'variant'를 쓰려던 것인가요?")])
 def test_a_misspelt_key_of_an_answer_file_gets_a_did_you_mean(run_cli, room, lang, sentence):
     Path("kim.yaml").write_text(_answers("", "") + "varient: 42001\n", "utf-8")
     result = run_cli("grade", "kim.yaml", "--lang", lang)

@@ -65,7 +65,7 @@ ENTRIES = [
     ("set.yaml", lambda p: shutil.copy(SET, p), "not marked: answers/set.yaml (a problem set, not an answer file)", None, 0),
     ("kim.yaml", _write("student: kim\nproblems:\n  cat-fish:\n    먹었다:\n      scores: [1, 6, 4]\n"),
      "kim.yaml:3:3: 'problems:' is where a problem set lists its problems; an answer file writes its answers under 'answers:'", "kim", 1),
-    ("kim.yaml", _write("student: kim\nproblems: [\n  cat-fish\n"), "kim.yaml:4:1: not valid YAML", "kim", 1),
+    ("kim.yaml", _write("student: kim\nproblems: [\n  cat-fish\n"), "kim.yaml:3:11: the '[' opened at line 2, column 11 is not closed", "kim", 1),
     ("flow-set.yaml", lambda p: p.write_text(_flow(SET), "utf-8"), "not marked: answers/flow-set.yaml (a problem set, not an answer file)", None, 0),
     ("quoted-set.yaml", lambda p: p.write_text(SET.read_text("utf-8").replace("\nproblems:", '\n"problems":'), "utf-8"),
      "not marked: answers/quoted-set.yaml (a problem set, not an answer file)", None, 0),
