@@ -39,11 +39,10 @@ each of 0, 1, 2 and the problem's decimals; rounding half up, as by hand):
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, NamedTuple
 
 from attn_tutor.core.model import Stage
-from attn_tutor.core.rounding import fmt_given, round_half_up
+from attn_tutor.core.rounding import fmt_given, rounded
 from attn_tutor.marking.carrying import EPS, marked_cells, open_cells, previous_stage, segments
 from attn_tutor.solve import engine
 from attn_tutor.solve.engine import Solution
@@ -94,27 +93,10 @@ def round_places(problem) -> tuple[int, ...]:
 
 
 def half_up(values, places: int) -> np.ndarray:
-    """Each finite value of a row rounded half up to ``places`` (as by hand; see attn_tutor.core.rounding).
-
-    Far from a tie, ``floor(v·10^places + 0.5) / 10^places`` is the number the decimal
-    rounding gives; the few cells near a tie, or too large, are rounded as decimals.
-    Rows are a few cells long, so plain floats beat numpy here.
-    """
+    """Each finite value of a row rounded half up to ``places`` (as by hand): the one rule of
+    :func:`attn_tutor.core.rounding.rounded`, exact at every magnitude."""
     import numpy as np
-    scale = 10**places
-    out = []
-    for v in np.asarray(values, dtype=np.float64).tolist():
-        if not math.isfinite(v):
-            out.append(v)
-            continue
-        y = v * scale
-        if math.isfinite(y) and abs(y) < 2**52 and abs(abs(y) - math.floor(abs(y)) - 0.5) > 1e-6:
-            n = math.floor(y + 0.5)  # far from a tie: the same integer the decimal rounding gives
-            out.append(n / scale if n else 0.0)
-        else:
-
-            out.append(float(round_half_up(v, places)))
-    return np.array(out, dtype=np.float64)
+    return np.array([rounded(v, places) for v in np.asarray(values, dtype=np.float64).tolist()], dtype=np.float64)
 
 
 def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:

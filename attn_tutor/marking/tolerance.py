@@ -39,13 +39,9 @@ import math
 from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.model import Problem
 from attn_tutor.core.rounding import fmt_given
+from attn_tutor.core.rounding import half_unit as half_unit  # re-exported: half a unit in the last place
 
 FLOOR = 0.005
-
-
-def half_unit(decimals: int) -> float:
-    """Half a unit in the last of ``decimals`` places: 0.0005 for 3."""
-    return 0.5 * 10.0**-decimals
 
 
 def _values(problem: Problem, head) -> tuple[tuple[float, ...], ...] | None:

@@ -109,14 +109,14 @@ def test_validate_warns_when_a_tolerance_is_too_tight(run_cli, tmp_path):
     path = tmp_path / "tight.yaml"
     path.write_text(
         "problems:\n  - id: p\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n"
-        "    decimals: 1\n    tolerance: 0.005\n",
+        "    decimals: 1\n    tolerance: 0.06\n",
         encoding="utf-8",
     )
     result = run_cli("validate", str(path))
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())  # long lines wrap to the terminal's width
     assert f"{path}: valid" in said
-    assert f"warning: {path}:2: problem p: tolerance 0.005 is tighter than decimals: 1 allows" in said
+    assert f"warning: {path}:2: problem p: tolerance 0.06 is tighter than decimals: 1 allows" in said
     assert "moves the weights by up to 0.093" in said  # the worst asked stage (no V: weights)
     assert "leave tolerance out" in said
     ko = run_cli("validate", str(path), "--lang", "ko")
@@ -124,6 +124,51 @@ def test_validate_warns_when_a_tolerance_is_too_tight(run_cli, tmp_path):
     fine = tmp_path / "fine.yaml"
     fine.write_text(path.read_text(encoding="utf-8").replace("decimals: 1", "decimals: 3"), encoding="utf-8")
     assert "warning" not in run_cli("validate", str(fine)).output
+
+
+TIGHT_SET = "problems:\n  - id: p\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n    V: [[1, 2], [3, 4]]\n"
+
+
+@pytest.mark.parametrize(
+    ("decimals", "tol", "refused"),
+    [
+        (2, "0.001", True),  # the case: the printed 0.67 is 0.0033 from the exact 2/3
+        (2, "0.0049", True),
+        (2, "0.005", False),  # exactly half a unit: the printed answer is right
+        (3, "0.0004", True),
+        (3, "0.0005", False),
+        (0, "0.4", True),
+        (0, "0.5", False),
+        (1, "0.049", True),
+        (4, "0.00005", False),
+        (4, "1e-5", True),
+    ],
+)
+def test_a_tolerance_below_half_a_printed_unit_is_an_error_everywhere(run_cli, tmp_path, decimals, tol, refused):
+    path = tmp_path / "set.yaml"
+    path.write_text(TIGHT_SET + f"    decimals: {decimals}\n    tolerance: {tol}\n", encoding="utf-8")
+    checked = run_cli("validate", str(path))
+    said = " ".join(checked.output.split())
+    if not refused:
+        assert checked.exit_code == 0 and "less than half a unit" not in said, checked.output
+        return
+    assert checked.exit_code == 1, checked.output
+    half = {0: "0.5", 1: "0.05", 2: "0.005", 3: "0.0005", 4: "0.00005"}[decimals]
+    assert f"{path}:8:16: problems[0].tolerance is" in said  # file:line:column of the value
+    assert f"less than half a unit in the last of decimals: {decimals} places ({half})" in said
+    assert f"make it at least {half}" in said
+    ko = " ".join(run_cli("validate", str(path), "--lang", "ko").output.split())
+    assert f"반 단위({half})보다 작은" in ko
+    out = tmp_path / "sheet.md"
+    exported = run_cli("export", str(path), "-f", "md", "-o", str(out))
+    assert exported.exit_code == 1 and "less than half a unit" in " ".join(exported.output.split())
+    assert not out.exists()  # nothing written
+    answers = tmp_path / "kim.yaml"
+    answers.write_text("student: kim\nanswers:\n  p:\n    a:\n      scores: '1 0'\n", encoding="utf-8")
+    csv = tmp_path / "grades.csv"
+    graded = run_cli("grade", str(answers), "--problems", str(path), "--csv", str(csv))
+    assert graded.exit_code == 1 and "less than half a unit" in " ".join(graded.output.split())
+    assert not csv.exists()
 
 
 # --- every diagnosis, simulated --------------------------------------------------------
