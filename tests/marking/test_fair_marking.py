@@ -322,3 +322,59 @@ def test_the_issues_weights_0_9_0_8_are_not_rounding():
     assert [round(float(w), 3) for w in sol.stage_row("weights", 0)] == [0.0, 1.0]
     item = grading.mark_stage(sol, 0, "weights", [0.9, 0.8])
     assert (item.verdict, item.diagnosis) == ("wrong", None)
+
+
+# --- the trivial-carry guard: no follow-through for work that needs no arithmetic ----------
+
+CAT = (
+    "problems:\n  - id: c\n    tokens: [a, b, c]\n    Q: [[2, 1], [1, 2], [1, 3]]\n    K: [[1, 0], [0, 2], [1, 1]]\n"
+    "    V: [[1, 0], [0, 1], [1, 1]]\n    rows: [c]\n"
+)
+CAUSAL = CAT.replace("rows: [c]", "mask: causal\n    rows: [a]")
+DIVIDE_BY_1 = CAT.replace("rows: [c]", "divide_by: 1\n    rows: [c]")
+
+# (name, set, typed rows, verdict per stage): the chapter's row is scores 1 6 4, scaled
+# 0.707 4.243 2.828, weights 0.023 0.786 0.191, output 0.214 0.977.
+TRIVIAL = [
+    ("the issue's one-hot chain: only the division earns follow-through", CAT,
+     {"scores": "0 100 0", "scaled": "0 70.711 0", "weights": "0 1 0", "output": "0 1"},
+     ["wrong", "follow_through", "wrong", "wrong"]),
+    ("one-hot weights typed, a row of V copied", CAT,
+     {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "1 0 0", "output": "1 0"},
+     ["correct", "correct", "wrong", "wrong"]),
+    ("scores all zero but one, large: one-hot weights from them", CAT,
+     {"scores": "0 0 50", "scaled": "0 0 35.355", "weights": "0 0 1", "output": "1 1"},
+     ["wrong", "follow_through", "wrong", "wrong"]),
+    ("zero scores: zero scaled, uniform weights, the mean row of V", CAT,
+     {"scores": "0 0 0", "scaled": "0 0 0", "weights": "0.333 0.333 0.333", "output": "0.667 0.667"},
+     ["wrong", "wrong", "wrong", "wrong"]),
+    ("constant scaled scores: uniform weights need no e^x", CAT,
+     {"scores": "1 6 4", "scaled": "2 2 2", "weights": "0.333 0.333 0.333", "output": "0.667 0.667"},
+     ["correct", "wrong", "wrong", "wrong"]),
+    ("all-zero weights: the zero output", CAT,
+     {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "0 0 0", "output": "0 0"},
+     ["correct", "correct", "wrong", "wrong"]),
+    ("divide_by 1: the scaled row is the scores row copied", DIVIDE_BY_1,
+     {"scores": "1 7 4", "scaled": "1 7 4", "weights": "0.002 0.95 0.047", "output": "0.049 0.997"},
+     ["partial", "partial", "follow_through", "follow_through"]),  # 7 copied: that cell earns nothing
+    ("a slip carried through real arithmetic still earns follow-through", CAT,
+     {"scores": "1 6 5", "scaled": "0.707 4.243 3.536", "weights": "0.019 0.657 0.324", "output": "0.343 0.981"},
+     ["partial", "follow_through", "follow_through", "follow_through"]),
+    ("one open key (causal first row): its weight 1 needs no e^x", CAUSAL,
+     {"scores": "5 0 0", "scaled": "3.536 0 0", "weights": "1 0 0", "output": "1 0"},
+     ["wrong", "follow_through", "correct", "correct"]),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "typed", "verdicts"), TRIVIAL, ids=[case[0] for case in TRIVIAL])
+def test_work_that_needs_no_arithmetic_of_its_stage_earns_no_follow_through(run_cli, tmp_path, name, text, typed, verdicts):
+    import json
+
+    (tmp_path / "set.yaml").write_text(text, encoding="utf-8")
+    row = "a" if "causal" in text else "c"
+    lines = ", ".join(f"{stage}: '{line}'" for stage, line in typed.items())
+    (tmp_path / "kim.yaml").write_text(f"student: kim\nanswers:\n  c:\n    {row}: {{{lines}}}\n", encoding="utf-8")
+    result = run_cli("grade", str(tmp_path / "kim.yaml"), "--problems", str(tmp_path / "set.yaml"), "--json", str(tmp_path / "g.json"))
+    assert result.exit_code == 0, result.output
+    (student,) = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))["students"]
+    assert [item["verdict"] for item in student["report"]["items"]] == verdicts, student["report"]["items"]

@@ -159,6 +159,13 @@ def marking_cases() -> list[dict]:
         {"scores": "0 0 0", "scaled": "0 0 0", "weights": "0.333 0.333 0.333", "output": "0.667 0.667"})  # fmt: skip
     add("cat-fish/먹었다: zero scores, zero scaled (trivial carry, exam)", cat, "먹었다",
         {"scores": "0 0 0", "scaled": "0 0 0", "weights": "0.333 0.333 0.333", "output": "0.667 0.667"}, "exam")  # fmt: skip
+    # one-hot work from a wrong row: scaled from 0 100 0 is divided (follow-through), but the
+    # one-hot weights it gives and the copied row of V need no e^x and no sum (no follow-through)
+    for mode in ("exam", "practice"):
+        add(f"cat-fish/먹었다: one-hot weights and a copied row of V (trivial carry, {mode})", cat, "먹었다",
+            {"scores": "0 100 0", "scaled": "0 70.711 0", "weights": "0 1 0", "output": "0 1"}, mode)  # fmt: skip
+    add("cat-fish/먹었다: a one-hot weights row typed, its row of V copied (exam)", cat, "먹었다",
+        {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "0 0 1", "output": "1 1"}, "exam")  # fmt: skip
     # every answer syntax on the chapter's row
     add("cat-fish/먹었다: full-width, roots, e^x and percentages", cat, "먹었다",
         {"scores": "１ ６ ４", "scaled": "1/√2, 6/√2, 4/√2", "weights": "e^0.707/88.538 e^4.243/88.538 e^2.828/88.538",

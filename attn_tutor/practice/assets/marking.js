@@ -147,6 +147,15 @@
 
   function ptp(values) { return values.length ? Math.max(...values) - Math.min(...values) : 0; }
 
+  // carrying._one_hot: within `limit` of a row of zeros with one 1 (at the first largest cell).
+  function oneHot(weights, limit) {
+    if (!weights.length || !weights.every(Number.isFinite)) return false;
+    let top = 0;
+    weights.forEach((w, i) => { if (w > weights[top]) top = i; });
+    return weights.every((w, i) => Math.abs(w - (i === top ? 1.0 : 0.0)) <= limit);
+  }
+
+  // carrying.trivial_carry: no follow-through for work that needs none of its stage's arithmetic.
   function trivialCarry(solution, row, stage, previous) {
     const before = previousStage(stage);
     const flags = [];
@@ -154,12 +163,21 @@
     const exact = stageRow(solution, before, row);
     const marked = markedCells(solution, row, before);
     const limit = stageTolerance(solution, before) + EPS;
+    const oneHotLimit = stageTolerance(solution, "weights") + EPS;
+    const carried = stage !== "output" ? carryForward(solution, row, stage, previous) : null;
     segments(solution, stage).forEach((seg, h) => {
       const head = solution.heads[h];
-      const values = slice(previous, prevSegs[h]).filter((_, j) => head.mask[row][j]);
-      const zeros = values.every((v) => Math.abs(v) <= EPS);
-      const constant = values.length === 0 || ptp(values) <= EPS;
-      let trivial = stage === "scaled" ? zeros : stage === "weights" ? constant : zeros || constant;
+      const open = head.mask[row];
+      const values = slice(previous, prevSegs[h]).filter((_, j) => open[j]);
+      let trivial;
+      if (stage === "scaled") {
+        const made = slice(carried, seg).filter((_, j) => open[j]);
+        trivial = made.every((v, j) => Math.abs(v - values[j]) <= EPS);
+      } else {
+        const weights = stage === "weights" ? slice(carried, seg).filter((_, j) => open[j]) : values;
+        trivial = weights.length === 0 || ptp(weights) <= EPS || oneHot(weights, oneHotLimit);
+        if (stage === "output") trivial = trivial || values.every((v) => Math.abs(v) <= EPS);
+      }
       if (trivial) {  // only a wrong row trivialises: a right one (all scores truly equal) is carried as usual
         let right = true;
         for (let i = prevSegs[h][0]; i < prevSegs[h][1]; i++) {
