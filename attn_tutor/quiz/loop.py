@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import json
 import os
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -69,8 +68,8 @@ from attn_tutor.solve.layout import given_blocks, problem_heading, problem_notes
 ReadLine = Callable[[str], "str | None"]
 Show = Callable[["list[Block] | str"], None]
 
-QUIT = ("q", "quit")
-HINT = ("?", "hint")
+QUIT = answers.QUIT  # the words the quiz reads as commands: the one rule is answers.command
+HINT = answers.HINT
 
 
 @dataclass(frozen=True)
@@ -147,10 +146,6 @@ def parse_answer(solution: Solution, row: int, stage: str, text: str) -> list[fl
     if not open_.all():
         raise AttnTutorError("quiz.wrong_count_masked", given=len(values), expected=width, open=int(open_.sum()))
     raise AttnTutorError("quiz.wrong_count", given=len(values), expected=width)
-
-
-def _command(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).strip().lower()
 
 
 # --- hints --------------------------------------------------------------------------
@@ -382,15 +377,15 @@ def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lan
         line = read_line(prompt)
         if line is None:
             return "eof", None
-        command = _command(line)
-        if command in QUIT:
+        command = answers.command(line)
+        if command == "quit":
             return "quit", None
-        if command in HINT:
+        if command == "hint":
             current["hints"] += 1
             basis = hint_basis.get(before) if before is not None else None
             show(hint_blocks(solution, row, stage, current["hints"], basis, lang))
             continue
-        if not command:
+        if command == "empty":
             show(t("quiz.empty", lang))
             continue
         try:

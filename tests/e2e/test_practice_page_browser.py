@@ -161,7 +161,8 @@ RUN_GOLDEN = """golden => {
     const N = AT.numbers;
     return N.resultSign(c.kind === "dot" ? N.dot(c.args) : N.quotient(...c.args), c.exact, c.decimals);
   });
-  return {parse, format, marking, hints, signs};
+  const commands = golden.commands.map(c => AT.answers.command(c.text));
+  return {parse, format, marking, hints, signs, commands};
 }"""
 
 
@@ -193,6 +194,7 @@ def test_golden_cases_give_the_same_results_in_javascript(golden_page):
             assert {k: v for k, v in mine.items() if k != "given"} == {k: v for k, v in theirs.items() if k != "given"}, case["name"]
     assert got["hints"] == [case["line"] for case in GOLDEN["hints"]]
     assert got["signs"] == [case["sign"] for case in GOLDEN["signs"]]
+    assert got["commands"] == [case["command"] for case in GOLDEN["commands"]]
     assert len(got["marking"]) == len(GOLDEN["marking"])
 
 
@@ -397,3 +399,27 @@ def test_printing_hides_the_controls(run_cli, tmp_path, open_page):
     page.emulate_media(media="print")
     assert not page.locator('button[data-query="먹었다"]').first.is_visible()
     assert page.locator('section[data-problem="cat-fish"] svg.lines').is_visible()
+
+
+# --- commands: the page reads a typed line as the quiz does (answers.command) --------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TRICKY = list(" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u200b\xad")
+_COMMAND_CHARS = st.one_of(
+    st.sampled_from(_TRICKY),
+    st.sampled_from(list("?qQuUiItThHnN？ｑＱｈｉｎｔ")),
+    st.characters(max_codepoint=0xFFFF),
+)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(_COMMAND_CHARS, max_size=7), min_size=200, max_size=200))
+def test_the_page_reads_every_line_as_the_quiz_does(golden_page, texts):
+    """Random lines made of whitespace of every kind, command letters and any character:
+    hint, quit, empty or an answer, the same in the page's JavaScript as in the quiz."""
+    from attn_tutor.marking.answers import command
+
+    got = golden_page.page.evaluate("texts => texts.map(t => globalThis.AttnTutor.answers.command(t))", texts)
+    assert got == [command(text) for text in texts]

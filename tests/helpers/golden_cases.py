@@ -15,6 +15,7 @@ Sections:
                 numbers, cells, verdict, diagnosis and points, and the score
     ``hints``   each hint along the row (``level`` 2, 3, ...) worked on a student's own previous
                 row -> its line
+    ``commands`` a typed line -> what it asks for (``quit``, ``hint``, ``empty`` or null: an answer)
     ``signs``   numbers as printed, combined (``dot`` or ``quotient``), and the exact result ->
                 ``=`` or ``≈`` (explain.result_sign)
 """
@@ -120,3 +121,9 @@ def run_hint(case: dict) -> str:
     sol = solution(case["problem"])
     row = sol.problem.row_index(case["row"])
     return hint_blocks(sol, row, case["stage"], case.get("level", 2), case["basis"], "en")[0].lines[0]
+
+
+def run_command(text: str) -> str | None:
+    from attn_tutor.marking.answers import command
+
+    return command(text)

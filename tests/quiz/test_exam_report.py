@@ -84,3 +84,30 @@ def test_a_full_standard_output_does_not_lose_the_report(tmp_path):
     assert result.stderr.strip().splitlines() == ["error: cannot write to standard output: No space left on device; free some space, or send the output somewhere else"]
     saved = json.loads(report.read_text("utf-8"))
     assert [i["verdict"] for i in saved["items"]][:4] == ["correct"] * 4
+
+
+# --- what a typed line asks for: the one trimming rule the page shares (answers.command) -----
+
+COMMAND_LINES = [
+    ("\x1c?\x1f", "hint"),  # information separators are whitespace to str.strip
+    ("\x85hint\x85", "hint"),  # NEL too
+    ("\u3000ｈｉｎｔ\u3000", "hint"),  # a Korean keyboard's full-width letters and space
+    ("\xa0Q\u2029", "quit"),
+    ("\ufeff?", "answer"),  # a byte-order mark is not whitespace: read as a row, and refused
+    ("\u200bq", "answer"),
+]
+
+
+@pytest.mark.parametrize(("line", "asks"), COMMAND_LINES, ids=[repr(line) for line, _ in COMMAND_LINES])
+def test_the_quiz_reads_a_command_after_pythons_whitespace_only(run_cli, tmp_path, line, asks):
+    report = tmp_path / "r.json"
+    result = run_cli(*EXAM, "--report", str(report), input=f"{line}\n1 6 4\nq\n")
+    assert result.exit_code == 0, result.output
+    saved = json.loads(report.read_text("utf-8"))
+    if asks == "quit":
+        assert saved["items"][0]["verdict"] == "missing"  # stopped before any answer
+        return
+    assert saved["items"][0]["verdict"] == "correct"  # the next line was the answer
+    assert saved["items"][0]["hints"] == (1 if asks == "hint" else 0)
+    if asks == "answer":
+        assert "Try again (? for a hint, q to stop)." in result.output  # a sentence, not a hint

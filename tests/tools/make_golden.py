@@ -49,6 +49,14 @@ FORMAT_CASES = [
 ]
 
 
+# what a typed line asks for (answers.command): the quiz's trimming, which the page must share
+COMMAND_TEXTS = [
+    "?", "hint", "q", "quit", "", " ", "\t?\n", "HINT", "Quit", "Q", "？", "ｈｉｎｔ", "ｑ", "\u3000?\u3000",
+    "\x1c?", "?\x1f", "\x1d\x1eq", "\ufeff?", "?\ufeff", "\x85hint\x85", "\xa0q\xa0", "\u2028?\u2029",
+    "\u200b?", "\u1680quit\u205f", "\u2000\u200a?\u202f", "\x0b\x0c?\r", "\x1c", "\x85", "\ufeff",
+    "? ?", "h int", "hint.", "?1", "1 6 4", "qq", "İ", "ǫ", "\u00adq", "q\u0301",
+]
+
 SIGN_CASES = [
     ("dot", [["0.248", "1"], ["0.248", "1"], ["0.503", "1"]], 1.0, 3),
     ("dot", [["0.023", "1"], ["0.786", "0"], ["0.191", "1"]], 0.2140, 3),
@@ -230,6 +238,7 @@ def main() -> None:
         "format": [{"x": x, "decimals": d, **g.run_format(x, d)} for x, d in FORMAT_CASES],
         "marking": cases,
         "hints": hint_cases(),
+        "commands": [{"text": text, "command": g.run_command(text)} for text in COMMAND_TEXTS],
         "signs": [
             {"kind": k, "args": a, "exact": x, "decimals": d, "sign": g.run_sign({"kind": k, "args": a, "exact": x, "decimals": d})}
             for k, a, x, d in SIGN_CASES

@@ -351,13 +351,13 @@
     const check = (stage) => {
       const b = blocks[stage];
       const text = b.input.value;
-      const command = text.normalize("NFKC").trim().toLowerCase();
+      const command = answers.command(text);  // the quiz's rule (answers.command)
       rs.typed[stage] = text;
-      if (command === "?" || command === "hint") {
+      if (command === "hint") {
         b.input.value = "";
         return hint(stage);
       }
-      if (!command) {
+      if (command === "empty") {
         b.message.replaceChildren(el("p", { class: "error", text: t("quiz.empty") }));
         return;
       }
