@@ -850,6 +850,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Rounded too soon: you rounded the sum of e^x to {places} before dividing. Keep at least {keep}.",
         "너무 일찍 반올림했습니다: e^x의 합을 {places}로 반올림한 뒤 나누었습니다. {keep} 이상 남기세요.",
     ),
+    # fair: practice mode's note on a right row that shows early rounding (quiz, page)
+    "quiz.early_rounding_note": (
+        "Marked right (within the tolerance), but the numbers show a habit to fix. {sentence}",
+        "허용 오차 안이라 정답으로 처리했지만, 고칠 습관이 보입니다. {sentence}",
+    ),
     "grading.places": ("{n} decimal places", "소수 {n}자리"),
     "grading.places_0": ("whole numbers", "정수"),
     "grading.places_1": ("1 decimal place", "소수 1자리"),

@@ -100,10 +100,12 @@ from attn_tutor.marking.carrying import open_cells as open_cells  # re-exported:
 from attn_tutor.marking.carrying import segments as segments
 from attn_tutor.marking.mistakes import DIAGNOSES as DIAGNOSES  # re-exported: the marker's vocabulary
 from attn_tutor.marking.mistakes import STAGE_DIAGNOSES, Rounding, exact_mistakes, own_mistakes, with_keep
+from attn_tutor.marking.mistakes import early_rounding as early_rounding  # re-exported: practice's note
 from attn_tutor.marking.results import Item as Item  # re-exported: the marker's results
 from attn_tutor.marking.results import Report as Report
 from attn_tutor.marking.results import diagnosis_name as diagnosis_name  # re-exported: what a diagnosis is called
 from attn_tutor.marking.results import explanation as explanation
+from attn_tutor.marking.results import rounding_sentence as rounding_sentence
 from attn_tutor.marking.results import verdict_of
 from attn_tutor.solve.engine import Solution
 

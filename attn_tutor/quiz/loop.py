@@ -154,8 +154,9 @@ def parse_answer(solution: Solution, row: int, stage: str, text: str) -> list[fl
 # --- feedback -----------------------------------------------------------------------
 
 
-def feedback_blocks(solution: Solution, row: int, item: Item, lang: str) -> list[Block]:
-    """Practice mode, after a stage: verdict, each cell that is off, the diagnosis, the exact row."""
+def feedback_blocks(solution: Solution, row: int, item: Item, lang: str, *, early=None) -> list[Block]:
+    """Practice mode, after a stage: verdict, each cell that is off, the diagnosis (or, for a right
+    row that shows early rounding, ``early``: a note), the exact row."""
     decimals = solution.problem.decimals
     labels = cell_labels(solution, item.stage, lang)
     points = fmt_given(item.points, decimals)
@@ -175,6 +176,8 @@ def feedback_blocks(solution: Solution, row: int, item: Item, lang: str) -> list
             lines.append(t("quiz.cell_follow", lang, carried=fmt_given(item.carried[i], decimals), **args))
     if item.diagnosis is not None:
         lines.append(grading.explanation(item, lang))
+    if early is not None:
+        lines.append(t("quiz.early_rounding_note", lang, sentence=grading.rounding_sentence(early, lang)))
     if item.verdict != "correct":
         lines.append(t("quiz.go_on", lang))
     blocks: list[Block] = [Math(tuple(lines))]
@@ -352,12 +355,13 @@ def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
         if ended is not None:
             return ended
         item = marker.stage(solution, row, stage, given, own, hints=current["hints"])
+        early = grading.early_rounding(solution, row, item, own) if config.mode == "practice" else None
         asking.current = None
         outcome.report.items.append(item)
         asking.saved(False)
         own = marker.advance(solution, row, stage, given, own, config.mode)
         if config.mode == "practice":
-            show(feedback_blocks(solution, row, item, lang))
+            show(feedback_blocks(solution, row, item, lang, early=early))
             hint_basis = own if item.verdict in ("correct", "follow_through") else {}
         else:
             hint_basis = own

@@ -147,8 +147,17 @@ RUN_GOLDEN = """golden => {
       catch (e) { if (!(e instanceof AT.answers.AnswerError)) throw e; errors[stage] = e.key; }
     }
     const items = AT.marking.markRow(sol, row, answers, {mode: c.mode, followThrough: c.follow_through || "full"});
-    const result = {items: items.map(i => ({stage: i.stage, given: i.given, cells: i.cells, verdict: i.verdict,
-      diagnosis: i.diagnosis, explanation: AT.marking.explanation(i, AT.page.t), points: i.points})), score: AT.numbers.pyRound(items.reduce((s, i) => s + i.points, 0), 4)};
+    const notes = [];
+    let own = {}, k = 0;
+    for (const stage of sol.stages) {
+      if (sol.asked_stages.includes(stage)) {
+        const early = c.mode === "practice" ? AT.marking.earlyRounding(sol, row, items[k++], own) : null;
+        notes.push(early === null ? null : AT.marking.roundingSentence(early, AT.page.t));
+      }
+      own = AT.marking.advance(sol, row, stage, stage in answers ? answers[stage] : null, own, c.mode);
+    }
+    const result = {items: items.map((i, n) => ({stage: i.stage, given: i.given, cells: i.cells, verdict: i.verdict,
+      diagnosis: i.diagnosis, explanation: AT.marking.explanation(i, AT.page.t), points: i.points, note: notes[n]})), score: AT.numbers.pyRound(items.reduce((s, i) => s + i.points, 0), 4)};
     if (Object.keys(errors).length) result.errors = errors;
     return result;
   });
@@ -232,6 +241,11 @@ def test_golden_cases_typed_into_the_page(golden_page, case):
         if item["diagnosis"]:
             sentence = block.locator(f'p[data-diagnosis="{item["diagnosis"]}"]')
             assert sentence.inner_text() == item["explanation"]
+        note = block.locator('p[data-note="early-rounding"]')
+        if item.get("note"):  # practice's note on a right row rounded too soon
+            assert note.inner_text() == f"{g.message('quiz.early_rounding_note').split('{')[0]}{item['note']}"
+        else:
+            assert note.count() == 0
 
 
 def test_a_line_that_cannot_be_read_is_explained_and_kept(golden_page):

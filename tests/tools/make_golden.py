@@ -174,6 +174,13 @@ def marking_cases() -> list[dict]:
             {"scores": "0 100 0", "scaled": "0 70.711 0", "weights": "0 1 0", "output": "0 1"}, mode)  # fmt: skip
     add("cat-fish/먹었다: a one-hot weights row typed, its row of V copied (exam)", cat, "먹었다",
         {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "0 0 1", "output": "1 1"}, "exam")  # fmt: skip
+    # right within the tolerance, but rounded too soon: practice adds a note, the marks stay
+    add("cat-fish/먹었다: weights from scaled scores rounded to 1 place, within the tolerance (note)", cat, "먹었다",
+        {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "0.024 0.783 0.193", "output": "0.217 0.976"})  # fmt: skip
+    add("cat-fish/먹었다: scaled rounded to 1 place, then its weights (note)", cat, "먹었다",
+        {"scores": "1 6 4", "scaled": "0.7 4.2 2.8", "weights": "0.024 0.783 0.193"})  # fmt: skip
+    add("cat-fish/먹었다: the same weights in an exam (no note)", cat, "먹었다",
+        {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "0.024 0.783 0.193"}, "exam")  # fmt: skip
     # every answer syntax on the chapter's row
     add("cat-fish/먹었다: full-width, roots, e^x and percentages", cat, "먹었다",
         {"scores": "１ ６ ４", "scaled": "1/√2, 6/√2, 4/√2", "weights": "e^0.707/88.538 e^4.243/88.538 e^2.828/88.538",
@@ -223,7 +230,7 @@ def choose_dom(cases: list[dict]) -> None:
             continue
         items = case["expected"]["items"]
         found = {f"verdict:{i['verdict']}" for i in items} | {f"diagnosis:{i['diagnosis']}" for i in items if i["diagnosis"]}
-        if found - wanted or "syntax" in case["name"] or "masked" in case["name"] or "full-width" in case["name"]:
+        if found - wanted or "syntax" in case["name"] or "masked" in case["name"] or "full-width" in case["name"] or "(note)" in case["name"]:
             case["dom"] = True
             wanted |= found
 

@@ -518,6 +518,40 @@
     if (item.diagnosis === null) return null;
     const found = item.diagnosis_detail;
     if (item.diagnosis !== "rounding" || !found) return t(`grading.diagnosis.${item.diagnosis}`);
+    return roundingSentence(found, t);
+  }
+
+  // grading.early_rounding: what a right row shows was rounded too soon (practice's note), else null.
+  function earlyRounding(solution, row, item, own) {
+    if (item.verdict !== "correct" || item.given === null) return null;
+    const stage = item.stage, decimals = solution.decimals;
+    const cells = markedCells(solution, row, stage).map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
+    const shown = (values) => cells.map((i) => AT.numbers.roundHalfUp(values[i], decimals));
+    const same = (a, b) => a.every((v, i) => v === b[i]);
+    const given = shown(item.given);
+    if (same(given, shown(stageRow(solution, stage, row)))) return null;
+    let found = exactMistakes(solution, row, stage).filter((m) => m.code === "rounding");
+    const before = previousStage(stage);
+    const basis = own && before !== null && before in own ? own[before] : null;
+    if (basis !== null) {
+      const carried = carryForward(solution, row, stage, basis);
+      found = found.concat(ownMistakes(solution, row, stage, basis, carried, null).filter((m) => m.code === "rounding"));
+    }
+    for (const m of found) {
+      const right = shown(m.right);
+      if (!same(shown(m.made), given) || same(right, given)) continue;
+      let keep = MAX_KEEP;
+      for (let places = m.rounding.places + 1; places <= MAX_KEEP; places++) {
+        const made = m.remake(places);
+        if (made === null || same(shown(made), right)) { keep = places; break; }
+      }
+      return Object.assign({}, m.rounding, { keep });
+    }
+    return null;
+  }
+
+  // grading.rounding_sentence: which number was rounded, to how many places, and how many to keep.
+  function roundingSentence(found, t) {
     const places = (n) => (n === 0 || n === 1 ? t(`grading.places_${n}`) : t("grading.places", { n }));
     return t(`grading.rounding.${found.kind}`, {
       places: places(found.places), keep: places(found.keep),
@@ -550,6 +584,7 @@
     scale, softmax, studentExps, mix, npSum,
     previousStage, segments, rowWidth, openCells, markedCells, stageRow,
     carryForward, trivialCarry, advance, mistakenRows, markStage, markRow, score, explanation,
+    earlyRounding, roundingSentence,
     stageTolerance, matchWindow,
   };
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});
