@@ -988,6 +988,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "--random makes its own problem: leave out FILE and --problem",
         "--random은 문제를 새로 만듭니다: FILE과 --problem은 빼세요",
     ),
+    # fair: variants pairwise distinct (attn_tutor.variants.generate)
+    "generate.too_few_variants": (
+        "problem {id} has only {count} variants that are fair and differ from each other in their numbers and in every asked stage's answers (each of the next {attempts} sheets drawn repeated one); ask for at most {count} variants, or give the problem a wider range of numbers",
+        "문제 {id}에서 공정하면서 숫자와 요구한 모든 단계의 답이 서로 다른 변형은 {count}개뿐입니다 (이어서 뽑은 활동지 {attempts}장이 모두 앞의 것과 겹쳤습니다). 변형을 {count}개 이하로 요청하거나 문제의 숫자 범위를 넓히세요",
+    ),
     "generate.no_fair_variant": (
         "could not make variant {seed} of problem {id} fair in {attempts} draws (numbers from the problem's own ranges, e^x in its band, no answer on a rounding tie, no weights that round to one-hot, every mistake still visible); give the problem a wider range of numbers or fewer asked decimals, or use another --seed",
         "문제 {id}의 변형 {seed}을(를) {attempts}번 뽑아도 공정하게 만들 수 없었습니다 (원래 문제의 숫자 범위, 비슷한 e^x 크기, 반올림 경계에 걸리지 않는 답, 원-핫으로 반올림되지 않는 가중치, 드러나는 실수). 문제의 숫자 범위를 넓히거나 소수 자릿수를 줄이거나, 다른 --seed를 쓰세요",
@@ -1321,8 +1326,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "export.default_title": ("Attention by hand: worksheet", "어텐션 손계산 활동지"),
     "export.sheet_variant": ("{title} — variant {seed}", "{title} — 변형 {seed}"),
     "export.fairness": (
-        "{count} variants, each fair to its source: the largest weight runs {weight_low}–{weight_high} (the set's own: {weight}), the largest e^x {exp_low}–{exp_high} (the set's own: {exp}); the numbers keep each matrix's range and places, no asked answer sits on a rounding tie, no weights row rounds to one-hot, and every mistake the set can show still changes the numbers.",
-        "변형 {count}개, 모두 원래 문제와 공정합니다: 가장 큰 가중치 {weight_low}–{weight_high} (원래 문제: {weight}), 가장 큰 e^x {exp_low}–{exp_high} (원래 문제: {exp}). 숫자는 행렬마다 원래의 범위와 자릿수를 지키고, 반올림 경계에 걸린 답이 없으며, 원-핫으로 반올림되는 가중치 행이 없고, 원래 문제에서 드러나는 실수는 모두 숫자를 바꿉니다.",
+        "{count} variants, each checked against its source: the largest weight runs {weight_low}–{weight_high} (the set's own: {weight}), the largest e^x {exp_low}–{exp_high} (the set's own: {exp}); checked: every matrix keeps its range and places, every row's scaled scores stay in the source's band, no asked answer sits on a rounding tie, no weights row rounds to one-hot or is uniform and no output row is free of the weights unless the source's is, every mistake the source shows still stands clear of correct work, and no two variants share their numbers or any asked stage's answers.",
+        "변형 {count}개, 모두 원래 문제와 비교해 확인했습니다: 가장 큰 가중치 {weight_low}–{weight_high} (원래 문제: {weight}), 가장 큰 e^x {exp_low}–{exp_high} (원래 문제: {exp}). 확인한 것: 행렬마다 원래의 범위와 자릿수를 지키고, 모든 행의 스케일된 스코어가 원래 문제의 범위 안에 있으며, 반올림 경계에 걸린 답이 없고, 원래 문제가 그렇지 않은 한 원-핫으로 반올림되거나 균등한 가중치 행과 가중치와 무관한 출력 행이 없으며, 원래 문제에서 드러나는 실수는 모두 바른 계산과 구별되고, 어떤 두 변형도 숫자나 요구한 단계의 답이 같지 않습니다.",
     ),
     "export.key_title": ("Answer key — {title}", "정답 — {title}"),
     "export.key_variant": ("Answer key — {title} — variant {seed}", "정답 — {title} — 변형 {seed}"),
