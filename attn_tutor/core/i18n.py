@@ -868,6 +868,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} must be a number greater than 0 and at most 1, but it is {text}",
         "{path}[은] 0보다 크고 1 이하인 수여야 합니다. 지금 값: {text}",
     ),
+    # fair: a tolerance tighter than the printed answer (attn_tutor.problems.load)
+    "problems.tolerance_below_half": (
+        "{path} is {text}, less than half a unit in the last of decimals: {decimals} places ({half}), so a student who types the answer exactly as printed would be marked wrong; leave tolerance out to use the default that fits decimals, or make it at least {half}",
+        "{path}은(는) decimals: {decimals}자리의 마지막 자리 반 단위({half})보다 작은 {text}입니다. 이대로면 인쇄된 답을 그대로 쓴 학생도 오답 처리됩니다. tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 {half} 이상으로 하세요",
+    ),
     "problems.tolerance_tight": (
         "problem {id}: tolerance {tolerance} is tighter than decimals: {decimals} allows (rounding as asked and carrying the rounded numbers moves the {stage} by up to {needed}), so answers worked correctly may be marked wrong; leave tolerance out to use the default that fits decimals, or raise it",
         "문제 {id}: tolerance {tolerance}[은] decimals: {decimals}에 비해 너무 작습니다 (요구대로 반올림한 값을 이어 쓰면 {stage}[이] 최대 {needed}까지 달라집니다). 바르게 계산한 답도 오답이 될 수 있으니, tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 더 크게 하세요",
@@ -1095,6 +1100,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Rounded too soon: you rounded the sum of e^x to {places} before dividing. Keep at least {keep}.",
         "너무 일찍 반올림했습니다: e^x의 합을 {places}[으로] 반올림한 뒤 나누었습니다. {keep} 이상 남기세요.",
     ),
+    # fair: practice mode's note on a right row that shows early rounding (quiz, page)
+    "quiz.early_rounding_note": (
+        "Marked right (within the tolerance), but the numbers show a habit to fix. {sentence}",
+        "허용 오차 안이라 정답으로 처리했지만, 고칠 습관이 보입니다. {sentence}",
+    ),
     "grading.places": ("{n} decimal places", "소수 {n}자리"),
     "grading.places_0": ("whole numbers", "정수"),
     "grading.places_1": ("1 decimal place", "소수 1자리"),
@@ -1227,6 +1237,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.random_and_file": (
         "--random makes its own problem: leave out FILE and --problem",
         "--random은 문제를 새로 만듭니다: FILE과 --problem은 빼세요",
+    ),
+    # fair: variants pairwise distinct (attn_tutor.variants.generate)
+    "generate.too_few_variants": (
+        "problem {id} has only {count} variants that are fair and differ from each other in their numbers and in every asked stage's answers (each of the next {attempts} sheets drawn repeated one); ask for at most {count} variants, or give the problem a wider range of numbers",
+        "문제 {id}에서 공정하면서 숫자와 요구한 모든 단계의 답이 서로 다른 변형은 {count}개뿐입니다 (이어서 뽑은 활동지 {attempts}장이 모두 앞의 것과 겹쳤습니다). 변형을 {count}개 이하로 요청하거나 문제의 숫자 범위를 넓히세요",
     ),
     "generate.no_fair_variant": (
         "could not make variant {seed} of problem {id} fair in {attempts} draws (numbers from the problem's own ranges, e^x in its band, no answer on a rounding tie, no weights that round to one-hot, every mistake still visible); give the problem a wider range of numbers or fewer asked decimals, or use another --seed",
@@ -1801,8 +1816,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "export.default_title": ("Attention by hand: worksheet", "어텐션 손계산 활동지"),
     "export.sheet_variant": ("{title} — variant {seed}", "{title} — 변형 {seed}"),
     "export.fairness": (
-        "{count} variants, each fair to its source: the largest weight runs {weight_low}–{weight_high} (the set's own: {weight}), the largest e^x {exp_low}–{exp_high} (the set's own: {exp}); the numbers keep each matrix's range and places, no asked answer sits on a rounding tie, no weights row rounds to one-hot, and every mistake the set can show still changes the numbers.",
-        "변형 {count}개, 모두 원래 문제와 공정합니다: 가장 큰 가중치 {weight_low}–{weight_high} (원래 문제: {weight}), 가장 큰 e^x {exp_low}–{exp_high} (원래 문제: {exp}). 숫자는 행렬마다 원래의 범위와 자릿수를 지키고, 반올림 경계에 걸린 답이 없으며, 원-핫으로 반올림되는 가중치 행이 없고, 원래 문제에서 드러나는 실수는 모두 숫자를 바꿉니다.",
+        "{count} variants, each checked against its source: the largest weight runs {weight_low}–{weight_high} (the set's own: {weight}), the largest e^x {exp_low}–{exp_high} (the set's own: {exp}); checked: every matrix keeps its range and places, every row's scaled scores stay in the source's band, no asked answer sits on a rounding tie, no weights row rounds to one-hot or is uniform and no output row is free of the weights unless the source's is, every mistake the source shows still stands clear of correct work, and no two variants share their numbers or any asked stage's answers.",
+        "변형 {count}개, 모두 원래 문제와 비교해 확인했습니다: 가장 큰 가중치 {weight_low}–{weight_high} (원래 문제: {weight}), 가장 큰 e^x {exp_low}–{exp_high} (원래 문제: {exp}). 확인한 것: 행렬마다 원래의 범위와 자릿수를 지키고, 모든 행의 스케일된 스코어가 원래 문제의 범위 안에 있으며, 반올림 경계에 걸린 답이 없고, 원래 문제가 그렇지 않은 한 원-핫으로 반올림되거나 균등한 가중치 행과 가중치와 무관한 출력 행이 없으며, 원래 문제에서 드러나는 실수는 모두 바른 계산과 구별되고, 어떤 두 변형도 숫자나 요구한 단계의 답이 같지 않습니다.",
     ),
     "export.key_title": ("Answer key — {title}", "정답 — {title}"),
     "export.key_variant": ("Answer key — {title} — variant {seed}", "정답 — {title} — 변형 {seed}"),

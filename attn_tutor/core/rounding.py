@@ -23,6 +23,37 @@ def round_half_up(x: float, decimals: int) -> Decimal:
     return rounded
 
 
+def half_unit(decimals: int) -> float:
+    """Half a unit in the last of ``decimals`` places: 0.0005 for 3."""
+    return 0.5 * 10.0**-decimals
+
+
+def rounded(x: float, decimals: int) -> float:
+    """``float(round_half_up(x, decimals))``, the same number at every magnitude, made fast.
+
+    ``y = x·10^decimals`` in floats is within 1.5 units in its last place of the exact
+    decimal ``repr(x)·10^decimals`` (half a unit from ``repr``, half from the product).
+    When ``y`` stands further than that from a tie (``… .5``), ``floor(y + 0.5)`` is the
+    integer the decimal rounding gives, and dividing it by ``10^decimals`` (both exact)
+    is correctly rounded as the conversion of the decimal is; near a tie, above ``2^52``
+    or beyond 22 places the decimal rule itself decides.
+    """
+    x = float(x)
+    if not math.isfinite(x):
+        return x
+    if decimals <= 22:
+        scale = _SCALES[decimals]
+        y = x * scale
+        if abs(y) < 4503599627370496.0:  # 2**52: y + 0.5 and floor are exact below it
+            if abs(abs(y) - math.floor(abs(y)) - 0.5) > max(1e-6, abs(y) * 1e-15):
+                n = math.floor(y + 0.5)
+                return n / scale if n else 0.0
+    return float(round_half_up(x, decimals))
+
+
+_SCALES = tuple(10.0**k for k in range(23))
+
+
 def fmt(x: float | None, decimals: int = 3, *, missing: str = "—") -> str:
     """A number as a student writes it: fixed places, half up, no ``-0``."""
     if x is None:

@@ -551,6 +551,28 @@ def _short(x: float) -> str:
 _LIMIT_TEXT = "10^12"
 
 
+QUIT: tuple[str, ...] = ("q", "quit")
+HINT: tuple[str, ...] = ("?", "hint")
+
+
+def command(text: str) -> str | None:
+    """What a typed line asks for when it is not a row: ``"quit"`` (``q``, ``quit``), ``"hint"``
+    (``?``, ``hint``), ``"empty"`` (nothing but whitespace), else None (an answer to read).
+
+    The one rule for the quiz and the practice page (``answers.js`` mirrors it): the line
+    NFKC-normalised, stripped of whitespace at both ends as ``str.strip`` strips it
+    (``str.isspace``: U+001C–U+001F and U+0085 are whitespace, U+FEFF is not) and lowercased.
+    """
+    word = unicodedata.normalize("NFKC", text).strip().lower()
+    if not word:
+        return "empty"
+    if word in QUIT:
+        return "quit"
+    if word in HINT:
+        return "hint"
+    return None
+
+
 def parse_row(text: str) -> list[float]:
     """One row of finite numbers as a student types it (see the module docstring for the rules)."""
     if len(text) > MAX_LENGTH:

@@ -104,25 +104,57 @@ def carry_forward(solution: Solution, row: int, stage: str, previous: Sequence[f
 def trivial_carry(solution: Solution, row: int, stage: str, previous: Sequence[float]) -> np.ndarray:
     """Per cell of ``stage``: True where the work carried from ``previous`` is trivial.
 
-    Judged per head on the previous row's unmasked cells: all zeros (scaled,
-    output) or constant (weights, output), and not right (some marked cell beyond
-    the previous stage's tolerance of the exact row) — see :mod:`attn_tutor.marking.marker`.
+    The rule: a stage's work carried from a *wrong* row earns no follow-through when it
+    needs none of that stage's arithmetic — when the carried row can be written down
+    from the previous row without computing. Judged per head, on the head's open cells:
+
+    * scaled: the carried row equals the scores row itself (all zeros, or a divisor of 1:
+      nothing divided);
+    * weights: the carried weights are uniform (a constant scaled row) or one-hot (within
+      the weights' tolerance of one 1 and zeros: ``0 70.711 0`` gives ``0 1 0``, no e^x
+      needed; a row with a single open key is one-hot too);
+    * output: the weights row is all zeros, constant, or one-hot (within the weights'
+      tolerance), so the output is zero, the mean of V's rows, or a row of V copied.
+
+    A previous row that is right (every marked cell within the previous stage's
+    tolerance of the exact row) is carried as usual: all scores truly equal give truly
+    uniform weights, and the work from them is the student's own. See
+    :mod:`attn_tutor.marking.marker`.
     """
     import numpy as np
     before = previous_stage(stage)
     prev = np.asarray(previous, dtype=np.float64)
     exact = solution.stage_row(before, row)
     marked = marked_cells(solution, row, before)
-    limit = tolerances.tolerance(solution.problem, before) + EPS  # the stage's tolerance
+    limit = tolerances.tolerance(solution.problem, before) + EPS  # the previous stage's tolerance
+    one_hot_limit = tolerances.tolerance(solution.problem, "weights") + EPS
+    carried = carry_forward(solution, row, stage, prev) if stage != "output" else None
     flags = []
     for prev_seg, seg, head in zip(segments(solution, before), segments(solution, stage), solution.heads):
-        values = prev[prev_seg][head.mask[row]]
-        zeros = bool(np.all(np.abs(values) <= EPS))
-        constant = bool(values.size == 0 or np.ptp(values) <= EPS)
-        trivial = zeros if stage == "scaled" else constant if stage == "weights" else (zeros or constant)
+        open_ = head.mask[row]
+        values = prev[prev_seg][open_]
+        if stage == "scaled":
+            trivial = bool(np.all(np.abs(carried[seg][open_] - values) <= EPS))
+        else:
+            weights = carried[seg][open_] if stage == "weights" else values
+            constant = bool(weights.size == 0 or np.ptp(weights) <= EPS)
+            trivial = constant or _one_hot(weights, one_hot_limit)
+            if stage == "output":
+                trivial = trivial or bool(np.all(np.abs(values) <= EPS))
         if trivial:  # only a wrong row trivialises: a right one (all scores truly equal) is carried as usual
             with np.errstate(invalid="ignore"):
                 right = bool(np.all(np.abs(prev[prev_seg] - exact[prev_seg])[marked[prev_seg]] <= limit))
             trivial = not right
         flags.append(np.full(seg.stop - seg.start, trivial))
     return np.concatenate(flags)
+
+
+def _one_hot(weights: np.ndarray, limit: float) -> bool:
+    """Within ``limit`` of a row of zeros with one 1 in every cell."""
+    import numpy as np
+    if weights.size == 0 or not np.all(np.isfinite(weights)):
+        return False
+    top = int(np.argmax(weights))
+    hot = np.zeros(weights.size)
+    hot[top] = 1.0
+    return bool(np.all(np.abs(weights - hot) <= limit))

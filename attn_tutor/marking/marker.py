@@ -41,14 +41,17 @@ replaced by what it would have been from the stage before). In ``practice`` mode
 only the previous stage's answer is used: the student was shown the exact row
 after it and goes on from there.
 
-Trivial-carry guard: no follow-through credit for a head whose carried work is
-trivial, judged on the student's previous row over its unmasked cells —
-scaled: that scores row is all zeros (0 / √d needs no work); weights: that scaled
-row is constant (the weights are uniform, no e^x needed); output: that weights row
-is all zeros or constant (uniform) — and only when that previous row is *wrong*
-(some marked cell of the head beyond the previous stage's tolerance of the exact
-row). Typing zeros early gains nothing later; a row that is right (all scores
-truly equal, so the weights truly uniform) is carried as usual.
+Trivial-carry guard: no follow-through credit for a head whose carried work needs
+none of its stage's arithmetic — the carried row can be written down from the
+student's previous row without computing — judged on that previous row's unmasked
+cells (:func:`attn_tutor.marking.carrying.trivial_carry`): scaled: the carried row
+equals the scores row (all zeros, or a divisor of 1); weights: the carried weights are
+uniform (a constant scaled row) or one-hot (within the weights' tolerance: ``0 70.711
+0`` gives ``0 1 0``); output: the weights row is all zeros, constant or one-hot (the
+output is zero, V's mean row or a row of V copied) — and only when that previous row
+is *wrong* (some marked cell of the head beyond the previous stage's tolerance of the
+exact row). Typing zeros or a one-hot row early gains nothing later; a row that is
+right (all scores truly equal, so the weights truly uniform) is carried as usual.
 
 Verdicts (over the marked cells): ``correct`` — every cell correct;
 ``follow_through`` — every cell correct or follow-through, some follow-through;
@@ -97,10 +100,12 @@ from attn_tutor.marking.carrying import open_cells as open_cells  # re-exported:
 from attn_tutor.marking.carrying import segments as segments
 from attn_tutor.marking.mistakes import DIAGNOSES as DIAGNOSES  # re-exported: the marker's vocabulary
 from attn_tutor.marking.mistakes import STAGE_DIAGNOSES, Rounding, exact_mistakes, own_mistakes, with_keep
+from attn_tutor.marking.mistakes import early_rounding as early_rounding  # re-exported: practice's note
 from attn_tutor.marking.results import Item as Item  # re-exported: the marker's results
 from attn_tutor.marking.results import Report as Report
 from attn_tutor.marking.results import diagnosis_name as diagnosis_name  # re-exported: what a diagnosis is called
 from attn_tutor.marking.results import explanation as explanation
+from attn_tutor.marking.results import rounding_sentence as rounding_sentence
 from attn_tutor.marking.results import verdict_of
 from attn_tutor.solve.engine import Solution
 

@@ -39,12 +39,11 @@ each of 0, 1, 2 and the problem's decimals; rounding half up, as by hand):
 
 from __future__ import annotations
 
-import math
 from typing import TYPE_CHECKING, NamedTuple
 
 from attn_tutor.core.model import Stage
-from attn_tutor.core.rounding import fmt_given, round_half_up
-from attn_tutor.marking.carrying import EPS, marked_cells, open_cells, previous_stage, segments
+from attn_tutor.core.rounding import fmt_given, rounded
+from attn_tutor.marking.carrying import EPS, carry_forward, marked_cells, open_cells, previous_stage, segments
 from attn_tutor.solve import engine
 from attn_tutor.solve.engine import Solution
 
@@ -94,27 +93,10 @@ def round_places(problem) -> tuple[int, ...]:
 
 
 def half_up(values, places: int) -> np.ndarray:
-    """Each finite value of a row rounded half up to ``places`` (as by hand; see attn_tutor.core.rounding).
-
-    Far from a tie, ``floor(v·10^places + 0.5) / 10^places`` is the number the decimal
-    rounding gives; the few cells near a tie, or too large, are rounded as decimals.
-    Rows are a few cells long, so plain floats beat numpy here.
-    """
+    """Each finite value of a row rounded half up to ``places`` (as by hand): the one rule of
+    :func:`attn_tutor.core.rounding.rounded`, exact at every magnitude."""
     import numpy as np
-    scale = 10**places
-    out = []
-    for v in np.asarray(values, dtype=np.float64).tolist():
-        if not math.isfinite(v):
-            out.append(v)
-            continue
-        y = v * scale
-        if math.isfinite(y) and abs(y) < 2**52 and abs(abs(y) - math.floor(abs(y)) - 0.5) > 1e-6:
-            n = math.floor(y + 0.5)  # far from a tie: the same integer the decimal rounding gives
-            out.append(n / scale if n else 0.0)
-        else:
-
-            out.append(float(round_half_up(v, places)))
-    return np.array(out, dtype=np.float64)
+    return np.array([rounded(v, places) for v in np.asarray(values, dtype=np.float64).tolist()], dtype=np.float64)
 
 
 def _per_head(solution: Solution, stage: str, make) -> np.ndarray | None:
@@ -452,3 +434,44 @@ def with_keep(mistake, cells: np.ndarray, tolerance: float) -> Rounding:
         if made is None or _within(made, mistake.right, cells, tolerance):
             return found._replace(keep=places)
     return found._replace(keep=MAX_KEEP)
+
+
+def early_rounding(solution: Solution, row: int, item, own=None) -> Rounding | None:
+    """What a *right* row shows was rounded too soon, for practice mode's note; else None.
+
+    ``item``: the marker's :class:`~attn_tutor.marking.results.Item`. A correct item whose numbers, at the asked decimals, are not the exact row's but are
+    exactly those of correct work from a number rounded to fewer places (a ``rounding``
+    mistake made from the exact rows, or from the student's own previous row in ``own``):
+    √2 taken as 1.4 and carried, still within the tolerance. ``keep`` is the fewest places
+    whose work shows the right numbers. The marks are not changed; the student learns the habit.
+    """
+    import numpy as np
+    if item.verdict != "correct" or item.given is None:
+        return None
+    stage, decimals = item.stage, solution.problem.decimals
+    cells = [i for i, m in enumerate(marked_cells(solution, row, stage)) if m]
+
+    def shown(values) -> tuple[float, ...]:
+        return tuple(rounded(float(values[i]), decimals) for i in cells)
+
+    given = shown(item.given)
+    if given == shown(solution.stage_row(stage, row)):
+        return None
+    found = exact_mistakes(solution, row, stage, codes=("rounding",))
+    before = previous_stage(stage)
+    basis = own.get(before) if own and before is not None else None
+    if basis is not None:
+        basis = np.asarray(basis, dtype=np.float64)
+        found += own_mistakes(solution, row, stage, basis, carry_forward(solution, row, stage, basis), None, codes=("rounding",))
+    for mistake in found:
+        right = shown(mistake.right)
+        if shown(mistake.made) != given or right == given:
+            continue
+        keep = MAX_KEEP
+        for places in range(mistake.rounding.places + 1, MAX_KEEP + 1):
+            made = mistake.remake(places)
+            if made is None or shown(made) == right:
+                keep = places
+                break
+        return mistake.rounding._replace(keep=keep)
+    return None

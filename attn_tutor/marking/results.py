@@ -109,6 +109,12 @@ def explanation(item: Item, lang: str = "en") -> str | None:
     found = item.diagnosis_detail
     if item.diagnosis != "rounding" or found is None:
         return t(f"grading.diagnosis.{item.diagnosis}", lang)
+    return rounding_sentence(found, lang)
+
+
+def rounding_sentence(found, lang: str = "en") -> str:
+    """What a :class:`~attn_tutor.marking.mistakes.Rounding` found: which number, rounded to how
+    many places, and how many to keep."""
 
     def places(n: int) -> str:
         return t(f"grading.places_{n}", lang) if n in (0, 1) else t("grading.places", lang, n=n)

@@ -19,6 +19,12 @@ numbers are carried forward (what a student does by hand). With
     output   s + weights · mass         each weight off by at most ``weights``:
                                         |Δo_c| <= weights · Σ_j |V_jc|
 
+A problem that projects (``X`` and ``W_Q``, ``W_K``, ``W_V``) is worked from Q, K and V
+rounded to ``decimals`` as the solution shows them: when they have more places than
+that, each entry may be off by ``s`` and :func:`projection_error` adds what that moves
+a score (``Σ_c |q_c|·s + |k_c|·s + s²``) and a value entry (``s``, carried into the output
+bound).
+
 ``divisor`` is the smallest head's divisor (√d_k, or ``divide_by``); ``mass`` is
 the largest ``Σ_j |V_jc|`` over every head and value column (V as given, or
 X·W_V). The e^x and their sum are taken at a calculator's precision: rounding
@@ -38,14 +44,10 @@ import math
 
 from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.model import Problem
-from attn_tutor.core.rounding import fmt_given
+from attn_tutor.core.rounding import fmt_given, rounded
+from attn_tutor.core.rounding import half_unit as half_unit  # re-exported: half a unit in the last place
 
 FLOOR = 0.005
-
-
-def half_unit(decimals: int) -> float:
-    """Half a unit in the last of ``decimals`` places: 0.0005 for 3."""
-    return 0.5 * 10.0**-decimals
 
 
 def _values(problem: Problem, head) -> tuple[tuple[float, ...], ...] | None:
@@ -75,19 +77,55 @@ def value_mass(problem: Problem) -> float:
     return mass
 
 
+def _product(X, W) -> tuple[tuple[float, ...], ...]:
+    return tuple(tuple(sum(x[k] * W[k][c] for k in range(len(W))) for c in range(len(W[0]))) for x in X)
+
+
+def _off(matrix, decimals: int) -> float:
+    """How far rounding ``matrix``'s entries to ``decimals`` places can move each: half a unit,
+    or 0 when every entry already has at most ``decimals`` places (rounding changes nothing)."""
+    exact = all(abs(rounded(v, decimals) - v) <= 1e-12 * max(1.0, abs(v)) for row in matrix for v in row)
+    return 0.0 if exact else half_unit(decimals)
+
+
+def projection_error(problem: Problem) -> tuple[float, float]:
+    """(scores, values): how far rounding the projected Q, K (and V) to the asked decimals, as the
+    worked solution shows them, can move a score and a value entry. (0, 0) without projection, or
+    when the projections already have at most ``decimals`` places."""
+    if problem.X is None:
+        return 0.0, 0.0
+    d = problem.decimals
+    scores = values = 0.0
+    for head in problem.heads:
+        if head.W_Q is None or head.W_K is None:
+            continue
+        Q, K = _product(problem.X, head.W_Q), _product(problem.X, head.W_K)
+        dq, dk = _off(Q, d), _off(K, d)
+        if dq or dk:  # |Δ(q·k)| <= Σ_c |q_c|·dk + |k_c|·dq + dq·dk
+            q_sum = max(sum(abs(v) for v in row) for row in Q)
+            k_sum = max(sum(abs(v) for v in row) for row in K)
+            scores = max(scores, q_sum * dk + k_sum * dq + len(Q[0]) * dq * dk)
+        if head.W_V is not None:
+            values = max(values, _off(_product(problem.X, head.W_V), d))
+    return scores, values
+
+
 def rounding_error(problem: Problem, stage: str) -> float:
     """How far correct work rounded to the asked decimals at every stage can be from the exact value."""
     s = half_unit(problem.decimals)
+    from_q_k, from_v = projection_error(problem)
     if stage == "scores":
-        return s
+        return s + from_q_k
     divisor = min(_divisor(problem, head) for head in problem.heads)
-    scaled = s + s / divisor
+    scaled = s + (s + from_q_k) / divisor
     if stage == "scaled":
         return scaled
     weights = s + scaled / 2
     if stage == "weights":
         return weights
-    return s + weights * value_mass(problem)
+    keys = len(problem.keys)
+    # weights each off by `weights`, V's entries each by `from_v`: Σ_j |w'_j V'_jc - w_j V_jc|
+    return s + weights * (value_mass(problem) + keys * from_v) + from_v * (1 + keys * weights)
 
 
 def tolerance(problem: Problem, stage: str) -> float:

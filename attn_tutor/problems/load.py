@@ -59,6 +59,7 @@ from attn_tutor.core import yamlread
 from attn_tutor.core.errors import Finding, InvalidProblemSet, Location
 from attn_tutor.core.model import HAND_SIZED, LARGE, Head, Limits, Matrix, Problem, ProblemSet
 from attn_tutor.core.reading import InputRefused, read_regular
+from attn_tutor.core.rounding import fmt_given, half_unit
 from attn_tutor.core.yamlread import STR, MappingNode, Node, ScalarNode, SequenceNode, is_plain
 from attn_tutor.problems.choice import is_bare_name
 from attn_tutor.problems.fields import (
@@ -411,6 +412,11 @@ class _Reader(Fields):
         tolerance = DEFAULT_TOLERANCE
         if "tolerance" in m:
             tolerance = self._tolerance(get("tolerance"), f"{path}.tolerance")  # type: ignore[assignment]
+            if tolerance is not None and tolerance < half_unit(decimals) - 1e-15:
+                # tighter than the printed answer itself: typing the key as shown would be marked wrong
+                half = fmt_given(half_unit(decimals), decimals + 1)
+                self.add("problems.tolerance_below_half", get("tolerance"), path=f"{path}.tolerance",
+                         text=fmt_given(tolerance, 12), decimals=decimals, half=half)  # fmt: skip
         return dict(divide_by=divide_by, mask=mask, rows=rows, ask=ask, decimals=decimals, tolerance=tolerance)
 
     def _heads(self, m: dict, node: Node, path: str, context: _Context) -> tuple[list[_HeadRead], bool]:

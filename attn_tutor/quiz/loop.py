@@ -47,7 +47,6 @@ from __future__ import annotations
 
 import json
 import os
-import unicodedata
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 
@@ -69,8 +68,8 @@ from attn_tutor.solve.layout import given_blocks, problem_heading, problem_notes
 ReadLine = Callable[[str], "str | None"]
 Show = Callable[["list[Block] | str"], None]
 
-QUIT = ("q", "quit")
-HINT = ("?", "hint")
+QUIT = answers.QUIT  # the words the quiz reads as commands: the one rule is answers.command
+HINT = answers.HINT
 
 
 @dataclass(frozen=True)
@@ -149,18 +148,15 @@ def parse_answer(solution: Solution, row: int, stage: str, text: str) -> list[fl
     raise AttnTutorError("quiz.wrong_count", given=len(values), expected=width)
 
 
-def _command(text: str) -> str:
-    return unicodedata.normalize("NFKC", text).strip().lower()
-
-
 # --- hints --------------------------------------------------------------------------
 
 
 # --- feedback -----------------------------------------------------------------------
 
 
-def feedback_blocks(solution: Solution, row: int, item: Item, lang: str) -> list[Block]:
-    """Practice mode, after a stage: verdict, each cell that is off, the diagnosis, the exact row."""
+def feedback_blocks(solution: Solution, row: int, item: Item, lang: str, *, early=None) -> list[Block]:
+    """Practice mode, after a stage: verdict, each cell that is off, the diagnosis (or, for a right
+    row that shows early rounding, ``early``: a note), the exact row."""
     decimals = solution.problem.decimals
     labels = cell_labels(solution, item.stage, lang)
     points = fmt_score(item.points)
@@ -180,6 +176,8 @@ def feedback_blocks(solution: Solution, row: int, item: Item, lang: str) -> list
             lines.append(t("quiz.cell_follow", lang, carried=fmt_given(item.carried[i], decimals), **args))
     if item.diagnosis is not None:
         lines.append(grading.explanation(item, lang))
+    if early is not None:
+        lines.append(t("quiz.early_rounding_note", lang, sentence=grading.rounding_sentence(early, lang)))
     if item.verdict != "correct":
         lines.append(t("quiz.go_on", lang))
     blocks: list[Block] = [Math(tuple(lines))]
@@ -357,12 +355,13 @@ def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
         if ended is not None:
             return ended
         item = marker.stage(solution, row, stage, given, own, hints=current["hints"])
+        early = grading.early_rounding(solution, row, item, own) if config.mode == "practice" else None
         asking.current = None
         outcome.report.items.append(item)
         asking.saved(False)
         own = marker.advance(solution, row, stage, given, own, config.mode)
         if config.mode == "practice":
-            show(feedback_blocks(solution, row, item, lang))
+            show(feedback_blocks(solution, row, item, lang, early=early))
             hint_basis = own if item.verdict in ("correct", "follow_through") else {}
         else:
             hint_basis = own
@@ -382,15 +381,15 @@ def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lan
         line = read_line(prompt)
         if line is None:
             return "eof", None
-        command = _command(line)
-        if command in QUIT:
+        command = answers.command(line)
+        if command == "quit":
             return "quit", None
-        if command in HINT:
+        if command == "hint":
             current["hints"] += 1
             basis = hint_basis.get(before) if before is not None else None
             show(hint_blocks(solution, row, stage, current["hints"], basis, lang))
             continue
-        if not command:
+        if command == "empty":
             show(t("quiz.empty", lang))
             continue
         try:

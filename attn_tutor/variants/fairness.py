@@ -4,8 +4,9 @@
 range and granularity, then keeps it only if :func:`is_fair` holds against
 :func:`source_facts` of the source. Over the asked rows and asked stages:
 
-* **band** — every unmasked scaled score lies within the source's band widened by
-  0.5 (and at least -1.5…1.5), so e^x stays as hand-computable as the source's;
+* **band** — every unmasked scaled score, of every query row (asked or not), lies
+  within the source's band widened by 0.5 (and at least -1.5…1.5), so e^x stays as
+  hand-computable as the source's;
 * **ties** — no asked cell lies within a hundredth of a displayed unit of a
   rounding tie: ``|v·10^d − (⌊v·10^d⌋ + 0.5)| >= 0.01`` (d: the problem's
   decimals), so rounding half up or half to even, from the exact value or from a
@@ -31,6 +32,7 @@ import math
 from typing import NamedTuple
 
 from attn_tutor.core.model import Problem
+from attn_tutor.core.rounding import fmt
 from attn_tutor.marking import marker, tolerance
 from attn_tutor.marking.mistakes import half_up, mistake_margins
 from attn_tutor.solve import engine
@@ -55,10 +57,12 @@ def _asked_rows(problem: Problem) -> list[int]:
 
 
 def _scaled_range(solution) -> tuple[float, float]:
+    """The smallest and largest unmasked scaled score over every query row (asked or not: the
+    worked solution and the page show them all)."""
     values = [
         float(v)
         for head in solution.heads
-        for row in _asked_rows(solution.problem)
+        for row in range(len(solution.problem.tokens))
         for v, open_ in zip(head.scaled[row], head.mask[row])
         if open_
     ]
@@ -134,7 +138,7 @@ def in_band(problem: Problem, facts: Facts) -> bool:
         else:
             Q, K = head.Q, head.K
         divisor = float(problem.divide_by) if problem.divide_by is not None else math.sqrt(len(Q[0]))
-        for row in _asked_rows(problem):
+        for row in range(len(problem.tokens)):  # every row, as _scaled_range
             q = Q[row]
             for j, k in enumerate(K):
                 if mask[row][j]:
@@ -176,6 +180,32 @@ def is_fair(problem: Problem, facts: Facts) -> bool:
             if any(margins.get(code, 0.0) <= needed for code in codes):
                 return False  # "rounding" itself: some early rounding the source shows is still visible
     return True
+
+
+def givens(problem: Problem) -> tuple:
+    """A problem's given numbers (X and every head's matrices), to tell two variants apart."""
+    return (problem.X, tuple((h.Q, h.K, h.V, h.W_Q, h.W_K, h.W_V) for h in problem.heads))
+
+
+def answer_key(problem: Problem) -> tuple:
+    """Per asked stage, the asked rows' marked cells at the asked decimals (as the key prints them);
+    weights rows with a single open key (always 1) are left out: no numbers can change them."""
+    solution = engine.solve(problem)
+    key = []
+    for stage in problem.asked_stages:
+        cells = []
+        for row in _asked_rows(problem):
+            if stage == "weights" and all(int(head.mask[row].sum()) < 2 for head in solution.heads):
+                continue
+            marked = marker.marked_cells(solution, row, stage)
+            cells.extend(fmt(float(v), problem.decimals) for v, m in zip(solution.stage_row(stage, row), marked) if m)
+        key.append((stage, tuple(cells)))
+    return tuple(key)
+
+
+def same_answers(a: tuple, b: tuple) -> bool:
+    """Whether two variants' answer keys share some asked stage's answers (a stage with no cells aside)."""
+    return any(cells_a and cells_a == cells_b for (_, cells_a), (_, cells_b) in zip(a, b))
 
 
 class Summary(NamedTuple):

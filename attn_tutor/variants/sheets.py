@@ -8,6 +8,11 @@ into their answer file and ``grade`` regenerates the same numbers from it.
 Variant numbers: sheet ``k`` (1-based) of ``--variants N --seed S`` has the seed
 ``S * 1000 + k`` (:func:`attn_tutor.variants.generate.variant_seed`), so sheets of one
 batch read 42001, 42002, ... and two batches with different seeds never share a sheet.
+Variants of a batch are pairwise distinct: a sheet in which some problem repeats an
+earlier sheet's givens, or the answers of some asked stage (at the asked decimals), is
+skipped, so the numbers may jump (42001, 42002, 42004); when :data:`REPEATS_MAX` sheets in a
+row each repeat one, or the numbers run out, the problem has no more variants and an
+:class:`~attn_tutor.core.errors.AttnTutorError` says how many it has.
 Hence at most ``VARIANTS_MAX`` variants and seeds up to ``SHEET_SEED_MAX``
 (:mod:`attn_tutor.core.model`).
 """
@@ -16,8 +21,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.i18n import t
-from attn_tutor.core.model import ProblemSet
+from attn_tutor.core.model import VARIANTS_MAX, ProblemSet
 from attn_tutor.core.rounding import fmt
 from attn_tutor.variants import fairness
 from attn_tutor.variants.generate import variant_seed, variant_set
@@ -38,11 +44,33 @@ def make_sheets(problem_set: ProblemSet, *, variants: int | None = None, seed: i
     if seed is None:
         raise ValueError("variants need a seed")
 
-    sheets = []
-    for k in range(1, variants + 1):
+    sheets: list[Sheet] = []
+    taken: list[list[tuple]] = [[] for _ in problem_set.problems]  # per problem: (givens, answer key) of each sheet kept
+    k = misses = blocking = 0
+    while len(sheets) < variants:
+        k += 1
+        if k > VARIANTS_MAX or misses >= REPEATS_MAX:
+            problem = problem_set.problems[blocking]
+            raise AttnTutorError("generate.too_few_variants", id=problem.id, count=len(sheets), attempts=misses)
         number = variant_seed(seed, k)
-        sheets.append(Sheet(variant_set(problem_set, number), number))
+        varied = variant_set(problem_set, number)
+        found = [(fairness.givens(p), fairness.answer_key(p)) for p in varied.problems]
+        clash = next(
+            (i for i, (mine, earlier) in enumerate(zip(found, taken))
+             if any(mine[0] == theirs[0] or fairness.same_answers(mine[1], theirs[1]) for theirs in earlier)),
+            None,
+        )  # fmt: skip
+        if clash is not None:  # a problem repeats an earlier sheet's numbers or answers: skip this number
+            misses, blocking = misses + 1, clash
+            continue
+        misses = 0
+        for mine, earlier in zip(found, taken):
+            earlier.append(mine)
+        sheets.append(Sheet(varied, number))
     return sheets
+
+
+REPEATS_MAX = 60  # sheets drawn in a row that each repeat an earlier one: the problem has no more variants
 
 
 def fairness_note(problem_set: ProblemSet, sheets: list[Sheet], lang: str) -> str:

@@ -113,3 +113,52 @@ def test_fmt_never_shows_negative_zero_and_always_has_the_places(x, decimals):
     text = fmt(x, decimals)
     assert not (text.startswith("-") and set(text[1:]) <= {"0", "."})
     assert (len(text.split(".")[1]) if "." in text else 0) == decimals
+
+
+# --- the marker's rounding: the same rule as the display, at every magnitude ---------------
+
+from attn_tutor.core.rounding import rounded  # noqa: E402
+
+
+@pytest.mark.parametrize(
+    ("x", "decimals", "expected"),
+    [
+        (97040125.65235, 4, 97040125.6524),  # a tie above 1e7: floor(x·10^4 + 0.5) gave ...6523
+        (4405281376837.015, 2, 4405281376837.02),  # above 1e12
+        (6202240187.60675, 4, 6202240187.6068),
+        (2.675, 2, 2.68),  # a tie in the decimal, below it in binary
+        (0.0625, 3, 0.063),
+        (-2.5, 0, -3.0),  # away from zero
+        (-0.0004, 3, 0.0),  # no negative zero
+        (1e300, 3, 1e300),
+        (1.4142135623730951, 1, 1.4),
+    ],
+)
+def test_the_markers_rounding_is_half_up_from_the_shortest_decimal(x, decimals, expected):
+    assert rounded(x, decimals) == expected
+    assert math.copysign(1.0, rounded(x, decimals)) == math.copysign(1.0, expected)
+
+
+decimal_ties = st.builds(
+    lambda whole, places, digits: (float(f"{whole}.{digits:0{places}d}5"), places),
+    st.integers(0, 10**15),
+    st.integers(0, 6),
+    st.integers(0, 999_999),
+)
+
+
+@settings(max_examples=400, deadline=None)
+@given(
+    st.one_of(
+        st.floats(allow_nan=False, allow_infinity=False),
+        st.floats(min_value=1e6, max_value=1e17, allow_nan=False),
+        decimal_ties.map(lambda pair: pair[0]),
+    ),
+    st.integers(0, 10),
+)
+def test_the_markers_rounding_equals_the_display_rounding(x, decimals):
+    """One rule: the fast marker path gives the float of the decimal the display shows, ties included."""
+    expected = float(round_half_up(x, decimals))
+    got = rounded(x, decimals)
+    assert got == expected and math.copysign(1.0, got) == math.copysign(1.0, expected)
+    assert fmt(got, decimals) == fmt(x, decimals)

@@ -147,8 +147,17 @@ RUN_GOLDEN = """golden => {
       catch (e) { if (!(e instanceof AT.answers.AnswerError)) throw e; errors[stage] = e.key; }
     }
     const items = AT.marking.markRow(sol, row, answers, {mode: c.mode, followThrough: c.follow_through || "full"});
-    const result = {items: items.map(i => ({stage: i.stage, given: i.given, cells: i.cells, verdict: i.verdict,
-      diagnosis: i.diagnosis, explanation: AT.marking.explanation(i, AT.page.t), points: i.points})), score: AT.numbers.pyRound(items.reduce((s, i) => s + i.points, 0), 4)};
+    const notes = [];
+    let own = {}, k = 0;
+    for (const stage of sol.stages) {
+      if (sol.asked_stages.includes(stage)) {
+        const early = c.mode === "practice" ? AT.marking.earlyRounding(sol, row, items[k++], own) : null;
+        notes.push(early === null ? null : AT.marking.roundingSentence(early, AT.page.t));
+      }
+      own = AT.marking.advance(sol, row, stage, stage in answers ? answers[stage] : null, own, c.mode);
+    }
+    const result = {items: items.map((i, n) => ({stage: i.stage, given: i.given, cells: i.cells, verdict: i.verdict,
+      diagnosis: i.diagnosis, explanation: AT.marking.explanation(i, AT.page.t), points: i.points, note: notes[n]})), score: AT.numbers.pyRound(items.reduce((s, i) => s + i.points, 0), 4)};
     if (Object.keys(errors).length) result.errors = errors;
     return result;
   });
@@ -161,7 +170,8 @@ RUN_GOLDEN = """golden => {
     const N = AT.numbers;
     return N.resultSign(c.kind === "dot" ? N.dot(c.args) : N.quotient(...c.args), c.exact, c.decimals);
   });
-  return {parse, format, marking, hints, signs};
+  const commands = golden.commands.map(c => AT.answers.command(c.text));
+  return {parse, format, marking, hints, signs, commands};
 }"""
 
 
@@ -193,6 +203,7 @@ def test_golden_cases_give_the_same_results_in_javascript(golden_page):
             assert {k: v for k, v in mine.items() if k != "given"} == {k: v for k, v in theirs.items() if k != "given"}, case["name"]
     assert got["hints"] == [case["line"] for case in GOLDEN["hints"]]
     assert got["signs"] == [case["sign"] for case in GOLDEN["signs"]]
+    assert got["commands"] == [case["command"] for case in GOLDEN["commands"]]
     assert len(got["marking"]) == len(GOLDEN["marking"])
 
 
@@ -230,6 +241,11 @@ def test_golden_cases_typed_into_the_page(golden_page, case):
         if item["diagnosis"]:
             sentence = block.locator(f'p[data-diagnosis="{item["diagnosis"]}"]')
             assert sentence.inner_text() == item["explanation"]
+        note = block.locator('p[data-note="early-rounding"]')
+        if item.get("note"):  # practice's note on a right row rounded too soon
+            assert note.inner_text() == f"{g.message('quiz.early_rounding_note').split('{')[0]}{item['note']}"
+        else:
+            assert note.count() == 0
 
 
 def test_a_line_that_cannot_be_read_is_explained_and_kept(golden_page):
@@ -465,3 +481,27 @@ def test_a_packed_variant_chosen_shows_the_weights_solve_variant_gives(run_cli, 
         read = section.locator('line[data-head="0"]').evaluate_all("ls => ls.map(l => Number(l.dataset.weight))")
         assert len(read) == len(problem["weights"][row])
         assert all(abs(weight - exact) <= 1e-9 for weight, exact in zip(read, problem["weights"][row]))
+
+
+# --- commands: the page reads a typed line as the quiz does (answers.command) --------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+_TRICKY = list(" \t\n\x0b\x0c\r\x1c\x1d\x1e\x1f\x85\xa0\u1680\u2000\u200a\u2028\u2029\u202f\u205f\u3000\ufeff\u200b\xad")
+_COMMAND_CHARS = st.one_of(
+    st.sampled_from(_TRICKY),
+    st.sampled_from(list("?qQuUiItThHnN？ｑＱｈｉｎｔ")),
+    st.characters(max_codepoint=0xFFFF),
+)
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
+@given(st.lists(st.text(_COMMAND_CHARS, max_size=7), min_size=200, max_size=200))
+def test_the_page_reads_every_line_as_the_quiz_does(golden_page, texts):
+    """Random lines made of whitespace of every kind, command letters and any character:
+    hint, quit, empty or an answer, the same in the page's JavaScript as in the quiz."""
+    from attn_tutor.marking.answers import command
+
+    got = golden_page.page.evaluate("texts => texts.map(t => globalThis.AttnTutor.answers.command(t))", texts)
+    assert got == [command(text) for text in texts]

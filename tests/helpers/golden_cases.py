@@ -12,9 +12,11 @@ Sections:
     ``format``  a number and places -> ``fmt`` and ``fmt_given``
     ``marking`` a problem's row and the line typed for each asked stage, a mode (practice as
                 the page and ``quiz`` mark, exam as ``grade`` does) -> each item's given
-                numbers, cells, verdict, diagnosis and points, and the score
+                numbers, cells, verdict, diagnosis, points and (practice) the early-rounding
+                note's sentence, and the score
     ``hints``   each hint along the row (``level`` 2, 3, ...) worked on a student's own previous
                 row -> its line
+    ``commands`` a typed line -> what it asks for (``quit``, ``hint``, ``empty`` or null: an answer)
     ``signs``   numbers as printed, combined (``dot`` or ``quotient``), and the exact result ->
                 ``=`` or ``≈`` (explain.result_sign)
 """
@@ -81,6 +83,13 @@ def run_marking(case: dict) -> dict:
         except AttnTutorError as error:
             errors[stage] = error.problems[0].key
     items = grading.mark_row(sol, row, answers, mode=case["mode"], follow_through=case.get("follow_through", "full"))
+    notes, own, asked = [], {}, iter(items)
+    for stage in problem.stages:  # practice's note on a right row that shows early rounding
+        if stage in problem.asked_stages:
+            item = next(asked)
+            early = grading.early_rounding(sol, row, item, own) if case["mode"] == "practice" else None
+            notes.append(None if early is None else grading.rounding_sentence(early, "en"))
+        own = grading.advance(sol, row, stage, answers.get(stage), own, case["mode"])
     result = {
         "items": [
             {
@@ -91,8 +100,9 @@ def run_marking(case: dict) -> dict:
                 "diagnosis": item.diagnosis,
                 "explanation": grading.explanation(item, "en"),
                 "points": item.points,
+                "note": note,
             }
-            for item in items
+            for item, note in zip(items, notes)
         ],
         "score": round(sum(item.points for item in items), 4),
     }
@@ -120,3 +130,9 @@ def run_hint(case: dict) -> str:
     sol = solution(case["problem"])
     row = sol.problem.row_index(case["row"])
     return hint_blocks(sol, row, case["stage"], case.get("level", 2), case["basis"], "en")[0].lines[0]
+
+
+def run_command(text: str) -> str | None:
+    from attn_tutor.marking.answers import command
+
+    return command(text)

@@ -109,14 +109,14 @@ def test_validate_warns_when_a_tolerance_is_too_tight(run_cli, tmp_path):
     path = tmp_path / "tight.yaml"
     path.write_text(
         "problems:\n  - id: p\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n"
-        "    decimals: 1\n    tolerance: 0.005\n",
+        "    decimals: 1\n    tolerance: 0.06\n",
         encoding="utf-8",
     )
     result = run_cli("validate", str(path))
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())  # long lines wrap to the terminal's width
     assert f"{path}: valid" in said
-    assert f"warning: {path}:2: problem p: tolerance 0.005 is tighter than decimals: 1 allows" in said
+    assert f"warning: {path}:2: problem p: tolerance 0.06 is tighter than decimals: 1 allows" in said
     assert "moves the weights by up to 0.093" in said  # the worst asked stage (no V: weights)
     assert "leave tolerance out" in said
     ko = run_cli("validate", str(path), "--lang", "ko")
@@ -124,6 +124,51 @@ def test_validate_warns_when_a_tolerance_is_too_tight(run_cli, tmp_path):
     fine = tmp_path / "fine.yaml"
     fine.write_text(path.read_text(encoding="utf-8").replace("decimals: 1", "decimals: 3"), encoding="utf-8")
     assert "warning" not in run_cli("validate", str(fine)).output
+
+
+TIGHT_SET = "problems:\n  - id: p\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n    V: [[1, 2], [3, 4]]\n"
+
+
+@pytest.mark.parametrize(
+    ("decimals", "tol", "refused"),
+    [
+        (2, "0.001", True),  # the issue's case: the printed 0.67 is 0.0033 from the exact 2/3
+        (2, "0.0049", True),
+        (2, "0.005", False),  # exactly half a unit: the printed answer is right
+        (3, "0.0004", True),
+        (3, "0.0005", False),
+        (0, "0.4", True),
+        (0, "0.5", False),
+        (1, "0.049", True),
+        (4, "0.00005", False),
+        (4, "1e-5", True),
+    ],
+)
+def test_a_tolerance_below_half_a_printed_unit_is_an_error_everywhere(run_cli, tmp_path, decimals, tol, refused):
+    path = tmp_path / "set.yaml"
+    path.write_text(TIGHT_SET + f"    decimals: {decimals}\n    tolerance: {tol}\n", encoding="utf-8")
+    checked = run_cli("validate", str(path))
+    said = " ".join(checked.output.split())
+    if not refused:
+        assert checked.exit_code == 0 and "less than half a unit" not in said, checked.output
+        return
+    assert checked.exit_code == 1, checked.output
+    half = {0: "0.5", 1: "0.05", 2: "0.005", 3: "0.0005", 4: "0.00005"}[decimals]
+    assert f"{path}:8:16: problems[0].tolerance is" in said  # file:line:column of the value
+    assert f"less than half a unit in the last of decimals: {decimals} places ({half})" in said
+    assert f"make it at least {half}" in said
+    ko = " ".join(run_cli("validate", str(path), "--lang", "ko").output.split())
+    assert f"반 단위({half})보다 작은" in ko
+    out = tmp_path / "sheet.md"
+    exported = run_cli("export", str(path), "-f", "md", "-o", str(out))
+    assert exported.exit_code == 1 and "less than half a unit" in " ".join(exported.output.split())
+    assert not out.exists()  # nothing written
+    answers = tmp_path / "kim.yaml"
+    answers.write_text("student: kim\nanswers:\n  p:\n    a:\n      scores: '1 0'\n", encoding="utf-8")
+    csv = tmp_path / "grades.csv"
+    graded = run_cli("grade", str(answers), "--problems", str(path), "--csv", str(csv))
+    assert graded.exit_code == 1 and "less than half a unit" in " ".join(graded.output.split())
+    assert not csv.exists()
 
 
 # --- every diagnosis, simulated --------------------------------------------------------
@@ -277,3 +322,59 @@ def test_the_issues_weights_0_9_0_8_are_not_rounding():
     assert [round(float(w), 3) for w in sol.stage_row("weights", 0)] == [0.0, 1.0]
     item = grading.mark_stage(sol, 0, "weights", [0.9, 0.8])
     assert (item.verdict, item.diagnosis) == ("wrong", None)
+
+
+# --- the trivial-carry guard: no follow-through for work that needs no arithmetic ----------
+
+CAT = (
+    "problems:\n  - id: c\n    tokens: [a, b, c]\n    Q: [[2, 1], [1, 2], [1, 3]]\n    K: [[1, 0], [0, 2], [1, 1]]\n"
+    "    V: [[1, 0], [0, 1], [1, 1]]\n    rows: [c]\n"
+)
+CAUSAL = CAT.replace("rows: [c]", "mask: causal\n    rows: [a]")
+DIVIDE_BY_1 = CAT.replace("rows: [c]", "divide_by: 1\n    rows: [c]")
+
+# (name, set, typed rows, verdict per stage): the chapter's row is scores 1 6 4, scaled
+# 0.707 4.243 2.828, weights 0.023 0.786 0.191, output 0.214 0.977.
+TRIVIAL = [
+    ("the issue's one-hot chain: only the division earns follow-through", CAT,
+     {"scores": "0 100 0", "scaled": "0 70.711 0", "weights": "0 1 0", "output": "0 1"},
+     ["wrong", "follow_through", "wrong", "wrong"]),
+    ("one-hot weights typed, a row of V copied", CAT,
+     {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "1 0 0", "output": "1 0"},
+     ["correct", "correct", "wrong", "wrong"]),
+    ("scores all zero but one, large: one-hot weights from them", CAT,
+     {"scores": "0 0 50", "scaled": "0 0 35.355", "weights": "0 0 1", "output": "1 1"},
+     ["wrong", "follow_through", "wrong", "wrong"]),
+    ("zero scores: zero scaled, uniform weights, the mean row of V", CAT,
+     {"scores": "0 0 0", "scaled": "0 0 0", "weights": "0.333 0.333 0.333", "output": "0.667 0.667"},
+     ["wrong", "wrong", "wrong", "wrong"]),
+    ("constant scaled scores: uniform weights need no e^x", CAT,
+     {"scores": "1 6 4", "scaled": "2 2 2", "weights": "0.333 0.333 0.333", "output": "0.667 0.667"},
+     ["correct", "wrong", "wrong", "wrong"]),
+    ("all-zero weights: the zero output", CAT,
+     {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "0 0 0", "output": "0 0"},
+     ["correct", "correct", "wrong", "wrong"]),
+    ("divide_by 1: the scaled row is the scores row copied", DIVIDE_BY_1,
+     {"scores": "1 7 4", "scaled": "1 7 4", "weights": "0.002 0.95 0.047", "output": "0.049 0.997"},
+     ["partial", "partial", "follow_through", "follow_through"]),  # 7 copied: that cell earns nothing
+    ("a slip carried through real arithmetic still earns follow-through", CAT,
+     {"scores": "1 6 5", "scaled": "0.707 4.243 3.536", "weights": "0.019 0.657 0.324", "output": "0.343 0.981"},
+     ["partial", "follow_through", "follow_through", "follow_through"]),
+    ("one open key (causal first row): its weight 1 needs no e^x", CAUSAL,
+     {"scores": "5 0 0", "scaled": "3.536 0 0", "weights": "1 0 0", "output": "1 0"},
+     ["wrong", "follow_through", "correct", "correct"]),
+]
+
+
+@pytest.mark.parametrize(("name", "text", "typed", "verdicts"), TRIVIAL, ids=[case[0] for case in TRIVIAL])
+def test_work_that_needs_no_arithmetic_of_its_stage_earns_no_follow_through(run_cli, tmp_path, name, text, typed, verdicts):
+    import json
+
+    (tmp_path / "set.yaml").write_text(text, encoding="utf-8")
+    row = "a" if "causal" in text else "c"
+    lines = ", ".join(f"{stage}: '{line}'" for stage, line in typed.items())
+    (tmp_path / "kim.yaml").write_text(f"student: kim\nanswers:\n  c:\n    {row}: {{{lines}}}\n", encoding="utf-8")
+    result = run_cli("grade", str(tmp_path / "kim.yaml"), "--problems", str(tmp_path / "set.yaml"), "--json", str(tmp_path / "g.json"))
+    assert result.exit_code == 0, result.output
+    (student,) = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))["students"]
+    assert [item["verdict"] for item in student["report"]["items"]] == verdicts, student["report"]["items"]

@@ -41,6 +41,17 @@ def test_hint_case_reproduces(case):
     assert g.run_hint(case) == case["line"]
 
 
+@pytest.mark.parametrize("case", GOLDEN["commands"], ids=lambda c: repr(c["text"]))
+def test_command_case_reproduces(case):
+    assert g.run_command(case["text"]) == case["command"]
+
+
+def test_the_command_cases_cover_each_answer_and_pythons_whitespace():
+    assert {c["command"] for c in GOLDEN["commands"]} == {"quit", "hint", "empty", None}
+    texts = "".join(c["text"] for c in GOLDEN["commands"])
+    assert {"\x1c", "\x1f", "\x85", "\ufeff", "\u3000"} <= set(texts)
+
+
 @pytest.mark.parametrize("case", GOLDEN["signs"], ids=lambda c: f"{c['kind']}{c['args']}")
 def test_sign_case_reproduces(case):
     assert g.run_sign(case) == case["sign"]

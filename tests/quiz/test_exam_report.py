@@ -84,3 +84,65 @@ def test_a_full_standard_output_does_not_lose_the_report(tmp_path):
     assert result.stderr.strip().splitlines() == ["error: cannot write to standard output: No space left on device; free some space, or send the output somewhere else"]
     saved = json.loads(report.read_text("utf-8"))
     assert [i["verdict"] for i in saved["items"]][:4] == ["correct"] * 4
+
+
+# --- what a typed line asks for: the one trimming rule the page shares (answers.command) -----
+
+COMMAND_LINES = [
+    ("\x1c?\x1f", "hint"),  # information separators are whitespace to str.strip
+    ("\x85hint\x85", "hint"),  # NEL too
+    ("\u3000ｈｉｎｔ\u3000", "hint"),  # a Korean keyboard's full-width letters and space
+    ("\xa0Q\u2029", "quit"),
+    ("\ufeff?", "answer"),  # a byte-order mark is not whitespace: read as a row, and refused
+    ("\u200bq", "answer"),
+]
+
+
+@pytest.mark.parametrize(("line", "asks"), COMMAND_LINES, ids=[repr(line) for line, _ in COMMAND_LINES])
+def test_the_quiz_reads_a_command_after_pythons_whitespace_only(run_cli, tmp_path, line, asks):
+    report = tmp_path / "r.json"
+    result = run_cli(*EXAM, "--report", str(report), input=f"{line}\n1 6 4\nq\n")
+    assert result.exit_code == 0, result.output
+    saved = json.loads(report.read_text("utf-8"))
+    if asks == "quit":
+        assert saved["items"][0]["verdict"] == "missing"  # stopped before any answer
+        return
+    assert saved["items"][0]["verdict"] == "correct"  # the next line was the answer
+    assert saved["items"][0]["hints"] == (1 if asks == "hint" else 0)
+    if asks == "answer":
+        assert "Try again (? for a hint, q to stop)." in result.output  # a sentence, not a hint
+
+
+# --- practice's note: a right row that shows early rounding -------------------------------
+
+ONE_PLACE = (
+    "problems:\n  - id: c\n    tokens: [a, b, c]\n    Q: [[2, 1], [1, 2], [1, 3]]\n    K: [[1, 0], [0, 2], [1, 1]]\n"
+    "    V: [[1, 0], [0, 1], [1, 1]]\n    rows: [c]\n    decimals: 1\n"
+)
+
+
+@pytest.mark.parametrize(
+    ("scaled", "note"),
+    [
+        ("0.7 4.3 2.9", "you divided by √2 rounded to 1 decimal place (1.4). Keep √2 to at least 3 decimal places."),
+        ("0.7 4.2 2.8", None),  # worked as asked: no note
+        ("0.71 4.24 2.83", None),  # more places than asked, right: no note
+    ],
+)
+def test_practice_notes_early_rounding_in_a_right_row_and_keeps_the_marks(run_cli, tmp_path, scaled, note):
+    path = tmp_path / "set.yaml"
+    path.write_text(ONE_PLACE, encoding="utf-8")
+    report = tmp_path / "r.json"
+    result = run_cli("quiz", str(path), "--report", str(report), input=f"1 6 4\n{scaled}\nq\n")
+    assert result.exit_code == 0, result.output
+    said = " ".join(result.output.split())
+    items = json.loads(report.read_text("utf-8"))["items"]
+    assert (items[1]["verdict"], items[1]["points"]) == ("correct", 1)  # the marks are unchanged
+    if note is None:
+        assert "habit" not in said
+        return
+    assert f"Marked right (within the tolerance), but the numbers show a habit to fix. Rounded too soon: {note}" in said
+    ko = run_cli("quiz", str(path), "--lang", "ko", input=f"1 6 4\n{scaled}\nq\n")
+    assert "고칠 습관이 보입니다" in ko.output
+    exam = run_cli("quiz", str(path), "--exam", input=f"1 6 4\n{scaled}\nq\n")
+    assert "habit" not in exam.output  # an exam shows nothing until the summary

@@ -49,6 +49,14 @@ FORMAT_CASES = [
 ]
 
 
+# what a typed line asks for (answers.command): the quiz's trimming, which the page must share
+COMMAND_TEXTS = [
+    "?", "hint", "q", "quit", "", " ", "\t?\n", "HINT", "Quit", "Q", "？", "ｈｉｎｔ", "ｑ", "\u3000?\u3000",
+    "\x1c?", "?\x1f", "\x1d\x1eq", "\ufeff?", "?\ufeff", "\x85hint\x85", "\xa0q\xa0", "\u2028?\u2029",
+    "\u200b?", "\u1680quit\u205f", "\u2000\u200a?\u202f", "\x0b\x0c?\r", "\x1c", "\x85", "\ufeff",
+    "? ?", "h int", "hint.", "?1", "1 6 4", "qq", "İ", "ǫ", "\u00adq", "q\u0301",
+]
+
 SIGN_CASES = [
     ("dot", [["0.248", "1"], ["0.248", "1"], ["0.503", "1"]], 1.0, 3),
     ("dot", [["0.023", "1"], ["0.786", "0"], ["0.191", "1"]], 0.2140, 3),
@@ -159,6 +167,20 @@ def marking_cases() -> list[dict]:
         {"scores": "0 0 0", "scaled": "0 0 0", "weights": "0.333 0.333 0.333", "output": "0.667 0.667"})  # fmt: skip
     add("cat-fish/먹었다: zero scores, zero scaled (trivial carry, exam)", cat, "먹었다",
         {"scores": "0 0 0", "scaled": "0 0 0", "weights": "0.333 0.333 0.333", "output": "0.667 0.667"}, "exam")  # fmt: skip
+    # one-hot work from a wrong row: scaled from 0 100 0 is divided (follow-through), but the
+    # one-hot weights it gives and the copied row of V need no e^x and no sum (no follow-through)
+    for mode in ("exam", "practice"):
+        add(f"cat-fish/먹었다: one-hot weights and a copied row of V (trivial carry, {mode})", cat, "먹었다",
+            {"scores": "0 100 0", "scaled": "0 70.711 0", "weights": "0 1 0", "output": "0 1"}, mode)  # fmt: skip
+    add("cat-fish/먹었다: a one-hot weights row typed, its row of V copied (exam)", cat, "먹었다",
+        {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "0 0 1", "output": "1 1"}, "exam")  # fmt: skip
+    # right within the tolerance, but rounded too soon: practice adds a note, the marks stay
+    add("cat-fish/먹었다: weights from scaled scores rounded to 1 place, within the tolerance (note)", cat, "먹었다",
+        {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "0.024 0.783 0.193", "output": "0.217 0.976"})  # fmt: skip
+    add("cat-fish/먹었다: scaled rounded to 1 place, then its weights (note)", cat, "먹었다",
+        {"scores": "1 6 4", "scaled": "0.7 4.2 2.8", "weights": "0.024 0.783 0.193"})  # fmt: skip
+    add("cat-fish/먹었다: the same weights in an exam (no note)", cat, "먹었다",
+        {"scores": "1 6 4", "scaled": "0.707 4.243 2.828", "weights": "0.024 0.783 0.193"}, "exam")  # fmt: skip
     # every answer syntax on the chapter's row
     add("cat-fish/먹었다: full-width, roots, e^x and percentages", cat, "먹었다",
         {"scores": "１ ６ ４", "scaled": "1/√2, 6/√2, 4/√2", "weights": "e^0.707/88.538 e^4.243/88.538 e^2.828/88.538",
@@ -208,7 +230,7 @@ def choose_dom(cases: list[dict]) -> None:
             continue
         items = case["expected"]["items"]
         found = {f"verdict:{i['verdict']}" for i in items} | {f"diagnosis:{i['diagnosis']}" for i in items if i["diagnosis"]}
-        if found - wanted or "syntax" in case["name"] or "masked" in case["name"] or "full-width" in case["name"]:
+        if found - wanted or "syntax" in case["name"] or "masked" in case["name"] or "full-width" in case["name"] or "(note)" in case["name"]:
             case["dom"] = True
             wanted |= found
 
@@ -223,6 +245,7 @@ def main() -> None:
         "format": [{"x": x, "decimals": d, **g.run_format(x, d)} for x, d in FORMAT_CASES],
         "marking": cases,
         "hints": hint_cases(),
+        "commands": [{"text": text, "command": g.run_command(text)} for text in COMMAND_TEXTS],
         "signs": [
             {"kind": k, "args": a, "exact": x, "decimals": d, "sign": g.run_sign({"kind": k, "args": a, "exact": x, "decimals": d})}
             for k, a, x, d in SIGN_CASES

@@ -248,6 +248,76 @@ def test_export_variants_prints_a_fairness_summary_to_standard_error(tmp_path):
     )
     assert done.returncode == 0, done.stderr
     said = " ".join(done.stderr.split())  # long lines wrap to the terminal's width
-    assert said.startswith("3 variants, each fair to its source: the largest weight runs ")
-    assert "the largest e^x" in said and "no weights row rounds to one-hot" in said
+    assert said.startswith("3 variants, each checked against its source: the largest weight runs ")
+    assert "the largest e^x" in said and "no weights row rounds to one-hot or is uniform" in said
+    assert "no two variants share their numbers or any asked stage's answers" in said  # only what was checked
     assert out.exists() and "variant 9001" in out.read_text(encoding="utf-8")
+
+
+# --- variants of a batch are pairwise distinct; the band holds on every row -----------------
+
+from hypothesis import HealthCheck, given, settings  # noqa: E402
+from hypothesis import strategies as st  # noqa: E402
+
+from attn_tutor.core.model import ProblemSet  # noqa: E402
+from attn_tutor.variants import fairness as fair_rules  # noqa: E402
+from attn_tutor.variants.generate import random_problem  # noqa: E402
+from attn_tutor.variants.sheets import make_sheets  # noqa: E402
+
+random_sets = st.builds(
+    lambda seed, tokens, dim, causal, decimals: ProblemSet(
+        problems=(random_problem(seed, tokens=tokens, dim=dim, causal=causal)._replace(decimals=decimals),)
+    ),
+    st.integers(0, 10_000), st.integers(2, 4), st.sampled_from([1, 2, 3]), st.booleans(), st.integers(1, 3),
+)  # fmt: skip
+
+
+@settings(max_examples=8, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(random_sets, st.integers(0, 999))
+def test_a_batchs_variants_differ_in_givens_and_in_every_asked_stages_answers(problem_set, seed):
+    from attn_tutor.core.errors import AttnTutorError
+
+    try:
+        sheets = make_sheets(problem_set, variants=4, seed=seed)
+    except AttnTutorError as error:  # a small source says how many it has, and that many can be made
+        (finding,) = error.problems
+        if finding.key == "generate.no_fair_variant":
+            return  # no fair variant at all: said so (the generator's own rule, tested above)
+        assert finding.key == "generate.too_few_variants" and 1 <= finding.args["count"] < 4
+        sheets = make_sheets(problem_set, variants=finding.args["count"], seed=seed)
+    assert len({sheet.variant for sheet in sheets}) == len(sheets)
+    (source,) = problem_set.problems
+    facts = fair_rules.source_facts(source)
+    low, high = facts.band
+    keys = []
+    for sheet in sheets:
+        (problem,) = sheet.problem_set.problems
+        key = (fair_rules.givens(problem), fair_rules.answer_key(problem))
+        for earlier in keys:
+            assert key[0] != earlier[0]
+            for (stage, mine), (_, theirs) in zip(key[1], earlier[1]):
+                assert not mine or mine != theirs, (stage, sheet.variant)
+        keys.append(key)
+        solution = engine.solve(problem)  # the band, on every query row (asked or not)
+        for head in solution.heads:
+            scaled = head.scaled[head.mask]
+            assert low - 1e-9 <= scaled.min() and scaled.max() <= high + 1e-9, (sheet.variant, scaled)
+
+
+def test_a_source_with_too_few_distinct_variants_says_how_many_it_has(run_cli, tmp_path):
+    path = tmp_path / "tiny.yaml"
+    path.write_text(
+        "problems:\n  - id: tiny\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 1], [0, 1]]\n    V: [[1, 0], [0, 1]]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "sheets.md"
+    result = run_cli("export", str(path), "-f", "md", "--variants", "10", "--seed", "42", "-o", str(out))
+    said = " ".join(result.output.split())
+    assert result.exit_code == 1, result.output
+    assert "problem tiny has only 2 variants that are fair and differ from each other" in said
+    assert "ask for at most 2 variants" in said
+    assert not out.exists()  # nothing half-written
+    ko = run_cli("export", str(path), "-f", "md", "--variants", "10", "--seed", "42", "-o", str(out), "--lang", "ko")
+    assert ko.exit_code == 1 and "변형은 2개뿐입니다" in " ".join(ko.output.split())
+    fine = run_cli("export", str(path), "-f", "md", "--variants", "2", "--seed", "42", "-o", str(out))
+    assert fine.exit_code == 0, fine.output

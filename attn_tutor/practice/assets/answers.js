@@ -513,5 +513,21 @@
     return values;
   }
 
-  AT.answers = { AnswerError, parseRow, parseCells, short, MAX_LENGTH };
+  // answers.command: "quit", "hint", "empty" or null (an answer) — NFKC, stripped of Python's
+  // whitespace at both ends (str.strip: U+001C-1F and U+0085 are whitespace, U+FEFF is not), lowercased.
+  const QUIT = ["q", "quit"];
+  const HINT = ["?", "hint"];
+  function command(text) {
+    const chars = Array.from(text.normalize("NFKC"));
+    let start = 0, end = chars.length;
+    while (start < end && isSpace(chars[start])) start++;
+    while (end > start && isSpace(chars[end - 1])) end--;
+    const word = chars.slice(start, end).join("").toLowerCase();
+    if (!word) return "empty";
+    if (QUIT.includes(word)) return "quit";
+    if (HINT.includes(word)) return "hint";
+    return null;
+  }
+
+  AT.answers = { AnswerError, parseRow, parseCells, short, command, MAX_LENGTH };
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});

@@ -147,6 +147,15 @@
 
   function ptp(values) { return values.length ? Math.max(...values) - Math.min(...values) : 0; }
 
+  // carrying._one_hot: within `limit` of a row of zeros with one 1 (at the first largest cell).
+  function oneHot(weights, limit) {
+    if (!weights.length || !weights.every(Number.isFinite)) return false;
+    let top = 0;
+    weights.forEach((w, i) => { if (w > weights[top]) top = i; });
+    return weights.every((w, i) => Math.abs(w - (i === top ? 1.0 : 0.0)) <= limit);
+  }
+
+  // carrying.trivial_carry: no follow-through for work that needs none of its stage's arithmetic.
   function trivialCarry(solution, row, stage, previous) {
     const before = previousStage(stage);
     const flags = [];
@@ -154,12 +163,21 @@
     const exact = stageRow(solution, before, row);
     const marked = markedCells(solution, row, before);
     const limit = stageTolerance(solution, before) + EPS;
+    const oneHotLimit = stageTolerance(solution, "weights") + EPS;
+    const carried = stage !== "output" ? carryForward(solution, row, stage, previous) : null;
     segments(solution, stage).forEach((seg, h) => {
       const head = solution.heads[h];
-      const values = slice(previous, prevSegs[h]).filter((_, j) => head.mask[row][j]);
-      const zeros = values.every((v) => Math.abs(v) <= EPS);
-      const constant = values.length === 0 || ptp(values) <= EPS;
-      let trivial = stage === "scaled" ? zeros : stage === "weights" ? constant : zeros || constant;
+      const open = head.mask[row];
+      const values = slice(previous, prevSegs[h]).filter((_, j) => open[j]);
+      let trivial;
+      if (stage === "scaled") {
+        const made = slice(carried, seg).filter((_, j) => open[j]);
+        trivial = made.every((v, j) => Math.abs(v - values[j]) <= EPS);
+      } else {
+        const weights = stage === "weights" ? slice(carried, seg).filter((_, j) => open[j]) : values;
+        trivial = weights.length === 0 || ptp(weights) <= EPS || oneHot(weights, oneHotLimit);
+        if (stage === "output") trivial = trivial || values.every((v) => Math.abs(v) <= EPS);
+      }
       if (trivial) {  // only a wrong row trivialises: a right one (all scores truly equal) is carried as usual
         let right = true;
         for (let i = prevSegs[h][0]; i < prevSegs[h][1]; i++) {
@@ -500,6 +518,40 @@
     if (item.diagnosis === null) return null;
     const found = item.diagnosis_detail;
     if (item.diagnosis !== "rounding" || !found) return t(`grading.diagnosis.${item.diagnosis}`);
+    return roundingSentence(found, t);
+  }
+
+  // grading.early_rounding: what a right row shows was rounded too soon (practice's note), else null.
+  function earlyRounding(solution, row, item, own) {
+    if (item.verdict !== "correct" || item.given === null) return null;
+    const stage = item.stage, decimals = solution.decimals;
+    const cells = markedCells(solution, row, stage).map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
+    const shown = (values) => cells.map((i) => AT.numbers.roundHalfUp(values[i], decimals));
+    const same = (a, b) => a.every((v, i) => v === b[i]);
+    const given = shown(item.given);
+    if (same(given, shown(stageRow(solution, stage, row)))) return null;
+    let found = exactMistakes(solution, row, stage).filter((m) => m.code === "rounding");
+    const before = previousStage(stage);
+    const basis = own && before !== null && before in own ? own[before] : null;
+    if (basis !== null) {
+      const carried = carryForward(solution, row, stage, basis);
+      found = found.concat(ownMistakes(solution, row, stage, basis, carried, null).filter((m) => m.code === "rounding"));
+    }
+    for (const m of found) {
+      const right = shown(m.right);
+      if (!same(shown(m.made), given) || same(right, given)) continue;
+      let keep = MAX_KEEP;
+      for (let places = m.rounding.places + 1; places <= MAX_KEEP; places++) {
+        const made = m.remake(places);
+        if (made === null || same(shown(made), right)) { keep = places; break; }
+      }
+      return Object.assign({}, m.rounding, { keep });
+    }
+    return null;
+  }
+
+  // grading.rounding_sentence: which number was rounded, to how many places, and how many to keep.
+  function roundingSentence(found, t) {
     const places = (n) => (n === 0 || n === 1 ? t(`grading.places_${n}`) : t("grading.places", { n }));
     return t(`grading.rounding.${found.kind}`, {
       places: places(found.places), keep: places(found.keep),
@@ -532,6 +584,7 @@
     scale, softmax, studentExps, mix, npSum,
     previousStage, segments, rowWidth, openCells, markedCells, stageRow,
     carryForward, trivialCarry, advance, mistakenRows, markStage, markRow, score, explanation,
+    earlyRounding, roundingSentence,
     stageTolerance, matchWindow,
   };
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});

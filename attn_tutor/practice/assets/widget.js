@@ -315,6 +315,7 @@
       else lines.push(el("p", { class: "cell-follow", text: t("quiz.cell_follow", Object.assign({ carried: numbers.fmtGiven(item.carried[i], d) }, args)) }));
     });
     if (item.diagnosis !== null) lines.push(el("p", { class: "diagnosis", "data-diagnosis": item.diagnosis, text: marking.explanation(item, t) }));
+    if (item.early) lines.push(el("p", { class: "early-rounding", "data-note": "early-rounding", text: t("quiz.early_rounding_note", { sentence: marking.roundingSentence(item.early, t) }) }));
     if (item.verdict !== "correct") lines.push(el("p", { text: t("quiz.go_on") }));
     const head = el("tr", {}, el("th", { scope: "col", text: "" }), ...labels.map((l) => el("th", { scope: "col", text: l })));
     const yours = el("tr", {}, el("th", { scope: "row", text: t("page.your_row") }), ...item.cells.map((cell, i) => {
@@ -352,13 +353,13 @@
     const check = (stage) => {
       const b = blocks[stage];
       const text = b.input.value;
-      const command = text.normalize("NFKC").trim().toLowerCase();
+      const command = answers.command(text);  // the quiz's rule (answers.command)
       rs.typed[stage] = text;
-      if (command === "?" || command === "hint") {
+      if (command === "hint") {
         b.input.value = "";
         return hint(stage);
       }
-      if (!command) {
+      if (command === "empty") {
         b.message.replaceChildren(b.hints, el("p", { class: "error", text: t("quiz.empty") }));
         return;
       }
@@ -371,6 +372,7 @@
         return;
       }
       const item = marking.markStage(solution, row, stage, values, rs.own, { hints: rs.hints[stage] || 0 });
+      item.early = marking.earlyRounding(solution, row, item, rs.own);  // practice's note (marks unchanged)
       rs.items[stage] = item;
       rs.own = marking.advance(solution, row, stage, values, rs.own, "practice");
       rs.hintBasis = item.verdict === "correct" || item.verdict === "follow_through" ? rs.own : {};
