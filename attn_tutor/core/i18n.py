@@ -871,7 +871,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     # fair: a tolerance tighter than the printed answer (attn_tutor.problems.load)
     "problems.tolerance_below_half": (
         "{path} is {text}, less than half a unit in the last of decimals: {decimals} places ({half}), so a student who types the answer exactly as printed would be marked wrong; leave tolerance out to use the default that fits decimals, or make it at least {half}",
-        "{path}은(는) decimals: {decimals}자리의 마지막 자리 반 단위({half})보다 작은 {text}입니다. 이대로면 인쇄된 답을 그대로 쓴 학생도 오답 처리됩니다. tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 {half} 이상으로 하세요",
+        "{path}[은] decimals: {decimals}자리의 마지막 자리 반 단위({half})보다 작은 {text}입니다. 이대로면 인쇄된 답을 그대로 쓴 학생도 오답 처리됩니다. tolerance를 빼서 decimals에 맞춘 기본값을 쓰거나 {half} 이상으로 하세요",
     ),
     "problems.tolerance_tight": (
         "problem {id}: tolerance {tolerance} is tighter than decimals: {decimals} allows (rounding as asked and carrying the rounded numbers moves the {stage} by up to {needed}), so answers worked correctly may be marked wrong; leave tolerance out to use the default that fits decimals, or raise it",
