@@ -2,7 +2,7 @@
 
 The packages stand in one order; each imports only those below it, packages on one
 level do not import each other, no module imports a ``_private`` name of another,
-and no import hides inside a function except numpy, yaml, rich and typst (start-up)
+and no import hides inside a function except numpy, yaml, rich, typst and pikepdf (start-up)
 and the two named below.
 """
 
@@ -27,7 +27,7 @@ LEVELS = (
     ("cli",),
 )
 LEVEL = {package: n for n, packages in enumerate(LEVELS) for package in packages}
-LAZY = ("numpy", "yaml", "rich", "typst")
+LAZY = ("numpy", "yaml", "rich", "typst", "pikepdf")
 LAZY_ALLOWED = {
     # (module, imported): why it is imported inside a function
     ("attn_tutor.cli.help", "typer.rich_utils"): "typer's rich help imports rich: only when help is shown",
