@@ -105,41 +105,55 @@ def _font_files(folders: list[Path]) -> list[Path]:
     return files
 
 
-_loaded: dict[tuple[str, ...], tuple[tuple[str, str], ...]] = {}
-
-
 def _loadable(folders: list[Path]) -> tuple[tuple[str, str], ...]:
-    """(family, file) of every face in ``folders`` that Typst can load (once per process)."""
-    key = tuple(str(f) for f in folders if f.is_dir())
-    if key not in _loaded:
-        import typst
+    """(family, file) of every face in ``folders`` that Typst can load."""
+    key = [str(f) for f in folders if f.is_dir()]
+    if not key:
+        return ()
+    import typst
 
-        found = typst.Fonts(include_system_fonts=False, include_embedded_fonts=False, font_paths=list(key)).fonts() if key else []
-        _loaded[key] = tuple(sorted({(face.family, str(face.path)) for face in found if face.path}))
-    return _loaded[key]
+    found = typst.Fonts(include_system_fonts=False, include_embedded_fonts=False, font_paths=key).fonts()
+    return tuple(sorted({(face.family, str(face.path)) for face in found if face.path}))
+
+
+_searched: dict[tuple[Path, ...], tuple[tuple[str, Path] | None, tuple[Path, ...]]] = {}
+
+
+def _search(dirs: tuple[Path, ...]) -> tuple[tuple[str, Path] | None, tuple[Path, ...]]:
+    """The Hangul font of :func:`hangul_font` and the damaged files passed over on the way (once per process)."""
+    if dirs in _searched:
+        return _searched[dirs]
+    rank = {family: n for n, (family, _) in enumerate(HANGUL_FONTS)}
+    hinted = {name for _, names in HANGUL_FONTS for name in names}
+    skipped: list[Path] = []
+    found = None
+    for tier in _font_tiers(list(dirs)):
+        faces = _loadable(tier)
+        loaded = {os.path.realpath(path) for _, path in faces}
+        skipped += [
+            f
+            for f in _font_files(tier)
+            if (f.name.lower() in hinted or f.parent == BUNDLED_FONTS) and os.path.realpath(f) not in loaded
+        ]
+        best = min((face for face in faces if face[0] in rank), key=lambda face: (rank[face[0]], face[1]), default=None)
+        if best is not None:
+            found = best[0], Path(best[1]).parent
+            break
+    _searched[dirs] = found, tuple(skipped)
+    return _searched[dirs]
 
 
 def hangul_font(dirs: list[Path] | None = None, *, skipped: list[Path] | None = None) -> tuple[str, Path] | None:
     """The first Hangul font that loads: its family and the folder holding it; None if there is none.
 
     Fonts are checked by loading them (Typst's own reader), not by their names: a damaged
-    ``NanumGothic.ttf`` is passed over, and appended to ``skipped`` when given.
+    ``NanumGothic.ttf`` is passed over, and appended to ``skipped`` when given. Folders are
+    searched in tiers (:func:`font_dirs`); within one, the family earliest in :data:`HANGUL_FONTS` wins.
     """
-    rank = {family: n for n, (family, _) in enumerate(HANGUL_FONTS)}
-    hinted = {name for _, names in HANGUL_FONTS for name in names}
-    for tier in _font_tiers(font_dirs() if dirs is None else dirs):
-        faces = _loadable(tier)
-        if skipped is not None:
-            loaded = {os.path.realpath(path) for _, path in faces}
-            skipped += [
-                f
-                for f in _font_files(tier)
-                if (f.name.lower() in hinted or f.parent == BUNDLED_FONTS) and os.path.realpath(f) not in loaded
-            ]
-        best = min((face for face in faces if face[0] in rank), key=lambda face: (rank[face[0]], face[1]), default=None)
-        if best is not None:
-            return best[0], Path(best[1]).parent
-    return None
+    found, passed_over = _search(tuple(font_dirs() if dirs is None else dirs))
+    if skipped is not None:
+        skipped += passed_over
+    return found
 
 
 def has_hangul(text: str) -> bool:
@@ -356,6 +370,7 @@ def _all_text(blocks: list[Block]) -> str:
     return "\n".join(parts)
 
 
+_told: set[Path] = set()
 CHUNK_CHARS = 120_000  # Typst source typeset at once (about 35 pages): Typst's memory grows with it
 
 
@@ -370,8 +385,9 @@ def _pages(blocks: list[Block]) -> list[list[Block]]:
     return pages
 
 
-def _chunks(bodies: list[str], limit: int = CHUNK_CHARS) -> list[list[str]]:
-    """Consecutive pages' sources, packed while they stay under ``limit`` (a page longer is a chunk alone)."""
+def _chunks(bodies: list[str]) -> list[list[str]]:
+    """Consecutive pages' sources, packed while they stay under :data:`CHUNK_CHARS` (a longer page is a chunk alone)."""
+    limit = CHUNK_CHARS
     chunks: list[list[str]] = []
     size = 0
     for body in bodies:
@@ -395,8 +411,9 @@ def render_pdf(
     """
     skipped: list[Path] = []
     found = hangul_font(font_dirs_, skipped=skipped)
-    if skipped:
-        for path in skipped:
+    for path in skipped:
+        if path not in _told:  # once a run, not once a hand-back sheet
+            _told.add(path)
             terminal.plain(t("export.font_unreadable", lang, path=str(path)), stderr=True)
     if found is None and has_hangul(_all_text(blocks) + title):
         searched = ", ".join(str(d) for d in (font_dirs() if font_dirs_ is None else font_dirs_))
