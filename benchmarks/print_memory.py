@@ -55,10 +55,10 @@ def _rss(pid: int) -> int:
         return 0
 
 
-def run(command: list[str], env: dict[str, str]) -> tuple[float, int]:
+def run(command: list[str], env: dict[str, str], cwd: str) -> tuple[float, int]:
     """(wall seconds, peak bytes of the process tree) of one run of ``command``."""
     start = time.perf_counter()
-    process = subprocess.Popen(command, env=env, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    process = subprocess.Popen(command, env=env, cwd=cwd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     peak = 0
     while True:
         done, status, usage = os.wait4(process.pid, os.WNOHANG)
@@ -98,7 +98,7 @@ def main() -> None:
                     out = Path(tmp) / f"{name}-{n}.pdf"
                     command = [sys.executable, "-m", "attn_tutor", "export", "-f", "pdf", "--variants", str(n), "--seed", "1"]
                     command += ["--lang", args.lang, "-o", str(out), "--force", *part]
-                    wall, peak = run(command, env)
+                    wall, peak = run(command, env, tmp)  # not from a checkout: -m would import its attn_tutor first
                     size = out.stat().st_size
                     results.setdefault((name, n), []).append((wall, peak, size))
                     print(f"round {round_ + 1} {name:>8} N={n:<4} {wall:7.2f} s  {peak / 2**20:8.1f} MiB  {size / 2**20:7.2f} MiB PDF",
