@@ -94,6 +94,20 @@ def test_the_package_font_comes_last_and_a_font_the_user_names_first(tmp_path, m
     assert typst_render.hangul_font() == ("Noto Sans CJK KR", mine)  # and the folder the user names wins over both
 
 
+@pytest.mark.parametrize("damage", ["random bytes", "cut short"])
+def test_a_damaged_font_the_user_names_is_said_and_passed_over(run_cli, tmp_path, damage):
+    mine = tmp_path / "my-fonts"
+    mine.mkdir()
+    data = BUNDLED.read_bytes()
+    (mine / "NanumGothic.ttf").write_bytes(bytes(range(256)) * 4000 if damage == "random bytes" else data[: len(data) // 3])
+    out = tmp_path / "sheet.pdf"
+    result = run_cli("export", "-o", str(out), "--lang", "ko", env={"ATTN_TUTOR_FONT_DIRS": str(mine)})
+    said = "".join(result.output.split())
+    assert result.exit_code == 0, result.output
+    assert "".join(f"글꼴 파일을 건너뜁니다: {mine / 'NanumGothic.ttf'}".split()) in said
+    assert out.read_bytes().startswith(b"%PDF-") and b"NotoSansCJKkr" in out.read_bytes()  # printed in a font that loads
+
+
 def test_a_damaged_package_font_with_no_other_is_named_then_refused(run_cli, tmp_path, monkeypatch):
     broken = tmp_path / "fonts"
     broken.mkdir()
