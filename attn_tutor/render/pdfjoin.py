@@ -20,17 +20,16 @@ import io
 import re
 from collections.abc import Callable
 
+FOOTER_PAGES = 1000  # footers typeset at once (each batch embeds its digits once)
 
-def join(parts: list[bytes], footers: Callable[[int], bytes]) -> bytes:
-    """One PDF of ``parts``' pages; ``footers(pages)`` is a PDF of that many pages holding only
-    each page's footer (its number), laid over the joined pages."""
+
+def join(parts: list[bytes], footers: Callable[[int, int, int], bytes]) -> bytes:
+    """One PDF of ``parts``' pages; ``footers(first, pages, total)`` is a PDF of ``pages`` pages holding
+    only the footers (the numbers) of pages ``first`` ... of ``total``, laid over the joined pages."""
     import pikepdf
 
     sources = [pikepdf.Pdf.open(io.BytesIO(part)) for part in parts]
     total = sum(len(source.pages) for source in sources)
-    numbers = pikepdf.Pdf.open(io.BytesIO(footers(total)))
-    if len(numbers.pages) != total:
-        raise ValueError(f"{len(numbers.pages)} footers for {total} pages")
     out = pikepdf.Pdf.new()
     first = sources[0]
     outlines: list[pikepdf.Dictionary] = []
@@ -39,11 +38,16 @@ def join(parts: list[bytes], footers: Callable[[int], bytes]) -> bytes:
         tree = source.Root.get("/Outlines")
         if tree is not None and "/First" in tree:
             outlines.append(out.copy_foreign(tree))  # its page references are the pages just copied
-    for page, footer in zip(out.pages, numbers.pages):
-        # the footer as a form laid over the page (a name of our own: add_overlay's are random)
-        page.add_resource(out.copy_foreign(footer.as_form_xobject()), pikepdf.Name.XObject, pikepdf.Name("/PageNumber"))
-        page.contents_add(out.make_stream(b"q\n"), prepend=True)
-        page.contents_add(out.make_stream(b"Q\nq /PageNumber Do Q\n"))
+    for start in range(0, total, FOOTER_PAGES):
+        count = min(FOOTER_PAGES, total - start)
+        numbers = pikepdf.Pdf.open(io.BytesIO(footers(start + 1, count, total)))
+        if len(numbers.pages) != count:
+            raise ValueError(f"{len(numbers.pages)} footers for {count} pages")
+        for page, footer in zip(out.pages[start : start + count], numbers.pages):
+            # the footer as a form laid over the page (a name of our own: add_overlay's are random)
+            page.add_resource(out.copy_foreign(footer.as_form_xobject()), pikepdf.Name.XObject, pikepdf.Name("/PageNumber"))
+            page.contents_add(out.make_stream(b"q\n"), prepend=True)
+            page.contents_add(out.make_stream(b"Q\nq /PageNumber Do Q\n"))
     _join_outlines(out, outlines)
     out.Root.PageLabels = pikepdf.Dictionary(Nums=pikepdf.Array([0, pikepdf.Dictionary(S=pikepdf.Name.D, St=1)]))
     for key in ("/Lang", "/ViewerPreferences"):

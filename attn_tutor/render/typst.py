@@ -277,12 +277,14 @@ def _block(block: Block) -> str:
     raise TypeError(f"cannot draw {type(block).__name__} with Typst")
 
 
-def _head(*, title: str, lang: str, paper: str, font: str | None, numbered: bool = True) -> str:
-    """The document's settings: page, fonts, headings; ``numbered``: the footer's "page / pages"."""
+NUMBERED = '"1 / 1"'  # the footer: "page / pages"
+
+
+def _head(*, title: str, lang: str, paper: str, font: str | None, numbering: str = NUMBERED) -> str:
+    """The document's settings: page, fonts, headings, and the pages' ``numbering`` (Typst: a pattern or none)."""
     families = ([font] if font else []) + list(EMBEDDED_FALLBACK)
     fonts = "(" + ", ".join(string(f) for f in families) + ",)"
     mono = "(" + ", ".join(string(f) for f in [MONO, *([font] if font else []), *EMBEDDED_FALLBACK]) + ",)"
-    numbering = '"1 / 1"' if numbered else "none"
     head = [
         "// A worksheet made by attn-tutor.",
         f"#set document(title: {string(title)}, date: none)",
@@ -307,10 +309,15 @@ def source(blocks: list[Block], *, title: str, lang: str, paper: str = "a4", fon
     return _head(title=title, lang=lang, paper=paper, font=font) + "\n\n".join(_body(blocks)) + "\n"
 
 
-def footers(pages: int, *, title: str, lang: str, paper: str = "a4", font: str | None = None) -> str:
-    """``pages`` empty pages with the document's footers ("1 / 9" ...): laid over the pages of a
-    document typeset in chunks (:func:`render_pdf`), so its numbers run on as in one document."""
-    return _head(title=title, lang=lang, paper=paper, font=font) + f"#box()\n#for _ in range({pages - 1}) {{ pagebreak() }}\n"  # box: the first page in the set font too
+def footers(first: int, pages: int, total: int, *, title: str, lang: str, paper: str = "a4", font: str | None = None) -> str:
+    """``pages`` empty pages holding only the footers of pages ``first``, ``first + 1`` ... of ``total``
+    ("12 / 140", as :data:`NUMBERED` prints them): laid over the pages of a document typeset in
+    chunks (:func:`render_pdf`), so its numbers run on as in one document."""
+    numbering = f'(..n) => numbering({NUMBERED}, n.pos().first(), {total})'
+    return (
+        _head(title=title, lang=lang, paper=paper, font=font, numbering=numbering)
+        + f"#counter(page).update({first})\n#box()\n#for _ in range({pages - 1}) {{ pagebreak() }}\n"
+    )  # box(): the first page is set in the document's font too
 
 
 LINE_MM = 178.0  # the text width of A4 less the margins, a little to spare on Letter
@@ -368,6 +375,18 @@ def _all_text(blocks: list[Block]) -> str:
     for block in blocks:
         walk(tuple(block))
     return "\n".join(parts)
+
+
+def _give_back_memory() -> None:
+    """Hand the memory a chunk freed back to the system (glibc keeps it otherwise, and the heap
+    grows by fragments chunk after chunk: 2.5 MB a chunk); elsewhere nothing to do."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).malloc_trim(0)
+        except (OSError, AttributeError):  # not glibc (musl): no malloc_trim
+            pass
 
 
 _told: set[Path] = set()
@@ -443,10 +462,11 @@ def render_pdf(
 
     if len(chunks) == 1:
         return compile_(_head(**settings) + "\n\n#pagebreak()\n\n".join(chunks[0]) + "\n")
-    head = _head(**settings, numbered=False)
+    head = _head(**settings, numbering="none")
     parts = []
     for chunk in chunks:
         parts.append(compile_(head + "\n\n#pagebreak()\n\n".join(chunk) + "\n"))
         for _ in range(SETTLE):
             compiler.compile(b"", format="pdf", pdf_tags=False)
-    return pdfjoin.join(parts, lambda pages: compile_(footers(pages, **settings)))
+        _give_back_memory()
+    return pdfjoin.join(parts, lambda first, pages, total: compile_(footers(first, pages, total, **settings)))

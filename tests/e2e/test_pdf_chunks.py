@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from helpers.sheets import export_pdf, one_problem_set
 
+from attn_tutor.render import pdfjoin
 from attn_tutor.render import typst as typst_render
 
 pytestmark = pytest.mark.pdf
@@ -59,6 +60,7 @@ def test_a_pdf_typeset_in_chunks_reads_as_the_one_document(run_cli, tmp_path, mo
     monkeypatch.setattr(typst_render, "CHUNK_CHARS", 10**9)
     whole = export_pdf(run_cli, tmp_path / "whole.pdf", *args)
     monkeypatch.setattr(typst_render, "CHUNK_CHARS", 1)  # every page its own chunk
+    monkeypatch.setattr(pdfjoin, "FOOTER_PAGES", 2)  # and the footers typeset two pages at a time
     chunked = export_pdf(run_cli, tmp_path / "chunked.pdf", *args)
     again = export_pdf(run_cli, tmp_path / "again.pdf", *args)
     assert len(fonts(chunked)) > len(fonts(whole))  # it was typeset in chunks: each embeds its fonts
