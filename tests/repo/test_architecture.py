@@ -3,7 +3,7 @@
 The packages stand in one order; each imports only those below it, packages on one
 level do not import each other, no module imports a ``_private`` name of another,
 and no import hides inside a function except numpy, yaml, rich, typst and pikepdf (start-up)
-and the two named below.
+and the few named below.
 """
 
 from __future__ import annotations
@@ -32,6 +32,7 @@ LAZY_ALLOWED = {
     # (module, imported): why it is imported inside a function
     ("attn_tutor.cli.help", "typer.rich_utils"): "typer's rich help imports rich: only when help is shown",
     ("attn_tutor.cli.quiz", "readline"): "importing readline sets the terminal up: only when the quiz is on one",
+    ("attn_tutor.render.typst", "ctypes"): "glibc's malloc_trim after each chunk of a long PDF: only when one is made",
 }
 
 
