@@ -38,16 +38,27 @@ def join(parts: list[bytes], footers: Callable[[int, int, int], bytes]) -> bytes
         tree = source.Root.get("/Outlines")
         if tree is not None and "/First" in tree:
             outlines.append(out.copy_foreign(tree))  # its page references are the pages just copied
+    # each footer a small form laid over its page, under a name of our own (add_overlay's are random);
+    # the streams that wrap the page's own content, and each batch's resources, shared by every page
+    before = out.make_indirect(out.make_stream(b"q\n"))
+    after = out.make_indirect(out.make_stream(b"Q\nq /PageNumber Do Q\n"))
     for start in range(0, total, FOOTER_PAGES):
         count = min(FOOTER_PAGES, total - start)
         numbers = pikepdf.Pdf.open(io.BytesIO(footers(start + 1, count, total)))
         if len(numbers.pages) != count:
             raise ValueError(f"{len(numbers.pages)} footers for {count} pages")
+        resources = shared = None
         for page, footer in zip(out.pages[start : start + count], numbers.pages):
-            # the footer as a form laid over the page (a name of our own: add_overlay's are random)
-            page.add_resource(out.copy_foreign(footer.as_form_xobject()), pikepdf.Name.XObject, pikepdf.Name("/PageNumber"))
-            page.contents_add(out.make_stream(b"q\n"), prepend=True)
-            page.contents_add(out.make_stream(b"Q\nq /PageNumber Do Q\n"))
+            if footer.Resources.unparse() != shared:
+                shared = footer.Resources.unparse()
+                resources = out.copy_foreign(numbers.make_indirect(footer.Resources))
+            form = out.make_stream(
+                footer.Contents.read_bytes(), Type=pikepdf.Name.XObject, Subtype=pikepdf.Name.Form,
+                BBox=pikepdf.Array([float(x) for x in footer.MediaBox]), Resources=resources,
+            )
+            page.add_resource(form, pikepdf.Name.XObject, pikepdf.Name("/PageNumber"))
+            page.contents_add(before, prepend=True)
+            page.contents_add(after)
     _join_outlines(out, outlines)
     out.Root.PageLabels = pikepdf.Dictionary(Nums=pikepdf.Array([0, pikepdf.Dictionary(S=pikepdf.Name.D, St=1)]))
     for key in ("/Lang", "/ViewerPreferences"):
