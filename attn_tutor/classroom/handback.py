@@ -38,8 +38,8 @@ from attn_tutor.core.writing import InputFiles, make_directory, refuse_overwrite
 from attn_tutor.marking.hints import cell_labels
 from attn_tutor.marking.marker import previous_stage, segments
 from attn_tutor.render import html
+from attn_tutor.render import typst as typeset  # its names looked up when used: tests point font_dirs elsewhere
 from attn_tutor.render.blocks import Block, Fields, Heading, Math, Paragraph, Table
-from attn_tutor.render.typst import font_dirs, hangul_font, has_hangul, render_pdf
 from attn_tutor.solve import explain
 from attn_tutor.solve.layout import given_blocks, problem_heading
 
@@ -274,7 +274,7 @@ def render_sheet(blocks: list[Block], title: str, lang: str, format: str = "html
     """A sheet as a self-contained HTML page, or a PDF (A4) typeset by Typst."""
     if format == "pdf":
 
-        return render_pdf(blocks, title=title, lang=lang)
+        return typeset.render_pdf(blocks, title=title, lang=lang)
 
     return html.render(blocks, title=title, lang=lang)
 
@@ -284,8 +284,8 @@ def needs_hangul(names: Sequence[str], columns, lang: str) -> bool:
 
     return (
         lang == "ko"
-        or any(has_hangul(name or "") for name in names)
-        or any(has_hangul(problem + token) for problem, token, _ in columns)
+        or any(typeset.has_hangul(name or "") for name in names)
+        or any(typeset.has_hangul(problem + token) for problem, token, _ in columns)
     )
 
 
@@ -350,8 +350,8 @@ class SheetFiles:
         """Before any file is written: a Hangul font for Korean PDFs, no target that is another output
         (``others``: real path -> its option) or one of the run's ``inputs`` (even with ``--force``),
         every sheet made, and, without ``--force``, none already there."""
-        if self.format == "pdf" and hangul_font() is None and needs_hangul(self.names, columns, self.lang):
-            raise AttnTutorError("export.no_hangul_font", dirs=", ".join(str(d) for d in font_dirs()))
+        if self.format == "pdf" and typeset.hangul_font() is None and needs_hangul(self.names, columns, self.lang):
+            raise AttnTutorError("export.no_hangul_font", dirs=", ".join(str(d) for d in typeset.font_dirs()))
         if self.problems:
             raise AttnTutorError.many(self.problems)
         for target in self.targets:

@@ -1888,6 +1888,13 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "fonts-noto-cjk)이나 나눔고딕(fonts-nanum)을 설치하세요. Windows에는 맑은 고딕(Malgun Gothic), macOS에는 Apple SD Gothic Neo가 "
         "있습니다. 또는 ATTN_TUTOR_FONT_DIRS에 글꼴 폴더를 지정하세요",
     ),
+    # print-flat: a font file that does not load is named, then passed over
+    "export.font_unreadable": (
+        "skipped the font {path}: it does not load as a font (damaged, cut short or not a font file); "
+        "reinstall it, or remove it from the font folder",
+        "글꼴 파일을 건너뜁니다: {path} — 글꼴로 읽히지 않습니다(손상되었거나 잘렸거나 글꼴 파일이 아님). "
+        "다시 설치하거나 글꼴 폴더에서 지우세요",
+    ),
     "export.pdf_failed": (
         "could not typeset the PDF: {reason}; this is a bug in attn-tutor, please report it with the problem file",
         "PDF를 조판하지 못했습니다: {reason}. attn-tutor의 버그이니 문제 파일과 함께 알려 주세요",

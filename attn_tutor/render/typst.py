@@ -11,13 +11,21 @@ same in black and white. A4 by default, or Letter.
 Every text enters the Typst source as a string literal (:func:`string`), never as
 markup, so no token can be read as Typst syntax (``#``, ``*``, ``$``, ``[`` ...).
 
-Korean needs a Hangul font. :func:`hangul_font` looks for one of the usual ones
+Korean needs a Hangul font. :func:`hangul_font` takes the first of the usual ones
 (Noto Sans CJK KR, Noto Sans KR, NanumGothic, Malgun Gothic, Apple SD Gothic Neo,
-UnDotum) in the system's font folders and hands Typst that folder alone (the
-system's other fonts are not searched: faster, and the same fonts every run). If
-none is found and the document has Hangul, :func:`render_pdf` refuses with a
-sentence naming what to install rather than print empty boxes. The PDF has no
+UnDotum) that Typst can *load* — a damaged file of the right name is skipped with a
+sentence — from the folders in ``ATTN_TUTOR_FONT_DIRS`` first, then the system's
+font folders, and last the subset of Noto Sans CJK KR that ships inside the package
+(``render/fonts/``), so a PDF needs no system font. Typst is handed that font's
+folder alone (the system's other fonts are not searched: faster, and the same fonts
+every run). If none loads and the document has Hangul, :func:`render_pdf` refuses
+with a sentence naming what to install rather than print empty boxes. The PDF has no
 creation date, so the same input gives the same bytes.
+
+A long document (many variants) is typeset in chunks of pages that end at a page
+break, so memory stays flat however many variants there are; :mod:`attn_tutor.render.pdfjoin`
+joins the chunks into one PDF with one outline, continuous page numbers and the
+document's metadata.
 """
 
 from __future__ import annotations
@@ -30,9 +38,12 @@ import warnings
 from pathlib import Path
 
 from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.i18n import t
+from attn_tutor.render import pdfjoin, terminal
 from attn_tutor.render.blocks import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table, display_width
 
-# (family, file names of its regular face), in order of preference
+# Hangul families in order of preference, and (lower-cased) file names that usually hold one:
+# a file of such a name that does not load is named when it is skipped
 HANGUL_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Noto Sans CJK KR", ("notosanscjk-regular.ttc", "notosanscjkkr-regular.otf", "notosanscjk-regular.otf")),
     ("Noto Sans KR", ("notosanskr-regular.ttf", "notosanskr-regular.otf", "notosanskr[wght].ttf", "notosanskr-variablefont_wght.ttf")),
@@ -41,6 +52,8 @@ HANGUL_FONTS: tuple[tuple[str, tuple[str, ...]], ...] = (
     ("Apple SD Gothic Neo", ("applesdgothicneo.ttc",)),
     ("UnDotum", ("undotum.ttf",)),
 )
+BUNDLED_FONTS = Path(__file__).with_name("fonts")  # a subset of Noto Sans CJK KR, regular and bold (fonts/README.md)
+_FONT_SUFFIXES = (".ttf", ".otf", ".ttc", ".otc")
 EMBEDDED_FALLBACK = ("Libertinus Serif", "New Computer Modern Math")  # shipped inside Typst: symbols such as ᵀ
 MONO = "DejaVu Sans Mono"  # shipped inside Typst
 WIDE = 7  # tables with more columns than this share the page width
@@ -48,39 +61,99 @@ _NUMERIC = re.compile(r"[-+0-9.,|—∞()% ]*")  # a column of numbers is aligne
 LONG = 30  # a table with more rows than this (a key table) may run over pages, its header repeated
 
 
-def font_dirs() -> list[Path]:
-    """The folders where this system keeps fonts (``ATTN_TUTOR_FONT_DIRS`` first, if set)."""
-    dirs = [Path(p) for p in os.environ.get("ATTN_TUTOR_FONT_DIRS", "").split(os.pathsep) if p]
+def user_font_dirs() -> list[Path]:
+    """The folders named in ``ATTN_TUTOR_FONT_DIRS`` (separated by ``os.pathsep``): searched first."""
+    return [Path(p) for p in os.environ.get("ATTN_TUTOR_FONT_DIRS", "").split(os.pathsep) if p]
+
+
+def system_font_dirs() -> list[Path]:
+    """The folders where this system keeps fonts."""
     home = Path.home()
     if sys.platform == "darwin":
-        dirs += [Path("/System/Library/Fonts"), Path("/Library/Fonts"), home / "Library/Fonts"]
-    elif sys.platform == "win32":
+        return [Path("/System/Library/Fonts"), Path("/Library/Fonts"), home / "Library/Fonts"]
+    if sys.platform == "win32":
         windir = Path(os.environ.get("WINDIR", r"C:\Windows"))
-        dirs += [windir / "Fonts"]
+        dirs = [windir / "Fonts"]
         if os.environ.get("LOCALAPPDATA"):
             dirs.append(Path(os.environ["LOCALAPPDATA"]) / "Microsoft/Windows/Fonts")
-    else:
-        data_dirs = os.environ.get("XDG_DATA_DIRS", "/usr/local/share:/usr/share").split(":")
-        dirs += [Path(d) / "fonts" for d in data_dirs if d]
-        dirs += [home / ".local/share/fonts", home / ".fonts"]
-    return dirs
+        return dirs
+    data_dirs = os.environ.get("XDG_DATA_DIRS", "/usr/local/share:/usr/share").split(":")
+    return [Path(d) / "fonts" for d in data_dirs if d] + [home / ".local/share/fonts", home / ".fonts"]
 
 
-def hangul_font(dirs: list[Path] | None = None) -> tuple[str, Path] | None:
-    """The first Hangul font found: its family and the folder holding it; None if there is none."""
-    wanted = {name: rank for rank, (_, names) in enumerate(HANGUL_FONTS) for name in names}
-    best: tuple[int, Path] | None = None
-    for top in font_dirs() if dirs is None else dirs:
-        if not top.is_dir():
-            continue
-        for folder, _subdirs, files in os.walk(top):
-            for name in files:
-                rank = wanted.get(name.lower())
-                if rank is not None and (best is None or rank < best[0]):
-                    best = (rank, Path(folder))
-    if best is None:
-        return None
-    return HANGUL_FONTS[best[0]][0], best[1]
+def font_dirs() -> list[Path]:
+    """Where a Hangul font is looked for, in order: ``ATTN_TUTOR_FONT_DIRS``, the system's folders,
+    then the package's own font."""
+    return [*user_font_dirs(), *system_font_dirs(), BUNDLED_FONTS]
+
+
+def _font_tiers(dirs: list[Path]) -> list[list[Path]]:
+    """``dirs`` in tiers that are searched one after the other: the user's, the system's, the package's."""
+    user = set(user_font_dirs())
+    tiers: list[list[Path]] = [[], [], []]
+    for folder in dirs:
+        tiers[0 if folder in user else 2 if folder == BUNDLED_FONTS else 1].append(folder)
+    return [tier for tier in tiers if tier]
+
+
+def _font_files(folders: list[Path]) -> list[Path]:
+    files = []
+    for top in folders:
+        if top.is_dir():
+            for folder, _subdirs, names in os.walk(top):
+                files += [Path(folder) / name for name in sorted(names) if name.lower().endswith(_FONT_SUFFIXES)]
+    return files
+
+
+def _loadable(folders: list[Path]) -> tuple[tuple[str, str], ...]:
+    """(family, file) of every face in ``folders`` that Typst can load."""
+    key = [str(f) for f in folders if f.is_dir()]
+    if not key:
+        return ()
+    import typst
+
+    found = typst.Fonts(include_system_fonts=False, include_embedded_fonts=False, font_paths=key).fonts()
+    return tuple(sorted({(face.family, str(face.path)) for face in found if face.path}))
+
+
+_searched: dict[tuple[Path, ...], tuple[tuple[str, Path] | None, tuple[Path, ...]]] = {}
+
+
+def _search(dirs: tuple[Path, ...]) -> tuple[tuple[str, Path] | None, tuple[Path, ...]]:
+    """The Hangul font of :func:`hangul_font` and the damaged files passed over on the way (once per process)."""
+    if dirs in _searched:
+        return _searched[dirs]
+    rank = {family: n for n, (family, _) in enumerate(HANGUL_FONTS)}
+    hinted = {name for _, names in HANGUL_FONTS for name in names}
+    skipped: list[Path] = []
+    found = None
+    for tier in _font_tiers(list(dirs)):
+        faces = _loadable(tier)
+        loaded = {os.path.realpath(path) for _, path in faces}
+        skipped += [
+            f
+            for f in _font_files(tier)
+            if (f.name.lower() in hinted or f.parent == BUNDLED_FONTS) and os.path.realpath(f) not in loaded
+        ]
+        best = min((face for face in faces if face[0] in rank), key=lambda face: (rank[face[0]], face[1]), default=None)
+        if best is not None:
+            found = best[0], Path(best[1]).parent
+            break
+    _searched[dirs] = found, tuple(skipped)
+    return _searched[dirs]
+
+
+def hangul_font(dirs: list[Path] | None = None, *, skipped: list[Path] | None = None) -> tuple[str, Path] | None:
+    """The first Hangul font that loads: its family and the folder holding it; None if there is none.
+
+    Fonts are checked by loading them (Typst's own reader), not by their names: a damaged
+    ``NanumGothic.ttf`` is passed over, and appended to ``skipped`` when given. Folders are
+    searched in tiers (:func:`font_dirs`); within one, the family earliest in :data:`HANGUL_FONTS` wins.
+    """
+    found, passed_over = _search(tuple(font_dirs() if dirs is None else dirs))
+    if skipped is not None:
+        skipped += passed_over
+    return found
 
 
 def has_hangul(text: str) -> bool:
@@ -204,8 +277,11 @@ def _block(block: Block) -> str:
     raise TypeError(f"cannot draw {type(block).__name__} with Typst")
 
 
-def source(blocks: list[Block], *, title: str, lang: str, paper: str = "a4", font: str | None = None) -> str:
-    """The Typst document for ``blocks``; ``font`` is the Hangul family (None: Typst's own fonts)."""
+NUMBERED = '"1 / 1"'  # the footer: "page / pages"
+
+
+def _head(*, title: str, lang: str, paper: str, font: str | None, numbering: str = NUMBERED) -> str:
+    """The document's settings: page, fonts, headings, and the pages' ``numbering`` (Typst: a pattern or none)."""
     families = ([font] if font else []) + list(EMBEDDED_FALLBACK)
     fonts = "(" + ", ".join(string(f) for f in families) + ",)"
     mono = "(" + ", ".join(string(f) for f in [MONO, *([font] if font else []), *EMBEDDED_FALLBACK]) + ",)"
@@ -213,7 +289,7 @@ def source(blocks: list[Block], *, title: str, lang: str, paper: str = "a4", fon
         "// A worksheet made by attn-tutor.",
         f"#set document(title: {string(title)}, date: none)",
         f"#set page(paper: {string('us-letter' if paper == 'letter' else 'a4')}, margin: (x: 14mm, top: 14mm, bottom: 16mm), "
-        'numbering: "1 / 1")',
+        f"numbering: {numbering})",
         f"#set text(font: {fonts}, size: 10.5pt, lang: {string('ko' if lang == 'ko' else 'en')})",
         "#set par(leading: 0.65em, spacing: 1em)",
         "#set enum(spacing: 0.8em)",
@@ -225,7 +301,23 @@ def source(blocks: list[Block], *, title: str, lang: str, paper: str = "a4", fon
         "#show heading.where(level: 3): set text(size: 11pt)",
         "#show table.cell.where(y: 0): set align(center + horizon)",
     ]
-    return "\n".join(head) + "\n\n" + "\n\n".join(_body(blocks)) + "\n"
+    return "\n".join(head) + "\n\n"
+
+
+def source(blocks: list[Block], *, title: str, lang: str, paper: str = "a4", font: str | None = None) -> str:
+    """The Typst document for ``blocks``; ``font`` is the Hangul family (None: Typst's own fonts)."""
+    return _head(title=title, lang=lang, paper=paper, font=font) + "\n\n".join(_body(blocks)) + "\n"
+
+
+def footers(first: int, pages: int, total: int, *, title: str, lang: str, paper: str = "a4", font: str | None = None) -> str:
+    """``pages`` empty pages holding only the footers of pages ``first``, ``first + 1`` ... of ``total``
+    ("12 / 140", as :data:`NUMBERED` prints them): laid over the pages of a document typeset in
+    chunks (:func:`render_pdf`), so its numbers run on as in one document."""
+    numbering = f'(..n) => numbering({NUMBERED}, n.pos().first(), {total})'
+    return (
+        _head(title=title, lang=lang, paper=paper, font=font, numbering=numbering)
+        + f"#counter(page).update({first})\n#box()\n#for _ in range({pages - 1}) {{ pagebreak() }}\n"
+    )  # box(): the first page is set in the document's font too
 
 
 LINE_MM = 178.0  # the text width of A4 less the margins, a little to spare on Letter
@@ -285,36 +377,96 @@ def _all_text(blocks: list[Block]) -> str:
     return "\n".join(parts)
 
 
+def _give_back_memory() -> None:
+    """Hand the memory a chunk freed back to the system (glibc keeps it otherwise, and the heap
+    grows by fragments chunk after chunk: 2.5 MB a chunk); elsewhere nothing to do."""
+    if sys.platform.startswith("linux"):
+        try:
+            import ctypes
+
+            ctypes.CDLL(None).malloc_trim(0)
+        except (OSError, AttributeError):  # not glibc (musl): no malloc_trim
+            pass
+
+
+_told: set[Path] = set()
+CHUNK_CHARS = 240_000  # Typst source typeset at once (about 60 pages): Typst's memory grows with it
+# Typst keeps what a compile made until ten compiles have not used it (typst-py calls comemo::evict(10)
+# after each): so many empty compiles after a chunk let its layouts go before the next chunk's are made,
+# and memory stays that of one chunk (without them, of ten: 1.15x the memory, 0.85x the time, at 100 variants)
+SETTLE = 9
+
+
+def _pages(blocks: list[Block]) -> list[list[Block]]:
+    """``blocks`` cut at every page break."""
+    pages: list[list[Block]] = [[]]
+    for block in blocks:
+        if isinstance(block, PageBreak):
+            pages.append([])
+        else:
+            pages[-1].append(block)
+    return pages
+
+
+def _chunks(bodies: list[str]) -> list[list[str]]:
+    """Consecutive pages' sources, packed while they stay under :data:`CHUNK_CHARS` (a longer page is a chunk alone)."""
+    limit = CHUNK_CHARS
+    chunks: list[list[str]] = []
+    size = 0
+    for body in bodies:
+        if not chunks or size + len(body) > limit:
+            chunks.append([])
+            size = 0
+        chunks[-1].append(body)
+        size += len(body)
+    return chunks
+
+
 def render_pdf(
     blocks: list[Block], *, title: str, lang: str, paper: str = "a4", font_dirs_: list[Path] | None = None, quiet: bool = True
 ) -> bytes:
     """The PDF's bytes. Refuses (``export.no_hangul_font``) when Korean text has no font to print in.
 
-    ``quiet=False`` lets Typst's warnings through (the tests make them errors).
+    A document longer than :data:`CHUNK_CHARS` of Typst source is typeset in chunks that
+    end at page breaks and joined (:func:`attn_tutor.render.pdfjoin.join`): one outline,
+    the page numbers of one document laid over from :func:`footers`, the same bytes for
+    the same input. ``quiet=False`` lets Typst's warnings through (the tests make them errors).
     """
-
-
-    found = hangul_font(font_dirs_)
+    skipped: list[Path] = []
+    found = hangul_font(font_dirs_, skipped=skipped)
+    for path in skipped:
+        if path not in _told:  # once a run, not once a hand-back sheet
+            _told.add(path)
+            terminal.plain(t("export.font_unreadable", lang, path=str(path)), stderr=True)
     if found is None and has_hangul(_all_text(blocks) + title):
         searched = ", ".join(str(d) for d in (font_dirs() if font_dirs_ is None else font_dirs_))
         raise AttnTutorError("export.no_hangul_font", dirs=searched)
     family, folder = found if found is not None else (None, None)
     import typst
 
-    document = source(blocks, title=title, lang=lang, paper=paper, font=family)
-    with warnings.catch_warnings():
-        if quiet:
-            warnings.simplefilter("ignore")  # about our own source, not the user's input; tests see them
-        try:
-            return typst.compile(
-                document.encode("utf-8"),
-                format="pdf",
-                font_paths=[str(folder)] if folder is not None else [],
-                ignore_system_fonts=True,
+    settings = {"title": title, "lang": lang, "paper": paper, "font": family}
+    chunks = _chunks(["\n\n".join(_body(page)) for page in _pages(blocks)])
+    compiler = typst.Compiler(font_paths=[str(folder)] if folder is not None else [], ignore_system_fonts=True)
+
+    def compile_(document: str) -> bytes:
+        with warnings.catch_warnings():
+            if quiet:
+                warnings.simplefilter("ignore")  # about our own source, not the user's input; tests see them
+            try:
                 # untagged: a tagged PDF is seven times the size and twice the memory; the HTML
                 # export is the accessible one (screen readers), the PDF is for printing
-                pdf_tags=False,
-            )
-        except Exception as error:  # typst.TypstError: our source did not compile; say so in a sentence
-            first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
-            raise AttnTutorError("export.pdf_failed", reason=first) from None
+                return compiler.compile(document.encode("utf-8"), format="pdf", pdf_tags=False)
+            except Exception as error:  # typst.TypstError: our source did not compile; say so in a sentence
+                first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
+                raise AttnTutorError("export.pdf_failed", reason=first) from None
+
+    if len(chunks) == 1:
+        return compile_(_head(**settings) + "\n\n#pagebreak()\n\n".join(chunks[0]) + "\n")
+    head = _head(**settings, numbering="none")
+    parts = []
+    for chunk in chunks:
+        parts.append(compile_(head + "\n\n#pagebreak()\n\n".join(chunk) + "\n"))
+        for _ in range(SETTLE):
+            compiler.compile(b"", format="pdf", pdf_tags=False)
+        _give_back_memory()
+    return pdfjoin.join(parts, lambda first, pages, total: compile_(footers(first, pages, total, **settings)))

@@ -5,6 +5,8 @@ Reading the PDFs back (pdftotext, pdfinfo) is tests/e2e/test_pdf_export.py.
 
 from __future__ import annotations
 
+import sys
+
 import pytest
 from helpers.sheets import export_pdf, one_problem_set
 
@@ -44,17 +46,80 @@ def test_korean_without_a_hangul_font_is_refused_with_what_to_install(run_cli, t
     assert run_cli("export", str(english), "-o", str(out), "--lang", "en").exit_code == 0
 
 
-def test_hangul_font_search_finds_the_preferred_family(tmp_path):
-    (tmp_path / "a").mkdir()
-    (tmp_path / "a" / "UnDotum.ttf").write_bytes(b"")
-    (tmp_path / "b" / "deep").mkdir(parents=True)
-    (tmp_path / "b" / "deep" / "NanumGothic.ttf").write_bytes(b"")
-    assert typst_render.hangul_font([tmp_path]) == ("NanumGothic", tmp_path / "b" / "deep")
-    assert typst_render.hangul_font([tmp_path / "a"]) == ("UnDotum", tmp_path / "a")
+BUNDLED = typst_render.BUNDLED_FONTS / "NotoSansCJKkr-Hangul-Regular.otf"
+
+
+def test_a_hangul_font_is_found_by_loading_it_not_by_its_file_name(tmp_path):
+    """A damaged NanumGothic.ttf (random bytes, or a good font cut short) is passed over and named;
+    a good font under any file name is found by the family inside it."""
+    data = BUNDLED.read_bytes()
+    (tmp_path / "random").mkdir()
+    (tmp_path / "random" / "NanumGothic.ttf").write_bytes(bytes(range(256)) * 800)
+    (tmp_path / "cut").mkdir()
+    (tmp_path / "cut" / "NanumGothic.ttf").write_bytes(data[: len(data) // 2])
+    (tmp_path / "good" / "deep").mkdir(parents=True)
+    (tmp_path / "good" / "deep" / "my-font.otf").write_bytes(data)
+    for bad in ("random", "cut"):
+        skipped: list = []
+        assert typst_render.hangul_font([tmp_path / bad], skipped=skipped) is None
+        assert skipped == [tmp_path / bad / "NanumGothic.ttf"]
+    skipped = []
+    found = typst_render.hangul_font([tmp_path / "random", tmp_path / "good"], skipped=skipped)
+    assert found == ("Noto Sans CJK KR", tmp_path / "good" / "deep")
+    assert skipped == [tmp_path / "random" / "NanumGothic.ttf"]
     assert typst_render.hangul_font([tmp_path / "missing"]) is None
     with pytest.raises(AttnTutorError) as error:
         typst_render.render_pdf(worksheet.build(variant_sheets.make_sheets(load_problem_set(None)), "ko"), title="t", lang="ko", font_dirs_=[tmp_path / "missing"])
     assert error.value.problems[0].key == "export.no_hangul_font"
+
+
+@pytest.mark.skipif(sys.platform in ("darwin", "win32"), reason="the system's font folders named by XDG_DATA_DIRS")
+def test_the_package_font_comes_last_and_a_font_the_user_names_first(tmp_path, monkeypatch):
+    home, data = tmp_path / "home", tmp_path / "data"
+    monkeypatch.setenv("HOME", str(home))
+    monkeypatch.setenv("XDG_DATA_DIRS", str(data))
+    monkeypatch.delenv("ATTN_TUTOR_FONT_DIRS", raising=False)
+    assert typst_render.font_dirs()[-1] == typst_render.BUNDLED_FONTS
+    assert typst_render.hangul_font() == ("Noto Sans CJK KR", typst_render.BUNDLED_FONTS)
+    mine = tmp_path / "mine"
+    mine.mkdir()
+    (mine / "copy.otf").write_bytes(BUNDLED.read_bytes())
+    system = tmp_path / "system"
+    (system / "fonts").mkdir(parents=True)
+    (system / "fonts" / "system.otf").write_bytes(BUNDLED.read_bytes())
+    monkeypatch.setenv("XDG_DATA_DIRS", str(system))  # (a search is made once per process for each list of folders)
+    assert typst_render.hangul_font() == ("Noto Sans CJK KR", system / "fonts")  # a system font wins over the package's
+    monkeypatch.setenv("ATTN_TUTOR_FONT_DIRS", str(mine))
+    assert typst_render.font_dirs()[0] == mine
+    assert typst_render.hangul_font() == ("Noto Sans CJK KR", mine)  # and the folder the user names wins over both
+
+
+@pytest.mark.parametrize("damage", ["random bytes", "cut short"])
+def test_a_damaged_font_the_user_names_is_said_and_passed_over(run_cli, tmp_path, damage):
+    mine = tmp_path / "my-fonts"
+    mine.mkdir()
+    data = BUNDLED.read_bytes()
+    (mine / "NanumGothic.ttf").write_bytes(bytes(range(256)) * 4000 if damage == "random bytes" else data[: len(data) // 3])
+    out = tmp_path / "sheet.pdf"
+    result = run_cli("export", "-o", str(out), "--lang", "ko", env={"ATTN_TUTOR_FONT_DIRS": str(mine)})
+    said = "".join(result.output.split())
+    assert result.exit_code == 0, result.output
+    assert "".join(f"글꼴 파일을 건너뜁니다: {mine / 'NanumGothic.ttf'}".split()) in said
+    assert out.read_bytes().startswith(b"%PDF-") and b"NotoSansCJKkr" in out.read_bytes()  # printed in a font that loads
+
+
+def test_a_damaged_package_font_with_no_other_is_named_then_refused(run_cli, tmp_path, monkeypatch):
+    broken = tmp_path / "fonts"
+    broken.mkdir()
+    (broken / "NotoSansCJKkr-Hangul-Regular.otf").write_bytes(BUNDLED.read_bytes()[:5000])
+    monkeypatch.setattr(typst_render, "BUNDLED_FONTS", broken)
+    monkeypatch.setattr(typst_render, "system_font_dirs", lambda: [])
+    out = tmp_path / "sheet.pdf"
+    result = run_cli("export", "-o", str(out), "--lang", "en", env={"ATTN_TUTOR_FONT_DIRS": ""})
+    said = "".join(result.output.split())  # as read, whatever the terminal's width (long paths wrap)
+    assert result.exit_code == 1 and "Traceback" not in said
+    assert "".join(f"skipped the font {broken / 'NotoSansCJKkr-Hangul-Regular.otf'}: it does not load as a font".split()) in said
+    assert "noHangulfontwasfound" in said and not out.exists()
 
 
 def test_pdf_to_a_terminal_is_refused(run_cli, monkeypatch):
@@ -69,10 +134,14 @@ def test_pdf_to_a_terminal_is_refused(run_cli, monkeypatch):
 def test_a_typst_failure_is_a_sentence_not_a_traceback(run_cli, tmp_path, monkeypatch):
     import typst
 
-    def broken(*args, **kwargs):
-        raise RuntimeError("error: unexpected argument\n  at line 3")
+    class Broken:
+        def __init__(self, *args, **kwargs):
+            pass
 
-    monkeypatch.setattr(typst, "compile", broken)
+        def compile(self, *args, **kwargs):
+            raise RuntimeError("error: unexpected argument\n  at line 3")
+
+    monkeypatch.setattr(typst, "Compiler", Broken)
     out = tmp_path / "sheet.pdf"
     result = run_cli("export", "-o", str(out))
     assert result.exit_code == 1 and "could not typeset the PDF: error: unexpected argument;" in result.output

@@ -2,8 +2,8 @@
 
 The packages stand in one order; each imports only those below it, packages on one
 level do not import each other, no module imports a ``_private`` name of another,
-and no import hides inside a function except numpy, yaml, rich and typst (start-up)
-and the two named below.
+and no import hides inside a function except numpy, yaml, rich, typst and pikepdf (start-up)
+and the few named below.
 """
 
 from __future__ import annotations
@@ -27,12 +27,13 @@ LEVELS = (
     ("cli",),
 )
 LEVEL = {package: n for n, packages in enumerate(LEVELS) for package in packages}
-LAZY = ("numpy", "yaml", "rich", "typst")
+LAZY = ("numpy", "yaml", "rich", "typst", "pikepdf")
 LAZY_ALLOWED = {
     # (module, imported): why it is imported inside a function
     ("attn_tutor.cli.quiz", "readline"): "importing readline sets the terminal up: only when the quiz is on one",
     ("attn_tutor.cli.random_options", "attn_tutor.variants.generate"): "the generator and its marker: only --random (solve starts without)",
     ("attn_tutor.cli.solve", "attn_tutor.variants.generate"): "the generator and its marker: only solve --variant",
+    ("attn_tutor.render.typst", "ctypes"): "glibc's malloc_trim after each chunk of a long PDF: only when one is made",
 }
 
 

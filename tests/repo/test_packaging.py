@@ -30,3 +30,20 @@ def test_the_packaged_sets_are_the_top_level_problems_folder():
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     assert data["attn_tutor.sets"] == ["*.yaml"]
     assert set(data["attn_tutor.practice"]) == {"assets/*.js", "assets/*.css"}
+
+
+def test_the_hangul_font_ships_as_package_data_with_its_licence_and_every_syllable():
+    """`pip install .` carries a Hangul font (so Korean PDFs need no system font) and its OFL beside it."""
+    from fontTools.ttLib import TTFont
+
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    assert {"fonts/*.otf", "fonts/OFL.txt"} <= set(data["attn_tutor.render"])
+    folder = ROOT / "attn_tutor" / "render" / "fonts"
+    assert "SIL OPEN FONT LICENSE" in (folder / "OFL.txt").read_text(encoding="utf-8")
+    faces = sorted(folder.glob("*.otf"))
+    assert [p.name for p in faces] == ["NotoSansCJKkr-Hangul-Bold.otf", "NotoSansCJKkr-Hangul-Regular.otf"]
+    for face in faces:
+        cmap = TTFont(face).getBestCmap()
+        missing = [chr(c) for c in range(0xAC00, 0xD7A4) if c not in cmap]
+        assert not missing, f"{face.name} lacks {len(missing)} Hangul syllables, {''.join(missing[:5])}..."
+        assert all(ord(ch) in cmap for ch in "0123456789.,-−√·≈ÆéαβΣ→─") and all(c in cmap for c in range(0x3131, 0x318F))
