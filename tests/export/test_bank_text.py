@@ -135,3 +135,35 @@ def test_a_set_title_with_slashes_stays_one_category_level(run_cli, tmp_path, ti
     assert result.exit_code == 0, result.output
     ((category, _element),) = moodle_questions(out.read_bytes())
     assert split_category_path(category) == ["$course$", "top", title.strip(" "), "p — Problem"]
+
+
+@pytest.mark.parametrize("fmt", ["moodle", "qti", "html"])
+@pytest.mark.parametrize(
+    ("title", "lang", "message"),
+    [
+        ("", "en", "--title is blank"),
+        ("   ", "en", "--title is blank"),
+        ("\u3000", "ko", "--title 값이 비어 있습니다"),  # an ideographic space is no title either
+        ("\u00a0 ", "en", "--title is blank"),
+        ("x" * 201, "en", "--title is 201 characters long; at most 200"),
+        ("가" * 250, "ko", "최대 200자"),
+    ],
+)
+def test_a_blank_or_overlong_title_is_refused_before_anything_is_written(run_cli, tmp_path, fmt, title, lang, message):
+    """A blank --title is a slip (an empty shell variable), not a wish for no title: it is refused, as
+    a blank title in a set is, and so is one longer than a set's title may be (Moodle keeps at most
+    255 characters of a category name)."""
+    out = tmp_path / "bank.out"
+    result = run_cli("export", "-f", fmt, "--title", title, "-o", str(out), "--lang", lang)
+    assert result.exit_code == 2, result.output
+    assert message in result.output and "Traceback" not in result.output
+    assert not out.exists()
+
+
+@pytest.mark.parametrize(("title", "shown"), [("x" * 200, "x" * 200), (" Quiz 3 ", "Quiz 3"), ("e\u0301", "\u00e9")])
+def test_a_title_at_the_limit_or_with_spaces_around_is_written(run_cli, tmp_path, title, shown):
+    out = tmp_path / "bank.xml"
+    result = run_cli("export", "-f", "moodle", "--title", title, "-o", str(out), "--lang", "en")
+    assert result.exit_code == 0, result.output
+    categories = {split_category_path(category)[2] for category, _element in moodle_questions(out.read_bytes())}
+    assert categories == {shown}  # composed as a set's own text is (NFC), trimmed as Moodle trims
