@@ -120,10 +120,27 @@ def category_name(name: str) -> str:
     return escaped
 
 
+# Moodle keeps a category name in question_categories.name, a varchar(255): a longer name is a
+# database error that stops the whole import (qformat_default::create_category_path inserts it as is).
+CATEGORY_NAME_MAX = 255
+
+
+def problem_category(problem) -> str:
+    """A problem's category name, ``<id> — <title>``, its title cut short (ending in ``…``) where the
+    whole would pass Moodle's 255 characters; the id (at most 200) is always whole, so no two
+    problems share a category."""
+    if not problem.title:
+        return problem.id
+    name = f"{problem.id} — {problem.title}"
+    if len(name) <= CATEGORY_NAME_MAX:
+        return name
+    head = f"{problem.id} — "
+    return head + problem.title[: CATEGORY_NAME_MAX - len(head) - 1].rstrip() + "…"
+
+
 def category_path(set_title: str, problem) -> str:
     """``$course$/top/<set>/<problem>``, each level written as :func:`category_name` says."""
-    name = f"{problem.id} — {problem.title}" if problem.title else problem.id
-    return "$course$/top/" + "/".join(category_name(part) for part in (set_title, name))
+    return "$course$/top/" + "/".join(category_name(part) for part in (set_title, problem_category(problem)))
 
 
 def _text_element(parent: ET.Element, tag: str, value: str, html: bool = False) -> ET.Element:

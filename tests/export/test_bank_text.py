@@ -167,3 +167,32 @@ def test_a_title_at_the_limit_or_with_spaces_around_is_written(run_cli, tmp_path
     assert result.exit_code == 0, result.output
     categories = {split_category_path(category)[2] for category, _element in moodle_questions(out.read_bytes())}
     assert categories == {shown}  # composed as a set's own text is (NFC), trimmed as Moodle trims
+
+
+@pytest.mark.parametrize(
+    ("problem_id", "problem_title"),
+    [
+        ("p" * 200, "t" * 200),  # both at the set's limit: 403 characters whole
+        ("q", "가" * 200),
+        ("r" * 52, "s" * 200),  # exactly 255 whole: kept as it is
+        ("u" * 200, "😀" * 200),  # astral characters count one each, as in Moodle's database
+        ("w" * 200, "x" * 51 + " " * 10 + "y" * 139),  # cut where the title has spaces
+    ],
+)
+def test_a_long_problem_id_and_title_make_a_category_name_moodle_can_store(run_cli, tmp_path, problem_id, problem_title):
+    """Moodle stores a category name in 255 characters; a longer one stops the whole import with a
+    database error. The problem's level keeps its whole id and as much of its title as fits."""
+    path = write_set(tmp_path, problem_title=problem_title)
+    text = (tmp_path / "set.yaml").read_text(encoding="utf-8").replace("  - id: p\n", f"  - id: {quoted(problem_id)}\n")
+    (tmp_path / "set.yaml").write_text(text, encoding="utf-8")
+    out = tmp_path / "bank.xml"
+    result = run_cli("export", path, "-f", "moodle", "-o", str(out), "--variants", "2", "--seed", "3")
+    assert result.exit_code == 0, result.output
+    found = moodle_questions(out.read_bytes())
+    assert len(found) == 2
+    for category, _element in found:
+        name = split_category_path(category)[3]
+        whole = f"{problem_id} — {problem_title}"
+        assert len(name) <= 255
+        assert name == whole if len(whole) <= 255 else (name.startswith(f"{problem_id} — ") and name.endswith("…"))
+        assert whole.startswith(name.rstrip("…"))
