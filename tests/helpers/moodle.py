@@ -165,3 +165,20 @@ def split_category_path(path: str) -> list[str]:
 
     (``clean_param(PARAM_TEXT)`` strips HTML tags, which the tests' names do not hold.)"""
     return [raw.replace("//", "/").strip(" \t\n\r\0\x0b") for raw in re.split(r"(?<!/)/(?!/)", path)]
+
+
+_TAG = re.compile(r"<!--.*?(?:-->|$)|<(?=[^\s<])[^>]*(?:>|$)", re.S)
+
+
+def strip_tags(text: str) -> str:
+    """PHP's ``strip_tags`` as ``clean_param($name, PARAM_TEXT)`` applies it to a category name: a
+    ``<`` followed by anything but white space opens a tag that runs to the next ``>`` (or the end),
+    comments included; a ``<`` before a space stays."""
+    return _TAG.sub("", text)
+
+
+def category_names(path: str) -> list[str]:
+    """The category names of a path as a Moodle teacher reads them: split and trimmed as
+    :func:`split_category_path` does, cleaned by ``clean_param(PARAM_TEXT)`` (tags stripped), then
+    shown by ``format_string`` as HTML (references read as the characters)."""
+    return [shown(strip_tags(name)) for name in split_category_path(path)]
