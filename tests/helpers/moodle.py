@@ -138,19 +138,25 @@ def moodle_questions(data: bytes) -> list[tuple[str, ET.Element]]:
 
 
 def numerical_accepts(answer: str, tolerance: str, typed: str) -> bool:
-    """Whether Moodle marks ``typed`` right for a NUMERICAL alternative ``answer:tolerance``.
+    """Whether Moodle marks ``typed`` right for a NUMERICAL alternative ``answer:tolerance``, in
+    every Moodle release: ``qtype_numerical_answer::get_tolerance_interval``
+    (question/type/numerical/question.php), with the tolerance type every Cloze blank gets (2,
+    nominal) and PHP's default ``precision`` of 14, has widened the range by a slack that changed
+    between releases; the narrowest of them is taken::
 
-    Moodle's ``qtype_numerical_answer::within_tolerance`` (question/type/numerical/question.php),
-    with the tolerance type every Cloze blank gets (2, nominal) and PHP's default
-    ``precision`` of 14; PHP reads the strings as doubles, as Python's ``float`` does::
-
-        $tolerance = $this->tolerance + pow(10, -1 * ini_get('precision')) * max(1, abs($this->answer));
+        $tolerance = $this->tolerance + pow(10, -1 * ini_get('precision')) * min(1, abs($this->answer));     // older
+        $tolerance = $this->tolerance + pow(10, -1 * ini_get('precision')) * max(1, abs($this->answer));     // later
+        $tolerance = $this->tolerance + $epsilon * max(abs($this->tolerance), abs($this->answer), $epsilon); // current
         return array($this->answer - $tolerance, $this->answer + $tolerance);
         ...
         return $min <= $value && $value <= $max;
+
+    PHP reads the strings as doubles, as Python's ``float`` does.
     """
-    value, centre = float(typed), float(answer)
-    width = abs(float(tolerance)) + 10.0**-14 * max(1.0, abs(centre))
+    value, centre, tol = float(typed), float(answer), abs(float(tolerance))
+    epsilon = 10.0**-14
+    slack = epsilon * min(min(1.0, abs(centre)), max(1.0, abs(centre)), max(tol, abs(centre), epsilon))
+    width = tol + slack
     return centre - width <= value <= centre + width
 
 
