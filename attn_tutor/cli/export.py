@@ -9,7 +9,7 @@ from typing import Annotated, Optional
 
 import typer
 
-from attn_tutor.cli.options import LangOption, SetArgument, checked_text, guarded
+from attn_tutor.cli.options import LangOption, SetArgument, checked_title, guarded
 from attn_tutor.cli.output import ForceOption, OutputOption, check_output, to_stdout, write_output, write_streamed
 from attn_tutor.core.errors import UsageError
 from attn_tutor.core.i18n import resolve_lang, t
@@ -130,7 +130,7 @@ def export(
         raise UsageError("export.variants_need_seed")
     if seed is not None and variants is None:
         variants = 1
-    title = checked_text("--title", title)
+    title = checked_title("--title", title)
     chosen = _choose_format(format, output, answers or key_only or key_table, paper, _stdout_is_terminal)
     check_output(output, force, inputs=(file,))
 

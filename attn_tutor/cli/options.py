@@ -7,13 +7,14 @@ Like the rest of cli it imports no numpy, yaml or rich at module level: ``--help
 from __future__ import annotations
 
 import functools
+import unicodedata
 from typing import Annotated, Optional
 
 import typer
 
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import resolve_lang, t
-from attn_tutor.core.model import FollowThrough
+from attn_tutor.core.model import TEXT_MAX, FollowThrough
 from attn_tutor.core.stdout import OutputFailed, guarded_stdout
 from attn_tutor.core.stopping import exit_status, signals_as_interrupt
 from attn_tutor.core.text import is_unsafe_char
@@ -101,3 +102,18 @@ def checked_text(option: str, value: str | None) -> str | None:
         if is_unsafe_char(ch):
             raise UsageError("cli.option_unsafe_character", option=option, char=f"U+{ord(ch):04X}", position=position)
     return value
+
+
+def checked_title(option: str, value: str | None) -> str | None:
+    """A title typed in an option, held to the rules of a title in a problem set: no control or
+    invisible character (:func:`checked_text`), not blank (an empty title is no title: the teacher
+    meant one, so it is refused rather than silently replaced by the set's), at most ``TEXT_MAX``
+    characters (a bank's category and quiz names are limited), NFC-normalised as the file's text is."""
+    value = checked_text(option, value)
+    if value is None:
+        return None
+    if not value.strip():
+        raise UsageError("cli.option_blank", option=option)
+    if len(value) > TEXT_MAX:
+        raise UsageError("cli.option_too_long", option=option, count=len(value), limit=TEXT_MAX)
+    return unicodedata.normalize("NFC", value)

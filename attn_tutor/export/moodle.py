@@ -108,11 +108,12 @@ def general_feedback(question: Question, lang: str) -> str:
 
 
 def category_name(name: str) -> str:
-    """One level of a Moodle category path, as Moodle's own export writes it
-    (``qformat_default::assemble_category_path``, question/format.php): a ``/`` doubled, and a space
-    before a leading or after a trailing ``/``, so the level neither splits nor merges with the next
-    when Moodle reads the path back (``split_category_path``: split at a lone ``/``, trim, ``//`` -> ``/``)."""
-    escaped = name.replace("/", "//")
+    """One level of a Moodle category path: the name as Moodle stores it (:func:`stored_name`), then
+    written as Moodle's own export writes it (``qformat_default::assemble_category_path``,
+    question/format.php): a ``/`` doubled, and a space before a leading or after a trailing ``/``, so
+    the level neither splits nor merges with the next when Moodle reads the path back
+    (``split_category_path``: split at a lone ``/``, trim, ``//`` -> ``/``)."""
+    escaped = stored_name(name).replace("/", "//")
     if escaped.startswith("/"):
         escaped = " " + escaped
     if escaped.endswith("/"):
@@ -120,10 +121,40 @@ def category_name(name: str) -> str:
     return escaped
 
 
+# Moodle keeps a category name in question_categories.name, a varchar(255): a longer name is a
+# database error that stops the whole import (qformat_default::create_category_path inserts it as is).
+CATEGORY_NAME_MAX = 255
+# A category name is HTML to Moodle: split_category_path cleans it with clean_param(PARAM_TEXT),
+# which strips whatever looks like a tag (a title "Attention <Q, K>" would become "Attention", and
+# two sets differing only there would share a category), and format_string shows it as HTML. So
+# ``&`` and ``<`` go as references, which the cleaning leaves and the page shows as the characters.
+_NAME_REFERENCES = {"&": "&amp;", "<": "&lt;"}
+
+
+def stored_name(name: str) -> str:
+    """A category name as Moodle must be given it to show ``name`` as written: ``&`` and ``<`` as
+    references, at most 255 characters stored (cut short, ending in ``…``, never inside a reference)."""
+    pieces = [_NAME_REFERENCES.get(ch, ch) for ch in name]
+    if sum(map(len, pieces)) <= CATEGORY_NAME_MAX:
+        return "".join(pieces)
+    kept, size = [], 0
+    for piece in pieces:
+        if size + len(piece) > CATEGORY_NAME_MAX - 1:
+            break
+        kept.append(piece)
+        size += len(piece)
+    return "".join(kept).rstrip() + "…"
+
+
+def problem_category(problem) -> str:
+    """A problem's category name, ``<id> — <title>`` (cut to Moodle's length by :func:`stored_name`,
+    from the end of the title: an id of a set's 200 characters stays whole)."""
+    return f"{problem.id} — {problem.title}" if problem.title else problem.id
+
+
 def category_path(set_title: str, problem) -> str:
     """``$course$/top/<set>/<problem>``, each level written as :func:`category_name` says."""
-    name = f"{problem.id} — {problem.title}" if problem.title else problem.id
-    return "$course$/top/" + "/".join(category_name(part) for part in (set_title, name))
+    return "$course$/top/" + "/".join(category_name(part) for part in (set_title, problem_category(problem)))
 
 
 def _text_element(parent: ET.Element, tag: str, value: str, html: bool = False) -> ET.Element:

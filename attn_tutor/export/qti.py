@@ -163,11 +163,13 @@ def item(question: Question, cell: Cell, lang: str, key: str) -> ET.Element:
     return element
 
 
-def set_key(sheets, set_title: str) -> str:
-    """A stable hash of what a bank holds: its title and every sheet's problems as given (not where
-    they stand in the file). Every ident in the package is made with it, so two banks share none,
-    and the same bank made again has the same idents."""
-    parts: list[object] = [set_title]
+def set_key(sheets, set_title: str, lang: str) -> str:
+    """A stable hash of what a bank holds: its title, its language and every sheet's problems as
+    given (not where they stand in the file). Every ident in the package is made with it, so two
+    banks share none (the English and the Korean bank of one set imported into one course included:
+    Canvas would take the second for an update of the first), and the same bank made again has the
+    same idents."""
+    parts: list[object] = [set_title, lang]
     for sheet in sheets:
         parts.append(sheet.variant)
         parts.extend(repr(problem._replace(line=None)) for problem in sheet.problem_set.problems)
@@ -228,7 +230,7 @@ def manifest(key: str, quizzes: dict[str, str], title: str) -> ET.Element:
 def package(sheets, lang: str, *, set_title: str) -> dict[str, ET.Element | Streamed]:
     """The package's files, in zip order: ``imsmanifest.xml``, then one quiz per sheet (each made
     as it is written), so that a student keeps one variant through the whole quiz."""
-    key = set_key(sheets, set_title)
+    key = set_key(sheets, set_title, lang)
     quizzes = {ident("assessment", key, sheet.variant): sheet for sheet in sheets}
     paths = {identifier: f"{identifier}/{identifier}.xml" for identifier in quizzes}
     files: dict[str, ET.Element | Streamed] = {"imsmanifest.xml": manifest(key, paths, set_title)}

@@ -264,19 +264,20 @@ def test_qti_items_accept_the_tolerance_and_give_each_diagnosis_on_its_range(run
 
 def test_no_two_banks_share_an_ident(run_cli, tmp_path):
     """Canvas keys questions and quizzes by ident: two banks (another set, another title, other
-    variants) never share one; the same bank made again keeps its own."""
+    variants, the other language) never share one; the same bank made again keeps its own."""
     from attn_tutor.problems.dump import dump_problem_set as dump
 
     one = load_problem_set(None)
     other = tmp_path / "other.yaml"
     other.write_text(dump(ProblemSet(one.problems[:2], title=one.title)), encoding="utf-8")  # same ids, fewer problems
     banks = {
-        "set": ["--variants", "2", "--seed", "3"],
-        "again": ["--variants", "2", "--seed", "3"],
+        "set": ["--variants", "2", "--seed", "3", "--lang", "en"],
+        "again": ["--variants", "2", "--seed", "3", "--lang", "en"],
         "title": ["--variants", "2", "--seed", "3", "--title", "Quiz 2"],
         "seed": ["--variants", "2", "--seed", "4"],
         "as written": [],
         "another set": [str(other)],
+        "in Korean": ["--variants", "2", "--seed", "3", "--lang", "ko"],  # one course may import both languages
     }
     idents = {}
     for name, args in banks.items():

@@ -138,19 +138,25 @@ def moodle_questions(data: bytes) -> list[tuple[str, ET.Element]]:
 
 
 def numerical_accepts(answer: str, tolerance: str, typed: str) -> bool:
-    """Whether Moodle marks ``typed`` right for a NUMERICAL alternative ``answer:tolerance``.
+    """Whether Moodle marks ``typed`` right for a NUMERICAL alternative ``answer:tolerance``, in
+    every Moodle release: ``qtype_numerical_answer::get_tolerance_interval``
+    (question/type/numerical/question.php), with the tolerance type every Cloze blank gets (2,
+    nominal) and PHP's default ``precision`` of 14, has widened the range by a slack that changed
+    between releases; the narrowest of them is taken::
 
-    Moodle's ``qtype_numerical_answer::within_tolerance`` (question/type/numerical/question.php),
-    with the tolerance type every Cloze blank gets (2, nominal) and PHP's default
-    ``precision`` of 14; PHP reads the strings as doubles, as Python's ``float`` does::
-
-        $tolerance = $this->tolerance + pow(10, -1 * ini_get('precision')) * max(1, abs($this->answer));
+        $tolerance = $this->tolerance + pow(10, -1 * ini_get('precision')) * min(1, abs($this->answer));     // older
+        $tolerance = $this->tolerance + pow(10, -1 * ini_get('precision')) * max(1, abs($this->answer));     // later
+        $tolerance = $this->tolerance + $epsilon * max(abs($this->tolerance), abs($this->answer), $epsilon); // current
         return array($this->answer - $tolerance, $this->answer + $tolerance);
         ...
         return $min <= $value && $value <= $max;
+
+    PHP reads the strings as doubles, as Python's ``float`` does.
     """
-    value, centre = float(typed), float(answer)
-    width = abs(float(tolerance)) + 10.0**-14 * max(1.0, abs(centre))
+    value, centre, tol = float(typed), float(answer), abs(float(tolerance))
+    epsilon = 10.0**-14
+    slack = epsilon * min(min(1.0, abs(centre)), max(1.0, abs(centre)), max(tol, abs(centre), epsilon))
+    width = tol + slack
     return centre - width <= value <= centre + width
 
 
@@ -165,3 +171,20 @@ def split_category_path(path: str) -> list[str]:
 
     (``clean_param(PARAM_TEXT)`` strips HTML tags, which the tests' names do not hold.)"""
     return [raw.replace("//", "/").strip(" \t\n\r\0\x0b") for raw in re.split(r"(?<!/)/(?!/)", path)]
+
+
+_TAG = re.compile(r"<!--.*?(?:-->|$)|<(?=[^\s<])[^>]*(?:>|$)", re.S)
+
+
+def strip_tags(text: str) -> str:
+    """PHP's ``strip_tags`` as ``clean_param($name, PARAM_TEXT)`` applies it to a category name: a
+    ``<`` followed by anything but white space opens a tag that runs to the next ``>`` (or the end),
+    comments included; a ``<`` before a space stays."""
+    return _TAG.sub("", text)
+
+
+def category_names(path: str) -> list[str]:
+    """The category names of a path as a Moodle teacher reads them: split and trimmed as
+    :func:`split_category_path` does, cleaned by ``clean_param(PARAM_TEXT)`` (tags stripped), then
+    shown by ``format_string`` as HTML (references read as the characters)."""
+    return [shown(strip_tags(name)) for name in split_category_path(path)]
