@@ -16,7 +16,6 @@ from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.core.model import FollowThrough
 from attn_tutor.core.stdout import OutputFailed, guarded_stdout
 from attn_tutor.core.stopping import exit_status, signals_as_interrupt
-from attn_tutor.render.terminal import error as show_error
 
 LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
 SetArgument = Annotated[Optional[str], typer.Argument(help="help.set")]
@@ -32,6 +31,8 @@ def check_lang(value: str | None) -> None:
 
 def _say(message: str) -> None:
     """One line on standard error; a standard error that is gone too (a closed terminal) is let be."""
+
+    from attn_tutor.render.terminal import error as show_error  # here: --help and --version start without the renderer
 
     try:
         show_error(message)
