@@ -15,7 +15,8 @@ user's language by :mod:`attn_tutor.cli.help`; a command's help is the key
 ``help.cmd.<name>``.
 """
 
-from __future__ import annotations
+# No `from __future__ import annotations` (as in cli/solve.py): Typer evaluates the
+# callback's string annotations again at every start.
 
 import functools
 import importlib

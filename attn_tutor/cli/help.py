@@ -39,7 +39,7 @@ import typer
 from typer.core import TyperCommand, TyperGroup
 
 from attn_tutor.core.i18n import MESSAGES, resolve_lang, t
-from attn_tutor.render.blocks import display_width
+from attn_tutor.core.text import display_width
 
 click = typer._click  # typer's own copy of click: its exceptions and types are not re-exported
 UsageError = click.exceptions.UsageError

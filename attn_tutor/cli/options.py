@@ -18,7 +18,6 @@ from attn_tutor.core.model import TEXT_MAX, FollowThrough
 from attn_tutor.core.stdout import OutputFailed, guarded_stdout
 from attn_tutor.core.stopping import exit_status, signals_as_interrupt
 from attn_tutor.core.text import is_unsafe_char
-from attn_tutor.render.terminal import error as show_error
 
 LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
 SetArgument = Annotated[Optional[str], typer.Argument(help="help.set")]
@@ -34,6 +33,8 @@ def check_lang(value: str | None) -> None:
 
 def _say(message: str) -> None:
     """One line on standard error; a standard error that is gone too (a closed terminal) is let be."""
+
+    from attn_tutor.render.terminal import error as show_error  # here: --help and --version start without the renderer
 
     try:
         show_error(message)

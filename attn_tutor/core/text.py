@@ -14,6 +14,13 @@ EXCERPT_CHARS = 40
 _INVISIBLE_CATEGORIES = frozenset({"Cc", "Cf", "Co", "Cs", "Cn", "Zl", "Zp"})
 
 
+def display_width(text: str) -> int:
+    """Terminal cells a text takes: Hangul and other wide characters take two."""
+    if text.isascii():  # numbers and most labels: no need to look at each character
+        return len(text)
+    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+
+
 def is_unsafe_char(ch: str) -> bool:
     """A control, format (zero-width, bidi override), private-use or unassigned character."""
     return unicodedata.category(ch) in _INVISIBLE_CATEGORIES

@@ -414,11 +414,13 @@ class Leaf(NamedTuple):
     column: int
 
 
-# What the fast path reads. Any other character (a tab, a control character, a lone
-# CR, NEL, LS/PS, a BOM, a surrogate) in a line sends the text to the composer. Written
-# as the odd characters themselves: the complement of the readable ranges, the same set,
-# compiles in a seventh of the time (start-up).
-_ODD = re.compile(r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]")
+# What the fast path reads (the patterns' sources; compiled by _fast_path() when a
+# reader is first made: `solve` composes and never compiles them, at start-up). Any
+# other character (a tab, a control character, a lone CR, NEL, LS/PS, a BOM, a
+# surrogate) in a line sends the text to the composer. Written as the odd characters
+# themselves: the complement of the readable ranges, the same set, compiles in a
+# seventh of the time.
+_ODD = r"[\x00-\x09\x0b-\x1f\x7f-\x9f\u2028\u2029\ud800-\udfff\ufeff\ufffe\uffff]"
 _INDICATORS = r"""\-?:,\[\]{}#&*!|>'"%@`"""
 # A plain scalar in block context: not starting with an indicator ("-" only before a
 # non-space, as in -1), no ": " or final ":", no " #" (a comment starts there).
@@ -426,18 +428,27 @@ _PLAIN = rf"(?:[^{_INDICATORS} ]|-(?! |$))(?:[^ :]|:(?! |$)| +(?=[^ #]))*"
 # One line of a block mapping: indent, plain key, colon, then nothing, a plain scalar,
 # a single-quoted scalar without '' in it, a double-quoted one with only one-letter
 # escapes, or a one-line flow list; then spaces or a comment.
-_LINE = re.compile(
+_LINE = (
     rf"( *)(?!\.\.\.)([^{_INDICATORS} ][^:#]*?) *(:)"
     rf"""(?: +(?:({_PLAIN})|'([^']*)'|"((?:[^"\\]|\\[0abtnvfre "/\\N_LP])*)"|\[([^\[\]{{}}#'"]*)\]))?(?: +#.*| *)\Z"""
 )
 # A flow list's inside: plain items (no ":" or "?" in them), separated by commas.
 _ITEM = r"(?:[^\-?:,#&*!|>%@` ]|-(?![ ,]|$))(?:[^ :?,]| +(?=[^ ,]))*"
-_ITEMS = re.compile(rf" *(?:{_ITEM} *(?:, *{_ITEM} *)*)?\Z")
-_ESCAPE = re.compile(r"\\(.)")
+_ITEMS = rf" *(?:{_ITEM} *(?:, *{_ITEM} *)*)?\Z"
+_ESCAPE = r"\\(.)"
 _ESCAPED = {"0": "\0", "a": "\a", "b": "\b", "t": "\t", "n": "\n", "v": "\v", "f": "\f", "r": "\r", "e": "\x1b",
             " ": " ", '"': '"', "/": "/", "\\": "\\", "N": "\x85", "_": "\xa0", "L": "\u2028", "P": "\u2029"}  # fmt: skip
-_SKIP = re.compile(r" *(?:#.*)?\Z")  # a blank line or a comment line
-_DOCUMENT_START = re.compile(r"---(?: +#.*| *)\Z")
+_SKIP = r" *(?:#.*)?\Z"  # a blank line or a comment line
+_DOCUMENT_START = r"---(?: +#.*| *)\Z"
+
+
+@functools.cache
+def _fast_path() -> tuple[re.Pattern, ...]:
+    """The fast path's patterns (odd, line, items, escape, skip, document start), compiled
+    once, when the first reader is made."""
+    return tuple(map(re.compile, (_ODD, _LINE, _ITEMS, _ESCAPE, _SKIP, _DOCUMENT_START)))
+
+
 _MAX_DEPTH = 64  # deeper nesting is left to the composer (libyaml has its own limit)
 _MAX_KEY = 1000  # YAML's simple keys stop at 1024 characters
 _BLANK = ("blank",)  # a line read as blank or a comment
@@ -467,6 +478,7 @@ class PlainReader:
 
     def __init__(self, tags: PlainTags | None = None, limit: int = 50_000) -> None:
         self.tags = tags or PlainTags()
+        self._odd, self._key_line, self._items, self._escape, self._skip, self._document_start = _fast_path()
         self._lines: dict[str, tuple] = {}
         self._limit = limit
 
@@ -483,7 +495,7 @@ class PlainReader:
             if info is None:
                 info = self._line(line)
                 if info is None:  # neither a key's line nor a blank one: perhaps the document's start
-                    if maps or started or not _DOCUMENT_START.match(line):
+                    if maps or started or not self._document_start.match(line):
                         return None
                     started = True
                     continue
@@ -519,11 +531,11 @@ class PlainReader:
         """(indent, key, style, value, column) for a key's line (style None: nothing after the
         colon, column the empty value's), :data:`_BLANK` for a blank or comment line, else None
         (also for any character outside :data:`_ODD`'s set: only remembered lines skip the check)."""
-        if _ODD.search(line) is not None:
+        if self._odd.search(line) is not None:
             return None
-        m = _LINE.match(line)
+        m = self._key_line.match(line)
         if m is None:
-            return _BLANK if _SKIP.match(line) else None
+            return _BLANK if self._skip.match(line) else None
         indent, key, kind = m.end(1), m.group(2), m.lastindex
         if m.start(3) - indent > _MAX_KEY or self.tags(key) != STR:
             return None
@@ -535,9 +547,9 @@ class PlainReader:
             return (indent, key, "'", m.group(5), m.start(5))
         if kind == 6:
             value = m.group(6)
-            return (indent, key, '"', _ESCAPE.sub(_unescape, value) if "\\" in value else value, m.start(6))
+            return (indent, key, '"', self._escape.sub(_unescape, value) if "\\" in value else value, m.start(6))
         inside = m.group(7)
-        if _ITEMS.match(inside) is None:
+        if self._items.match(inside) is None:
             return None
         items = tuple(item.strip(" ") for item in inside.split(",")) if inside.strip(" ") else ()
         return (indent, key, "[", items, m.start(7))

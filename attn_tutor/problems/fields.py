@@ -97,7 +97,8 @@ def _hand_sized(text: str, value: float) -> str | None:
     """None for an entry a student can work by hand; else why not: too large, or too many decimals."""
     if abs(value) > ENTRY_MAX:
         return "too_large"
-
+    if "." not in text and "e" not in text and "E" not in text:
+        return None  # an integer has no decimals (most entries: no Decimal made at start-up)
     exponent = Decimal(text).normalize().as_tuple().exponent
     if isinstance(exponent, int) and -exponent > ENTRY_DECIMALS_MAX:
         return "decimals"

@@ -11,15 +11,9 @@ classes at start-up, and a NamedTuple class costs a sixth of a frozen dataclass
 
 from __future__ import annotations
 
-import unicodedata
 from typing import NamedTuple
 
-
-def display_width(text: str) -> int:
-    """Terminal cells a text takes: Hangul and other wide characters take two."""
-    if text.isascii():  # numbers and most labels: no need to look at each character
-        return len(text)
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+from attn_tutor.core.text import display_width  # in core: --help measures text without these blocks
 
 
 def pad(text: str, width: int) -> str:

@@ -12,7 +12,6 @@ scores, scaled and weights are those of the first head).
 
 from __future__ import annotations
 
-import json
 import math
 from collections.abc import Iterator
 
@@ -56,6 +55,8 @@ def dumps(solutions: list[Solution]) -> str:
 def chunks(solutions) -> Iterator[str]:
     """:func:`dumps` piece by piece, one problem at a time (``solutions`` may be a generator), so a
     large demonstration is written as it is solved; the text is the same as one ``json.dumps``."""
+    import json  # here, not at the top: the terminal's `solve` starts without it
+
     yield '{\n  "problems": ['
     first = True
     for solution in solutions:

@@ -34,6 +34,8 @@ LAZY_ALLOWED = {
     ("attn_tutor.cli.random_options", "attn_tutor.variants.generate"): "the generator and its marker: only --random (solve starts without)",
     ("attn_tutor.cli.solve", "attn_tutor.variants.generate"): "the generator and its marker: only solve --variant",
     ("attn_tutor.render.typst", "ctypes"): "glibc's malloc_trim after each chunk of a long PDF: only when one is made",
+    ("attn_tutor.cli.options", "attn_tutor.render.terminal"): "drawing an error: --help and --version start without the renderer and its blocks",
+    ("attn_tutor.solve.jsonout", "json"): "only solve --format json writes JSON: the terminal's solve starts without it",
 }
 
 
