@@ -43,7 +43,7 @@ from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import csv_without_problem_set, find_answer_files
 from attn_tutor.gradebook.records import ANSWER_SUFFIXES
 from attn_tutor.gradebook.rows import StudentRow
-from attn_tutor.gradebook.run import Files, grade_class
+from attn_tutor.gradebook.run import Files, grade_class, usable_jobs
 from attn_tutor.gradebook.summary import summary_blocks
 from attn_tutor.gradebook.writing import GradebookWriter
 
@@ -323,15 +323,18 @@ def answer_files(options: GradeOptions) -> Files:
     return files
 
 
-def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None) -> Outcome:
+def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None, note: Say | None = None) -> Outcome:
     """The whole of ``grade``: check, mark every file once (``options.jobs`` workers), write, sum up.
-    ``say``: each problem's sentence as it is found; ``progress(total)``: the progress bar."""
+    ``say``: each problem's sentence as it is found; ``progress(total)``: the progress bar;
+    ``note``: a sentence that is not a problem (more ``--jobs`` than usable CPUs), said once."""
     for path in options.paths:
         if not path.exists():
             raise AttnTutorError("grade.no_such_path", path=str(path))
     outputs = GradeOutputs.check(options, say)
     try:
         files = answer_files(options)
+        if note is not None and options.jobs is not None and (cpus := usable_jobs(options.jobs)) < options.jobs:
+            note(t("grade.jobs_capped_one" if cpus == 1 else "grade.jobs_capped", options.lang, asked=options.jobs, cpus=cpus))
         with progress(len(files)) if progress is not None else nullcontext() as step:
             grade_class(
                 files, outputs.tally, problems=options.problems, follow_through=options.follow_through,

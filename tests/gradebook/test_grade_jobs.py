@@ -100,6 +100,53 @@ def test_one_job_starts_no_pool(run_cli, tmp_path, monkeypatch):
     assert grade(run_cli, tmp_path, "cpu", "--force")[0].exit_code == 1
 
 
+# --- --jobs above the usable CPUs -----------------------------------------------------------
+
+CAPPED_EN = "--jobs {asked} is more than the {cpus} CPUs this process may use: at most {cpus} worker processes mark the class"
+CAPPED_EN_ONE = "--jobs {asked} is more than the one CPU this process may use: the class is marked in this process alone"
+CAPPED_KO = "--jobs {asked}: 이 프로세스가 쓸 수 있는 CPU가 {cpus}개라서 작업 프로세스는 최대 {cpus}개만 채점합니다"
+CAPPED_KO_ONE = "--jobs {asked}: 이 프로세스가 쓸 수 있는 CPU가 1개라서 이 프로세스 하나로 채점합니다"
+
+
+@pytest.mark.parametrize(
+    ("cpus", "asked", "lang", "said", "readers"),
+    [
+        (2, "64", "en", CAPPED_EN, 2),  # the issue's case: 64 asked on two CPUs
+        (2, "3", "en", CAPPED_EN, 2),
+        (3, "5", "ko", CAPPED_KO, 3),
+        (1, "2", "en", CAPPED_EN_ONE, 1),  # one CPU: no pool at all, the parent marks
+        (1, "64", "ko", CAPPED_KO_ONE, 1),
+        (2, "2", "en", None, 2),  # as many as there are: nothing to say
+        (3, "2", "ko", None, 2),
+        (2, "1", "en", None, 1),
+    ],
+)
+def test_more_jobs_than_usable_cpus_start_one_worker_a_cpu_and_say_so_once(run_cli, tmp_path, monkeypatch, worker_log, cpus, asked, lang, said, readers):
+    monkeypatch.setattr(class_run, "available_cpus", lambda: cpus)
+    monkeypatch.setattr(class_run, "SMALL_CLASS", 0)
+    expected = grade(run_cli, tmp_path, "one", "--jobs", "1", "--lang", lang)
+    worker_log.unlink()
+    result = run_cli("grade", str(BROKEN), str(CLASS), "--csv", str(tmp_path / "n.csv"), "--json", str(tmp_path / "n.json"), "--jobs", asked, "--lang", lang)
+    assert result.exit_code == 1  # the broken files, as with one job
+    assert ((tmp_path / "n.csv").read_bytes(), (tmp_path / "n.json").read_bytes()) == expected[1:]  # the same bytes
+    lines = result.stderr.splitlines()
+    sentence = None if said is None else said.format(asked=asked, cpus=cpus)
+    notes = [line for line in lines if line.startswith(f"--jobs {asked}")]
+    assert notes == ([] if sentence is None else [sentence])  # once, before any student's error
+    if sentence is not None:
+        assert lines[0] == sentence
+    pids = {line.split()[0] for line in worker_log.read_text("utf-8").splitlines()}
+    assert len(pids) == readers  # never more processes marking than usable CPUs
+    assert (str(os.getpid()) in pids) == (readers == 1)
+
+
+@pytest.mark.parametrize("asked", ["0", "-1", "-64"])
+def test_no_jobs_or_fewer_is_a_usage_error(run_cli, tmp_path, asked):
+    result = run_cli("grade", str(CLASS), "--csv", str(tmp_path / "n.csv"), "--jobs", asked)
+    assert result.exit_code == 2
+    assert "--jobs" in result.stderr and not (tmp_path / "n.csv").exists()
+
+
 def test_a_run_leaves_nothing_frozen_in_the_process(run_cli, tmp_path, monkeypatch):
     """Each chunk's survivors are frozen out of the collector's sight while the run lasts; a
     program that grades in-process gets its objects back afterwards (and so they can be freed)."""
@@ -171,6 +218,7 @@ def grade_folder(run_cli, folder: Path, name: str, *args: str):
 
 def test_a_class_with_variants_gives_the_same_bytes_for_any_number_of_jobs(run_cli, variant_class, monkeypatch):
     monkeypatch.setattr(class_run, "SMALL_CLASS", 0)  # the default shares out this small class too
+    monkeypatch.setattr(class_run, "available_cpus", lambda: 3)  # three workers, whatever the machine
     runs = {jobs: grade_folder(run_cli, variant_class, f"jobs{jobs}", "--jobs", jobs) for jobs in ("1", "2", "3")}
     runs["default"] = grade_folder(run_cli, variant_class, "default")
     one = runs["1"]
