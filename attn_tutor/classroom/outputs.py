@@ -38,6 +38,7 @@ from attn_tutor.classroom.handback import SheetFiles, SheetMaker
 from attn_tutor.classroom.report import ClassCounts, render_report
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import t
+from attn_tutor.core.spool import Spool
 from attn_tutor.core.writing import atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import csv_without_problem_set, find_answer_files
@@ -95,7 +96,7 @@ class Outcome:
     total: int
     marked: int
     failed: int  # students with any problem, a repeated name included
-    sets: dict[str, list[str]]  # each problem set that marked someone -> who, in first-seen order
+    sets: dict[str, tuple[str, ...]]  # each problem set that marked someone -> who (only when more than one), in first-seen order
     notes: tuple[str, ...]  # lines for the summary (absent students, an LMS's points)
     written: tuple[str, ...]  # where each output went, for standard error
     nothing_written: str | None  # why nothing was written (a refused file), when outputs were asked for
@@ -217,8 +218,9 @@ class GradeOutputs:
         if options.feedback is not None:
             self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
             self.extra = SheetMaker(options.lang, options.feedback_format)
-        self.refused: list[StudentRow] = []  # rows of files refused whole (a FIFO, a device, over a size cap)
-        self.sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
+        self.refused: StudentRow | None = None  # the first row of a file refused whole (a FIFO, a device, over a size cap)
+        self.sets: dict[str, int] = {}  # each problem set that marked someone -> its number, in first-seen order
+        self._marked_by = Spool()  # (set's number, student) of each marked row: listed when sets were mixed
         self._said: set[str] = set()
 
     @classmethod
@@ -235,10 +237,10 @@ class GradeOutputs:
             if message not in self._said:
                 self._said.add(message)
                 self.say(message)
-        if row.refused:
-            self.refused.append(row)
+        if row.refused and self.refused is None:
+            self.refused = row
         if row.score is not None:
-            self.sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
+            self._marked_by.add((self.sets.setdefault(row.problem_set or "", len(self.sets)), row.cells[0] or "—"))
         self.writer.add(row)
         for output in (self.roster, self.counts, self.sheets):
             if output is not None:
@@ -251,7 +253,7 @@ class GradeOutputs:
         for name, places in repeated.items():
             for place in places:
                 self.say(f"{place}: " + t("grade.duplicate_student", self.options.lang, student=name, places=", ".join(places)))
-        written, notes = ([], []) if self.refused else self._write()
+        written, notes = ([], []) if self.refused is not None else self._write()
         failed = self.tally.failed + self.writer.newly_failed()
         unmatched = 0 if self.roster is None else self.roster.unmatched
         return Outcome(
@@ -259,7 +261,7 @@ class GradeOutputs:
             total=self.tally.total,
             marked=self.tally.marked,
             failed=failed,
-            sets=self.sets,
+            sets=self._who_by_set(),
             notes=tuple(notes),
             written=tuple(written),
             nothing_written=self._nothing_written(),
@@ -296,15 +298,27 @@ class GradeOutputs:
             written.append(self.sheets.write())
         return written, notes
 
+    def _who_by_set(self) -> dict[str, tuple[str, ...]]:
+        """Each problem set -> who it marked, read back from the spool only when the sets were mixed
+        (the summary lists them then); with one set, no names are gathered (an empty tuple)."""
+        if len(self.sets) < 2:
+            return {name: () for name in self.sets}
+        names = list(self.sets)
+        who: dict[str, list[str]] = {name: [] for name in names}
+        for number, student in self._marked_by:
+            who[names[number]].append(student)
+        return {name: tuple(students) for name, students in who.items()}
+
     def _nothing_written(self) -> str | None:
-        if not self.refused or not self.options.named_outputs():
+        if self.refused is None or not self.options.named_outputs():
             return None
-        first = self.refused[0]
+        first = self.refused
         reason = first.errors[0].removeprefix(f"{first.file}: ") if first.errors else ""
         return t("grade.nothing_written", self.options.lang, path=first.file, reason=reason)
 
     def close(self) -> None:
         self.writer.close()
+        self._marked_by.close()
         if self.sheets is not None:
             self.sheets.close()
 

@@ -251,6 +251,8 @@ def grade_class(
                     tally.add(row)
                     if on_row is not None:
                         on_row(row)
+            del per_file  # the window's rows are handed on: nothing of them stays here
+            gc.freeze()  # what survives the window here (the outputs' small caches) is not walked again
             done += count
             if progress is not None:
                 progress(done, len(files))

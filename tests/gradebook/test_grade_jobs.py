@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -166,6 +167,23 @@ def test_a_run_leaves_nothing_frozen_in_the_process(run_cli, tmp_path, monkeypat
     assert gc.get_freeze_count() == 0
 
 
+def test_the_parent_of_workers_freezes_what_survives_each_window_and_gives_it_back(monkeypatch):
+    """With workers the parent only merges, but what it keeps across windows (the outputs' caches)
+    is frozen out of the cyclic collector's sight after each window, as in the workers, and given
+    back when the run ends."""
+    import gc
+
+    from attn_tutor.gradebook.analysis import Tally
+    from attn_tutor.gradebook.answer_files import find_answer_files
+
+    monkeypatch.setattr(class_run, "CHUNK", 2)  # windows of four files: five windows
+    frozen = []
+    files = find_answer_files([BROKEN, CLASS])
+    class_run.grade_class(files, Tally(), jobs=2, on_row=lambda row: frozen.append(gc.get_freeze_count()))
+    assert frozen[0] == 0 and frozen[-1] > 0  # frozen once the first window was merged
+    assert gc.get_freeze_count() == 0
+
+
 def test_no_progress_bar_when_not_on_a_terminal(run_cli, tmp_path, monkeypatch):
     monkeypatch.setattr(class_run, "SMALL_CLASS", 0)
     from attn_tutor.render import terminal
@@ -230,6 +248,45 @@ def test_a_class_with_variants_gives_the_same_bytes_for_any_number_of_jobs(run_c
     for result, gradebook, report in runs.values():
         assert (gradebook, report, result.stdout) == (one[1], one[2], one[0].stdout)
         assert result.stderr.split("gradebook written")[0] == one[0].stderr.split("gradebook written")[0]  # the same errors in order
+
+
+class _HeldWhole(list):
+    """A spool that holds everything in memory, as every output did before the spools."""
+
+    def add(self, item) -> None:
+        self.append(item)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_spooled_run_gives_the_bytes_of_one_that_holds_every_student_in_memory(run_cli, variant_class, monkeypatch):
+    """Variants, a CSV, broken files, a student handed in twice and a second problem set: the run
+    that keeps its class table, names and sets on disk says and writes what holding them did."""
+    from attn_tutor.classroom import outputs
+    from attn_tutor.gradebook import analysis, writing
+
+    shutil.copy(variant_class / "v001.yaml", variant_class / "v001-again.yaml")  # the same student twice
+    (variant_class / "z-ch13.yaml").write_text(
+        "student: 이서연\nproblem_set: ch13\nanswers:\n  cat-fish:\n    먹었다:\n      scores: [1, 6, 4]\n", "utf-8"
+    )  # another set: the summary lists who each marked
+    monkeypatch.setattr(class_run, "SMALL_CLASS", 0)
+
+    def run(jobs: str) -> tuple:
+        report = variant_class.parent / "report.html"
+        result, gradebook, reports = grade_folder(run_cli, variant_class, "book", "--jobs", jobs, "--class-report", str(report), "--force")
+        return result.exit_code, result.stdout, result.stderr, gradebook, reports, report.read_bytes()
+
+    spooled = {jobs: run(jobs) for jobs in ("1", "2")}
+    with monkeypatch.context() as held:
+        for module in (analysis, writing, outputs):
+            held.setattr(module, "Spool", _HeldWhole)
+        held.setattr(writing, "hash", lambda name: 0, raising=False)  # every name compared whole
+        whole = {jobs: run(jobs) for jobs in ("1", "2")}
+    assert spooled == whole
+    status, stdout, stderr, *_ = spooled["1"]
+    assert status == 1 and "v001-again.yaml" in stderr  # the cases are there: a student twice,
+    assert "marked against 2 different problem sets" in stdout and "ch13: 이서연" in stdout  # two sets, who each marked
 
 
 @pytest.fixture
