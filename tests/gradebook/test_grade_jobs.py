@@ -262,9 +262,10 @@ class _HeldWhole(list):
 
 def test_a_spooled_run_gives_the_bytes_of_one_that_holds_every_student_in_memory(run_cli, variant_class, monkeypatch):
     """Variants, a CSV, broken files, a student handed in twice and a second problem set: the run
-    that keeps its class table, names and sets on disk says and writes what holding them did."""
+    that keeps its class table, names and sets on disk, and whose marker soon stops remembering,
+    says and writes what holding everything did."""
     from attn_tutor.classroom import outputs
-    from attn_tutor.gradebook import analysis, writing
+    from attn_tutor.gradebook import analysis, grader, writing
 
     shutil.copy(variant_class / "v001.yaml", variant_class / "v001-again.yaml")  # the same student twice
     (variant_class / "z-ch13.yaml").write_text(
@@ -277,7 +278,9 @@ def test_a_spooled_run_gives_the_bytes_of_one_that_holds_every_student_in_memory
         result, gradebook, reports = grade_folder(run_cli, variant_class, "book", "--jobs", jobs, "--class-report", str(report), "--force")
         return result.exit_code, result.stdout, result.stderr, gradebook, reports, report.read_bytes()
 
-    spooled = {jobs: run(jobs) for jobs in ("1", "2")}
+    with monkeypatch.context() as forgetful:
+        forgetful.setattr(grader, "MARKER_MEMORY", 40)  # and a marker that soon stops remembering: the same marks
+        spooled = {jobs: run(jobs) for jobs in ("1", "2")}
     with monkeypatch.context() as held:
         for module in (analysis, writing, outputs):
             held.setattr(module, "Spool", _HeldWhole)
