@@ -24,6 +24,7 @@ from attn_tutor.gradebook.records import FORMULA_STARTS
 from attn_tutor.gradebook.rows import dumps, number
 
 HEAD = ("student", "variant", "score", "max_score", "percent")
+MEMO = 10_000  # distinct cells the CSV writer formats once and remembers (a class's names and files are not kept)
 
 
 def safe_text(text: str) -> str:
@@ -88,20 +89,24 @@ def _write_csv(stream, rows) -> None:
     text = codecs.getwriter("utf-8")(stream)
     text.write("\ufeff")
     writer = csv.writer(text, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-    texts: dict[str, str] = {}  # each distinct text, and each distinct (type, number), formatted once
-    known: dict = {}
+    texts: dict[str, str] = {}  # each distinct text, and each distinct (type, number), formatted once,
+    known: dict = {}  # up to MEMO of each: the verdict cells and points come first; names and files are met once
     for row in rows:
         out = []
         for value in row:
             if value.__class__ is str:
                 cell = texts.get(value)
                 if cell is None:
-                    cell = texts[value] = csv_cell(value)
+                    cell = csv_cell(value)
+                    if len(texts) < MEMO:
+                        texts[value] = cell
             else:
                 key = (value.__class__, value)
                 cell = known.get(key)
                 if cell is None:
-                    cell = known[key] = csv_cell(value)
+                    cell = csv_cell(value)
+                    if len(known) < MEMO:
+                        known[key] = cell
             out.append(cell)
         writer.writerow(out)
     text.flush()
