@@ -1,49 +1,73 @@
-"""How long ``attn-tutor grade`` takes next to merely parsing the same files, and its peak memory.
+"""How ``attn-tutor grade`` scales with the class: wall time next to merely parsing the files,
+CPU time of every process, and peak memory of every process together.
 
-Builds a synthetic class of N YAML answer files (default 10,000) for the packaged
-ch13 set — every problem, every asked row and stage — in a temporary directory.
-Students make every kind of mistake the marker knows (each drawn from
-``grading.Marker.exact_mistakes`` and carried forward, as a student who slips keeps going
-with their own numbers), round to 2–4 places, type rows as lists or as text with
-fractions, percentages and arithmetic, leave stages blank, and a fifth work on
-per-student variants (30 seeds). By default 55% of rows carry a known mistake and
-10% random numbers (``--slips``): a harsh class, since every distinct wrong row
-costs a real marking while right rows are cheap. Then, alternating for a few rounds, it times
+Builds synthetic classes of N **distinct** students (by default 10,000 and 50,000) for the
+packaged ch13 set — every problem, every asked row and stage. Students make every kind of
+mistake the marker knows (each drawn from ``grading.Marker.exact_mistakes`` and carried
+forward, as a student who slips keeps going with their own numbers), round to 2–4 places,
+type rows as lists or as text with fractions, percentages and arithmetic, leave stages
+blank, and a fifth work on per-student variants (30 seeds). By default 55% of rows carry a
+known mistake and 10% random numbers (``--slips``): a harsh class, since every distinct
+wrong row costs a real marking while right rows are cheap. Every size is its own class
+drawn from one random stream (no class is another copied), built once and kept under the
+temporary directory keyed by its parameters and the code that draws it (``--no-cache``:
+build afresh; the mistakes and their carried rows are drawn once per row, so building
+costs less than grading).
+
+Then, for a few rounds, alternating sizes and commands, it runs
 
   (a) parse: one process reading every file and ``yaml.load``-ing it with ``yaml.CSafeLoader``
       (in this process: no start-up counted);
-  (b) ``attn-tutor grade DIR --csv OUT --jobs 1`` in a subprocess (start-up included);
-  (c) ``attn-tutor grade DIR --csv OUT`` with every job (the default, one per CPU);
+  (b) ``attn-tutor grade DIR --csv OUT --json OUT --class-report OUT --jobs 1`` (start-up included);
+  (c) the same with ``--jobs 2``, and with the default jobs (one per usable CPU) when that is not 2;
 
-and prints each round and the median ratios (b)/(a) and (c)/(a) — targets on 2 cores:
-<= 1.3 and <= 0.8. Every run starts a fresh process, so no round is helped by the last.
+each grade in a fresh process, timing its wall clock, its CPU time (user + system of it and
+of every process it started, from ``getrusage(RUSAGE_CHILDREN)``) and its memory: the sum of
+the peak resident memory of every process of the run — the parent's own high-water mark
+(``ru_maxrss``, reported at its exit by the small runner that starts it) plus each worker's
+``VmHWM``, read from ``/proc`` every 0.1 s while it lives (it only grows; the last reading is
+taken within 0.1 s of the worker's end). Pages a forked worker shares with the parent count
+in both, as the kernel counts them. It prints each round and the medians of the ratios
+against the targets:
+
+  default jobs / parse, 10,000 and 50,000 files     <= 0.6
+  CPU --jobs 2 / CPU --jobs 1, 50,000 files         <= 1.05
+  peak memory (all processes) 50,000 / 10,000       <= 1.2
+  --jobs 1 / parse, 10,000 files                    <= 1.3
+
 ``--gc-freeze`` instead times ``grade --jobs 1`` against the same run with ``gc.freeze`` made a
-no-op (how much freezing each chunk's survivors, the run's caches, saves). ``--memory`` instead builds a class of 10,000 files (and 50,000: four renamed copies) and reports the peak
-resident memory of ``grade --jobs 1`` on each (the largest process's high-water mark,
-from ``getrusage(RUSAGE_CHILDREN)`` of a fresh wrapper process), and of ``grade`` with
-every job. The machine's load average is printed with each figure. A benchmark, not a test.
+no-op; ``--profile`` profiles one in-process grading run. The machine's load average is
+printed with each round. A benchmark, not a test.
 
-    python benchmarks/grade_speed.py [--students 10000] [--rounds 3] [--memory [--also-speed]] [--gc-freeze] [--profile]
+``--against PYTHON`` runs another interpreter's attn_tutor (main's, say) beside this one in
+every round, so before and after are measured under the same load.
+
+    python benchmarks/grade_speed.py [--sizes 10000,50000] [--rounds 3] [--against PYTHON] [--gc-freeze] [--profile]
 """
 
 from __future__ import annotations
 
 import argparse
+import hashlib
+import inspect
+import math
 import os
 import random
+import shutil
 import statistics
 import subprocess
 import sys
 import tempfile
 import time
 from pathlib import Path
+from typing import NamedTuple
 
-import numpy as np
 import yaml
 
+import attn_tutor
 from attn_tutor import gradebook
 from attn_tutor.core.model import STAGES
-from attn_tutor.gradebook.run import grade_class
+from attn_tutor.gradebook.run import available_cpus, grade_class
 from attn_tutor.marking import marker as grading
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.solve import engine
@@ -54,7 +78,7 @@ _MARKER = grading.Marker()  # only for building the class
 
 
 def _cells(values, decimals: int) -> list[float]:
-    return [0.0 if not np.isfinite(v) else round(float(v), decimals) for v in values]
+    return [round(v, decimals) if math.isfinite(v) else 0.0 for v in values]
 
 
 def _as_text(values: list[float], rng: random.Random) -> str:
@@ -68,25 +92,60 @@ def _as_text(values: list[float], rng: random.Random) -> str:
     return " ".join(f"{v * 4:g}/4" for v in values)  # arithmetic
 
 
+# What every student of one (solution, row) shares, drawn once: the building costs less than the grading.
+_RIGHT: dict = {}  # (solution, row) -> each stage's right row
+_MISTAKES: dict = {}  # (solution, row, stage) -> the marker's exact mistakes there
+_CARRIED: dict = {}  # (solution, row, stage, mistake) -> that mistake's row and every later one carried from it
+
+
+def _right(solution, problem, row: int) -> dict[str, list[float]]:
+    key = (id(solution), row)
+    if key not in _RIGHT:
+        _RIGHT[key] = {s: [float(v) for v in solution.stage_row(s, row)] for s in STAGES if s in problem.stages}
+    return _RIGHT[key]
+
+
+def _mistakes(solution, row: int, stage: str) -> list:
+    key = (id(solution), row, stage)
+    if key not in _MISTAKES:
+        _MISTAKES[key] = _MARKER.exact_mistakes(solution, row, stage)
+    return _MISTAKES[key]
+
+
+def _carry_on(solution, row: int, stage: str, stages: list[str], start: list[float]) -> dict[str, list[float]]:
+    """``start`` at ``stage``, and the stages after it carried from it."""
+    carried = {stage: start}
+    for later in stages[stages.index(stage) + 1 :]:
+        carried[later] = grading.carry_forward(solution, row, later, carried[grading.previous_stage(later)]).tolist()
+    return carried
+
+
+def _carried(solution, row: int, stage: str, stages: list[str], choice: int, made) -> dict[str, list[float]]:
+    key = (id(solution), row, stage, choice)
+    if key not in _CARRIED:
+        start = [0.0 if v is None or not math.isfinite(v) else float(v) for v in made]
+        _CARRIED[key] = _carry_on(solution, row, stage, stages, start)
+    return _CARRIED[key]
+
+
 def student_rows(solution, problem, token: str, rng: random.Random, slips: float) -> dict[str, object]:
     """One student's answers to one row: right, or one known mistake carried forward."""
     row = problem.row_index(token)
-    stages = [s for s in STAGES if s in problem.stages]
-    rows = {s: np.array(solution.stage_row(s, row), dtype=float) for s in stages}
+    rows = dict(_right(solution, problem, row))
+    stages = list(rows)
     kind = rng.random()
     if kind < slips:  # a mistake at some stage, then the student's own numbers carried on
         stage = rng.choice(stages)
-        mistakes = _MARKER.exact_mistakes(solution, row, stage)
+        mistakes = _mistakes(solution, row, stage)
         if mistakes:
-            _, made = rng.choice(mistakes)
-            rows[stage] = np.array([0.0 if v is None or not np.isfinite(v) else v for v in made])
+            choice = rng.randrange(len(mistakes))
+            rows.update(_carried(solution, row, stage, stages, choice, mistakes[choice][1]))
         else:
-            rows[stage] = rows[stage] + rng.choice([-1, 1]) * rng.uniform(0.01, 2.0)
-        for later in stages[stages.index(stage) + 1 :]:
-            rows[later] = grading.carry_forward(solution, row, later, rows[grading.previous_stage(later)])
+            shift = rng.choice([-1, 1]) * rng.uniform(0.01, 2.0)
+            rows.update(_carry_on(solution, row, stage, stages, [v + shift for v in rows[stage]]))
     elif kind < slips + 0.1:  # random numbers
         stage = rng.choice(stages)
-        rows[stage] = np.array([rng.randint(-5, 9) for _ in rows[stage]], dtype=float)
+        rows[stage] = [float(rng.randint(-5, 9)) for _ in rows[stage]]
     decimals = rng.choice([2, 3, 3, 3, 4])
     answers: dict[str, object] = {}
     for stage in problem.asked_stages:
@@ -120,6 +179,34 @@ def build_class(folder: Path, students: int, slips: float, seed: int = 4) -> Non
         (folder / f"s{index:05d}.yaml").write_text("\n".join(lines) + "\n", "utf-8")
 
 
+def cached_class(students: int, slips: float, seed: int = 4, cache: bool = True) -> Path:
+    """The class of ``students`` built by :func:`build_class`, kept under the temporary directory
+    keyed by its parameters and the source that draws it (the builder, the marker's mistakes,
+    the variants), so a second run starts at once. Built into a fresh folder, then renamed."""
+    source = inspect.getsource(sys.modules[__name__])
+    digest = hashlib.sha256(source[source.index("SEEDS = ") : source.index("def cached_class")].encode())  # the builder
+    package = Path(attn_tutor.__file__).parent
+    for sub in ("marking", "variants", "solve", "problems"):
+        for path in sorted((package / sub).glob("*.py")):
+            digest.update(path.read_bytes())
+    root = Path(tempfile.gettempdir()) / "attn-tutor-grade-bench"
+    folder = root / f"class-{students}-{slips}-{seed}-{digest.hexdigest()[:12]}"
+    if cache and (folder / "class").is_dir():
+        return folder / "class"
+    root.mkdir(exist_ok=True)
+    building = Path(tempfile.mkdtemp(dir=root, prefix="building-"))
+    (building / "class").mkdir()
+    start = time.perf_counter()
+    build_class(building / "class", students, slips, seed)
+    size = sum(p.stat().st_size for p in (building / "class").iterdir())
+    print(f"built {students} answer files ({size / 1e6:.1f} MB) in {time.perf_counter() - start:.1f} s", flush=True)
+    if not cache:
+        return building / "class"
+    shutil.rmtree(folder, ignore_errors=True)
+    building.rename(folder)
+    return folder / "class"
+
+
 def parse_only(folder: Path) -> int:
     loader = getattr(yaml, "CSafeLoader", yaml.SafeLoader)
     count = 0
@@ -144,162 +231,201 @@ def grade(folder: Path) -> int:
     return tally.total
 
 
-def cli(folder: Path, out: Path, *jobs: str) -> list[str]:
-    return [sys.executable, "-m", "attn_tutor", "grade", str(folder), "--csv", str(out), "--force", *jobs]
+RUNNER = (
+    "import atexit, os, resource, runpy, sys\n"
+    "def _peak():\n"
+    "    with open(os.environ['GRADE_BENCH_PEAK'], 'w') as out:\n"
+    "        out.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
+    "atexit.register(_peak)\n"
+    "{freeze}"
+    "sys.argv[0] = 'attn-tutor'\n"
+    "runpy.run_module('attn_tutor', run_name='__main__', alter_sys=True)\n"
+)
 
 
-def without_freeze(command: list[str]) -> list[str]:
-    """``command`` (an attn_tutor run) with ``gc.freeze`` made a no-op: the collector rescans the run's caches."""
-    runner = "import gc, runpy, sys; gc.freeze = lambda: None; sys.argv[0] = 'attn-tutor'; runpy.run_module('attn_tutor', run_name='__main__')"
-    return [sys.executable, "-c", runner, *command[3:]]
+def cli(folder: Path, out: Path, *jobs: str, freeze: bool = True, python: str = sys.executable) -> list[str]:
+    """``attn-tutor grade`` with every output but sheets, through the runner that reports its peak
+    (``python``: the interpreter whose attn_tutor runs). Without ``freeze``: with ``gc.freeze`` made
+    a no-op (the collector rescans what survives)."""
+    runner = RUNNER.format(freeze="" if freeze else "import gc\ngc.freeze = lambda: None\n")
+    outputs = ("--csv", str(out / "grades.csv"), "--json", str(out / "grades.json"), "--class-report", str(out / "report.html"))
+    return [python, "-c", runner, "grade", str(folder), *outputs, "--force", *jobs]
 
 
-def freeze_gain(folder: Path, out: Path, rounds: int) -> None:
-    """``grade --jobs 1`` as shipped against the same run with ``gc.freeze`` a no-op, alternating."""
-    shipped, plain = cli(folder, out, "--jobs", "1"), without_freeze(cli(folder, out, "--jobs", "1"))
-    run_quietly(shipped)
-    ratios, cpu_ratios = [], []
-    for round_number in range(rounds):
-        times = {}
-        for name, command in (("shipped", shipped), ("no freeze", plain)):
-            start = time.perf_counter()
-            cpu = cpu_of(run_quietly, command)
-            times[name] = (time.perf_counter() - start, cpu)
-        ratios.append(times["shipped"][0] / times["no freeze"][0])
-        cpu_ratios.append(times["shipped"][1] / times["no freeze"][1])
-        print(
-            f"round {round_number + 1}: shipped {times['shipped'][0]:.2f} s (CPU {times['shipped'][1]:.2f} s), "
-            f"without gc.freeze {times['no freeze'][0]:.2f} s (CPU {times['no freeze'][1]:.2f} s); {load()}",
-            flush=True,
-        )
-    spread = lambda xs: f"{min(xs):.2f}–{max(xs):.2f}"  # noqa: E731
-    print(f"median shipped / without gc.freeze: {statistics.median(ratios):.2f} ({spread(ratios)}); CPU {statistics.median(cpu_ratios):.2f} ({spread(cpu_ratios)})")
+class Run(NamedTuple):
+    wall: float  # s
+    cpu: float  # s, user + system of every process
+    memory: float  # MiB, the sum of every process's peak
+    processes: int
 
 
-def run_quietly(command: list[str]) -> None:
-    env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100"}
-    subprocess.run(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env, check=False)
+def _children() -> dict[int, list[int]]:
+    """Every process's children, from /proc."""
+    found: dict[int, list[int]] = {}
+    for name in os.listdir("/proc"):
+        if name.isdigit():
+            try:
+                with open(f"/proc/{name}/stat", "rb") as stat:
+                    ppid = int(stat.read().rsplit(b")", 1)[1].split()[1])
+            except (OSError, ValueError, IndexError):
+                continue
+            found.setdefault(ppid, []).append(int(name))
+    return found
 
 
-def peak_memory(command: list[str]) -> float:
-    """The largest process's peak resident memory, in MiB, of ``command`` and everything it starts."""
-    probe = (
-        "import os, resource, subprocess, sys\n"
-        "env = {**os.environ, 'NO_COLOR': '1', 'COLUMNS': '100'}\n"
-        "subprocess.run(sys.argv[1:], stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)\n"
-        "print(resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss)\n"
-    )
-    done = subprocess.run([sys.executable, "-c", probe, *command], capture_output=True, text=True, check=True)
-    return int(done.stdout.split()[-1]) / 1024
+def _high_water(pid: int) -> int | None:
+    """A process's peak resident memory so far, in KiB (None once it is gone)."""
+    try:
+        with open(f"/proc/{pid}/status", "rb") as status:
+            for line in status:
+                if line.startswith(b"VmHWM:"):
+                    return int(line.split()[1])
+    except OSError:
+        return None
+    return None
+
+
+def measured(command: list[str], every: float = 0.1) -> Run:
+    """``command`` run to its end, its wall time, CPU time and summed peak memory (see the module's doc)."""
+    import resource
+
+    def cpu() -> float:
+        children = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return children.ru_utime + children.ru_stime
+
+    with tempfile.NamedTemporaryFile("r", suffix=".peak") as peak_file:
+        env = {**os.environ, "NO_COLOR": "1", "COLUMNS": "100", "GRADE_BENCH_PEAK": peak_file.name}
+        cpu_start, start = cpu(), time.perf_counter()
+        process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL, env=env)
+        peaks: dict[int, int] = {}
+        while process.poll() is None:
+            below = _children()
+            stack = list(below.get(process.pid, ()))
+            while stack:
+                pid = stack.pop()
+                stack.extend(below.get(pid, ()))
+                high = _high_water(pid)
+                if high is not None:
+                    peaks[pid] = max(peaks.get(pid, 0), high)
+            time.sleep(every)
+        wall, used = time.perf_counter() - start, cpu() - cpu_start
+        parent = int(peak_file.read() or 0)
+    return Run(wall, used, (parent + sum(peaks.values())) / 1024, 1 + len(peaks))
 
 
 def load() -> str:
     return "load average " + ", ".join(f"{x:.2f}" for x in os.getloadavg())
 
 
-def timed(function, *args) -> float:
-    start = time.perf_counter()
-    function(*args)
-    return time.perf_counter() - start
+def median(values: list[float]) -> str:
+    return f"{statistics.median(values):.2f} ({min(values):.2f}–{max(values):.2f})"
 
 
-def memory(temp: Path, slips: float, rounds: int = 0) -> None:
-    """Peak memory at 10,000 files and at 50,000: the 10,000 and four copies of them, each copy's
-    students renamed (building 50,000 distinct students takes the better part of an hour)."""
-    folder = temp / "class"
-    folder.mkdir()
-    build_class(folder, 10_000, slips)
-    if rounds:
-        speed(folder, temp / "out.csv", rounds)
-    peaks = {}
-    for students in (10_000, 50_000):
-        if students == 50_000:
-            for copy in range(1, 5):
-                for path in sorted(folder.glob("s0*.yaml")):
-                    text = path.read_text("utf-8").replace("student: 학생", f"student: {copy}반 학생", 1)
-                    (folder / f"c{copy}{path.name}").write_text(text, "utf-8")
-        one = peak_memory(cli(folder, temp / "m.csv", "--jobs", "1"))
-        every = peak_memory(cli(folder, temp / "m.csv"))
-        peaks[students] = one
-        print(f"{students} files: peak {one:.0f} MiB with --jobs 1, {every:.0f} MiB (largest process) with every job; {load()}", flush=True)
-    print(f"peak 50,000 / 10,000 with --jobs 1: {peaks[50_000] / peaks[10_000]:.2f} (target <= 1.5)")
+def scaling(sizes: list[int], slips: float, rounds: int, cache: bool, against: str | None = None) -> None:
+    """The four figures of the module's doc, from alternating rounds; with ``against`` (another
+    interpreter, such as main's), its attn_tutor too, run in turn with this one's in every round."""
+    classes = {n: cached_class(n, slips, cache=cache) for n in sizes}
+    out = Path(tempfile.mkdtemp())
+    cpus = available_cpus()
+    pythons = {"": sys.executable, **({"against: ": against} if against else {})}
+    jobs = {"--jobs 1": ("--jobs", "1"), "--jobs 2": ("--jobs", "2")}
+    if cpus != 2:
+        jobs[f"default ({cpus} jobs)"] = ()
+    default = "--jobs 2" if cpus == 2 else f"default ({cpus} jobs)"
+    commands = {(who, name): (python, args) for who, python in pythons.items() for name, args in jobs.items()}
+    for python in pythons.values():
+        measured(cli(classes[sizes[0]], out, "--jobs", "1", python=python))  # warm the imports once
+    figures: dict = {}
+    try:
+        for number in range(rounds):
+            for students in sizes if number % 2 == 0 else reversed(sizes):
+                folder = classes[students]
+                start, cpu_start = time.perf_counter(), time.process_time()
+                parse_only(folder)
+                parse, parse_cpu = time.perf_counter() - start, time.process_time() - cpu_start
+                figures.setdefault((students, "parse"), []).append(parse)
+                figures.setdefault((students, "parse CPU"), []).append(parse_cpu)
+                line = [f"round {number + 1}, {students} files: parse {parse:.2f} s (CPU {parse_cpu:.2f} s)"]
+                for key, (python, args) in commands.items() if number % 2 == 0 else reversed(commands.items()):
+                    run = measured(cli(folder, out, *args, python=python))
+                    figures.setdefault((students, key), []).append(run)
+                    line.append(
+                        f"{key[0]}{key[1]} {run.wall:.2f} s (÷ parse {run.wall / parse:.2f}), CPU {run.cpu:.2f} s, "
+                        f"{run.memory:.0f} MiB in {run.processes} processes"
+                    )
+                print("; ".join(line) + f"; {load()}", flush=True)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    print(f"{cpus} usable CPUs; medians over {rounds} rounds (lowest–highest):")
+    small, large = sizes[0], sizes[-1]
+
+    def ratios(students: int, key, of=lambda run: run.wall, over=None) -> list[float]:
+        runs = figures[(students, key)]
+        base = figures[(students, "parse")] if over is None else [of(r) for r in figures[(students, over)]]
+        return [of(run) / b for run, b in zip(runs, base)]
+
+    cpu_of = lambda run: run.cpu  # noqa: E731
+    for who in pythons:
+        for students in sizes:
+            print(f"  {who}grade, default jobs / parse, {students} files: {median(ratios(students, (who, default)))} (target <= 0.6)")
+        print(f"  {who}grade --jobs 1 / parse, {small} files: {median(ratios(small, (who, '--jobs 1')))} (target <= 1.3)")
+        by_cpu = [run.cpu / parse for run, parse in zip(figures[(small, (who, "--jobs 1"))], figures[(small, "parse CPU")])]
+        print(f"  {who}CPU time of grade --jobs 1 / of parse, {small} files: {median(by_cpu)} (on a loaded machine the clock measures the others too)")
+        cpu = median(ratios(large, (who, "--jobs 2"), cpu_of, (who, "--jobs 1")))
+        print(f"  {who}CPU --jobs 2 / CPU --jobs 1, {large} files: {cpu} (target <= 1.05)")
+        for name in jobs:
+            peaks = {n: [run.memory for run in figures[(n, (who, name))]] for n in (small, large)}
+            growth = [b / a for a, b in zip(peaks[small], peaks[large])]
+            print(
+                f"  {who}peak memory, all processes, {name}: {statistics.median(peaks[small]):.0f} MiB at {small}, "
+                f"{statistics.median(peaks[large]):.0f} MiB at {large}; {large} / {small}: {median(growth)} (target <= 1.2)"
+            )
+
+
+def freeze_gain(folder: Path, rounds: int) -> None:
+    """``grade --jobs 1`` as shipped against the same run with ``gc.freeze`` a no-op, alternating."""
+    out = Path(tempfile.mkdtemp())
+    shipped, plain = cli(folder, out, "--jobs", "1"), cli(folder, out, "--jobs", "1", freeze=False)
+    measured(shipped)
+    ratios, cpu_ratios = [], []
+    for number in range(rounds):
+        runs = {name: measured(command) for name, command in (("shipped", shipped), ("no freeze", plain))}
+        ratios.append(runs["shipped"].wall / runs["no freeze"].wall)
+        cpu_ratios.append(runs["shipped"].cpu / runs["no freeze"].cpu)
+        print(
+            f"round {number + 1}: shipped {runs['shipped'].wall:.2f} s (CPU {runs['shipped'].cpu:.2f} s), "
+            f"without gc.freeze {runs['no freeze'].wall:.2f} s (CPU {runs['no freeze'].cpu:.2f} s); {load()}",
+            flush=True,
+        )
+    shutil.rmtree(out, ignore_errors=True)
+    print(f"median shipped / without gc.freeze: {median(ratios)}; CPU {median(cpu_ratios)}")
 
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--students", type=int, default=10_000)
+    parser.add_argument("--sizes", default="10000,50000", help="class sizes, smallest first (default 10000,50000)")
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument(
-        "--slips", type=float, default=0.55, help="share of rows with a known mistake (another 0.1 have random numbers)"
-    )
-    parser.add_argument("--memory", action="store_true", help="peak memory at 10,000 and 50,000 files instead")
-    parser.add_argument("--profile", action="store_true", help="profile one grading run instead")
+    parser.add_argument("--slips", type=float, default=0.55, help="share of rows with a known mistake (another 0.1 have random numbers)")
+    parser.add_argument("--no-cache", action="store_true", help="build the classes afresh (and throw them away)")
+    parser.add_argument("--against", metavar="PYTHON", help="also run another interpreter's attn_tutor (say main's) in every round")
+    parser.add_argument("--profile", action="store_true", help="profile one grading run of the smallest class instead")
     parser.add_argument("--gc-freeze", action="store_true", help="grade --jobs 1 against the same run without gc.freeze instead")
-    parser.add_argument("--also-speed", action="store_true", help="with --memory: the timed rounds first, on the same 10,000 files")
     options = parser.parse_args()
-    print(f"{len(os.sched_getaffinity(0))} CPUs; {load()}")
-    with tempfile.TemporaryDirectory() as temp:
-        if options.memory:
-            memory(Path(temp), options.slips, options.rounds if options.also_speed else 0)
+    sizes = sorted(int(size) for size in options.sizes.split(","))
+    print(f"{available_cpus()} CPUs; {load()}")
+    if options.profile or options.gc_freeze:
+        folder = cached_class(sizes[0], options.slips, cache=not options.no_cache)
+        if options.gc_freeze:
+            freeze_gain(folder, options.rounds)
             return
-        folder = Path(temp) / "class"
-        folder.mkdir()
-        start = time.perf_counter()
-        build_class(folder, options.students, options.slips)
-        size = sum(p.stat().st_size for p in folder.iterdir())
-        print(f"built {options.students} answer files ({size / 1e6:.1f} MB) in {time.perf_counter() - start:.1f} s")
-        if options.profile:
-            import cProfile
-            import pstats
+        import cProfile
+        import pstats
 
+        with tempfile.TemporaryDirectory() as temp:
             cProfile.runctx("grade(folder)", globals(), {"folder": folder}, str(Path(temp) / "prof"))
             pstats.Stats(str(Path(temp) / "prof")).sort_stats("cumulative").print_stats(25)
-            return
-        if options.gc_freeze:
-            freeze_gain(folder, Path(temp) / "out.csv", options.rounds)
-            return
-        speed(folder, Path(temp) / "out.csv", options.rounds)
-
-
-def cpu_of(function, *args) -> float:
-    """CPU time (user + system) of this process and of the children it waited for, while ``function`` ran."""
-    import resource
-
-    def now() -> float:
-        mine, children = resource.getrusage(resource.RUSAGE_SELF), resource.getrusage(resource.RUSAGE_CHILDREN)
-        return mine.ru_utime + mine.ru_stime + children.ru_utime + children.ru_stime
-
-    start = now()
-    function(*args)
-    return now() - start
-
-
-def speed(folder: Path, out: Path, rounds: int) -> None:
-    """Wall-clock ratios (the targets), and CPU-time ratios: on a shared, loaded machine the clock
-    measures the other processes as much as ours, the CPU time only ours."""
-    run_quietly(cli(folder, out, "--jobs", "1"))  # warm the page cache and the imports once
-    one_ratios, all_ratios, cpu_ratios = [], [], []
-    for round_number in range(rounds):
-        start = time.perf_counter()
-        parse_cpu = cpu_of(parse_only, folder)
-        parse_time = time.perf_counter() - start
-        start = time.perf_counter()
-        one_cpu = cpu_of(run_quietly, cli(folder, out, "--jobs", "1"))
-        one_time = time.perf_counter() - start
-        all_time = timed(run_quietly, cli(folder, out))
-        one_ratios.append(one_time / parse_time)
-        all_ratios.append(all_time / parse_time)
-        cpu_ratios.append(one_cpu / parse_cpu)
-        print(
-            f"round {round_number + 1}: parse {parse_time:.2f} s, grade --jobs 1 {one_time:.2f} s "
-            f"(ratio {one_ratios[-1]:.2f}), grade {all_time:.2f} s (ratio {all_ratios[-1]:.2f}); "
-            f"CPU: parse {parse_cpu:.2f} s, grade --jobs 1 {one_cpu:.2f} s (ratio {cpu_ratios[-1]:.2f}); {load()}",
-            flush=True,
-        )
-    spread = lambda xs: f"{min(xs):.2f}–{max(xs):.2f}"  # noqa: E731
-    print(f"median ratio grade --jobs 1 / parse: {statistics.median(one_ratios):.2f} ({spread(one_ratios)}; target <= 1.3)")
-    print(f"median ratio grade (every job) / parse: {statistics.median(all_ratios):.2f} ({spread(all_ratios)}; target <= 0.8)")
-    print(f"median CPU-time ratio grade --jobs 1 / parse: {statistics.median(cpu_ratios):.2f} ({spread(cpu_ratios)})")
+        return
+    scaling(sizes, options.slips, options.rounds, not options.no_cache, options.against)
 
 
 if __name__ == "__main__":

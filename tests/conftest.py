@@ -40,6 +40,16 @@ def deterministic_env(monkeypatch):
         monkeypatch.setenv(name, value)
 
 
+@pytest.fixture(autouse=True)
+def two_cpus_at_least(monkeypatch):
+    """``grade --jobs 2`` starts two workers on any machine, a one-CPU CI runner included (grade caps
+    --jobs at the CPUs it may use; tests/gradebook/test_grade_jobs.py sets the count it tests)."""
+    from attn_tutor.gradebook import run
+
+    real = run.available_cpus
+    monkeypatch.setattr(run, "available_cpus", lambda: max(2, real()))
+
+
 @pytest.fixture
 def run_cli():
     """Invoke the CLI as a user would: ``run_cli("solve", "--format", "json")``."""

@@ -40,13 +40,14 @@ from attn_tutor.classroom.handback import SheetFiles, SheetMaker
 from attn_tutor.classroom.report import ClassCounts, render_report
 from attn_tutor.core.errors import AttnTutorError, Finding, UsageError
 from attn_tutor.core.i18n import t
+from attn_tutor.core.spool import Spool
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.core.writing import InputFiles, atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import Survey, csv_without_problem_set, survey
 from attn_tutor.gradebook.records import ANSWER_SUFFIXES, FileNote
 from attn_tutor.gradebook.rows import StudentRow
-from attn_tutor.gradebook.run import grade_class
+from attn_tutor.gradebook.run import grade_class, usable_jobs
 from attn_tutor.gradebook.summary import summary_blocks
 from attn_tutor.gradebook.writing import GradebookWriter
 from attn_tutor.problems.load import packaged_path
@@ -110,7 +111,7 @@ class Outcome:
     marked: int
     failed: int  # students with any problem, a repeated name included
     file_problems: int  # files' own rows with a problem (a CSV header's), no student's
-    sets: dict[str, list[str]]  # each problem set that marked someone -> who, in first-seen order
+    sets: dict[str, tuple[str, ...]]  # each problem set that marked someone -> who (only when more than one), in first-seen order
     notes: tuple[str, ...]  # lines for the summary (absent students, an LMS's points)
     written: tuple[str, ...]  # where each output went, for standard error
     status: int  # 1: a student had a problem, was repeated or unmatched, or sets were mixed
@@ -279,7 +280,8 @@ class GradeOutputs:
         self.problems = 0  # files said as errors that are no student's (a folder that cannot be read)
         self.left_out: list[FileNote] = []  # files under the graded folders not marked, with why; unused columns
         self.file_notes: list[FileNote] = []  # all of those, and the ones said as errors (for the JSON)
-        self.sets: dict[str, list[str]] = {}  # each problem set that marked someone -> who
+        self.sets: dict[str, int] = {}  # each problem set that marked someone -> its number, in first-seen order
+        self._marked_by = Spool()  # (set's number, student) of each marked row: listed when sets were mixed
         self._said: set[str] = set()
 
     @classmethod
@@ -299,7 +301,7 @@ class GradeOutputs:
         if row.set_file is not None:
             self.set_files.add(row.set_file)
         if row.score is not None:
-            self.sets.setdefault(row.problem_set or "", []).append(row.cells[0] or "—")
+            self._marked_by.add((self.sets.setdefault(row.problem_set or "", len(self.sets)), row.cells[0] or "—"))
         self.writer.add(row)
         for output in (self.roster, self.counts, self.sheets):
             if output is not None and not (row.of_file and output is self.roster):  # a file's own row is no one to match
@@ -336,7 +338,7 @@ class GradeOutputs:
             marked=self.tally.marked,
             failed=failed,
             file_problems=self.tally.file_problems,
-            sets=self.sets,
+            sets=self._who_by_set(),
             notes=tuple(notes),
             written=tuple(written),
             status=1 if failed or repeated or len(self.sets) > 1 or unmatched or self.problems or self.tally.file_problems else 0,
@@ -376,8 +378,20 @@ class GradeOutputs:
             written.append(self.sheets.write())
         return written, notes
 
+    def _who_by_set(self) -> dict[str, tuple[str, ...]]:
+        """Each problem set -> who it marked, read back from the spool only when the sets were mixed
+        (the summary lists them then); with one set, no names are gathered (an empty tuple)."""
+        if len(self.sets) < 2:
+            return {name: () for name in self.sets}
+        names = list(self.sets)
+        who: dict[str, list[str]] = {name: [] for name in names}
+        for number, student in self._marked_by:
+            who[names[number]].append(student)
+        return {name: tuple(students) for name, students in who.items()}
+
     def close(self) -> None:
         self.writer.close()
+        self._marked_by.close()
         if self.sheets is not None:
             self.sheets.close()
 
@@ -399,9 +413,10 @@ def answer_files(options: GradeOptions) -> Survey:
     return found
 
 
-def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None) -> Outcome:
+def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None, note: Say | None = None) -> Outcome:
     """The whole of ``grade``: check, mark every file once (``options.jobs`` workers), write, sum up.
-    ``say``: each problem's sentence as it is found; ``progress(total)``: the progress bar."""
+    ``say``: each problem's sentence as it is found; ``progress(total)``: the progress bar;
+    ``note``: a sentence that is not a problem (more ``--jobs`` than usable CPUs), said once."""
     for path in options.paths:
         if not path.exists():
             raise AttnTutorError("grade.no_such_path", path=str(path))
@@ -411,6 +426,8 @@ def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None)
         files = outputs.answer_files = found.files
         for left in found.left_out:
             outputs.leave_out(left)
+        if note is not None and options.jobs is not None and (cpus := usable_jobs(options.jobs)) < options.jobs:
+            note(t("grade.jobs_capped_one" if cpus == 1 else "grade.jobs_capped", options.lang, asked=options.jobs, cpus=cpus))
         with progress(len(files)) if progress is not None else nullcontext() as step:
             grade_class(
                 files, outputs.tally, problems=options.problems, follow_through=options.follow_through,

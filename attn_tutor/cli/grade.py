@@ -91,6 +91,7 @@ def grade(
         options,
         say=lambda message: terminal.error(t("cli.error", language, message=message)),
         progress=lambda total: terminal.progress(total, t("grade.progress", language)),
+        note=lambda message: terminal.plain(message, stderr=True),
     )
     _say_summary(outcome, language)
     if outcome.status:

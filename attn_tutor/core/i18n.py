@@ -1481,6 +1481,15 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.too_large": ("the file is larger than {limit} bytes", "파일이 {limit}바이트보다 큽니다"),
     "grade.unreadable": ("cannot read the file: {reason}", "파일을 읽을 수 없습니다: {reason}"),
     "grade.progress": ("grading", "채점 중"),
+    # --jobs above the CPUs this process may use (grade-flat)
+    "grade.jobs_capped": (
+        "--jobs {asked} is more than the {cpus} CPUs this process may use: at most {cpus} worker processes mark the class",
+        "--jobs {asked}: 이 프로세스가 쓸 수 있는 CPU가 {cpus}개라서 작업 프로세스는 최대 {cpus}개만 채점합니다",
+    ),
+    "grade.jobs_capped_one": (
+        "--jobs {asked} is more than the one CPU this process may use: the class is marked in this process alone",
+        "--jobs {asked}: 이 프로세스가 쓸 수 있는 CPU가 1개라서 이 프로세스 하나로 채점합니다",
+    ),
     "grade.internal_error": (
         "attn-tutor could not grade this file ({reason}); nothing in it was marked. The rest of the class was; please report this file",
         "attn-tutor가 이 파일을 채점하지 못했습니다 ({reason}). 이 파일은 채점되지 않았고 나머지 학생은 채점되었습니다. 이 파일을 알려 주세요",

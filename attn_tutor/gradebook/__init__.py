@@ -98,9 +98,14 @@ Speed
     cell without numpy, making the mistakes' rows code by code only until one
     fits. :mod:`.run` shares the files out to worker processes, each variant's
     students to one worker (:mod:`.routing`), and merges them in order; rows stream
-    to the outputs (:mod:`.writing` spools them), so memory stays flat as the class
-    grows. What a chunk leaves behind is the run's caches: each process freezes it
-    out of the cyclic collector's sight (``gc.freeze``) until the run ends.
+    to the outputs (:mod:`.writing` and the :class:`Tally`'s class table spool them to
+    temporary files; the parent keeps an 8-byte hash of each name to find repeated
+    students), and every cache is bounded in entries (the marker's by
+    :data:`.grader.MARKER_MEMORY`, the readers' by their ``limit``), so memory stays
+    flat as the class grows. What a chunk or a window leaves behind is the run's
+    caches: each process, the parent too, freezes it out of the cyclic collector's
+    sight (``gc.freeze``) until the run ends. ``--jobs`` is capped at the CPUs the
+    process may use.
 
 Score distribution
     Ten bins of 10% (``[0, 10)``, ..., ``[80, 90)``, ``[90, 100]``), counted exactly

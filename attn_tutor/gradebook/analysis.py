@@ -1,8 +1,10 @@
 """Item analysis, the score distribution and the class table, counted one student at a time.
 
 A :class:`Tally` takes the class's :class:`~attn_tutor.gradebook.rows.StudentRow`\\ s
-in order and keeps only counts and each student's short table row, so a class of
-50,000 costs little more memory than one of 10,000.
+in order and keeps only counts (bounded by the items, verdicts, diagnoses and distinct
+scores, not by the students); each student's short table row goes to a
+:class:`~attn_tutor.core.spool.Spool` and is read back when the table is drawn, so a
+class of 50,000 costs the memory of one of 10,000.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
 
+from attn_tutor.core.spool import Spool
 from attn_tutor.gradebook.records import BINS, TOP_DIAGNOSES, ItemKey, ItemStats
 from attn_tutor.marking.marker import DIAGNOSES, VERDICTS
 
@@ -27,7 +30,7 @@ class Tally:
         self._sets: set[str] = set()
         self.bins = [0] * BINS
         self._bin_of: dict[tuple[float, float], int] = {}  # each distinct (score, max_score), binned once
-        self.summary: list[tuple[str, ...]] = []
+        self.summary = Spool()  # the class table's rows (tuples of str), in order; read back to draw it
         self.total = self.marked = self.failed = 0
         self.file_problems = 0  # files' own rows with a problem (a CSV header's): not students
         self.add_columns(columns)
@@ -48,7 +51,7 @@ class Tally:
     def add(self, row) -> None:
         """One student (a StudentRow), in gradebook order; a file's own row (a CSV header's problems)
         is listed in the class table but counted apart, in ``file_problems``, not as a student."""
-        self.summary.append(row.summary)
+        self.summary.add(row.summary)
         if row.of_file:
             self.file_problems += bool(row.errors)
             return
@@ -99,6 +102,10 @@ class Tally:
 
     def distribution(self) -> list[int]:
         return list(self.bins)
+
+    def close(self) -> None:
+        """The class table's spool gone (it also goes with the tally)."""
+        self.summary.close()
 
 
 def score_bin(score: float, max_score: float) -> int:

@@ -60,9 +60,11 @@ def read_plain_file(
 class PlainAnswers:
     """The fast path for one run: :class:`yamlread.PlainReader` and each distinct answer's numbers, remembered."""
 
-    def __init__(self, cells: CellReader, limit: int = 50_000) -> None:
+    def __init__(self, cells: CellReader, limit: int = 20_000) -> None:
+        # limit: answers remembered, and lines by the reader (~2,500 students' worth: what comes later
+        # is mostly met once, and memory stays flat as the class grows)
         self.cells, self.tag = cells, cells.tags()
-        self.yaml = yamlread.PlainReader(self.tag)
+        self.yaml = yamlread.PlainReader(self.tag, limit)
         self._quoted: dict[str | tuple[str, ...], tuple[float, ...] | None] = {}  # quoted texts and flow lists
         self._plain: dict[str, tuple[float, ...] | None] = {}
         self._limit = limit

@@ -65,6 +65,14 @@ def available_cpus() -> int:
         return max(1, os.cpu_count() or 1)
 
 
+def usable_jobs(jobs: int | None) -> int:
+    """The worker processes a run asking for ``jobs`` (None: one a CPU) gets: never more than the
+    CPUs this process may use, since more would only take turns on them, each with its own caches
+    to build and memory to hold (``--jobs 64`` on two CPUs: two workers)."""
+    cpus = available_cpus()
+    return cpus if jobs is None else min(jobs, cpus)
+
+
 Extra = Callable[[StudentResult, object], object]
 """What a row carries beyond the gradebook: ``extra(student, solved)`` of each marked student, made
 in the process that marked them (``solved``: the Grader's (problem set, solutions, widths) of their
@@ -222,7 +230,7 @@ def grade_class(
     Each file is read and marked once, in whichever process marks it: everything an output
     needs of a student is in their row (``with_json``: their full report as JSON; ``extra``:
     what it makes of each marked student there, such as a hand-back sheet, as ``row.extra``).
-    ``jobs``: worker processes (None: every available CPU). ``progress(done, total)`` is
+    ``jobs``: worker processes (None: every available CPU; never more than those, see :func:`usable_jobs`). ``progress(done, total)`` is
     called in files after each chunk or window. ``name_column``: a CSV's student column, if
     not one of the usual names (``variant_column``: its variant's). ``on_note``: what is said of a
     file as a whole (a folder's problem set, a CSV's unused columns). Raises only for a bad ``problems``.
@@ -230,7 +238,7 @@ def grade_class(
     init_args = (problems, follow_through, lang, with_json, name_column, extra, variant_column)
     local = _Worker(*init_args)  # also checks --problems before any work
     wanted = jobs
-    jobs = min(available_cpus() if jobs is None else jobs, max(1, len(files)))
+    jobs = min(usable_jobs(jobs), max(1, len(files)))
     if wanted is None and len(files) < SMALL_CLASS:
         jobs = 1
     results = workers = None
@@ -252,6 +260,8 @@ def grade_class(
                     tally.add(row)
                     if on_row is not None:
                         on_row(row)
+            del per_file  # the window's rows are handed on: nothing of them stays here
+            gc.freeze()  # what survives the window here (the outputs' small caches) is not walked again
             done += count
             if progress is not None:
                 progress(done, len(files))

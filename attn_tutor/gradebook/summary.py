@@ -14,11 +14,10 @@ def summary_blocks(tally: Tally, lang: str = "en") -> list:
     """The class table, the item analysis and the score distribution as document blocks."""
 
     blocks: list = []
-    rows = tally.summary
     blocks.append(
         Table(
             tuple(t(f"grade.col.{name}", lang) for name in ("student", "variant", "score", "max_score", "percent", "errors")),
-            tuple(rows),
+            tally.summary,  # a spool, read a row at a time as the table is drawn
             title=t("grade.class_title_one" if tally.total == 1 else "grade.class_title", lang, count=tally.total),
         )
     )

@@ -14,6 +14,7 @@ import csv
 import json
 import tempfile
 import unicodedata
+from array import array
 from collections.abc import Sequence
 from decimal import Decimal
 
@@ -25,6 +26,7 @@ from attn_tutor.gradebook.rows import dumps, number
 
 HEAD = ("student", "variant", "score", "max_score", "percent")
 LEFT_OUT = "grade.left_out."  # the catalogue keys of the files a run leaves out, with why
+MEMO = 10_000  # distinct cells the CSV writer formats once and remembers (a class's names and files are not kept)
 
 
 def safe_text(text: str) -> str:
@@ -106,38 +108,48 @@ def _write_csv(stream, rows) -> None:
     text = codecs.getwriter("utf-8")(stream)
     text.write("\ufeff")
     writer = csv.writer(text, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-    texts: dict[str, str] = {}  # each distinct text, and each distinct (type, number), formatted once
-    known: dict = {}
+    texts: dict[str, str] = {}  # each distinct text, and each distinct (type, number), formatted once,
+    known: dict = {}  # up to MEMO of each: the verdict cells and points come first; names and files are met once
     for row in rows:
         out = []
         for value in row:
             if value.__class__ is str:
                 cell = texts.get(value)
                 if cell is None:
-                    cell = texts[value] = csv_cell(value)
+                    cell = csv_cell(value)
+                    if len(texts) < MEMO:
+                        texts[value] = cell
             else:
                 key = (value.__class__, value)
                 cell = known.get(key)
                 if cell is None:
-                    cell = known[key] = csv_cell(value)
+                    cell = csv_cell(value)
+                    if len(known) < MEMO:
+                        known[key] = cell
             out.append(cell)
         writer.writerow(out)
     text.flush()
 
 
 class GradebookWriter:
-    """The CSV and JSON files of one run, fed a student at a time in gradebook order."""
+    """The CSV and JSON files of one run, fed a student at a time in gradebook order.
+
+    Nothing of a student stays in memory but an 8-byte hash of their name: each row's CSV record,
+    JSON line and (name, place, had errors) go to spools on disk. The students named in more than
+    one place are found once the class is in, from the hashes (a hash met twice is read back from
+    the spool of names and compared by the names themselves, so a collision changes nothing)."""
 
     def __init__(self, tally: Tally, *, csv_file: bool = True, json_file: bool = False, lang: str = "en") -> None:
         self.tally = tally
         self.lang = lang
-        self._places: dict[str, list[str]] = {}  # each student's name -> where it appears
-        self._who: list[tuple[str, str]] = []  # (name, place) of each JSON line, for the repeats
-        self._clean: dict[str, int] = {}  # each name -> its rows with no other error
+        self._hashes = array("q")  # hash(name) of each named row that was not refused
+        self._who = Spool()  # (name or "" when refused, place, no other error) of every row, in order
         self._csv = Spool() if csv_file else None
         self._json = tempfile.TemporaryFile() if json_file else None
         self._index: dict = {}
         self._students = 0
+        self._repeated: dict[str, list[str]] | None = None  # found once, when first asked
+        self._newly_failed = 0
 
     def add(self, row) -> None:
         """One student: call after ``tally.add(row)``, so the student's columns are known."""
@@ -148,14 +160,12 @@ class GradebookWriter:
             self._csv.add(_record(row, index))
         if self._json is not None:
             self._json.write(row.json.encode("utf-8") + b"\n")
-        name = student_key(row.cells[0])
-        if name and not row.refused:
-            self._places.setdefault(name, []).append(row.file)
-            if not row.errors:
-                self._clean[name] = self._clean.get(name, 0) + 1
-        if self._json is not None:
-            self._who.append((name if not row.refused else "", row.file))
+        name = "" if row.refused else student_key(row.cells[0])
+        if name:
+            self._hashes.append(hash(name))
+        self._who.add((name, row.file, not row.errors))
         self._students += 1
+        self._repeated = None
 
     def _with_repeat(self, line: bytes, name: str, place: str, places: list[str]) -> bytes:
 
@@ -168,11 +178,26 @@ class GradebookWriter:
 
     def newly_failed(self) -> int:
         """Rows whose only problem is that their student appears elsewhere too (not in the tally's count)."""
-        return sum(self._clean.get(name, 0) for name in self.repeated())
+        self.repeated()
+        return self._newly_failed
 
     def repeated(self) -> dict[str, list[str]]:
         """The students who appear in more than one place, with every place (each row gets an error)."""
-        return {name: places for name, places in self._places.items() if len(places) > 1}
+        if self._repeated is None:
+            twice, seen = set(), set()
+            for key in self._hashes:
+                (twice if key in seen else seen).add(key)
+            del seen
+            places: dict[str, list[str]] = {}
+            clean: dict[str, int] = {}
+            if twice:
+                for name, place, no_error in iter(self._who):
+                    if name and hash(name) in twice:
+                        places.setdefault(name, []).append(place)
+                        clean[name] = clean.get(name, 0) + no_error
+            self._repeated = {name: where for name, where in places.items() if len(where) > 1}
+            self._newly_failed = sum(clean[name] for name in self._repeated)
+        return self._repeated
 
     def typed_rows(self):
         """The gradebook as typed cells: str is text, int/float/Decimal are numbers, None is empty."""
@@ -194,10 +219,9 @@ class GradebookWriter:
         stream.write(b'{\n"follow_through": ' + dumps(str(tally.follow_through)).encode("utf-8") + b',\n"students": ')
         if self._students:
             stream.write(b"[\n")
-            self._json.seek(0)
             repeated = self.repeated()
-            for number_, line in enumerate(self._json):
-                name, place = self._who[number_]
+            self._json.seek(0)
+            for number_, (line, (name, place, _clean)) in enumerate(zip(self._json, self._who)):
                 if name in repeated:  # known only once every student is in: the error joins the report here
                     line = self._with_repeat(line, name, place, repeated[name])
                 stream.write((b",\n" if number_ else b"") + line.rstrip(b"\n"))
@@ -215,6 +239,6 @@ class GradebookWriter:
         stream.write(b"\n}\n")
 
     def close(self) -> None:
-        for spool in (self._csv, self._json):
+        for spool in (self._csv, self._json, self._who):
             if spool is not None:
                 spool.close()

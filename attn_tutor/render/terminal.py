@@ -20,6 +20,7 @@ from __future__ import annotations
 import os
 import shutil
 import sys
+from collections.abc import Iterator
 from contextlib import contextmanager
 from typing import TextIO
 
@@ -187,19 +188,19 @@ def _is_text(cell: str) -> bool:
     return any(ch.isalpha() for ch in cell)
 
 
-def _grid(header_cells, rows, widths, columns, paint, keys: int = 1) -> list[str]:
+def _grid(header_cells, rows, widths, right, columns, paint, keys: int = 1) -> Iterator[str]:
     """The first ``keys`` (label) columns and ``columns`` of a table, aligned, with a rule under the header.
 
-    The label column and columns of words align left; columns of numbers align right."""
+    The label column and columns of words align left; columns of numbers align right
+    (``right``: per column, whether it is one of numbers)."""
     chosen = [*range(keys), *columns]
-    right = {i: i > 0 and not any(_is_text(row[i]) for row in rows) for i in chosen}
     header = GAP.join(_align(header_cells[i], widths[i], right[i]) for i in chosen)
-    lines = [" " + paint(header.rstrip(), "bold"), " " + "─" * (sum(widths[i] for i in chosen) + len(GAP) * (len(chosen) - 1))]
+    yield " " + paint(header.rstrip(), "bold")
+    yield " " + "─" * (sum(widths[i] for i in chosen) + len(GAP) * (len(chosen) - 1))
     for row in rows:
         cells = [_align(row[i], widths[i], right[i]) for i in chosen]
         cells[0] = paint(cells[0], "bold")
-        lines.append((" " + GAP.join(cells)).rstrip())
-    return lines
+        yield (" " + GAP.join(cells)).rstrip()
 
 
 def _key_columns(rows) -> int:
@@ -231,22 +232,49 @@ def _column_groups(widths: list[int], width: int, keys: int) -> list[list[int]] 
     return groups
 
 
+def _drawn_rows(block: Table) -> Iterator[tuple[str, ...]]:
+    """The table's rows as drawn, one at a time: ``block.rows`` may be a spool of a whole class,
+    read again for each pass rather than held."""
+    blank = block.blank
+    for row in block.rows:
+        yield tuple(visible(cell) or (BOX if blank and i else "") for i, cell in enumerate(row))
+
+
+class _Drawn:
+    """The drawn rows, to be read again as often as a pass needs them."""
+
+    def __init__(self, block: Table) -> None:
+        self.block = block
+
+    def __iter__(self) -> Iterator[tuple[str, ...]]:
+        return _drawn_rows(self.block)
+
+
 def table_lines(block: Table, paint=lambda text, style: text, width: int | None = None) -> list[str]:
     """A table as lines: label column on the left, numbers right-aligned, a rule under the header.
 
     Wider than ``width``: in groups of columns that fit, or else one row at a time."""
-    rows = [tuple(visible(cell) or (BOX if block.blank and i else "") for i, cell in enumerate(row)) for row in block.rows]
+    return list(_table_lines(block, paint, width))
+
+
+def _table_lines(block: Table, paint, width: int | None) -> Iterator[str]:
+    """:func:`table_lines` a line at a time, holding one row at a time where the table fits the
+    width (a class table of 50,000 students is read twice: once to measure, once to draw)."""
+    rows = _Drawn(block)
     header_cells = [visible(h) for h in block.header]
     widths = [display_width(h) for h in header_cells]
+    words = [False] * len(widths)  # per column: holds a cell of words (then it aligns left)
     for row in rows:
         widths = [max(w, display_width(c)) for w, c in zip(widths, row)]
-    lines = []
+        words = [known or _is_text(c) for known, c in zip(words, row)]
+    right = [i > 0 and not words[i] for i in range(len(widths))]
     if block.title:
-        lines.extend(paint(line, "bold") for line in wrap(visible(block.title), width))
+        yield from (paint(line, "bold") for line in wrap(visible(block.title), width))
     full = 1 + sum(widths) + len(GAP) * (len(widths) - 1)
     if width is None or full <= width or len(widths) < 2:
-        lines.extend(_grid(header_cells, rows, widths, list(range(1, len(widths))), paint))
+        yield from _grid(header_cells, rows, widths, right, list(range(1, len(widths))), paint)
     else:
+        rows = list(rows)
         keys = _key_columns(rows)
         groups = _column_groups(widths, width, keys) if keys < len(widths) else None
         if groups is None and keys > 1:
@@ -255,18 +283,18 @@ def table_lines(block: Table, paint=lambda text, style: text, width: int | None 
         if groups is not None:
             for number, group in enumerate(groups):
                 if number:
-                    lines.append("")
-                lines.extend(_grid(header_cells, rows, widths, group, paint, keys))
+                    yield ""
+                yield from _grid(header_cells, rows, widths, right, group, paint, keys)
         else:  # not even one column beside the labels: each row on its own, a cell a line
             for number, row in enumerate(rows):
                 if number:
-                    lines.append("")
-                lines.extend(paint(line, "bold") for line in wrap(" " + row[0], width))
+                    yield ""
+                yield from (paint(line, "bold") for line in wrap(" " + row[0], width))
                 for head, cell in zip(header_cells[1:], row[1:]):
-                    lines.extend(wrap(f"   {head}: {cell}", width))
+                    yield from wrap(f"   {head}: {cell}", width)
     if block.note:
-        lines.extend(paint(line, "dim") for line in wrap(visible(block.note), width))
-    return lines + [""]
+        yield from (paint(line, "dim") for line in wrap(visible(block.note), width))
+    yield ""
 
 
 def block_lines(block: Block, paint=lambda text, style: text, width: int | None = None) -> list[str]:
@@ -312,7 +340,7 @@ def wants_colour(stream: TextIO) -> bool:
 
 
 def draw(blocks: list[Block], out=None) -> None:
-    """Print blocks to ``out`` (a rich Console; standard output if None), in one write.
+    """Print blocks to ``out`` (a rich Console; standard output if None), a few thousand lines a write.
 
     Without colour (a pipe, a file, ``NO_COLOR``) rich is not even imported.
     """
@@ -322,11 +350,18 @@ def draw(blocks: list[Block], out=None) -> None:
         out = out or console()
         stream, paint = out.file, _Painter(out)
     width = screen_width(stream)
-    lines: list[str] = []
+    batch: list[str] = []
     for block in blocks:
-        lines.extend(block_lines(block, paint, width))
-    stream.write("\n".join(lines) + "\n")
+        for line in _table_lines(block, paint, width) if isinstance(block, Table) else block_lines(block, paint, width):
+            batch.append(line)
+            if len(batch) >= _BATCH:
+                stream.write("\n".join(batch) + "\n")
+                batch.clear()
+    stream.write("\n".join(batch) + "\n" if batch or not blocks else "")
     stream.flush()
+
+
+_BATCH = 2000  # lines written at a time: a class table is never all in memory as text
 
 
 _BAR: list = []  # the console of the progress bar on screen, if one is: lines go above it

@@ -19,6 +19,8 @@ from helpers.answers import answer
 from helpers.grading import grade
 from helpers.output import flat
 from helpers.paths import SET
+from hypothesis import given
+from hypothesis import strategies as st
 
 NFC, NFD = "NFC", "NFD"
 NAMES = {"hangul": "김민지", "latin": "José Núñez"}
@@ -88,3 +90,72 @@ def test_two_different_students_are_not_flagged(run_cli, tmp_path, monkeypatch):
     result = run_cli("grade", "a.yaml", "b.yaml")
     assert result.exit_code == 0, result.output
     assert "appears more than once" not in result.output
+
+
+# --- found from 8-byte hashes, confirmed by the names themselves ------------------------------
+
+
+def _reference_repeats(rows) -> tuple[dict, int]:
+    """Who appears more than once, and the rows whose only error that is, with every name held whole."""
+    from attn_tutor.gradebook.writing import student_key
+
+    places: dict = {}
+    clean: dict = {}
+    for row in rows:
+        name = student_key(row.cells[0])
+        if name and not row.refused:
+            places.setdefault(name, []).append(row.file)
+            clean[name] = clean.get(name, 0) + (not row.errors)
+    repeated = {name: where for name, where in places.items() if len(where) > 1}
+    return repeated, sum(clean[name] for name in repeated)
+
+
+STUDENTS = st.lists(
+    st.tuples(
+        st.sampled_from(["김민지", "김민지 ", "박서준", "Kim", "kim", "", None, unicodedata.normalize(NFD, "김민지")]),
+        st.booleans(),  # an error of its own
+        st.booleans(),  # refused whole
+    ),
+    max_size=25,
+)
+
+
+@given(STUDENTS, st.sampled_from(["real", "all collide", "two buckets"]))
+def test_repeated_students_are_the_same_whether_or_not_their_names_hashes_collide(students, hashing):
+    from attn_tutor.gradebook import writing
+    from attn_tutor.gradebook.analysis import Tally
+    from attn_tutor.gradebook.rows import StudentRow
+
+    rows = [
+        StudentRow(
+            cells=(name, None, None, None, None), items=(), errors=("its own error",) if error else (), score=None, max_score=None,
+            set_key=None, summary=(), json=json.dumps({"student": name, "errors": []}), file=f"f{i}.yaml", refused=refused,
+        )  # fmt: skip
+        for i, (name, error, refused) in enumerate(students)
+    ]
+    hashes = {"real": hash, "all collide": lambda name: 7, "two buckets": lambda name: len(name) % 2}[hashing]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(writing, "hash", hashes, raising=False)  # the writer's own lookups of hash()
+        writer = writing.GradebookWriter(Tally(), csv_file=True, json_file=True)
+        try:
+            for row in rows:
+                writer.add(row)
+            repeated, newly_failed = _reference_repeats(rows)
+            assert writer.repeated() == repeated and list(writer.repeated()) == list(repeated)  # first-seen order
+            assert writer.newly_failed() == newly_failed
+            out = io.BytesIO()
+            writer.write_json(out)
+            reports = json.loads(out.getvalue())["students"]
+            flagged = [any("appears more than once" in e for e in report["errors"]) for report in reports]
+            assert flagged == [writing.student_key(row.cells[0]) in repeated and not row.refused for row in rows]
+            gradebook = list(csv.reader(io.StringIO(b"".join(_csv(writer)).decode("utf-8-sig"), newline="")))
+            by_name = [writing.student_key(row.cells[0]) in repeated for row in rows]  # (with a refused file no gradebook is written)
+            assert [("appears more than once" in line[-1]) for line in gradebook[1:]] == by_name
+        finally:
+            writer.close()
+
+
+def _csv(writer) -> list[bytes]:
+    out = io.BytesIO()
+    writer.write_csv(out)
+    return [out.getvalue()]

@@ -5,6 +5,7 @@ from __future__ import annotations
 import csv
 import io
 import os
+import shutil
 import subprocess
 from pathlib import Path
 
@@ -100,6 +101,53 @@ def test_one_job_starts_no_pool(run_cli, tmp_path, monkeypatch):
     assert grade(run_cli, tmp_path, "cpu", "--force")[0].exit_code == 1
 
 
+# --- --jobs above the usable CPUs -----------------------------------------------------------
+
+CAPPED_EN = "--jobs {asked} is more than the {cpus} CPUs this process may use: at most {cpus} worker processes mark the class"
+CAPPED_EN_ONE = "--jobs {asked} is more than the one CPU this process may use: the class is marked in this process alone"
+CAPPED_KO = "--jobs {asked}: 이 프로세스가 쓸 수 있는 CPU가 {cpus}개라서 작업 프로세스는 최대 {cpus}개만 채점합니다"
+CAPPED_KO_ONE = "--jobs {asked}: 이 프로세스가 쓸 수 있는 CPU가 1개라서 이 프로세스 하나로 채점합니다"
+
+
+@pytest.mark.parametrize(
+    ("cpus", "asked", "lang", "said", "readers"),
+    [
+        (2, "64", "en", CAPPED_EN, 2),  # the issue's case: 64 asked on two CPUs
+        (2, "3", "en", CAPPED_EN, 2),
+        (3, "5", "ko", CAPPED_KO, 3),
+        (1, "2", "en", CAPPED_EN_ONE, 1),  # one CPU: no pool at all, the parent marks
+        (1, "64", "ko", CAPPED_KO_ONE, 1),
+        (2, "2", "en", None, 2),  # as many as there are: nothing to say
+        (3, "2", "ko", None, 2),
+        (2, "1", "en", None, 1),
+    ],
+)
+def test_more_jobs_than_usable_cpus_start_one_worker_a_cpu_and_say_so_once(run_cli, tmp_path, monkeypatch, worker_log, cpus, asked, lang, said, readers):
+    monkeypatch.setattr(class_run, "available_cpus", lambda: cpus)
+    monkeypatch.setattr(class_run, "SMALL_CLASS", 0)
+    expected = grade(run_cli, tmp_path, "one", "--jobs", "1", "--lang", lang)
+    worker_log.unlink()
+    result = run_cli("grade", str(BROKEN), str(CLASS), "--csv", str(tmp_path / "n.csv"), "--json", str(tmp_path / "n.json"), "--jobs", asked, "--lang", lang)
+    assert result.exit_code == 1  # the broken files, as with one job
+    assert ((tmp_path / "n.csv").read_bytes(), (tmp_path / "n.json").read_bytes()) == expected[1:]  # the same bytes
+    lines = result.stderr.splitlines()
+    sentence = None if said is None else said.format(asked=asked, cpus=cpus)
+    notes = [line for line in lines if line.startswith(f"--jobs {asked}")]
+    assert notes == ([] if sentence is None else [sentence])  # once, before any student's error
+    if sentence is not None:
+        assert lines[0] == sentence
+    pids = {line.split()[0] for line in worker_log.read_text("utf-8").splitlines()}
+    assert len(pids) == readers  # never more processes marking than usable CPUs
+    assert (str(os.getpid()) in pids) == (readers == 1)
+
+
+@pytest.mark.parametrize("asked", ["0", "-1", "-64"])
+def test_no_jobs_or_fewer_is_a_usage_error(run_cli, tmp_path, asked):
+    result = run_cli("grade", str(CLASS), "--csv", str(tmp_path / "n.csv"), "--jobs", asked)
+    assert result.exit_code == 2
+    assert "--jobs" in result.stderr and not (tmp_path / "n.csv").exists()
+
+
 def test_a_run_leaves_nothing_frozen_in_the_process(run_cli, tmp_path, monkeypatch):
     """Each chunk's survivors are frozen out of the collector's sight while the run lasts; a
     program that grades in-process gets its objects back afterwards (and so they can be freed)."""
@@ -116,6 +164,23 @@ def test_a_run_leaves_nothing_frozen_in_the_process(run_cli, tmp_path, monkeypat
     monkeypatch.setattr(class_run._Worker, "grade", spy)
     assert grade(run_cli, tmp_path, "one", "--jobs", "1")[0].exit_code == 1
     assert frozen and all(count > 0 for count in frozen)  # frozen during the run
+    assert gc.get_freeze_count() == 0
+
+
+def test_the_parent_of_workers_freezes_what_survives_each_window_and_gives_it_back(monkeypatch):
+    """With workers the parent only merges, but what it keeps across windows (the outputs' caches)
+    is frozen out of the cyclic collector's sight after each window, as in the workers, and given
+    back when the run ends."""
+    import gc
+
+    from attn_tutor.gradebook.analysis import Tally
+    from attn_tutor.gradebook.answer_files import find_answer_files
+
+    monkeypatch.setattr(class_run, "CHUNK", 2)  # windows of four files: five windows
+    frozen = []
+    files = find_answer_files([BROKEN, CLASS])
+    class_run.grade_class(files, Tally(), jobs=2, on_row=lambda row: frozen.append(gc.get_freeze_count()))
+    assert frozen[0] == 0 and frozen[-1] > 0  # frozen once the first window was merged
     assert gc.get_freeze_count() == 0
 
 
@@ -171,6 +236,7 @@ def grade_folder(run_cli, folder: Path, name: str, *args: str):
 
 def test_a_class_with_variants_gives_the_same_bytes_for_any_number_of_jobs(run_cli, variant_class, monkeypatch):
     monkeypatch.setattr(class_run, "SMALL_CLASS", 0)  # the default shares out this small class too
+    monkeypatch.setattr(class_run, "available_cpus", lambda: 3)  # three workers, whatever the machine
     runs = {jobs: grade_folder(run_cli, variant_class, f"jobs{jobs}", "--jobs", jobs) for jobs in ("1", "2", "3")}
     runs["default"] = grade_folder(run_cli, variant_class, "default")
     one = runs["1"]
@@ -182,6 +248,48 @@ def test_a_class_with_variants_gives_the_same_bytes_for_any_number_of_jobs(run_c
     for result, gradebook, report in runs.values():
         assert (gradebook, report, result.stdout) == (one[1], one[2], one[0].stdout)
         assert result.stderr.split("gradebook written")[0] == one[0].stderr.split("gradebook written")[0]  # the same errors in order
+
+
+class _HeldWhole(list):
+    """A spool that holds everything in memory, as every output did before the spools."""
+
+    def add(self, item) -> None:
+        self.append(item)
+
+    def close(self) -> None:
+        pass
+
+
+def test_a_spooled_run_gives_the_bytes_of_one_that_holds_every_student_in_memory(run_cli, variant_class, monkeypatch):
+    """Variants, a CSV, broken files, a student handed in twice and a second problem set: the run
+    that keeps its class table, names and sets on disk, and whose marker soon stops remembering,
+    says and writes what holding everything did."""
+    from attn_tutor.classroom import outputs
+    from attn_tutor.gradebook import analysis, grader, writing
+
+    shutil.copy(variant_class / "v001.yaml", variant_class / "v001-again.yaml")  # the same student twice
+    (variant_class / "z-ch13.yaml").write_text(
+        "student: 이서연\nproblem_set: ch13\nanswers:\n  cat-fish:\n    먹었다:\n      scores: [1, 6, 4]\n", "utf-8"
+    )  # another set: the summary lists who each marked
+    monkeypatch.setattr(class_run, "SMALL_CLASS", 0)
+
+    def run(jobs: str) -> tuple:
+        report = variant_class.parent / "report.html"
+        result, gradebook, reports = grade_folder(run_cli, variant_class, "book", "--jobs", jobs, "--class-report", str(report), "--force")
+        return result.exit_code, result.stdout, result.stderr, gradebook, reports, report.read_bytes()
+
+    with monkeypatch.context() as forgetful:
+        forgetful.setattr(grader, "MARKER_MEMORY", 40)  # and a marker that soon stops remembering: the same marks
+        spooled = {jobs: run(jobs) for jobs in ("1", "2")}
+    with monkeypatch.context() as held:
+        for module in (analysis, writing, outputs):
+            held.setattr(module, "Spool", _HeldWhole)
+        held.setattr(writing, "hash", lambda name: 0, raising=False)  # every name compared whole
+        whole = {jobs: run(jobs) for jobs in ("1", "2")}
+    assert spooled == whole
+    status, stdout, stderr, *_ = spooled["1"]
+    assert status == 1 and "v001-again.yaml" in stderr  # the cases are there: a student twice,
+    assert "marked against 2 different problem sets" in stdout and "ch13: 이서연" in stdout  # two sets, who each marked
 
 
 @pytest.fixture

@@ -49,6 +49,8 @@ def _default_signals() -> None:
 def _patch(control: Path, hold_at: int) -> None:
     from attn_tutor.gradebook import run
 
+    cpus = run.available_cpus
+    run.available_cpus = lambda: max(2, cpus())  # --jobs 2 means two workers even on one CPU
     marked = {"count": 0, "pid": None}
     real_grade_file = run._Worker.grade_file
     real_note_stop = run._note_stop

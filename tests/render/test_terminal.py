@@ -91,3 +91,37 @@ def test_a_narrow_table_keeps_every_cell(run_cli):
     narrow = run_cli("solve", "-p", "cat-fish", "--stage", "weights", env={"COLUMNS": "34"}).output
     numbers = re.compile(r"\d+\.\d{3}")
     assert sorted(numbers.findall(narrow)) == sorted(numbers.findall(wide))
+
+
+class _ReadOnce:
+    """Rows that can be read again and again but not indexed or measured, as a spool's."""
+
+    def __init__(self, rows) -> None:
+        self.rows, self.readings = rows, 0
+
+    def __iter__(self):
+        self.readings += 1
+        return iter(self.rows)
+
+
+CLASS_ROWS = tuple((f"학생{i:03d}" if i % 7 else "Kim Jr", str(1000 + i % 3) if i % 2 else "", f"{i % 9}", "8", f"{i % 9 * 12.5:.1f}%", "" if i % 5 else "1") for i in range(40))
+
+
+@pytest.mark.parametrize("width", [None, 100, 40, 24, 12])  # whole, whole, column groups, groups, a cell a line
+def test_a_table_read_from_a_spool_draws_as_the_same_lines(width):
+    header = ("student", "variant", "score", "max_score", "percent", "errors")
+    whole = Table(header, CLASS_ROWS, title="class")
+    spooled = _ReadOnce(CLASS_ROWS)
+    assert terminal.table_lines(Table(header, spooled, title="class"), width=width) == terminal.table_lines(whole, width=width)
+    assert spooled.readings <= 2 or width is not None  # where it fits: once to measure, once to draw
+
+
+def test_draw_writes_a_long_table_as_the_same_text(monkeypatch, capsys):
+    rows = tuple((f"s{i}", str(i)) for i in range(5000))  # more lines than one write holds
+    blocks = [Heading("class"), Table(("student", "n"), rows), Bars("scores", (Bar("0–10%", 0.5, "1"),))]
+    terminal.draw(blocks)
+    drawn = capsys.readouterr().out
+    expected = "\n".join(line for block in blocks for line in terminal.block_lines(block)) + "\n"
+    assert drawn == expected
+    terminal.draw([])
+    assert capsys.readouterr().out == "\n"
