@@ -31,11 +31,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "cli.option_blank": (
         "{option} is blank; give the title to show, or leave {option} out to use the set's own title",
-        "{option} 값이 비어 있습니다. 보여 줄 제목을 쓰세요. {option} 없이 실행하면 문제집의 제목을 씁니다",
+        "{option} 값이 비어 있습니다. 보여 줄 제목을 쓰세요. {option} 없이 실행하면 문제 세트의 제목을 씁니다",
     ),
     "cli.option_too_long": (
         "{option} is {count} characters long; at most {limit} are allowed, as for a title in a problem set",
-        "{option} 값의 길이가 {count}자입니다. 문제집의 제목처럼 최대 {limit}자까지입니다",
+        "{option} 값의 길이가 {count}자입니다. 문제 세트의 제목처럼 최대 {limit}자까지입니다",
     ),
     "cli.no_such_problem": (
         "no problem with id '{id}' in {source}; its problems are: {ids}",

@@ -251,15 +251,7 @@ def grade_class(
     try:
         for count, per_file, columns in results:
             for rows in per_file:
-                for row in rows:
-                    if type(row) is FileNote:
-                        on_note is None or on_note(row)
-                        continue
-                    if row.set_key is not None and not tally.knows(row.set_key):
-                        tally.add_columns(columns[row.set_key], row.set_key)
-                    tally.add(row)
-                    if on_row is not None:
-                        on_row(row)
+                _hand_on(rows, columns, tally, on_row, on_note)
             del per_file  # the window's rows are handed on: nothing of them stays here
             gc.freeze()  # what survives the window here (the outputs' small caches) is not walked again
             done += count
@@ -272,6 +264,20 @@ def grade_class(
             workers.close(stop=True)  # (a no-op unless stopped before the first window came back)
         gc.unfreeze()  # what this process froze is the collector's again once the run is over
 
+
+
+def _hand_on(rows, columns, tally: Tally, on_row, on_note) -> None:
+    """One file's rows, in order, to ``tally`` and then ``on_row``; what is said of the file as a
+    whole (a :class:`FileNote`) to ``on_note``."""
+    for row in rows:
+        if type(row) is FileNote:
+            on_note is None or on_note(row)
+            continue
+        if row.set_key is not None and not tally.knows(row.set_key):
+            tally.add_columns(columns[row.set_key], row.set_key)
+        tally.add(row)
+        if on_row is not None:
+            on_row(row)
 
 _START_ERRORS = (OSError, RuntimeError, ValueError, NotImplementedError, ImportError)
 

@@ -187,6 +187,8 @@ NEVER_ON_A_SHEET = {
     "grade.roster_needs_layout": "a usage error, before any marking",
     "grade.assignment_empty": "a usage error, before any marking",
     "grade.assignment_unsafe": "a usage error, before any marking",
+    "grade.jobs_capped": "a note to the teacher before any marking",
+    "grade.jobs_capped_one": "a note to the teacher before any marking",
 }
 
 
