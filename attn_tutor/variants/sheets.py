@@ -9,7 +9,7 @@ Variant numbers: sheet ``k`` (1-based) of ``--variants N --seed S`` has the seed
 ``S * 1000 + k`` (:func:`attn_tutor.variants.generate.variant_seed`), so sheets of one
 batch read 42001, 42002, ... and two batches with different seeds never share a sheet.
 Variants of a batch are pairwise distinct: a sheet in which some problem repeats an
-earlier sheet's givens, or the answers of some asked stage (at the asked decimals), is
+earlier sheet's givens, or its whole answer key (every asked stage at the asked decimals), is
 skipped, so the numbers may jump (42001, 42002, 42004); when :data:`REPEATS_MAX` sheets in a
 row each repeat one, or the numbers run out, the problem has no more variants and an
 :class:`~attn_tutor.core.errors.AttnTutorError` says how many it has.
