@@ -33,6 +33,7 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
 import unicodedata
 import warnings
 from pathlib import Path
@@ -460,13 +461,40 @@ def render_pdf(
                 first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
                 raise AttnTutorError("export.pdf_failed", reason=first) from None
 
-    if len(chunks) == 1:
-        return compile_(_head(**settings) + "\n\n#pagebreak()\n\n".join(chunks[0]) + "\n")
-    head = _head(**settings, numbering="none")
-    parts = []
-    for chunk in chunks:
-        parts.append(compile_(head + "\n\n#pagebreak()\n\n".join(chunk) + "\n"))
+    def settle() -> None:  # the last compile's cached layouts let go (comemo evicts after 10 compiles)
         for _ in range(SETTLE):
             compiler.compile(b"", format="pdf", pdf_tags=False)
         _give_back_memory()
-    return pdfjoin.join(parts, lambda first, pages, total: compile_(footers(first, pages, total, **settings)))
+
+    if len(chunks) == 1:
+        return compile_(_head(**settings) + "\n\n#pagebreak()\n\n".join(chunks[0]) + "\n")
+
+    def release() -> None:  # Typst's fonts and caches, not needed by the join: the footers are typeset before it
+        nonlocal compiler
+        compiler = None
+        _give_back_memory()
+
+    return _joined(chunks, settings, compile_, settle, release)
+
+
+def _joined(chunks: list[list[str]], settings: dict, compile_, settle, release) -> bytes:
+    """The PDF of ``chunks`` (lists of pages' source) typeset one by one into files, their page numbers
+    typeset after them, Typst let go (``release``), then all joined by :func:`pdfjoin.join`."""
+    head = _head(**settings, numbering="none")
+    with tempfile.TemporaryDirectory(prefix="attn-tutor-pdf-") as tmp:
+        parts = []
+        chunks.reverse()
+        while chunks:  # each chunk's source let go once typeset
+            parts.append(Path(tmp) / f"chunk-{len(parts):05d}.pdf")  # files: the join reads them lazily
+            parts[-1].write_bytes(compile_(head + "\n\n#pagebreak()\n\n".join(chunks.pop()) + "\n"))
+            settle()
+        total = sum(pdfjoin.page_count(part) for part in parts)
+        numbers = []
+        for start in range(0, total, pdfjoin.FOOTER_PAGES):
+            numbers.append(Path(tmp) / f"footers-{start:07d}.pdf")
+            numbers[-1].write_bytes(compile_(footers(start + 1, min(pdfjoin.FOOTER_PAGES, total - start), total, **settings)))
+            settle()
+        release()
+        joined = Path(tmp) / "joined.pdf"
+        pdfjoin.join(parts, numbers, joined)
+        return joined.read_bytes()
