@@ -27,6 +27,7 @@ are ordinary).
 
 from __future__ import annotations
 
+import itertools
 import os
 from collections.abc import Callable, Sequence
 from contextlib import AbstractContextManager, nullcontext
@@ -349,7 +350,7 @@ class GradeOutputs:
         sheets. (lines saying where each went, notes for the summary)."""
         options, lang = self.options, self.options.lang
         errors, notes = ([], []) if self.roster is None else self.roster.match()
-        inputs = InputFiles([*options.inputs(), *self.set_files, *(path for path, _from_dir in self.answer_files)])
+        inputs = InputFiles(itertools.chain(options.inputs(), self.set_files, (path for path, _from_dir in self.answer_files)))  # one path at a time
         for _name, path in options.named_outputs():  # an answer file found in a folder, by another name (a hard link)
             if inputs.holds(path):
                 raise UsageError("files.is_input", path=str(path))

@@ -58,28 +58,31 @@ def same_file(a: str | os.PathLike, b: str | os.PathLike) -> bool:
 class InputFiles:
     """A command's input files, to check many output targets against at once (each a set look-up):
     a target is one of them when it resolves to the same path, or is the same file by another
-    (a hard link)."""
+    (a hard link). A regular file is kept as its (device, inode) alone, packed in one int — a
+    target that resolves to its path is that file too; anything else (a FIFO, a link to nowhere)
+    by its real path."""
 
     def __init__(self, paths: Iterable[str | os.PathLike]) -> None:
         self.real: set[str] = set()
-        self.ids: set[tuple[int, int]] = set()
+        self.ids: set[int] = set()
         for path in paths:
-            self.real.add(os.path.realpath(path))
             try:
                 found = os.stat(path)
             except OSError:
-                continue
-            if stat.S_ISREG(found.st_mode):
-                self.ids.add((found.st_dev, found.st_ino))
+                found = None
+            if found is not None and stat.S_ISREG(found.st_mode):
+                self.ids.add((found.st_dev << 64) | found.st_ino)
+            else:
+                self.real.add(os.path.realpath(path))
 
     def holds(self, target: str | os.PathLike) -> bool:
-        if os.path.realpath(target) in self.real:
-            return True
         try:
             found = os.stat(target)
         except OSError:
-            return False
-        return (found.st_dev, found.st_ino) in self.ids
+            found = None
+        if found is not None and stat.S_ISREG(found.st_mode) and (found.st_dev << 64) | found.st_ino in self.ids:
+            return True
+        return os.path.realpath(target) in self.real
 
 
 def refuse_overwrite(path: str | os.PathLike | None, force: bool, inputs: Iterable[str | os.PathLike] = ()) -> None:

@@ -7,7 +7,8 @@ import itertools
 import os
 import re
 import stat
-from collections.abc import Iterable, Sequence
+from array import array
+from collections.abc import Iterable, Iterator, Sequence
 from pathlib import Path
 from typing import NamedTuple
 
@@ -158,7 +159,7 @@ def csv_without_problem_set(files) -> str | None:
     return None
 
 
-def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> list[tuple[Path, bool]]:
+def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> AnswerFiles:
     """The answer files under ``paths`` (see :func:`survey`; what it leaves out is not said)."""
     return survey(paths, exclude=[("", Path(p)) for p in exclude]).files
 
@@ -173,12 +174,95 @@ def _file_id(path: Path) -> tuple[int, int] | str:
     return (found.st_dev, found.st_ino) if stat.S_ISREG(found.st_mode) else str(path)
 
 
+class AnswerFiles(Sequence):
+    """The answer files of a run, in order, each as ``(Path, from_dir)``, held compactly — one
+    string of every path, the end of each, a byte for each ``from_dir`` (about 80 bytes a file,
+    against some 500 for a list of tuples of :class:`Path`). A slice is a plain list."""
+
+    def __init__(self, files: Iterable[tuple[str | os.PathLike, bool]] = ()) -> None:
+        texts, ends, from_dirs, end = [], array("q"), bytearray(), 0
+        for path, from_dir in files:
+            text = os.fspath(path)
+            texts.append(text)
+            end += len(text)
+            ends.append(end)
+            from_dirs.append(bool(from_dir))
+        self._text, self._ends, self._from_dir = "".join(texts), ends, from_dirs
+
+    def __len__(self) -> int:
+        return len(self._ends)
+
+    def _one(self, index: int) -> tuple[Path, bool]:
+        start = self._ends[index - 1] if index else 0
+        return Path(self._text[start : self._ends[index]]), bool(self._from_dir[index])
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self._one(i) for i in range(*index.indices(len(self)))]
+        if index < 0:
+            index += len(self)
+        if not 0 <= index < len(self):
+            raise IndexError(index)
+        return self._one(index)
+
+    def __iter__(self) -> Iterator[tuple[Path, bool]]:
+        return (self._one(i) for i in range(len(self)))
+
+    def __eq__(self, other: object) -> bool:
+        return isinstance(other, Sequence) and list(self) == list(other)
+
+    __hash__ = None  # type: ignore[assignment]
+
+    def __repr__(self) -> str:
+        return f"AnswerFiles({list(self)!r})"
+
+
+def _file_key(path: str) -> int | str:
+    """:func:`_file_id` as one int (device and inode side by side), or the path itself."""
+    found = _file_id(path)
+    return found if isinstance(found, str) else (found[0] << 64) | found[1]
+
+
 class Survey(NamedTuple):
     """What a run finds under its paths: the answer files to read (each with whether it came from a
     directory), and every other file there, with why it is left out."""
 
-    files: list[tuple[Path, bool]]
+    files: AnswerFiles
     left_out: list[FileNote]
+
+
+def _folder_files(path: Path, left_out: list[FileNote]) -> list[str]:
+    """The answer files in a folder, recursively, sorted by their parts under it (as ``Path.parts``
+    sort); every other entry put in ``left_out``, with why (see :func:`survey`)."""
+    inside = []
+    base = str(path)
+
+    def unreadable(error: OSError) -> None:  # a folder os.walk cannot list
+        reason = error.strerror or type(error).__name__
+        left_out.append(FileNote(str(error.filename), "grade.left_out.unreadable_folder", {"reason": reason}, problem=True))
+
+    for root, dirs, files in os.walk(base, onerror=unreadable):
+        below = [part for part in root[len(base) :].split(os.sep) if part]  # the folder's parts under the path
+        kept = []
+        for name in sorted(dirs):
+            where = str(Path(root, name))
+            if name.startswith("."):
+                left_out.append(FileNote(where, "grade.left_out.hidden"))
+            elif os.path.islink(where):  # os.walk does not follow it: a loop, or a folder graded twice
+                left_out.append(FileNote(where, "grade.left_out.folder_link"))
+            else:
+                kept.append(name)
+        dirs[:] = kept
+        for name in files:
+            where = str(Path(root, name))
+            if name.startswith("."):
+                left_out.append(FileNote(where, "grade.left_out.hidden"))
+            elif name.lower().endswith(ANSWER_SUFFIXES):
+                inside.append((*below, name, where))
+            else:
+                left_out.append(FileNote(where, "grade.left_out.not_answers"))
+    inside.sort(key=lambda entry: entry[:-1])  # by the parts under the path, as Path.parts sort
+    return [entry[-1] for entry in inside]
 
 
 def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] = ()) -> Survey:
@@ -193,51 +277,28 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
     or a file that cannot be read is taken: its reader says what is wrong, for that file alone.
     """
     skip = {os.path.realpath(p): option for option, p in exclude}
-    found: list[tuple[Path, bool]] = []
+    found: list[tuple[str, bool]] = []
     left_out: list[FileNote] = []
-    seen: dict[str | tuple[int, int], Path] = {}  # each file's real path and (device, inode) -> where first found
+    seen: dict[str | int, str] = {}  # each file's (device, inode), or real path if not a regular file -> where first found
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            inside = []
-
-            def unreadable(error: OSError, left_out=left_out) -> None:  # a folder os.walk cannot list
-                reason = error.strerror or type(error).__name__
-                left_out.append(FileNote(str(error.filename), "grade.left_out.unreadable_folder", {"reason": reason}, problem=True))
-
-            for root, dirs, files in os.walk(path, onerror=unreadable):
-                kept = []
-                for name in sorted(dirs):
-                    where = Path(root, name)
-                    if name.startswith("."):
-                        left_out.append(FileNote(str(where), "grade.left_out.hidden"))
-                    elif os.path.islink(where):  # os.walk does not follow it: a loop, or a folder graded twice
-                        left_out.append(FileNote(str(where), "grade.left_out.folder_link"))
-                    else:
-                        kept.append(name)
-                dirs[:] = kept
-                for name in files:
-                    where = Path(root, name)
-                    if name.startswith("."):
-                        left_out.append(FileNote(str(where), "grade.left_out.hidden"))
-                    elif name.lower().endswith(ANSWER_SUFFIXES):
-                        inside.append(where)
-                    else:
-                        left_out.append(FileNote(str(where), "grade.left_out.not_answers"))
-            candidates = [(p, True) for p in sorted(inside, key=lambda p: p.relative_to(path).parts)]
+            candidates = [(where, True) for where in _folder_files(path, left_out)]
         else:
-            candidates = [(path, False)]
+            candidates = [(str(path), False)]
         for candidate, from_dir in candidates:
             real = os.path.realpath(candidate)
             if real in skip:
-                left_out.append(FileNote(str(candidate), "grade.left_out.input", {"option": skip[real] or "—"}))
+                left_out.append(FileNote(candidate, "grade.left_out.input", {"option": skip[real] or "—"}))
                 continue
-            same = seen.get(real) or seen.get(_file_id(candidate))
+            key = _file_key(candidate)
+            same = seen.get(real) or seen.get(key)
             if same is not None:
-                left_out.append(FileNote(str(candidate), "grade.left_out.same_file", {"first": str(same)}))
+                left_out.append(FileNote(candidate, "grade.left_out.same_file", {"first": same}))
                 continue
-            seen[real] = candidate
-            seen[_file_id(candidate)] = candidate
+            if isinstance(key, str):  # a regular file is known by its (device, inode), whatever its name
+                seen[real] = candidate
+            seen[key] = candidate
             found.append((candidate, from_dir))
     left_out.sort(key=lambda left: left.file)
-    return Survey(found, left_out)
+    return Survey(AnswerFiles(found), left_out)

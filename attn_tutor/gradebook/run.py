@@ -106,6 +106,7 @@ class _Worker:
         as they grow (a fifth of a 10,000-file run; ``benchmarks/grade_speed.py --gc-freeze``).
         """
         rows = [self.grade_file(path, from_dir) for path, from_dir in files]
+        gc.collect()  # the chunk's cyclic garbage (only what is not frozen is walked), or freezing keeps it for good
         gc.freeze()
         return rows, dict(self.grader.columns_by_key)
 
@@ -253,6 +254,7 @@ def grade_class(
             for rows in per_file:
                 _hand_on(rows, columns, tally, on_row, on_note)
             del per_file  # the window's rows are handed on: nothing of them stays here
+            gc.collect()  # the window's cyclic garbage first: frozen, it would stay to the end
             gc.freeze()  # what survives the window here (the outputs' small caches) is not walked again
             done += count
             if progress is not None:
