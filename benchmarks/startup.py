@@ -106,6 +106,22 @@ def quartiles(values: list[float]) -> tuple[float, float]:
     return q[0], q[2]
 
 
+def alternate(commands: dict[str, list[str]], rounds: int, env: dict[str, str]) -> tuple[dict[str, list[float]], dict[str, list[float]]]:
+    """Each command once to warm the file cache, then ``rounds`` rounds, each starting one command
+    later than the last: every command's wall-clock and CPU times, by name."""
+    names = list(commands)
+    for name in names:
+        timed(commands[name], env)
+    clock: dict[str, list[float]] = {name: [] for name in names}
+    cpu: dict[str, list[float]] = {name: [] for name in names}
+    for r in range(rounds):
+        for name in names[r % len(names) :] + names[: r % len(names)]:
+            start = time.perf_counter()
+            cpu[name].append(cpu_timed(commands[name], env))
+            clock[name].append(time.perf_counter() - start)
+    return clock, cpu
+
+
 def tricks(rounds: int, env: dict[str, str]) -> None:
     py = sys.executable
     commands = {name: [py, "-c", code, "solve"] for name, code in VARIANTS.items()}  # noqa: E501
@@ -113,15 +129,7 @@ def tricks(rounds: int, env: dict[str, str]) -> None:
     outputs = {name: subprocess.run(c, capture_output=True, env=env).stdout for name, c in commands.items() if "floor" not in name}
     assert len(set(outputs.values())) == 1, "a variant printed something else"
     names = list(commands)
-    for name in names:
-        timed(commands[name], env)  # warm the file cache
-    clock: dict[str, list[float]] = {name: [] for name in commands}
-    cpu: dict[str, list[float]] = {name: [] for name in commands}
-    for r in range(rounds):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            start = time.perf_counter()
-            cpu[name].append(cpu_timed(commands[name], env))
-            clock[name].append(time.perf_counter() - start)
+    clock, cpu = alternate(commands, rounds, env)
     print(f"{rounds} rounds; load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     for label, times in (("CPU time", cpu), ("wall clock", clock)):
         best = statistics.median(times["as shipped"])
@@ -164,15 +172,7 @@ def against_floor(rounds: int, env: dict[str, str], source: str | None) -> None:
         "python -c pass": [py, "-c", "pass"],
     }
     names = list(commands)
-    for name in names:
-        timed(commands[name], env)  # warm the file cache
-    clock: dict[str, list[float]] = {name: [] for name in names}
-    cpu: dict[str, list[float]] = {name: [] for name in names}
-    for r in range(rounds):
-        for name in names[r % len(names) :] + names[: r % len(names)]:
-            start = time.perf_counter()
-            cpu[name].append(cpu_timed(commands[name], env))
-            clock[name].append(time.perf_counter() - start)
+    clock, cpu = alternate(commands, rounds, env)
     print(f"{rounds} rounds; load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
     floors = ("floor: numpy, yaml", "floor: numpy, yaml, rich.table")
     for label, times in (("wall clock", clock), ("CPU time (steadier on a shared machine)", cpu)):
