@@ -116,7 +116,7 @@ def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = 
         else:
             blocks.append(grid)
 
-            blocks.append(Heading(t("report.codes", lang), level=3))
+            blocks.append(Heading(t("report.codes", lang), level=2))  # under the h1, as "In numbers": no skipped level
             blocks.extend(
                 Paragraph(f"{diagnosis_name(code, lang)}: {t(f'grading.diagnosis.{code}', lang)}") for code in grid.keys
             )

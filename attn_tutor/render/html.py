@@ -54,7 +54,7 @@ figure.work {{ break-inside: auto; page-break-inside: auto; }}  /* long worked a
 figcaption {{ font-weight: bold; margin: 0 0 1mm; break-after: avoid; page-break-after: avoid; }}
 table {{ border-collapse: collapse; font-variant-numeric: tabular-nums; break-inside: avoid; page-break-inside: avoid; }}
 th, td {{ border: .75pt solid #555; padding: 1mm 2.5mm; text-align: right; vertical-align: middle; white-space: nowrap; }}
-thead th {{ background: #e8e8e8; text-align: center; }}
+thead th, thead td {{ background: #e8e8e8; text-align: center; }}
 tbody th {{ text-align: left; background: #f4f4f4; }}
 table.answer th, table.answer td {{ border: 1.5pt solid #000; }}
 table.answer td.box {{ width: 24mm; min-width: 24mm; height: 11mm; padding: 0; background: #fff; }}
@@ -105,11 +105,13 @@ def table(block: Table) -> str:
     classes = ["answer"] if block.blank else ["values"]
     if len(block.header) > WIDE:
         classes.append("wide")
-    parts = [f'<figure class="{classes[0]}">']
+    # on a narrow screen a figure scrolls sideways: focusable, so the arrow keys can scroll it (WCAG 2.1.1)
+    parts = [f'<figure class="{classes[0]}" tabindex="0">']
     if block.title:
         parts.append(f"<figcaption>{escape(block.title)}</figcaption>")
     parts.append(f'<table class="{" ".join(classes)}">')
-    parts.append("<thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' for h in block.header) + "</tr></thead>")
+    # an empty corner is no column's header (a screen reader would announce a blank heading): a plain cell
+    parts.append("<thead><tr>" + "".join(f'<th scope="col">{escape(h)}</th>' if h else "<td></td>" for h in block.header) + "</tr></thead>")
     parts.append("<tbody>")
     for row in block.rows:
         cells = "".join(_cell(c, block.blank, "wide" in classes) for c in row[1:])
@@ -163,7 +165,7 @@ def block_html(block: Block) -> str:
     if isinstance(block, Chart):
 
         note = f'<p class="note">{escape(block.note)}</p>' if block.note else ""
-        return f'<figure class="chart"><figcaption>{escape(block.title)}</figcaption>{svg.render(block)}{note}</figure>'
+        return f'<figure class="chart" tabindex="0"><figcaption>{escape(block.title)}</figcaption>{svg.render(block)}{note}</figure>'
     raise TypeError(f"cannot draw {type(block).__name__} as HTML")
 
 

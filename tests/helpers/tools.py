@@ -75,6 +75,11 @@ def _qti_dtd() -> bool:
     return bool(path) and os.path.isfile(path)
 
 
+def _axe() -> bool:
+    path = os.environ.get("ATTN_TUTOR_AXE", "")
+    return bool(path) and os.path.isfile(path)
+
+
 def _debian(package: str) -> str:
     return f"install the Debian package {package}"
 
@@ -125,6 +130,17 @@ TOOLS: dict[str, Tool] = {
                     "the QTI DTD",
                     _qti_dtd,
                     "set ATTN_TUTOR_QTI_DTD to ims_qtiasiv1p2p1.dtd from pyslet's source distribution, as .ci/run does",
+                ),
+            ),
+        ),
+        Tool(
+            "axe",
+            "checking pages for WCAG 2.1 A/AA violations with axe-core, run inside Debian's chromium",
+            (
+                Need(
+                    "axe-core",
+                    _axe,
+                    "npm install axe-core@4 outside the checkout and set ATTN_TUTOR_AXE to its axe.min.js, as .ci/run does",
                 ),
             ),
         ),

@@ -238,7 +238,7 @@
     });
     if (p.output_text) {
       const width = p.output_text[row].length;
-      const header = el("tr", {}, el("th", { scope: "col", text: "" }), ...Array.from({ length: width }, (_, c) => el("th", { scope: "col", text: String(c + 1) })));
+      const header = el("tr", {}, el("td", {}), ...Array.from({ length: width }, (_, c) => el("th", { scope: "col", text: String(c + 1) })));
       const owner = [];
       p.heads.forEach((head, h) => head.V[0].forEach(() => owner.push(h)));  // the head each output cell comes from
       const body = el("tr", {}, el("th", { scope: "row", text: p.tokens[row] }),
@@ -317,7 +317,7 @@
     if (item.diagnosis !== null) lines.push(el("p", { class: "diagnosis", "data-diagnosis": item.diagnosis, text: marking.explanation(item, t) }));
     if (item.early) lines.push(el("p", { class: "early-rounding", "data-note": "early-rounding", text: t("quiz.early_rounding_note", { sentence: marking.roundingSentence(item.early, t) }) }));
     if (item.verdict !== "correct") lines.push(el("p", { text: t("quiz.go_on") }));
-    const head = el("tr", {}, el("th", { scope: "col", text: "" }), ...labels.map((l) => el("th", { scope: "col", text: l })));
+    const head = el("tr", {}, el("td", {}), ...labels.map((l) => el("th", { scope: "col", text: l })));
     const yours = el("tr", {}, el("th", { scope: "row", text: t("page.your_row") }), ...item.cells.map((cell, i) => {
       const td = el("td", { "data-cell": String(i), class: "cell " + cell, text: cell === "masked" ? "—" : numbers.fmtGiven(item.given[i], d) });
       if (cell !== "masked") td.setAttribute("data-verdict", cell);
