@@ -61,18 +61,18 @@ class SqliteStore(Store):
                 self._hold(path)
             uri = path.absolute().as_uri() + ("?mode=ro" if readonly else "?mode=rwc")
             self.connection = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000)
-            if existed:
+            if existed:  # read before anything is written: another program's database is left as it was
                 self._check_header(path)
+                self._has_tables(self.connection.cursor())
+                found = self.connection.execute("PRAGMA quick_check").fetchone()[0]
+                if found != "ok":
+                    raise self._error("live.store.corrupt", reason=found)
             if not readonly:
                 mode = self.connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
                 if mode.lower() != "wal":  # pragma: no cover - a file system without shared memory
                     raise self._error("live.store.locked")
                 self.connection.execute("PRAGMA synchronous=NORMAL")
             self.connection.execute("PRAGMA foreign_keys=ON")
-            if existed:
-                found = self.connection.execute("PRAGMA quick_check").fetchone()[0]
-                if found != "ok":
-                    raise self._error("live.store.corrupt", reason=found)
 
     def _check_header(self, path: Path) -> None:
         try:

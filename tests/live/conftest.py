@@ -8,8 +8,10 @@ and fails under ``CI=true`` (the ``postgresql`` marker; tests/helpers/tools.py).
 
 from __future__ import annotations
 
+import contextlib
 import os
 import uuid
+from collections.abc import Iterator
 
 import pytest
 
@@ -19,12 +21,9 @@ def pg_url_with_schema(base: str, schema: str) -> str:
     return f"{base}{sep}options=-csearch_path%3D{schema}"
 
 
-@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
-def live_store_url(request, tmp_path):
-    """A session target no session is in yet: a SQLite file path, or a PostgreSQL URL to an empty schema."""
-    if request.param == "sqlite":
-        yield str(tmp_path / "session.sqlite")
-        return
+@contextlib.contextmanager
+def pg_schema() -> Iterator[str]:
+    """A schema of its own in ATTN_TUTOR_TEST_PG's database, as a URL; dropped afterwards."""
     import psycopg
 
     base = os.environ["ATTN_TUTOR_TEST_PG"]
@@ -36,3 +35,20 @@ def live_store_url(request, tmp_path):
     finally:
         with psycopg.connect(base, autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+@pytest.fixture(params=["sqlite", pytest.param("postgresql", marks=pytest.mark.postgresql)])
+def live_store_url(request, tmp_path):
+    """A session target no session is in yet: a SQLite file path, or a PostgreSQL URL to an empty schema."""
+    if request.param == "sqlite":
+        yield str(tmp_path / "session.sqlite")
+        return
+    with pg_schema() as url:
+        yield url
+
+
+@pytest.fixture
+def live_pg_url():
+    """PostgreSQL alone (the test is marked ``postgresql``): a URL to an empty schema."""
+    with pg_schema() as url:
+        yield url

@@ -176,3 +176,42 @@ def test_answer_files_hold_each_students_last_typed_text_in_the_set_order(store)
     park_answers = found[1][1]["answers"]
     assert list(park_answers) == [FIRST, second]
     assert list(park_answers[FIRST]["먹었다"]) == ["scores", "output"]
+
+
+ANSWERER = """
+import sys
+from attn_tutor.live.store import Mark, open_store
+from attn_tutor.problems.load import load_problem_set
+store = open_store(sys.argv[1], load_problem_set("ch13"), create=False)
+kim = store.join("김민지", "device")
+for line in sys.stdin:  # one answer for each line the test sends
+    saved = store.save(kim.id, "cat-fish", "먹었다", "scores", line.strip(), line.strip(), Mark("wrong"))
+    print(saved.seq, flush=True)
+"""
+
+
+@pytest.mark.postgresql
+def test_a_save_in_another_process_wakes_this_ones_waiting_teacher_on_postgresql(live_pg_url):
+    """Two store objects in two processes (two --workers): the change the other commits reaches this
+    one by NOTIFY, not by this one reading the database again."""
+    import subprocess
+    import sys
+
+    from attn_tutor.live.session import Store
+
+    with open_store(live_pg_url, CH13, create=True) as store:
+        before = store.wait_change(store.changes(), 0)  # listening from here on
+        other = subprocess.Popen(
+            [sys.executable, "-c", ANSWERER, live_pg_url], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True
+        )
+        try:
+            other.stdin.write("1 6 4\n")
+            other.stdin.flush()
+            theirs = int(other.stdout.readline())
+            woke = Store.wait_change(store, theirs - 1, 60)  # the in-process wait alone: only a NOTIFY raises it
+            assert woke >= theirs > before
+            assert store.counts()["cat-fish/먹었다/scores"]["verdicts"] == {"wrong": 1}
+        finally:
+            other.stdin.close()
+            other.wait(60)
+            other.stdout.close()
