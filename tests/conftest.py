@@ -1,7 +1,7 @@
 """Every test's environment: no colour, a fixed width, English; and the outside tools it needs.
 
 A test marked with an outside tool's marker (``browser``, ``tmux``, ``pdf``, ``xelatex``,
-``cjk_font``, ``qti_dtd``, ``axe``, ``git``; see tests/helpers/tools.py) is skipped where that tool
+``cjk_font``, ``qti_dtd``, ``axe``, ``git``, ``postgresql``; see tests/helpers/tools.py) is skipped where that tool
 is missing, and fails instead when ``CI=true``.
 """
 

@@ -1828,6 +1828,62 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "report.codes": ("What each mistake means", "실수마다의 뜻"),
     "report.numbers": ("In numbers", "숫자로 보기"),
     "report.written": ("class report written to {path}", "학급 보고서를 {path}에 저장했습니다"),
+    # --- a live class's storage (attn_tutor.live.store; helper live-store) -------------------
+    "live.store.no_session": (
+        "there is no session here; start one with attn-tutor serve, or check the path",
+        "여기에는 세션이 없습니다. attn-tutor serve로 세션을 시작하거나 경로를 확인하세요",
+    ),
+    "live.store.not_session": (
+        "this is not an attn-tutor session database; give a session file serve made, or a new file name",
+        "attn-tutor 세션 데이터베이스가 아닙니다. serve가 만든 세션 파일이나 새 파일 이름을 주세요",
+    ),
+    "live.store.other_set": (
+        "this session was made for another problem set ({title}); serve that set, or give a new file with --db",
+        "이 세션은 다른 문제 세트({title})로 만들어졌습니다. 그 세트로 serve하거나 --db로 새 파일을 주세요",
+    ),
+    "live.store.changed_set": (
+        "the problem set {set} has changed since this session was made, so its answers cannot be marked against it; grade with the set as it was",
+        "이 세션을 만든 뒤 문제 세트 {set}[이] 바뀌어 답을 채점할 수 없습니다. 세션 때의 세트로 채점하세요",
+    ),
+    "live.store.newer": (
+        "this session was written by a newer attn-tutor (session format {schema}, this one reads up to {ours}); upgrade attn-tutor",
+        "더 새로운 attn-tutor가 쓴 세션입니다 (세션 형식 {schema}, 이 버전은 {ours}까지 읽습니다). attn-tutor를 업그레이드하세요",
+    ),
+    "live.store.in_use": (
+        "another attn-tutor serve is using this session file; stop it first, or give another file with --db",
+        "다른 attn-tutor serve가 이 세션 파일을 쓰고 있습니다. 먼저 그것을 멈추거나 --db로 다른 파일을 주세요",
+    ),
+    "live.store.locked": (
+        "the session database is locked by another program; close it and try again",
+        "다른 프로그램이 세션 데이터베이스를 잠그고 있습니다. 그 프로그램을 닫고 다시 시도하세요",
+    ),
+    "live.store.corrupt": (
+        "the session database is damaged ({reason}); keep the file for its answers and start a new session with another --db",
+        "세션 데이터베이스가 손상되었습니다 ({reason}). 답을 위해 파일은 보관하고 다른 --db로 새 세션을 시작하세요",
+    ),
+    "live.store.unreadable": (
+        "cannot open the session database: {reason}",
+        "세션 데이터베이스를 열 수 없습니다: {reason}",
+    ),
+    "live.store.full": (
+        "the disk holding the session database is full: the answer was not saved; free some space (the students' pages keep it and send it again)",
+        "세션 데이터베이스가 있는 디스크가 가득 찼습니다. 답은 저장되지 않았습니다. 공간을 비우세요 (학생 페이지가 답을 보관했다가 다시 보냅니다)",
+    ),
+    "live.store.closed": ("the session database is closed", "세션 데이터베이스가 닫혔습니다"),
+    "live.store.bad_url": (
+        "not a PostgreSQL URL libpq can read ({reason}); write postgresql://USER@HOST/DATABASE",
+        "libpq가 읽을 수 있는 PostgreSQL URL이 아닙니다 ({reason}). postgresql://USER@HOST/DATABASE 꼴로 쓰세요",
+    ),
+    "live.store.unreachable": (
+        "cannot reach the PostgreSQL database: {reason}",
+        "PostgreSQL 데이터베이스에 연결할 수 없습니다: {reason}",
+    ),
+    "live.store.no_driver": (
+        "PostgreSQL needs the psycopg package: pip install 'psycopg[binary]>=3.1'",
+        "PostgreSQL에는 psycopg 패키지가 필요합니다: pip install 'psycopg[binary]>=3.1'",
+    ),
+    "live.store.bad_mode": ("no mode '{mode}': choose one of {modes}", "'{mode}' 모드는 없습니다. {modes} 중에서 고르세요"),
+    "live.store.no_problem": ("no problem '{problem}' in this session", "이 세션에는 '{problem}' 문제가 없습니다"),
     # --- export and generate (attn_tutor.render.*, attn_tutor.variants.generate) ------------
     # generate (attn_tutor.variants.generate)
     "export.default_title": ("Attention by hand: worksheet", "어텐션 손계산 활동지"),

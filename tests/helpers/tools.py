@@ -80,6 +80,10 @@ def _axe() -> bool:
     return bool(path) and os.path.isfile(path)
 
 
+def _test_pg() -> bool:
+    return os.environ.get("ATTN_TUTOR_TEST_PG", "").startswith(("postgresql://", "postgres://"))
+
+
 def _debian(package: str) -> str:
     return f"install the Debian package {package}"
 
@@ -145,6 +149,18 @@ TOOLS: dict[str, Tool] = {
             ),
         ),
         Tool("git", "git and a git checkout", (Need("git", _program("git"), _debian("git")),)),
+        Tool(
+            "postgresql",
+            "a live session's store and server on PostgreSQL (a database in ATTN_TUTOR_TEST_PG)",
+            (
+                Need("psycopg", _module("psycopg"), "pip install .: a default dependency"),
+                Need(
+                    "a PostgreSQL database",
+                    _test_pg,
+                    "install the Debian package postgresql, start it and set ATTN_TUTOR_TEST_PG to a postgresql:// URL, as .ci/run does",
+                ),
+            ),
+        ),
     )
 }
 

@@ -57,3 +57,22 @@ def test_help_version_and_usage_errors_import_no_markdown_highlighter_numpy_or_y
     heavy = {"rich", "rich.markdown", "markdown_it", "pygments", "numpy", "yaml"}
     assert not {m for m in modules if m.split(".")[0] in {h.split(".")[0] for h in heavy}}
     assert "attn_tutor.cli.solve" not in modules or args[0] == "solve"  # the app's help imports no command
+
+
+SERVER_LIBRARIES = {"starlette", "uvicorn", "segno", "psycopg", "anyio", "h11"}
+
+
+@pytest.mark.parametrize("args", [["--help"], ["solve"], ["solve", "--help"], ["grade", "--help"]])
+def test_solve_and_help_import_none_of_the_servers_libraries(args):
+    """``serve``'s libraries (issue 20) stay out of every other command's start: solve, --help."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", HELP_PROBE.format(args=args)], capture_output=True, text=True,
+        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, timeout=60,
+    )  # fmt: skip
+    line = [part for part in result.stderr.splitlines() if part.startswith("MODULES=")][-1]
+    modules = {m.split(".")[0] for m in line.removeprefix("MODULES=").split()}
+    assert not modules & SERVER_LIBRARIES, sorted(modules & SERVER_LIBRARIES)
+    assert "attn_tutor" in modules  # the probe ran the app

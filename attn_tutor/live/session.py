@@ -1,0 +1,391 @@
+"""A live session's records and the one :class:`Store` both backends share (its SQL is one; see
+:mod:`attn_tutor.live.store`, which opens one, for what is kept and how)."""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import secrets
+import threading
+import uuid
+from collections.abc import Iterator
+from datetime import UTC, datetime
+from typing import NamedTuple
+
+from attn_tutor.core.errors import AttnTutorError, Location
+from attn_tutor.core.model import ProblemSet, Stage
+
+SCHEMA = 1  # the session tables' version; a session with a higher one is refused (made by a newer attn-tutor)
+APPLICATION = "attn-tutor live session"
+MODES = ("practice", "exam")
+STAGE_ORDER = {stage.value: n for n, stage in enumerate(Stage)}
+
+
+class LiveError(AttnTutorError):
+    """A live session that cannot be opened, read or written: one catalogue sentence, exit status 1."""
+
+
+class Mark(NamedTuple):
+    """The server's mark of one stage, as :meth:`Store.save` keeps it: the verdict
+    (``correct``, ``follow_through``, ``partial``, ``wrong``, ``missing``), the diagnosis code
+    (None: none), and the points it earns (the score distribution sums them per student)."""
+
+    verdict: str
+    diagnosis: str | None = None
+    points: float = 0.0
+
+
+class ProblemState(NamedTuple):
+    open: bool
+    revealed: bool
+
+
+class Session(NamedTuple):
+    """The session's record (:meth:`Store.session`)."""
+
+    title: str | None
+    set_ref: str  # what grade loads the set by: a packaged set's name or the set file's absolute path
+    fingerprint: str
+    mode: str  # "practice" | "exam"
+    problems: dict[str, ProblemState]  # in the set's order
+    created: str  # ISO 8601, UTC
+    id: str  # random, made with the session
+
+
+class Student(NamedTuple):
+    id: int
+    name: str
+    token: str  # the student's secret (their cookie); never shown to anyone else
+
+
+class Saved(NamedTuple):
+    """What :meth:`Store.save` gives back once the answer is committed (a resend: the first save's)."""
+
+    client_id: str
+    verdict: str
+    diagnosis: str | None
+    points: float
+    seq: int  # the change number after this save
+    resent: bool  # True: this client_id was saved before; nothing changed
+
+
+class Latest(NamedTuple):
+    text: str
+    verdict: str
+    diagnosis: str | None
+    points: float
+    client_id: str
+
+
+class Roll(NamedTuple):
+    """Who is in the session (:meth:`Store.students`): joined, answered at least once, and each
+    answering student's score (the sum of their latest answers' points), by student id."""
+
+    joined: int
+    answered: int
+    scores: dict[int, float]
+
+
+def fingerprint(problem_set: ProblemSet) -> str:
+    """A hash of what marks in ``problem_set``: the problems' fields but where they stand in their
+    file (so comments and reformatting keep it; any changed number, row or stage changes it)."""
+    marked = tuple(problem._replace(line=None) for problem in problem_set.problems)
+    return hashlib.sha256(repr(marked).encode("utf-8")).hexdigest()
+
+
+def set_reference(problem_set: ProblemSet) -> str:
+    """What an answer file's ``problem_set:`` names the set by: a packaged set's name, else its file's absolute path."""
+    return problem_set.name or os.path.abspath(problem_set.source)
+
+
+
+
+class Store:
+    """A session's storage; the SQL is one, the two backends differ in connections, placeholders and
+    how a change reaches other processes. Use :func:`open_store`."""
+
+    placeholder = "?"
+    where: str  # the file or URL (its password left out), for sentences
+
+    def __init__(self) -> None:
+        self._changed = threading.Condition()
+        self._seq = 0
+        self._meta: Session | None = None
+
+    # the backend's part
+    def _transaction(self):  # a context manager yielding a cursor-like object with execute()
+        raise NotImplementedError
+
+    def _read(self):
+        return self._transaction()
+
+    def _bump(self, cur) -> int:
+        raise NotImplementedError
+
+    def _create_tables(self, cur) -> None:
+        raise NotImplementedError
+
+    def _has_tables(self, cur) -> bool:
+        raise NotImplementedError
+
+    def close(self) -> None:
+        raise NotImplementedError
+
+    def __enter__(self) -> Store:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def _error(self, key: str, **args: object) -> LiveError:
+        return LiveError(key, Location(self.where), **args)
+
+    def _q(self, sql: str) -> str:
+        return sql if self.placeholder == "?" else sql.replace("?", self.placeholder)
+
+    # opening
+    def start(self, problem_set: ProblemSet | None, *, create: bool) -> None:
+        with self._transaction() as cur:
+            if not self._has_tables(cur):
+                if not create:
+                    raise self._error("live.store.not_session")
+                if problem_set is None:  # pragma: no cover - open_store's callers pass a set to create
+                    raise self._error("live.store.not_session")
+                self._create_tables(cur)
+                self._fill(cur, problem_set)
+            self._meta = self._load(cur)
+        if problem_set is not None and self._meta.fingerprint != fingerprint(problem_set):
+            raise self._error("live.store.other_set", title=self._meta.title or self._meta.set_ref)
+        self._seq = self._current(self._meta)
+
+    def _fill(self, cur, problem_set: ProblemSet) -> None:
+        now = datetime.now(UTC).isoformat(timespec="seconds")
+        meta = {
+            "application": APPLICATION, "schema": str(SCHEMA), "title": problem_set.title or "",
+            "set_ref": set_reference(problem_set), "fingerprint": fingerprint(problem_set), "mode": "practice",
+            "created": now, "id": uuid.uuid4().hex, "seq": "0",
+        }  # fmt: skip
+        for key, value in meta.items():
+            cur.execute(self._q("INSERT INTO live_meta (key, value) VALUES (?, ?)"), (key, value))
+        for position, problem in enumerate(problem_set.problems):
+            cur.execute(
+                self._q("INSERT INTO live_problems (problem, position, is_open, revealed) VALUES (?, ?, 1, 0)"),
+                (problem.id, position),
+            )
+
+    def _load(self, cur) -> Session:
+        meta = dict(cur.execute("SELECT key, value FROM live_meta").fetchall())
+        if meta.get("application") != APPLICATION:
+            raise self._error("live.store.not_session")
+        try:
+            schema = int(meta.get("schema", ""))
+        except ValueError:
+            raise self._error("live.store.corrupt", reason="schema") from None
+        if schema > SCHEMA:
+            raise self._error("live.store.newer", schema=schema, ours=SCHEMA)
+        problems = {
+            problem: ProblemState(bool(is_open), bool(revealed))
+            for problem, is_open, revealed in cur.execute(
+                "SELECT problem, is_open, revealed FROM live_problems ORDER BY position"
+            ).fetchall()
+        }
+        self._meta_raw = meta
+        return Session(
+            meta.get("title") or None, meta["set_ref"], meta["fingerprint"], meta["mode"], problems, meta["created"], meta["id"]
+        )
+
+    def _current(self, session: Session) -> int:
+        return int(self._meta_raw.get("seq", "0"))
+
+    # the session
+    def session(self) -> Session:
+        """The session's record as it is now (the mode and each problem's state, read afresh)."""
+        with self._read() as cur:
+            self._meta = self._load(cur)
+        return self._meta
+
+    def set_mode(self, mode: str) -> int:
+        """``practice`` or ``exam``; the new change number."""
+        if mode not in MODES:
+            raise LiveError("live.store.bad_mode", mode=mode, modes=", ".join(MODES))
+        with self._transaction() as cur:
+            cur.execute(self._q("UPDATE live_meta SET value = ? WHERE key = 'mode'"), (mode,))
+            seq = self._bump(cur)
+        return self._changed_to(seq)
+
+    def set_open(self, problem: str, is_open: bool) -> int:
+        """Open or close ``problem``; the new change number."""
+        return self._set_problem(problem, "is_open", is_open)
+
+    def set_revealed(self, problem: str, revealed: bool) -> int:
+        """Show or hide ``problem``'s worked solution to the class; the new change number."""
+        return self._set_problem(problem, "revealed", revealed)
+
+    def _set_problem(self, problem: str, column: str, value: bool) -> int:
+        with self._transaction() as cur:
+            found = cur.execute(self._q(f"UPDATE live_problems SET {column} = ? WHERE problem = ?"), (int(value), problem))
+            if found.rowcount == 0:
+                raise LiveError("live.store.no_problem", problem=problem)
+            seq = self._bump(cur)
+        return self._changed_to(seq)
+
+    # students
+    def join(self, name: str, device: str | None = None) -> Student:
+        """A student by the name they typed; the same ``device`` (an id their browser keeps) gives back
+        the same student (their name as first typed). The token is theirs alone: their cookie."""
+        with self._transaction() as cur:
+            if device is not None:
+                row = cur.execute(self._q("SELECT id, name, token FROM live_students WHERE device = ?"), (device,)).fetchone()
+                if row is not None:
+                    return Student(*row)
+            token = secrets.token_urlsafe(32)
+            now = datetime.now(UTC).isoformat(timespec="seconds")
+            row = cur.execute(
+                self._q("INSERT INTO live_students (name, token, device, joined) VALUES (?, ?, ?, ?) RETURNING id"),
+                (name, token, device, now),
+            ).fetchone()
+            seq = self._bump(cur)
+        self._changed_to(seq)
+        return Student(row[0], name, token)
+
+    def student(self, token: str) -> Student | None:
+        """The student whose token this is, or None."""
+        with self._read() as cur:
+            row = cur.execute(self._q("SELECT id, name, token FROM live_students WHERE token = ?"), (token,)).fetchone()
+        return None if row is None else Student(*row)
+
+    def roster(self) -> list[tuple[Student, int, float]]:
+        """Every student in order of joining, with how many items they answered and their score
+        (for the teacher's page only: it holds names and tokens)."""
+        with self._read() as cur:
+            rows = cur.execute(
+                "SELECT s.id, s.name, s.token, COUNT(l.stage), COALESCE(SUM(l.points), 0) FROM live_students s"
+                " LEFT JOIN live_latest l ON l.student_id = s.id GROUP BY s.id, s.name, s.token ORDER BY s.id"
+            ).fetchall()
+        return [(Student(i, name, token), int(count), float(points)) for i, name, token, count, points in rows]
+
+    def students(self) -> Roll:
+        """How many joined, how many answered, and each answering student's score."""
+        with self._read() as cur:
+            joined = cur.execute("SELECT COUNT(*) FROM live_students").fetchone()[0]
+            scores = dict(cur.execute("SELECT student_id, SUM(points) FROM live_latest GROUP BY student_id").fetchall())
+        return Roll(int(joined), len(scores), {int(k): float(v) for k, v in scores.items()})
+
+    # answers
+    def save(
+        self, student_id: int, problem: str, row: str, stage: str, text: str, client_id: str, mark: Mark
+    ) -> Saved:
+        """Keep one answer (``text`` as typed, the server's ``mark``) as an attempt and as the
+        student's latest for (problem, row, stage), committed before this returns. A ``client_id``
+        this student saved before gives back that first save and changes nothing."""
+        mark = Mark(*mark)
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+        with self._transaction() as cur:
+            found = cur.execute(
+                self._q(
+                    "INSERT INTO live_attempts (student_id, client_id, problem, row_key, stage, text, verdict, diagnosis, points, saved)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (student_id, client_id) DO NOTHING RETURNING id"
+                ),
+                (student_id, client_id, problem, row, stage, text, mark.verdict, mark.diagnosis, float(mark.points), now),
+            ).fetchone()
+            if found is None:
+                first = cur.execute(
+                    self._q("SELECT verdict, diagnosis, points FROM live_attempts WHERE student_id = ? AND client_id = ?"),
+                    (student_id, client_id),
+                ).fetchone()
+                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True)
+            cur.execute(
+                self._q(
+                    "INSERT INTO live_latest (student_id, problem, row_key, stage, attempt_id, text, verdict, diagnosis, points)"
+                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (student_id, problem, row_key, stage) DO UPDATE SET"
+                    " attempt_id = excluded.attempt_id, text = excluded.text, verdict = excluded.verdict,"
+                    " diagnosis = excluded.diagnosis, points = excluded.points"
+                ),
+                (student_id, problem, row, stage, found[0], text, mark.verdict, mark.diagnosis, float(mark.points)),
+            )
+            seq = self._bump(cur)
+        self._changed_to(seq)
+        return Saved(client_id, mark.verdict, mark.diagnosis, float(mark.points), seq, False)
+
+    def latest(self, student_id: int) -> dict[tuple[str, str, str], Latest]:
+        """The student's latest answer per (problem, row, stage)."""
+        with self._read() as cur:
+            rows = cur.execute(
+                self._q(
+                    "SELECT l.problem, l.row_key, l.stage, l.text, l.verdict, l.diagnosis, l.points, a.client_id"
+                    " FROM live_latest l JOIN live_attempts a ON a.id = l.attempt_id WHERE l.student_id = ?"
+                ),
+                (student_id,),
+            ).fetchall()
+        return {(p, r, s): Latest(text, v, d, float(pts), c) for p, r, s, text, v, d, pts, c in rows}
+
+    def attempts(self, student_id: int) -> list[tuple[str, str, str, str, str]]:
+        """Every answer the student saved, in order: (problem, row, stage, text, verdict)."""
+        with self._read() as cur:
+            return [
+                tuple(row)
+                for row in cur.execute(
+                    self._q("SELECT problem, row_key, stage, text, verdict FROM live_attempts WHERE student_id = ? ORDER BY id"),
+                    (student_id,),
+                ).fetchall()
+            ]
+
+    def counts(self) -> dict[str, dict[str, dict[str, int]]]:
+        """The class map over every student's latest answers: for each item ``problem/row/stage``,
+        ``{"verdicts": {verdict: n}, "diagnoses": {code: n}}``."""
+        with self._read() as cur:
+            rows = cur.execute(
+                "SELECT problem, row_key, stage, verdict, diagnosis, COUNT(*) FROM live_latest"
+                " GROUP BY problem, row_key, stage, verdict, diagnosis"
+            ).fetchall()
+        found: dict[str, dict[str, dict[str, int]]] = {}
+        for problem, row, stage, verdict, diagnosis, count in rows:
+            item = found.setdefault(f"{problem}/{row}/{stage}", {"verdicts": {}, "diagnoses": {}})
+            item["verdicts"][verdict] = item["verdicts"].get(verdict, 0) + int(count)
+            if diagnosis:
+                item["diagnoses"][diagnosis] = item["diagnoses"].get(diagnosis, 0) + int(count)
+        return found
+
+    # changes
+    def changes(self) -> int:
+        """The change number now: raised by every save, join and control."""
+        with self._changed:
+            return self._seq
+
+    def wait_change(self, after_seq: int, timeout: float) -> int:
+        """The change number once it is past ``after_seq``, or as it is after ``timeout`` seconds."""
+        with self._changed:
+            self._changed.wait_for(lambda: self._seq > after_seq, timeout)
+            return self._seq
+
+    def _changed_to(self, seq: int) -> int:
+        with self._changed:
+            if seq > self._seq:
+                self._seq = seq
+                self._changed.notify_all()
+            return self._seq
+
+    # grade
+    def answer_files(self) -> Iterator[tuple[str, dict]]:
+        """Each student who answered, in order of joining: (their name, their answers in an answer
+        file's shape ``{"student", "problem_set", "answers": {problem: {row: {stage: text}}}}``), with
+        the text they typed last for each stage (problems in the set's order, stages in theirs)."""
+        session = self.session()
+        order = {problem: n for n, problem in enumerate(session.problems)}
+        with self._read() as cur:
+            rows = cur.execute(
+                "SELECT s.id, s.name, l.problem, l.row_key, l.stage, l.text, l.attempt_id FROM live_latest l"
+                " JOIN live_students s ON s.id = l.student_id ORDER BY s.id"
+            ).fetchall()
+        by_student: dict[int, tuple[str, list]] = {}
+        for student_id, name, problem, row, stage, text, attempt in rows:
+            by_student.setdefault(student_id, (name, []))[1].append((problem, row, stage, text, attempt))
+        for name, items in by_student.values():
+            first_row: dict[tuple[str, str], int] = {}
+            for problem, row, _stage, _text, attempt in items:
+                first_row[problem, row] = min(attempt, first_row.get((problem, row), attempt))
+            items.sort(key=lambda i: (order.get(i[0], len(order)), i[0], first_row[i[0], i[1]], STAGE_ORDER.get(i[2], 9), i[2]))
+            answers: dict[str, dict[str, dict[str, str]]] = {}
+            for problem, row, stage, text, _attempt in items:
+                answers.setdefault(problem, {}).setdefault(row, {})[stage] = text
+            yield name, {"student": name, "problem_set": session.set_ref, "answers": answers}

@@ -1,0 +1,171 @@
+"""A live session in one SQLite file: one connection and one lock, WAL, ``synchronous=NORMAL``, the
+file held with ``flock`` while a writer has it open (see :mod:`attn_tutor.live.store`)."""
+
+from __future__ import annotations
+
+import contextlib
+import fcntl
+import os
+import sqlite3
+import threading
+from pathlib import Path
+
+from attn_tutor.live.session import LiveError, Store
+
+BUSY_MS = 2000  # how long SQLite waits for a lock another process holds before saying so
+
+_SQLITE_TABLES = """
+CREATE TABLE live_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE live_problems (
+    problem TEXT PRIMARY KEY, position INTEGER NOT NULL, is_open INTEGER NOT NULL, revealed INTEGER NOT NULL);
+CREATE TABLE live_students (
+    id INTEGER PRIMARY KEY, name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, device TEXT UNIQUE, joined TEXT NOT NULL);
+CREATE TABLE live_attempts (
+    id INTEGER PRIMARY KEY, student_id INTEGER NOT NULL REFERENCES live_students (id), client_id TEXT NOT NULL,
+    problem TEXT NOT NULL, row_key TEXT NOT NULL, stage TEXT NOT NULL, text TEXT NOT NULL,
+    verdict TEXT NOT NULL, diagnosis TEXT, points REAL NOT NULL, saved TEXT NOT NULL,
+    UNIQUE (student_id, client_id));
+CREATE TABLE live_latest (
+    student_id INTEGER NOT NULL, problem TEXT NOT NULL, row_key TEXT NOT NULL, stage TEXT NOT NULL,
+    attempt_id INTEGER NOT NULL, text TEXT NOT NULL, verdict TEXT NOT NULL, diagnosis TEXT, points REAL NOT NULL,
+    PRIMARY KEY (student_id, problem, row_key, stage));
+"""
+
+# sqlite3 result codes (error.sqlite_errorcode & 0xff)
+_BUSY, _LOCKED, _CORRUPT, _FULL, _CANTOPEN, _NOTADB, _READONLY, _IOERR = 5, 6, 11, 13, 14, 26, 8, 10
+
+
+class SqliteStore(Store):
+    """A session in one SQLite file: one connection, one lock, WAL, ``synchronous=NORMAL``."""
+
+    def __init__(self, path: Path, *, create: bool, readonly: bool = False) -> None:
+        super().__init__()
+        self.path, self.where = path, str(path)
+        self._lock = threading.RLock()
+        self._holder: int | None = None
+        self.connection: sqlite3.Connection | None = None
+        existed = path.exists()
+        if not existed and not create:
+            raise self._error("live.store.no_session")
+        if existed and not path.is_file():
+            raise self._error("live.store.not_session")
+        try:
+            self._open(path, existed=existed, readonly=readonly)
+        except BaseException:
+            self.close()
+            raise
+
+    def _open(self, path: Path, *, existed: bool, readonly: bool) -> None:
+        with self._sqlite_errors():
+            if not readonly:
+                self._hold(path)
+            uri = path.absolute().as_uri() + ("?mode=ro" if readonly else "?mode=rwc")
+            self.connection = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000)
+            if existed:  # read before anything is written: another program's database is left as it was
+                self._check_header(path)
+                self._has_tables(self.connection.cursor())
+                found = self.connection.execute("PRAGMA quick_check").fetchone()[0]
+                if found != "ok":
+                    raise self._error("live.store.corrupt", reason=found)
+            if not readonly:
+                mode = self.connection.execute("PRAGMA journal_mode=WAL").fetchone()[0]
+                if mode.lower() != "wal":  # pragma: no cover - a file system without shared memory
+                    raise self._error("live.store.locked")
+                self.connection.execute("PRAGMA synchronous=NORMAL")
+            self.connection.execute("PRAGMA foreign_keys=ON")
+
+    def _check_header(self, path: Path) -> None:
+        try:
+            with open(path, "rb") as stream:
+                head = stream.read(16)
+        except OSError as error:
+            raise self._error("live.store.unreadable", reason=error.strerror or str(error)) from None
+        if head and head != b"SQLite format 3\x00":
+            raise self._error("live.store.not_session")
+
+    def _hold(self, path: Path) -> None:
+        """The file held exclusively (``flock``, apart from SQLite's own locks) while this store is
+        open: a second writer (another ``serve``) is refused at once; the kernel lets go when the
+        process ends, however it ends."""
+        holder = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
+        except OSError:
+            os.close(holder)
+            raise self._error("live.store.in_use") from None
+        self._holder = holder
+
+    @contextlib.contextmanager
+    def _sqlite_errors(self):
+        try:
+            yield
+        except sqlite3.Error as error:
+            raise self._said(error) from None
+
+    def _said(self, error: sqlite3.Error) -> LiveError:
+        code = (getattr(error, "sqlite_errorcode", None) or 0) & 0xFF
+        if code in (_BUSY, _LOCKED):
+            return self._error("live.store.locked")
+        if code == _FULL:
+            return self._error("live.store.full")
+        if code == _NOTADB:
+            return self._error("live.store.not_session")
+        if code == _CORRUPT:
+            return self._error("live.store.corrupt", reason=str(error))
+        if code in (_CANTOPEN, _READONLY, _IOERR):
+            return self._error("live.store.unreadable", reason=str(error))
+        return self._error("live.store.corrupt", reason=str(error))
+
+    @contextlib.contextmanager
+    def _transaction(self):
+        with self._lock:
+            if self.connection is None:
+                raise self._error("live.store.closed")
+            with self._sqlite_errors():
+                cur = self.connection.cursor()
+                cur.execute("BEGIN IMMEDIATE")
+                try:
+                    yield cur
+                except BaseException:
+                    if self.connection.in_transaction:
+                        self.connection.rollback()
+                    raise
+                cur.execute("COMMIT")
+
+    @contextlib.contextmanager
+    def _read(self):
+        with self._lock:
+            if self.connection is None:
+                raise self._error("live.store.closed")
+            with self._sqlite_errors():
+                yield self.connection.cursor()
+
+    def _has_tables(self, cur) -> bool:
+        names = {row[0] for row in cur.execute("SELECT name FROM sqlite_master WHERE type = 'table'").fetchall()}
+        if not names:
+            return False
+        if "live_meta" not in names:
+            raise self._error("live.store.not_session")
+        return True
+
+    def _create_tables(self, cur) -> None:
+        for statement in _SQLITE_TABLES.split(";"):
+            if statement.strip():
+                cur.execute(statement)
+
+    def _bump(self, cur) -> int:
+        cur.execute("UPDATE live_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'seq'")
+        return self._seq_from(cur)
+
+    def _seq_from(self, cur) -> int:
+        return int(cur.execute("SELECT value FROM live_meta WHERE key = 'seq'").fetchone()[0])
+
+    def close(self) -> None:
+        with self._lock:
+            if self.connection is not None:
+                with contextlib.suppress(sqlite3.Error):
+                    self.connection.close()
+                self.connection = None
+            if self._holder is not None:
+                os.close(self._holder)  # after SQLite's own descriptors: closing one drops a process's POSIX locks
+                self._holder = None
