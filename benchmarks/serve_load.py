@@ -1,0 +1,591 @@
+"""A live class under load: simulated students answer all of ch13 against `attn-tutor serve` on loopback.
+
+Starts ``attn-tutor serve ch13 --host 127.0.0.1`` on a fresh SQLite file (or ``--db
+postgresql://…``, with ``--workers``), then N simulated students (default 500; asyncio and
+httpx, one connection each) join and submit every asked stage of every asked row of the
+packaged ch13 set, paced to finish within the window (default 60 s): most type the right
+rows (rounded half up to the set's decimals), some a known mistake in one stage of a row
+(made with :mod:`attn_tutor.marking.mistakes`, so the teacher's map has something to show).
+A teacher follows the server-sent events. Measured:
+
+- submission latency (send to acknowledgement) p50/p95/p99, throughput, errors (any
+  answer not acknowledged, or acknowledged with another verdict than planned);
+- the teacher's map lag: for each acknowledged answer, the time until the first event
+  whose map counts that item's answers at least as often as answers had been acknowledged
+  for it by then (0 when the event came first);
+- the server's peak resident memory (the sum over its processes, sampled every 0.1 s);
+
+then a second, smaller class joins, and once half of its answers are acknowledged the
+server is killed (SIGKILL) and started again on the same database: the students resend
+what was not acknowledged, under the same client ids, as the page does. At the end every
+acknowledged answer of both classes is looked up in the store: the count missing must be 0.
+
+    python benchmarks/serve_load.py [--students 500] [--window 60] [--db postgresql://…] [--workers 2]
+
+Loopback only, bounded: the load ends with its window (plus at most --grace seconds for
+answers in flight), the crash phase sends a fifth as many students' answers. Not a test;
+tests/live/test_serve_load.py runs the same code on 50 students and checks what it counts.
+"""
+
+from __future__ import annotations
+
+import argparse
+import asyncio
+import json
+import math
+import os
+import random
+import signal
+import socket
+import subprocess
+import sys
+import tempfile
+import threading
+import time
+import uuid
+from collections import defaultdict
+from dataclasses import dataclass, field
+from pathlib import Path
+
+TARGETS = {"p99_ms": 100.0, "errors": 0, "map_lag_s": 1.0, "rss_mb": 300.0, "missing": 0}
+
+
+# --- what each student types ------------------------------------------------------------
+
+
+@dataclass(frozen=True)
+class Answer:
+    problem: str
+    row: str
+    stage: str
+    text: str
+    verdict: str  # what the server's mark should say: "correct", or "wrong" (or "partial": some cells right) with ``diagnosis``
+    diagnosis: str | None
+
+
+def _line(values, decimals: int) -> str:
+    """A row as a student types it: masked cells left out, each number rounded half up."""
+    from attn_tutor.core.rounding import fmt
+
+    return " ".join(fmt(float(v), decimals) for v in values if not math.isnan(float(v)))
+
+
+def answer_sheets(problem_set):
+    """Every asked (problem, row, stage) right, and for each (problem, row) the known mistakes one
+    stage can show (one code per candidate): ``(right, mistakes)`` with ``mistakes[(problem,
+    row)]`` a list of (stage index, Answer)."""
+    import numpy as np
+
+    from attn_tutor.marking import mistakes
+    from attn_tutor.marking.marker import stage_tolerance
+    from attn_tutor.solve import engine
+
+    right: list[Answer] = []
+    wrong: dict[tuple[str, str], list[tuple[int, Answer]]] = defaultdict(list)
+    for problem in problem_set.problems:
+        solution = engine.solve(problem)
+        for token in problem.asked_rows:
+            row = problem.row_index(token)
+            for stage in problem.asked_stages:
+                name = str(getattr(stage, "value", stage))
+                shown = _line(solution.stage_row(stage, row), problem.decimals)
+                right.append(Answer(problem.id, token, name, shown, "correct", None))
+                for candidate in mistakes.exact_mistakes(solution, row, stage, rounding=False):
+                    made = _line(candidate.made, problem.decimals)
+                    apart = np.nanmax(np.abs(np.asarray(candidate.made, float) - np.asarray(candidate.right, float)))
+                    # a mistake that changes the row beyond the tolerance (a masked row's ignored_mask types more cells)
+                    if apart > stage_tolerance(problem, stage) and candidate.code != "ignored_mask":
+                        index = len(right) - 1
+                        wrong[(problem.id, token)].append((index, Answer(problem.id, token, name, made, "wrong", candidate.code)))
+    return right, dict(wrong)
+
+
+def plan(problem_set, students: int, wrong_share: float, seed: int) -> list[list[Answer]]:
+    """Each student's answers in the order typed: the right rows, with (for ``wrong_share`` of the
+    rows, seeded) one stage replaced by a known mistake; the later stages stay right (follow-through
+    from the exact rows is marked correct)."""
+    right, wrong = answer_sheets(problem_set)
+    rng = random.Random(seed)
+    sheets = []
+    for _ in range(students):
+        sheet = list(right)
+        for choices in wrong.values():
+            if rng.random() < wrong_share:
+                index, mistaken = rng.choice(choices)
+                sheet[index] = mistaken
+        sheets.append(sheet)
+    return sheets
+
+
+# --- the server -------------------------------------------------------------------------
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+class Server:
+    """``attn-tutor serve`` in a process of its own; its standard output read in a thread."""
+
+    def __init__(self, db: str, port: int, *, workers: int = 1, mode: str = "practice", set_name: str = "ch13"):
+        self.db, self.port, self.workers, self.mode, self.set_name = db, port, workers, mode, set_name
+        self.process: subprocess.Popen | None = None
+        self.lines: list[str] = []
+        self.student_url = self.teacher_url = ""
+        self.peak_rss = 0
+        self._stop_sampling = threading.Event()
+
+    def start(self, timeout: float = 60.0) -> None:
+        args = [sys.executable, "-m", "attn_tutor", "serve", self.set_name, "--host", "127.0.0.1", "--port", str(self.port),
+                "--db", self.db, "--mode", self.mode, "--lang", "en"]  # fmt: skip
+        if self.workers > 1:
+            args += ["--workers", str(self.workers)]
+        env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1"}
+        self.lines = []
+        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True)
+        ready = threading.Event()
+
+        def read(process=self.process):
+            for line in process.stdout:
+                self.lines.append(line.rstrip("\n"))
+                if line.startswith("student: "):
+                    self.student_url = line.split(" ", 1)[1].strip()
+                elif line.startswith("teacher: "):
+                    self.teacher_url = line.split(" ", 1)[1].strip()
+                if self.student_url and self.teacher_url:
+                    ready.set()
+            ready.set()
+
+        self.student_url = self.teacher_url = ""
+        threading.Thread(target=read, daemon=True).start()
+        if not ready.wait(timeout) or not (self.student_url and self.teacher_url):
+            self.kill()
+            raise RuntimeError("serve did not start: " + "\n".join(self.lines[-20:]))
+        self._wait_listening(timeout)
+        self._stop_sampling = threading.Event()
+        threading.Thread(target=self._sample, daemon=True).start()
+
+    def _wait_listening(self, timeout: float) -> None:
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            try:
+                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                return
+            except OSError:
+                if self.process.poll() is not None:
+                    raise RuntimeError("serve stopped: " + "\n".join(self.lines[-20:])) from None
+                time.sleep(0.05)
+        raise RuntimeError("serve never listened on its port")
+
+    def rss(self) -> int:
+        """Resident bytes of the server and its children (uvicorn's workers)."""
+        if self.process is None:
+            return 0
+        total, pids = 0, [self.process.pid]
+        try:
+            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
+            pids += [int(c) for c in children]
+            for child in children:  # a worker's own children (multiprocessing's helpers)
+                pids += [int(c) for c in Path(f"/proc/{child}/task/{child}/children").read_text().split()]
+        except OSError:
+            pass
+        for pid in pids:
+            try:
+                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
+                    if line.startswith("VmRSS:"):
+                        total += int(line.split()[1]) * 1024
+            except OSError:
+                pass
+        return total
+
+    def _sample(self) -> None:
+        while not self._stop_sampling.wait(0.1):
+            self.peak_rss = max(self.peak_rss, self.rss())
+
+    def kill(self) -> None:
+        """SIGKILL, as a crash: the whole process group, so workers go too."""
+        self._stop_sampling.set()
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGKILL)
+            self.process.wait(30)
+
+    def stop(self) -> None:
+        """Ctrl-C, as a teacher stops it."""
+        self._stop_sampling.set()
+        if self.process and self.process.poll() is None:
+            os.killpg(self.process.pid, signal.SIGINT)
+            try:
+                self.process.wait(30)
+            except subprocess.TimeoutExpired:
+                self.kill()
+
+
+# --- the students and the teacher --------------------------------------------------------
+
+
+@dataclass
+class Figures:
+    latencies: list[float] = field(default_factory=list)  # seconds, acknowledged answers of the measured phase
+    errors: list[str] = field(default_factory=list)
+    acked: list[tuple[str, str, Answer, float]] = field(default_factory=list)  # (student, client id, answer, ack time)
+    unexpected: list[str] = field(default_factory=list)  # acknowledged with another mark than planned
+    events: list[tuple[float, dict[str, int]]] = field(default_factory=list)  # (arrival, item -> answers counted)
+    last_map: dict = field(default_factory=dict)  # the last event's map, as sent
+    resent: int = 0
+    first_send: float = math.inf
+    last_ack: float = 0.0
+
+
+def map_items(payload: dict) -> dict[str, dict]:
+    """The items of a teacher's map event: ``problem/row/stage`` -> {"verdicts": …, "diagnoses": …}."""
+    items = payload.get("items", payload.get("map", payload))
+    return {key: item for key, item in items.items() if isinstance(item, dict)} if isinstance(items, dict) else {}
+
+
+def map_totals(payload: dict) -> dict[str, int]:
+    """Each item's count of answers in a teacher's map event: the sum of its verdict counts."""
+    return {key: sum(int(v) for v in item.get("verdicts", {}).values()) for key, item in map_items(payload).items()}
+
+
+def map_codes(payload: dict) -> set[str]:
+    """The diagnoses a map shows on any item."""
+    return {code for item in map_items(payload).values() for code, n in item.get("diagnoses", {}).items() if n}
+
+
+def as_planned(answer: Answer, verdict: str, diagnosis: str | None) -> bool:
+    """Whether the server marked an answer as planned: a right row correct, a mistake named by its code."""
+    if answer.verdict == "correct":
+        return verdict == "correct"
+    return verdict in ("wrong", "partial") and diagnosis == answer.diagnosis
+
+
+class Student:
+    def __init__(self, name: str, sheet: list[Answer]):
+        self.name, self.sheet = name, sheet
+        self.client_ids = [str(uuid.uuid4()) for _ in sheet]
+        self.csrf = ""
+        self.done = 0  # answers acknowledged, in order
+
+
+async def join(client, student: Student, figures: Figures) -> None:
+    response = await client.post("/api/join", json={"name": student.name})
+    if response.status_code != 200:
+        raise RuntimeError(f"join {student.name}: {response.status_code} {response.text[:200]}")
+    student.csrf = response.json()["csrf"]
+
+
+async def send(client, student: Student, index: int, figures: Figures, *, measured: bool, retry_until: float) -> bool:
+    """Send one answer; on a dropped connection or a 5xx, wait and resend it (the same client id),
+    as the page does, until ``retry_until``. True once acknowledged."""
+    answer = student.sheet[index]
+    body = {"problem": answer.problem, "row": answer.row, "stage": answer.stage, "text": answer.text, "client_id": student.client_ids[index]}
+    tries = 0
+    while True:
+        started = time.monotonic()
+        figures.first_send = min(figures.first_send, started)
+        try:
+            response = await client.post("/api/answer", json=body, headers={"X-CSRF-Token": student.csrf})
+            status, reply = response.status_code, (response.json() if response.status_code < 500 else None)
+        except Exception as error:  # noqa: BLE001 - a connection refused or reset while the server is down
+            status, reply = 0, repr(error)
+        acked = time.monotonic()
+        if status == 200 and reply.get("saved"):
+            figures.last_ack = max(figures.last_ack, acked)
+            if measured and tries == 0:
+                figures.latencies.append(acked - started)
+            if tries:
+                figures.resent += 1
+            figures.acked.append((student.name, student.client_ids[index], answer, acked))
+            if "verdict" in reply and not as_planned(answer, reply["verdict"], reply.get("diagnosis")):
+                figures.unexpected.append(f"{answer.problem}/{answer.row}/{answer.stage} {answer.text!r}: {reply['verdict']} {reply.get('diagnosis')}, planned {answer.verdict} {answer.diagnosis}")
+            return True
+        if measured and status != 429:
+            figures.errors.append(f"{answer.problem}/{answer.row}/{answer.stage}: {status} {str(reply)[:200]}")
+            if status and status < 500:
+                return False
+        if time.monotonic() > retry_until:
+            figures.errors.append(f"{answer.problem}/{answer.row}/{answer.stage}: never acknowledged")
+            return False
+        tries += 1
+        await asyncio.sleep(0.2 if status == 429 else 0.3)
+
+
+async def run_students(base: str, students: list[Student], figures: Figures, *, window: float, grace: float, measured: bool,
+                       on_ack=None) -> None:  # fmt: skip
+    """Every student joins, then sends its answers paced over ``window`` seconds (each student's
+    start spread over the first tenth), one at a time, each after the previous one's acknowledgement."""
+    import httpx
+
+    begin = time.monotonic()
+    retry_until = begin + window + grace
+    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+
+    async def one(student: Student, offset: float):
+        async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0), limits=limits) as client:
+            await asyncio.sleep(offset)
+            try:
+                await join(client, student, figures)
+            except Exception as error:  # noqa: BLE001
+                figures.errors.append(f"join {student.name}: {error!r}")
+                return
+            step = (window * 0.9 - offset) / max(1, len(student.sheet))
+            for index in range(len(student.sheet)):
+                due = begin + offset + index * step
+                delay = due - time.monotonic()
+                if delay > 0:
+                    await asyncio.sleep(delay)
+                if await send(client, student, index, figures, measured=measured, retry_until=retry_until):
+                    student.done += 1
+                    if on_ack is not None:
+                        on_ack()
+
+    rng = random.Random(len(students))
+    await asyncio.gather(*(one(s, rng.uniform(0, window * 0.1)) for s in students))
+
+
+async def follow_map(server: Server, figures: Figures, stop: asyncio.Event) -> None:
+    """The teacher's page: the secret link once (its cookie), then the event stream, each event's map kept."""
+    from urllib.parse import urlsplit
+
+    import httpx
+
+    url = urlsplit(server.teacher_url)
+    base = f"{url.scheme}://{url.netloc}"
+    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0, read=None)) as client:
+        response = await client.get(f"{url.path}?{url.query}")
+        response.raise_for_status()
+
+        async def read():
+            async with client.stream("GET", "/teacher/events", headers={"Accept": "text/event-stream"}) as stream:
+                data = []
+                async for line in stream.aiter_lines():
+                    if line.startswith("data:"):
+                        data.append(line[5:].strip())
+                    elif line == "" and data:
+                        arrived = time.monotonic()
+                        try:
+                            payload = json.loads("\n".join(data))
+                            figures.events.append((arrived, map_totals(payload)))
+                            figures.last_map = payload
+                        except (ValueError, AttributeError):
+                            pass
+                        data = []
+
+        reader = asyncio.ensure_future(read())
+        await stop.wait()
+        reader.cancel()
+        try:
+            await reader
+        except (asyncio.CancelledError, Exception):  # noqa: BLE001
+            pass
+
+
+def map_lags(figures: Figures) -> list[float]:
+    """For each acknowledged answer: seconds until an event's map counted its item as often as
+    answers of that item had been acknowledged by then (0 if the event came before the ack)."""
+    order = sorted(figures.acked, key=lambda a: a[3])
+    seen: dict[str, int] = defaultdict(int)
+    events = figures.events
+    lags = []
+    for _name, _client, answer, acked in order:
+        key = f"{answer.problem}/{answer.row}/{answer.stage}"
+        seen[key] += 1
+        wanted = seen[key]
+        lag = math.inf
+        for arrived, totals in events:  # events in arrival order; the first that counts this many
+            if totals.get(key, 0) >= wanted:
+                lag = max(0.0, arrived - acked)
+                break
+        lags.append(lag)
+    return lags
+
+
+def missing_answers(db: str, figures_list: list[Figures]) -> list[str]:
+    """Acknowledged answers the store does not hold as the student's latest, text and client id."""
+    from attn_tutor.live.store import open_store
+
+    store = open_store(db, None, create=False, readonly=True)
+    try:
+        by_name = {student.name: student.id for student, _answered, _score in store.roster()}
+        latest_of: dict[int, dict] = {}
+        missing = []
+        for figures in figures_list:
+            for name, client_id, answer, _acked in figures.acked:
+                student_id = by_name.get(name)
+                if student_id is None:
+                    missing.append(f"{name}: not in the session")
+                    continue
+                if student_id not in latest_of:
+                    latest_of[student_id] = store.latest(student_id)
+                kept = latest_of[student_id].get((answer.problem, answer.row, answer.stage))
+                if kept is None or kept.client_id != client_id or kept.text != answer.text:
+                    missing.append(f"{name}: {answer.problem}/{answer.row}/{answer.stage}")
+        return missing
+    finally:
+        store.close()
+
+
+def percentile(values: list[float], q: float) -> float:
+    if not values:
+        return math.nan
+    ordered = sorted(values)
+    return ordered[min(len(ordered) - 1, max(0, math.ceil(q / 100 * len(ordered)) - 1))]
+
+
+# --- the run ------------------------------------------------------------------------------
+
+
+@dataclass
+class Result:
+    students: int
+    submissions: int
+    acknowledged: int
+    p50_ms: float
+    p95_ms: float
+    p99_ms: float
+    throughput: float
+    errors: list[str]
+    unexpected: list[str]
+    map_lag_s: float  # the largest
+    map_lag_p99_s: float
+    rss_mb: float
+    crash_students: int
+    crash_acknowledged: int
+    resent_after_restart: int
+    missing: list[str]
+    diagnoses_on_map: int  # how many of the planned mistakes' codes the final map shows
+    diagnoses_planned: int
+
+    def lines(self) -> list[str]:
+        ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
+        return [
+            f"{self.students} students, {self.submissions} answers sent, {self.acknowledged} acknowledged",
+            f"latency p50 {self.p50_ms:.1f} ms, p95 {self.p95_ms:.1f} ms, p99 {self.p99_ms:.1f} ms"
+            f" (target p99 <= {TARGETS['p99_ms']:.0f} ms: {ok(self.p99_ms <= TARGETS['p99_ms'])})",
+            f"throughput {self.throughput:.0f} answers/s",
+            f"errors {len(self.errors)} (target 0: {ok(not self.errors)}); marked other than planned: {len(self.unexpected)}",
+            f"teacher's map lag: max {self.map_lag_s:.3f} s, p99 {self.map_lag_p99_s:.3f} s"
+            f" (target <= {TARGETS['map_lag_s']:.0f} s: {ok(self.map_lag_s <= TARGETS['map_lag_s'])}); mistakes' codes on the map: {self.diagnoses_on_map} of {self.diagnoses_planned}",
+            f"server memory peak {self.rss_mb:.0f} MB (target <= {TARGETS['rss_mb']:.0f} MB: {ok(self.rss_mb <= TARGETS['rss_mb'])})",
+            f"kill -9 with {self.crash_students} more students half-way, restarted on the same database:"
+            f" {self.crash_acknowledged} acknowledged ({self.resent_after_restart} resent after the restart),"
+            f" acknowledged answers missing {len(self.missing)} (target 0: {ok(not self.missing)})",
+        ]
+
+
+async def _measured(server: Server, students: list[Student], figures: Figures, window: float, grace: float) -> None:
+    stop = asyncio.Event()
+    teacher = asyncio.ensure_future(follow_map(server, figures, stop))
+    await asyncio.sleep(0.5)  # the teacher's page is open before the class starts
+    try:
+        await run_students(server.student_url.split("?")[0].rstrip("/"), students, figures, window=window, grace=grace, measured=True)
+        await asyncio.sleep(1.5)  # the last events
+    finally:
+        stop.set()
+        await teacher
+
+
+async def _crash(server: Server, students: list[Student], figures: Figures, window: float, grace: float) -> None:
+    total = sum(len(s.sheet) for s in students)
+    half = asyncio.Event()
+    count = 0
+
+    def on_ack():
+        nonlocal count
+        count += 1
+        if count >= total // 2:
+            half.set()
+
+    async def crash_and_restart():
+        await half.wait()
+        await asyncio.to_thread(server.kill)
+        await asyncio.to_thread(server.start)
+
+    base = server.student_url.split("?")[0].rstrip("/")
+    await asyncio.gather(run_students(base, students, figures, window=window, grace=grace, measured=False, on_ack=on_ack), crash_and_restart())
+
+
+def run(*, students: int = 500, window: float = 60.0, db: str | None = None, workers: int = 1, wrong_share: float = 0.2,
+        seed: int = 20, grace: float = 20.0, crash_share: float = 0.2, workdir: Path | None = None) -> Result:  # fmt: skip
+    from attn_tutor.problems.load import load_problem_set
+
+    problem_set = load_problem_set("ch13")
+    sheets = plan(problem_set, students + max(1, int(students * crash_share)), wrong_share, seed)
+    made_dir = schema = None
+    if db is None:
+        made_dir = tempfile.TemporaryDirectory(prefix="serve-load-", dir=workdir)
+        db = str(Path(made_dir.name) / "load.sqlite")
+    elif db.startswith(("postgresql://", "postgres://")):  # a fresh schema of its own in that database
+        import psycopg
+
+        base, schema = db, f"serve_load_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        db = f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
+    server = Server(db, free_port(), workers=workers)
+    server.start()
+    try:
+        measured = Figures()
+        class_ = [Student(f"load-{i:04d}", sheets[i]) for i in range(students)]
+        asyncio.run(_measured(server, class_, measured, window, grace))
+        peak = server.peak_rss
+        crashed = Figures()
+        crash_class = [Student(f"crash-{i:04d}", sheets[students + i]) for i in range(len(sheets) - students)]
+        asyncio.run(_crash(server, crash_class, crashed, max(2.0, window * crash_share), grace))
+        peak = max(peak, server.peak_rss)
+    finally:
+        server.stop()
+    try:
+        missing = missing_answers(db, [measured, crashed])
+        lags = map_lags(measured)
+        planned_codes = {a.diagnosis for s in class_ for a in s.sheet if a.diagnosis}
+        return Result(
+            students=students,
+            submissions=sum(len(s.sheet) for s in class_),
+            acknowledged=len(measured.acked),
+            p50_ms=1000 * percentile(measured.latencies, 50),
+            p95_ms=1000 * percentile(measured.latencies, 95),
+            p99_ms=1000 * percentile(measured.latencies, 99),
+            throughput=len(measured.acked) / max(1e-9, measured.last_ack - measured.first_send),
+            errors=measured.errors + [e for e in crashed.errors if "never acknowledged" in e],
+            unexpected=measured.unexpected,
+            map_lag_s=max(lags, default=math.inf),
+            map_lag_p99_s=percentile(lags, 99),
+            rss_mb=peak / 2**20,
+            crash_students=len(crash_class),
+            crash_acknowledged=len(crashed.acked),
+            resent_after_restart=crashed.resent,
+            missing=missing,
+            diagnoses_on_map=len(planned_codes & map_codes(measured.last_map)),
+            diagnoses_planned=len(planned_codes),
+        )
+    finally:
+        if made_dir is not None:
+            made_dir.cleanup()
+        if schema is not None:
+            import psycopg
+
+            with psycopg.connect(base, autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--students", type=int, default=500)
+    parser.add_argument("--window", type=float, default=60.0, help="seconds the class has to answer everything")
+    parser.add_argument("--db", help="a postgresql:// URL (default: a fresh SQLite file in a temporary folder)")
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn workers (PostgreSQL only)")
+    parser.add_argument("--wrong-share", type=float, default=0.2, help="the share of rows typed with a known mistake")
+    parser.add_argument("--seed", type=int, default=20)
+    args = parser.parse_args()
+    result = run(students=args.students, window=args.window, db=args.db, workers=args.workers, wrong_share=args.wrong_share, seed=args.seed)
+    for line in result.lines():
+        print(line)
+    for error in (result.errors + result.unexpected + result.missing)[:10]:
+        print("  ", error)
+
+
+if __name__ == "__main__":
+    main()
