@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "grade": ("grade", "grade"),
     "export": ("export", "export"),
     "generate": ("generate", "generate"),
+    "serve": ("serve", "serve"),
 }
 
 

@@ -16,6 +16,7 @@ import hashlib
 import json
 from html import escape
 from importlib import resources
+from typing import NamedTuple
 
 from attn_tutor.core.i18n import t
 
@@ -40,9 +41,34 @@ def _json_for_script(value) -> str:
     ).replace("\u2029", "\\u2029")
 
 
-def render(data: dict, *, title: str, lang: str) -> str:
-    """The complete page for ``data`` (:func:`attn_tutor.practice.data.page_data`)."""
+class Served(NamedTuple):
+    """The page as a server serves it (:mod:`attn_tutor.live`): its scripts and stylesheets as
+    files of the server's own (``scripts``, ``styles``: their addresses, in order), the sentences
+    under the title replaced by ``header`` (HTML, escaped by the caller), and ``meta`` (name ->
+    content) for its script to read. The CSP then allows the server's own files and connections
+    to it, and still no inline script, no CDN."""
 
+    scripts: tuple[str, ...]
+    styles: tuple[str, ...]
+    header: str
+    meta: dict
+
+
+SERVED_CSP = (
+    "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
+    "font-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
+)
+
+
+json_for_script = _json_for_script  # the live pages' JSON blocks too
+
+
+def render(data: dict, *, title: str, lang: str, served: Served | None = None) -> str:
+    """The complete page for ``data`` (:func:`attn_tutor.practice.data.page_data`): self-contained,
+    or, ``served``, with the server's scripts and stylesheets (:class:`Served`)."""
+
+    if served is not None:
+        return _served(data, title=title, lang=lang, served=served)
     script = "\n".join(asset(name) for name in SCRIPTS)
     style = asset(STYLE)
     csp = (
@@ -75,5 +101,39 @@ def render(data: dict, *, title: str, lang: str) -> str:
         "</main>\n"
         f'<script id="page-data" type="application/json">{_json_for_script(data)}</script>\n'
         f"<script>{script}</script>\n"
+        "</body>\n</html>\n"
+    )
+
+
+def _served(data: dict, *, title: str, lang: str, served: Served) -> str:
+    head = "".join(f'<meta name="{escape(name)}" content="{escape(value)}">\n' for name, value in served.meta.items())
+    styles = "".join(f'<link rel="stylesheet" href="{escape(url)}">\n' for url in served.styles)
+    scripts = "".join(f'<script src="{escape(url)}"></script>\n' for url in served.scripts)
+    return (
+        "<!DOCTYPE html>\n"
+        f'<html lang="{"ko" if lang == "ko" else "en"}">\n'
+        "<head>\n"
+        '<meta charset="utf-8">\n'
+        f'<meta http-equiv="Content-Security-Policy" content="{SERVED_CSP}">\n'
+        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
+        '<meta name="generator" content="attn-tutor">\n'
+        '<meta name="referrer" content="no-referrer">\n'
+        f"{head}"
+        f"<title>{escape(title)}</title>\n"
+        f"{styles}"
+        "</head>\n"
+        "<body>\n<main>\n"
+        '<header class="page">\n'
+        f"<h1>{escape(title)}</h1>\n"
+        f"{served.header}"
+        f"<noscript><p>{escape(t('page.noscript', lang))}</p></noscript>\n"
+        '<div id="controls"></div>\n'
+        '<nav class="contents" id="contents"></nav>\n'
+        "</header>\n"
+        '<div id="problems"></div>\n'
+        '<section id="save"></section>\n'
+        "</main>\n"
+        f'<script id="page-data" type="application/json">{_json_for_script(data)}</script>\n'
+        f"{scripts}"
         "</body>\n</html>\n"
     )

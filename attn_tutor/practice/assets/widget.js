@@ -8,12 +8,19 @@
 // and after marking data-verdict/data-points/data-diagnosis on the stage block and
 // data-verdict on each marked cell (td[data-cell]); input[data-field=student],
 // select[data-field=variant], button[data-action=save|check|hint|restart].
+//
+// Hooks (AT.hooks, set before this script starts; `attn-tutor serve`'s live page,
+// attn_tutor/live/assets/live.js): checked({problem, row, stage, text, node}) after a stage
+// is checked; ready() after the page is first drawn; exam: true for a page that carries no
+// answers (no figure, no hints, no marks, no score: the server marks and tells later);
+// live: true for a page whose answers are kept by the server (no unsaved-answers warning).
 (function (AT) {
   "use strict";
 
   const { answers, marking, numbers, particles } = AT;
   const SVG = "http://www.w3.org/2000/svg";
   let data, M;
+  let hooks = {};
   const state = { variant: 0, rows: {} };
   const SCORE_PLACES = 2;  // points and scores as shown, as everywhere (attn_tutor/gradebook/rows.py)
 
@@ -53,9 +60,10 @@
   // The problem as marking.js reads it: null (masked, or not representable) becomes NaN.
   function solutionOf(p) {
     if (p._solution) return p._solution;
+    const numbered = (rows) => (rows ? rows.map(toNumbers) : rows);  // an exam page carries none
     const heads = p.heads.map((h) => ({
       Q: h.Q, K: h.K, V: h.V, raw: h.raw, d_k: h.d_k, divisor: h.divisor, mask: h.mask,
-      scores: h.scores.map(toNumbers), scaled: h.scaled.map(toNumbers), weights: h.weights.map(toNumbers),
+      scores: numbered(h.scores), scaled: numbered(h.scaled), weights: numbered(h.weights),
     }));
     p._solution = {
       id: p.id, tokens: p.tokens, heads, output: p.output, tolerances: p.tolerances, windows: p.windows,
@@ -298,7 +306,7 @@
   function skipUnasked(p, row, rs) {
     const solution = solutionOf(p);
     while (rs.next < p.stages.length && !p.asked_stages.includes(p.stages[rs.next])) {
-      rs.own = marking.advance(solution, row, p.stages[rs.next], null, rs.own, "practice");
+      if (!hooks.exam) rs.own = marking.advance(solution, row, p.stages[rs.next], null, rs.own, "practice");
       rs.hintBasis = rs.own;
       rs.next += 1;
     }
@@ -371,6 +379,20 @@
         b.message.replaceChildren(b.hints, el("p", { class: "error", "data-error": error.key, text: t(error.key, error.args) }));
         return;
       }
+      const next = () => {
+        const nextStage = p.stages[rs.next];
+        if (nextStage && blocks[nextStage]) blocks[nextStage].input.focus();
+      };
+      if (hooks.exam) {  // kept, not marked here: the server marks it and says so when the problem closes
+        rs.items[stage] = { stage, given: values, verdict: null, points: 0 };
+        rs.next = p.stages.indexOf(stage) + 1;
+        skipUnasked(p, row, rs);
+        b.message.replaceChildren(el("p", { class: "note", text: t("page.exam_kept") }));
+        refresh();
+        if (hooks.checked) hooks.checked({ problem: p.id, row: token, stage, text, node: b.node });
+        next();
+        return;
+      }
       const item = marking.markStage(solution, row, stage, values, rs.own, { hints: rs.hints[stage] || 0 });
       item.early = marking.earlyRounding(solution, row, item, rs.own);  // practice's note (marks unchanged)
       rs.items[stage] = item;
@@ -383,8 +405,8 @@
       b.node.setAttribute("data-diagnosis", item.diagnosis || "");
       b.message.replaceChildren(b.hints, ...feedback(p, row, item));
       refresh();
-      const nextStage = p.stages[rs.next];
-      if (nextStage && blocks[nextStage]) blocks[nextStage].input.focus();
+      if (hooks.checked) hooks.checked({ problem: p.id, row: token, stage, text, node: b.node });
+      next();
       updateScore();
     };
     const hint = (stage) => {
@@ -406,7 +428,7 @@
       const masked = stage !== "output" && marking.openCells(solution, row, stage).includes(false);
       const input = el("input", { id, type: "text", "data-stage": stage, autocomplete: "off", autocapitalize: "off", spellcheck: "false", enterkeyhint: "done" });
       const checkButton = el("button", { type: "button", "data-action": "check", text: t("page.check") });
-      const hintButton = el("button", { type: "button", "data-action": "hint", class: "secondary", text: t("page.hint") });
+      const hintButton = el("button", { type: "button", "data-action": "hint", class: "secondary", text: t("page.hint"), hidden: hooks.exam });
       const hints = el("div", { class: "hints" });
       const message = el("div", { class: "message", "aria-live": "polite" }, hints);
       const node = el("div", { class: "stage", "data-stage-block": stage },
@@ -422,7 +444,9 @@
       blocks[stage] = { node, input, check: checkButton, hint: hintButton, message, hints };
       block.append(node);
       const item = rs.items[stage];
-      if (item) {
+      if (item && hooks.exam) {
+        message.replaceChildren(el("p", { class: "note", text: t("page.exam_kept") }));
+      } else if (item) {
         node.setAttribute("data-verdict", item.verdict);
         node.setAttribute("data-points", String(item.points));
         node.setAttribute("data-diagnosis", item.diagnosis || "");
@@ -558,7 +582,7 @@
     main.replaceChildren();
     const contents = el("ol");
     problems().forEach((p, i) => contents.append(el("li", {}, el("a", { href: `#problem-${i + 1}`, text: p.heading }))));
-    contents.append(el("li", {}, el("a", { href: "#save", text: t("page.save_title") })));
+    if (!hooks.exam) contents.append(el("li", {}, el("a", { href: "#save", text: t("page.save_title") })));
     contents.addEventListener("click", (event) => {  // scroll without changing the address (it holds the variant)
       const link = event.target.closest("a");
       if (!link) return;
@@ -572,7 +596,7 @@
       for (const note of p.notes) section.append(el("p", { class: "note", text: note }));
       const givens = el("div", { class: "givens" });
       givens.innerHTML = p.givens_html; // our own HTML, escaped by attn_tutor.render.html
-      section.append(givens, buildWidget(p), buildPractice(p));
+      section.append(givens, ...(hooks.exam ? [] : [buildWidget(p)]), buildPractice(p));
       main.append(section);
     }
     updateScore();
@@ -603,6 +627,7 @@
     } else if (data.variants[0].variant !== null) {
       header.append(el("p", { class: "variant", "data-variant": String(data.variants[0].variant), text: t("page.variant_fixed", { seed: data.variants[0].variant }) }));
     }
+    if (hooks.exam) return;  // no file to hand in and no score: the server keeps the answers
     const name = el("input", { id: "student", type: "text", "data-field": "student", autocomplete: "name" });
     const button = el("button", { type: "button", "data-action": "save", text: t("page.save") });
     button.addEventListener("click", save);
@@ -634,6 +659,7 @@
     const source = document.getElementById("page-data");
     data = JSON.parse(source.textContent);
     M = data.messages;
+    hooks = AT.hooks || {};
     const wanted = /variant=(\d+)/.exec(location.hash);
     if (wanted) {
       const index = data.variants.findIndex((v) => String(v.variant) === wanted[1]);
@@ -641,7 +667,7 @@
     }
     document.documentElement.classList.add("js");
     buildHeader();
-    whenUnpacked(state.variant, renderVariant);
+    Promise.resolve(whenUnpacked(state.variant, renderVariant)).then(() => { if (hooks.ready) hooks.ready(); });
     // Printing: each problem's figure and its stage-by-stage tables, as static figures.
     let opened = [];
     window.addEventListener("beforeprint", () => {
@@ -653,6 +679,7 @@
       opened = [];
     });
     window.addEventListener("beforeunload", (event) => {
+      if (hooks.live) return;  // the server has them
       const now = JSON.stringify(state.rows, (k, v) => (k === "_solution" ? undefined : v));
       if (hasAnswers() && now !== state.saved) {
         event.preventDefault();
@@ -661,7 +688,7 @@
     });
   }
 
-  AT.page = { start, parseAnswer, ownHintLine, solutionOf, totals, answerYaml, t: (key, args) => t(key, args), data: () => data };
+  AT.page = { start, parseAnswer, ownHintLine, solutionOf, totals, answerYaml, t: (key, args) => t(key, args), data: () => data, el };
   if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
   else start();
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});

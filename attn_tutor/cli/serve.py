@@ -1,0 +1,212 @@
+"""The serve command: a live class on this computer (the web app of :mod:`attn_tutor.live.app`, served by uvicorn).
+
+Prints ``student: URL`` and ``teacher: URL`` (the teacher's carries a new random secret), the
+address phones use, where the session is kept, and the student link as a QR code; then serves
+until Ctrl-C or SIGTERM, which stop it cleanly (exit status 0, the database closed). The server's
+libraries (starlette, uvicorn, segno, psycopg) are imported by this module: the command table
+imports it only for ``serve`` (``--help`` and ``solve`` start without them).
+"""
+
+from __future__ import annotations
+
+import contextlib
+import errno
+import json
+import os
+import secrets
+import signal
+import socket
+import sys
+import threading
+from datetime import datetime
+from pathlib import Path
+from typing import Annotated, Optional
+
+import segno
+import typer
+import uvicorn
+from uvicorn.supervisors import Multiprocess
+
+from attn_tutor.cli.options import LangOption, SetArgument, guarded
+from attn_tutor.core.errors import AttnTutorError, UsageError
+from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.live.app import make_app
+from attn_tutor.live.store import is_postgres, open_store
+from attn_tutor.practice.data import set_name
+from attn_tutor.problems.load import load_problem_set
+
+HostOption = Annotated[str, typer.Option("--host", help="help.serve.host")]
+PortOption = Annotated[int, typer.Option("--port", help="help.serve.port")]
+DbOption = Annotated[Optional[str], typer.Option("--db", help="help.serve.db")]
+ModeOption = Annotated[Optional[str], typer.Option("--mode", help="help.serve.mode")]
+WorkersOption = Annotated[int, typer.Option("--workers", help="help.serve.workers")]
+
+
+@guarded
+def serve(
+    file: SetArgument = None,
+    host: HostOption = "0.0.0.0",
+    port: PortOption = 8000,
+    db: DbOption = None,
+    mode: ModeOption = None,
+    lang: LangOption = None,
+    workers: WorkersOption = 1,
+) -> None:
+    """Run a live class. (Its --help is the catalogue key help.cmd.serve, not this docstring.)"""
+    language = resolve_lang(lang)
+    if mode is not None and mode not in ("practice", "exam"):
+        raise UsageError("live.error.bad_mode", mode=mode)
+    if not 0 <= port <= 65535:
+        raise UsageError("serve.bad_port", port=port)
+    if workers < 1:
+        raise UsageError("serve.bad_workers", workers=workers)
+    postgres = db is not None and is_postgres(db)
+    if workers > 1 and not postgres:
+        raise UsageError("serve.workers_sqlite", workers=workers)
+
+    problem_set = load_problem_set(file)
+    defaulted = db is None
+    if defaulted:
+        stem = Path(set_name(problem_set, file)).stem or "session"
+        db = str(Path.cwd() / f"{stem}-{datetime.now().strftime('%Y%m%d-%H%M%S')}.sqlite")
+    listener = _listen(host, port)
+    try:
+        store = open_store(db, problem_set, create=True)
+    except BaseException:
+        listener.close()
+        raise
+    try:
+        if mode is not None and store.session().mode != mode:
+            store.set_mode(mode)
+        bound = listener.getsockname()[1]
+        address, note = _address(host, language)
+        secret = secrets.token_urlsafe(24)
+        student_url = f"http://{_url_host(address)}:{bound}/"
+        teacher_url = f"http://{_url_host(address)}:{bound}/teacher?key={secret}"
+        _announce(student_url, teacher_url, note, db if defaulted else None, language)
+        if workers > 1:
+            _serve_workers(listener, db, file, language, secret, student_url, workers)
+        else:
+            app = make_app(store, problem_set, lang=language, secret=secret, student_url=student_url, set_name=set_name(problem_set, file))
+            _serve_one(app, listener)
+    finally:
+        listener.close()
+        store.close()
+    sys.stderr.write(t("serve.stopped", language, db=_shown_db(db)) + "\n")
+
+
+def _listen(host: str, port: int) -> socket.socket:
+    """The listening socket, bound here so that a port in use is a sentence (exit 1), not a traceback."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except (socket.gaierror, UnicodeError) as error:
+        raise AttnTutorError("serve.cannot_listen", host=host, port=port, reason=str(error)) from None
+    family, kind, proto, _, where = infos[0]
+    sock = socket.socket(family, kind, proto)
+    sock.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+    try:
+        sock.bind(where)
+        sock.listen(2048)
+    except OSError as error:
+        sock.close()
+        if error.errno == errno.EADDRINUSE:
+            raise AttnTutorError("serve.port_in_use", host=host, port=port) from None
+        raise AttnTutorError("serve.cannot_listen", host=host, port=port, reason=error.strerror or str(error)) from None
+    sock.set_inheritable(True)
+    return sock
+
+
+def _lan_address() -> str | None:
+    """This computer's address on its network (the one a route out would use; nothing is sent)."""
+    with contextlib.suppress(OSError), socket.socket(socket.AF_INET, socket.SOCK_DGRAM) as probe:
+        probe.connect(("192.0.2.1", 9))  # TEST-NET-1: never routed anywhere, only chooses the interface
+        address = probe.getsockname()[0]
+        if not address.startswith("127.") and address != "0.0.0.0":
+            return address
+    return None
+
+
+def _address(host: str, lang: str) -> tuple[str, str]:
+    """The address to print in the links, and the sentence about who can reach it."""
+    if host in ("0.0.0.0", "::", ""):
+        lan = _lan_address()
+        if lan is None:
+            return "127.0.0.1", t("serve.no_lan", lang)
+        return lan, t("serve.lan", lang, host=lan)
+    if host in ("localhost",) or host.startswith("127.") or host == "::1":
+        return host, t("serve.local_only", lang, host=host)
+    return host, t("serve.lan", lang, host=host)
+
+
+def _url_host(address: str) -> str:
+    return f"[{address}]" if ":" in address else address
+
+
+def _shown_db(db: str) -> str:
+    if is_postgres(db):
+        return db.split("@")[-1]  # the host and database, never the password
+    return db
+
+
+def _announce(student_url: str, teacher_url: str, note: str, defaulted_db: str | None, lang: str) -> None:
+    out = sys.stdout
+    out.write(t("serve.student", lang, url=student_url) + "\n")
+    out.write(t("serve.teacher", lang, url=teacher_url) + "\n")
+    out.write(note + "\n")
+    if defaulted_db is not None:
+        out.write(t("serve.db_default", lang, path=defaulted_db) + "\n")
+    out.flush()
+    with contextlib.suppress(OSError, UnicodeEncodeError):
+        segno.make(student_url, error="m").terminal(out=out, compact=True)
+    out.write(t("serve.stop_hint", lang) + "\n")
+    out.flush()
+
+
+def _server_class():
+    class Server(uvicorn.Server):
+        """uvicorn's server, but a Ctrl-C or SIGTERM that stopped it is not raised again: serve ends with status 0."""
+
+        @contextlib.contextmanager
+        def capture_signals(self):
+            if threading.current_thread() is not threading.main_thread():
+                yield
+                return
+            handled = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+            before = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            try:
+                yield
+            finally:
+                for sig, handler in before.items():
+                    signal.signal(sig, handler)
+
+    return Server
+
+
+def _config(app, **extra):
+    return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=3,
+                          server_header=False, **extra)  # fmt: skip
+
+
+def _serve_one(app, listener: socket.socket) -> None:
+    server = _server_class()(_config(app))
+    server.run(sockets=[listener])
+
+
+LIVE_ENV = "ATTN_TUTOR_LIVE_WORKER"
+
+
+def _serve_workers(listener, db: str, file: str | None, lang: str, secret: str, student_url: str, workers: int) -> None:
+    """``workers`` processes on one socket, each with its own connection to the PostgreSQL session."""
+    os.environ[LIVE_ENV] = json.dumps({"db": db, "set": file, "lang": lang, "secret": secret, "student_url": student_url})
+    config = _config("attn_tutor.cli.serve:worker_app", factory=True, workers=workers)
+    server = _server_class()(config)
+    Multiprocess(config, target=server.run, sockets=[listener]).run()
+
+
+def worker_app():
+    """One worker's app (``--workers``): the session named in the environment, opened again in this process."""
+    told = json.loads(os.environ[LIVE_ENV])
+    problem_set = load_problem_set(told["set"])
+    store = open_store(told["db"], problem_set, create=False)
+    return make_app(store, problem_set, lang=told["lang"], secret=told["secret"], student_url=told["student_url"],
+                    set_name=set_name(problem_set, told["set"]))  # fmt: skip

@@ -1,0 +1,329 @@
+// The live page's link to the server (`attn-tutor serve`): joining, and every checked stage sent.
+// The practice page (widget.js) calls AT.hooks: checked() after each stage it checks, ready() once
+// drawn. Each checked stage goes into a queue in localStorage first and is POSTed to /api/answer;
+// it leaves the queue only when the server has committed it (its stage block then carries
+// data-saved="true"). The queue is sent again on load, on `online`, when the page is shown again
+// and every few seconds while anything waits: nothing checked is lost to a dropped connection, a
+// phone that slept or a server restart. The same device rejoins as the same student (its id in
+// localStorage), and a reload puts back every saved answer. Nothing here builds a script or HTML
+// from data but the server's own solution HTML (escaped by attn_tutor.render.html).
+(function (AT) {
+  "use strict";
+
+  const meta = (name) => {
+    const node = document.querySelector(`meta[name="${name}"]`);
+    return node ? node.getAttribute("content") : "";
+  };
+  const SESSION = meta("attn-session");
+  const MODE = meta("attn-mode");
+  const KEY = "attn-live:" + SESSION + ":";
+  const STAGES = ["scores", "scaled", "weights", "output"];
+  const POLL = 10000;  // the session's state (closed problems, solutions, the mode) read again this often
+  let csrf = "", joined = false, flushing = false, retryTimer = null, delay = 1000, restoring = false, restored = false;
+  let shownProblems = {};
+  const acked = {};  // item -> the text the server has
+
+  const t = (key, args) => AT.page.t(key, args);
+  const itemKey = (problem, row, stage) => problem + "\u0000" + row + "\u0000" + stage;
+
+  function read(name, fallback) {
+    try {
+      const text = localStorage.getItem(KEY + name);
+      return text === null ? fallback : JSON.parse(text);
+    } catch (error) {
+      return fallback;
+    }
+  }
+  function write(name, value) {
+    try { localStorage.setItem(KEY + name, JSON.stringify(value)); } catch (error) { /* full or private: kept in memory only */ }
+  }
+  let memoryQueue = null;
+  const queue = () => memoryQueue || read("queue", []);
+  const setQueue = (items) => { memoryQueue = items; write("queue", items); };
+
+  function randomId() {  // crypto.randomUUID needs a secure context; a classroom's http:// address is not one
+    const bytes = new Uint8Array(16);
+    crypto.getRandomValues(bytes);
+    return Array.from(bytes, (b) => b.toString(16).padStart(2, "0")).join("");
+  }
+  function device() {
+    let id = null;
+    try { id = localStorage.getItem("attn-live-device"); } catch (error) { /* no storage */ }
+    if (!id) {
+      id = randomId();
+      try { localStorage.setItem("attn-live-device", id); } catch (error) { /* no storage */ }
+    }
+    return id;
+  }
+
+  async function call(method, path, body) {
+    const options = { method, credentials: "same-origin", cache: "no-store", headers: {} };
+    if (body !== undefined) {
+      options.headers = { "Content-Type": "application/json", "X-CSRF-Token": csrf };
+      options.body = JSON.stringify(body);
+    }
+    const response = await fetch(path, options);
+    let payload = {};
+    try { payload = await response.json(); } catch (error) { /* not JSON */ }
+    if (payload && payload.csrf) csrf = payload.csrf;
+    return { status: response.status, ok: response.ok, payload };
+  }
+
+  function block(problem, row, stage) {
+    const section = document.querySelector(`section[data-problem="${CSS.escape(problem)}"]`);
+    if (!section) return null;
+    const rowNode = section.querySelector(`[data-row="${CSS.escape(row)}"]`);
+    return rowNode ? rowNode.querySelector(`[data-stage-block="${CSS.escape(stage)}"]`) : null;
+  }
+
+  function status() {
+    const box = document.getElementById("live-status");
+    if (!box) return;
+    const waiting = queue().length;
+    if (!joined) box.textContent = "";
+    else if (waiting) box.textContent = t("live.pending", { count: waiting });
+    else box.textContent = t("live.all_saved");
+    box.setAttribute("data-pending", String(waiting));
+  }
+
+  function showJoined(name) {
+    const form = document.getElementById("join");
+    if (form) form.hidden = joined;
+    const problems = document.getElementById("problems");
+    if (problems) problems.hidden = !joined;
+    const contents = document.getElementById("contents");
+    if (contents) contents.hidden = !joined;
+    const box = document.getElementById("live-status");
+    if (box && joined && name) box.setAttribute("data-student", name);
+    status();
+  }
+
+  // --- the server's view -------------------------------------------------------------
+
+  async function refresh() {
+    let result;
+    try {
+      result = await call("GET", "/api/state");
+    } catch (error) {
+      return retryLater();
+    }
+    if (!result.ok) return retryLater();
+    const state = result.payload;
+    if (state.session !== SESSION || state.mode !== MODE) {  // a new session, or the teacher switched the mode
+      location.reload();
+      return;
+    }
+    if (!state.joined) {
+      const name = read("name", null);
+      if (name) return join(name, true);
+      joined = false;
+      showJoined(null);
+      return;
+    }
+    joined = true;
+    showJoined(state.name);
+    apply(state);
+    flush();
+  }
+
+  async function join(name, quiet) {
+    const error = document.getElementById("join-error");
+    let result;
+    try {
+      result = await call("POST", "/api/join", { name, device: device() });
+    } catch (failure) {
+      if (!quiet && error) error.textContent = t("live.reconnecting");
+      return retryLater();
+    }
+    if (result.status === 403 && !quiet) {  // a new security token: the state gives it; then once more
+      await call("GET", "/api/state").catch(() => null);
+      result = await call("POST", "/api/join", { name, device: device() }).catch(() => ({ ok: false, payload: {} }));
+    }
+    if (!result.ok) {
+      if (error) error.textContent = result.payload.error || t("live.reconnecting");
+      if (quiet) { joined = false; showJoined(null); }
+      return;
+    }
+    if (error) error.textContent = "";
+    write("name", name);
+    return refresh();
+  }
+
+  // The saved answers put back on the page (in stage order, as the student checked them), then
+  // what the server says of each problem: closed, its solution, and in an exam its marks.
+  function apply(state) {
+    if (!restored) {
+      restored = true;
+      restoring = true;
+      const byRow = {};
+      const pending = queue();
+      for (const answer of state.answers) acked[itemKey(answer.problem, answer.row, answer.stage)] = answer.text;
+      for (const answer of [...state.answers, ...pending]) {
+        const key = answer.problem + "\u0000" + answer.row;
+        (byRow[key] = byRow[key] || {})[answer.stage] = answer.text;
+      }
+      for (const [key, stages] of Object.entries(byRow)) {
+        const [problem, row] = key.split("\u0000");
+        for (const stage of STAGES) {
+          if (!(stage in stages)) continue;
+          const node = block(problem, row, stage);
+          if (!node) continue;
+          const input = node.querySelector("input[data-stage]");
+          const check = node.querySelector('button[data-action="check"]');
+          if (!input || !check || input.disabled) break;
+          input.value = stages[stage];
+          input.dispatchEvent(new Event("input"));
+          check.click();
+        }
+      }
+      restoring = false;
+      if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
+    }
+    for (const answer of state.answers) {
+      const node = block(answer.problem, answer.row, answer.stage);
+      if (!node) continue;
+      if (acked[itemKey(answer.problem, answer.row, answer.stage)] === answer.text) node.setAttribute("data-saved", "true");
+      if (answer.verdict !== undefined) showMark(node, answer);
+    }
+    const changed = [];
+    for (const [problem, info] of Object.entries(state.problems)) {
+      const section = document.querySelector(`section[data-problem="${CSS.escape(problem)}"]`);
+      if (!section) continue;
+      const before = shownProblems[problem];
+      if (before && !before.open && info.open) changed.push(problem);  // opened again: draw it afresh
+      section.toggleAttribute("data-closed", !info.open);
+      let note = section.querySelector("[data-closed-note]");
+      if (!info.open) {
+        for (const control of section.querySelectorAll(".practice input, .practice button")) control.disabled = true;
+        if (!note) {
+          note = AT.page.el("p", { class: "notice", "data-closed-note": true, text: t("live.closed") });
+          section.querySelector("h2").after(note);
+        }
+      } else if (note) {
+        note.remove();
+      }
+      let solution = section.querySelector("[data-solution]");
+      if (info.revealed && info.solution_html && !solution) {
+        const body = AT.page.el("div", { class: "givens solution-body" });
+        body.innerHTML = info.solution_html;  // our own HTML, escaped by attn_tutor.render.html
+        solution = AT.page.el("div", { class: "solution", "data-solution": true }, AT.page.el("h3", { text: t("live.solution") }), body);
+        section.append(solution);
+      } else if (!info.revealed && solution) {
+        solution.remove();
+      }
+    }
+    shownProblems = state.problems;
+    if (changed.length) location.reload();
+  }
+
+  function showMark(node, answer) {
+    node.setAttribute("data-server-verdict", answer.verdict);
+    if (MODE !== "exam") return;  // the page marked it already, as the server did
+    node.setAttribute("data-verdict", answer.verdict);
+    node.setAttribute("data-points", String(answer.points));
+    node.setAttribute("data-diagnosis", answer.diagnosis || "");
+    const message = node.querySelector(".message");
+    if (!message) return;
+    const lines = [AT.page.el("p", { class: "verdict", text: t("live.server_mark", { verdict: t(`grading.verdict.${answer.verdict}`), points: answer.points }) })];
+    if (answer.diagnosis) lines.push(AT.page.el("p", { class: "diagnosis", "data-diagnosis-text": answer.diagnosis, text: t(`grading.diagnosis.${answer.diagnosis}`) }));
+    message.replaceChildren(...lines);
+  }
+
+  // --- sending ---------------------------------------------------------------------------
+
+  function checked(detail) {
+    const key = itemKey(detail.problem, detail.row, detail.stage);
+    if (restoring && acked[key] === detail.text) {
+      detail.node.setAttribute("data-saved", "true");
+      return;
+    }
+    detail.node.removeAttribute("data-saved");
+    if (restoring && queue().some((a) => itemKey(a.problem, a.row, a.stage) === key && a.text === detail.text)) return;
+    setQueue([...queue(), { problem: detail.problem, row: detail.row, stage: detail.stage, text: detail.text, client_id: randomId() }]);
+    status();
+    flush();
+  }
+
+  function retryLater() {
+    if (retryTimer !== null) return;
+    retryTimer = setTimeout(() => {
+      retryTimer = null;
+      delay = Math.min(delay * 2, 15000);
+      if (!joined) refresh(); else flush();
+    }, delay);
+  }
+
+  async function flush() {
+    if (flushing || !joined) return;
+    flushing = true;
+    try {
+      while (queue().length) {
+        const answer = queue()[0];
+        let result;
+        try {
+          result = await call("POST", "/api/answer", answer);
+        } catch (error) {
+          retryLater();
+          break;
+        }
+        if (result.status === 401) {  // the server does not know this browser (a new cookie jar): rejoin
+          joined = false;
+          refresh();
+          break;
+        }
+        if (result.status === 403) {
+          await call("GET", "/api/state").catch(() => null);  // a fresh security token
+          result = await call("POST", "/api/answer", answer).catch(() => ({ status: 0, ok: false, payload: {} }));
+        }
+        if (result.status === 0 || result.status === 429 || result.status >= 500) {
+          retryLater();
+          break;
+        }
+        const rest = queue().filter((a) => a.client_id !== answer.client_id);
+        setQueue(rest);
+        const node = block(answer.problem, answer.row, answer.stage);
+        if (result.ok) {
+          delay = 1000;
+          acked[itemKey(answer.problem, answer.row, answer.stage)] = answer.text;
+          if (node && !rest.some((a) => itemKey(a.problem, a.row, a.stage) === itemKey(answer.problem, answer.row, answer.stage))) {
+            node.setAttribute("data-saved", "true");
+            if (result.payload.verdict !== undefined) showMark(node, result.payload);
+          }
+        } else if (node) {  // refused for good (closed, unreadable): said on its stage
+          node.setAttribute("data-saved", "false");
+          const message = node.querySelector(".message");
+          if (message) message.append(AT.page.el("p", { class: "error", "data-refused": String(result.status), text: t("live.refused", { message: result.payload.error || String(result.status) }) }));
+        }
+      }
+    } finally {
+      flushing = false;
+      status();
+    }
+  }
+
+  function ready() {
+    const form = document.getElementById("join");
+    const problems = document.getElementById("problems");
+    if (problems) problems.hidden = true;
+    if (form) {
+      form.addEventListener("submit", (event) => {
+        event.preventDefault();
+        const input = form.querySelector("[data-join-name]");
+        const name = input.value.trim();
+        if (!name) {
+          document.getElementById("join-error").textContent = t("live.join_need_name");
+          input.focus();
+          return;
+        }
+        join(name, false);
+      });
+    }
+    window.addEventListener("online", () => { delay = 1000; flush(); });
+    document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
+    setInterval(() => { if (queue().length) flush(); refresh(); }, POLL);
+    refresh();
+  }
+
+  AT.hooks = { checked, ready, exam: MODE === "exam", live: true };
+  AT.live = { queue, flush, refresh };
+})(globalThis.AttnTutor = globalThis.AttnTutor || {});

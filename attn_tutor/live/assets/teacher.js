@@ -1,0 +1,110 @@
+// The teacher's page of `attn-tutor serve`: the counts, the class's map, the scores and the
+// students kept current from /teacher/events (server-sent events: the whole map after each
+// change), and the controls (open/close a problem, show its solution, practice/exam). Every text
+// is set with textContent; the sentences are the catalogue's, in <script id="teacher-data">.
+(function () {
+  "use strict";
+
+  const M = JSON.parse(document.getElementById("teacher-data").textContent).messages;
+  let csrf = "";
+  const t = (key, args) => (M[key] || key).replace(/\{(\w+)\}/g, (whole, name) => (args && name in args ? String(args[name]) : whole));
+
+  function el(tag, attrs, ...children) {
+    const node = document.createElement(tag);
+    for (const [name, value] of Object.entries(attrs || {})) {
+      if (name === "text") node.textContent = value;
+      else if (value !== null && value !== false) node.setAttribute(name, value === true ? "" : value);
+    }
+    node.append(...children);
+    return node;
+  }
+
+  function say(text) {
+    document.getElementById("teacher-status").textContent = text;
+  }
+
+  function render(map) {
+    if (map.csrf) csrf = map.csrf;
+    document.querySelector("[data-counts]").textContent = t("live.counts", { joined: map.joined, answered: map.answered });
+    const mode = document.querySelector("[data-mode]");
+    mode.setAttribute("data-mode", map.mode);
+    mode.textContent = t(`live.mode.${map.mode}`);
+    const other = map.mode === "exam" ? "practice" : "exam";
+    const modeButton = document.querySelector('[data-control="mode"]');
+    modeButton.setAttribute("data-value", other);
+    modeButton.textContent = t(`live.to_${other}`);
+    for (const [problem, state] of Object.entries(map.problems)) {
+      const row = document.querySelector(`[data-problem-control="${CSS.escape(problem)}"]`);
+      if (!row) continue;
+      row.querySelector("[data-problem-state]").textContent = t(state.open ? "live.problem_open" : "live.problem_closed", { problem });
+      const open = row.querySelector('[data-control="open"]');
+      open.setAttribute("data-value", String(!state.open));
+      open.textContent = t(state.open ? "live.close" : "live.open", { problem });
+      const reveal = row.querySelector('[data-control="revealed"]');
+      reveal.setAttribute("data-value", String(!state.revealed));
+      reveal.textContent = t(state.revealed ? "live.unreveal" : "live.reveal", { problem });
+    }
+    for (const row of document.querySelectorAll("[data-map-item]")) {
+      const counts = map.map[row.getAttribute("data-map-item")] || { verdicts: {}, diagnoses: {} };
+      for (const cell of row.querySelectorAll("[data-map-verdict]")) cell.textContent = String(counts.verdicts[cell.getAttribute("data-map-verdict")] || 0);
+      const list = row.querySelector(".diagnoses ul");
+      for (const [code, n] of Object.entries(counts.diagnoses)) {
+        if (!row.querySelector(`[data-map-diagnosis="${CSS.escape(code)}"]`)) {
+          list.append(el("li", {}, el("span", { class: "label", text: M[`grading.diagnosis_name.${code}`] || code }), " ", el("span", { "data-map-diagnosis": code, text: "0" })));
+        }
+      }
+      for (const cell of row.querySelectorAll("[data-map-diagnosis]")) {
+        const n = counts.diagnoses[cell.getAttribute("data-map-diagnosis")] || 0;
+        cell.textContent = String(n);
+        cell.parentNode.hidden = n === 0;
+      }
+    }
+    const bins = document.querySelector("[data-distribution]");
+    bins.replaceChildren(...map.distribution.map((bin) => el("li", { "data-distribution-bin": String(bin.score) },
+      el("span", { text: t("live.distribution_row", { score: bin.score, max: map.max, count: bin.count }) }), " ",
+      el("meter", { min: "0", max: String(Math.max(map.answered, 1)), value: String(bin.count), "aria-hidden": "true" }))));
+    const roster = document.querySelector("[data-roster] tbody");
+    roster.replaceChildren(...map.students.map((s) => el("tr", { "data-student": true },
+      el("td", { text: s.name }), el("td", { text: String(s.answered) }), el("td", { text: s.score_text }))));
+  }
+
+  async function load() {
+    try {
+      const response = await fetch("/teacher/api/map", { credentials: "same-origin", cache: "no-store" });
+      if (response.ok) render(await response.json());
+    } catch (error) {
+      say(t("live.reconnecting"));
+    }
+  }
+
+  async function control(button) {
+    const kind = button.getAttribute("data-control");
+    const value = button.getAttribute("data-value");
+    const path = kind === "mode" ? "/teacher/api/mode" : `/teacher/api/problem/${encodeURIComponent(button.getAttribute("data-problem"))}`;
+    const body = kind === "mode" ? { mode: value } : { [kind]: value === "true" };
+    button.disabled = true;
+    try {
+      const response = await fetch(path, {
+        method: "POST", credentials: "same-origin", cache: "no-store",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body),
+      });
+      const payload = await response.json().catch(() => ({}));
+      say(response.ok ? "" : payload.error || String(response.status));
+    } catch (error) {
+      say(t("live.reconnecting"));
+    } finally {
+      button.disabled = false;
+      load();
+    }
+  }
+
+  document.addEventListener("click", (event) => {
+    const button = event.target.closest("button[data-control]");
+    if (button) control(button);
+  });
+
+  const events = new EventSource("/teacher/events");
+  events.addEventListener("map", (event) => { say(""); render(JSON.parse(event.data)); });
+  events.addEventListener("error", () => say(t("live.reconnecting")));
+  load();
+})();

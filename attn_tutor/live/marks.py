@@ -1,0 +1,107 @@
+"""The server's mark of a live answer: the one marker, called as ``grade`` calls it.
+
+A stage a student checks on the live page is read with the quiz's rule
+(:func:`attn_tutor.quiz.loop.parse_answer`: the answer parser, masked cells left out filled
+in) and marked with :class:`attn_tutor.marking.marker.Marker` ``.row(..., mode="exam")`` over
+the student's latest answers to that row, exactly as :class:`attn_tutor.gradebook.grader.Grader`
+marks an answer file: the mark the server keeps is the one ``grade`` gives the session.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections.abc import Mapping
+from typing import NamedTuple
+
+from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.model import ProblemSet
+from attn_tutor.core.text import excerpt
+from attn_tutor.marking.answers import MAX_LENGTH
+from attn_tutor.marking.marker import Marker
+from attn_tutor.quiz.loop import parse_answer
+from attn_tutor.solve import engine
+
+MARKER_MEMORY = 50_000  # as a grading process's (attn_tutor.gradebook.grader.MARKER_MEMORY)
+TEXT_LIMIT = MAX_LENGTH  # the answer parser's own limit: a longer answer is refused before it is read
+
+
+class RequestError(AttnTutorError):
+    """A request the app refuses: its HTTP status and a catalogue sentence."""
+
+    def __init__(self, status: int, key: str, **args) -> None:
+        super().__init__(key, **args)
+        self.status = status
+
+
+class Item(NamedTuple):
+    problem: str
+    row: str  # the query token
+    index: int  # the row's index in the problem
+    stage: str
+
+
+class ServerMark(NamedTuple):
+    verdict: str
+    diagnosis: str | None
+    points: float
+
+
+class Marks:
+    """A session's problems solved once, and the one marker that marks every answer (thread-safe)."""
+
+    def __init__(self, problem_set: ProblemSet) -> None:
+        self.problem_set = problem_set
+        self.problems = {p.id: p for p in problem_set.problems}
+        self.solutions = {p.id: engine.solve(p) for p in problem_set.problems}
+        self.marker = Marker(follow_through="full", limit=MARKER_MEMORY)
+        self._lock = threading.Lock()
+
+    def item(self, problem, row, stage) -> Item:
+        """The asked item a request names (row: the query token, or its index), else a 404 sentence."""
+        if not isinstance(problem, str) or problem not in self.problems:
+            raise RequestError(404, "live.error.unknown_problem", problem=_shown(problem), ids=", ".join(self.problems))
+        p = self.problems[problem]
+        token = None
+        if isinstance(row, str) and row in p.asked_rows:
+            token = row
+        elif isinstance(row, int) and not isinstance(row, bool) and 0 <= row < len(p.tokens) and p.tokens[row] in p.asked_rows:
+            token = p.tokens[row]
+        if token is None:
+            raise RequestError(404, "live.error.unknown_row", problem=problem, row=_shown(row), rows=", ".join(p.asked_rows))
+        if not isinstance(stage, str) or stage not in p.asked_stages:
+            raise RequestError(404, "live.error.unknown_stage", problem=problem, stage=_shown(stage), stages=", ".join(p.asked_stages))
+        return Item(problem, token, p.row_index(token), stage)
+
+    def values(self, item: Item, text: str) -> list[float]:
+        """The row typed, in full (the quiz's and grade's rule); a sentence (422) when it cannot be read."""
+        if len(text) > TEXT_LIMIT:
+            raise RequestError(413, "live.error.text_too_long", count=len(text), limit=TEXT_LIMIT)
+        try:
+            return parse_answer(self.solutions[item.problem], item.index, item.stage, text)
+        except AttnTutorError as error:
+            raised = RequestError(422, error.problems[0].key)
+            raised.problems = list(error.problems)  # the parser's own sentence
+            raise raised from None
+
+    def mark(self, item: Item, text: str, others: Mapping[str, str]) -> ServerMark:
+        """``text`` for ``item``, marked as grade marks the row: with ``others`` (stage -> the text the
+        student last saved for the row's other stages)."""
+        answers: dict[str, list[float] | None] = {}
+        p = self.problems[item.problem]
+        for stage in p.asked_stages:
+            if stage == item.stage:
+                answers[stage] = self.values(item, text)
+            elif stage in others:
+                try:
+                    answers[stage] = self.values(item._replace(stage=stage), others[stage])
+                except RequestError:
+                    answers[stage] = None
+        with self._lock:
+            items = self.marker.row(self.solutions[item.problem], item.index, answers, mode="exam")
+        marked = next(one for one in items if one.stage == item.stage)
+        return ServerMark(marked.verdict, marked.diagnosis, float(marked.points))
+
+
+def _shown(value) -> str:
+    """A value from a request, short and printable, for a sentence."""
+    return excerpt(str(value)) if isinstance(value, str | int) else type(value).__name__
