@@ -67,7 +67,7 @@ def test_another_programs_database_is_not_a_session_and_is_not_written(tmp_path)
     with sqlite3.connect(where) as conn:
         conn.execute("CREATE TABLE grades (name TEXT)")
     before = where.read_bytes()
-    assert refused(where).endswith("this is not an attn-tutor session database; give a session file serve made, or a new file name")
+    assert refused(where).endswith("this is not an attn-tutor session database (serve makes those; give serve a new file name to start one)")
     with sqlite3.connect(where) as conn:
         assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["grades"]
     assert where.read_bytes()[:100] == before[:100]
