@@ -1870,6 +1870,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "세션 데이터베이스가 있는 디스크가 가득 찼습니다. 답은 저장되지 않았습니다. 공간을 비우세요 (학생 페이지가 답을 보관했다가 다시 보냅니다)",
     ),
     "live.store.closed": ("the session database is closed", "세션 데이터베이스가 닫혔습니다"),
+    "live.store.refused": ("the session database refused this: {reason}", "세션 데이터베이스가 이 작업을 거부했습니다: {reason}"),
     "live.store.bad_url": (
         "not a PostgreSQL URL libpq can read ({reason}); write postgresql://USER@HOST/DATABASE",
         "libpq가 읽을 수 있는 PostgreSQL URL이 아닙니다 ({reason}). postgresql://USER@HOST/DATABASE 꼴로 쓰세요",
