@@ -2180,10 +2180,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live.roster_answered": ("Stages answered", "답한 단계"),
     "live.roster_score": ("Score", "점수"),
     "live.distribution_title": ("Scores", "점수 분포"),
-    "live.distribution_row": (
-        "{score} of {max} points (or a part more): {count} student(s)",
-        "{max}점 중 {score}점(이상, 다음 점수 미만): {count}명",
-    ),
+    "live.distribution_row": ("{low}–{high} points: {count} student(s)", "{low}–{high}점: {count}명"),
     "live.controls_title": ("Controls", "진행"),
     "live.mode.practice": ("Mode: practice (marks shown at once)", "모드: 연습 (채점 결과 바로 보임)"),
     "live.mode.exam": ("Mode: exam (marks shown when a problem closes)", "모드: 시험 (문제를 마감하면 채점 결과 보임)"),
