@@ -54,6 +54,7 @@ from attn_tutor.practice.page import SERVED_CSP
 
 BODY_LIMIT = 16 * 1024  # bytes of a request body: an answer is at most 1,000 characters
 RATE = (60, 10.0)  # each student's bucket: 60 requests at once, refilled 10 a second
+JOIN_RATE = (1000, 5.0)  # each address's joins: a class at once (one NAT, a proxy), not a script's ten thousand
 CLIENT_ID_LIMIT = 100
 STUDENT_COOKIE = "attn_student"
 TEACHER_COOKIE = "attn_teacher"
@@ -96,7 +97,7 @@ class LiveApp:
     """What the routes share: the store, the marker, the pages made once, the secrets."""
 
     def __init__(self, store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None,
-                 set_name: str, rate: tuple[int, float], body_limit: int) -> None:  # fmt: skip
+                 set_name: str, rate: tuple[int, float], body_limit: int, join_rate: tuple[int, float] = JOIN_RATE) -> None:  # fmt: skip
         self.store = store
         self.problem_set = problem_set
         self.lang = lang
@@ -104,6 +105,7 @@ class LiveApp:
         self.student_url = student_url
         self.marks = Marks(problem_set)
         self.rate = RateLimit(*rate)
+        self.join_rate = RateLimit(*join_rate)
         self.body_limit = body_limit
         self.title = pages.title_of(problem_set, lang)
         self.items = pages.item_keys(problem_set)
@@ -326,6 +328,8 @@ async def no_icon(request: Request) -> Response:
 async def join(request: Request) -> Response:
     live: LiveApp = request.app.state.live
     body = await body_of(request)
+    if not live.join_rate.allow(("join", request.client.host if request.client else None)):
+        raise RequestError(429, "live.error.rate")
     name = _checked_name(body.get("name"))
     device = body.get("device")
     if device is not None and not (isinstance(device, str) and 16 <= len(device) <= 100 and device.isascii() and device.isprintable()):
@@ -476,11 +480,13 @@ def http_error(request: Request, error: HTTPException) -> Response:
 
 
 def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None = None,
-             set_name: str | None = None, rate: tuple[int, float] = RATE, body_limit: int = BODY_LIMIT) -> Starlette:  # fmt: skip
+             set_name: str | None = None, rate: tuple[int, float] = RATE, body_limit: int = BODY_LIMIT,
+             join_rate: tuple[int, float] = JOIN_RATE) -> Starlette:  # fmt: skip
     """The app for one session: ``store`` open for ``problem_set``; ``secret`` the teacher's;
     ``student_url`` the address students use (the QR code; default: the request's own)."""
     live = LiveApp(store, problem_set, lang=lang, secret=secret, student_url=student_url,
-                   set_name=set_name or problem_set.name or problem_set.source, rate=rate, body_limit=body_limit)  # fmt: skip
+                   set_name=set_name or problem_set.name or problem_set.source, rate=rate, body_limit=body_limit,
+                   join_rate=join_rate)  # fmt: skip
 
     routes = [
         Route("/", student_page, methods=["GET"]),

@@ -1,0 +1,56 @@
+"""The red team's findings on the live app (issue 20), each as what a teacher or a student would
+notice, over HTTP (Starlette's TestClient) on SQLite and PostgreSQL; each failed before its fix."""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from attn_tutor.core.rounding import fmt_given
+from attn_tutor.live.app import make_app
+from attn_tutor.live.store import open_store
+from attn_tutor.problems.load import load_problem_set
+from attn_tutor.solve import engine
+
+CH13 = load_problem_set("ch13")
+CAT = CH13.get("cat-fish")
+SECRET = "teacher-secret-red-0123456789abcdef"
+ORIGIN = "http://testserver"
+
+
+def right_scores(token: str) -> str:
+    solution = engine.solve(CAT)
+    return ", ".join(fmt_given(v, CAT.decimals) for v in solution.heads[0].scores[CAT.row_index(token)])
+
+
+@pytest.fixture
+def store(live_store_url):
+    with open_store(live_store_url, CH13, create=True) as opened:
+        yield opened
+
+
+def browser(app, address: str = "192.0.2.10") -> TestClient:
+    """A browser at ``address`` that has loaded the students' page (its CSRF cookie)."""
+    client = TestClient(app, base_url=ORIGIN, client=(address, 50000))
+    client.get("/")
+    return client
+
+
+def csrf(client: TestClient) -> dict:
+    return {"X-CSRF-Token": client.cookies.get("attn_csrf")}
+
+
+def join(client: TestClient, name: str, **extra):
+    return client.post("/api/join", json={"name": name, **extra}, headers=csrf(client))
+
+
+def test_one_address_cannot_fill_the_class_with_joins_and_the_rest_of_the_room_still_joins(store):
+    app = make_app(store, CH13, lang="en", secret=SECRET, join_rate=(3, 0.0))
+    bot = browser(app, "192.0.2.66")
+    replies = [join(bot, f"bot {n}").status_code for n in range(6)]
+    assert replies == [200, 200, 200, 429, 429, 429]
+    assert "wait" in join(bot, "bot 9").json()["error"]
+    assert store.students().joined == 3  # the teacher's count: three, not ten
+    kim = browser(app, "192.0.2.11")
+    assert join(kim, "김민지", device="device-kim-000001").status_code == 200
+    assert store.students().joined == 4
