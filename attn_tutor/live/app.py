@@ -56,6 +56,7 @@ BODY_LIMIT = 16 * 1024  # bytes of a request body: an answer is at most 1,000 ch
 RATE = (60, 10.0)  # each student's bucket: 60 requests at once, refilled 10 a second
 JOIN_RATE = (1000, 5.0)  # each address's joins: a class at once (one NAT, a proxy), not a script's ten thousand
 CLIENT_ID_LIMIT = 100
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")  # Hangul fillers, Braille blank, CGJ: letters that show nothing
 STUDENT_COOKIE = "attn_student"
 TEACHER_COOKIE = "attn_teacher"
 CSRF_COOKIE = "attn_csrf"
@@ -244,7 +245,7 @@ def _checked_name(value) -> str:
     if not name:
         raise RequestError(400, "live.error.name_blank")
     for ch in name:
-        if is_unsafe_char(ch):
+        if is_unsafe_char(ch) or ch in BLANK_LETTERS:
             raise RequestError(400, "live.error.name_unsafe", char=f"U+{ord(ch):04X}")
     if len(name) > pages.NAME_LIMIT:
         raise RequestError(400, "live.error.name_too_long", count=len(name), limit=pages.NAME_LIMIT)

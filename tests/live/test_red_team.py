@@ -54,3 +54,18 @@ def test_one_address_cannot_fill_the_class_with_joins_and_the_rest_of_the_room_s
     kim = browser(app, "192.0.2.11")
     assert join(kim, "김민지", device="device-kim-000001").status_code == 200
     assert store.students().joined == 4
+
+
+@pytest.mark.parametrize(
+    "name",
+    ["\u3164", "\u115f\u1160", "김민지\u3164", "\uffa0", "\u2800", "Kim\u034f"],
+    ids=["hangul-filler", "choseong-jungseong-fillers", "filler-after-a-name", "halfwidth-filler", "braille-blank", "grapheme-joiner"],
+)
+def test_a_name_of_letters_that_show_nothing_is_refused_so_the_roster_has_no_blank_or_twin_rows(store, name):
+    app = make_app(store, CH13, lang="en", secret=SECRET)
+    client = browser(app)
+    reply = join(client, name)
+    assert reply.status_code == 400
+    assert "invisible" in reply.json()["error"]
+    assert store.students().joined == 0
+    assert join(client, "김민지").status_code == 200
