@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import inspect
 import json
 import os
 import secrets
@@ -83,12 +84,15 @@ def serve(
         secret = secrets.token_urlsafe(24)
         student_url = f"http://{_url_host(address)}:{bound}/"
         teacher_url = f"http://{_url_host(address)}:{bound}/teacher?key={secret}"
-        _announce(student_url, teacher_url, note, db if defaulted else None, language)
-        if workers > 1:
-            _serve_workers(listener, db, file, language, secret, student_url, workers)
-        else:
-            app = make_app(store, problem_set, lang=language, secret=secret, student_url=student_url, set_name=set_name(problem_set, file))
-            _serve_one(app, listener)
+        app = make_app(store, problem_set, lang=language, secret=secret, student_url=student_url, set_name=set_name(problem_set, file))
+        try:
+            _announce(student_url, teacher_url, note, db if defaulted else None, language)
+            if workers > 1:
+                _serve_workers(listener, db, file, language, secret, student_url, workers)
+            else:
+                _serve_one(app, listener)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM before uvicorn took them over: as clean a stop
+            pass
     finally:
         listener.close()
         store.close()
@@ -199,8 +203,10 @@ def _serve_workers(listener, db: str, file: str | None, lang: str, secret: str, 
     """``workers`` processes on one socket, each with its own connection to the PostgreSQL session."""
     os.environ[LIVE_ENV] = json.dumps({"db": db, "set": file, "lang": lang, "secret": secret, "student_url": student_url})
     config = _config("attn_tutor.cli.serve:worker_app", factory=True, workers=workers)
-    server = _server_class()(config)
-    Multiprocess(config, target=server.run, sockets=[listener]).run()
+    if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36: the supervisor is told what to run
+        Multiprocess(config, target=_server_class()(config).run, sockets=[listener]).run()
+    else:
+        Multiprocess(config, sockets=[listener]).run()
 
 
 def worker_app():
