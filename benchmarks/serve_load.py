@@ -256,12 +256,14 @@ async def follow_map(server: Server, figures: Figures, stop: asyncio.Event) -> N
     url = urlsplit(server.teacher_url)
     base = f"{url.scheme}://{url.netloc}"
     async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0, read=None), follow_redirects=True) as client:
-        response = await client.get(f"{url.path}?{url.query}")
-        response.raise_for_status()
-
         async def read():
+            signed_in = False
             while not stop.is_set():  # a dropped stream is opened again, as the browser's EventSource does
                 try:
+                    if not signed_in:
+                        response = await client.get(f"{url.path}?{url.query}")
+                        response.raise_for_status()
+                        signed_in = True
                     await read_once()
                 except httpx.HTTPError as error:
                     figures.teacher_drops.append(repr(error))
