@@ -33,19 +33,18 @@ import argparse
 import asyncio
 import json
 import math
-import os
 import random
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the helpers package
+
+from helpers.serve import Server, free_port  # noqa: E402
 
 TARGETS = {"p99_ms": 100.0, "errors": 0, "map_lag_s": 1.0, "rss_mb": 300.0, "missing": 0}
 
@@ -117,111 +116,6 @@ def plan(problem_set, students: int, wrong_share: float, seed: int) -> list[list
     return sheets
 
 
-# --- the server -------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``attn-tutor serve`` in a process of its own; its standard output read in a thread."""
-
-    def __init__(self, db: str, port: int, *, workers: int = 1, mode: str = "practice", set_name: str = "ch13"):
-        self.db, self.port, self.workers, self.mode, self.set_name = db, port, workers, mode, set_name
-        self.process: subprocess.Popen | None = None
-        self.lines: list[str] = []
-        self.student_url = self.teacher_url = ""
-        self.peak_rss = 0
-        self._stop_sampling = threading.Event()
-
-    def start(self, timeout: float = 60.0) -> None:
-        args = [sys.executable, "-m", "attn_tutor", "serve", self.set_name, "--host", "127.0.0.1", "--port", str(self.port),
-                "--db", self.db, "--mode", self.mode, "--lang", "en"]  # fmt: skip
-        if self.workers > 1:
-            args += ["--workers", str(self.workers)]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1"}
-        self.lines = []
-        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True)
-        ready = threading.Event()
-
-        def read(process=self.process):
-            for line in process.stdout:
-                self.lines.append(line.rstrip("\n"))
-                if line.startswith("student: "):
-                    self.student_url = line.split(" ", 1)[1].strip()
-                elif line.startswith("teacher: "):
-                    self.teacher_url = line.split(" ", 1)[1].strip()
-                if self.student_url and self.teacher_url:
-                    ready.set()
-            ready.set()
-
-        self.student_url = self.teacher_url = ""
-        threading.Thread(target=read, daemon=True).start()
-        if not ready.wait(timeout) or not (self.student_url and self.teacher_url):
-            self.kill()
-            raise RuntimeError("serve did not start: " + "\n".join(self.lines[-20:]))
-        self._wait_listening(timeout)
-        self._stop_sampling = threading.Event()
-        threading.Thread(target=self._sample, daemon=True).start()
-
-    def _wait_listening(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError("serve stopped: " + "\n".join(self.lines[-20:])) from None
-                time.sleep(0.05)
-        raise RuntimeError("serve never listened on its port")
-
-    def rss(self) -> int:
-        """Resident bytes of the server and its children (uvicorn's workers)."""
-        if self.process is None:
-            return 0
-        total, pids = 0, [self.process.pid]
-        try:
-            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
-            pids += [int(c) for c in children]
-            for child in children:  # a worker's own children (multiprocessing's helpers)
-                pids += [int(c) for c in Path(f"/proc/{child}/task/{child}/children").read_text().split()]
-        except OSError:
-            pass
-        for pid in pids:
-            try:
-                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-            except OSError:
-                pass
-        return total
-
-    def _sample(self) -> None:
-        while not self._stop_sampling.wait(0.1):
-            self.peak_rss = max(self.peak_rss, self.rss())
-
-    def kill(self) -> None:
-        """SIGKILL, as a crash: the whole process group, so workers go too."""
-        self._stop_sampling.set()
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(30)
-
-    def stop(self) -> None:
-        """Ctrl-C, as a teacher stops it."""
-        self._stop_sampling.set()
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGINT)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.kill()
-
-
 # --- the students and the teacher --------------------------------------------------------
 
 
@@ -233,6 +127,7 @@ class Figures:
     unexpected: list[str] = field(default_factory=list)  # acknowledged with another mark than planned
     events: list[tuple[float, dict[str, int]]] = field(default_factory=list)  # (arrival, item -> answers counted)
     last_map: dict = field(default_factory=dict)  # the last event's map, as sent
+    teacher_drops: list[str] = field(default_factory=list)  # the event stream lost and opened again
     resent: int = 0
     first_send: float = math.inf
     last_ack: float = 0.0
@@ -240,8 +135,8 @@ class Figures:
 
 def map_items(payload: dict) -> dict[str, dict]:
     """The items of a teacher's map event: ``problem/row/stage`` -> {"verdicts": …, "diagnoses": …}."""
-    items = payload.get("items", payload.get("map", payload))
-    return {key: item for key, item in items.items() if isinstance(item, dict)} if isinstance(items, dict) else {}
+    items = payload.get("map", {})
+    return {key: item for key, item in items.items() if isinstance(item, dict)}
 
 
 def map_totals(payload: dict) -> dict[str, int]:
@@ -270,7 +165,11 @@ class Student:
 
 
 async def join(client, student: Student, figures: Figures) -> None:
-    response = await client.post("/api/join", json={"name": student.name})
+    """As the page does: its state first (the CSRF cookie and token), then the name."""
+    response = await client.get("/api/state")
+    if response.status_code != 200:
+        raise RuntimeError(f"state {student.name}: {response.status_code} {response.text[:200]}")
+    response = await client.post("/api/join", json={"name": student.name}, headers={"X-CSRF-Token": response.json()["csrf"]})
     if response.status_code != 200:
         raise RuntimeError(f"join {student.name}: {response.status_code} {response.text[:200]}")
     student.csrf = response.json()["csrf"]
@@ -332,6 +231,9 @@ async def run_students(base: str, students: list[Student], figures: Figures, *, 
                 return
             step = (window * 0.9 - offset) / max(1, len(student.sheet))
             for index in range(len(student.sheet)):
+                if time.monotonic() > retry_until:  # bounded: what is left was not answered in time
+                    figures.errors.append(f"{student.name}: {len(student.sheet) - index} answers not sent within the window")
+                    return
                 due = begin + offset + index * step
                 delay = due - time.monotonic()
                 if delay > 0:
@@ -353,11 +255,21 @@ async def follow_map(server: Server, figures: Figures, stop: asyncio.Event) -> N
 
     url = urlsplit(server.teacher_url)
     base = f"{url.scheme}://{url.netloc}"
-    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0, read=None)) as client:
-        response = await client.get(f"{url.path}?{url.query}")
-        response.raise_for_status()
-
+    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0, read=None), follow_redirects=True) as client:
         async def read():
+            signed_in = False
+            while not stop.is_set():  # a dropped stream is opened again, as the browser's EventSource does
+                try:
+                    if not signed_in:
+                        response = await client.get(f"{url.path}?{url.query}")
+                        response.raise_for_status()
+                        signed_in = True
+                    await read_once()
+                except httpx.HTTPError as error:
+                    figures.teacher_drops.append(repr(error))
+                    await asyncio.sleep(0.5)
+
+        async def read_once():
             async with client.stream("GET", "/teacher/events", headers={"Accept": "text/event-stream"}) as stream:
                 data = []
                 async for line in stream.aiter_lines():
@@ -498,13 +410,17 @@ async def _crash(server: Server, students: list[Student], figures: Figures, wind
         if count >= total // 2:
             half.set()
 
-    async def crash_and_restart():
-        await half.wait()
+    base = server.student_url.split("?")[0].rstrip("/")
+    class_ = asyncio.ensure_future(run_students(base, students, figures, window=window, grace=grace, measured=False, on_ack=on_ack))
+    halfway = asyncio.ensure_future(half.wait())
+    await asyncio.wait([class_, halfway], return_when=asyncio.FIRST_COMPLETED)
+    if half.is_set():
         await asyncio.to_thread(server.kill)
         await asyncio.to_thread(server.start)
-
-    base = server.student_url.split("?")[0].rstrip("/")
-    await asyncio.gather(run_students(base, students, figures, window=window, grace=grace, measured=False, on_ack=on_ack), crash_and_restart())
+    else:
+        figures.errors.append("the crash phase never had half of its answers acknowledged: the server was not killed")
+        halfway.cancel()
+    await class_
 
 
 def run(*, students: int = 500, window: float = 60.0, db: str | None = None, workers: int = 1, wrong_share: float = 0.2,
@@ -513,17 +429,10 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
 
     problem_set = load_problem_set("ch13")
     sheets = plan(problem_set, students + max(1, int(students * crash_share)), wrong_share, seed)
-    made_dir = schema = None
+    made_dir = None
     if db is None:
         made_dir = tempfile.TemporaryDirectory(prefix="serve-load-", dir=workdir)
         db = str(Path(made_dir.name) / "load.sqlite")
-    elif db.startswith(("postgresql://", "postgres://")):  # a fresh schema of its own in that database
-        import psycopg
-
-        base, schema = db, f"serve_load_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {schema}")
-        db = f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
     server = Server(db, free_port(), workers=workers)
     server.start()
     try:
@@ -564,11 +473,6 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
     finally:
         if made_dir is not None:
             made_dir.cleanup()
-        if schema is not None:
-            import psycopg
-
-            with psycopg.connect(base, autocommit=True) as conn:
-                conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def main() -> None:
@@ -580,7 +484,21 @@ def main() -> None:
     parser.add_argument("--wrong-share", type=float, default=0.2, help="the share of rows typed with a known mistake")
     parser.add_argument("--seed", type=int, default=20)
     args = parser.parse_args()
-    result = run(students=args.students, window=args.window, db=args.db, workers=args.workers, wrong_share=args.wrong_share, seed=args.seed)
+    schema = None
+    db = args.db
+    if db is not None:  # a fresh schema of its own in that database, dropped afterwards
+        import psycopg
+
+        schema = f"serve_load_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(args.db, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        db = f"{args.db}{'&' if '?' in args.db else '?'}options=-csearch_path%3D{schema}"
+    try:
+        result = run(students=args.students, window=args.window, db=db, workers=args.workers, wrong_share=args.wrong_share, seed=args.seed)
+    finally:
+        if schema is not None:
+            with psycopg.connect(args.db, autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA {schema} CASCADE")
     for line in result.lines():
         print(line)
     for error in (result.errors + result.unexpected + result.missing)[:10]:
