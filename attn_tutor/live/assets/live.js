@@ -35,11 +35,11 @@
     }
   }
   function write(name, value) {
-    try { localStorage.setItem(KEY + name, JSON.stringify(value)); } catch (error) { /* full or private: kept in memory only */ }
+    try { localStorage.setItem(KEY + name, JSON.stringify(value)); return true; } catch (error) { return false; /* full or private: kept in memory only */ }
   }
-  let memoryQueue = null;
+  let memoryQueue = null;  // only while localStorage refuses it: else every tab of the student reads the one queue
   const queue = () => memoryQueue || read("queue", []);
-  const setQueue = (items) => { memoryQueue = items; write("queue", items); };
+  const setQueue = (items) => { memoryQueue = write("queue", items) ? null : items; };
 
   function randomId() {  // crypto.randomUUID needs a secure context; a classroom's http:// address is not one
     const bytes = new Uint8Array(16);

@@ -1,0 +1,70 @@
+"""The red team's findings on the live page in a real browser (issue 20): Debian's chromium
+through playwright against `attn-tutor serve` on loopback; each failed before its fix."""
+
+from __future__ import annotations
+
+import pytest
+from helpers.serve import Server, free_port
+
+pytestmark = pytest.mark.browser
+
+WAIT = 30_000  # ms a page may take to show what the server sent (a resend backs off up to 15 s)
+EXPECTED = ("Failed to load resource",)  # what chromium says while the server is down (killed on purpose)
+
+
+@pytest.fixture
+def server(tmp_path):
+    started = Server(str(tmp_path / "class.sqlite"), free_port())
+    started.start()
+    yield started
+    started.stop()
+
+
+@pytest.fixture
+def context(browser):
+    made = browser.new_context(viewport={"width": 1280, "height": 900})
+    errors: list[str] = []
+    made.on("weberror", lambda error: errors.append(str(error.error)))
+    made.on("console", lambda m: errors.append(m.text) if m.type == "error" and not m.text.startswith(EXPECTED) else None)
+    yield made
+    made.close()
+    assert errors == []
+
+
+def opened(context, server: Server):
+    page = context.new_page()
+    page.goto(server.student_url)
+    return page
+
+
+def answer(page, row: str, stage: str, text: str):
+    block = page.locator(f'section[data-problem="cat-fish"] [data-row="{row}"]')
+    field = block.locator(f'input[data-stage="{stage}"]')
+    field.fill(text)
+    field.press("Enter")
+    return block.locator(f'[data-stage-block="{stage}"]')
+
+
+def saved(block) -> None:
+    block.page.wait_for_function("b => b.getAttribute('data-saved') === 'true'", arg=block.element_handle(), timeout=WAIT)
+
+
+def test_two_tabs_of_one_student_keep_what_each_checked_while_the_server_was_down(server, context):
+    first = opened(context, server)
+    first.locator("[data-join-name]").fill("Jung")
+    first.locator("[data-join]").click()
+    first.locator('section[data-problem="cat-fish"]').wait_for(state="visible", timeout=WAIT)
+    second = opened(context, server)  # the same phone, a second tab: the same student
+    second.locator('section[data-problem="cat-fish"]').wait_for(state="visible", timeout=WAIT)
+    server.kill()
+    answer(first, "먹었다", "scores", "1 6 4")
+    answer(second, "고양이가", "scores", "2 2 3")  # waits in the queue the tabs share
+    answer(first, "먹었다", "scaled", "0.707 4.243 2.828")  # the first tab writes the queue again
+    second.close()  # the student closes the second tab before the server is back
+    server.start()
+    first.reload()
+    kept = first.locator('section[data-problem="cat-fish"] [data-row="고양이가"] [data-stage-block="scores"]')
+    kept.wait_for(timeout=WAIT)
+    saved(kept)
+    assert first.locator('section[data-problem="cat-fish"] [data-row="고양이가"] input[data-stage="scores"]').input_value() == "2 2 3"
+    assert first.evaluate("AttnTutor.live.queue().length") == 0
