@@ -1880,6 +1880,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "cannot open the session database: {reason}",
         "세션 데이터베이스를 열 수 없습니다: {reason}",
     ),
+    "live.store.cannot_write": (
+        "cannot write the session file here ({reason}); start serve in a folder you can write to, or give --db FILE",
+        "여기에 세션 파일을 쓸 수 없습니다 ({reason}). 쓸 수 있는 폴더에서 serve를 시작하거나 --db FILE을 주세요",
+    ),
     "live.store.full": (
         "the disk holding the session database is full: the answer was not saved; free some space (the students' pages keep it and send it again)",
         "세션 데이터베이스가 있는 디스크가 가득 찼습니다. 답은 저장되지 않았습니다. 공간을 비우세요 (학생 페이지가 답을 보관했다가 다시 보냅니다)",

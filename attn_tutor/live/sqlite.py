@@ -87,7 +87,10 @@ class SqliteStore(Store):
         """The file held exclusively (``flock``, apart from SQLite's own locks) while this store is
         open: a second writer (another ``serve``) is refused at once; the kernel lets go when the
         process ends, however it ends."""
-        holder = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        try:
+            holder = os.open(path, os.O_RDWR | os.O_CREAT | os.O_CLOEXEC, 0o600)
+        except OSError as error:  # a folder that is not there, not a folder, or not writable
+            raise self._error("live.store.cannot_write", reason=error.strerror or str(error)) from None
         try:
             fcntl.flock(holder, fcntl.LOCK_EX | fcntl.LOCK_NB)
         except OSError:

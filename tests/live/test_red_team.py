@@ -69,3 +69,14 @@ def test_a_name_of_letters_that_show_nothing_is_refused_so_the_roster_has_no_bla
     assert "invisible" in reply.json()["error"]
     assert store.students().joined == 0
     assert join(client, "김민지").status_code == 200
+
+
+@pytest.mark.parametrize("where", ["missing", "a-file"], ids=["folder-missing", "folder-is-a-file"])
+def test_serve_where_the_session_file_cannot_be_made_says_so_with_status_1(tmp_path, run_cli, where):
+    (tmp_path / "a-file").write_text("not a folder\n", encoding="utf-8")
+    db = tmp_path / where / "class.sqlite"
+    result = run_cli("serve", "ch13", "--host", "127.0.0.1", "--port", "0", "--db", str(db))
+    assert result.exit_code == 1, result.output
+    assert "cannot write the session file here" in result.output and "--db FILE" in result.output
+    assert "Traceback" not in result.output
+
