@@ -68,3 +68,43 @@ def test_two_tabs_of_one_student_keep_what_each_checked_while_the_server_was_dow
     saved(kept)
     assert first.locator('section[data-problem="cat-fish"] [data-row="고양이가"] input[data-stage="scores"]').input_value() == "2 2 3"
     assert first.evaluate("AttnTutor.live.queue().length") == 0
+
+
+def toggle(board, problem: str, open_: bool) -> None:
+    """The teacher closes or opens ``problem`` with its button, and the page says so."""
+    button = board.locator(f'[data-control="open"][data-problem="{problem}"]')
+    button.wait_for(timeout=WAIT)
+    board.wait_for_function(
+        "([b, v]) => b.getAttribute('data-value') === v", arg=[button.element_handle(), str(open_).lower()], timeout=WAIT
+    )
+    button.click()
+    board.wait_for_function(
+        "([b, v]) => b.getAttribute('data-value') === v", arg=[button.element_handle(), str(not open_).lower()], timeout=WAIT
+    )
+
+
+def test_an_answer_refused_because_the_problem_closed_meanwhile_is_kept_and_saved_when_it_reopens(server, context, browser):
+    page = opened(context, server)
+    page.locator("[data-join-name]").fill("Jung")
+    page.locator("[data-join]").click()
+    page.locator('section[data-problem="cat-fish"]').wait_for(state="visible", timeout=WAIT)
+    board_context = browser.new_context()
+    try:
+        board = board_context.new_page()
+        board.goto(server.teacher_url)
+        context.set_offline(True)  # the phone sleeps, or the Wi-Fi drops
+        block = answer(page, "먹었다", "scores", "1 6 4")
+        toggle(board, "cat-fish", open_=False)  # the teacher closes the problem meanwhile
+        context.set_offline(False)
+        page.locator('[data-stage-block="scores"] [data-refused="409"]').first.wait_for(timeout=WAIT)  # said on its stage
+        assert block.get_attribute("data-saved") == "false"
+        page.locator('section[data-problem="cat-fish"] [data-closed-note]').wait_for(timeout=WAIT)  # the page's next look
+        page.evaluate("window.beforeReopen = true")
+        toggle(board, "cat-fish", open_=True)  # "two more minutes": the page reloads to draw the problem afresh
+        page.wait_for_function("() => window.beforeReopen === undefined", timeout=WAIT)
+        page.locator('section[data-problem="cat-fish"]').wait_for(state="visible", timeout=WAIT)
+        field = page.locator('section[data-problem="cat-fish"] [data-row="먹었다"] input[data-stage="scores"]')
+        page.wait_for_function("f => f.value === '1 6 4'", arg=field.element_handle(), timeout=WAIT)  # what they typed, back
+        saved(page.locator('section[data-problem="cat-fish"] [data-row="먹었다"] [data-stage-block="scores"]'))
+    finally:
+        board_context.close()

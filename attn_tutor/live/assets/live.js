@@ -158,7 +158,7 @@
       const byRow = {};
       const pending = queue();
       for (const answer of state.answers) acked[itemKey(answer.problem, answer.row, answer.stage)] = answer.text;
-      for (const answer of [...state.answers, ...pending]) {
+      for (const answer of [...state.answers, ...read("refused", []), ...pending]) {  // refused: typed while closed, kept
         const key = answer.problem + "\u0000" + answer.row;
         (byRow[key] = byRow[key] || {})[answer.stage] = answer.text;
       }
@@ -282,6 +282,8 @@
         const rest = queue().filter((a) => a.client_id !== answer.client_id);
         setQueue(rest);
         const node = block(answer.problem, answer.row, answer.stage);
+        const refused = read("refused", []).filter((a) => itemKey(a.problem, a.row, a.stage) !== itemKey(answer.problem, answer.row, answer.stage));
+        write("refused", result.status === 409 ? [...refused, answer] : refused);  // closed meanwhile: kept, sent if it reopens
         if (result.ok) {
           delay = 1000;
           acked[itemKey(answer.problem, answer.row, answer.stage)] = answer.text;
