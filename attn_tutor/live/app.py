@@ -408,10 +408,19 @@ async def events(request: Request) -> Response:
     async def stream():
         last = -1
         while not await request.is_disconnected():
-            seq = await run_in_threadpool(live.store.wait_change, last, EVENTS_WAIT) if last >= 0 else live.store.changes()
-            if seq != last:
+            try:
+                seq = (
+                    await run_in_threadpool(live.store.wait_change, last, EVENTS_WAIT)
+                    if last >= 0
+                    else await run_in_threadpool(live.store.changes)
+                )
+                payload = await run_in_threadpool(live.snapshot) if seq != last else None
+            except AttnTutorError as error:  # the database went away: said, and tried again until it is back
+                yield f": {error.messages(live.lang)[0]}\n\n"
+                await asyncio.sleep(EVENTS_WAIT)
+                continue
+            if payload is not None:
                 last = seq
-                payload = await run_in_threadpool(live.snapshot)
                 yield f"event: map\ndata: {json.dumps(payload, ensure_ascii=False, separators=(',', ':'))}\n\n"
                 await asyncio.sleep(EVENTS_GAP)
             else:

@@ -80,3 +80,29 @@ def test_serve_where_the_session_file_cannot_be_made_says_so_with_status_1(tmp_p
     assert "cannot write the session file here" in result.output and "--db FILE" in result.output
     assert "Traceback" not in result.output
 
+
+def test_the_teachers_event_stream_outlives_the_database_going_away_and_says_why(store, monkeypatch):
+    from attn_tutor.live import app as live_app
+    from attn_tutor.live.store import LiveError
+
+    monkeypatch.setattr(live_app, "EVENTS_WAIT", 0.01)
+    failures = iter([LiveError("live.store.unreachable", reason="server closed the connection")] * 2)
+    real = store.changes
+
+    def changes():
+        failure = next(failures, None)
+        if failure is not None:
+            raise failure
+        return real()
+
+    monkeypatch.setattr(store, "changes", changes)
+    app = make_app(store, CH13, lang="en", secret=SECRET)
+    board = TestClient(app, base_url=ORIGIN)
+    board.get(f"/teacher?key={SECRET}", follow_redirects=False)
+    lines = []
+    with board.stream("GET", "/teacher/events") as stream:
+        for line in stream.iter_lines():
+            lines.append(line)
+            if line.startswith("event: map"):
+                break
+    assert any("cannot reach the PostgreSQL database" in line for line in lines)  # said, then the map once it is back
