@@ -970,12 +970,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{row}'의 가장 큰 가중치는 ÷√d를 하면 {before}, 하지 않으면 {after}입니다.",
     ),
     "concepts.feedback.computed": (
-        "{chosen} gets {chosen_number}, {right} {right_number}: compare the numbers of the row again",
-        "{chosen}[은] {chosen_number}, {right}[은] {right_number}입니다. 그 행의 값을 다시 비교해 보세요",
-    ),
-    "concepts.feedback.unscaled": (
-        "the unscaled scores are √d times larger, and larger scores push softmax towards one key",
-        "나누지 않은 스코어는 √d배 크고, 스코어가 클수록 softmax는 한 Key 토큰에 쏠립니다",
+        "{chosen}: {chosen_number}, but {right}: {right_number}",
+        "{chosen}[은] {chosen_number}, {right}[은] {right_number}입니다",
     ),
     "concepts.answer_unreadable": (
         "answer with the option's letter ({first} to {last}) or its number (1 to {count})",
@@ -1000,6 +996,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "concepts.several_missed": (
         "also right: {labels}",
         "정답이 더 있습니다: {labels}",
+    ),
+    "concepts.heading": ("Concept items", "개념 문항"),
+    "concepts.col.option": ("option", "선택지"),
+    "concepts.col.step": ("step", "단계"),
+    "concepts.col.feedback": ("right / the misconception", "정답 / 드러나는 오해"),
+    "concepts.several_note": ("Several options are right: choose every one.", "정답이 여럿입니다. 맞는 것을 모두 고르세요."),
+    "concepts.order_note": (
+        "Put the steps in order: write their letters, first step first (e.g. C A D B).",
+        "단계를 순서대로 놓으세요. 첫 단계부터 글자를 차례로 쓰세요 (예: C A D B).",
+    ),
+    "concepts.answer_line": ("Answer: {answer}", "정답: {answer}"),
+    "concepts.answer_order_line": ("Answer, in order: {answer}", "정답 순서: {answer}"),
+    "concepts.answer_tied": (
+        "Answer: {answer} (these numbers tie: each is right)",
+        "정답: {answer} (이 수치에서는 동률이라 모두 정답입니다)",
+    ),
+    "concepts.solve_more": (
+        "--all shows the set's {count} concept items too, with their answers",
+        "--all이면 세트의 개념 문항 {count}개도 정답과 함께 보여 줍니다",
     ),
     "problems.decimals": (
         "{path} must be a whole number from 0 to 10, but it is {text}",
