@@ -1359,6 +1359,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.summary.off": ("cells off", "틀린 칸"),
     "quiz.summary.hints": ("hints", "힌트"),
     "quiz.summary.points": ("points", "점수"),
+    # The quiz's concept items (attn_tutor.quiz.loop).
+    "quiz.concept_ask.one": ("Type the letter (or the number) of your choice.", "고른 선택지의 글자(또는 번호)를 쓰세요."),
+    "quiz.concept_ask.several": (
+        "Several options are right: type every letter you choose, e.g. A, C.",
+        "정답이 여럿입니다. 고른 글자를 모두 쓰세요 (예: A, C).",
+    ),
+    "quiz.concept_ask.order": (
+        "Type the letters in order, first step first, e.g. C A D B.",
+        "첫 단계부터 글자를 차례로 쓰세요 (예: C A D B).",
+    ),
+    "quiz.concept_no_hint": (
+        "a concept item has no hint; reread the stem and the options (q stops)",
+        "개념 문항에는 힌트가 없습니다. 질문과 선택지를 다시 읽어 보세요 (q: 그만)",
+    ),
+    "quiz.concept_right": ("Right: {answer}.", "정답입니다: {answer}."),
+    "quiz.concept_wrong": ("Not right: you chose {chosen}; the answer is {answer}.", "틀렸습니다: {chosen}[을] 골랐고, 정답은 {answer}입니다."),
+    "quiz.summary.concepts": ("Concept items", "개념 문항"),
+    "quiz.summary.concept": ("item", "문항"),
+    "quiz.summary.chosen": ("chosen", "고른 답"),
+    "quiz.summary.answer": ("answer", "정답"),
+    "quiz.summary.misconceptions": ("What the wrong choices reveal", "오답이 드러내는 오해"),
     "quiz.score": ("Score: {score} / {max}", "점수: {score} / {max}"),
     "quiz.stopped.quit": (
         "Stopped after {asked} of {total} questions. Score so far: {score} / {max}",

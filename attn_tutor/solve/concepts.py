@@ -245,7 +245,7 @@ def concept_dict(shown: ShownConcept) -> dict:
     return out
 
 
-def concept_blocks(items: list[ShownConcept], lang: str, *, answers: bool = True) -> list:
+def concept_blocks(items: list[ShownConcept], lang: str, *, answers: bool = True, start: int = 1) -> list:
     """The items as document blocks, under one heading: each stem, its options in a table
     (with ``answers``: each option's feedback, then the answer and the explanation)."""
     from attn_tutor.render.blocks import Heading, Paragraph, Table
@@ -253,7 +253,7 @@ def concept_blocks(items: list[ShownConcept], lang: str, *, answers: bool = True
     if not items:
         return []
     blocks: list = [Heading(t("concepts.heading", lang), level=2)]
-    for number, shown in enumerate(items, start=1):
+    for number, shown in enumerate(items, start=start):
         blocks.append(Heading(f"{number}. {shown.stem}", level=3))
         note = {"order": "concepts.order_note", "computed": None}.get(shown.kind, "concepts.several_note" if shown.several else None)
         if note:
