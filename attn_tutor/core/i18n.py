@@ -1352,6 +1352,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.stage.scaled": ("scaled", "스케일된 스코어"),
     "quiz.stage.weights": ("weights", "가중치"),
     "quiz.stage.output": ("output", "출력"),
+    "quiz.stage.choice": ("concept item", "개념 문항"),  # a concept item's column in the gradebook (concepts/<id>)
     "quiz.summary.problem": ("problem", "문제"),
     "quiz.summary.row": ("row", "행"),
     "quiz.summary.stage": ("stage", "단계"),
@@ -1687,6 +1688,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.unknown_stage_suggest": (
         "{item}: the stage '{stage}' is not asked; did you mean '{suggestion}'? Asked: {stages}",
         "{item}: '{stage}' 단계는 묻지 않습니다. '{suggestion}'[을] 쓰려던 것인가요? 묻는 단계: {stages}",
+    ),
+    # Concept items in answer files (concepts: {id: B}, CSV columns concepts/<id>).
+    "grade.concept_not_text": (
+        "{item} must be the choice's letter or number, e.g. B, or \"C A D B\" for an order",
+        "{item}에는 고른 선택지의 글자나 번호를 쓰세요 (예: B, 순서 문항은 \"C A D B\")",
+    ),
+    "grade.concept_unreadable": (
+        "{item}: '{value}' names no option; write a letter from {first} to {last} or its number",
+        "{item}: '{value}'[은] 선택지가 아닙니다. {first}~{last}의 글자나 그 번호를 쓰세요",
+    ),
+    "grade.concept_one": (
+        "{item}: '{value}' names more than one option; the item has one right option, so choose one ({first} to {last})",
+        "{item}: '{value}'에 선택지가 여럿입니다. 정답이 하나인 문항이니 하나만 고르세요 ({first}~{last})",
+    ),
+    "grade.concept_repeated": (
+        "{item}: '{value}' names an option twice; name each choice once",
+        "{item}: '{value}'에 같은 선택지가 두 번 나옵니다. 한 번씩만 쓰세요",
+    ),
+    "grade.concept_order": (
+        "{item}: '{value}' is not every label once; write all of {first} to {last} in order, e.g. \"C A D B\"",
+        "{item}: '{value}'에 글자가 한 번씩 다 있지 않습니다. {first}~{last}를 모두 순서대로 쓰세요 (예: \"C A D B\")",
+    ),
+    "grade.concept_cell.correct": ("right: {choice}", "정답: {choice}"),
+    "grade.concept_cell.wrong": ("wrong: {choice}", "오답: {choice}"),
+    "grade.concept_cell.missing": ("no answer", "답 없음"),
+    "grade.unknown_concept": (
+        "{item}: the set has no concept item of that id; its items are: {ids}",
+        "{item}: 그런 id의 개념 문항이 없습니다. 있는 문항: {ids}",
+    ),
+    "grade.unknown_concept_suggest": (
+        "{item}: the set has no concept item of that id; did you mean '{suggestion}'?",
+        "{item}: 그런 id의 개념 문항이 없습니다. '{suggestion}'[을] 쓰려던 것인가요?",
     ),
     "grade.wrong_count": (
         "{item}: {given} numbers given, {expected} expected",
