@@ -27,6 +27,7 @@ import re
 from typing import NamedTuple
 
 from attn_tutor.core.i18n import t
+from attn_tutor.render.blocks import Paragraph
 from attn_tutor.solve.concepts import ShownConcept
 
 _SEPARATORS = re.compile(r"[\s,;/·]+")
@@ -161,3 +162,16 @@ def problem_text(shown: ShownConcept, mark: ConceptMark, lang: str) -> str | Non
     if mark.problem is None:
         return None
     return t(mark.problem, lang, first=shown.labels[0], last=shown.labels[-1], count=len(shown.labels))
+
+
+def concept_feedback(shown: ShownConcept, mark, lang: str) -> list:
+    """After a concept item (the quiz in practice, an exam's hand-back sheet): right or not, the
+    chosen option's feedback, the answer and the explanation. ``mark``: a ConceptMark or ConceptResult."""
+    joined = (" " if shown.kind == "order" else ", ").join
+    key = "quiz.concept_right" if mark.right else "quiz.concept_wrong"
+    lines = [t(key, lang, chosen=joined(mark.chosen) or "—", answer=joined(shown.answer))]
+    if mark.feedback and not mark.right:
+        lines.append(mark.feedback)
+    if shown.explanation:
+        lines.append(shown.explanation)
+    return [Paragraph(line) for line in lines]

@@ -58,7 +58,7 @@ from attn_tutor.core.stopping import exit_status
 from attn_tutor.core.writing import refuse_overwrite, write_atomic
 from attn_tutor.marking import answers
 from attn_tutor.marking import marker as grading
-from attn_tutor.marking.concepts import ConceptMark, mark_concept, parse_choice, problem_text
+from attn_tutor.marking.concepts import ConceptMark, concept_feedback, mark_concept, parse_choice, problem_text
 from attn_tutor.marking.hints import cell_labels, hint_blocks, stage_title
 from attn_tutor.marking.marker import Item, Report
 from attn_tutor.render.blocks import Block, Heading, Math, Paragraph, Table
@@ -437,17 +437,6 @@ def _ask_concept(asking: _Asking, shown: ShownConcept) -> str | None:
 
 def _ask_kind(shown: ShownConcept) -> str:
     return "order" if shown.kind == "order" else "several" if shown.several else "one"
-
-
-def concept_feedback(shown: ShownConcept, mark: ConceptMark, lang: str) -> list[Block]:
-    """After a concept item (practice; an exam's summary): right or not, the feedback, the answer and the explanation."""
-    joined = (" " if shown.kind == "order" else ", ").join
-    lines = [t("quiz.concept_right" if mark.right else "quiz.concept_wrong", lang, chosen=joined(mark.chosen) or "—", answer=joined(shown.answer))]
-    if mark.feedback and not mark.right:
-        lines.append(mark.feedback)
-    if shown.explanation:
-        lines.append(shown.explanation)
-    return [Paragraph(line) for line in lines]
 
 
 def _solution(problem: Problem, solutions: dict) -> Solution:

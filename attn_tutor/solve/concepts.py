@@ -49,6 +49,7 @@ from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import UNSCALED_ANSWERS, Concept, Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, rounded
+from attn_tutor.render.blocks import Heading, Paragraph, Table
 from attn_tutor.solve import engine
 
 LABELS = "ABCDEFGHIJKL"  # a computed item has at most TOKENS_MAX options
@@ -248,8 +249,6 @@ def concept_dict(shown: ShownConcept) -> dict:
 def concept_blocks(items: list[ShownConcept], lang: str, *, answers: bool = True, start: int = 1) -> list:
     """The items as document blocks, under one heading: each stem, its options in a table
     (with ``answers``: each option's feedback, then the answer and the explanation)."""
-    from attn_tutor.render.blocks import Heading, Paragraph, Table
-
     if not items:
         return []
     blocks: list = [Heading(t("concepts.heading", lang), level=2)]
