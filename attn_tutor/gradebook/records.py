@@ -162,6 +162,8 @@ class ItemStats:
         return 100.0 * self.count(verdict) / self.students if self.students else 0.0
 
     def to_dict(self) -> dict:
+        if is_concept_key((self.problem, self.row, self.stage)):  # a concept item: keyed by its id
+            return {"concept": self.row, "students": self.students, "counts": dict(self.counts), "diagnoses": dict(self.diagnoses)}
         return {
             "problem": self.problem,
             "row": self.row,

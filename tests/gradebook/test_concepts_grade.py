@@ -60,6 +60,9 @@ def test_each_student_scores_their_concept_choices(graded):
     bob = {c["concept"]: c for c in by_name["Bob"]["concepts"]}
     assert bob["why-scale"]["right"] is False and bob["why-scale"]["feedback"]  # the misconception it reveals
     assert [c["concept"] for c in by_name["Dan"]["concepts"]] == ids and not any(c["chosen"] for c in by_name["Dan"]["concepts"])
+    analysis = {entry["concept"]: entry for entry in data["item_analysis"] if "concept" in entry}
+    assert list(analysis) == ids
+    assert analysis["why-scale"]["counts"]["correct"] == 3 and analysis["why-scale"]["students"] == 5
 
 
 def test_the_gradebook_has_a_column_pair_per_concept_item(graded):
