@@ -15,7 +15,7 @@ from typing import NamedTuple
 from attn_tutor.core.errors import Location
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt, fmt_score, round_half_up
-from attn_tutor.gradebook.records import ItemKey, StudentResult, percent_of
+from attn_tutor.gradebook.records import ItemKey, StudentResult, concept_key, percent_of
 from attn_tutor.marking.marker import diagnosis_name
 
 
@@ -34,6 +34,8 @@ class StudentRow(NamedTuple):
     of_file: bool = False  # the file's own row (a CSV header's problems): in the gradebook, but not a student
     set_file: str | None = None  # the problem-set file the row was marked against (an input: never overwritten)
     extra: object = None  # what grade_class's ``extra`` made of the student where they were marked (a hand-back sheet)
+    # each concept item: (id, score, the labels chosen, the labels there were), on the student's own sheet (item statistics)
+    concepts: tuple[tuple[str, float, tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
 def number(x: float) -> str:
@@ -79,6 +81,10 @@ def student_row(
             if cell is None:
                 cell = cells[(verdict, diagnosis)] = verdict_cell(i, lang)
             found.append(((i.problem, i.row, i.stage), i.points, cell, verdict, diagnosis))
+        for c in report.concepts:  # a concept item: its points, and the labels chosen on the student's own sheet
+            verdict = "correct" if c.right else "missing" if not c.chosen else "wrong"
+            cell = t(f"grade.concept_cell.{verdict}", lang, choice=c.typed)
+            found.append((concept_key(c.id), c.score, cell, verdict, None))
         items = tuple(found)
     marked = report is not None
     summary = (
@@ -104,4 +110,5 @@ def student_row(
         of_file=student.of_file,
         set_file=student.set_file,
         extra=extra,
+        concepts=() if report is None else tuple((c.id, c.score, c.chosen, c.options) for c in report.concepts),
     )
