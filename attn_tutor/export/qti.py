@@ -193,18 +193,27 @@ def concept_item(shown, variant: int | None, lang: str, key: str) -> ET.Element:
     for choice_ident, choice in zip(idents, choices):
         _mattext(ET.SubElement(render, "response_label", {"ident": choice_ident}), text(choice.text))
 
-    processing = ET.SubElement(element, "resprocessing")
+    feedback = _concept_processing(ET.SubElement(element, "resprocessing"), idents, choices, several, shown.explanation)
+    for feedback_id, sentence in feedback:
+        node = ET.SubElement(element, "itemfeedback", {"ident": feedback_id})
+        _mattext(ET.SubElement(node, "flow_mat"), f"<p>{text(sentence)}</p>")
+    return element
+
+
+def _concept_processing(processing: ET.Element, idents: list[str], choices, several: bool, explanation: str | None) -> list[tuple[str, str]]:
+    """A concept item's scoring: the explanation shown with every answer, each option's feedback when
+    it is chosen, then 100 for the right answer; returns the feedback to write (ident, sentence)."""
     ET.SubElement(
         ET.SubElement(processing, "outcomes"),
         "decvar",
         {"maxvalue": "100", "minvalue": "0", "varname": "SCORE", "vartype": "Decimal"},
     )
     feedback = []
-    if shown.explanation:
+    if explanation:
         shown_always = ET.SubElement(processing, "respcondition", {"continue": "Yes"})
         ET.SubElement(ET.SubElement(shown_always, "conditionvar"), "other")
         ET.SubElement(shown_always, "displayfeedback", {"feedbacktype": "Response", "linkrefid": "general_fb"})
-        feedback.append(("general_fb", shown.explanation))
+        feedback.append(("general_fb", explanation))
     for choice_ident, choice in zip(idents, choices):
         if choice.feedback:
             condition = ET.SubElement(processing, "respcondition", {"continue": "Yes"})
@@ -226,10 +235,7 @@ def concept_item(shown, variant: int | None, lang: str, key: str) -> ET.Element:
                 right = ET.SubElement(processing, "respcondition", {"continue": "No"})
                 ET.SubElement(ET.SubElement(right, "conditionvar"), "varequal", {"respident": "response1"}).text = choice_ident
                 ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
-    for feedback_id, sentence in feedback:
-        node = ET.SubElement(element, "itemfeedback", {"ident": feedback_id})
-        _mattext(ET.SubElement(node, "flow_mat"), f"<p>{text(sentence)}</p>")
-    return element
+    return feedback
 
 
 def set_key(sheets, set_title: str, lang: str) -> str:
