@@ -214,7 +214,7 @@ def test_solve_variant_is_the_set_grade_marks_against(run_cli, tmp_path):
     result = run_cli("solve", "ch13", "--variant", str(number), "--format", "json")
     assert result.exit_code == 0, result.output
     marker = gradebook.Grader()
-    problem_set, solutions, _ = marker.solved("ch13", number)
+    problem_set, solutions, *_ = marker.solved("ch13", number)  # (set, solutions, widths, shown concept items)
     assert result.stdout == jsonout.dumps([solutions[p.id] for p in problem_set.problems])
     plain = run_cli("solve", "ch13", "--format", "json")
     assert json.loads(plain.stdout) != json.loads(result.stdout)
