@@ -2152,6 +2152,34 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "export.stage.scaled": ("(b) scaled scores", "(b) 스케일된 스코어"),
     "export.stage.weights": ("(c) attention weights (softmax of each row)", "(c) 어텐션 가중치 (행별 Softmax)"),
     "export.stage.output": ("(d) output = weights·V", "(d) 출력 = 가중치·V"),
+    # concept items on worksheets, keys and banks (issue 21; export/concept_sheet.py, moodle.py, qti.py)
+    "export.concepts": ("Concept questions", "개념 문제"),
+    "export.concept.heading": ("Concept question {n} ({id})", "개념 문제 {n} ({id})"),
+    "export.concept.several": ("(several)", "(여러 개)"),
+    "export.concept.option": ("({label}) {text}", "({label}) {text}"),
+    "export.concept.choose": ("Write the letter of the right answer.", "정답의 기호를 쓰세요."),
+    "export.concept.choose_several": (
+        "Several answers are right: write the letter of every one, e.g. A, C.",
+        "정답이 여러 개입니다: 정답의 기호를 모두 쓰세요 (예: A, C).",
+    ),
+    "export.concept.order": (
+        "Write the letters of the steps in the right order, one after another.",
+        "단계의 기호를 올바른 순서대로 이어서 쓰세요.",
+    ),
+    "export.concept.order_choose": ("Which is the right order of the steps?", "단계의 올바른 순서는 어느 것인가요?"),
+    "export.concept.answer": ("Answer", "답"),
+    "export.concept.right": ("Answer: {labels}", "정답: {labels}"),
+    "export.concept.right_any": (
+        "Answer: any one of {labels} (on this sheet their numbers tie)",
+        "정답: {labels} 중 하나 (이 답안지에서는 수가 같습니다)",
+    ),
+    "export.concept.wrong": ("({label}) is wrong: {feedback}", "({label}) 오답: {feedback}"),
+    "export.concept.explanation": ("Why: {text}", "설명: {text}"),
+    "export.concept.order_swap": (
+        "Two steps are swapped: first “{first}”, then “{second}”.",
+        "두 단계가 뒤바뀌었습니다: 먼저 “{first}”, 그다음 “{second}”입니다.",
+    ),
+    "export.key_table.concept": ("concept", "개념"),
     "export.answers_and_key_only": (
         "--answers and --key-only cannot be used together",
         "--answers와 --key-only는 함께 쓸 수 없습니다",
@@ -2425,6 +2453,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "serve.bad_port": ("--port must be from 0 to 65535, not {port}.", "--port는 0부터 65535까지여야 합니다 ({port}[이] 아님)."),
     "serve.bad_workers": ("--workers must be at least 1, not {workers}.", "--workers는 1 이상이어야 합니다 ({workers}[이] 아님)."),
+    # concept items on the practice page (issue 21; practice/assets/widget.js)
+    "page.concepts": ("Concept questions", "개념 문제"),
+    "page.concept_pick": ("Choose one answer.", "답을 하나 고르세요."),
+    "page.concept_pick_several": (
+        "Several answers are right: choose every one, then Check.",
+        "정답이 여러 개입니다: 모두 고른 뒤 확인을 누르세요.",
+    ),
+    "page.concept_pick_order": (
+        "Choose the steps one after another, in the right order.",
+        "단계를 올바른 순서대로 하나씩 고르세요.",
+    ),
+    "page.concept_none": ("Choose at least one answer first.", "먼저 답을 하나 이상 고르세요."),
+    "page.concept_order_so_far": ("Your order: {labels}", "고른 순서: {labels}"),
+    "page.concept_answer": ("The right answer: {labels}", "정답: {labels}"),
+    "page.concept_why": ("Why: {text}", "설명: {text}"),
+    "page.concept_restart": ("Try this question again", "이 문제 다시 풀기"),
     "generate.title": ("Practice problems (seed {seed})", "연습 문제 (시드 {seed})"),
     "generate.comment.made": (
         "Made by `attn-tutor generate {options}`: the same command makes the same file.",

@@ -17,17 +17,19 @@ import math
 import os
 import zlib
 
-from attn_tutor.core.i18n import MESSAGES
+from attn_tutor.core.i18n import MESSAGES, t
 from attn_tutor.core.model import Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.marking.concepts import mark_concept
 from attn_tutor.marking.hints import cell_labels, divisors, hint_blocks, hint_cells, stage_title
 from attn_tutor.marking.marker import match_window, stage_tolerance
 from attn_tutor.render.html import block_html
 from attn_tutor.solve import engine, explain
+from attn_tutor.solve.concepts import show
 from attn_tutor.solve.layout import divisor_label, given_blocks, problem_heading, problem_notes
 
 # The catalogue sections the page's script shows sentences from.
-MESSAGE_PREFIXES = ("answers.", "grading.", "quiz.", "page.", "solve.")
+MESSAGE_PREFIXES = ("answers.", "grading.", "quiz.", "page.", "solve.", "export.concept.option")
 
 
 def _num(x) -> float | None:
@@ -162,6 +164,64 @@ def set_data(problem_set: ProblemSet, lang: str) -> list[dict]:
     return [problem_data(problem, lang) for problem in problem_set.problems]
 
 
+def concept_scores(shown) -> dict[str, float]:
+    """Every answer that scores, as the page keys it (the labels chosen, run together), with its score:
+    each made here by :func:`attn_tutor.marking.concepts.mark_concept` (for one right option every
+    label, for several every set of labels, for an order the right one: an order is right only
+    when whole), so the page marks as ``grade`` does; an answer not listed scores 0."""
+    labels = shown.labels
+    if shown.kind == "order":
+        typed = [" ".join(shown.answer)]
+    elif shown.several:
+        typed = [", ".join(label for bit, label in enumerate(labels) if chosen >> bit & 1) for chosen in range(1, 2 ** len(labels))]
+    else:
+        typed = list(labels)
+    scores = {}
+    for answer in typed:
+        mark = mark_concept(shown, answer)
+        if mark.score:
+            scores["".join(mark.chosen)] = mark.score
+    return scores
+
+
+def concept_base(shown, lang: str) -> dict:
+    """An item's texts, once for the whole page (as the first sheet shows it): each variant's entry
+    (:func:`concept_entry`) gives only its order and whatever of its own differs."""
+    return {
+        "id": shown.id,
+        "kind": shown.kind,
+        "stem": f"{shown.stem} {t('export.concept.several', lang)}" if shown.several else shown.stem,
+        "several": shown.several,
+        "options": list(shown.options),
+        "feedback": [shown.feedback.get(label) for label in shown.labels],
+        "explanation": shown.explanation,
+    }
+
+
+def concept_entry(shown, base: dict) -> dict:
+    """One item as one sheet shows it: ``order``, the base's option at each label; the ``answer``
+    and the ``scores`` (:func:`concept_scores`); and its own ``options``, ``feedback`` or
+    ``explanation`` only where they differ from the base's (a computed item's numbers)."""
+    entry: dict = {"answer": list(shown.answer), "scores": concept_scores(shown)}
+    feedback = [shown.feedback.get(label) for label in shown.labels]
+    if sorted(shown.options) == sorted(base["options"]):
+        order = [base["options"].index(option) for option in shown.options]
+        if feedback != [base["feedback"][i] for i in order]:
+            entry["feedback"] = feedback
+    else:
+        order = list(range(len(shown.options)))
+        entry["options"], entry["feedback"] = list(shown.options), feedback
+    entry["order"] = order
+    if shown.explanation != base["explanation"]:
+        entry["explanation"] = shown.explanation
+    return entry
+
+
+def shown_concepts(problem_set: ProblemSet, variant: int | None) -> list:
+    """Every concept item as shown on the sheet with this variant (its own labels and order)."""
+    return [show(concept, problem_set, seed=variant) for concept in problem_set.concepts]
+
+
 def set_name(problem_set: ProblemSet, spec: str | None) -> str:
     """What the answer file's ``problem_set`` says: a packaged set's name, else the file's name.
 
@@ -188,12 +248,20 @@ def unpack(packed: str):
 
 def page_data(sheets, *, lang: str, set_name: str, title: str) -> dict:
     """Everything the page's script reads: one entry per variant (``variant`` None: the set as
-    written). The first variant's ``problems`` are plain, so the page shows them at once; every
-    other's are ``packed`` (:func:`pack`), about a sixth of their size, and unpacked when chosen."""
+    written). The first variant's ``problems`` and ``concepts`` (:func:`concept_entry`) are plain, so
+    the page shows them at once; every other's are ``packed`` together (:func:`pack` of
+    ``{"problems", "concepts"}``), about a sixth of their size, and unpacked when chosen. The concept
+    items' texts are ``concepts`` at the top, once (:func:`concept_base`)."""
     variants = []
+    bases = [concept_base(shown, lang) for shown in shown_concepts(sheets[0].problem_set, sheets[0].variant)]
     for n, sheet in enumerate(sheets):
         problems = set_data(sheet.problem_set, lang)
+        concepts = [concept_entry(shown, base) for shown, base in zip(shown_concepts(sheet.problem_set, sheet.variant), bases)]
         variants.append(
-            {"variant": sheet.variant, "problems": problems} if n == 0 else {"variant": sheet.variant, "packed": pack(problems)}
+            {"variant": sheet.variant, "problems": problems, "concepts": concepts}
+            if n == 0
+            else {"variant": sheet.variant, "packed": pack({"problems": problems, "concepts": concepts})}
         )
-    return {"lang": lang, "title": title, "problem_set": set_name, "variants": variants, "messages": messages(lang)}
+    return {
+        "lang": lang, "title": title, "problem_set": set_name, "variants": variants, "concepts": bases, "messages": messages(lang),
+    }  # fmt: skip

@@ -16,6 +16,7 @@ from attn_tutor.core.rounding import round_half_up
 from attn_tutor.marking import marker as grading
 from attn_tutor.marking import mistakes, tolerance
 from attn_tutor.solve import engine
+from attn_tutor.solve.concepts import concept_dict
 from attn_tutor.variants.generate import variant
 
 SEEDS = [7000 + k for k in range(1, 13)] + [2**62 + 5]
@@ -214,10 +215,9 @@ def test_solve_variant_is_the_set_grade_marks_against(run_cli, tmp_path):
     result = run_cli("solve", "ch13", "--variant", str(number), "--format", "json")
     assert result.exit_code == 0, result.output
     marker = gradebook.Grader()
-    problem_set, solutions, _, shown = marker.solved("ch13", number)
-    from attn_tutor.solve.concepts import concept_dict
-
-    assert result.stdout == "".join(jsonout.chunks([solutions[p.id] for p in problem_set.problems], [concept_dict(c) for c in shown]))
+    problem_set, solutions, _widths, shown = marker.solved("ch13", number)  # shown: the variant's concept items
+    made = jsonout.chunks([solutions[p.id] for p in problem_set.problems], [concept_dict(item) for item in shown])
+    assert result.stdout == "".join(made)
     plain = run_cli("solve", "ch13", "--format", "json")
     assert json.loads(plain.stdout) != json.loads(result.stdout)
     table = run_cli("solve", "ch13", "--variant", str(number), "-p", "cat-fish")
