@@ -38,7 +38,7 @@ Choice items
     groups (the same weighted seats as ``D``; a student choosing several labels counts for each).
     A wrong option that nobody chose is flagged ``unused`` (it distracts no one); a wrong option
     the upper group chose more often than the lower is flagged ``upper`` (the strong students
-    are drawn to it: an ambiguous or mis-keyed option).
+    are drawn to it: an ambiguous or mis-keyed option); a right option is marked ``right``.
 
 No ``NaN`` ever leaves this module: an undefined value is ``None``.
 """
@@ -46,6 +46,7 @@ No ``NaN`` ever leaves this module: an undefined value is ``None``.
 from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
+from math import fsum
 from typing import TYPE_CHECKING, NamedTuple
 
 from attn_tutor.core.rounding import rounded
@@ -59,7 +60,7 @@ WEAK = 0.20  # below this (and not negative), D or r_pb is weak
 HARD = 0.05  # facility at or below: extremely difficult
 EASY = 0.95  # facility at or above: extremely easy
 FLAGS = ("negative", "weak", "hard", "easy")
-OPTION_FLAGS = ("unused", "upper")
+OPTION_FLAGS = ("right", "unused", "upper")
 PLACES = 6  # scores and totals are compared to this many places (marks are given to 4; float32 keeps 7 digits)
 
 
@@ -130,12 +131,20 @@ def _seats(totals: np.ndarray, cut: float, g: int, *, above: bool) -> np.ndarray
 
 
 def _correlation(x: np.ndarray, y: np.ndarray) -> float | None:
-    """Pearson's r, or None when either has no variance."""
-    dx, dy = x - x.mean(), y - y.mean()
+    """Pearson's r, or None when either has no variance. Every sum is ``math.fsum`` (correctly
+    rounded), so the students' order never moves a result across a rounding tie."""
+    dx, dy = x - fsum(x) / len(x), y - fsum(y) / len(y)
     if not dx.any() or not dy.any():
         return None
-    sxx, syy = float(dx @ dx), float(dy @ dy)
-    return max(-1.0, min(1.0, float(dx @ dy) / (sxx * syy) ** 0.5))
+    sxx, syy = fsum(dx * dx), fsum(dy * dy)
+    return max(-1.0, min(1.0, fsum(dx * dy) / (sxx * syy) ** 0.5))
+
+
+def _difference(upper: np.ndarray, lower: np.ndarray, values: np.ndarray, g: int) -> float:
+    """mean(upper group) − mean(lower group) of ``values``, summed exactly (order-free)."""
+    import numpy as np
+
+    return fsum(np.concatenate((upper * values, -(lower * values)))) / g
 
 
 def _round(x: float | None) -> float | None:
@@ -153,8 +162,8 @@ def item_statistic(scores: np.ndarray, totals: np.ndarray, choice: Choice | None
     if n == 0:
         return ItemStatistics(0, None, None, None, (), _options(choice, None, None, None, 0) if choice else None)
     upper, lower, g = group_weights(totals, fraction)
-    facility = _round(float(scores.mean()))
-    discrimination = _round(float(upper @ scores - lower @ scores) / g) if g else None
+    facility = _round(fsum(scores) / n)
+    discrimination = _round(_difference(upper, lower, scores, g)) if g else None
     point_biserial = _round(_correlation(scores, np.round(totals - scores, PLACES))) if n >= 2 else None
     flags = item_flags(facility, discrimination, point_biserial)
     options = _options(choice, np.asarray(choice.chosen, dtype=np.int64), upper, lower, g) if choice else None
@@ -183,13 +192,13 @@ def _options(choice: Choice, chosen, upper, lower, g: int) -> dict[str, OptionSh
     n = 0 if chosen is None else len(chosen)
     for bit, label in enumerate(choice.labels):
         if n == 0:
-            shares[label] = OptionShare(0.0, None, None, () if label in choice.right else ("unused",))
+            shares[label] = OptionShare(0.0, None, None, ("right",) if label in choice.right else ("unused",))
             continue
         picked = ((chosen >> bit) & 1).astype(np.float64)
-        everyone = _round(float(picked.mean()))
-        high = _round(float(upper @ picked) / g) if g else None
-        low = _round(float(lower @ picked) / g) if g else None
-        flags = ()
+        everyone = _round(fsum(picked) / n)
+        high = _round(fsum(upper * picked) / g) if g else None
+        low = _round(fsum(lower * picked) / g) if g else None
+        flags = ("right",) if label in choice.right else ()
         if label not in choice.right:
             if not picked.any():
                 flags = ("unused",)

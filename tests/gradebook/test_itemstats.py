@@ -93,7 +93,7 @@ def test_a_class_of_ten_worked_on_paper():
     shares = {label: (share.all, share.upper, share.lower, share.flags) for label, share in c.options.items()}
     assert shares == {
         "A": (0.4, 0.0, 1.0, ()),
-        "B": (0.4, 0.8333, 0.0, ()),
+        "B": (0.4, 0.8333, 0.0, ("right",)),
         "C": (0.2, 0.1667, 0.0, ("upper",)),
         "D": (0.0, 0.0, 0.0, ("unused",)),
         "E": (0.0, 0.0, 0.0, ("unused",)),
@@ -152,7 +152,7 @@ def test_undefined_statistics_are_none_never_nan():
     assert same_rest.point_biserial is None
     alone = item_statistic(np.array([1.0]), np.array([4.0]), _choice()._replace(chosen=[2]))
     assert (alone.facility, alone.discrimination, alone.point_biserial) == (1.0, None, None)
-    assert alone.options["B"] == (1.0, None, None, ())
+    assert alone.options["B"] == (1.0, None, None, ("right",))
     nobody = item_statistic(np.array([]), np.array([]), _choice()._replace(chosen=[]))
     assert (nobody.students, nobody.facility, nobody.discrimination) == (0, None, None)
 

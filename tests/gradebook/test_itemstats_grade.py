@@ -1,0 +1,75 @@
+"""Item statistics through `attn-tutor grade`: the terminal table, `--json`'s item analysis, the class report.
+
+A class of ten worked on paper, one CSV row each, against tests/fixtures/grade/set.yaml (eight
+items: the rows 먹었다 and 고양이가, four stages each). Student s (1..10) answers the first seven
+items in order right while s ≤ 10 − item (item 1: S1–S9 ... item 7: S1–S3, so a Guttman pattern);
+the eighth (고양이가 · output) only the three weakest, S8–S10, answer right. Every other cell is
+blank (missing, 0).
+
+Totals: S1–S3 7, S4 6, S5 5, S6 4, S7 3, S8 2 + 1 = 3, S9 1 + 1 = 2, S10 0 + 1 = 1.
+Groups (g = round(0.27 · 10) = 3): upper S1, S2, S3 (totals 7, 7, 7); lower: S10 and S9 are below
+the cut total 3, S7 and S8 tied at it share the seat left (½ each).
+
+Item 1 (먹었다 · scores): F = 9/10 = 0.9; upper 1; lower (0 + 1 + ½ + ½)/3 = 2/3; D = 0.3333.
+Item 8 (고양이가 · output): F = 3/10 = 0.3; upper 0; lower (1 + 1 + ½·0 + ½·1)/3 = 0.8333;
+D = −0.8333: flagged negative (the strong students miss it).
+"""
+
+from __future__ import annotations
+
+import csv
+import json
+
+from helpers.paths import TESTS
+
+SET = TESTS / "fixtures" / "grade" / "set.yaml"
+STAGES = ("scores", "scaled", "weights", "output")
+RIGHT = {
+    "먹었다": ("1 6 4", "0.71 4.24 2.83", "0.023 0.786 0.191", "0.214 0.977"),
+    "고양이가": ("2 2 3", "1.414 1.414 2.121", "0.248 0.248 0.503", "0.752 0.752"),
+}
+COLUMNS = [(row, stage, right) for row, answers in RIGHT.items() for stage, right in zip(STAGES, answers)]
+
+
+def write_class(path):
+    with path.open("w", encoding="utf-8", newline="") as out:
+        writer = csv.writer(out)
+        writer.writerow(["student", *(f"cat-fish/{row}/{stage}" for row, stage, _ in COLUMNS)])
+        for s in range(1, 11):
+            cells = [right if s <= 10 - item else "" for item, (_, _, right) in enumerate(COLUMNS[:7], start=1)]
+            cells.append(COLUMNS[7][2] if s >= 8 else "")
+            writer.writerow([f"S{s}", *cells])
+    return path
+
+
+def test_grade_shows_json_and_reports_the_statistics(run_cli, tmp_path):
+    answers = write_class(tmp_path / "class.csv")
+    result = run_cli(
+        "grade", str(answers), "--problems", str(SET), "--json", str(tmp_path / "out.json"),
+        "--class-report", str(tmp_path / "report.html"),
+    )  # fmt: skip
+    assert result.exit_code == 0, result.output
+    items = json.loads((tmp_path / "out.json").read_text("utf-8"))["item_analysis"]
+    first, last = items[0], items[-1]
+    assert (first["row"], first["stage"], last["row"], last["stage"]) == ("먹었다", "scores", "고양이가", "output")
+    assert (first["facility"], first["discrimination"], first["flags"]) == (0.9, 0.3333, [])
+    assert (last["facility"], last["discrimination"], last["flags"]) == (0.3, -0.8333, ["negative"])
+    assert last["point_biserial"] < 0
+    assert all(-1 <= item["point_biserial"] <= 1 for item in items)
+    assert "options" not in first  # numeric items have no options
+
+    assert "Item statistics: cat-fish" in result.output
+    shown = {" ".join(line.split()[:3]): line.split()[3:] for line in result.output.splitlines() if " · " in line}
+    assert shown["먹었다 · scores"] == ["0.90", "0.33", f"{first['point_biserial']:.2f}"]
+    assert shown["고양이가 · output"][:2] == ["0.30", "-0.83"]
+    assert " ".join(shown["고양이가 · output"][3:]) == "discriminates negatively: check the key"
+
+    html = (tmp_path / "report.html").read_text("utf-8")
+    assert "Item statistics: cat-fish" in html and "discriminates negatively" in html
+
+
+def test_the_statistics_in_korean(run_cli, tmp_path):
+    answers = write_class(tmp_path / "class.csv")
+    result = run_cli("grade", str(answers), "--problems", str(SET), "--lang", "ko")
+    assert result.exit_code == 0, result.output
+    assert "문항 통계: cat-fish" in result.output and "역변별" in result.output
