@@ -15,7 +15,7 @@ from collections.abc import Iterable
 from fractions import Fraction
 
 from attn_tutor.core.spool import Spool
-from attn_tutor.gradebook.itemstats import ItemStatistics, item_statistic
+from attn_tutor.gradebook.itemstats import Choice, ItemStatistics, item_statistic
 from attn_tutor.gradebook.records import BINS, TOP_DIAGNOSES, ItemKey, ItemStats
 from attn_tutor.marking.marker import DIAGNOSES, VERDICTS
 
@@ -40,6 +40,7 @@ class Tally:
         self.bins = [0] * BINS
         self._totals = array("d")  # each marked student's total, in gradebook order
         self._points: dict[ItemKey, tuple[array, array]] = {}  # item -> (points × 10,000, place in _totals)
+        self._choices: dict = {}  # choice item -> (labels, right labels, chosen as bit masks, place in _totals)
         self._bin_of: dict[tuple[float, float], int] = {}  # each distinct (score, max_score), binned once
         self.summary = Spool()  # the class table's rows (tuples of str), in order; read back to draw it
         self.total = self.marked = self.failed = 0
@@ -56,6 +57,12 @@ class Tally:
                 self._verdicts[column] = Counter()
                 self._diagnoses[column] = Counter()
                 self._points[column] = (array("H"), array("I"))
+
+    def add_choice(self, column, labels: tuple[str, ...], right: tuple[str, ...]) -> None:
+        """A choice item's labels (in printed order, at most 8) and its right ones: the item statistics
+        then count the labels each student chose (a row's ``chosen``) overall and in the groups."""
+        if column not in self._choices:
+            self._choices[column] = (tuple(labels), tuple(right), array("B"), array("I"))
 
     def knows(self, set_key: str) -> bool:
         return set_key in self._sets
@@ -87,6 +94,12 @@ class Tally:
             if kept is not None:
                 kept[0].append(int(points * SCALE + 0.5))
                 kept[1].append(place)
+        for column, labels in row.chosen:  # choice items only: (column, the labels chosen)
+            choice = self._choices.get(column)
+            if choice is not None:
+                known = choice[0]
+                choice[2].append(sum(1 << known.index(label) for label in set(labels) if label in known))
+                choice[3].append(place)
 
     def _count(self) -> None:
         """Fold the (item, verdict, diagnosis) counts into each known item's verdict and diagnosis counts."""
@@ -131,8 +144,20 @@ class Tally:
             points, places = self._points[key]
             scores = np.frombuffer(points, dtype=np.uint16) / SCALE if points else np.zeros(0)
             at = np.frombuffer(places, dtype=np.uint32) if places else np.zeros(0, dtype=np.uint32)
-            found[key] = item_statistic(scores, totals[at])
+            found[key] = item_statistic(scores, totals[at], self._choice(key, at))
         return found
+
+    def _choice(self, key, at) -> Choice | None:
+        """A choice item's labels and what each of its students (at their places ``at``) chose."""
+        import numpy as np
+
+        if key not in self._choices:
+            return None
+        labels, right, masks, places = self._choices[key]
+        chosen = np.zeros(len(self._totals), dtype=np.uint8)
+        if places:
+            chosen[np.frombuffer(places, dtype=np.uint32)] = np.frombuffer(masks, dtype=np.uint8)
+        return Choice(labels, right, chosen[at])
 
     def distribution(self) -> list[int]:
         return list(self.bins)

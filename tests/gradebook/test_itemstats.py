@@ -204,3 +204,48 @@ def test_properties(case):
     random.shuffle(order)
     shuffled = item_statistics(matrix[order], totals[order], choices={0: choice._replace(chosen=[chosen[i] for i in order])})
     assert shuffled == stats
+
+
+def _row(name: str, total: float, items, chosen=()):
+    from attn_tutor.gradebook.rows import StudentRow
+
+    entries = tuple((key, points, "", "correct" if points == 1 else "wrong", None) for key, points in items)
+    return StudentRow((), entries, (), total, 10.0, "set", (name,), None, chosen=chosen)
+
+
+def test_the_tally_carries_the_class_of_ten_into_the_json_and_the_summary():
+    """The class worked on paper above, fed to the gradebook's Tally a student at a time: item C
+    is a choice item (a concept), its chosen labels carried in each row's ``chosen``."""
+    from attn_tutor.gradebook.analysis import Tally
+    from attn_tutor.gradebook.summary import summary_blocks
+    from attn_tutor.render.blocks import Table
+
+    a, b, c = ("p", "r", "scores"), ("p", "r", "output"), ("p", "why", "weights")  # (a concept's key is the wiring's)
+    tally = Tally(columns=[a, b, c])
+    tally.add_choice(c, LABELS, ("B",))
+    for s in range(10):
+        label = CHOSEN[s]
+        tally.add(_row(f"S{s + 1}", TOTALS[s], [(a, ITEM_A[s]), (b, ITEM_B[s]), (c, float(label == "B"))], ((c, (label,)),)))
+    first, second, third = (stats.to_dict() for stats in tally.analysis())
+    assert (first["facility"], first["discrimination"], first["point_biserial"], first["flags"]) == (0.5, 0.8333, 0.4563, [])
+    assert (second["facility"], second["discrimination"]) == (0.4, 0.5833)
+    assert "options" not in first
+    assert third["options"] == {
+        "A": {"all": 0.4, "upper": 0.0, "lower": 1.0, "flags": []},
+        "B": {"all": 0.4, "upper": 0.8333, "lower": 0.0, "flags": ["right"]},
+        "C": {"all": 0.2, "upper": 0.1667, "lower": 0.0, "flags": ["upper"]},
+        "D": {"all": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
+        "E": {"all": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
+    }
+    tables = {block.title: block for block in summary_blocks(tally) if isinstance(block, Table)}
+    options = tables["Options chosen: p · why"]
+    assert [tuple(row) for row in options.rows] == [
+        ("A", "40%", "0%", "100%", ""),
+        ("B", "40%", "83%", "0%", "the right answer"),
+        ("C", "20%", "17%", "0%", "chosen more by the upper group"),
+        ("D", "0%", "0%", "0%", "chosen by no one"),
+        ("E", "0%", "0%", "0%", "chosen by no one"),
+    ]
+    stats = next(table for title, table in tables.items() if title.startswith("Item statistics: p"))
+    assert [tuple(row)[1:3] for row in stats.rows] == [("0.50", "0.83"), ("0.40", "0.58"), ("0.40", "0.83")]
+    assert stats.rows[0][3] == "0.46"
