@@ -60,7 +60,13 @@ class Tally:
 
     def add_choice(self, column, labels: tuple[str, ...], right: tuple[str, ...]) -> None:
         """A choice item's labels (in printed order, at most 8) and its right ones: the item statistics
-        then count the labels each student chose (a row's ``chosen``) overall and in the groups."""
+        then count the labels each student chose (a row's ``chosen``) overall and in the groups.
+
+        For a concept item: ``column`` is its key in the tally's columns (its points come in the
+        row's ``items`` like any item's), ``labels`` and ``right`` are its shown form's without a
+        seed (the file's order), and each row's ``chosen`` holds ``(column, labels)`` with the labels
+        the student chose turned back into that order, so a class on shuffled variants counts each
+        option under one label. An order item is not a choice item (no option shares)."""
         if column not in self._choices:
             self._choices[column] = (tuple(labels), tuple(right), array("B"), array("I"))
 

@@ -73,3 +73,18 @@ def test_the_statistics_in_korean(run_cli, tmp_path):
     result = run_cli("grade", str(answers), "--problems", str(SET), "--lang", "ko")
     assert result.exit_code == 0, result.output
     assert "문항 통계: cat-fish" in result.output and "역변별" in result.output
+
+
+def test_undefined_statistics_are_null_in_the_json_and_a_dash_on_the_terminal(run_cli, tmp_path):
+    answers = write_class(tmp_path / "class.csv")
+    one = tmp_path / "one.csv"
+    one.write_text("\n".join(answers.read_text("utf-8").splitlines()[:2]) + "\n", encoding="utf-8")  # S1 alone
+    result = run_cli("grade", str(one), "--problems", str(SET), "--json", str(tmp_path / "out.json"))
+    assert result.exit_code == 0, result.output
+    text = (tmp_path / "out.json").read_text("utf-8")
+    assert "NaN" not in text
+    first = json.loads(text)["item_analysis"][0]
+    assert (first["facility"], first["discrimination"], first["point_biserial"]) == (1.0, None, None)
+    assert first["flags"] == ["easy"]
+    shown = [line.split() for line in result.output.splitlines() if line.lstrip().startswith("먹었다 · scores")]
+    assert shown[-1][3:6] == ["1.00", "—", "—"]
