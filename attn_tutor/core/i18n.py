@@ -868,6 +868,154 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} asks for output, but the problem has no V (or W_V), so it stops at the weights",
         "{path}에서 output을 묻지만 이 문제에는 V(또는 W_V)가 없어 가중치에서 끝납니다",
     ),
+    # Concept items (concepts: beside problems:), read by attn_tutor.problems.concept_fields.
+    "problems.too_many_concepts": (
+        "concepts has {count} items; a set may have at most {limit}",
+        "concepts에 문항이 {count}개 있습니다. 한 세트에 최대 {limit}개까지입니다",
+    ),
+    "problems.concept_key_for_kind": (
+        "{path}: '{field}' is not used by a {kind} item; its keys are: {allowed}",
+        "{path}: '{field}'[은] {kind} 문항에 쓰지 않는 키입니다. 쓸 수 있는 키: {allowed}",
+    ),
+    "problems.concept_id": (
+        "{path}: '{id}' is not a usable id; use lowercase letters, digits and -, e.g. why-scale",
+        "{path}: '{id}'[은] 쓸 수 없는 id입니다. 영문 소문자, 숫자, -만 쓰세요 (예: why-scale)",
+    ),
+    "problems.duplicate_concept_id": (
+        "the concept id '{id}' is used twice (first on line {first_line}); every item needs its own id",
+        "개념 문항 id '{id}'[이] 두 번 쓰였습니다 (처음은 {first_line}행). 문항마다 id가 달라야 합니다",
+    ),
+    "problems.concept_kind": (
+        "{path}: '{value}' is not a kind of item; use one of: {allowed}",
+        "{path}: '{value}'[은] 문항 종류가 아닙니다. 다음 중 하나를 쓰세요: {allowed}",
+    ),
+    "problems.concept_kind_suggest": (
+        "{path}: '{value}' is not a kind of item; did you mean '{suggestion}'?",
+        "{path}: '{value}'[은] 문항 종류가 아닙니다. '{suggestion}'[을] 쓰려던 것인가요?",
+    ),
+    "problems.concept_flag": (
+        "{path} is '{text}'; write true or false",
+        "{path} 값이 '{text}'입니다. true 또는 false로 쓰세요",
+    ),
+    "problems.concept_option_count": (
+        "{path} has {count} options; a choice item has {least} to {most}",
+        "{path}에 선택지가 {count}개 있습니다. 선택 문항의 선택지는 {least}~{most}개입니다",
+    ),
+    "problems.concept_no_feedback": (
+        "{path} (option {option}) is wrong but has no feedback; say in a sentence which misconception choosing it reveals",
+        "{path}({option}번째 선택지)는 오답인데 feedback이 없습니다. 이 선택지를 고르면 드러나는 오해를 한 문장으로 쓰세요",
+    ),
+    "problems.concept_same_option": (
+        "{path}: options {first} and {second} have the same text; every option must differ",
+        "{path}: {first}번째와 {second}번째 선택지의 글이 같습니다. 선택지는 모두 달라야 합니다",
+    ),
+    "problems.concept_no_right": (
+        "{path} has no right option; mark at least one with right: true",
+        "{path}에 정답 선택지가 없습니다. 적어도 하나에 right: true를 쓰세요",
+    ),
+    "problems.concept_one_right": (
+        "{path} has {count} right options; exactly one must be right: true, or write several: true for an item with several",
+        "{path}에 정답 선택지가 {count}개 있습니다. 정확히 하나만 right: true여야 합니다. 정답이 여럿인 문항이면 several: true를 쓰세요",
+    ),
+    "problems.concept_ask": (
+        "{path}: '{value}' is not something a computed item can ask; use one of: {allowed}",
+        "{path}: '{value}'[은] 계산 문항이 물을 수 있는 것이 아닙니다. 다음 중 하나를 쓰세요: {allowed}",
+    ),
+    "problems.concept_ask_suggest": (
+        "{path}: '{value}' is not something a computed item can ask; did you mean '{suggestion}'?",
+        "{path}: '{value}'[은] 계산 문항이 물을 수 있는 것이 아닙니다. '{suggestion}'[을] 쓰려던 것인가요?",
+    ),
+    "problems.concept_problem": (
+        "{path}: no problem has the id '{id}'; the set's problems are: {ids}",
+        "{path}: id가 '{id}'인 문제가 없습니다. 세트의 문제: {ids}",
+    ),
+    "problems.concept_problem_suggest": (
+        "{path}: no problem has the id '{id}'; did you mean '{suggestion}'?",
+        "{path}: id가 '{id}'인 문제가 없습니다. '{suggestion}'[을] 쓰려던 것인가요?",
+    ),
+    "problems.concept_multi_head": (
+        "{path}: problem '{id}' has several heads; a computed item works from a problem with one head",
+        "{path}: 문제 '{id}'에는 헤드가 여럿입니다. 계산 문항은 헤드가 하나인 문제로 만듭니다",
+    ),
+    "problems.concept_needs_row": (
+        "{path} asks {ask}, which is about one query row; add row: with one of the problem's query tokens",
+        "{path}[은] Query 토큰 한 행에 대한 {ask}[을] 묻습니다. row:에 그 문제의 Query 토큰 하나를 쓰세요",
+    ),
+    "problems.concept_no_row": (
+        "{path}: {ask} chooses among the problem's rows, so it takes no row:; delete it",
+        "{path}: {ask}[은] 문제의 행들 가운데서 고르므로 row:를 쓰지 않습니다. 지우세요",
+    ),
+    "problems.concept_step_count": (
+        "{path} has {count} steps; an order item has {least} to {most}",
+        "{path}에 단계가 {count}개 있습니다. 순서 문항의 단계는 {least}~{most}개입니다",
+    ),
+    "problems.concept_tie": (
+        "{path}: in problem '{problem}' the answer is a tie ({tied}, equal at the problem's {decimals} decimals); choose a row or a problem with one clear answer",
+        "{path}: 문제 '{problem}'에서 답이 동률입니다 ({tied}, 문제의 소수 {decimals}자리에서 같음). 답이 하나로 분명한 행이나 문제를 고르세요",
+    ),
+    # Concept items as shown and marked (attn_tutor.solve.concepts, attn_tutor.marking.concepts).
+    "concepts.unscaled.sharper": ("sharper: the largest weight grows", "더 뾰족해진다: 가장 큰 가중치가 커진다"),
+    "concepts.unscaled.flatter": ("flatter: the weights even out", "더 평평해진다: 가중치가 고르게 된다"),
+    "concepts.unscaled.unchanged": ("unchanged", "그대로다"),
+    "concepts.worked.weights": (
+        "The weights of '{row}': {pairs}.",
+        "'{row}'의 가중치: {pairs}.",
+    ),
+    "concepts.worked.rows": (
+        "Each row's largest weight: {pairs}.",
+        "행마다 가장 큰 가중치: {pairs}.",
+    ),
+    "concepts.worked.unscaled": (
+        "The largest weight of '{row}' is {before} with ÷√d and {after} without.",
+        "'{row}'의 가장 큰 가중치는 ÷√d를 하면 {before}, 하지 않으면 {after}입니다.",
+    ),
+    "concepts.feedback.computed": (
+        "{chosen}: {chosen_number}, but {right}: {right_number}",
+        "{chosen}[은] {chosen_number}, {right}[은] {right_number}입니다",
+    ),
+    "concepts.answer_unreadable": (
+        "answer with the option's letter ({first} to {last}) or its number (1 to {count})",
+        "선택지의 글자({first}~{last})나 번호(1~{count})로 답하세요",
+    ),
+    "concepts.answer_one": (
+        "choose one option: its letter ({first} to {last}) or its number",
+        "선택지 하나를 고르세요: 글자({first}~{last})나 번호로",
+    ),
+    "concepts.answer_repeated": (
+        "an option is named twice; name each option you choose once",
+        "같은 선택지를 두 번 썼습니다. 고르는 선택지를 한 번씩만 쓰세요",
+    ),
+    "concepts.answer_order": (
+        "give all {count} labels ({first} to {last}) once each, first step first, e.g. C A D B",
+        "{count}개의 글자({first}~{last})를 한 번씩, 첫 단계부터 차례로 쓰세요 (예: C A D B)",
+    ),
+    "concepts.order_wrong": (
+        "not this order; the right order is {answer}",
+        "이 순서가 아닙니다. 맞는 순서는 {answer}입니다",
+    ),
+    "concepts.several_missed": (
+        "also right: {labels}",
+        "정답이 더 있습니다: {labels}",
+    ),
+    "concepts.heading": ("Concept items", "개념 문항"),
+    "concepts.col.option": ("option", "선택지"),
+    "concepts.col.step": ("step", "단계"),
+    "concepts.col.feedback": ("right / the misconception", "정답 / 드러나는 오해"),
+    "concepts.several_note": ("Several options are right: choose every one.", "정답이 여럿입니다. 맞는 것을 모두 고르세요."),
+    "concepts.order_note": (
+        "Put the steps in order: write their letters, first step first (e.g. C A D B).",
+        "단계를 순서대로 놓으세요. 첫 단계부터 글자를 차례로 쓰세요 (예: C A D B).",
+    ),
+    "concepts.answer_line": ("Answer: {answer}", "정답: {answer}"),
+    "concepts.answer_order_line": ("Answer, in order: {answer}", "정답 순서: {answer}"),
+    "concepts.answer_tied": (
+        "Answer: {answer} (these numbers tie: each is right)",
+        "정답: {answer} (이 수치에서는 동률이라 모두 정답입니다)",
+    ),
+    "concepts.solve_more": (
+        "--all shows the set's {count} concept items too, with their answers",
+        "--all이면 세트의 개념 문항 {count}개도 정답과 함께 보여 줍니다",
+    ),
     "problems.decimals": (
         "{path} must be a whole number from 0 to 10, but it is {text}",
         "{path}[은] 0부터 10까지의 정수여야 합니다. 지금 값: {text}",
@@ -1204,6 +1352,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.stage.scaled": ("scaled", "스케일된 스코어"),
     "quiz.stage.weights": ("weights", "가중치"),
     "quiz.stage.output": ("output", "출력"),
+    "quiz.stage.choice": ("concept item", "개념 문항"),  # a concept item's column in the gradebook (concepts/<id>)
     "quiz.summary.problem": ("problem", "문제"),
     "quiz.summary.row": ("row", "행"),
     "quiz.summary.stage": ("stage", "단계"),
@@ -1211,6 +1360,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.summary.off": ("cells off", "틀린 칸"),
     "quiz.summary.hints": ("hints", "힌트"),
     "quiz.summary.points": ("points", "점수"),
+    # The quiz's concept items (attn_tutor.quiz.loop).
+    "quiz.concept_ask.one": ("Type the letter (or the number) of your choice.", "고른 선택지의 글자(또는 번호)를 쓰세요."),
+    "quiz.concept_ask.several": (
+        "Several options are right: type every letter you choose, e.g. A, C.",
+        "정답이 여럿입니다. 고른 글자를 모두 쓰세요 (예: A, C).",
+    ),
+    "quiz.concept_ask.order": (
+        "Type the letters in order, first step first, e.g. C A D B.",
+        "첫 단계부터 글자를 차례로 쓰세요 (예: C A D B).",
+    ),
+    "quiz.concept_no_hint": (
+        "a concept item has no hint; reread the stem and the options (q stops)",
+        "개념 문항에는 힌트가 없습니다. 질문과 선택지를 다시 읽어 보세요 (q: 그만)",
+    ),
+    "quiz.concept_right": ("Right: {answer}.", "정답입니다: {answer}."),
+    "quiz.concept_wrong": ("Not right: you chose {chosen}; the answer is {answer}.", "틀렸습니다: {chosen}[을] 골랐고, 정답은 {answer}입니다."),
+    "quiz.summary.concepts": ("Concept items", "개념 문항"),
+    "quiz.summary.concept": ("item", "문항"),
+    "quiz.summary.chosen": ("chosen", "고른 답"),
+    "quiz.summary.answer": ("answer", "정답"),
+    "quiz.summary.misconceptions": ("What the wrong choices reveal", "오답이 드러내는 오해"),
     "quiz.score": ("Score: {score} / {max}", "점수: {score} / {max}"),
     "quiz.stopped.quit": (
         "Stopped after {asked} of {total} questions. Score so far: {score} / {max}",
@@ -1518,6 +1688,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.unknown_stage_suggest": (
         "{item}: the stage '{stage}' is not asked; did you mean '{suggestion}'? Asked: {stages}",
         "{item}: '{stage}' 단계는 묻지 않습니다. '{suggestion}'[을] 쓰려던 것인가요? 묻는 단계: {stages}",
+    ),
+    # Concept items in answer files (concepts: {id: B}, CSV columns concepts/<id>).
+    "grade.concept_not_text": (
+        "{item} must be the choice's letter or number, e.g. B, or \"C A D B\" for an order",
+        "{item}에는 고른 선택지의 글자나 번호를 쓰세요 (예: B, 순서 문항은 \"C A D B\")",
+    ),
+    "grade.concept_unreadable": (
+        "{item}: '{value}' names no option; write a letter from {first} to {last} or its number",
+        "{item}: '{value}'[은] 선택지가 아닙니다. {first}~{last}의 글자나 그 번호를 쓰세요",
+    ),
+    "grade.concept_one": (
+        "{item}: '{value}' names more than one option; the item has one right option, so choose one ({first} to {last})",
+        "{item}: '{value}'에 선택지가 여럿입니다. 정답이 하나인 문항이니 하나만 고르세요 ({first}~{last})",
+    ),
+    "grade.concept_repeated": (
+        "{item}: '{value}' names an option twice; name each choice once",
+        "{item}: '{value}'에 같은 선택지가 두 번 나옵니다. 한 번씩만 쓰세요",
+    ),
+    "grade.concept_order": (
+        "{item}: '{value}' is not every label once; write all of {first} to {last} in order, e.g. \"C A D B\"",
+        "{item}: '{value}'에 글자가 한 번씩 다 있지 않습니다. {first}~{last}를 모두 순서대로 쓰세요 (예: \"C A D B\")",
+    ),
+    "grade.concept_cell.correct": ("right: {choice}", "정답: {choice}"),
+    "grade.concept_cell.wrong": ("wrong: {choice}", "오답: {choice}"),
+    "grade.concept_cell.missing": ("no answer", "답 없음"),
+    "grade.unknown_concept": (
+        "{item}: the set has no concept item of that id; its items are: {ids}",
+        "{item}: 그런 id의 개념 문항이 없습니다. 있는 문항: {ids}",
+    ),
+    "grade.unknown_concept_suggest": (
+        "{item}: the set has no concept item of that id; did you mean '{suggestion}'?",
+        "{item}: 그런 id의 개념 문항이 없습니다. '{suggestion}'[을] 쓰려던 것인가요?",
     ),
     "grade.wrong_count": (
         "{item}: {given} numbers given, {expected} expected",
