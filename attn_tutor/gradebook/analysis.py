@@ -100,8 +100,11 @@ class Tally:
             if kept is not None:
                 kept[0].append(int(points * SCALE + 0.5))
                 kept[1].append(place)
-        for column, labels in row.chosen:  # choice items only: (column, the labels chosen)
+        for column, labels, *declared in row.chosen:  # choice items only: (column, labels chosen[, (labels, right)])
             choice = self._choices.get(column)
+            if choice is None and declared and column in self._points:
+                self.add_choice(column, *declared[0])
+                choice = self._choices[column]
             if choice is not None:
                 known = choice[0]
                 choice[2].append(sum(1 << known.index(label) for label in set(labels) if label in known))

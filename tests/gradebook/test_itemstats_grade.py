@@ -88,3 +88,54 @@ def test_undefined_statistics_are_null_in_the_json_and_a_dash_on_the_terminal(ru
     assert first["flags"] == ["easy"]
     shown = [line.split() for line in result.output.splitlines() if line.lstrip().startswith("먹었다 · scores")]
     assert shown[-1][3:6] == ["1.00", "—", "—"]
+
+
+def _answers(run_cli, variant=None) -> dict:
+    args = ["solve", "ch13", "--format", "json"] + ([] if variant is None else ["--variant", str(variant)])
+    return {item["id"]: item for item in json.loads(run_cli(*args).output)["concepts"]}
+
+
+def _student(path, name, choices, variant=None):
+    lines = [f"student: {name}", "problem_set: ch13"] + ([f"variant: {variant}"] if variant is not None else [])
+    lines += ["answers:", "concepts:"] + [f'  {key}: "{value}"' for key, value in choices.items()]
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+
+
+def test_a_choice_items_options_are_counted_by_option_across_variants(run_cli, tmp_path, monkeypatch):
+    """Four students on ch13's concept items (every numeric answer left blank, so the totals are the
+    concept points). Ann and Vic (on variant 42017, answering with her own sheet's labels) choose
+    every right answer; Bob the same but for why-scale, where he picks the file's option B; Cat
+    answers nothing. Totals 14, 14, 13, 0; n = 4 gives groups of round(1.08) = 1 seat: Ann and Vic
+    share the upper one (½ each), Cat is the lower group.
+
+    why-scale in the file's labels: A (right) chosen by Ann and Vic: all 2/4 = 0.5, upper 1, lower 0;
+    B by Bob alone: all 0.25, in neither group; C and D by no one: "unused". Vic's own label for
+    the right option is another letter: counted under the file's A, not under her letter."""
+    monkeypatch.chdir(tmp_path)
+    plain, varied = _answers(run_cli), _answers(run_cli, 42017)
+    assert varied["why-scale"]["answer"] != plain["why-scale"]["answer"]  # her sheet's letter differs
+    assert plain["why-scale"]["answer"] == ["A"]
+
+    def right(items):
+        return {key: " ".join(item["answer"][:1] if item.get("tied") else item["answer"]) for key, item in items.items()}
+
+    (tmp_path / "class").mkdir()
+    _student(tmp_path / "class" / "ann.yaml", "Ann", right(plain))
+    _student(tmp_path / "class" / "vic.yaml", "Vic", right(varied), variant=42017)
+    _student(tmp_path / "class" / "bob.yaml", "Bob", {**right(plain), "why-scale": "B"})
+    _student(tmp_path / "class" / "cat.yaml", "Cat", {})
+    result = run_cli("grade", "class", "--json", "out.json", "--class-report", "report.html")
+    assert result.exit_code == 0, result.output
+    analysis = json.loads((tmp_path / "out.json").read_text("utf-8"))["item_analysis"]
+    scale = next(item for item in analysis if item.get("concept") == "why-scale")
+    assert (scale["facility"], scale["discrimination"], scale["flags"]) == (0.5, 1.0, [])
+    assert scale["options"] == {
+        "A": {"all": 0.5, "upper": 1.0, "lower": 0.0, "flags": ["right"]},
+        "B": {"all": 0.25, "upper": 0.0, "lower": 0.0, "flags": []},
+        "C": {"all": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
+        "D": {"all": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
+    }
+    steps = next(item for item in analysis if item.get("concept") == "steps")
+    assert "options" not in steps and steps["facility"] == 0.75  # an order item: no option shares
+    assert "Options chosen: concepts · why-scale" in result.output
+    assert "Options chosen: concepts · why-scale" in (tmp_path / "report.html").read_text("utf-8")
