@@ -40,6 +40,7 @@ class Tally:
         self.bins = [0] * BINS
         self._totals = array("d")  # each marked student's total, in gradebook order
         self._points: dict[ItemKey, tuple[array, array]] = {}  # item -> (points × 10,000, place in _totals)
+        self._statistics: tuple | None = None  # (what the class was, its statistics), see statistics()
         self._choices: dict = {}  # choice item -> (labels, right labels, chosen as bit masks, place in _totals)
         self._bin_of: dict[tuple[float, float], int] = {}  # each distinct (score, max_score), binned once
         self.summary = Spool()  # the class table's rows (tuples of str), in order; read back to draw it
@@ -144,9 +145,14 @@ class Tally:
         return stats
 
     def statistics(self) -> dict[ItemKey, ItemStatistics]:
-        """Each item's statistics over the marked students who were set it."""
+        """Each item's statistics over the marked students who were set it: worked out once for the
+        class as it stands (the terminal, the JSON and the class report all ask; 50,000 students
+        of 64 items take about 2.5 s), again only after more students or items came in."""
         import numpy as np
 
+        stamp = (len(self._totals), len(self.columns), len(self._choices))
+        if self._statistics is not None and self._statistics[0] == stamp:
+            return self._statistics[1]
         totals = np.frombuffer(self._totals, dtype=np.float64) if self._totals else np.zeros(0)
         found = {}
         for key in self.columns:
@@ -154,6 +160,7 @@ class Tally:
             scores = np.frombuffer(points, dtype=np.uint16) / SCALE if points else np.zeros(0)
             at = np.frombuffer(places, dtype=np.uint32) if places else np.zeros(0, dtype=np.uint32)
             found[key] = item_statistic(scores, totals[at], self._choice(key, at))
+        self._statistics = (stamp, found)
         return found
 
     def _choice(self, key, at) -> Choice | None:

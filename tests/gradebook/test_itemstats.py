@@ -249,3 +249,17 @@ def test_the_tally_carries_the_class_of_ten_into_the_json_and_the_summary():
     stats = next(table for title, table in tables.items() if title.startswith("Item statistics: p"))
     assert [tuple(row)[1:3] for row in stats.rows] == [("0.50", "0.83"), ("0.40", "0.58"), ("0.40", "0.83")]
     assert stats.rows[0][3] == "0.46"
+
+
+def test_the_tally_works_the_statistics_out_again_only_when_the_class_grew():
+    from attn_tutor.gradebook.analysis import Tally
+
+    key = ("p", "r", "scores")
+    tally = Tally(columns=[key])
+    for s in range(4):
+        tally.add(_row(f"S{s}", TOTALS[s], [(key, ITEM_A[s])]))
+    first = tally.statistics()
+    assert tally.statistics() is first  # asked again (terminal, JSON, report): the same, not redone
+    tally.add(_row("S4", TOTALS[4], [(key, ITEM_A[4])]))
+    again = tally.statistics()
+    assert again is not first and again[key].students == 5
