@@ -162,6 +162,7 @@ class ItemStats:
     students: int  # marked students who were set this item
     counts: tuple[tuple[str, int], ...]  # (verdict, count) in VERDICTS order
     diagnoses: tuple[tuple[str, int], ...]  # the most common first, at most TOP_DIAGNOSES
+    statistics: object = None  # its attn_tutor.gradebook.itemstats.ItemStatistics (None: not worked out)
 
     @property
     def name(self) -> str:
@@ -175,7 +176,10 @@ class ItemStats:
 
     def to_dict(self) -> dict:
         if is_concept_key((self.problem, self.row, self.stage)):  # a concept item: keyed by its id
-            return {"concept": self.row, "students": self.students, "counts": dict(self.counts), "diagnoses": dict(self.diagnoses)}
+            return {
+                "concept": self.row, "students": self.students, "counts": dict(self.counts), "diagnoses": dict(self.diagnoses),
+                **statistics_dict(self.statistics),
+            }  # fmt: skip
         return {
             "problem": self.problem,
             "row": self.row,
@@ -183,4 +187,22 @@ class ItemStats:
             "students": self.students,
             "counts": dict(self.counts),
             "diagnoses": dict(self.diagnoses),
+            **statistics_dict(self.statistics),
         }
+
+
+def statistics_dict(statistics) -> dict:
+    """An item's statistics as the JSON carries them (docs/item-statistics.md): ``facility``,
+    ``discrimination``, ``point_biserial`` (null: undefined), ``flags``; choice items add
+    ``options``: ``{label: {"all", "upper", "lower", "flags"}}`` in printed order."""
+    if statistics is None:
+        return {}
+    found = {
+        "facility": statistics.facility,
+        "discrimination": statistics.discrimination,
+        "point_biserial": statistics.point_biserial,
+        "flags": list(statistics.flags),
+    }
+    if statistics.options is not None:
+        found["options"] = {label: share.to_dict() for label, share in statistics.options.items()}
+    return found

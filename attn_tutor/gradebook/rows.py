@@ -34,6 +34,7 @@ class StudentRow(NamedTuple):
     of_file: bool = False  # the file's own row (a CSV header's problems): in the gradebook, but not a student
     set_file: str | None = None  # the problem-set file the row was marked against (an input: never overwritten)
     extra: object = None  # what grade_class's ``extra`` made of the student where they were marked (a hand-back sheet)
+    chosen: tuple = ()  # (item, labels chosen[, (labels, right)]) of each choice item, in the file's labels (gradebook.choices)
     # each concept item: (id, score, the labels chosen, the labels there were), on the student's own sheet (item statistics)
     concepts: tuple[tuple[str, float, tuple[str, ...], tuple[str, ...]], ...] = ()
 

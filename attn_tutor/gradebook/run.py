@@ -45,6 +45,7 @@ from attn_tutor.core.errors import Finding, Location
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.cells import CellReader
+from attn_tutor.gradebook.choices import ChoiceLabels
 from attn_tutor.gradebook.grader import Grader
 from attn_tutor.gradebook.records import Document, FileNote, StudentResult
 from attn_tutor.gradebook.routing import Router
@@ -94,6 +95,7 @@ class _Worker:
     ) -> None:
         self.grader = Grader(problems=problems, follow_through=follow_through)
         self.cells = CellReader()
+        self.choices = ChoiceLabels(self.grader)
         self.lang, self.with_json, self.name_column, self.extra = lang, with_json, name_column, extra
         self.variant_column = variant_column
         self.verdicts: dict = {}  # each distinct verdict cell, made once (see student_row)
@@ -125,7 +127,9 @@ class _Worker:
         if self.extra is not None:
             solved = None if result.set_key is None else self.grader.solved(result.set_key, result.variant)
             extra = self.extra(result, solved)
-        return student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra)
+        row = student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra)
+        chosen = self.choices.chosen(result)
+        return row._replace(chosen=chosen) if chosen else row
 
     def results(self, path: Path, from_dir: bool) -> list[StudentResult | FileNote]:
         """The file's students, marked in full (their reports, not yet rows), and its notes."""

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from attn_tutor.core.i18n import t
+from attn_tutor.core.rounding import fmt
 from attn_tutor.gradebook.analysis import Tally, bin_label
 from attn_tutor.gradebook.records import ItemStats
 from attn_tutor.gradebook.rows import pct
@@ -52,6 +53,7 @@ def summary_blocks(tally: Tally, lang: str = "en") -> list:
                     title=t("grade.mistakes_title", lang, problem=problem),
                 )
             )
+        blocks.extend(statistics_blocks(problem, group, lang))
     counts = tally.distribution()
     total = sum(counts)
     top = max(counts) if counts else 0
@@ -62,3 +64,42 @@ def summary_blocks(tally: Tally, lang: str = "en") -> list:
     blocks.append(Bars(t("grade.distribution_title_one" if total == 1 else "grade.distribution_title", lang, count=total), bars))
     return blocks
 
+
+def statistics_blocks(problem: str, group: list[ItemStats], lang: str = "en") -> list:
+    """One problem's item statistics (docs/item-statistics.md) as a compact table, and for each
+    choice item the share of each option overall and in the upper and lower groups."""
+    with_stats = [stats for stats in group if stats.statistics is not None]
+    if not with_stats:
+        return []
+    rows = tuple(
+        (
+            f"{stats.row} · {t(f'quiz.stage.{stats.stage}', lang)}",
+            fmt(stats.statistics.facility, 2),
+            fmt(stats.statistics.discrimination, 2),
+            fmt(stats.statistics.point_biserial, 2),
+            flag_text(stats.statistics.flags, lang),
+        )
+        for stats in with_stats
+    )
+    header = tuple(t(f"grade.col.{name}", lang) for name in ("item", "facility", "discrimination", "point_biserial", "flags"))
+    blocks: list = [Table(header, rows, title=t("grade.stats_title", lang, problem=problem))]
+    for stats in with_stats:
+        options = stats.statistics.options
+        if not options:
+            continue
+        header = tuple(t(f"grade.col.{name}", lang) for name in ("option", "share_all", "share_upper", "share_lower", "flags"))
+        rows = tuple(
+            (label, pct(100 * share.all, 0), _share(share.upper), _share(share.lower), flag_text(share.flags, lang))
+            for label, share in options.items()
+        )
+        blocks.append(Table(header, rows, title=t("grade.options_title", lang, item=f"{problem} · {stats.row}")))
+    return blocks
+
+
+def _share(value: float | None) -> str:
+    return "—" if value is None else pct(100 * value, 0)
+
+
+def flag_text(flags, lang: str = "en") -> str:
+    """An item's or an option's flags as words, in the run's language (empty: none)."""
+    return ", ".join(t(f"grade.flag.{flag}", lang) for flag in flags)
