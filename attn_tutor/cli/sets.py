@@ -23,6 +23,7 @@ from attn_tutor.marking import tolerance
 from attn_tutor.problems.listing import list_blocks, list_json
 from attn_tutor.problems.load import load_problem_set, packaged_path, packaged_sets
 from attn_tutor.render import terminal
+from attn_tutor.solve.concepts import tie_findings as concept_ties
 
 
 class ListFormat(StrEnum):
@@ -105,7 +106,7 @@ def validate(
         loaded = None
         try:  # a file, or a packaged set's name, as every other command takes
             loaded = load_problem_set(path)
-            findings = []
+            findings = concept_ties(loaded)  # a computed item's answer needs the numbers
         except InvalidProblemSet as error:
             findings = list(error.problems)
         if findings:

@@ -883,6 +883,139 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "{path} asks for output, but the problem has no V (or W_V), so it stops at the weights",
         "{path}에서 output을 묻지만 이 문제에는 V(또는 W_V)가 없어 가중치에서 끝납니다",
     ),
+    # Concept items (concepts: beside problems:), read by attn_tutor.problems.concept_fields.
+    "problems.too_many_concepts": (
+        "concepts has {count} items; a set may have at most {limit}",
+        "concepts에 문항이 {count}개 있습니다. 한 세트에 최대 {limit}개까지입니다",
+    ),
+    "problems.concept_key_for_kind": (
+        "{path}: '{field}' is not used by a {kind} item; its keys are: {allowed}",
+        "{path}: '{field}'[은] {kind} 문항에 쓰지 않는 키입니다. 쓸 수 있는 키: {allowed}",
+    ),
+    "problems.concept_id": (
+        "{path}: '{id}' is not a usable id; use lowercase letters, digits and -, e.g. why-scale",
+        "{path}: '{id}'[은] 쓸 수 없는 id입니다. 영문 소문자, 숫자, -만 쓰세요 (예: why-scale)",
+    ),
+    "problems.duplicate_concept_id": (
+        "the concept id '{id}' is used twice (first on line {first_line}); every item needs its own id",
+        "개념 문항 id '{id}'[이] 두 번 쓰였습니다 (처음은 {first_line}행). 문항마다 id가 달라야 합니다",
+    ),
+    "problems.concept_kind": (
+        "{path}: '{value}' is not a kind of item; use one of: {allowed}",
+        "{path}: '{value}'[은] 문항 종류가 아닙니다. 다음 중 하나를 쓰세요: {allowed}",
+    ),
+    "problems.concept_kind_suggest": (
+        "{path}: '{value}' is not a kind of item; did you mean '{suggestion}'?",
+        "{path}: '{value}'[은] 문항 종류가 아닙니다. '{suggestion}'[을] 쓰려던 것인가요?",
+    ),
+    "problems.concept_flag": (
+        "{path} is '{text}'; write true or false",
+        "{path} 값이 '{text}'입니다. true 또는 false로 쓰세요",
+    ),
+    "problems.concept_option_count": (
+        "{path} has {count} options; a choice item has {least} to {most}",
+        "{path}에 선택지가 {count}개 있습니다. 선택 문항의 선택지는 {least}~{most}개입니다",
+    ),
+    "problems.concept_no_feedback": (
+        "{path} (option {option}) is wrong but has no feedback; say in a sentence which misconception choosing it reveals",
+        "{path}({option}번째 선택지)는 오답인데 feedback이 없습니다. 이 선택지를 고르면 드러나는 오해를 한 문장으로 쓰세요",
+    ),
+    "problems.concept_same_option": (
+        "{path}: options {first} and {second} have the same text; every option must differ",
+        "{path}: {first}번째와 {second}번째 선택지의 글이 같습니다. 선택지는 모두 달라야 합니다",
+    ),
+    "problems.concept_no_right": (
+        "{path} has no right option; mark at least one with right: true",
+        "{path}에 정답 선택지가 없습니다. 적어도 하나에 right: true를 쓰세요",
+    ),
+    "problems.concept_one_right": (
+        "{path} has {count} right options; exactly one must be right: true, or write several: true for an item with several",
+        "{path}에 정답 선택지가 {count}개 있습니다. 정확히 하나만 right: true여야 합니다. 정답이 여럿인 문항이면 several: true를 쓰세요",
+    ),
+    "problems.concept_ask": (
+        "{path}: '{value}' is not something a computed item can ask; use one of: {allowed}",
+        "{path}: '{value}'[은] 계산 문항이 물을 수 있는 것이 아닙니다. 다음 중 하나를 쓰세요: {allowed}",
+    ),
+    "problems.concept_ask_suggest": (
+        "{path}: '{value}' is not something a computed item can ask; did you mean '{suggestion}'?",
+        "{path}: '{value}'[은] 계산 문항이 물을 수 있는 것이 아닙니다. '{suggestion}'[을] 쓰려던 것인가요?",
+    ),
+    "problems.concept_problem": (
+        "{path}: no problem has the id '{id}'; the set's problems are: {ids}",
+        "{path}: id가 '{id}'인 문제가 없습니다. 세트의 문제: {ids}",
+    ),
+    "problems.concept_problem_suggest": (
+        "{path}: no problem has the id '{id}'; did you mean '{suggestion}'?",
+        "{path}: id가 '{id}'인 문제가 없습니다. '{suggestion}'[을] 쓰려던 것인가요?",
+    ),
+    "problems.concept_multi_head": (
+        "{path}: problem '{id}' has several heads; a computed item works from a problem with one head",
+        "{path}: 문제 '{id}'에는 헤드가 여럿입니다. 계산 문항은 헤드가 하나인 문제로 만듭니다",
+    ),
+    "problems.concept_needs_row": (
+        "{path} asks {ask}, which is about one query row; add row: with one of the problem's query tokens",
+        "{path}[은] Query 토큰 한 행에 대한 {ask}[을] 묻습니다. row:에 그 문제의 Query 토큰 하나를 쓰세요",
+    ),
+    "problems.concept_no_row": (
+        "{path}: {ask} chooses among the problem's rows, so it takes no row:; delete it",
+        "{path}: {ask}[은] 문제의 행들 가운데서 고르므로 row:를 쓰지 않습니다. 지우세요",
+    ),
+    "problems.concept_step_count": (
+        "{path} has {count} steps; an order item has {least} to {most}",
+        "{path}에 단계가 {count}개 있습니다. 순서 문항의 단계는 {least}~{most}개입니다",
+    ),
+    "problems.concept_tie": (
+        "{path}: in problem '{problem}' the answer is a tie ({tied}, equal at the problem's {decimals} decimals); choose a row or a problem with one clear answer",
+        "{path}: 문제 '{problem}'에서 답이 동률입니다 ({tied}, 문제의 소수 {decimals}자리에서 같음). 답이 하나로 분명한 행이나 문제를 고르세요",
+    ),
+    # Concept items as shown and marked (attn_tutor.solve.concepts, attn_tutor.marking.concepts).
+    "concepts.unscaled.sharper": ("sharper: the largest weight grows", "더 뾰족해진다: 가장 큰 가중치가 커진다"),
+    "concepts.unscaled.flatter": ("flatter: the weights even out", "더 평평해진다: 가중치가 고르게 된다"),
+    "concepts.unscaled.unchanged": ("unchanged", "그대로다"),
+    "concepts.worked.weights": (
+        "The weights of '{row}': {pairs}.",
+        "'{row}'의 가중치: {pairs}.",
+    ),
+    "concepts.worked.rows": (
+        "Each row's largest weight: {pairs}.",
+        "행마다 가장 큰 가중치: {pairs}.",
+    ),
+    "concepts.worked.unscaled": (
+        "The largest weight of '{row}' is {before} with ÷√d and {after} without.",
+        "'{row}'의 가장 큰 가중치는 ÷√d를 하면 {before}, 하지 않으면 {after}입니다.",
+    ),
+    "concepts.feedback.computed": (
+        "{chosen} gets {chosen_number}, {right} {right_number}: compare the numbers of the row again",
+        "{chosen}[은] {chosen_number}, {right}[은] {right_number}입니다. 그 행의 값을 다시 비교해 보세요",
+    ),
+    "concepts.feedback.unscaled": (
+        "the unscaled scores are √d times larger, and larger scores push softmax towards one key",
+        "나누지 않은 스코어는 √d배 크고, 스코어가 클수록 softmax는 한 Key 토큰에 쏠립니다",
+    ),
+    "concepts.answer_unreadable": (
+        "answer with the option's letter ({first} to {last}) or its number (1 to {count})",
+        "선택지의 글자({first}~{last})나 번호(1~{count})로 답하세요",
+    ),
+    "concepts.answer_one": (
+        "choose one option: its letter ({first} to {last}) or its number",
+        "선택지 하나를 고르세요: 글자({first}~{last})나 번호로",
+    ),
+    "concepts.answer_repeated": (
+        "an option is named twice; name each option you choose once",
+        "같은 선택지를 두 번 썼습니다. 고르는 선택지를 한 번씩만 쓰세요",
+    ),
+    "concepts.answer_order": (
+        "give all {count} labels ({first} to {last}) once each, first step first, e.g. C A D B",
+        "{count}개의 글자({first}~{last})를 한 번씩, 첫 단계부터 차례로 쓰세요 (예: C A D B)",
+    ),
+    "concepts.order_wrong": (
+        "not this order; the right order is {answer}",
+        "이 순서가 아닙니다. 맞는 순서는 {answer}입니다",
+    ),
+    "concepts.several_missed": (
+        "also right: {labels}",
+        "정답이 더 있습니다: {labels}",
+    ),
     "problems.decimals": (
         "{path} must be a whole number from 0 to 10, but it is {text}",
         "{path}[은] 0부터 10까지의 정수여야 합니다. 지금 값: {text}",
@@ -1948,6 +2081,33 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "export.stage.scaled": ("(b) scaled scores", "(b) 스케일된 스코어"),
     "export.stage.weights": ("(c) attention weights (softmax of each row)", "(c) 어텐션 가중치 (행별 Softmax)"),
     "export.stage.output": ("(d) output = weights·V", "(d) 출력 = 가중치·V"),
+    # concept items on worksheets, keys and banks (issue 21; export/concept_sheet.py, moodle.py, qti.py)
+    "export.concepts": ("Concept questions", "개념 문제"),
+    "export.concept.heading": ("Concept question {n} ({id})", "개념 문제 {n} ({id})"),
+    "export.concept.several": ("(several)", "(여러 개)"),
+    "export.concept.option": ("({label}) {text}", "({label}) {text}"),
+    "export.concept.choose": ("Write the letter of the right answer.", "정답의 기호를 쓰세요."),
+    "export.concept.choose_several": (
+        "Several answers are right: write the letter of every one, e.g. A, C.",
+        "정답이 여러 개입니다: 정답의 기호를 모두 쓰세요 (예: A, C).",
+    ),
+    "export.concept.order": (
+        "Write the letters of the steps in the right order, one after another.",
+        "단계의 기호를 올바른 순서대로 이어서 쓰세요.",
+    ),
+    "export.concept.answer": ("Answer", "답"),
+    "export.concept.right": ("Answer: {labels}", "정답: {labels}"),
+    "export.concept.right_any": (
+        "Answer: any one of {labels} (on this sheet their numbers tie)",
+        "정답: {labels} 중 하나 (이 답안지에서는 수가 같습니다)",
+    ),
+    "export.concept.wrong": ("({label}) is wrong: {feedback}", "({label}) 오답: {feedback}"),
+    "export.concept.explanation": ("Why: {text}", "설명: {text}"),
+    "export.concept.order_swap": (
+        "Two steps are swapped: first “{first}”, then “{second}”.",
+        "두 단계가 뒤바뀌었습니다: 먼저 “{first}”, 그다음 “{second}”입니다.",
+    ),
+    "export.key_table.concept": ("concept", "개념"),
     "export.answers_and_key_only": (
         "--answers and --key-only cannot be used together",
         "--answers와 --key-only는 함께 쓸 수 없습니다",
@@ -2226,6 +2386,22 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "serve.bad_port": ("--port must be from 0 to 65535, not {port}.", "--port는 0부터 65535까지여야 합니다 ({port}[이] 아님)."),
     "serve.bad_workers": ("--workers must be at least 1, not {workers}.", "--workers는 1 이상이어야 합니다 ({workers}[이] 아님)."),
+    # concept items on the practice page (issue 21; practice/assets/widget.js)
+    "page.concepts": ("Concept questions", "개념 문제"),
+    "page.concept_pick": ("Choose one answer.", "답을 하나 고르세요."),
+    "page.concept_pick_several": (
+        "Several answers are right: choose every one, then Check.",
+        "정답이 여러 개입니다: 모두 고른 뒤 확인을 누르세요.",
+    ),
+    "page.concept_pick_order": (
+        "Choose the steps one after another, in the right order.",
+        "단계를 올바른 순서대로 하나씩 고르세요.",
+    ),
+    "page.concept_none": ("Choose at least one answer first.", "먼저 답을 하나 이상 고르세요."),
+    "page.concept_order_so_far": ("Your order: {labels}", "고른 순서: {labels}"),
+    "page.concept_answer": ("The right answer: {labels}", "정답: {labels}"),
+    "page.concept_why": ("Why: {text}", "설명: {text}"),
+    "page.concept_restart": ("Try this question again", "이 문제 다시 풀기"),
     "generate.title": ("Practice problems (seed {seed})", "연습 문제 (시드 {seed})"),
     "generate.comment.made": (
         "Made by `attn-tutor generate {options}`: the same command makes the same file.",

@@ -194,11 +194,68 @@ class Problem(NamedTuple):
         return tuple(tuple(bool(v) for v in row) for row in self.mask)  # type: ignore[union-attr]
 
 
+# --- concept items (issue 21): "why" questions beside the hand calculation ----------------
+
+
+class ConceptKind(StrEnum):
+    """The kinds of concept item: a choice written out, a choice worked out from a problem's
+    numbers, and putting steps in order."""
+
+    choice = "choice"
+    computed = "computed"
+    order = "order"
+
+
+COMPUTED_ASKS = ("most-attended", "least-attended", "most-uniform-row", "sharpest-row", "unscaled")
+"""What a computed choice asks. The first two and ``unscaled`` are about one query row (``row:``);
+the other two choose among the problem's rows."""
+ROW_ASKS = ("most-attended", "least-attended", "unscaled")
+UNSCALED_ANSWERS = ("sharper", "flatter", "unchanged")
+"""The options of an ``unscaled`` item, in this order: the weights without the division."""
+OPTIONS_MIN, OPTIONS_MAX = 3, 5  # options of a choice item
+STEPS_MIN, STEPS_MAX = 3, 6  # steps of an order item
+CONCEPTS_MAX = 50  # concept items per set
+CONCEPT_TEXT_MAX = 600  # characters in a stem, an option, a feedback sentence or an explanation (Korean and English in one)
+
+
+class ConceptOption(NamedTuple):
+    """One option of a choice item as written: its text, whether it is right, and for a wrong
+    one the misconception it reveals."""
+
+    text: str
+    right: bool = False
+    feedback: str | None = None
+
+
+class Concept(NamedTuple):
+    """One concept item, checked (see :mod:`attn_tutor.problems.load`); shown by
+    :func:`attn_tutor.solve.concepts.show`."""
+
+    id: str
+    kind: str  # a ConceptKind
+    stem: str
+    options: tuple[ConceptOption, ...] = ()  # choice only
+    several: bool = False  # choice: several options are right (the sheet says so)
+    explanation: str | None = None
+    problem: str | None = None  # computed: the problem's id
+    row: str | None = None  # computed: a query token of that problem (for ROW_ASKS)
+    ask: str | None = None  # computed: one of COMPUTED_ASKS
+    steps: tuple[str, ...] = ()  # order: the steps in the right order
+    line: int | None = None  # where the item starts in its file
+
+
 class ProblemSet(NamedTuple):
     problems: tuple[Problem, ...]
     title: str | None = None
     source: str = "<memory>"  # the file's path or the packaged set's name
     name: str | None = None  # a packaged set's name ("ch13"), else None
+    concepts: tuple[Concept, ...] = ()  # the concept items beside the problems
+
+    def concept(self, concept_id: str) -> Concept:
+        for concept in self.concepts:
+            if concept.id == concept_id:
+                return concept
+        raise KeyError(concept_id)
 
     def get(self, problem_id: str) -> Problem:
         for problem in self.problems:

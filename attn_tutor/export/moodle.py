@@ -1,4 +1,5 @@
-"""Questions as Moodle XML: one Cloze (``multianswer``) question per problem and sheet.
+"""Questions as Moodle XML: one Cloze (``multianswer``) question per problem and sheet, and one
+``multichoice`` question per concept item and sheet (:func:`concept_element`).
 
 Each question shows the problem's instructions and givens (HTML tables) and a table
 per asked stage whose open cells are ``NUMERICAL`` blanks::
@@ -30,6 +31,19 @@ characters; a backslash is written as a reference that survives the decoding
 (``&amp;#92;``), since Moodle unescapes ``\\}`` and ``\\#`` after it. Text outside the blanks is HTML-escaped with ``{`` and ``}`` as
 references too, so no token can open a blank or a ``{#1}`` placeholder. The XML
 layer (ElementTree) escapes everything once more.
+
+A concept item is a ``multichoice`` question per sheet, in a category of its own beside the
+problems' (``$course$/top/<set>/<concept id>``, each variant tagged as a problem's are). Its
+answers are the sheet's options in the sheet's order, labelled in their text as on the
+sheet, so ``shuffleanswers`` is off and ``answernumbering`` is ``none``: a variant's labels
+are its own, as its key says. Each answer carries its option's feedback; the explanation is
+the general feedback. Grades are from Moodle's list (:data:`SHARES`): one right option 100,
+the others 0; several right options (``single`` false) share 100 and each wrong one takes an
+equal share away. An ``order`` item is a ``multichoice`` too, over whole orders (the right
+one and each with two neighbouring steps swapped, each saying which): Moodle's ``ordering``
+question type is core only since 4.4 and an import of an unknown type fails on the older
+Moodles schools run, and a Cloze ``MULTICHOICE`` per position would give part marks for a
+partly right order, which ``grade`` does not.
 """
 
 from __future__ import annotations
@@ -41,9 +55,10 @@ from typing import BinaryIO
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import asked_row_indices, asked_stages
-from attn_tutor.export import bank, bank_html
+from attn_tutor.export import bank, bank_html, concept_sheet
 from attn_tutor.export.bank import Cell, Question, decimal_text
 from attn_tutor.export.xmlstream import Streamed, write_document
+from attn_tutor.solve.concepts import show
 from attn_tutor.solve.layout import explain_blocks, stage_table
 
 _CLOZE = {"}": "&#125;", "{": "&#123;", "#": "&#35;", "~": "&#126;", "\\": "&#92;", "/": "&#47;", '"': "&#34;", "'": "&#39;"}
@@ -177,6 +192,77 @@ def _elements(sheets, lang: str, set_title: str) -> Iterator[ET.Element]:
         yield category
         for sheet in sheets:
             yield question_element(bank.question(sheet, sheet.problem_set.get(problem.id), lang), lang)
+    for number, concept in enumerate(sheets[0].problem_set.concepts):
+        category = ET.Element("question", {"type": "category"})
+        _text_element(category, "category", concept_category_path(set_title, concept.id))
+        _text_element(category, "info", "", html=True)
+        yield category
+        for sheet in sheets:
+            shown = show(sheet.problem_set.concepts[number], sheet.problem_set, seed=sheet.variant)
+            yield concept_element(shown, sheet.variant, lang)
+
+
+def concept_category_path(set_title: str, concept_id: str) -> str:
+    """``$course$/top/<set>/<concept id>``: a concept item's variants share a category, as a problem's do."""
+    return "$course$/top/" + "/".join(category_name(part) for part in (set_title, concept_id))
+
+
+# The grades Moodle allows an answer (question_bank::fraction_options_full, question/engine/bank.php:
+# 1, 0.9, 0.8333333, 0.8, 0.75, 0.7, 0.6666667, 0.6, 0.5, 0.4, 0.3333333, 0.3, 0.25, 0.2, 0.1666667,
+# 0.1428571, 0.125, 0.1111111, 0.1, 0.05, 0 and their negatives); the import refuses any other
+# (qformat_default::importprocess, match_grade_options: within 0.00001). 1/k of them, as percentages:
+SHARES = {1: "100", 2: "50", 3: "33.33333", 4: "25", 5: "20", 6: "16.66667", 7: "14.28571", 8: "12.5", 9: "11.11111", 10: "10"}
+
+
+def fractions(choices, several: bool) -> list[str]:
+    """Each answer's grade in percent: a right answer 100 and the others 0 (a computed item whose
+    numbers tie has several right answers, any one of which is right); for an item with several
+    right options, these share 100 (Moodle requires the positive grades to add up to 100%, rounded
+    to two places) and each wrong one takes an equal share of -100 away, so that choosing every
+    answer scores 0."""
+    right = sum(choice.right for choice in choices)
+    if not several:
+        return ["100" if choice.right else "0" for choice in choices]
+    wrong = len(choices) - right
+    return [SHARES[right] if choice.right else ("-" + SHARES[wrong] if wrong else "0") for choice in choices]
+
+
+def concept_text(shown, lang: str) -> str:
+    """A concept item's question text: its stem, and for an order its labelled steps."""
+    parts = [f"<p>{escape(concept_sheet.stem(shown, lang), quote=False)}</p>"]
+    if shown.kind == "order":
+        for label, step in zip(shown.labels, shown.options):
+            parts.append(f"<p>{escape(concept_sheet.option_line(label, step, lang), quote=False)}</p>")
+        parts.append(f"<p>{escape(concept_sheet.how_to_answer(shown, lang), quote=False)}</p>")
+    return "\n".join(parts)
+
+
+def concept_element(shown, variant: int | None, lang: str) -> ET.Element:
+    """One concept item of one sheet as a ``multichoice`` question: the options in the sheet's order
+    and labelled as on it (``shuffleanswers`` off, no numbering of Moodle's own), each answer with its
+    feedback; several right options make a ``single`` false question; an order offers the orders of
+    :func:`attn_tutor.export.concept_sheet.order_choices`."""
+    element = ET.Element("question", {"type": "multichoice"})
+    label = None if variant is None else t("export.variant_number", lang, seed=variant)
+    _text_element(element, "name", shown.id if label is None else f"{shown.id} — {label}")
+    _text_element(element, "questiontext", concept_text(shown, lang), html=True)
+    explanation = "" if not shown.explanation else f"<p>{escape(shown.explanation, quote=False)}</p>"
+    _text_element(element, "generalfeedback", explanation, html=True)
+    ET.SubElement(element, "defaultgrade").text = "1"
+    ET.SubElement(element, "penalty").text = "0.3333333"
+    ET.SubElement(element, "hidden").text = "0"
+    choices = concept_sheet.choices(shown, lang)
+    several = shown.several
+    ET.SubElement(element, "single").text = "false" if several else "true"
+    ET.SubElement(element, "shuffleanswers").text = "false"  # shuffled per variant already: labels as on the sheet
+    ET.SubElement(element, "answernumbering").text = "none"  # the labels are in the answers' text
+    for choice, fraction in zip(choices, fractions(choices, several)):
+        answer = ET.SubElement(element, "answer", {"fraction": fraction, "format": "html"})
+        ET.SubElement(answer, "text").text = escape(choice.text, quote=False)
+        _text_element(answer, "feedback", "" if not choice.feedback else f"<p>{escape(choice.feedback, quote=False)}</p>", html=True)
+    if label is not None:
+        ET.SubElement(ET.SubElement(ET.SubElement(element, "tags"), "tag"), "text").text = label
+    return element
 
 
 def question_element(question: Question, lang: str) -> ET.Element:

@@ -23,6 +23,11 @@ its feedback. Canvas shows the item's general incorrect feedback instead, which
 lists every diagnosis with the number it gives ("≈ 4.243: You did not divide by
 √d ...").
 
+After the problems, each quiz has a section of the sheet's concept items
+(:func:`concept_item`): a ``multiple_choice_question`` (``multiple_answers_question`` when
+several options are right), its options in the sheet's order and labelled as on it, each
+option's feedback shown when it is chosen.
+
 Everything is built with ElementTree; the zip is deterministic (fixed file times,
 fixed order), so the same input gives the same bytes.
 """
@@ -38,7 +43,7 @@ from typing import BinaryIO
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt
-from attn_tutor.export import bank, bank_html
+from attn_tutor.export import bank, bank_html, concept_sheet
 from attn_tutor.export.bank import Cell, Question, bounds
 from attn_tutor.export.xmlstream import Streamed, write_document
 
@@ -163,6 +168,76 @@ def item(question: Question, cell: Cell, lang: str, key: str) -> ET.Element:
     return element
 
 
+def concept_item(shown, variant: int | None, lang: str, key: str) -> ET.Element:
+    """One concept item of one sheet: Canvas's ``multiple_choice_question`` (several right options:
+    ``multiple_answers_question``), the options in the sheet's order and labelled as on it; each
+    option's feedback is shown when it is chosen (``displayfeedback`` of an ``itemfeedback``), the
+    explanation with every answer (``general_fb``). An order offers the orders of
+    :func:`attn_tutor.export.concept_sheet.order_choices`, one of them right."""
+    choices = concept_sheet.choices(shown, lang)
+    several = shown.several
+    name = shown.id if variant is None else f"{shown.id} · {t('export.variant_number', lang, seed=variant)}"
+    element = ET.Element("item", {"ident": ident("concept", key, shown.id, variant), "title": name})
+    meta = ET.SubElement(ET.SubElement(element, "itemmetadata"), "qtimetadata")
+    _field(meta, "question_type", "multiple_answers_question" if several else "multiple_choice_question")
+    _field(meta, "points_possible", "1")
+    presentation = ET.SubElement(element, "presentation")
+    question = [f"<p>{text(concept_sheet.stem(shown, lang))}</p>"]
+    if shown.kind == "order":
+        question += [f"<p>{text(concept_sheet.option_line(label, step, lang))}</p>" for label, step in zip(shown.labels, shown.options)]
+        question.append(f"<p>{text(concept_sheet.how_to_answer(shown, lang))}</p>")
+    _mattext(presentation, "\n".join(question))
+    response = ET.SubElement(presentation, "response_lid", {"ident": "response1", "rcardinality": "Multiple" if several else "Single"})
+    render = ET.SubElement(response, "render_choice")
+    idents = [f"choice{number}" for number in range(1, len(choices) + 1)]
+    for choice_ident, choice in zip(idents, choices):
+        _mattext(ET.SubElement(render, "response_label", {"ident": choice_ident}), text(choice.text))
+
+    feedback = _concept_processing(ET.SubElement(element, "resprocessing"), idents, choices, several, shown.explanation)
+    for feedback_id, sentence in feedback:
+        node = ET.SubElement(element, "itemfeedback", {"ident": feedback_id})
+        _mattext(ET.SubElement(node, "flow_mat"), f"<p>{text(sentence)}</p>")
+    return element
+
+
+def _concept_processing(processing: ET.Element, idents: list[str], choices, several: bool, explanation: str | None) -> list[tuple[str, str]]:
+    """A concept item's scoring: the explanation shown with every answer, each option's feedback when
+    it is chosen, then 100 for the right answer; returns the feedback to write (ident, sentence)."""
+    ET.SubElement(
+        ET.SubElement(processing, "outcomes"),
+        "decvar",
+        {"maxvalue": "100", "minvalue": "0", "varname": "SCORE", "vartype": "Decimal"},
+    )
+    feedback = []
+    if explanation:
+        shown_always = ET.SubElement(processing, "respcondition", {"continue": "Yes"})
+        ET.SubElement(ET.SubElement(shown_always, "conditionvar"), "other")
+        ET.SubElement(shown_always, "displayfeedback", {"feedbacktype": "Response", "linkrefid": "general_fb"})
+        feedback.append(("general_fb", explanation))
+    for choice_ident, choice in zip(idents, choices):
+        if choice.feedback:
+            condition = ET.SubElement(processing, "respcondition", {"continue": "Yes"})
+            ET.SubElement(ET.SubElement(condition, "conditionvar"), "varequal", {"respident": "response1"}).text = choice_ident
+            ET.SubElement(condition, "displayfeedback", {"feedbacktype": "Response", "linkrefid": f"{choice_ident}_fb"})
+            feedback.append((f"{choice_ident}_fb", choice.feedback))
+    if several:  # every right option chosen and no wrong one, as Canvas writes it
+        right = ET.SubElement(processing, "respcondition", {"continue": "No"})
+        condition = ET.SubElement(ET.SubElement(right, "conditionvar"), "and")
+        for choice_ident, choice in zip(idents, choices):
+            if choice.right:
+                ET.SubElement(condition, "varequal", {"respident": "response1"}).text = choice_ident
+            else:
+                ET.SubElement(ET.SubElement(condition, "not"), "varequal", {"respident": "response1"}).text = choice_ident
+        ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
+    else:  # one condition per right option: more than one only where a computed item's numbers tie
+        for choice_ident, choice in zip(idents, choices):
+            if choice.right:
+                right = ET.SubElement(processing, "respcondition", {"continue": "No"})
+                ET.SubElement(ET.SubElement(right, "conditionvar"), "varequal", {"respident": "response1"}).text = choice_ident
+                ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
+    return feedback
+
+
 def set_key(sheets, set_title: str, lang: str) -> str:
     """A stable hash of what a bank holds: its title, its language and every sheet's problems as
     given (not where they stand in the file). Every ident in the package is made with it, so two
@@ -173,6 +248,7 @@ def set_key(sheets, set_title: str, lang: str) -> str:
     for sheet in sheets:
         parts.append(sheet.variant)
         parts.extend(repr(problem._replace(line=None)) for problem in sheet.problem_set.problems)
+        parts.extend(repr(concept._replace(line=None)) for concept in sheet.problem_set.concepts)
     return ident("set", *parts)
 
 
@@ -207,6 +283,13 @@ def _problem_sections(sheet, lang: str, key: str) -> Iterator[Streamed]:
             "section",
             {"ident": ident("problem", key, sheet.variant, problem.id), "title": title},
             (item(question, cell, lang, key) for cell in question.cells),
+        )
+    shown = concept_sheet.shown_concepts(sheet)
+    if shown:
+        yield Streamed(
+            "section",
+            {"ident": ident("concepts", key, sheet.variant), "title": t("export.concepts", lang)},
+            (concept_item(item_shown, sheet.variant, lang, key) for item_shown in shown),
         )
 
 

@@ -3,7 +3,9 @@
 The worksheet shows, per problem: a heading, notes (mask, cross-attention),
 instructions (rows, stages, decimals), the givens, and a blank table per asked
 stage holding the asked rows. The answer key shows the same tables filled (with
-the e^x table before the weights) and each asked row's worked arithmetic.
+the e^x table before the weights) and each asked row's worked arithmetic. After the
+problems come the set's concept items (:mod:`attn_tutor.export.concept_sheet`), as
+shown on that sheet: a variant's own options, in its own order.
 """
 
 from __future__ import annotations
@@ -11,6 +13,7 @@ from __future__ import annotations
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import Problem, asked_row_indices, asked_stages
 from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.export import concept_sheet
 from attn_tutor.marking.marker import open_cells, segments
 from attn_tutor.render.blocks import Block, Fields, Heading, Instructions, PageBreak, Paragraph, Table
 from attn_tutor.solve import engine
@@ -55,6 +58,7 @@ def worksheet_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> li
         blocks.extend(given_blocks(solution, lang, problem.decimals, projected=False))  # projecting is the student's
         for stage in asked_stages(problem):
             blocks.extend(stage_table(solution, stage, rows, problem.decimals, lang, blank=True))
+    blocks.extend(concept_sheet.question_blocks(concept_sheet.shown_concepts(sheet), lang))
     return blocks
 
 
@@ -85,6 +89,7 @@ def key_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> list[Blo
             blocks.extend(stage_table(solution, stage, rows, problem.decimals, lang))
         for row in rows:
             blocks.extend(explain_blocks(solution, row, problem.decimals, lang, stages))
+    blocks.extend(concept_sheet.key_blocks(concept_sheet.shown_concepts(sheet), lang))
     return blocks
 
 
@@ -141,6 +146,8 @@ def key_table_blocks(sheets: list[Sheet], lang: str, *, title: str | None = None
                     line = (problem.id, problem.tokens[row], t(f"quiz.stage.{stage}", lang))
                     line += (_answer_text(solution, row, stage, problem.decimals),)
                     rows.append((str(sheet.variant), *line) if numbered else line)
+        for line in concept_sheet.key_rows(concept_sheet.shown_concepts(sheet), lang):
+            rows.append((str(sheet.variant), *line) if numbered else line)
     return [
         Heading(t("export.key_table.title", lang, title=name), level=1),
         Paragraph(t("export.key_table.note", lang)),

@@ -17,13 +17,15 @@ import math
 import os
 import zlib
 
-from attn_tutor.core.i18n import MESSAGES
+from attn_tutor.core.i18n import MESSAGES, t
 from attn_tutor.core.model import Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.marking.concepts import mark_concept
 from attn_tutor.marking.hints import cell_labels, divisors, hint_blocks, hint_cells, stage_title
 from attn_tutor.marking.marker import match_window, stage_tolerance
 from attn_tutor.render.html import block_html
 from attn_tutor.solve import engine, explain
+from attn_tutor.solve.concepts import show
 from attn_tutor.solve.layout import divisor_label, given_blocks, problem_heading, problem_notes
 
 # The catalogue sections the page's script shows sentences from.
@@ -162,6 +164,46 @@ def set_data(problem_set: ProblemSet, lang: str) -> list[dict]:
     return [problem_data(problem, lang) for problem in problem_set.problems]
 
 
+def concept_data(shown, lang: str) -> dict:
+    """One concept item as the page shows and marks it: its options in the sheet's order and
+    labels, and each possible answer's mark made here by :func:`attn_tutor.marking.concepts.mark_concept`
+    (for one right option every label; for several every set of labels), so the page marks as
+    ``grade`` does. An order is right only when the whole order is, as ``grade`` marks it."""
+    several = shown.several
+    stem = f"{shown.stem} {t('export.concept.several', lang)}" if several else shown.stem
+    if shown.kind == "order":
+        typed = [" ".join(shown.answer)]
+    elif several:
+        labels = shown.labels
+        typed = [
+            ", ".join(label for bit, label in enumerate(labels) if chosen >> bit & 1) for chosen in range(1, 2 ** len(labels))
+        ]
+    else:
+        typed = list(shown.labels)
+    marks = {}
+    for answer in typed:
+        mark = mark_concept(shown, answer)
+        marks["".join(mark.chosen)] = {"score": mark.score, "right": mark.right, "feedback": mark.feedback}
+    return {
+        "id": shown.id,
+        "kind": shown.kind,
+        "stem": stem,
+        "several": several,
+        "labels": list(shown.labels),
+        "options": list(shown.options),
+        "lines": [t("export.concept.option", lang, label=label, text=text) for label, text in zip(shown.labels, shown.options)],
+        "answer": list(shown.answer),
+        "feedback": {label: shown.feedback.get(label) for label in shown.labels},
+        "explanation": shown.explanation,
+        "marks": marks,
+    }
+
+
+def concepts_data(problem_set: ProblemSet, variant: int | None, lang: str) -> list[dict]:
+    """Every concept item as shown on the sheet with this variant (its own labels and order)."""
+    return [concept_data(show(concept, problem_set, seed=variant), lang) for concept in problem_set.concepts]
+
+
 def set_name(problem_set: ProblemSet, spec: str | None) -> str:
     """What the answer file's ``problem_set`` says: a packaged set's name, else the file's name.
 
@@ -188,12 +230,16 @@ def unpack(packed: str):
 
 def page_data(sheets, *, lang: str, set_name: str, title: str) -> dict:
     """Everything the page's script reads: one entry per variant (``variant`` None: the set as
-    written). The first variant's ``problems`` are plain, so the page shows them at once; every
-    other's are ``packed`` (:func:`pack`), about a sixth of their size, and unpacked when chosen."""
+    written). The first variant's ``problems`` and ``concepts`` (:func:`concepts_data`) are plain, so
+    the page shows them at once; every other's are ``packed`` together (:func:`pack` of
+    ``{"problems", "concepts"}``), about a sixth of their size, and unpacked when chosen."""
     variants = []
     for n, sheet in enumerate(sheets):
         problems = set_data(sheet.problem_set, lang)
+        concepts = concepts_data(sheet.problem_set, sheet.variant, lang)
         variants.append(
-            {"variant": sheet.variant, "problems": problems} if n == 0 else {"variant": sheet.variant, "packed": pack(problems)}
+            {"variant": sheet.variant, "problems": problems, "concepts": concepts}
+            if n == 0
+            else {"variant": sheet.variant, "packed": pack({"problems": problems, "concepts": concepts})}
         )
     return {"lang": lang, "title": title, "problem_set": set_name, "variants": variants, "messages": messages(lang)}

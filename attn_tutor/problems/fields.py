@@ -193,7 +193,7 @@ class Fields:
             return None
         return list(node.value)
 
-    def _text(self, node: Node | None, path: str) -> str | None:
+    def _text(self, node: Node | None, path: str, limit: int = TEXT_MAX) -> str | None:
         node = self._scalar(node, path)
         if node is None:
             return None
@@ -201,17 +201,17 @@ class Fields:
         if (is_plain(node) and value in NULLS) or not value.strip():
             self.add("problems.empty_text", node, path=path)
             return None
-        return self._clean(value, node, path)
+        return self._clean(value, node, path, limit)
 
-    def _clean(self, value: str, node: Node, path: str) -> str | None:
+    def _clean(self, value: str, node: Node, path: str, limit: int = TEXT_MAX) -> str | None:
         """Text from the file, NFC-normalised; a control or invisible character, or an overlong text, is an error."""
 
         at = _unsafe_at(value)
         if at is not None:
             self.add("problems.unsafe_character", node, path=path, char=f"U+{ord(value[at]):04X}", position=at + 1)
             return None
-        if len(value) > TEXT_MAX:
-            self.add("problems.text_too_long", node, path=path, count=len(value), limit=TEXT_MAX)
+        if len(value) > limit:
+            self.add("problems.text_too_long", node, path=path, count=len(value), limit=limit)
             return None
         return unicodedata.normalize("NFC", value)
 

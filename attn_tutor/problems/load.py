@@ -62,13 +62,13 @@ from attn_tutor.core.reading import InputRefused, read_regular
 from attn_tutor.core.rounding import fmt_given, half_unit
 from attn_tutor.core.yamlread import STR, MappingNode, Node, ScalarNode, SequenceNode, is_plain
 from attn_tutor.problems.choice import is_bare_name
+from attn_tutor.problems.concept_fields import ConceptFields
 from attn_tutor.problems.fields import (
     DEFAULT_DECIMALS,
     DEFAULT_TOLERANCE,
     HEAD_KEYS,
     NULLS,
     PROBLEM_KEYS,
-    Fields,
     ReadMatrix,
 )
 
@@ -84,7 +84,7 @@ __all__ = [
 
 DEFAULT_SET = "ch13"
 
-TOP_KEYS = ("title", "problems")
+TOP_KEYS = ("title", "problems", "concepts")
 
 
 
@@ -208,7 +208,7 @@ class _Context(NamedTuple):
     top_level: bool  # the problem's own matrices, not a head under heads:
 
 
-class _Reader(Fields):
+class _Reader(ConceptFields):
     """The document: the top level, each problem and each head; every field read by :class:`Fields`."""
 
     # -- text to nodes ------------------------------------------------------------
@@ -301,6 +301,7 @@ class _Reader(Fields):
             return None
         ids: dict[str, int] = {}
         problems = [self._problem(item, i, ids) for i, item in enumerate(items)]
+        concepts = self._concepts(top["concepts"][1], problems) if "concepts" in top else ()
         if self.findings:
             return None
         cells = sum(len(p.heads) * len(p.tokens) * len(p.keys) for p in problems if p is not None)
@@ -310,7 +311,7 @@ class _Reader(Fields):
                 path="problems", count=cells, limit=self.limits.cells, large=LARGE.cells,
             )  # fmt: skip
             return None
-        return ProblemSet(tuple(p for p in problems if p is not None), title=title, source=self.source)
+        return ProblemSet(tuple(p for p in problems if p is not None), title=title, source=self.source, concepts=concepts)
 
     def _problem(self, node: Node, index: int, ids: dict[str, int]) -> Problem | None:
         path = f"problems[{index}]"

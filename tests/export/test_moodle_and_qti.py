@@ -24,6 +24,7 @@ import zipfile
 from pathlib import Path
 
 import pytest
+from helpers.concept_set import concept_set
 from helpers.moodle import BLANK, moodle_questions, parse_cloze, shown
 from hypothesis import given
 from hypothesis import strategies as st
@@ -192,8 +193,10 @@ def test_qti_package_lists_every_file(run_cli, tmp_path):
 
 
 @pytest.mark.qti_dtd
-def test_qti_package_validates_against_the_qti_dtd(run_cli, tmp_path):
-    data = export_bytes(run_cli, tmp_path, "bank.zip", "--variants", "2", "--seed", "3", "--lang", "ko")
+@pytest.mark.parametrize("concepts", [False, True], ids=["ch13", "concept-items"])
+def test_qti_package_validates_against_the_qti_dtd(run_cli, tmp_path, concepts):
+    source = [str(concept_set(tmp_path))] if concepts else []  # every kind of concept item, several and order too
+    data = export_bytes(run_cli, tmp_path, "bank.zip", *source, "--variants", "2", "--seed", "3", "--lang", "ko")
     archive, _manifest, _quizzes = open_package(data)
     from lxml import etree
 

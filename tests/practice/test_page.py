@@ -37,7 +37,7 @@ def embedded(html: str, unpacked: bool = True) -> dict:
     if unpacked:
         for variant in data["variants"]:
             if "packed" in variant:
-                variant["problems"] = page_data.unpack(variant.pop("packed"))
+                variant.update(page_data.unpack(variant.pop("packed")))  # its problems and concept items
     return data
 
 

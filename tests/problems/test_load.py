@@ -466,6 +466,10 @@ def test_every_rule_message_exists_in_both_languages():
         assert key in MESSAGES, key
 
 
+CONCEPT_KEYS = {key for key in MESSAGES if key.startswith("problems.concept") or key in ("problems.too_many_concepts", "problems.duplicate_concept_id")}
+"""The concept items' messages: each has its row or test in tests/problems/test_concepts_load.py."""
+
+
 def test_every_problems_message_has_a_rule_row_or_a_test():
     """Each ``problems.*`` message is exercised by a rule row above or a test below."""
     covered = {row[2] for row in RULES} | {
@@ -479,7 +483,7 @@ def test_every_problems_message_has_a_rule_row_or_a_test():
         "problems.matrix_too_large_large", "problems.too_many_heads", "problems.too_many_heads_large",
         "problems.too_many_problems_large", "problems.too_many_problems_lifted", "problems.too_many_cells",
         "problems.too_many_cells_large", "problems.file_too_large_large", "problems.file_too_large_lifted",
-    }  # fmt: skip
+    } | CONCEPT_KEYS  # fmt: skip
     # (a ``.sheet`` key is its sentence's form for a student's hand-back sheet: tests/classroom/test_sheet_for_the_student.py)
     assert {key for key in MESSAGES if key.startswith("problems.") and not key.endswith(".sheet")} <= covered
 

@@ -7,7 +7,8 @@
 // [data-head][data-weight], [data-row] > [data-stage-block] holding input[data-stage],
 // and after marking data-verdict/data-points/data-diagnosis on the stage block and
 // data-verdict on each marked cell (td[data-cell]); input[data-field=student],
-// select[data-field=variant], button[data-action=save|check|hint|restart].
+// select[data-field=variant], button[data-action=save|check|hint|restart]; concept items as
+// section[data-concept] holding button[data-option], data-verdict on the section and on each chosen option.
 //
 // Hooks (AT.hooks, set before this script starts; `attn-tutor serve`'s live page,
 // attn_tutor/live/assets/live.js): checked({problem, row, stage, text, node}) after a stage
@@ -21,7 +22,7 @@
   const SVG = "http://www.w3.org/2000/svg";
   let data, M;
   let hooks = {};
-  const state = { variant: 0, rows: {} };
+  const state = { variant: 0, rows: {}, concepts: {} };
   const SCORE_PLACES = 2;  // points and scores as shown, as everywhere (attn_tutor/gradebook/rows.py)
 
   // --- small helpers --------------------------------------------------------------------
@@ -472,6 +473,113 @@
     return root;
   }
 
+  // --- concept items (data.py concept_data: the sheet's labels and order, marks made in Python) ----
+
+  const concepts = () => data.variants[state.variant].concepts || [];
+  const conceptState = (c) => state.concepts[c.id] || (state.concepts[c.id] = { chosen: [], mark: null });
+  const conceptVerdict = (mark) => (mark.right ? "correct" : mark.score > 0 ? "partial" : "wrong");
+
+  // What a student writes for it, as grade reads it: B; A, C (several); C A D B (an order)
+  function conceptTyped(c, chosen) {
+    if (c.kind === "order") return chosen.join(" ");
+    return c.labels.filter((label) => chosen.includes(label)).join(", ");
+  }
+
+  function conceptMark(c, chosen) {
+    if (c.kind === "order") {  // right only when the whole order is (grade's rule)
+      const right = chosen.join(" ") === c.answer.join(" ");
+      return { score: right ? 1 : 0, right };
+    }
+    return c.marks[c.labels.filter((label) => chosen.includes(label)).join("")];
+  }
+
+  function buildConcept(c) {
+    const cs = conceptState(c);
+    const section = el("section", { class: "concept", "data-concept": c.id });
+    const pick = c.kind === "order" ? "page.concept_pick_order" : c.several ? "page.concept_pick_several" : "page.concept_pick";
+    const group = el("div", { class: "options", role: "group", "aria-label": c.stem });
+    const message = el("div", { class: "message", "aria-live": "polite" });
+    const check = el("button", { type: "button", "data-action": "check", text: t("page.check") });
+    const restart = el("button", { type: "button", class: "secondary", "data-action": "restart", text: t("page.concept_restart") });
+    const buttons = c.labels.map((label, i) => el("button", { type: "button", class: "option", "data-option": label, "aria-pressed": "false", text: c.lines[i] }));
+    const show = () => {
+      const marked = cs.mark !== null;
+      buttons.forEach((button) => {
+        const label = button.getAttribute("data-option");
+        const chosen = cs.chosen.includes(label);
+        button.setAttribute("aria-pressed", chosen ? "true" : "false");
+        button.setAttribute("aria-disabled", marked || (c.kind === "order" && chosen) ? "true" : "false");
+        if (marked && chosen) button.setAttribute("data-verdict", c.answer.includes(label) && (c.kind !== "order" || cs.mark.right) ? "correct" : "wrong");
+        else button.removeAttribute("data-verdict");
+      });
+      check.hidden = marked || !c.several;
+      const lines = [];
+      if (c.kind === "order" && cs.chosen.length) lines.push(el("p", { "data-order": cs.chosen.join(" "), text: t("page.concept_order_so_far", { labels: cs.chosen.join(" ") }) }));
+      if (marked) {
+        const verdict = conceptVerdict(cs.mark);
+        section.setAttribute("data-verdict", verdict);
+        section.setAttribute("data-points", String(cs.mark.score));
+        lines.push(el("p", { class: "verdict", text: t("quiz.verdict", { verdict: t(`grading.verdict.${verdict}`), points: numbers.fmtGiven(cs.mark.score, SCORE_PLACES) }) }));
+        if (c.kind !== "order") {
+          for (const label of c.labels) {
+            if (cs.chosen.includes(label) && !c.answer.includes(label) && c.feedback[label]) {
+              lines.push(el("p", { class: "diagnosis", "data-feedback": label, text: `(${label}) ${c.feedback[label]}` }));
+            }
+          }
+        }
+        if (!cs.mark.right) lines.push(el("p", { "data-answer": conceptTyped(c, c.answer), text: t("page.concept_answer", { labels: conceptTyped(c, c.answer) }) }));
+        if (c.explanation) lines.push(el("p", { class: "explanation", text: t("page.concept_why", { text: c.explanation }) }));
+      } else {
+        section.removeAttribute("data-verdict");
+        section.removeAttribute("data-points");
+      }
+      message.replaceChildren(...lines);
+    };
+    const mark = () => {
+      cs.mark = conceptMark(c, cs.chosen);
+      show();
+      restart.focus();
+      updateScore();
+    };
+    buttons.forEach((button) => {
+      const label = button.getAttribute("data-option");
+      button.addEventListener("click", () => {
+        if (cs.mark !== null) return;
+        if (c.kind === "order") {
+          if (cs.chosen.includes(label)) return;
+          cs.chosen.push(label);
+          if (cs.chosen.length === c.labels.length) return mark();
+        } else if (c.several) {
+          cs.chosen = cs.chosen.includes(label) ? cs.chosen.filter((x) => x !== label) : [...cs.chosen, label];
+        } else {
+          cs.chosen = [label];
+          return mark();
+        }
+        show();
+      });
+      group.append(button);
+    });
+    check.addEventListener("click", () => {
+      if (!cs.chosen.length) {
+        message.replaceChildren(el("p", { class: "error", "data-error": "page.concept_none", text: t("page.concept_none") }));
+        return;
+      }
+      mark();
+    });
+    restart.addEventListener("click", () => {
+      delete state.concepts[c.id];
+      const fresh = buildConcept(c);
+      section.replaceWith(fresh);
+      const first = fresh.querySelector("button[data-option]");
+      if (first) first.focus();
+      updateScore();
+    });
+    section.append(el("h3", { text: c.stem }), el("p", { class: "pick", text: t(pick) }), group,
+      el("div", { class: "answer-line" }, check, restart), message);
+    show();
+    return section;
+  }
+
   // --- scores and the answer file ---------------------------------------------------------
 
   function totals() {
@@ -493,6 +601,17 @@
           }
         }
         exam += marking.markRow(solution, row, given, { mode: "exam" }).reduce((sum, item) => sum + item.points, 0);
+      }
+    }
+    for (const c of concepts()) {  // a concept item is marked the same in practice and in grade
+      max += 1;
+      const cs = state.concepts[c.id];
+      if (cs && cs.mark) {
+        practice += cs.mark.score;
+        exam += cs.mark.score;
+        checked += 1;
+      } else if (cs && cs.chosen.length) {
+        unchecked += 1;
       }
     }
     return { practice: numbers.pyRound(practice, 4), exam: numbers.pyRound(exam, 4), max, checked, unchecked };
@@ -541,6 +660,11 @@
       }
     }
     if (!any) out[out.length - 1] = "answers: {}";
+    const chosen = concepts().filter((c) => state.concepts[c.id] && state.concepts[c.id].mark);
+    if (chosen.length) {
+      out.push("concepts:", ...chosen.map((c) => `  ${q(c.id)}: ${q(conceptTyped(c, state.concepts[c.id].chosen))}`));
+      any = true;
+    }
     return [out.join("\n") + "\n", any];
   }
 
@@ -572,7 +696,7 @@
     link.remove();
     setTimeout(() => URL.revokeObjectURL(url), 60000);
     status.replaceChildren(el("p", { "data-saved": name, text: t("page.saved", { file: name }) }));
-    state.saved = JSON.stringify(state.rows, (k, v) => (k === "_solution" ? undefined : v));
+    state.saved = snapshot();
   }
 
   // --- the page ---------------------------------------------------------------------------
@@ -582,6 +706,7 @@
     main.replaceChildren();
     const contents = el("ol");
     problems().forEach((p, i) => contents.append(el("li", {}, el("a", { href: `#problem-${i + 1}`, text: p.heading }))));
+    if (concepts().length) contents.append(el("li", {}, el("a", { href: "#concepts", text: t("page.concepts") })));
     if (!hooks.exam) contents.append(el("li", {}, el("a", { href: "#save", text: t("page.save_title") })));
     contents.addEventListener("click", (event) => {  // scroll without changing the address (it holds the variant)
       const link = event.target.closest("a");
@@ -599,12 +724,20 @@
       section.append(givens, ...(hooks.exam ? [] : [buildWidget(p)]), buildPractice(p));
       main.append(section);
     }
+    if (concepts().length) {
+      const section = el("section", { class: "problem concepts", id: "concepts" }, el("h2", { text: t("page.concepts") }));
+      for (const c of concepts()) section.append(buildConcept(c));
+      main.append(section);
+    }
     updateScore();
   }
 
   function hasAnswers() {
-    return Object.values(state.rows).some((rs) => Object.keys(rs.items).length || Object.values(rs.typed).some((x) => x.trim()));
+    return Object.values(state.rows).some((rs) => Object.keys(rs.items).length || Object.values(rs.typed).some((x) => x.trim()))
+      || Object.values(state.concepts).some((cs) => cs.chosen.length);
   }
+
+  const snapshot = () => JSON.stringify([state.rows, state.concepts], (k, v) => (k === "_solution" ? undefined : v));
 
   function buildHeader() {
     const header = document.getElementById("controls");
@@ -619,6 +752,7 @@
         }
         state.variant = chosen;
         state.rows = {};
+        state.concepts = {};
         history.replaceState(null, "", "#variant=" + data.variants[chosen].variant);
         whenUnpacked(chosen, renderVariant);
       });
@@ -649,7 +783,7 @@
     const bytes = Uint8Array.from(atob(variant.packed), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
     return new Response(stream).text().then((text) => {
-      variant.problems = variant.problems || JSON.parse(text);
+      if (!variant.problems) Object.assign(variant, JSON.parse(text));  // its problems and concept items
       main.removeAttribute("aria-busy");
       if (state.variant === index) then();
     });
@@ -680,7 +814,7 @@
     });
     window.addEventListener("beforeunload", (event) => {
       if (hooks.live) return;  // the server has them
-      const now = JSON.stringify(state.rows, (k, v) => (k === "_solution" ? undefined : v));
+      const now = snapshot();
       if (hasAnswers() && now !== state.saved) {
         event.preventDefault();
         event.returnValue = "";

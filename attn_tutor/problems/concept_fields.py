@@ -1,0 +1,258 @@
+"""Reading a problem set's concept items (``concepts:`` beside ``problems:``), strictly.
+
+The YAML, one item per entry (see ``docs/reference.md``, "Concept items")::
+
+    concepts:
+      - id: why-scale                 # lowercase letters, digits and -, unique among the items
+        kind: choice                  # choice (the default) | computed | order
+        stem: "왜 스코어를 √d로 나누나요? (Why divide the scores by √d?)"
+        options:                      # 3 to 5, distinct; exactly one right unless several: true
+          - text: "…"
+            right: true
+          - text: "…"
+            feedback: "…"             # every wrong option says the misconception it reveals
+        several: false
+        explanation: "…"              # optional: shown with the answer
+      - id: eat-attends
+        kind: computed
+        problem: cat-fish             # a problem of this set, with one head
+        row: 먹었다                    # a query token (or its number, from 1) for most-attended,
+        ask: most-attended            #   least-attended and unscaled; none for the row asks
+      - id: steps
+        kind: order
+        steps: [a, b, c, d]           # 3 to 6 distinct steps, in the right order
+
+Every finding carries its ``file:line:column``, as the problems' do; a key of another kind
+of item, an unknown key (with a did-you-mean), a missing one, a second right option, a
+wrong option without feedback and a computed item naming a problem or row that does not
+exist are each reported, and reading goes on to the end. Whether a computed item's answer
+is a tie needs the numbers: :func:`attn_tutor.solve.concepts.tie_findings` (``validate``).
+"""
+
+from __future__ import annotations
+
+import re
+
+from attn_tutor.core.model import (
+    COMPUTED_ASKS,
+    CONCEPT_TEXT_MAX,
+    CONCEPTS_MAX,
+    OPTIONS_MAX,
+    OPTIONS_MIN,
+    ROW_ASKS,
+    STEPS_MAX,
+    STEPS_MIN,
+    Concept,
+    ConceptKind,
+    ConceptOption,
+    Problem,
+)
+from attn_tutor.core.text import did_you_mean
+from attn_tutor.core.yamlread import STR, Node, ScalarNode, is_plain
+from attn_tutor.problems.fields import Fields
+
+KINDS = tuple(ConceptKind)
+COMMON_KEYS = ("id", "kind", "stem", "explanation")
+KIND_KEYS = {
+    "choice": ("options", "several"),
+    "computed": ("problem", "row", "ask"),
+    "order": ("steps",),
+}
+CONCEPT_KEYS = COMMON_KEYS + tuple(key for keys in KIND_KEYS.values() for key in keys)
+OPTION_KEYS = ("text", "right", "feedback")
+
+_ID = re.compile(r"[a-z0-9][a-z0-9-]*")
+_TRUE, _FALSE = frozenset({"true", "True", "TRUE"}), frozenset({"false", "False", "FALSE"})
+
+
+class ConceptFields(Fields):
+    """The readers of ``concepts:``; the loader's reader builds on it."""
+
+    def _concepts(self, node: Node, problems: list[Problem | None]) -> tuple[Concept, ...]:
+        items = self._list(node, "concepts")
+        if items is None:
+            return ()
+        if len(items) > CONCEPTS_MAX:
+            self.add("problems.too_many_concepts", node, count=len(items), limit=CONCEPTS_MAX)
+            return ()
+        by_id = {p.id: p for p in problems if p is not None}
+        ids: dict[str, int] = {}
+        out = []
+        for i, item in enumerate(items):
+            concept = self._concept(item, f"concepts[{i}]", by_id, ids)
+            if concept is not None:
+                out.append(concept)
+        return tuple(out)
+
+    def _concept(self, node: Node, path: str, problems: dict[str, Problem], ids: dict[str, int]) -> Concept | None:
+        before = len(self.findings)
+        m = self._mapping(node, path, CONCEPT_KEYS, required=("id", "stem"))
+        if m is None:
+            return None
+
+        def value(key: str) -> Node | None:
+            return m[key][1] if key in m else None
+
+        concept_id = self._concept_id(value("id"), f"{path}.id", ids)
+        kind = self._kind(value("kind"), f"{path}.kind") if "kind" in m else "choice"
+        stem = self._text(value("stem"), f"{path}.stem", CONCEPT_TEXT_MAX)
+        explanation = self._text(value("explanation"), f"{path}.explanation", CONCEPT_TEXT_MAX) if "explanation" in m else None
+        if kind is None:
+            return None
+        for key in CONCEPT_KEYS:
+            if key in m and key not in COMMON_KEYS and key not in KIND_KEYS[kind]:
+                self.add("problems.concept_key_for_kind", m[key][0], path=f"{path}.{key}", field=key, kind=kind,
+                         allowed=", ".join(COMMON_KEYS + KIND_KEYS[kind]))  # fmt: skip
+        fields: dict = {}
+        if kind == "choice":
+            if "options" not in m:
+                self.add("problems.missing_key", node, path=path, field="options")
+            several = self._flag(value("several"), f"{path}.several") if "several" in m else False
+            options = self._choice_options(value("options"), f"{path}.options", bool(several)) if "options" in m else None
+            fields = dict(options=options or (), several=bool(several))
+        elif kind == "computed":
+            fields = self._computed(m, node, path, problems)
+        else:
+            if "steps" not in m:
+                self.add("problems.missing_key", node, path=path, field="steps")
+            fields = dict(steps=self._steps(value("steps"), f"{path}.steps") if "steps" in m else ())
+        if len(self.findings) > before:
+            return None
+        return Concept(
+            id=concept_id, kind=kind, stem=stem, explanation=explanation,  # type: ignore[arg-type]
+            line=node.start_mark.line + 1, **fields,
+        )  # fmt: skip
+
+    def _concept_id(self, node: Node | None, path: str, ids: dict[str, int]) -> str | None:
+        concept_id = self._text(node, path)
+        if concept_id is None:
+            return None
+        if not _ID.fullmatch(concept_id):
+            self.add("problems.concept_id", node, path=path, id=concept_id)
+        elif concept_id in ids:
+            self.add("problems.duplicate_concept_id", node, id=concept_id, first_line=ids[concept_id])
+        else:
+            ids[concept_id] = node.start_mark.line + 1  # type: ignore[union-attr]
+        return concept_id
+
+    def _word(self, node: Node | None, path: str, words: tuple[str, ...], key: str) -> str | None:
+        """One of ``words``; another is reported with a did-you-mean (``key``: the message's family)."""
+        word = self._text(node, path)
+        if word is None:
+            return None
+        if word in words:
+            return word
+        suggestion = did_you_mean(word, words)
+        if suggestion:
+            self.add(f"{key}_suggest", node, path=path, value=word, suggestion=suggestion)
+        else:
+            self.add(key, node, path=path, value=word, allowed=", ".join(words))
+        return None
+
+    def _kind(self, node: Node | None, path: str) -> str | None:
+        return self._word(node, path, KINDS, "problems.concept_kind")
+
+    def _flag(self, node: Node | None, path: str) -> bool | None:
+        scalar = self._scalar(node, path)
+        if scalar is None:
+            return None
+        if is_plain(scalar) and scalar.tag != STR:
+            if scalar.value in _TRUE:
+                return True
+            if scalar.value in _FALSE:
+                return False
+        self.add("problems.concept_flag", scalar, path=path, text=scalar.value)
+        return None
+
+    def _choice_options(self, node: Node | None, path: str, several: bool) -> tuple[ConceptOption, ...] | None:
+        items = self._list(node, path)
+        if items is None:
+            return None
+        if not OPTIONS_MIN <= len(items) <= OPTIONS_MAX:
+            self.add("problems.concept_option_count", node, path=path, count=len(items), least=OPTIONS_MIN, most=OPTIONS_MAX)
+        options: list[ConceptOption] = []
+        first: dict[str, int] = {}
+        ok = True
+        for i, item in enumerate(items, start=1):
+            item_path = f"{path}[{i - 1}]"
+            m = self._mapping(item, item_path, OPTION_KEYS, required=("text",))
+            if m is None:
+                ok = False
+                continue
+            text = self._text(m["text"][1], f"{item_path}.text", CONCEPT_TEXT_MAX) if "text" in m else None
+            right = self._flag(m["right"][1], f"{item_path}.right") if "right" in m else False
+            feedback = self._text(m["feedback"][1], f"{item_path}.feedback", CONCEPT_TEXT_MAX) if "feedback" in m else None
+            if text is None or right is None or ("feedback" in m and feedback is None):
+                ok = False
+                continue
+            if not right and feedback is None:
+                self.add("problems.concept_no_feedback", item, path=item_path, option=i)
+            folded = " ".join(text.split()).casefold()
+            if folded in first:
+                self.add("problems.concept_same_option", m["text"][1], path=path, first=first[folded], second=i)
+            else:
+                first[folded] = i
+            options.append(ConceptOption(text, right, feedback))
+        if ok:
+            rights = sum(option.right for option in options)
+            if several and rights == 0:
+                self.add("problems.concept_no_right", node, path=path)
+            elif not several and rights != 1:
+                self.add("problems.concept_one_right", node, path=path, count=rights)
+        return tuple(options) if ok else None
+
+    def _computed(self, m: dict, node: Node, path: str, problems: dict[str, Problem]) -> dict:
+        for key in ("problem", "ask"):
+            if key not in m:
+                self.add("problems.missing_key", node, path=path, field=key)
+        problem_id = self._text(m["problem"][1], f"{path}.problem") if "problem" in m else None
+        ask = self._word(m["ask"][1], f"{path}.ask", COMPUTED_ASKS, "problems.concept_ask") if "ask" in m else None
+        problem = None
+        if problem_id is not None:
+            problem = problems.get(problem_id)
+            if problem is None:
+                where = m["problem"][1]
+                suggestion = did_you_mean(problem_id, problems)
+                if suggestion:
+                    self.add("problems.concept_problem_suggest", where, path=f"{path}.problem", id=problem_id, suggestion=suggestion)
+                else:
+                    self.add("problems.concept_problem", where, path=f"{path}.problem", id=problem_id, ids=", ".join(problems) or "-")
+            elif len(problem.heads) != 1:
+                self.add("problems.concept_multi_head", m["problem"][1], path=f"{path}.problem", id=problem_id)
+        row = None
+        if ask is not None and ask in ROW_ASKS and "row" not in m:
+            self.add("problems.concept_needs_row", node, path=path, ask=ask)
+        elif ask is not None and ask not in ROW_ASKS and "row" in m:
+            self.add("problems.concept_no_row", m["row"][0], path=f"{path}.row", ask=ask)
+        elif "row" in m:
+            row = self._concept_row(m["row"][1], f"{path}.row", problem)
+        return dict(problem=problem_id, row=row, ask=ask)
+
+    def _concept_row(self, node: Node | None, path: str, problem: Problem | None) -> str | None:
+        """A query token of ``problem``, or its number counted from 1 (given as the token)."""
+        token = self._text(node, path)
+        if token is None or problem is None:
+            return token
+        if token in problem.tokens:
+            return token
+        if isinstance(node, ScalarNode) and is_plain(node) and token.isdigit() and 1 <= int(token) <= len(problem.tokens):
+            return problem.tokens[int(token) - 1]
+        suggestion = did_you_mean(token, problem.tokens)
+        if suggestion:
+            self.add("problems.unknown_row_suggest", node, path=path, token=token, suggestion=suggestion)
+        else:
+            self.add("problems.unknown_row", node, path=path, token=token, tokens=", ".join(problem.tokens))
+        return None
+
+    def _steps(self, node: Node | None, path: str) -> tuple[str, ...]:
+        items = self._text_list(node, path)
+        if items is None:
+            return ()
+        if not STEPS_MIN <= len(items) <= STEPS_MAX:
+            self.add("problems.concept_step_count", node, path=path, count=len(items), least=STEPS_MIN, most=STEPS_MAX)
+        seen: set[str] = set()
+        for step, item in items:
+            if step in seen:
+                self.add("problems.duplicate_entry", item, path=path, value=step)
+            seen.add(step)
+        return tuple(step for step, _ in items)

@@ -1,0 +1,243 @@
+"""Concept items as a student sees them: labelled options in printed order, and the answer.
+
+Public API::
+
+    show(concept, problem_set, *, seed=None) -> ShownConcept
+    show_all(problem_set, *, seed=None) -> list[ShownConcept]
+    tie_findings(problem_set) -> list[Finding]          # validate: computed items whose answer is a tie
+    concept_dict(shown) -> dict                         # solve --format json's "concepts" entries
+
+``ShownConcept(id, kind, stem, labels, options, answer, feedback, explanation, tied)``:
+``labels`` are ``A``, ``B``, … in printed order, ``options`` the texts in that order,
+``answer`` the right label (or labels, for ``several: true``; for an order item the labels
+in the right order), ``feedback`` each label's sentence (None for a right option without
+one), ``explanation`` the item's own text (for a computed item, followed by the worked
+numbers).
+
+Order of the options. ``seed=None`` keeps the file's order, and a computed item's options
+are the problem's key tokens (or query rows) in the problem's order; an order item's steps
+are always shown shuffled (with ``seed=None``, by a permutation fixed by the item's id).
+A seed (a variant's seed) shuffles with ``random.Random(f"{seed}:{id}")``, so the
+permutation is the same on every run and machine, differs between items, and the labels
+of a variant's answer file refer to that variant's shuffle. An order item's permutation is
+never the identity.
+
+Computed items are worked out from the problem's numbers (the variant's, when
+``problem_set`` is a variant's) by the numpy engine:
+
+* ``most-attended`` / ``least-attended``: the key with the largest / smallest weight in
+  ``row`` (among the keys the row may attend to; the options are those keys);
+* ``most-uniform-row``: the row whose largest weight is nearest 1/n (n: the keys it may
+  attend to); ``sharpest-row``: the row with the largest weight; the options are the rows
+  that may attend to two keys or more;
+* ``unscaled``: what ``row``'s weights become if the scores are not divided: ``sharper``
+  (its largest weight grows), ``flatter`` (it shrinks) or ``unchanged``.
+
+Two candidates equal when rounded to the problem's ``decimals`` are a tie: a student
+working to that precision cannot tell them apart. ``validate`` refuses a tie in the file
+(:func:`tie_findings`); a variant whose numbers tie gets ``tied=True`` and every tied
+option as the answer, any one of which scores full marks.
+"""
+
+from __future__ import annotations
+
+import random
+import zlib
+from typing import NamedTuple
+
+from attn_tutor.core.errors import Finding, Location
+from attn_tutor.core.i18n import t
+from attn_tutor.core.model import UNSCALED_ANSWERS, Concept, Problem, ProblemSet
+from attn_tutor.core.rounding import fmt, rounded
+from attn_tutor.solve import engine
+
+LABELS = "ABCDEFGHIJKL"  # a computed item has at most TOKENS_MAX options
+
+
+class ShownConcept(NamedTuple):
+    id: str
+    kind: str
+    stem: str
+    labels: tuple[str, ...]
+    options: tuple[str, ...]
+    answer: tuple[str, ...]
+    feedback: dict[str, str | None]
+    explanation: str | None
+    tied: bool = False  # a computed item whose numbers tie: every tied label is right
+    several: bool = False  # a choice item with several right options (the sheet says so)
+
+
+class _Worked(NamedTuple):
+    """A computed item worked out: options in the problem's order, the right ones, the numbers."""
+
+    options: tuple[str, ...]
+    right: tuple[int, ...]
+    numbers: tuple[str, ...]  # each option's deciding number, as shown in the explanation
+    tied: bool
+
+
+def _best(values: list[float], decimals: int, largest: bool) -> tuple[tuple[int, ...], bool]:
+    """The indices of the best value (all those equal to it at ``decimals``) and whether it is a tie."""
+    if not values:
+        return (), False
+    near = [rounded(v, decimals) for v in values]
+    top = max(near) if largest else min(near)
+    best = tuple(i for i, v in enumerate(near) if v == top)
+    return best, len(best) > 1
+
+
+def work(concept: Concept, problem: Problem) -> _Worked:
+    """A computed item's options and answer from ``problem``'s numbers (one head)."""
+    import numpy as np
+
+    solution = engine.solve(problem)
+    head = solution.head
+    decimals = problem.decimals
+    if concept.ask in ("most-attended", "least-attended"):
+        row = problem.row_index(concept.row)  # type: ignore[arg-type]
+        allowed = [j for j, ok in enumerate(head.mask[row]) if ok]
+        values = [float(head.weights[row, j]) for j in allowed]
+        best, tied = _best(values, decimals, concept.ask == "most-attended")
+        options = tuple(problem.keys[j] for j in allowed)
+        return _Worked(options, best, tuple(fmt(v, decimals) for v in values), tied)
+    if concept.ask in ("most-uniform-row", "sharpest-row"):
+        rows = [i for i in range(len(problem.tokens)) if int(head.mask[i].sum()) >= 2]
+        tops = [float(head.weights[i].max()) for i in rows]
+        if concept.ask == "sharpest-row":
+            values = tops
+            best, tied = _best(values, decimals, True)
+        else:
+            values = [top - 1.0 / int(head.mask[i].sum()) for top, i in zip(tops, rows)]
+            best, tied = _best(values, decimals, False)
+        options = tuple(problem.tokens[i] for i in rows)
+        return _Worked(options, best, tuple(fmt(v, decimals) for v in tops), tied)
+    # unscaled: the row's weights from the unscaled scores beside its weights
+    row = problem.row_index(concept.row)  # type: ignore[arg-type]
+    mask = head.mask[row]
+    unscaled = engine.softmax(np.where(mask, head.scores[row], 0.0), mask)
+    before, after = rounded(float(head.weights[row].max()), decimals), rounded(float(unscaled.max()), decimals)
+    answer = 0 if after > before else 1 if after < before else 2
+    options = tuple(f"{t(f'concepts.unscaled.{word}', 'ko')} ({t(f'concepts.unscaled.{word}', 'en')})" for word in UNSCALED_ANSWERS)
+    numbers = (fmt(float(head.weights[row].max()), decimals), fmt(float(unscaled.max()), decimals), "")
+    return _Worked(options, (answer,), numbers, False)
+
+
+def _worked_text(concept: Concept, problem: Problem, worked: _Worked) -> str:
+    """The worked numbers of a computed item, Korean and English in one (as the set's texts are)."""
+
+    def both(key: str, **args: object) -> str:
+        return f"{t(key, 'ko', **args)} ({t(key, 'en', **args)})"
+
+    if concept.ask == "unscaled":
+        return both("concepts.worked.unscaled", row=concept.row, before=worked.numbers[0], after=worked.numbers[1])
+    pairs = ", ".join(f"{option} {number}" for option, number in zip(worked.options, worked.numbers))
+    if concept.ask in ("most-attended", "least-attended"):
+        return both("concepts.worked.weights", row=concept.row, pairs=pairs)
+    return both("concepts.worked.rows", pairs=pairs)
+
+
+def _permutation(n: int, seed: int | None, concept: Concept) -> list[int]:
+    """The printed order of ``n`` options: the file's without a seed (but never for an order item)."""
+    order = list(range(n))
+    if seed is None and concept.kind != "order":
+        return order
+    rng = random.Random(f"{seed}:{concept.id}" if seed is not None else zlib.crc32(concept.id.encode()))
+    for _ in range(20):
+        rng.shuffle(order)
+        if concept.kind != "order" or order != sorted(order):
+            return order
+    return order[1:] + order[:1]  # pragma: no cover - twenty identities in a row
+
+
+def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None) -> ShownConcept:
+    """The item as printed: options labelled in (shuffled, with a seed) order, with its answer."""
+    explanation = concept.explanation
+    tied = False
+    if concept.kind == "order":
+        texts = concept.steps
+        feedback_of: tuple[str | None, ...] = (None,) * len(texts)
+        right: tuple[int, ...] = tuple(range(len(texts)))
+    elif concept.kind == "computed":
+        problem = problem_set.get(concept.problem)  # type: ignore[arg-type]
+        worked = work(concept, problem)
+        texts, right, tied = worked.options, worked.right, worked.tied
+        feedback_of = tuple(None if i in right else _computed_feedback(concept, worked, i) for i in range(len(texts)))
+        numbers = _worked_text(concept, problem, worked)
+        explanation = f"{explanation} {numbers}" if explanation else numbers
+    else:
+        texts = tuple(option.text for option in concept.options)
+        feedback_of = tuple(option.feedback for option in concept.options)
+        right = tuple(i for i, option in enumerate(concept.options) if option.right)
+    order = _permutation(len(texts), seed, concept)
+    labels = tuple(LABELS[: len(texts)])
+    label_of = {original: labels[place] for place, original in enumerate(order)}
+    if concept.kind == "order":
+        answer = tuple(label_of[i] for i in right)
+    else:
+        answer = tuple(sorted(label_of[i] for i in right))
+    return ShownConcept(
+        id=concept.id,
+        kind=concept.kind,
+        stem=concept.stem,
+        labels=labels,
+        options=tuple(texts[i] for i in order),
+        answer=answer,
+        feedback={labels[place]: feedback_of[original] for place, original in enumerate(order)},
+        explanation=explanation,
+        tied=tied,
+        several=concept.several,
+    )
+
+
+def _computed_feedback(concept: Concept, worked: _Worked, index: int) -> str:
+    """Why a wrong option of a computed item is wrong: its own number beside the right one's."""
+    right = worked.right[0]
+
+    def both(key: str, **args: object) -> str:
+        return f"{t(key, 'ko', **args)} ({t(key, 'en', **args)})"
+
+    if concept.ask == "unscaled":
+        return both("concepts.feedback.unscaled")
+    return both(
+        "concepts.feedback.computed",
+        chosen=worked.options[index], chosen_number=worked.numbers[index],
+        right=worked.options[right], right_number=worked.numbers[right],
+    )  # fmt: skip
+
+
+def show_all(problem_set: ProblemSet, *, seed: int | None = None) -> list[ShownConcept]:
+    return [show(concept, problem_set, seed=seed) for concept in problem_set.concepts]
+
+
+def tie_findings(problem_set: ProblemSet) -> list[Finding]:
+    """A finding for each computed item whose answer, from the file's own numbers, is a tie."""
+    findings = []
+    for index, concept in enumerate(problem_set.concepts):
+        if concept.kind != "computed":
+            continue
+        problem = problem_set.get(concept.problem)  # type: ignore[arg-type]
+        worked = work(concept, problem)
+        if worked.tied or len(worked.options) < 2:
+            tied = ", ".join(worked.options[i] for i in worked.right)
+            where = Location(problem_set.source, concept.line)
+            findings.append(Finding("problems.concept_tie", dict(path=f"concepts[{index}]", problem=problem.id, tied=tied, decimals=problem.decimals), where))
+    return findings
+
+
+def concept_dict(shown: ShownConcept) -> dict:
+    """One entry of ``solve --format json``'s ``"concepts"``."""
+    out = {
+        "id": shown.id,
+        "kind": shown.kind,
+        "stem": shown.stem,
+        "options": list(shown.options),
+        "labels": list(shown.labels),
+        "answer": list(shown.answer),
+        "explanation": shown.explanation,
+        "feedback": dict(shown.feedback),
+    }
+    if shown.several:
+        out["several"] = True
+    if shown.tied:
+        out["tied"] = True
+    return out
