@@ -265,8 +265,32 @@ def workspace(tmp_path: Path, monkeypatch) -> Path:
     return work
 
 
+def run_served(args: list[str], env: dict, where: str) -> None:
+    """A ``serve`` line shown: started as shown (on 127.0.0.1 and a free port), it must print its
+    student and teacher links and then stop cleanly on Ctrl-C."""
+    import os
+    import signal
+    import subprocess
+    import sys
+
+    run_env = {k: v for k, v in {**os.environ, "ATTN_TUTOR_LANG": "en", **env}.items() if v is not None}
+    server = subprocess.Popen(
+        [sys.executable, "-m", "attn_tutor", *args, "--host", "127.0.0.1", "--port", "0"],
+        stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env=run_env,
+    )  # fmt: skip
+    try:
+        first, second = server.stdout.readline(), server.stdout.readline()
+        assert first.startswith("student: http://") and second.startswith("teacher: http://"), f"{where}\n{first}{second}"
+    finally:
+        server.send_signal(signal.SIGINT)
+        _, stderr = server.communicate(timeout=30)
+    assert server.returncode == 0, f"{where}\nexit status {server.returncode}\n{stderr[-3000:]}"
+
+
 def run_shown(run_cli, doc: Path, step: Shown, work: Path):
     args, typed, env, target, status = parse_shown(step.text)
+    if args[:1] == ["serve"] and status == 0:  # a server runs until stopped: started, checked, stopped
+        return run_served(args, env, f"{doc.relative_to(ROOT)}:{step.line}: {step.text}")
     env = {"ATTN_TUTOR_LANG": None, **env}  # type: ignore[dict-item]
     result = run_cli(*args, input="q\n" if typed is None else typed, env=env)
     where = f"{doc.relative_to(ROOT)}:{step.line}: {step.text}"

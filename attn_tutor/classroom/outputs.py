@@ -29,7 +29,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from contextlib import AbstractContextManager, nullcontext
 from dataclasses import dataclass
 from decimal import Decimal
@@ -46,7 +46,7 @@ from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.core.writing import InputFiles, atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import Survey, csv_without_problem_set, survey
-from attn_tutor.gradebook.records import ANSWER_SUFFIXES, FileNote
+from attn_tutor.gradebook.records import ANSWER_SUFFIXES, Document, FileNote
 from attn_tutor.gradebook.rows import StudentRow
 from attn_tutor.gradebook.run import grade_class, usable_jobs
 from attn_tutor.gradebook.summary import summary_blocks
@@ -55,6 +55,7 @@ from attn_tutor.problems.load import packaged_path
 
 Say = Callable[[str], None]  # one sentence for standard error, as it is found
 Progress = Callable[[int], AbstractContextManager]  # files in all -> a bar whose value is called (done, total)
+ReadSession = Callable[[str], Iterable[Document]]  # a live session -> each student's answers as an answer file's text
 
 
 @dataclass(frozen=True)
@@ -63,6 +64,7 @@ class GradeOptions:
 
     paths: tuple[Path, ...]
     problems: str | None = None
+    sessions: tuple[str, ...] = ()  # live sessions (a .sqlite file, a postgresql:// URL), read by grade_run's read_session
     csv: Path | None = None
     json: Path | None = None
     follow_through: str = "full"
@@ -99,7 +101,8 @@ class GradeOptions:
         """Every file the run reads that exists: the answers, the problem set (a packaged one's file
         too), the roster, the --match file (a directory among them is refused as read, not graded)."""
         problems = [] if self.problems is None else [Path(self.problems), packaged_path(self.problems)]
-        named = [*self.paths, *(path for path in problems if path.exists())]
+        sessions = [Path(target) for target in self.sessions if Path(target).is_file()]
+        named = [*self.paths, *sessions, *(path for path in problems if path.exists())]
         return named + [path for path in (self.roster, self.match) if path is not None and path.exists() and not path.is_dir()]
 
 
@@ -350,7 +353,7 @@ class GradeOutputs:
         sheets. (lines saying where each went, notes for the summary)."""
         options, lang = self.options, self.options.lang
         errors, notes = ([], []) if self.roster is None else self.roster.match()
-        inputs = InputFiles(itertools.chain(options.inputs(), self.set_files, (path for path, _from_dir in self.answer_files)))  # one path at a time
+        inputs = InputFiles(itertools.chain(options.inputs(), self.set_files, (path for path, _from_dir in self.answer_files if type(path) is not Document)))  # one path at a time
         for _name, path in options.named_outputs():  # an answer file found in a folder, by another name (a hard link)
             if inputs.holds(path):
                 raise UsageError("files.is_input", path=str(path))
@@ -397,13 +400,18 @@ class GradeOutputs:
             self.sheets.close()
 
 
-def answer_files(options: GradeOptions) -> Survey:
+def answer_files(options: GradeOptions, read_session: ReadSession | None = None) -> Survey:
     """The answer files under the paths, none of the outputs or the other inputs among them (those and
-    every other file of a folder that is not marked: named, with why); a CSV without a problem_set
+    every other file of a folder that is not marked: named, with why), then each live session's
+    students as :class:`Document` s (``read_session``); a CSV without a problem_set
     column needs ``--problems`` (forms know nothing of problem sets: the teacher says which)."""
     excluded = [*options.named_outputs(), *options.other_inputs()]
     found = survey(options.paths, exclude=excluded)
     files = found.files
+    if options.sessions and read_session is not None:
+        documents = [(document, False) for target in options.sessions for document in read_session(target)]
+        files = [*files, *documents]
+        found = Survey(files, found.left_out)
     if not files:  # and what was there instead, each with why
         notes = [Finding(note.key, {"path": note.file, **note.args}) for note in found.left_out]
         raise AttnTutorError.many([Finding("grade.no_files"), *notes])
@@ -414,16 +422,20 @@ def answer_files(options: GradeOptions) -> Survey:
     return found
 
 
-def grade_run(options: GradeOptions, say: Say, progress: Progress | None = None, note: Say | None = None) -> Outcome:
+def grade_run(
+    options: GradeOptions, say: Say, progress: Progress | None = None, note: Say | None = None, read_session: ReadSession | None = None
+) -> Outcome:
     """The whole of ``grade``: check, mark every file once (``options.jobs`` workers), write, sum up.
     ``say``: each problem's sentence as it is found; ``progress(total)``: the progress bar;
-    ``note``: a sentence that is not a problem (more ``--jobs`` than usable CPUs), said once."""
+    ``note``: a sentence that is not a problem (more ``--jobs`` than usable CPUs), said once;
+    ``read_session``: each of ``options.sessions`` as its students' answer documents (from the
+    command line, whose layer knows live sessions: each is marked here as its answer files would be)."""
     for path in options.paths:
         if not path.exists():
             raise AttnTutorError("grade.no_such_path", path=str(path))
     outputs = GradeOutputs.check(options, say)
     try:
-        found = answer_files(options)
+        found = answer_files(options, read_session)
         files = outputs.answer_files = found.files
         for left in found.left_out:
             outputs.leave_out(left)

@@ -12,6 +12,7 @@ from attn_tutor.classroom.outputs import GradeOptions, Outcome, grade_run
 from attn_tutor.cli.options import FollowThroughOption, LangOption, guarded
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.core.model import FollowThrough
+from attn_tutor.live.store import is_session_target, session_documents
 from attn_tutor.render import terminal
 
 
@@ -52,7 +53,7 @@ def _say_summary(outcome: Outcome, language: str) -> None:
 
 @guarded
 def grade(
-    paths: Annotated[list[Path], typer.Argument(help="help.grade.paths")],
+    paths: Annotated[list[str], typer.Argument(help="help.grade.paths")],
     problems: Annotated[Optional[str], typer.Option("--problems", help="help.grade.problems")] = None,
     csv_out: Annotated[Optional[Path], typer.Option("--csv", help="help.grade.csv")] = None,
     json_out: Annotated[Optional[Path], typer.Option("--json", help="help.grade.json")] = None,
@@ -81,8 +82,9 @@ def grade(
     """
 
     language = resolve_lang(lang)
+    sessions = tuple(path for path in paths if is_session_target(path))  # live sessions: read by session_documents
     options = GradeOptions(
-        tuple(paths), problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, match=match,
+        tuple(Path(path) for path in paths if not is_session_target(path)), sessions=sessions, problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, match=match,
         layout=csv_layout.value, assignment=assignment, out_of=out_of, feedback=feedback,
         feedback_format=feedback_format.value, class_report=class_report, jobs=jobs, name_column=name_column,
         variant_column=variant_column, force=force, lang=language,
@@ -92,6 +94,7 @@ def grade(
         say=lambda message: terminal.error(t("cli.error", language, message=message)),
         progress=lambda total: terminal.progress(total, t("grade.progress", language)),
         note=lambda message: terminal.plain(message, stderr=True),
+        read_session=session_documents,
     )
     _say_summary(outcome, language)
     if outcome.status:

@@ -83,12 +83,15 @@ def serve(
         secret = secrets.token_urlsafe(24)
         student_url = f"http://{_url_host(address)}:{bound}/"
         teacher_url = f"http://{_url_host(address)}:{bound}/teacher?key={secret}"
-        _announce(student_url, teacher_url, note, db if defaulted else None, language)
-        if workers > 1:
-            _serve_workers(listener, db, file, language, secret, student_url, workers)
-        else:
-            app = make_app(store, problem_set, lang=language, secret=secret, student_url=student_url, set_name=set_name(problem_set, file))
-            _serve_one(app, listener)
+        app = make_app(store, problem_set, lang=language, secret=secret, student_url=student_url, set_name=set_name(problem_set, file))
+        try:
+            _announce(student_url, teacher_url, note, db if defaulted else None, language)
+            if workers > 1:
+                _serve_workers(listener, db, file, language, secret, student_url, workers)
+            else:
+                _serve_one(app, listener)
+        except KeyboardInterrupt:  # Ctrl-C or SIGTERM before uvicorn took them over: as clean a stop
+            pass
     finally:
         listener.close()
         store.close()

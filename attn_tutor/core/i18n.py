@@ -305,8 +305,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "help.quiz.student": ("The student's name, for the report.", "보고서에 적을 학생 이름."),
     "help.quiz.force": ("Overwrite the --report file if it exists.", "--report 파일이 있으면 덮어씁니다."),
     "help.grade.paths": (
-        "Answer files (.yaml, .yml, .csv), or directories searched for them.",
-        "답안 파일(.yaml, .yml, .csv) 또는 그 파일을 찾을 디렉터리.",
+        "Answer files (.yaml, .yml, .csv), directories searched for them, or a live session (a .sqlite file serve made, a postgresql:// URL).",
+        "답안 파일(.yaml, .yml, .csv), 그 파일을 찾을 디렉터리, 또는 라이브 세션(serve가 만든 .sqlite 파일, postgresql:// URL).",
     ),
     "help.grade.problems": (
         "Problem set for every answer (a file or a packaged name); overrides the files'.",
@@ -1982,8 +1982,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "여기에는 세션이 없습니다. attn-tutor serve로 세션을 시작하거나 경로를 확인하세요",
     ),
     "live.store.not_session": (
-        "this is not an attn-tutor session database; give a session file serve made, or a new file name",
-        "attn-tutor 세션 데이터베이스가 아닙니다. serve가 만든 세션 파일이나 새 파일 이름을 주세요",
+        "this is not an attn-tutor session database (serve makes those; give serve a new file name to start one)",
+        "attn-tutor 세션 데이터베이스가 아닙니다 (세션은 serve가 만듭니다. 새로 시작하려면 serve에 새 파일 이름을 주세요)",
     ),
     "live.store.other_set": (
         "this session was made for another problem set ({title}); serve that set, or give a new file with --db",
@@ -2018,6 +2018,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "세션 데이터베이스가 있는 디스크가 가득 찼습니다. 답은 저장되지 않았습니다. 공간을 비우세요 (학생 페이지가 답을 보관했다가 다시 보냅니다)",
     ),
     "live.store.closed": ("the session database is closed", "세션 데이터베이스가 닫혔습니다"),
+    "live.store.refused": ("the session database refused this: {reason}", "세션 데이터베이스가 이 작업을 거부했습니다: {reason}"),
     "live.store.bad_url": (
         "not a PostgreSQL URL libpq can read ({reason}); write postgresql://USER@HOST/DATABASE",
         "libpq가 읽을 수 있는 PostgreSQL URL이 아닙니다 ({reason}). postgresql://USER@HOST/DATABASE 꼴로 쓰세요",
@@ -2339,10 +2340,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live.roster_answered": ("Stages answered", "답한 단계"),
     "live.roster_score": ("Score", "점수"),
     "live.distribution_title": ("Scores", "점수 분포"),
-    "live.distribution_row": (
-        "{score} of {max} points (or a part more): {count} student(s)",
-        "{max}점 중 {score}점(이상, 다음 점수 미만): {count}명",
-    ),
+    "live.distribution_row": ("{low}–{high} points: {count} student(s)", "{low}–{high}점: {count}명"),
     "live.controls_title": ("Controls", "진행"),
     "live.mode.practice": ("Mode: practice (marks shown at once)", "모드: 연습 (채점 결과 바로 보임)"),
     "live.mode.exam": ("Mode: exam (marks shown when a problem closes)", "모드: 시험 (문제를 마감하면 채점 결과 보임)"),

@@ -19,7 +19,7 @@ from attn_tutor.core.reading import InputRefused, open_text, read_regular
 from attn_tutor.gradebook.answer_csv import read_csv_stream
 from attn_tutor.gradebook.answer_yaml import read_yaml_text
 from attn_tutor.gradebook.cells import CellReader
-from attn_tutor.gradebook.records import ANSWER_SUFFIXES, FileNote, Submission
+from attn_tutor.gradebook.records import ANSWER_SUFFIXES, Document, FileNote, Submission
 from attn_tutor.gradebook.writing import is_gradebook_header
 from attn_tutor.problems.load import load_text
 
@@ -91,7 +91,7 @@ def looks_like_gradebook(first_line: str) -> bool:
 
 
 def read_answer_file(
-    path: str | Path, *, skip_foreign: bool = False, cells: CellReader | None = None, name_column: str | None = None,
+    path: str | Path | Document, *, skip_foreign: bool = False, cells: CellReader | None = None, name_column: str | None = None,
     variant_column: str | None = None,
 ) -> list[Submission | FileNote]:
     """Every student in one answer file (YAML: one; CSV: one per row), and what is said of the file
@@ -102,6 +102,8 @@ def read_answer_file(
     saying what it is.
     """
 
+    if type(path) is Document:  # a live session's student: the text of an answer file, from no file
+        return [read_yaml_text(path.text, path.file, base=path.base, default_student=path.student, cells=cells)]
     path = Path(path)
     file = str(path)
     stem = path.stem
@@ -144,7 +146,7 @@ def csv_without_problem_set(files) -> str | None:
 
 
     for path, from_dir in files:
-        if Path(path).suffix.lower() != ".csv":
+        if type(path) is Document or Path(path).suffix.lower() != ".csv":
             continue
         try:
             with open_text(path, CSV_BYTES_MAX) as stream:

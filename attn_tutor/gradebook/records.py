@@ -38,6 +38,18 @@ class Answer(NamedTuple):
     where: Location
 
 
+class Document(NamedTuple):
+    """An answer file's text that is no file on disk: one student of a live session (``grade
+    SESSION.sqlite``), read and marked exactly as the same text in a YAML answer file would be.
+    ``file`` names it in the outputs (the session and the student), ``student`` is the name it
+    stands for when the text names none, ``base`` where a relative problem-set path starts."""
+
+    file: str
+    text: str
+    student: str = ""
+    base: str = "."
+
+
 class FileNote(NamedTuple):
     """Something said of a file as a whole, not of a student in it, and not a problem: why a file
     under a graded folder is not marked (a problem set, a gradebook, a hidden file, a file of another

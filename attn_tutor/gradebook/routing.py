@@ -21,6 +21,7 @@ from pathlib import Path
 
 from attn_tutor.core.model import ANSWER_FILE_BYTES_MAX, CSV_BYTES_MAX
 from attn_tutor.core.reading import InputRefused, open_regular
+from attn_tutor.gradebook.records import Document
 
 PEEK_BYTES = 4096  # how much of a file's start is searched for its variant
 FILE_COST = 1024  # what a file costs a worker beyond its bytes (opening, a row to build)
@@ -32,7 +33,7 @@ _SET = re.compile(rb"problem_set[ \t]*:[ \t]*([^\r\n]*?)[ \t]*\r?$", re.M)
 Key = tuple[bytes, bytes]  # (the problem_set line's value, the variant), as written
 
 
-def peek(path: str | os.PathLike) -> tuple[Key | None, int]:
+def peek(path: str | os.PathLike | Document) -> tuple[Key | None, int]:
     """A YAML answer file's routing hint (its problem set and variant, as written) and its size.
 
     No hint for a CSV file, a file without a top-level ``variant:`` in its first
@@ -40,6 +41,8 @@ def peek(path: str | os.PathLike) -> tuple[Key | None, int]:
     (size 0): the worker that reads it in full says what is wrong with it.
     """
 
+    if type(path) is Document:  # a live session's student: no file to peek at, and no variant
+        return None, len(path.text)
     name = os.fspath(path)  # a string: a Path would be parsed again for each use
     is_csv = name[-4:].lower() == ".csv"
     try:

@@ -46,7 +46,7 @@ from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.cells import CellReader
 from attn_tutor.gradebook.grader import Grader
-from attn_tutor.gradebook.records import FileNote, StudentResult
+from attn_tutor.gradebook.records import Document, FileNote, StudentResult
 from attn_tutor.gradebook.routing import Router
 from attn_tutor.gradebook.rows import StudentRow, student_row
 
@@ -140,9 +140,12 @@ class _Worker:
 
 def failed_file(path: Path, reason: str) -> StudentResult:
     """The student of a file that could not be graded at all, listed with why."""
-    file = str(path)
+    if type(path) is Document:
+        file, student = path.file, path.student
+    else:
+        file, student = str(path), Path(path).stem
     finding = Finding("grade.internal_error", {"reason": reason}, Location(file))
-    return StudentResult(Path(path).stem, file, None, None, None, None, [finding])
+    return StudentResult(student, file, None, None, None, None, [finding])
 
 
 _WORKER: _Worker | None = None  # a worker process's own, set by the pool's initializer (never in the parent)

@@ -59,9 +59,10 @@ STUDENT_COOKIE = "attn_student"
 TEACHER_COOKIE = "attn_teacher"
 CSRF_COOKIE = "attn_csrf"
 EVENTS_WAIT = 2.0  # seconds the event stream waits for a change before a keep-alive line
+DISTRIBUTION_BINS = 10  # the scores in about ten ranges of whole points
 EVENTS_GAP = 0.2  # at most five maps a second, however fast answers come
 HEADERS = {
-    "Content-Security-Policy": SERVED_CSP,
+    "Content-Security-Policy": SERVED_CSP + "; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
     "Referrer-Policy": "no-referrer",
     "X-Frame-Options": "DENY",
@@ -200,9 +201,10 @@ class LiveApp:
         roll = self.store.students()
         roster = self.store.roster()
         top = len(self.items)
-        bins = [0] * (top + 1)
+        width = max(1, math.ceil(top / DISTRIBUTION_BINS))
+        bins = [0] * (top // width + 1)
         for score in roll.scores.values():
-            bins[min(top, max(0, math.floor(score + 1e-9)))] += 1
+            bins[min(len(bins) - 1, max(0, math.floor(score + 1e-9)) // width)] += 1
         students = [
             {"name": student.name, "answered": answered, "score": score, "score_text": fmt_given(score, 2)}
             for student, answered, score in roster
@@ -215,7 +217,7 @@ class LiveApp:
             "items": self.items,
             "map": self.store.counts(),
             "max": top,
-            "distribution": [{"score": k, "count": n} for k, n in enumerate(bins)],
+            "distribution": [{"low": k * width, "high": min(top, (k + 1) * width), "count": n} for k, n in enumerate(bins)],
             "students": students,
             "seq": self.store.changes(),
         }
@@ -314,6 +316,11 @@ async def asset(request: Request) -> Response:
         return live.error(404, "live.error.not_found", path=request.url.path[:100])
     text, media = found
     return Response(text, media_type=media, headers={**HEADERS, "Cache-Control": "no-cache"})
+
+
+async def no_icon(request: Request) -> Response:
+    """No icon (a browser asks for one): nothing, rather than a 404 in its console."""
+    return Response(status_code=204, headers=HEADERS)
 
 
 async def join(request: Request) -> Response:
@@ -478,6 +485,7 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
     routes = [
         Route("/", student_page, methods=["GET"]),
         Route("/assets/{name}", asset, methods=["GET"]),
+        Route("/favicon.ico", no_icon, methods=["GET"]),
         Route("/api/join", join, methods=["POST"]),
         Route("/api/state", state, methods=["GET"]),
         Route("/api/answer", answer, methods=["POST"]),

@@ -164,8 +164,8 @@ def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, lang: s
         f'<h2 id="distribution-title">{escape(t("live.distribution_title", lang))}</h2>\n<ul data-distribution aria-live="polite">\n'
     )
     for bin_ in snapshot["distribution"]:
-        label = t("live.distribution_row", lang, score=bin_["score"], max=snapshot["max"], count=bin_["count"])
-        out.append(f'<li data-distribution-bin="{bin_["score"]}">{escape(label)}</li>\n')
+        label = t("live.distribution_row", lang, low=bin_["low"], high=bin_["high"], count=bin_["count"])
+        out.append(f'<li data-distribution-bin="{bin_["low"]}">{escape(label)}</li>\n')
     out.append("</ul>\n</section>\n")
     # names: on this page only
     out.append('<section class="roster" aria-labelledby="roster-title">\n')

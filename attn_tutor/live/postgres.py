@@ -91,14 +91,10 @@ class PostgresStore(Store):
                     raise
             else:
                 conn = self._pool.get()
-        broken = False
         try:
             yield conn
-        except self._psycopg.Error:
-            broken = conn.closed or conn.broken
-            raise
         finally:
-            if broken:
+            if conn.closed or conn.broken:  # the server went away: a fresh connection next time
                 with contextlib.suppress(Exception):
                     conn.close()
                 with self._made_lock:
@@ -116,12 +112,20 @@ class PostgresStore(Store):
                 raise self._error("live.store.full") from None
             except self._psycopg.OperationalError as error:
                 raise self._error("live.store.unreachable", reason=_first_line(error)) from None
-            except self._psycopg.Error as error:
+            except self._psycopg.errors.DataCorrupted as error:
                 raise self._error("live.store.corrupt", reason=_first_line(error)) from None
+            except self._psycopg.Error as error:  # refused: no right to the schema, a constraint, ...
+                raise self._error("live.store.refused", reason=_first_line(error)) from None
 
     def _has_tables(self, cur) -> bool:
-        found = cur.execute("SELECT to_regclass('live_meta') IS NOT NULL").fetchone()[0]
-        return bool(found)
+        """Whether the session's tables are in the URL's schema; a schema holding other tables
+        but no session is another program's, and is left alone."""
+        names = [row[0] for row in cur.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").fetchall()]
+        if "live_meta" in names:
+            return True
+        if names:
+            raise self._error("live.store.not_session")
+        return False
 
     def _create_tables(self, cur) -> None:
         for statement in _PG_TABLES.split(";"):

@@ -241,9 +241,15 @@ class Store:
             token = secrets.token_urlsafe(32)
             now = datetime.now(UTC).isoformat(timespec="seconds")
             row = cur.execute(
-                self._q("INSERT INTO live_students (name, token, device, joined) VALUES (?, ?, ?, ?) RETURNING id"),
+                self._q(
+                    "INSERT INTO live_students (name, token, device, joined) VALUES (?, ?, ?, ?)"
+                    " ON CONFLICT (device) DO NOTHING RETURNING id"
+                ),
                 (name, token, device, now),
             ).fetchone()
+            if row is None:  # the same device joined in another worker meanwhile: that student
+                row = cur.execute(self._q("SELECT id, name, token FROM live_students WHERE device = ?"), (device,)).fetchone()
+                return Student(*row)
             seq = self._bump(cur)
         self._changed_to(seq)
         return Student(row[0], name, token)

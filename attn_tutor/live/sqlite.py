@@ -114,7 +114,7 @@ class SqliteStore(Store):
             return self._error("live.store.corrupt", reason=str(error))
         if code in (_CANTOPEN, _READONLY, _IOERR):
             return self._error("live.store.unreadable", reason=str(error))
-        return self._error("live.store.corrupt", reason=str(error))
+        return self._error("live.store.refused", reason=str(error))
 
     @contextlib.contextmanager
     def _transaction(self):

@@ -31,10 +31,13 @@ written by a newer attn-tutor. Never a traceback, never a silent fresh start.
 
 from __future__ import annotations
 
+import json
 import os
 from pathlib import Path
 
+from attn_tutor.core.errors import AttnTutorError, Location
 from attn_tutor.core.model import ProblemSet
+from attn_tutor.gradebook.records import Document
 from attn_tutor.live.postgres import PostgresStore
 from attn_tutor.live.session import (
     MODES,
@@ -52,30 +55,17 @@ from attn_tutor.live.session import (
     set_reference,
 )
 from attn_tutor.live.sqlite import SqliteStore
+from attn_tutor.problems.load import load_problem_set
 
 __all__ = [
     "MODES", "SCHEMA", "Latest", "LiveError", "Mark", "PostgresStore", "ProblemState", "Roll", "Saved", "Session", "SqliteStore",
-    "Store", "Student", "fingerprint", "is_postgres", "looks_like_session", "open_store", "set_reference",
+    "Store", "Student", "fingerprint", "is_postgres", "open_store", "set_reference",
+    "is_session_target", "session_documents", "answer_file_text",
 ]
 
 
 def is_postgres(target: str) -> bool:
     return target.startswith(("postgresql://", "postgres://"))
-
-
-def looks_like_session(target: str | os.PathLike) -> bool:
-    """Whether ``grade`` takes ``target`` for a session: a PostgreSQL URL, or a regular file ending
-    ``.sqlite`` (or ``.db``) that starts as a SQLite database does."""
-    text = os.fspath(target)
-    if is_postgres(text):
-        return True
-    if not text.lower().endswith((".sqlite", ".sqlite3", ".db")):
-        return False
-    try:
-        with open(text, "rb") as stream:
-            return stream.read(16) == b"SQLite format 3\x00"
-    except OSError:
-        return False
 
 
 def open_store(target: str | os.PathLike, problem_set: ProblemSet | None, *, create: bool, readonly: bool = False) -> Store:
@@ -97,3 +87,46 @@ def open_store(target: str | os.PathLike, problem_set: ProblemSet | None, *, cre
         store.close()
         raise
     return store
+
+
+def is_session_target(target: str) -> bool:
+    """Whether ``grade`` reads ``target`` as a live session: a ``postgresql://`` URL, or a path ending
+    ``.sqlite`` or ``.sqlite3`` (whatever is in it: a file there that is no session is said to be none)."""
+    return is_postgres(target) or target.lower().endswith((".sqlite", ".sqlite3"))
+
+
+def session_documents(target: str) -> list[Document]:
+    """Each student who answered in the session at ``target``, in order of joining, as the text of the
+    answer file holding the answers they typed last (see :meth:`Store.answer_files`): ``grade`` marks
+    them as it marks that file. Read-only (a session still being served may be graded). The set the
+    session names must still be the set it was made for (its fingerprint), or it is said."""
+    with open_store(target, None, create=False, readonly=True) as store:
+        session = store.session()
+        try:
+            current = load_problem_set(session.set_ref)
+        except AttnTutorError:  # gone or broken: the grader says so of each student (or --problems stands in)
+            current = None
+        if current is not None and fingerprint(current) != session.fingerprint:
+            raise LiveError("live.store.changed_set", Location(store.where), set=session.set_ref)
+        where = store.where
+        return [
+            Document(f"{where}#{number}", answer_file_text(answers), name)
+            for number, (name, answers) in enumerate(store.answer_files(), start=1)
+        ]
+
+
+def answer_file_text(answers: dict) -> str:
+    """An answer file's YAML for ``answers`` (:meth:`Store.answer_files`' shape): every name and text a
+    double-quoted scalar, so whatever a student typed is read back as that string."""
+    lines = [f"student: {_quoted(answers['student'])}", f"problem_set: {_quoted(answers['problem_set'])}", "answers:"]
+    for problem, rows in answers["answers"].items():
+        lines.append(f"  {_quoted(problem)}:")
+        for row, stages in rows.items():
+            lines.append(f"    {_quoted(row)}:")
+            lines.extend(f"      {_quoted(stage)}: {_quoted(text)}" for stage, text in stages.items())
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar: JSON's escapes are YAML's (every control character escaped)."""
+    return json.dumps(text, ensure_ascii=False)

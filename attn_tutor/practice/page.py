@@ -56,8 +56,8 @@ class Served(NamedTuple):
 
 SERVED_CSP = (
     "default-src 'none'; script-src 'self'; style-src 'self'; img-src 'self'; connect-src 'self'; "
-    "font-src 'none'; form-action 'self'; base-uri 'none'; frame-ancestors 'none'"
-)
+    "font-src 'none'; form-action 'self'; base-uri 'none'"
+)  # the server sends it as a header too, with frame-ancestors 'none' (a <meta> policy cannot say that)
 
 
 json_for_script = _json_for_script  # the live pages' JSON blocks too

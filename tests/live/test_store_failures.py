@@ -67,10 +67,18 @@ def test_another_programs_database_is_not_a_session_and_is_not_written(tmp_path)
     with sqlite3.connect(where) as conn:
         conn.execute("CREATE TABLE grades (name TEXT)")
     before = where.read_bytes()
-    assert refused(where).endswith("this is not an attn-tutor session database; give a session file serve made, or a new file name")
+    assert refused(where).endswith("this is not an attn-tutor session database (serve makes those; give serve a new file name to start one)")
     with sqlite3.connect(where) as conn:
         assert [r[0] for r in conn.execute("SELECT name FROM sqlite_master")] == ["grades"]
     assert where.read_bytes()[:100] == before[:100]
+
+
+def test_a_database_holding_another_programs_tables_is_not_made_a_session(live_store_url):
+    raw(live_store_url, "CREATE TABLE grades (name TEXT)")
+    assert refused(live_store_url).endswith("this is not an attn-tutor session database (serve makes those; give serve a new file name to start one)")
+    raw(live_store_url, "SELECT name FROM grades")  # still there, and nothing of ours beside it
+    with pytest.raises(Exception):  # noqa: B017 - sqlite3's or psycopg's own error
+        raw(live_store_url, "SELECT 1 FROM live_meta")
 
 
 def test_a_damaged_session_file_is_said_to_be_damaged(tmp_path):
@@ -85,12 +93,26 @@ def test_a_damaged_session_file_is_said_to_be_damaged(tmp_path):
     assert "the session database is damaged" in message and "keep the file for its answers" in message
 
 
-def test_a_session_from_a_newer_attn_tutor_is_refused_with_both_versions(tmp_path):
-    where = tmp_path / "s.sqlite"
-    made(where)
-    with sqlite3.connect(where) as conn:
-        conn.execute("UPDATE live_meta SET value = ? WHERE key = 'schema'", (str(SCHEMA + 1),))
-    message = refused(where)
+def raw(target: str, sql: str) -> None:
+    """``sql`` run on the session's database by another program (sqlite3, or psycopg in its schema)."""
+    if target.startswith("postgresql"):
+        import psycopg
+
+        with psycopg.connect(target, autocommit=True) as conn:
+            conn.execute(sql)
+    else:
+        conn = sqlite3.connect(target)
+        try:
+            with conn:
+                conn.execute(sql)
+        finally:
+            conn.close()
+
+
+def test_a_session_from_a_newer_attn_tutor_is_refused_with_both_versions(live_store_url):
+    made(live_store_url)
+    raw(live_store_url, f"UPDATE live_meta SET value = '{SCHEMA + 1}' WHERE key = 'schema'")
+    message = refused(live_store_url)
     assert message.endswith(f"written by a newer attn-tutor (session format {SCHEMA + 1}, this one reads up to {SCHEMA}); upgrade attn-tutor")
 
 

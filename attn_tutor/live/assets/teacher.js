@@ -60,8 +60,8 @@
       }
     }
     const bins = document.querySelector("[data-distribution]");
-    bins.replaceChildren(...map.distribution.map((bin) => el("li", { "data-distribution-bin": String(bin.score) },
-      el("span", { text: t("live.distribution_row", { score: bin.score, max: map.max, count: bin.count }) }), " ",
+    bins.replaceChildren(...map.distribution.map((bin) => el("li", { "data-distribution-bin": String(bin.low) },
+      el("span", { text: t("live.distribution_row", { low: bin.low, high: bin.high, count: bin.count }) }), " ",
       el("meter", { min: "0", max: String(Math.max(map.answered, 1)), value: String(bin.count), "aria-hidden": "true" }))));
     const roster = document.querySelector("[data-roster] tbody");
     roster.replaceChildren(...map.students.map((s) => el("tr", { "data-student": true },
