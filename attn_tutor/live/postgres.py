@@ -7,10 +7,35 @@ import contextlib
 import queue
 import threading
 import time
+from datetime import UTC, datetime
 
-from attn_tutor.live.session import LiveError, ProblemSet, Session, Store
+from attn_tutor.live.session import LiveError, Mark, ProblemSet, Saved, Session, Store
 
-PG_CONNECTIONS = 4  # connections a PostgreSQL store keeps for the app's threads
+PG_CONNECTIONS = 8  # connections a PostgreSQL store keeps for the app's threads (commits wait on the disk together)
+
+ANNOUNCE_EVERY = 0.05  # seconds: the answers saved meanwhile are announced to other workers in one NOTIFY
+
+# One answer in one statement (a transaction of its own, one round trip, one wait for the disk): the
+# attempt kept unless this client id was saved before, then the latest for its item, the change
+# number raised; no row back means a resend (nothing was changed). Announcing it is left to the
+# announcer thread: a transaction that NOTIFYs holds PostgreSQL's notify-queue lock through its
+# commit, so a NOTIFY in every save would make the saves commit one at a time (no group commit).
+_SAVE = """
+WITH attempt AS (
+    INSERT INTO live_attempts (student_id, client_id, problem, row_key, stage, text, verdict, diagnosis, points, saved)
+    VALUES (%s, %s, %s, %s, %s, %s, %s, %s, %s, %s) ON CONFLICT (student_id, client_id) DO NOTHING
+    RETURNING id, student_id, problem, row_key, stage, text, verdict, diagnosis, points
+), latest AS (
+    INSERT INTO live_latest (student_id, problem, row_key, stage, attempt_id, text, verdict, diagnosis, points)
+    SELECT student_id, problem, row_key, stage, id, text, verdict, diagnosis, points FROM attempt
+    ON CONFLICT (student_id, problem, row_key, stage) DO UPDATE SET attempt_id = excluded.attempt_id,
+        text = excluded.text, verdict = excluded.verdict, diagnosis = excluded.diagnosis, points = excluded.points
+    RETURNING 1
+), change AS (
+    SELECT nextval('live_seq') AS seq FROM attempt
+)
+SELECT change.seq FROM change
+"""
 
 _PG_TABLES = """
 CREATE TABLE live_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -55,11 +80,14 @@ class PostgresStore(Store):
         self._made_lock = threading.Lock()
         self._listener: threading.Thread | None = None
         self._listening = threading.Event()
+        self._announcer: threading.Thread | None = None
+        self._to_announce = threading.Event()
+        self._unannounced = 0
         self._closing = False
         self._channel = ""
         self._psycopg = None
 
-    def _connect(self, *, autocommit: bool = False):
+    def _connect(self, *, autocommit: bool = True):
         try:
             import psycopg
         except ImportError:  # pragma: no cover - a default dependency
@@ -103,9 +131,12 @@ class PostgresStore(Store):
                 self._pool.put(conn)
 
     @contextlib.contextmanager
-    def _transaction(self):
+    def _transaction(self, block: bool = True):
         with self._connection() as conn:
             try:
+                if not block:
+                    yield conn
+                    return
                 with conn.transaction():
                     yield conn.cursor()
             except self._psycopg.errors.DiskFull:
@@ -135,6 +166,64 @@ class PostgresStore(Store):
     def start(self, problem_set: ProblemSet | None, *, create: bool) -> None:
         super().start(problem_set, create=create)
         self._channel = "attn_tutor_live_" + self._meta.id
+
+    def save(self, student_id, problem, row, stage, text, client_id, mark) -> Saved:
+        """As :meth:`Store.save`, in one statement: committed when it returns."""
+        mark = Mark(*mark)
+        now = datetime.now(UTC).isoformat(timespec="milliseconds")
+        values = (student_id, client_id, problem, row, stage, text, mark.verdict, mark.diagnosis, float(mark.points), now)
+        with self._statement() as conn:
+            found = conn.execute(_SAVE, values).fetchone()
+            if found is None:
+                first = conn.execute(
+                    "SELECT verdict, diagnosis, points FROM live_attempts WHERE student_id = %s AND client_id = %s",
+                    (student_id, client_id),
+                ).fetchone()
+                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True)
+        seq = int(found[0])
+        self._changed_to(seq)
+        self._announce(seq)
+        return Saved(client_id, mark.verdict, mark.diagnosis, float(mark.points), seq, False)
+
+    def _announce(self, seq: int) -> None:
+        """``seq`` told to the other workers within :data:`ANNOUNCE_EVERY` (with whatever follows it)."""
+        with self._made_lock:
+            self._unannounced = max(self._unannounced, seq)
+            if self._announcer is None:
+                self._announcer = threading.Thread(target=self._announce_loop, name="attn-tutor-announce", daemon=True)
+                self._announcer.start()
+        self._to_announce.set()
+
+    def _announce_loop(self) -> None:
+        conn = None
+        while True:
+            self._to_announce.wait()
+            if self._closing and not self._unannounced:
+                break
+            time.sleep(0 if self._closing else ANNOUNCE_EVERY)  # the saves of the next moment go with it
+            self._to_announce.clear()
+            with self._made_lock:
+                seq, self._unannounced = self._unannounced, 0
+            if not seq:
+                continue
+            try:
+                conn = conn or self._connect()
+                conn.execute("SELECT pg_notify(%s, %s)", (self._channel, str(seq)))
+            except Exception:  # noqa: BLE001 - the server went away: the next save announces again, a listener rereads on reconnecting
+                with contextlib.suppress(Exception):
+                    conn is not None and conn.close()
+                conn = None
+            if self._closing:
+                break
+        if conn is not None:
+            with contextlib.suppress(Exception):
+                conn.close()
+
+    @contextlib.contextmanager
+    def _statement(self):
+        """A connection for statements that are each a transaction of their own, failures said as for a transaction."""
+        with self._transaction(block=False) as conn:
+            yield conn
 
     def _current(self, session: Session) -> int:
         with self._read() as cur:
@@ -192,6 +281,9 @@ class PostgresStore(Store):
 
     def close(self) -> None:
         self._closing = True
+        if self._announcer is not None:  # what is saved is announced before the store goes
+            self._to_announce.set()
+            self._announcer.join(5)
         if self._listener is not None:
             self._listener.join(2)
         while True:
