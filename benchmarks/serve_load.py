@@ -132,6 +132,7 @@ class Server:
     def __init__(self, db: str, port: int, *, workers: int = 1, mode: str = "practice", set_name: str = "ch13"):
         self.db, self.port, self.workers, self.mode, self.set_name = db, port, workers, mode, set_name
         self.process: subprocess.Popen | None = None
+        self._reader: threading.Thread | None = None
         self.lines: list[str] = []
         self.student_url = self.teacher_url = ""
         self.peak_rss = 0
@@ -156,10 +157,12 @@ class Server:
                     self.teacher_url = line.split(" ", 1)[1].strip()
                 if self.student_url and self.teacher_url:
                     ready.set()
+            process.stdout.close()  # the server ended: its output read to the end
             ready.set()
 
         self.student_url = self.teacher_url = ""
-        threading.Thread(target=read, daemon=True).start()
+        self._reader = threading.Thread(target=read, daemon=True)
+        self._reader.start()
         if not ready.wait(timeout) or not (self.student_url and self.teacher_url):
             self.kill()
             raise RuntimeError("serve did not start: " + "\n".join(self.lines[-20:]))
@@ -210,6 +213,8 @@ class Server:
         if self.process and self.process.poll() is None:
             os.killpg(self.process.pid, signal.SIGKILL)
             self.process.wait(30)
+        if self._reader is not None:
+            self._reader.join(30)
 
     def stop(self) -> None:
         """Ctrl-C, as a teacher stops it."""
@@ -220,6 +225,8 @@ class Server:
                 self.process.wait(30)
             except subprocess.TimeoutExpired:
                 self.kill()
+        if self._reader is not None:
+            self._reader.join(30)
 
 
 # --- the students and the teacher --------------------------------------------------------
@@ -240,8 +247,8 @@ class Figures:
 
 def map_items(payload: dict) -> dict[str, dict]:
     """The items of a teacher's map event: ``problem/row/stage`` -> {"verdicts": …, "diagnoses": …}."""
-    items = payload.get("items", payload.get("map", payload))
-    return {key: item for key, item in items.items() if isinstance(item, dict)} if isinstance(items, dict) else {}
+    items = payload.get("map", {})
+    return {key: item for key, item in items.items() if isinstance(item, dict)}
 
 
 def map_totals(payload: dict) -> dict[str, int]:
@@ -270,7 +277,11 @@ class Student:
 
 
 async def join(client, student: Student, figures: Figures) -> None:
-    response = await client.post("/api/join", json={"name": student.name})
+    """As the page does: its state first (the CSRF cookie and token), then the name."""
+    response = await client.get("/api/state")
+    if response.status_code != 200:
+        raise RuntimeError(f"state {student.name}: {response.status_code} {response.text[:200]}")
+    response = await client.post("/api/join", json={"name": student.name}, headers={"X-CSRF-Token": response.json()["csrf"]})
     if response.status_code != 200:
         raise RuntimeError(f"join {student.name}: {response.status_code} {response.text[:200]}")
     student.csrf = response.json()["csrf"]
@@ -353,7 +364,7 @@ async def follow_map(server: Server, figures: Figures, stop: asyncio.Event) -> N
 
     url = urlsplit(server.teacher_url)
     base = f"{url.scheme}://{url.netloc}"
-    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0, read=None)) as client:
+    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0, read=None), follow_redirects=True) as client:
         response = await client.get(f"{url.path}?{url.query}")
         response.raise_for_status()
 
@@ -498,13 +509,17 @@ async def _crash(server: Server, students: list[Student], figures: Figures, wind
         if count >= total // 2:
             half.set()
 
-    async def crash_and_restart():
-        await half.wait()
+    base = server.student_url.split("?")[0].rstrip("/")
+    class_ = asyncio.ensure_future(run_students(base, students, figures, window=window, grace=grace, measured=False, on_ack=on_ack))
+    halfway = asyncio.ensure_future(half.wait())
+    await asyncio.wait([class_, halfway], return_when=asyncio.FIRST_COMPLETED)
+    if half.is_set():
         await asyncio.to_thread(server.kill)
         await asyncio.to_thread(server.start)
-
-    base = server.student_url.split("?")[0].rstrip("/")
-    await asyncio.gather(run_students(base, students, figures, window=window, grace=grace, measured=False, on_ack=on_ack), crash_and_restart())
+    else:
+        figures.errors.append("the crash phase never had half of its answers acknowledged: the server was not killed")
+        halfway.cancel()
+    await class_
 
 
 def run(*, students: int = 500, window: float = 60.0, db: str | None = None, workers: int = 1, wrong_share: float = 0.2,
@@ -513,17 +528,10 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
 
     problem_set = load_problem_set("ch13")
     sheets = plan(problem_set, students + max(1, int(students * crash_share)), wrong_share, seed)
-    made_dir = schema = None
+    made_dir = None
     if db is None:
         made_dir = tempfile.TemporaryDirectory(prefix="serve-load-", dir=workdir)
         db = str(Path(made_dir.name) / "load.sqlite")
-    elif db.startswith(("postgresql://", "postgres://")):  # a fresh schema of its own in that database
-        import psycopg
-
-        base, schema = db, f"serve_load_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(base, autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {schema}")
-        db = f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}"
     server = Server(db, free_port(), workers=workers)
     server.start()
     try:
@@ -564,11 +572,6 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
     finally:
         if made_dir is not None:
             made_dir.cleanup()
-        if schema is not None:
-            import psycopg
-
-            with psycopg.connect(base, autocommit=True) as conn:
-                conn.execute(f"DROP SCHEMA {schema} CASCADE")
 
 
 def main() -> None:
@@ -580,7 +583,21 @@ def main() -> None:
     parser.add_argument("--wrong-share", type=float, default=0.2, help="the share of rows typed with a known mistake")
     parser.add_argument("--seed", type=int, default=20)
     args = parser.parse_args()
-    result = run(students=args.students, window=args.window, db=args.db, workers=args.workers, wrong_share=args.wrong_share, seed=args.seed)
+    schema = None
+    db = args.db
+    if db is not None:  # a fresh schema of its own in that database, dropped afterwards
+        import psycopg
+
+        schema = f"serve_load_{uuid.uuid4().hex[:12]}"
+        with psycopg.connect(args.db, autocommit=True) as conn:
+            conn.execute(f"CREATE SCHEMA {schema}")
+        db = f"{args.db}{'&' if '?' in args.db else '?'}options=-csearch_path%3D{schema}"
+    try:
+        result = run(students=args.students, window=args.window, db=db, workers=args.workers, wrong_share=args.wrong_share, seed=args.seed)
+    finally:
+        if schema is not None:
+            with psycopg.connect(args.db, autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA {schema} CASCADE")
     for line in result.lines():
         print(line)
     for error in (result.errors + result.unexpected + result.missing)[:10]:

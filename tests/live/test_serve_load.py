@@ -1,0 +1,40 @@
+"""The load benchmark's short form: 50 simulated students answer all of ch13 against a real `serve`.
+
+The same code as ``benchmarks/serve_load.py`` (which runs 500 and prints the timings): the
+students join and send every asked stage of every asked row, most right and some with a known
+mistake; then ten more join, and when half of their answers are acknowledged the server is
+killed (SIGKILL) and started again on the same database, and they resend what was not
+acknowledged. Checked here is what a teacher would notice, never a time: every answer
+acknowledged, marked by the server as planned (a right row correct, a mistake named by its
+code), every planned mistake on the teacher's map, and no acknowledged answer missing after
+the crash. On SQLite and on PostgreSQL (``live_store_url``, tests/live/conftest.py).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+
+from helpers.paths import ROOT
+
+
+def load_benchmark():
+    spec = importlib.util.spec_from_file_location("serve_load", ROOT / "benchmarks" / "serve_load.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("serve_load", module)  # its dataclasses look their module up
+    spec.loader.exec_module(module)
+    return module
+
+
+def test_fifty_students_answer_everything_and_a_crash_loses_nothing(live_store_url):
+    bench = load_benchmark()
+    result = bench.run(students=50, window=5.0, db=live_store_url, wrong_share=0.3, seed=7)
+    assert result.errors == []
+    assert result.acknowledged == result.submissions == 50 * 50  # ch13 asks 50 stages in all
+    assert result.unexpected == []  # the server marked each answer as planned
+    assert result.diagnoses_planned >= 8 and result.diagnoses_on_map == result.diagnoses_planned
+    assert not math.isinf(result.map_lag_s)  # every acknowledged answer reached the teacher's map
+    assert result.crash_acknowledged == result.crash_students * 50
+    assert result.resent_after_restart > 0  # some were sent while the server was down, and kept
+    assert result.missing == []
