@@ -35,12 +35,14 @@ from attn_tutor.core.rounding import fmt, fmt_given, fmt_score
 from attn_tutor.core.spool import Spool
 from attn_tutor.core.text import excerpt
 from attn_tutor.core.writing import InputFiles, make_directory, refuse_overwrite, write_atomic
+from attn_tutor.marking.concepts import concept_feedback
 from attn_tutor.marking.hints import cell_labels
 from attn_tutor.marking.marker import previous_stage, segments
 from attn_tutor.render import html
 from attn_tutor.render import typst as typeset  # its names looked up when used: tests point font_dirs elsewhere
 from attn_tutor.render.blocks import Block, Fields, Heading, Math, Paragraph, Table
 from attn_tutor.solve import explain
+from attn_tutor.solve.concepts import concept_blocks
 from attn_tutor.solve.layout import given_blocks, problem_heading
 
 STATE_KEYS = ("correct", "follow_through", "wrong", "missing", "masked")
@@ -264,6 +266,23 @@ def sheet_blocks(student, solved, lang: str) -> list[Block]:
                 item = stages.get(stage)
                 if item is not None:
                     blocks.extend(item_blocks(solution, item, stages, lang))
+    blocks.extend(concept_sheet_blocks(student.report.concepts, solved[3] if len(solved) > 3 else (), lang))
+    return blocks
+
+
+def concept_sheet_blocks(results, shown_items, lang: str) -> list[Block]:
+    """The concept items of a sheet: each as the student's variant printed it, their choice marked,
+    the misconception a wrong choice reveals, the answer and the explanation."""
+    shown_by_id = {shown.id: shown for shown in shown_items}
+    blocks: list[Block] = []
+    for number, result in enumerate(results, start=1):
+        shown = shown_by_id.get(result.id)
+        if shown is None:
+            continue
+        if not blocks:
+            blocks.append(Heading(t("concepts.heading", lang), level=2))
+        blocks.extend(concept_blocks([shown], lang, answers=False, start=number)[1:])
+        blocks.extend(concept_feedback(shown, result, lang))
     return blocks
 
 

@@ -29,6 +29,7 @@ from attn_tutor.problems.load import load_problem_set
 from attn_tutor.quiz import loop as quiz_loop
 from attn_tutor.render import terminal
 from attn_tutor.render.blocks import Math
+from attn_tutor.solve.concepts import show_all
 
 
 @guarded
@@ -59,6 +60,7 @@ def quiz(
     if report is not None:
         quiz_loop.check_report_path(report, force=force, inputs=[Path(file)] if file is not None and Path(file).exists() else [])
     intro = []
+    items: tuple = ()
     if random:
         made, chosen_seed, replay = random_problem("quiz", seed, tokens, dim, causal)
         chosen = [made]
@@ -70,6 +72,8 @@ def quiz(
         problem_set = load_problem_set(file)
         chosen = pick_problems(problem_set, problem)
         set_name = problem_set.name or problem_set.source
+        if problem is None and row is None:  # the whole set: its concept items after its problems
+            items = tuple(show_all(problem_set, lang=language))
     if row is not None and len(chosen) == 1:
         pick_row(chosen[0], row)  # a sentence naming the tokens there are
     plans = quiz_loop.plan(chosen, row)
@@ -83,6 +87,7 @@ def quiz(
         student=student,
         seed=chosen_seed,
         lang=language,
+        concepts=items,
     )
 
     def show(blocks) -> None:

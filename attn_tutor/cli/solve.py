@@ -36,7 +36,7 @@ from attn_tutor.core.model import (
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.render import markdown, terminal
 from attn_tutor.render.blocks import Heading, Math
-from attn_tutor.solve import engine, jsonout
+from attn_tutor.solve import concepts, engine, jsonout
 from attn_tutor.solve.layout import solution_blocks
 
 
@@ -103,15 +103,20 @@ def solve(
     if overview:
         chosen = chosen[:1]
     plans = _plans(chosen, row, last_stage, problem_set.source)
+    whole_set = not random and problem is None and row is None  # the set's concept items go with the whole set
+    items = concepts.show_all(problem_set, seed=variant, lang=None if format is SolveFormat.json else language) if whole_set else []
     if format is SolveFormat.json:
 
-        for chunk in jsonout.chunks(engine.solve(item) for item, _ in plans):  # each problem as it is solved
+        entries = [concepts.concept_dict(shown) for shown in items] if whole_set else None
+        for chunk in jsonout.chunks((engine.solve(item) for item, _ in plans), entries):  # each problem as it is solved
             sys.stdout.write(chunk)
         return
     solutions = [(engine.solve(item), rows) for item, rows in plans]
     blocks = _solution_document(problem_set, solutions, language, variant, decimals=decimals, last_stage=last_stage, explain=explain)
     if overview:
         blocks.append(_overview(problem_set, file, chosen[0], language, variant))
+    elif items and (every or format is SolveFormat.markdown or len(problem_set.problems) == 1):
+        blocks += concepts.concept_blocks(items, language)
     if format is SolveFormat.markdown:
 
         sys.stdout.write(markdown.render(blocks))
@@ -130,6 +135,8 @@ def _overview(problem_set, file: str | None, shown, language: str, variant: int 
         f"  attn-tutor solve{where} --problem {p.id.ljust(width)}" + (f"   # {p.title}" if p.title else "") for p in rest
     )
     lines += ("", t("solve.overview_all", language, command=f"attn-tutor solve{where} --all"))
+    if problem_set.concepts:
+        lines += (t("concepts.solve_more", language, count=len(problem_set.concepts)),)
     return Math(lines, title=t("solve.overview_one" if len(rest) == 1 else "solve.overview", language, count=len(rest)))
 
 

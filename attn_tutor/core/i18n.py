@@ -985,12 +985,8 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "'{row}'의 가장 큰 가중치는 ÷√d를 하면 {before}, 하지 않으면 {after}입니다.",
     ),
     "concepts.feedback.computed": (
-        "{chosen} gets {chosen_number}, {right} {right_number}: compare the numbers of the row again",
-        "{chosen}[은] {chosen_number}, {right}[은] {right_number}입니다. 그 행의 값을 다시 비교해 보세요",
-    ),
-    "concepts.feedback.unscaled": (
-        "the unscaled scores are √d times larger, and larger scores push softmax towards one key",
-        "나누지 않은 스코어는 √d배 크고, 스코어가 클수록 softmax는 한 Key 토큰에 쏠립니다",
+        "{chosen}: {chosen_number}, but {right}: {right_number}",
+        "{chosen}[은] {chosen_number}, {right}[은] {right_number}입니다",
     ),
     "concepts.answer_unreadable": (
         "answer with the option's letter ({first} to {last}) or its number (1 to {count})",
@@ -1015,6 +1011,25 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "concepts.several_missed": (
         "also right: {labels}",
         "정답이 더 있습니다: {labels}",
+    ),
+    "concepts.heading": ("Concept items", "개념 문항"),
+    "concepts.col.option": ("option", "선택지"),
+    "concepts.col.step": ("step", "단계"),
+    "concepts.col.feedback": ("right / the misconception", "정답 / 드러나는 오해"),
+    "concepts.several_note": ("Several options are right: choose every one.", "정답이 여럿입니다. 맞는 것을 모두 고르세요."),
+    "concepts.order_note": (
+        "Put the steps in order: write their letters, first step first (e.g. C A D B).",
+        "단계를 순서대로 놓으세요. 첫 단계부터 글자를 차례로 쓰세요 (예: C A D B).",
+    ),
+    "concepts.answer_line": ("Answer: {answer}", "정답: {answer}"),
+    "concepts.answer_order_line": ("Answer, in order: {answer}", "정답 순서: {answer}"),
+    "concepts.answer_tied": (
+        "Answer: {answer} (these numbers tie: each is right)",
+        "정답: {answer} (이 수치에서는 동률이라 모두 정답입니다)",
+    ),
+    "concepts.solve_more": (
+        "--all shows the set's {count} concept items too, with their answers",
+        "--all이면 세트의 개념 문항 {count}개도 정답과 함께 보여 줍니다",
     ),
     "problems.decimals": (
         "{path} must be a whole number from 0 to 10, but it is {text}",
@@ -1352,6 +1367,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.stage.scaled": ("scaled", "스케일된 스코어"),
     "quiz.stage.weights": ("weights", "가중치"),
     "quiz.stage.output": ("output", "출력"),
+    "quiz.stage.choice": ("concept item", "개념 문항"),  # a concept item's column in the gradebook (concepts/<id>)
     "quiz.summary.problem": ("problem", "문제"),
     "quiz.summary.row": ("row", "행"),
     "quiz.summary.stage": ("stage", "단계"),
@@ -1359,6 +1375,27 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "quiz.summary.off": ("cells off", "틀린 칸"),
     "quiz.summary.hints": ("hints", "힌트"),
     "quiz.summary.points": ("points", "점수"),
+    # The quiz's concept items (attn_tutor.quiz.loop).
+    "quiz.concept_ask.one": ("Type the letter (or the number) of your choice.", "고른 선택지의 글자(또는 번호)를 쓰세요."),
+    "quiz.concept_ask.several": (
+        "Several options are right: type every letter you choose, e.g. A, C.",
+        "정답이 여럿입니다. 고른 글자를 모두 쓰세요 (예: A, C).",
+    ),
+    "quiz.concept_ask.order": (
+        "Type the letters in order, first step first, e.g. C A D B.",
+        "첫 단계부터 글자를 차례로 쓰세요 (예: C A D B).",
+    ),
+    "quiz.concept_no_hint": (
+        "a concept item has no hint; reread the stem and the options (q stops)",
+        "개념 문항에는 힌트가 없습니다. 질문과 선택지를 다시 읽어 보세요 (q: 그만)",
+    ),
+    "quiz.concept_right": ("Right: {answer}.", "정답입니다: {answer}."),
+    "quiz.concept_wrong": ("Not right: you chose {chosen}; the answer is {answer}.", "틀렸습니다: {chosen}[을] 골랐고, 정답은 {answer}입니다."),
+    "quiz.summary.concepts": ("Concept items", "개념 문항"),
+    "quiz.summary.concept": ("item", "문항"),
+    "quiz.summary.chosen": ("chosen", "고른 답"),
+    "quiz.summary.answer": ("answer", "정답"),
+    "quiz.summary.misconceptions": ("What the wrong choices reveal", "오답이 드러내는 오해"),
     "quiz.score": ("Score: {score} / {max}", "점수: {score} / {max}"),
     "quiz.stopped.quit": (
         "Stopped after {asked} of {total} questions. Score so far: {score} / {max}",
@@ -1666,6 +1703,38 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "grade.unknown_stage_suggest": (
         "{item}: the stage '{stage}' is not asked; did you mean '{suggestion}'? Asked: {stages}",
         "{item}: '{stage}' 단계는 묻지 않습니다. '{suggestion}'[을] 쓰려던 것인가요? 묻는 단계: {stages}",
+    ),
+    # Concept items in answer files (concepts: {id: B}, CSV columns concepts/<id>).
+    "grade.concept_not_text": (
+        "{item} must be the choice's letter or number, e.g. B, or \"C A D B\" for an order",
+        "{item}에는 고른 선택지의 글자나 번호를 쓰세요 (예: B, 순서 문항은 \"C A D B\")",
+    ),
+    "grade.concept_unreadable": (
+        "{item}: '{value}' names no option; write a letter from {first} to {last} or its number",
+        "{item}: '{value}'[은] 선택지가 아닙니다. {first}~{last}의 글자나 그 번호를 쓰세요",
+    ),
+    "grade.concept_one": (
+        "{item}: '{value}' names more than one option; the item has one right option, so choose one ({first} to {last})",
+        "{item}: '{value}'에 선택지가 여럿입니다. 정답이 하나인 문항이니 하나만 고르세요 ({first}~{last})",
+    ),
+    "grade.concept_repeated": (
+        "{item}: '{value}' names an option twice; name each choice once",
+        "{item}: '{value}'에 같은 선택지가 두 번 나옵니다. 한 번씩만 쓰세요",
+    ),
+    "grade.concept_order": (
+        "{item}: '{value}' is not every label once; write all of {first} to {last} in order, e.g. \"C A D B\"",
+        "{item}: '{value}'에 글자가 한 번씩 다 있지 않습니다. {first}~{last}를 모두 순서대로 쓰세요 (예: \"C A D B\")",
+    ),
+    "grade.concept_cell.correct": ("right: {choice}", "정답: {choice}"),
+    "grade.concept_cell.wrong": ("wrong: {choice}", "오답: {choice}"),
+    "grade.concept_cell.missing": ("no answer", "답 없음"),
+    "grade.unknown_concept": (
+        "{item}: the set has no concept item of that id; its items are: {ids}",
+        "{item}: 그런 id의 개념 문항이 없습니다. 있는 문항: {ids}",
+    ),
+    "grade.unknown_concept_suggest": (
+        "{item}: the set has no concept item of that id; did you mean '{suggestion}'?",
+        "{item}: 그런 id의 개념 문항이 없습니다. '{suggestion}'[을] 쓰려던 것인가요?",
     ),
     "grade.wrong_count": (
         "{item}: {given} numbers given, {expected} expected",

@@ -148,6 +148,7 @@ class _Columns:
     unused: list[int]  # the columns read as nothing (a timestamp, an e-mail), named once
     blank: list[int] = field(default_factory=list)  # the columns with no heading: named once if a row fills one
     filled: set[int] = field(default_factory=set)  # those of them that a row has something in
+    concepts: dict[int, str] = field(default_factory=dict)  # the ``concepts/<id>`` columns by position
 
 
 def _read_header(reader, file: str, name_column: str | None, variant_column: str | None = None) -> _Columns | Submission:
@@ -175,12 +176,13 @@ def _read_header(reader, file: str, name_column: str | None, variant_column: str
         return Submission("", file, 1, findings=[finding], readable=False, of_file=True)
     set_col = lowered.index("problem_set") if "problem_set" in lowered else None
     header_findings: list[Finding] = []
-    item_cols = _item_columns(names, file, header_findings)
-    used = {student_col, variant_col, set_col, *item_cols}
+    concept_cols = concept_columns(names, file, header_findings)
+    item_cols = _item_columns(names, file, header_findings, skip=concept_cols)
+    used = {student_col, variant_col, set_col, *item_cols, *concept_cols}
     named = {index for index, name in enumerate(names) if "/" in name}  # answer columns: used, or reported above
     unused = [index for index, name in enumerate(names) if index not in used and index not in named and name]
     blank = [index for index, name in enumerate(names) if not name and index not in used]
-    return _Columns(names, student_col, variant_col, set_col, item_cols, header_findings, unused, blank)
+    return _Columns(names, student_col, variant_col, set_col, item_cols, header_findings, unused, blank, concepts=concept_cols)
 
 
 def _read_rows(reader, file: str, columns: _Columns, base: str, cells: CellReader) -> Iterator[Submission]:
@@ -233,6 +235,9 @@ def _submission(
     if len(row) > len(names) and any(cell.strip() for cell in row[len(names):]):
         sub.findings.append(Finding("grade.extra_cells", {"given": len(row), "expected": len(names)}, Location(file, line)))
     _read_answers(sub, row, file, line, columns, cells)
+    for index, concept_id in columns.concepts.items():
+        cell = row[index].strip() if index < len(row) else ""
+        sub.concepts[concept_id] = (cell or None, Location(file, line, index + 1))
     return sub
 
 
@@ -264,12 +269,34 @@ def _read_answers(sub: Submission, row: list[str], file: str, line: int, columns
         sub.answers[key] = Answer(values, where)
 
 
-def _item_columns(names: list[str], file: str, findings: list[Finding]) -> dict[int, ItemKey]:
-    """The ``problem/row/stage`` columns by position; bad and repeated ones reported and left out."""
+CONCEPTS_PREFIX = "concepts/"
+
+
+def concept_columns(names: list[str], file: str, findings: list[Finding]) -> dict[int, str]:
+    """The ``concepts/<id>`` columns by position (a concept item's choice); a repeated one reported and left out."""
+    found: dict[int, str] = {}
+    seen: Counter[str] = Counter()
+    for index, name in enumerate(names):
+        if name.startswith(CONCEPTS_PREFIX) and "/" not in name[len(CONCEPTS_PREFIX):] and name[len(CONCEPTS_PREFIX):].strip():
+            found[index] = name[len(CONCEPTS_PREFIX):].strip()
+            seen[found[index]] += 1
+    reported: set[str] = set()
+    for index, concept_id in list(found.items()):
+        if seen[concept_id] > 1:
+            if concept_id in reported:
+                findings.append(Finding("grade.duplicate_column", {"column": names[index]}, Location(file, 1, index + 1)))
+            reported.add(concept_id)
+            del found[index]
+    return found
+
+
+def _item_columns(names: list[str], file: str, findings: list[Finding], skip=()) -> dict[int, ItemKey]:
+    """The ``problem/row/stage`` columns by position; bad and repeated ones reported and left out
+    (``skip``: the concept items' columns)."""
     item_cols: dict[int, ItemKey] = {}
     seen: Counter[ItemKey] = Counter()
     for index, name in enumerate(names):
-        if "/" not in name:
+        if "/" not in name or index in skip or name.startswith(CONCEPTS_PREFIX):
             continue
         parts = [part.strip() for part in name.rsplit("/", 2)]
         if len(parts) != 3 or not all(parts):

@@ -84,7 +84,7 @@ class PlainAnswers:
                     sub.variant = seed
                 elif name == "answers":
                     self.answers(node, sub.answers, sub.file)
-                else:
+                else:  # concepts: (read by read_nodes, with their places) and anything else
                     return None
         except _GiveUp:
             return None
@@ -185,6 +185,8 @@ def read_nodes(
                 sub.variant = seed
         elif key == "answers":
             _read_answers(value, file, sub, cells)
+        elif key == "concepts":
+            _read_concepts(value, file, sub)
         elif key == "problems":  # answers written where a problem set lists its problems
             sub.findings.append(Finding("grade.problems_for_answers", {}, where(file, value)))
         else:
@@ -241,6 +243,20 @@ def _read_answers(node, file: str, sub: Submission, cells: CellReader) -> None:
                 item = f"{problem}/{row}/{stage}"
                 values = read_value(value, file, item, sub.findings, cells)
                 sub.answers[(problem, row, stage)] = Answer(values, where(file, value))
+
+
+def _read_concepts(node, file: str, sub: Submission) -> None:
+    """``concepts:``: concept id -> the choice as typed (``B``, ``"C A D B"``, ``2``); marked by the grader."""
+    if isinstance(node, ScalarNode) and node.tag == NULL:
+        return  # left empty: every concept item unanswered
+    for concept_id, value in _pairs(node, file, "concepts", sub.findings):
+        if not isinstance(value, ScalarNode):
+            sub.findings.append(Finding("grade.concept_not_text", {"item": f"concepts/{concept_id}"}, where(file, value)))
+            sub.concepts[concept_id] = (None, where(file, value))
+        elif value.tag == NULL or (is_plain(value) and value.value.strip() == ""):
+            sub.concepts[concept_id] = (None, where(file, value))
+        else:
+            sub.concepts[concept_id] = (value.value, where(file, value))
 
 
 def read_value(node, file: str, item: str, findings: list[Finding], cells: CellReader | None = None) -> tuple[float, ...] | None:

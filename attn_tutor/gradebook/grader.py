@@ -9,11 +9,13 @@ from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import STAGES, ProblemSet
 from attn_tutor.core.text import did_you_mean, excerpt
 from attn_tutor.gradebook.answer_files import read_answer_file
-from attn_tutor.gradebook.records import POLICIES, FileNote, ItemKey, NestedFinding, StudentResult, Submission
+from attn_tutor.gradebook.records import POLICIES, FileNote, ItemKey, NestedFinding, StudentResult, Submission, concept_key
+from attn_tutor.marking.concepts import mark_result
 from attn_tutor.marking.marker import Marker, Report, full_row, open_cells
 from attn_tutor.problems.choice import same_set, student_choice, teacher_choice
 from attn_tutor.problems.load import DEFAULT_SET, load_problem_set, packaged_path, packaged_sets
 from attn_tutor.solve import engine
+from attn_tutor.solve.concepts import show_all
 from attn_tutor.variants.generate import regenerate
 
 MARKER_MEMORY = 50_000
@@ -127,7 +129,8 @@ class Grader:
                         for token in p.asked_rows
                         for stage in p.asked_stages
                     }
-                    self._solved[cache] = (base, solutions, widths)
+                    shown = show_all(base, seed=seed)  # a variant's labels are its own shuffle's
+                    self._solved[cache] = (base, solutions, widths, shown)
                     self._remember_columns(key, base)
                 except AttnTutorError as error:
                     self._solved[cache] = error
@@ -159,7 +162,7 @@ class Grader:
         if isinstance(solved, AttnTutorError):
             findings.extend(self._set_errors(sub, label, solved))
             return result
-        problem_set, solutions, widths = solved
+        problem_set, solutions, widths, shown_concepts = solved
         result.set_key = key
         answers = self._check(sub, problem_set, widths, findings)
         items = []
@@ -168,8 +171,31 @@ class Grader:
             for token in problem.asked_rows:
                 row_answers = {stage: answers.get((problem.id, token, stage)) for stage in problem.asked_stages}
                 items.extend(self.marker.row(solution, problem.row_index(token), row_answers, mode="exam"))
-        result.report = Report(sub.student, label, sub.variant, "exam", items)
+        concepts = self._concepts(sub, problem_set, shown_concepts, findings)
+        result.report = Report(sub.student, label, sub.variant, "exam", items, concepts)
         return result
+
+    def _concepts(self, sub: Submission, problem_set: ProblemSet, shown_concepts, findings: list[Finding]) -> list:
+        """Each concept item of the set marked from the choice typed (none: unanswered); a choice that
+        cannot be read, or one for an item the set does not have, is reported."""
+        marked = []
+        for shown in shown_concepts:
+            typed, where = sub.concepts.get(shown.id, (None, None))
+            result = mark_result(shown, typed)
+            if result.problem is not None:
+                args = {"item": f"concepts/{shown.id}", "value": excerpt(typed or ""), "first": shown.labels[0], "last": shown.labels[-1]}
+                findings.append(Finding(f"grade.concept_{result.problem.rsplit('_', 1)[-1]}", args, where))
+            marked.append(result)
+        ids = [c.id for c in problem_set.concepts]
+        for concept_id, (_, where) in sub.concepts.items():
+            if concept_id not in ids:
+                suggestion = did_you_mean(concept_id, ids)
+                args = {"item": f"concepts/{excerpt(concept_id)}", "ids": ", ".join(ids) or "-"}
+                if suggestion is not None:
+                    findings.append(Finding("grade.unknown_concept_suggest", {**args, "suggestion": suggestion}, where))
+                else:
+                    findings.append(Finding("grade.unknown_concept", args, where))
+        return marked
 
     def _set_errors(self, sub: Submission, label: str, error: AttnTutorError) -> list[Finding]:
         """Why a set did not load: the loader's messages for the teacher's own or a packaged set; for a
@@ -246,11 +272,12 @@ def unknown_item(problem_set: ProblemSet, item_key: ItemKey, where: Location) ->
 
 
 def columns_of(problem_set: ProblemSet) -> list[ItemKey]:
-    """Every item of a set in gradebook order: problems, then asked rows, then pipeline stages."""
+    """Every item of a set in gradebook order: problems, then asked rows, then pipeline stages;
+    then the concept items (``concepts/<id>``)."""
     return [
         (problem.id, token, stage)
         for problem in problem_set.problems
         for token in problem.asked_rows
         for stage in STAGES
         if stage in problem.asked_stages
-    ]
+    ] + [concept_key(concept.id) for concept in problem_set.concepts]

@@ -11,12 +11,28 @@ from attn_tutor.core.model import FollowThrough
 
 ANSWER_SUFFIXES = (".yaml", ".yml", ".csv")
 POLICIES = tuple(FollowThrough)
-TOP_KEYS = ("student", "problem_set", "variant", "answers")
+TOP_KEYS = ("student", "problem_set", "variant", "answers", "concepts")
 BINS = 10
 TOP_DIAGNOSES = 3
 FORMULA_STARTS = ("=", "+", "-", "@", "\t", "\r")
 
 ItemKey = tuple[str, str, str]  # (problem, row, stage)
+CONCEPTS = "concepts"
+CONCEPT_STAGE = "choice"
+
+
+def concept_key(concept_id: str) -> ItemKey:
+    """A concept item's key among the items: ``("concepts", id, "choice")``, its columns ``concepts/<id>``."""
+    return (CONCEPTS, concept_id, CONCEPT_STAGE)
+
+
+def is_concept_key(key: ItemKey) -> bool:
+    return key[0] == CONCEPTS and key[2] == CONCEPT_STAGE
+
+
+def item_name(key: ItemKey) -> str:
+    """An item's name in column headings: ``problem/row/stage``, or ``concepts/<id>``."""
+    return f"{CONCEPTS}/{key[1]}" if is_concept_key(key) else "/".join(key)
 
 
 @dataclass(frozen=True)
@@ -76,6 +92,7 @@ class Submission:
     base: str = "."  # the directory relative problem-set paths start from
     variant: int | None = None
     answers: dict[ItemKey, Answer] = field(default_factory=dict)
+    concepts: dict[str, tuple[str | None, Location]] = field(default_factory=dict)  # concept id -> the choice as typed
     findings: list[Finding] = field(default_factory=list)
     readable: bool = True  # False: nothing could be read; the student is listed with the error
     set_column: bool = True  # False: a CSV row from a file without a problem_set column
@@ -157,6 +174,8 @@ class ItemStats:
         return 100.0 * self.count(verdict) / self.students if self.students else 0.0
 
     def to_dict(self) -> dict:
+        if is_concept_key((self.problem, self.row, self.stage)):  # a concept item: keyed by its id
+            return {"concept": self.row, "students": self.students, "counts": dict(self.counts), "diagnoses": dict(self.diagnoses)}
         return {
             "problem": self.problem,
             "row": self.row,

@@ -15,7 +15,7 @@ from typing import NamedTuple
 from attn_tutor.core.errors import Location
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt, fmt_score, round_half_up
-from attn_tutor.gradebook.records import ItemKey, StudentResult, percent_of
+from attn_tutor.gradebook.records import ItemKey, StudentResult, concept_key, percent_of
 from attn_tutor.marking.marker import diagnosis_name
 
 
@@ -79,6 +79,10 @@ def student_row(
             if cell is None:
                 cell = cells[(verdict, diagnosis)] = verdict_cell(i, lang)
             found.append(((i.problem, i.row, i.stage), i.points, cell, verdict, diagnosis))
+        for c in report.concepts:  # a concept item: its points, and the labels chosen on the student's own sheet
+            verdict = "correct" if c.right else "missing" if not c.chosen else "wrong"
+            cell = t(f"grade.concept_cell.{verdict}", lang, choice=c.typed)
+            found.append((concept_key(c.id), c.score, cell, verdict, None))
         items = tuple(found)
     marked = report is not None
     summary = (

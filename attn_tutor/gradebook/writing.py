@@ -21,7 +21,7 @@ from decimal import Decimal
 from attn_tutor.core.i18n import t
 from attn_tutor.core.spool import Spool
 from attn_tutor.gradebook.analysis import Tally, bin_label
-from attn_tutor.gradebook.records import FORMULA_STARTS
+from attn_tutor.gradebook.records import FORMULA_STARTS, item_name
 from attn_tutor.gradebook.rows import dumps, number
 
 HEAD = ("student", "variant", "score", "max_score", "percent")
@@ -50,8 +50,8 @@ def csv_cell(value) -> str:
 
 def header(columns) -> list[str]:
     cells = list(HEAD)
-    for problem, token, stage in columns:
-        name = f"{problem}/{token}/{stage}"
+    for column in columns:
+        name = item_name(column)  # concepts/<id> for a concept item
         cells += [f"{name} points", f"{name} diagnosis"]
     cells += ["problem_set", "file", "errors"]
     return cells
@@ -69,7 +69,7 @@ def is_gradebook_header(cells: list[str]) -> bool:
     pairs = cells[len(HEAD) : -3]
     for points, diagnosis in zip(pairs[::2], pairs[1::2]):
         name = points.removesuffix(" points")
-        if name == points or diagnosis != f"{name} diagnosis" or name.count("/") < 2:
+        if name == points or diagnosis != f"{name} diagnosis" or (name.count("/") < 2 and not name.startswith("concepts/")):
             return False
     return True
 

@@ -27,6 +27,7 @@ import re
 from typing import NamedTuple
 
 from attn_tutor.core.i18n import t
+from attn_tutor.render.blocks import Paragraph
 from attn_tutor.solve.concepts import ShownConcept
 
 _SEPARATORS = re.compile(r"[\s,;/·]+")
@@ -118,8 +119,59 @@ def mark_concept(shown: ShownConcept, typed: str | None) -> ConceptMark:
     return ConceptMark(1.0 if right else 0.0, chosen, right, feedback, None)
 
 
+class ConceptResult(NamedTuple):
+    """One concept item of a student's sheet, marked: what ``grade``'s reports, the gradebook, the
+    hand-back sheets and the item statistics read (``chosen``: the labels of the student's own sheet)."""
+
+    id: str
+    kind: str
+    chosen: tuple[str, ...]
+    answer: tuple[str, ...]
+    score: float
+    right: bool
+    feedback: str | None
+    problem: str | None  # a catalogue key: the answer could not be read as a choice
+    options: tuple[str, ...] = ()  # the labels there were, in printed order
+
+    def to_dict(self) -> dict:
+        return {
+            "concept": self.id,
+            "kind": self.kind,
+            "chosen": list(self.chosen),
+            "answer": list(self.answer),
+            "score": self.score,
+            "right": self.right,
+            "feedback": self.feedback,
+        }
+
+    @property
+    def typed(self) -> str:
+        """The choice as a cell: ``B``, ``A, C`` or ``C A D B`` (empty: no answer)."""
+        return (" " if self.kind == "order" else ", ").join(self.chosen)
+
+
+def mark_result(shown: ShownConcept, typed: str | None) -> ConceptResult:
+    """:func:`mark_concept` as a result to keep: the item's id, kind and answer with the mark."""
+    mark = mark_concept(shown, typed)
+    return ConceptResult(shown.id, shown.kind, mark.chosen if mark.problem is None else (), shown.answer,
+                         mark.score, mark.right, mark.feedback, mark.problem, shown.labels)  # fmt: skip
+
+
 def problem_text(shown: ShownConcept, mark: ConceptMark, lang: str) -> str | None:
     """The sentence for an answer that could not be read (None when it was read)."""
     if mark.problem is None:
         return None
     return t(mark.problem, lang, first=shown.labels[0], last=shown.labels[-1], count=len(shown.labels))
+
+
+def concept_feedback(shown: ShownConcept, mark, lang: str) -> list:
+    """After a concept item (the quiz in practice, an exam's hand-back sheet): right or not, the
+    chosen option's feedback, the answer and the explanation. ``mark``: a ConceptMark or ConceptResult."""
+    joined = (" " if shown.kind == "order" else ", ").join
+    key = "quiz.concept_right" if mark.right else "quiz.concept_wrong"
+    lines = [t(key, lang, chosen=joined(mark.chosen) or "—", answer=joined(shown.answer))]
+    if mark.feedback and not mark.right:
+        lines.append(mark.feedback)
+    if shown.explanation:
+        lines.append(shown.explanation)
+    return [Paragraph(line) for line in lines]

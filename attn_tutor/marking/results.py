@@ -59,17 +59,19 @@ class Report:
     seed: int | None
     mode: str
     items: list[Item] = field(default_factory=list)
+    # the set's concept items, marked (attn_tutor.marking.concepts.ConceptResult): a point each
+    concepts: list = field(default_factory=list)
 
     @property
     def score(self) -> float:
-        return round(sum(item.points for item in self.items), 4)
+        return round(sum(item.points for item in self.items) + sum(c.score for c in self.concepts), 4)
 
     @property
     def max_score(self) -> float:
-        return round(sum(item.max_points for item in self.items), 4)
+        return round(sum(item.max_points for item in self.items) + len(self.concepts), 4)
 
     def to_dict(self) -> dict:
-        return {
+        data = {
             "student": self.student,
             "problem_set": self.problem_set,
             "seed": self.seed,
@@ -78,6 +80,9 @@ class Report:
             "max_score": self.max_score,
             "items": [item.to_dict() for item in self.items],
         }
+        if self.concepts:
+            data["concepts"] = [c.to_dict() for c in self.concepts]
+        return data
 
 
 def verdict_of(cells: Sequence[str]) -> Verdict:

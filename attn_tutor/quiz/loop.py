@@ -48,7 +48,7 @@ from __future__ import annotations
 import json
 import os
 from collections.abc import Callable, Sequence
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 
 from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.i18n import t
@@ -58,10 +58,12 @@ from attn_tutor.core.stopping import exit_status
 from attn_tutor.core.writing import refuse_overwrite, write_atomic
 from attn_tutor.marking import answers
 from attn_tutor.marking import marker as grading
+from attn_tutor.marking.concepts import ConceptMark, concept_feedback, mark_concept, parse_choice, problem_text
 from attn_tutor.marking.hints import cell_labels, hint_blocks, stage_title
 from attn_tutor.marking.marker import Item, Report
 from attn_tutor.render.blocks import Block, Heading, Math, Paragraph, Table
 from attn_tutor.solve import engine
+from attn_tutor.solve.concepts import ShownConcept, concept_blocks
 from attn_tutor.solve.engine import Solution
 from attn_tutor.solve.layout import given_blocks, problem_heading, problem_notes, stage_table
 
@@ -89,6 +91,7 @@ class QuizConfig:
     student: str | None = None
     seed: int | None = None
     lang: str = "en"
+    concepts: tuple[ShownConcept, ...] = ()  # the set's concept items, asked after the problems
 
     def __post_init__(self) -> None:
         if self.mode not in grading.MODES:
@@ -105,6 +108,7 @@ class Outcome:
     total: int  # questions the quiz had
     status: int = 0  # exit status: 130 for Ctrl-C, 143 for SIGTERM, 129 for SIGHUP
     save_error: AttnTutorError | None = None  # the last report write that failed, if any
+    concepts: list[tuple[ShownConcept, ConceptMark]] = field(default_factory=list)  # the concept items answered
 
     @property
     def exit_code(self) -> int:
@@ -217,12 +221,15 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
         )
         if explained:
             blocks.append(Math(explained, title=t("quiz.summary.mistakes", lang)))
-    score = dict(score=fmt_score(report.score), max=fmt_score(report.max_score))
+    blocks += _concept_summary(outcome, lang)
+    concept_score = sum(mark.score for _, mark in outcome.concepts)
+    score = dict(score=fmt_score(report.score + concept_score), max=fmt_score(report.max_score + len(outcome.concepts)))
     if outcome.ended != "done":  # stopped early: the score of the questions answered, not of the one left open
         answered = [item for item in report.items if item.verdict != "missing"]
+        marked = [mark for _, mark in outcome.concepts if mark.chosen]
         score = dict(
-            score=fmt_score(sum(item.points for item in answered)),
-            max=fmt_score(sum(item.max_points for item in answered)),
+            score=fmt_score(sum(item.points for item in answered) + sum(mark.score for mark in marked)),
+            max=fmt_score(sum(item.max_points for item in answered) + len(marked)),
         )
     if outcome.ended == "done":
         blocks.append(Paragraph(t("quiz.score", lang, **score)))
@@ -234,6 +241,25 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
                 else t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score)
             )
         )
+    return blocks
+
+
+def _concept_summary(outcome: Outcome, lang: str) -> list[Block]:
+    """The concept items answered: each one's choice, the answer and the points; an exam adds
+    each wrong choice's feedback (its only feedback)."""
+    if not outcome.concepts:
+        return []
+    header = tuple(t(f"quiz.summary.{name}", lang) for name in ("concept", "chosen", "answer", "points"))
+    rows = tuple(
+        (shown.id, (" " if shown.kind == "order" else ", ").join(mark.chosen) or "—",
+         (" " if shown.kind == "order" else ", ").join(shown.answer), fmt_score(mark.score))
+        for shown, mark in outcome.concepts
+    )  # fmt: skip
+    blocks: list[Block] = [Table(header, rows, title=t("quiz.summary.concepts", lang))]
+    if outcome.report.mode == "exam":
+        lines = tuple(f"{shown.id}: {mark.feedback}" for shown, mark in outcome.concepts if mark.feedback and not mark.right)
+        if lines:
+            blocks.append(Math(lines, title=t("quiz.summary.misconceptions", lang)))
     return blocks
 
 
@@ -280,7 +306,7 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
 
     lang = config.lang
     report = Report(config.student, config.problem_set, config.seed, config.mode, [])
-    outcome = Outcome(report, "done", 0, count_questions(config.plans))
+    outcome = Outcome(report, "done", 0, count_questions(config.plans) + len(config.concepts))
     solutions: dict[str, Solution] = {}
     marker = grading.Marker(follow_through=config.follow_through)  # this quiz's marking and its memory
     saved = _saver(save, outcome, config, solutions, marker, show)
@@ -296,6 +322,11 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
                 if ended is not None:
                     outcome.ended = ended
                     return _finish(outcome, asking.current, config, show, saved)
+        for shown in config.concepts:
+            ended = _ask_concept(asking, shown)
+            if ended is not None:
+                outcome.ended = ended
+                return _finish(outcome, asking.current, config, show, saved)
     except KeyboardInterrupt as interrupt:  # Ctrl-C, or SIGTERM/SIGHUP (attn_tutor.core.stopping)
         outcome.ended = "interrupt"
         outcome.status = exit_status(interrupt)
@@ -368,6 +399,46 @@ def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
     return None
 
 
+def _ask_concept(asking: _Asking, shown: ShownConcept) -> str | None:
+    """Ask one concept item: a letter or number (several, or an order, as the item says); practice
+    shows the option's feedback, the answer and the explanation at once, an exam at the end."""
+    config, outcome, show, lang = asking.config, asking.outcome, asking.show, asking.config.lang
+    outcome.asked += 1
+    asking.current = {"concept": shown}
+    number = config.concepts.index(shown) + 1
+    blocks = concept_blocks([shown], lang, answers=False, start=number)[1:]  # the item without the set's heading
+    progress = t("quiz.progress", lang, n=outcome.asked, total=outcome.total)
+    show([Heading(f"{blocks[0].text} — {progress}", level=3), *blocks[1:], Paragraph(t(f"quiz.concept_ask.{_ask_kind(shown)}", lang))])
+    while True:
+        line = asking.read_line(asking.prompt)
+        if line is None:
+            return "eof"
+        command = answers.command(line)
+        if command == "quit":
+            return "quit"
+        if command == "hint":
+            show(t("quiz.concept_no_hint", lang))
+            continue
+        if command == "empty":
+            show(t("quiz.empty", lang))
+            continue
+        chosen, problem = parse_choice(shown, line)
+        if problem is None:
+            break
+        show("\n".join([problem_text(shown, ConceptMark(0.0, chosen, False, None, problem), lang), t("quiz.again", lang)]))
+    mark = mark_concept(shown, line)
+    asking.current = None
+    outcome.concepts.append((shown, mark))
+    asking.saved(False)
+    if config.mode == "practice":
+        show(concept_feedback(shown, mark, lang))
+    return None
+
+
+def _ask_kind(shown: ShownConcept) -> str:
+    return "order" if shown.kind == "order" else "several" if shown.several else "one"
+
+
 def _solution(problem: Problem, solutions: dict) -> Solution:
     if problem.id not in solutions:
         solutions[problem.id] = engine.solve(problem)
@@ -399,7 +470,9 @@ def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lan
 
 
 def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Show, saved) -> Outcome:
-    if current is not None:  # the question on screen when the quiz stopped: recorded as missing
+    if current is not None and "concept" in current:  # a concept item on screen: no answer
+        outcome.concepts.append((current["concept"], mark_concept(current["concept"], None)))
+    elif current is not None:  # the question on screen when the quiz stopped: recorded as missing
         outcome.report.items.append(
             current["marker"].stage(
                 current["solution"], current["row"], current["stage"], None, current["own"], hints=current["hints"]
@@ -442,7 +515,19 @@ def report_dict(outcome: Outcome, config: QuizConfig, solutions: dict | None = N
     whole = Report(report.student, report.problem_set, report.seed, report.mode, all_items(outcome, config, solutions or {}, marker))
     data = whole.to_dict()
     items = data.pop("items")
-    return {**data, "finished": finished, "asked": outcome.asked, "total": outcome.total, "items": items}
+    out = {**data, "finished": finished, "asked": outcome.asked, "total": outcome.total, "items": items}
+    if config.concepts:  # every concept item of the quiz, those not reached without a choice
+        marks = {shown.id: mark for shown, mark in outcome.concepts}
+        out["concepts"] = [concept_report(shown, marks.get(shown.id)) for shown in config.concepts]
+        out["score"] = round(out["score"] + sum(mark.score for mark in marks.values()), 4)
+        out["max_score"] = round(out["max_score"] + len(config.concepts), 4)
+    return out
+
+
+def concept_report(shown: ShownConcept, mark: ConceptMark | None) -> dict:
+    """A concept item in the report file: its id and kind, the labels chosen, the answer, the score."""
+    mark = mark or mark_concept(shown, None)
+    return {"concept": shown.id, "kind": shown.kind, "chosen": list(mark.chosen), "answer": list(shown.answer), "score": mark.score, "right": mark.right}
 
 
 class ReportFile:

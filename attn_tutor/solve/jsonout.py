@@ -52,7 +52,7 @@ def dumps(solutions: list[Solution]) -> str:
     return "".join(chunks(solutions))
 
 
-def chunks(solutions) -> Iterator[str]:
+def chunks(solutions, concepts: list[dict] | None = None) -> Iterator[str]:
     """:func:`dumps` piece by piece, one problem at a time (``solutions`` may be a generator), so a
     large demonstration is written as it is solved; the text is the same as one ``json.dumps``."""
     import json  # here, not at the top: the terminal's `solve` starts without it
@@ -63,4 +63,9 @@ def chunks(solutions) -> Iterator[str]:
         text = json.dumps(solution_dict(solution), ensure_ascii=False, indent=2)
         yield ("\n" if first else ",\n") + "\n".join("    " + line for line in text.split("\n"))
         first = False
-    yield ("\n  ]\n}\n" if not first else "]\n}\n")
+    if concepts is None:
+        yield ("\n  ]\n}\n" if not first else "]\n}\n")
+        return
+    # the set's concept items (attn_tutor.solve.concepts.concept_dict), after its problems
+    text = json.dumps(concepts, ensure_ascii=False, indent=2)
+    yield ("\n  ]," if not first else "],") + '\n  "concepts": ' + "\n".join(("  " if i else "") + line for i, line in enumerate(text.split("\n"))) + "\n}\n"

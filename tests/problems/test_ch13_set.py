@@ -226,3 +226,31 @@ def test_practice_two_heads_object_and_subject(ch13, solved):
     assert top(subject_view) == ["고양이가"] and fmt(subject_view["고양이가"]) == "0.768"
     assert solution.output.shape == (3, 4)
     assert output_of(solution, "먹었다") == "(0.214, 0.977, 0.955, 0.232)"
+
+
+# --------------------------------------------------------------------------- the concept items
+
+
+def test_the_chapters_concept_items_cover_its_why_questions(ch13):
+    concepts = {c.id: c for c in ch13.concepts}
+    assert len(concepts) >= 12
+    kinds = [c.kind for c in concepts.values()]
+    assert kinds.count("computed") >= 2 and kinds.count("order") >= 1
+    for topic in ("qkv-query", "why-scale", "why-not-rnn", "bank-two-sentences", "why-positional", "why-multi-head"):
+        assert concepts[topic].kind == "choice"
+    for concept in concepts.values():  # Korean first, English in the same text, as the titles are
+        assert re.search("[가-힣]", concept.stem) and re.search(r"\([A-Z][^)]*[?.]\)", concept.stem), concept.id
+        for option in concept.options:
+            assert option.right or re.search("[가-힣]", option.feedback), concept.id
+
+
+def test_the_computed_items_agree_with_the_chapters_numbers(ch13, solved):
+    from attn_tutor.solve.concepts import show
+
+    def answer(concept_id):
+        shown = show(ch13.concept(concept_id), ch13)
+        return shown.options[shown.labels.index(shown.answer[0])]
+
+    assert answer("eat-attends") == top(weights_of(solved["cat-fish"], "먹었다"))[0] == "생선을"
+    assert answer("meet-attends") == top(weights_of(solved["widget-meet-friend"], "만났다"))[0] == "친구를"
+    assert "sharper" in answer("unscaled-eat")

@@ -1,0 +1,122 @@
+"""The quiz asks a set's concept items after its problems: transcripts with right and wrong
+choices, practice feedback per option, an exam's feedback only at the end, the report file."""
+
+from __future__ import annotations
+
+import json
+
+from attn_tutor.problems.load import load_problem_set, load_text
+from attn_tutor.quiz import loop as quiz
+from attn_tutor.render import terminal
+from attn_tutor.solve.concepts import show_all
+
+SET = load_text(
+    """\
+problems:
+  - id: cat-fish
+    tokens: [고양이가, 생선을, 먹었다]
+    Q: [[2, 1], [1, 2], [1, 3]]
+    K: [[1, 0], [0, 2], [1, 1]]
+    V: [[1, 0], [0, 1], [1, 1]]
+    rows: [먹었다]
+    ask: [scores]
+concepts:
+  - id: why-scale
+    stem: "왜 √d로 나누나요? (Why divide by √d?)"
+    options:
+      - {text: "softmax의 극단화 (softmax's extremes)", right: true}
+      - {text: "속도 (speed)", feedback: "속도와는 상관없습니다 (not about speed)"}
+      - {text: "합이 1 (sum to 1)", feedback: "합을 1로 만드는 것은 softmax입니다 (softmax does that)"}
+    explanation: "극단적 분포를 완화합니다 (it tames the extremes)"
+  - {id: eat, kind: computed, problem: cat-fish, row: 먹었다, ask: most-attended, stem: "‘먹었다’는? (Which key?)"}
+  - {id: steps, kind: order, stem: "순서 (In order.)", steps: [scores, scale, softmax, mix]}
+""",
+    "set.yaml",
+)
+
+
+class Session:
+    def __init__(self, lines):
+        self.lines = list(lines)
+        self.shown: list[str] = []
+
+    def read_line(self, prompt):
+        return self.lines.pop(0) if self.lines else None
+
+    def show(self, blocks):
+        self.shown.append(blocks if isinstance(blocks, str) else "\n".join(line for b in blocks for line in terminal.block_lines(b)))
+
+    @property
+    def screen(self) -> str:
+        return " ".join("\n".join(self.shown).split())
+
+
+def run(lines, mode="practice", lang="en", save=None):
+    items = tuple(show_all(SET, lang=lang))
+    config = quiz.QuizConfig(plans=quiz.plan(SET.problems), problem_set="set.yaml", mode=mode, lang=lang, concepts=items)
+    session = Session(lines)
+    return quiz.run(config, session.read_line, session.show, save), session, items
+
+
+def answer_of(shown):
+    return " ".join(shown.answer)
+
+
+def test_right_choices_score_and_say_so():
+    _, _, items = run([])
+    outcome, session, _ = run(["1 6 4", *(answer_of(s) for s in items)])
+    assert outcome.ended == "done"
+    assert [mark.score for _, mark in outcome.concepts] == [1.0, 1.0, 1.0]
+    assert "Score: 4 / 4" in session.screen
+    assert "Right: A." in session.screen
+    assert "question 2 of 4" in session.screen
+
+
+def test_a_wrong_choice_shows_its_misconception_and_the_answer_in_practice():
+    outcome, session, _ = run(["1 6 4", "b", "A", "A B C D"])
+    screen = session.screen
+    assert "Not right: you chose B; the answer is A. 속도와는 상관없습니다 (not about speed)" in screen
+    assert "극단적 분포를 완화합니다" in screen
+    assert "고양이가: 0.023, but 생선을: 0.786" in screen  # the computed item's wrong option, with the numbers
+    assert [mark.score for _, mark in outcome.concepts] == [0.0, 0.0, 0.0]
+
+
+def test_an_unreadable_or_double_choice_is_asked_again_and_a_hint_is_refused():
+    outcome, session, _ = run(["1 6 4", "?", "Z", "AB", "3", "q"])
+    screen = session.screen
+    assert "a concept item has no hint" in screen
+    assert "answer with the option's letter (A to C) or its number (1 to 3)" in screen
+    assert "choose one option: its letter (A to C) or its number" in screen
+    assert outcome.concepts[0][1].chosen == ("C",)
+    assert outcome.ended == "quit"
+    assert outcome.concepts[1][1].chosen == ()  # the item on screen when stopped: no answer
+
+
+def test_an_exam_gives_no_feedback_until_the_end():
+    outcome, session, _ = run(["1 6 4", "B", "B", "1234"], mode="exam")
+    before_summary = " ".join("\n".join(session.shown[:-1]).split())
+    assert "속도와는 상관없습니다" not in before_summary and "Not right" not in before_summary
+    summary = " ".join(session.shown[-1].split())
+    assert "What the wrong choices reveal why-scale: 속도와는 상관없습니다 (not about speed)" in summary
+    assert "Score: 2 / 4" in summary
+
+
+def test_the_report_file_carries_each_concept_item():
+    saved = []
+    run(["1 6 4", "A", "B"], save=saved.append)
+    report = saved[-1]
+    assert report["finished"] is False
+    assert report["max_score"] == 4 and report["score"] == 3
+    assert [(c["concept"], c["chosen"], c["score"]) for c in report["concepts"]] == [
+        ("why-scale", ["A"], 1.0), ("eat", ["B"], 1.0), ("steps", [], 0.0),
+    ]  # fmt: skip
+    json.dumps(report)
+
+
+def test_the_command_asks_the_packaged_sets_items_only_for_the_whole_set(run_cli):
+    ch13 = load_problem_set("ch13")
+    numeric = quiz.count_questions(quiz.plan(ch13.problems))
+    whole = run_cli("quiz", "ch13", "--lang", "en", input="q\n")
+    assert f"question 1 of {numeric + len(ch13.concepts)}" in whole.output
+    one = run_cli("quiz", "ch13", "--problem", "cat-fish", "--lang", "en", input="q\n")
+    assert f"question 1 of {quiz.count_questions(quiz.plan([ch13.get('cat-fish')]))}" in one.output
