@@ -11,6 +11,7 @@ from __future__ import annotations
 
 import contextlib
 import errno
+import inspect
 import json
 import os
 import secrets
@@ -202,8 +203,10 @@ def _serve_workers(listener, db: str, file: str | None, lang: str, secret: str, 
     """``workers`` processes on one socket, each with its own connection to the PostgreSQL session."""
     os.environ[LIVE_ENV] = json.dumps({"db": db, "set": file, "lang": lang, "secret": secret, "student_url": student_url})
     config = _config("attn_tutor.cli.serve:worker_app", factory=True, workers=workers)
-    server = _server_class()(config)
-    Multiprocess(config, target=server.run, sockets=[listener]).run()
+    if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36: the supervisor is told what to run
+        Multiprocess(config, target=_server_class()(config).run, sockets=[listener]).run()
+    else:
+        Multiprocess(config, sockets=[listener]).run()
 
 
 def worker_app():

@@ -153,3 +153,26 @@ def test_serve_has_help_in_both_languages(run_cli):
     for lang, word in (("en", "live class"), ("ko", "실시간 수업")):
         result = run_cli("serve", "--help", "--lang", lang)
         assert result.exit_code == 0 and word in result.output and "--workers" in result.output
+
+
+@pytest.mark.postgresql
+def test_workers_on_postgresql_share_one_session_and_the_teachers_map(tmp_path, live_pg_url):
+    server = Served("--db", live_pg_url, "--workers", "2", cwd=tmp_path)
+    try:
+        with httpx2.Client(timeout=20, follow_redirects=True) as teacher:
+            assert teacher.get(server.teacher).status_code == 200
+            with teacher.stream("GET", server.student + "teacher/events") as events:
+                lines = events.iter_lines()
+                for n in range(4):  # a new connection each: the kernel hands them to either worker
+                    with httpx2.Client(base_url=server.student, timeout=20) as student:
+                        student.get("/")
+                        token = {"X-CSRF-Token": student.cookies["attn_csrf"]}
+                        assert student.post("/api/join", json={"name": f"s{n}"}, headers=token).status_code == 200
+                        body = {"problem": "cat-fish", "row": "먹었다", "stage": "scores", "text": "1, 6, 5", "client_id": "c"}
+                        assert student.post("/api/answer", json=body, headers=token).json()["verdict"] == "partial"
+                for line in lines:
+                    if '"cat-fish/먹었다/scores":{"verdicts":{"partial":4}' in line:
+                        break
+    finally:
+        code, said = server.stop()
+    assert code == 0 and "Traceback" not in said

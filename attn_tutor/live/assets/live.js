@@ -18,7 +18,7 @@
   const MODE = meta("attn-mode");
   const KEY = "attn-live:" + SESSION + ":";
   const STAGES = ["scores", "scaled", "weights", "output"];
-  const POLL = 10000;  // the session's state (closed problems, solutions, the mode) read again this often
+  const POLL = 5000;  // the session's state (closed problems, solutions, the mode) read again this often
   let csrf = "", joined = false, flushing = false, retryTimer = null, delay = 1000, restoring = false, restored = false;
   let shownProblems = {};
   const acked = {};  // item -> the text the server has
@@ -224,7 +224,7 @@
     node.setAttribute("data-diagnosis", answer.diagnosis || "");
     const message = node.querySelector(".message");
     if (!message) return;
-    const lines = [AT.page.el("p", { class: "verdict", text: t("live.server_mark", { verdict: t(`grading.verdict.${answer.verdict}`), points: answer.points }) })];
+    const lines = [AT.page.el("p", { class: "verdict", text: t("live.server_mark", { verdict: t(`grading.verdict.${answer.verdict}`), points: AT.numbers.fmtGiven(answer.points, 2) }) })];
     if (answer.diagnosis) lines.push(AT.page.el("p", { class: "diagnosis", "data-diagnosis-text": answer.diagnosis, text: t(`grading.diagnosis.${answer.diagnosis}`) }));
     message.replaceChildren(...lines);
   }
