@@ -195,6 +195,9 @@ class Store:
             raise self._error("live.store.corrupt", reason="schema") from None
         if schema > SCHEMA:
             raise self._error("live.store.newer", schema=schema, ours=SCHEMA)
+        for key in ("set_ref", "fingerprint", "mode", "created", "id", "seq"):
+            if key not in meta:
+                raise self._error("live.store.corrupt", reason=f"no {key}")
         problems = {
             problem: ProblemState(bool(is_open), bool(revealed))
             for problem, is_open, revealed in cur.execute(

@@ -151,7 +151,7 @@ OUTPUTS = {
     ),
     "canvas": ("--roster", "canvas.csv", "--csv-layout", "canvas", "--csv", "out/canvas-import.csv"),
     "moodle": ("--roster", "moodle.csv", "--csv-layout", "moodle", "--csv", "out/moodle-import.csv", "--json", "out/r.json"),
-    "half follow-through, one job": ("--follow-through", "half", "--jobs", "1", "--csv", "out/g.csv"),
+    "half follow-through, two workers": ("--follow-through", "half", "--jobs", "2", "--csv", "out/g.csv"),
 }  # fmt: skip
 
 

@@ -247,3 +247,9 @@ def test_every_acknowledged_answer_is_there_after_kill_9(live_store_url, kill_at
         kept = {attempt[3] for attempt in store.attempts(kim.id)}
         assert {f"1 6 {n}" for n in acked} <= kept
         assert len(kept) - len(acked) <= 1  # at most the one committed as the kill came, not yet acknowledged
+
+
+def test_a_session_missing_part_of_its_record_is_said_to_be_damaged(live_store_url):
+    made(live_store_url)
+    raw(live_store_url, "DELETE FROM live_meta WHERE key = 'fingerprint'")
+    assert "the session database is damaged (no fingerprint)" in refused(live_store_url)
