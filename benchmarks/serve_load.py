@@ -33,19 +33,18 @@ import argparse
 import asyncio
 import json
 import math
-import os
 import random
-import signal
-import socket
-import subprocess
 import sys
 import tempfile
-import threading
 import time
 import uuid
 from collections import defaultdict
 from dataclasses import dataclass, field
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the helpers package
+
+from helpers.serve import Server, free_port  # noqa: E402
 
 TARGETS = {"p99_ms": 100.0, "errors": 0, "map_lag_s": 1.0, "rss_mb": 300.0, "missing": 0}
 
@@ -117,118 +116,6 @@ def plan(problem_set, students: int, wrong_share: float, seed: int) -> list[list
     return sheets
 
 
-# --- the server -------------------------------------------------------------------------
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-class Server:
-    """``attn-tutor serve`` in a process of its own; its standard output read in a thread."""
-
-    def __init__(self, db: str, port: int, *, workers: int = 1, mode: str = "practice", set_name: str = "ch13"):
-        self.db, self.port, self.workers, self.mode, self.set_name = db, port, workers, mode, set_name
-        self.process: subprocess.Popen | None = None
-        self._reader: threading.Thread | None = None
-        self.lines: list[str] = []
-        self.student_url = self.teacher_url = ""
-        self.peak_rss = 0
-        self._stop_sampling = threading.Event()
-
-    def start(self, timeout: float = 60.0) -> None:
-        args = [sys.executable, "-m", "attn_tutor", "serve", self.set_name, "--host", "127.0.0.1", "--port", str(self.port),
-                "--db", self.db, "--mode", self.mode, "--lang", "en"]  # fmt: skip
-        if self.workers > 1:
-            args += ["--workers", str(self.workers)]
-        env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1"}
-        self.lines = []
-        self.process = subprocess.Popen(args, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, env=env, start_new_session=True)
-        ready = threading.Event()
-
-        def read(process=self.process):
-            for line in process.stdout:
-                self.lines.append(line.rstrip("\n"))
-                if line.startswith("student: "):
-                    self.student_url = line.split(" ", 1)[1].strip()
-                elif line.startswith("teacher: "):
-                    self.teacher_url = line.split(" ", 1)[1].strip()
-                if self.student_url and self.teacher_url:
-                    ready.set()
-            process.stdout.close()  # the server ended: its output read to the end
-            ready.set()
-
-        self.student_url = self.teacher_url = ""
-        self._reader = threading.Thread(target=read, daemon=True)
-        self._reader.start()
-        if not ready.wait(timeout) or not (self.student_url and self.teacher_url):
-            self.kill()
-            raise RuntimeError("serve did not start: " + "\n".join(self.lines[-20:]))
-        self._wait_listening(timeout)
-        self._stop_sampling = threading.Event()
-        threading.Thread(target=self._sample, daemon=True).start()
-
-    def _wait_listening(self, timeout: float) -> None:
-        deadline = time.monotonic() + timeout
-        while time.monotonic() < deadline:
-            try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
-                return
-            except OSError:
-                if self.process.poll() is not None:
-                    raise RuntimeError("serve stopped: " + "\n".join(self.lines[-20:])) from None
-                time.sleep(0.05)
-        raise RuntimeError("serve never listened on its port")
-
-    def rss(self) -> int:
-        """Resident bytes of the server and its children (uvicorn's workers)."""
-        if self.process is None:
-            return 0
-        total, pids = 0, [self.process.pid]
-        try:
-            children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
-            pids += [int(c) for c in children]
-            for child in children:  # a worker's own children (multiprocessing's helpers)
-                pids += [int(c) for c in Path(f"/proc/{child}/task/{child}/children").read_text().split()]
-        except OSError:
-            pass
-        for pid in pids:
-            try:
-                for line in Path(f"/proc/{pid}/status").read_text().splitlines():
-                    if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
-            except OSError:
-                pass
-        return total
-
-    def _sample(self) -> None:
-        while not self._stop_sampling.wait(0.1):
-            self.peak_rss = max(self.peak_rss, self.rss())
-
-    def kill(self) -> None:
-        """SIGKILL, as a crash: the whole process group, so workers go too."""
-        self._stop_sampling.set()
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGKILL)
-            self.process.wait(30)
-        if self._reader is not None:
-            self._reader.join(30)
-
-    def stop(self) -> None:
-        """Ctrl-C, as a teacher stops it."""
-        self._stop_sampling.set()
-        if self.process and self.process.poll() is None:
-            os.killpg(self.process.pid, signal.SIGINT)
-            try:
-                self.process.wait(30)
-            except subprocess.TimeoutExpired:
-                self.kill()
-        if self._reader is not None:
-            self._reader.join(30)
-
-
 # --- the students and the teacher --------------------------------------------------------
 
 
@@ -240,6 +127,7 @@ class Figures:
     unexpected: list[str] = field(default_factory=list)  # acknowledged with another mark than planned
     events: list[tuple[float, dict[str, int]]] = field(default_factory=list)  # (arrival, item -> answers counted)
     last_map: dict = field(default_factory=dict)  # the last event's map, as sent
+    teacher_drops: list[str] = field(default_factory=list)  # the event stream lost and opened again
     resent: int = 0
     first_send: float = math.inf
     last_ack: float = 0.0
@@ -343,6 +231,9 @@ async def run_students(base: str, students: list[Student], figures: Figures, *, 
                 return
             step = (window * 0.9 - offset) / max(1, len(student.sheet))
             for index in range(len(student.sheet)):
+                if time.monotonic() > retry_until:  # bounded: what is left was not answered in time
+                    figures.errors.append(f"{student.name}: {len(student.sheet) - index} answers not sent within the window")
+                    return
                 due = begin + offset + index * step
                 delay = due - time.monotonic()
                 if delay > 0:
@@ -365,10 +256,20 @@ async def follow_map(server: Server, figures: Figures, stop: asyncio.Event) -> N
     url = urlsplit(server.teacher_url)
     base = f"{url.scheme}://{url.netloc}"
     async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0, read=None), follow_redirects=True) as client:
-        response = await client.get(f"{url.path}?{url.query}")
-        response.raise_for_status()
-
         async def read():
+            signed_in = False
+            while not stop.is_set():  # a dropped stream is opened again, as the browser's EventSource does
+                try:
+                    if not signed_in:
+                        response = await client.get(f"{url.path}?{url.query}")
+                        response.raise_for_status()
+                        signed_in = True
+                    await read_once()
+                except httpx.HTTPError as error:
+                    figures.teacher_drops.append(repr(error))
+                    await asyncio.sleep(0.5)
+
+        async def read_once():
             async with client.stream("GET", "/teacher/events", headers={"Accept": "text/event-stream"}) as stream:
                 data = []
                 async for line in stream.aiter_lines():
