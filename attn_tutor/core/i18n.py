@@ -1013,9 +1013,6 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "정답이 더 있습니다: {labels}",
     ),
     "concepts.heading": ("Concept items", "개념 문항"),
-    "concepts.col.option": ("option", "선택지"),
-    "concepts.col.step": ("step", "단계"),
-    "concepts.col.feedback": ("right / the misconception", "정답 / 드러나는 오해"),
     "concepts.several_note": ("Several options are right: choose every one.", "정답이 여럿입니다. 맞는 것을 모두 고르세요."),
     "concepts.order_note": (
         "Put the steps in order: write their letters, first step first (e.g. C A D B).",

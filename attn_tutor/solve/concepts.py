@@ -49,7 +49,7 @@ from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import UNSCALED_ANSWERS, Concept, Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, rounded
-from attn_tutor.render.blocks import Heading, Paragraph, Table
+from attn_tutor.render.blocks import Heading, Paragraph
 from attn_tutor.solve import engine
 
 LABELS = "ABCDEFGHIJKL"  # a computed item has at most TOKENS_MAX options
@@ -247,8 +247,9 @@ def concept_dict(shown: ShownConcept) -> dict:
 
 
 def concept_blocks(items: list[ShownConcept], lang: str, *, answers: bool = True, start: int = 1) -> list:
-    """The items as document blocks, under one heading: each stem, its options in a table
-    (with ``answers``: each option's feedback, then the answer and the explanation)."""
+    """The items as document blocks, under one heading: each stem, then its options a line each,
+    labelled (with ``answers``: ✓ by the right one, each wrong one's feedback after it, then the
+    answer and the explanation)."""
     if not items:
         return []
     blocks: list = [Heading(t("concepts.heading", lang), level=2)]
@@ -257,15 +258,11 @@ def concept_blocks(items: list[ShownConcept], lang: str, *, answers: bool = True
         note = {"order": "concepts.order_note", "computed": None}.get(shown.kind, "concepts.several_note" if shown.several else None)
         if note:
             blocks.append(Paragraph(t(note, lang)))
-        column = t("concepts.col.step" if shown.kind == "order" else "concepts.col.option", lang)
-        if answers and shown.kind != "order":
-            rows = tuple(
-                (label, text, "✓" if label in shown.answer else shown.feedback.get(label) or "")
-                for label, text in zip(shown.labels, shown.options)
-            )
-            blocks.append(Table(("", column, t("concepts.col.feedback", lang)), rows))
-        else:
-            blocks.append(Table(("", column), tuple(zip(shown.labels, shown.options))))
+        for label, text in zip(shown.labels, shown.options):  # a paragraph each: long options wrap on any page
+            line = f"{label}. {text}"
+            if answers and shown.kind != "order":
+                line += " ✓" if label in shown.answer else f" — {shown.feedback.get(label)}" if shown.feedback.get(label) else ""
+            blocks.append(Paragraph(line))
         if answers:
             key = "concepts.answer_tied" if shown.tied else "concepts.answer_order_line" if shown.kind == "order" else "concepts.answer_line"
             blocks.append(Paragraph(t(key, lang, answer=(" " if shown.kind == "order" else ", ").join(shown.answer))))
