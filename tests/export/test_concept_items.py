@@ -10,6 +10,7 @@ with the variant's seed and whose computed choices come from the variant's own n
 from __future__ import annotations
 
 import io
+import json
 import xml.etree.ElementTree as ET
 import zipfile
 from html import unescape
@@ -269,3 +270,35 @@ def test_qti_items_score_the_right_options_and_give_each_options_feedback(run_cl
                     assert feedback[f"{ident}_fb"] == f"<p>{shown.feedback[label]}</p>"
             if shown.explanation:
                 assert feedback["general_fb"] == f"<p>{shown.explanation}</p>"
+
+
+# --- text that HTML, XML or Cloze would read as syntax ------------------------------------
+
+HOSTILE = "<b>x</b> &amp; {1:SHORTANSWER:=y} ~#} \\ 'q' \"r\""
+
+
+def hostile_set(tmp_path):
+    text = concept_set(tmp_path).read_text(encoding="utf-8")
+    text = text.replace('"계산을 빠르게 하려고 (to compute faster)"', json.dumps(HOSTILE))  # JSON: a YAML double-quoted scalar
+    path = tmp_path / "hostile.yaml"
+    path.write_text(text, encoding="utf-8")
+    return path
+
+
+def test_an_option_holding_html_or_cloze_syntax_reads_back_as_written(run_cli, tmp_path):
+    path = hostile_set(tmp_path)
+    (sheet, items), = shown_on(path)
+    option = next(o for o in items[0].options if o.startswith("<b>"))
+    label = items[0].labels[items[0].options.index(option)]
+    out = tmp_path / "bank.xml"
+    assert run_cli("export", str(path), "-f", "moodle", "-o", str(out)).exit_code == 0
+    (question,) = [q for q in moodle_concepts(out.read_bytes()) if q.find("name").findtext("text") == "why-scale"]
+    html = [a.findtext("text") for a in question.findall("answer") if moodle_text(a).startswith(f"({label})")]
+    assert html == [f"({label}) " + option.replace("&", "&amp;").replace("<", "&lt;").replace(">", "&gt;")]  # text, not tags
+    zipped = tmp_path / "bank.zip"
+    assert run_cli("export", str(path), "-f", "qti", "-o", str(zipped)).exit_code == 0
+    texts = [unescape(label_.findtext(f".//{QTI}mattext")) for _, item in qti_concept_items(zipped.read_bytes())
+             for label_ in item.iter(f"{QTI}response_label")]  # fmt: skip
+    assert f"({label}) {option}" in texts
+    page = export_text(run_cli, tmp_path, "sheet.html", str(path))
+    assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page

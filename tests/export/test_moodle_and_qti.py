@@ -233,6 +233,8 @@ def test_qti_items_accept_the_tolerance_and_give_each_diagnosis_on_its_range(run
         assert quiz.find(f".//{QTI}selection_ordering") is None
         assert quiz.find(f"{QTI}assessment").get("title").endswith(f"variant {sheet.variant}")
         sections = quiz.find(f"{QTI}assessment/{QTI}section").findall(f"{QTI}section")
+        if problem_set.concepts:  # the concept items' section follows the problems' (tests/export/test_concept_items.py)
+            assert sections.pop().get("title") == t("export.concepts")
         expected = lms.questions([sheet], "en")
         assert len(sections) == len(expected) == len(problem_set.problems)
         for section, question in zip(sections, expected):

@@ -124,14 +124,15 @@ def is_plain_html(fragment: str) -> bool:
 
 
 def moodle_questions(data: bytes) -> list[tuple[str, ET.Element]]:
-    """(category, question element) for each cloze question of a Moodle XML file, in file order."""
+    """(category, question element) for each cloze question of a Moodle XML file, in file order
+    (a set's concept items are multichoice questions, in categories of their own: left out)."""
     root = ET.fromstring(data)
     assert root.tag == "quiz"
     category, found = None, []
     for question in root.findall("question"):
         if question.get("type") == "category":
             category = question.findtext("category/text")
-        else:
+        elif question.get("type") != "multichoice":
             assert question.get("type") == "cloze"
             found.append((category, question))
     return found
