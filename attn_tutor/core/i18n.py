@@ -2307,13 +2307,11 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live.join_name": ("Your name or student number", "이름 또는 학번"),
     "live.join": ("Join", "참여"),
     "live.join_need_name": ("Type your name or student number first.", "먼저 이름이나 학번을 입력하세요."),
-    "live.joined": ("You have joined as {name}.", "{name}[으로] 참여했습니다."),
     "live.all_saved": ("Every answer you checked is saved.", "확인한 답은 모두 저장되었습니다."),
     "live.pending": (
         "{count} answer(s) not saved yet: kept on this device and sent as soon as the server answers.",
         "아직 저장되지 않은 답 {count}개: 이 기기에 보관했다가 서버가 응답하면 바로 보냅니다.",
     ),
-    "live.saved": ("Saved.", "저장됨."),
     "page.exam_kept": (
         "Answer kept. Marks are shown when your teacher closes this problem.",
         "답을 받았습니다. 채점 결과는 선생님이 이 문제를 마감하면 보입니다.",
