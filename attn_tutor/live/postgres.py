@@ -11,6 +11,7 @@ from datetime import UTC, datetime
 
 from attn_tutor.live.session import LiveError, Mark, ProblemSet, Saved, Session, Store
 
+APPLICATION_NAME = "attn-tutor serve"  # how the server's pg_stat_activity names our connections
 PG_CONNECTIONS = 8  # connections a PostgreSQL store keeps for the app's threads (commits wait on the disk together)
 
 ANNOUNCE_EVERY = 0.05  # seconds: the answers saved meanwhile are announced to other workers in one NOTIFY
@@ -95,7 +96,7 @@ class PostgresStore(Store):
 
         self._psycopg = psycopg
         try:
-            return psycopg.connect(self.url, autocommit=autocommit, connect_timeout=5)
+            return psycopg.connect(self.url, autocommit=autocommit, connect_timeout=5, application_name=APPLICATION_NAME)
         except psycopg.ProgrammingError as error:  # a URL libpq cannot read
             raise self._error("live.store.bad_url", reason=_first_line(error)) from None
         except psycopg.OperationalError as error:
@@ -168,7 +169,29 @@ class PostgresStore(Store):
         self._channel = "attn_tutor_live_" + self._meta.id
 
     def save(self, student_id, problem, row, stage, text, client_id, mark) -> Saved:
-        """As :meth:`Store.save`, in one statement: committed when it returns."""
+        """As :meth:`Store.save`, in one statement: committed when it returns. A connection the server
+        dropped (it restarted since) is let go with every other idle one, and the save tried once more
+        on a fresh one: safe, as a save is kept once per client id."""
+        try:
+            return self._save(student_id, problem, row, stage, text, client_id, mark)
+        except LiveError as error:
+            if error.problems[0].key != "live.store.unreachable":
+                raise
+        self._drop_idle()
+        return self._save(student_id, problem, row, stage, text, client_id, mark)
+
+    def _drop_idle(self) -> None:
+        while True:
+            try:
+                conn = self._pool.get_nowait()
+            except queue.Empty:
+                return
+            with contextlib.suppress(Exception):
+                conn.close()
+            with self._made_lock:
+                self._made -= 1
+
+    def _save(self, student_id, problem, row, stage, text, client_id, mark) -> Saved:
         mark = Mark(*mark)
         now = datetime.now(UTC).isoformat(timespec="milliseconds")
         values = (student_id, client_id, problem, row, stage, text, mark.verdict, mark.diagnosis, float(mark.points), now)

@@ -215,3 +215,23 @@ def test_a_save_in_another_process_wakes_this_ones_waiting_teacher_on_postgresql
             other.stdin.close()
             other.wait(60)
             other.stdout.close()
+
+
+@pytest.mark.postgresql
+def test_a_save_after_postgresql_dropped_every_connection_is_kept_at_once(live_pg_url):
+    """The database restarted (its connections cut, here by pg_terminate_backend): the next answer
+    is saved on a fresh connection, not refused once for each connection the store held."""
+    import psycopg
+
+    with open_store(live_pg_url, CH13, create=True) as store:
+        kim = store.join("김민지", "d")
+        store.save(kim.id, FIRST, "먹었다", "scores", "1 6 3", "before", Mark("wrong"))
+        with psycopg.connect(live_pg_url, autocommit=True) as admin:
+            cut = admin.execute(
+                "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE application_name = 'attn-tutor serve'"
+                " AND datname = current_database() AND pid <> pg_backend_pid()"
+            ).fetchall()
+        assert cut
+        saved = store.save(kim.id, FIRST, "먹었다", "scores", "1 6 4", "after", Mark("correct", None, 1))
+        assert not saved.resent
+        assert store.latest(kim.id)[FIRST, "먹었다", "scores"].text == "1 6 4"
