@@ -34,6 +34,7 @@ import asyncio
 import json
 import math
 import random
+import ssl
 import sys
 import tempfile
 import time
@@ -128,6 +129,7 @@ class Figures:
     events: list[tuple[float, dict[str, int]]] = field(default_factory=list)  # (arrival, item -> answers counted)
     last_map: dict = field(default_factory=dict)  # the last event's map, as sent
     teacher_drops: list[str] = field(default_factory=list)  # the event stream lost and opened again
+    killed_after: int | None = None  # answers acknowledged when the server was killed
     resent: int = 0
     first_send: float = math.inf
     last_ack: float = 0.0
@@ -164,8 +166,23 @@ class Student:
         self.done = 0  # answers acknowledged, in order
 
 
-async def join(client, student: Student, figures: Figures) -> None:
-    """As the page does: its state first (the CSRF cookie and token), then the name."""
+async def join(client, student: Student, figures: Figures, retry_until: float) -> None:
+    """As the page does: its state first (the CSRF cookie and token), then the name; a dropped
+    connection or a 5xx tried again a moment later, until ``retry_until``."""
+    import httpx
+
+    while True:
+        try:
+            return await join_once(client, student)
+        except (RuntimeError, httpx.HTTPError) as error:
+            if time.monotonic() > retry_until:
+                raise
+            if isinstance(error, RuntimeError) and " 5" not in str(error)[:60]:
+                raise
+            await asyncio.sleep(0.5)
+
+
+async def join_once(client, student: Student) -> None:
     response = await client.get("/api/state")
     if response.status_code != 200:
         raise RuntimeError(f"state {student.name}: {response.status_code} {response.text[:200]}")
@@ -219,32 +236,42 @@ async def run_students(base: str, students: list[Student], figures: Figures, *, 
 
     begin = time.monotonic()
     retry_until = begin + window + grace
+    # each student a client of its own (its cookies, one connection: a phone), all sharing one TLS
+    # context: made for each, 500 of them would load the CA store 500 times (for http://, unused);
+    # one pool shared by 500 connections is no better (httpcore looks through the pool at each request)
+    context = ssl.create_default_context()
     limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
+    clients = []
 
     async def one(student: Student, offset: float):
-        async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0), limits=limits) as client:
-            await asyncio.sleep(offset)
-            try:
-                await join(client, student, figures)
-            except Exception as error:  # noqa: BLE001
-                figures.errors.append(f"join {student.name}: {error!r}")
+        client = httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0), limits=limits, verify=context)
+        clients.append(client)
+        await asyncio.sleep(offset)
+        try:
+            await join(client, student, figures, retry_until)
+        except Exception as error:  # noqa: BLE001
+            figures.errors.append(f"join {student.name}: {error!r}")
+            return
+        step = (window * 0.9 - offset) / max(1, len(student.sheet))
+        for index in range(len(student.sheet)):
+            if time.monotonic() > retry_until:  # bounded: what is left was not answered in time
+                figures.errors.append(f"{student.name}: {len(student.sheet) - index} answers not sent within the window")
                 return
-            step = (window * 0.9 - offset) / max(1, len(student.sheet))
-            for index in range(len(student.sheet)):
-                if time.monotonic() > retry_until:  # bounded: what is left was not answered in time
-                    figures.errors.append(f"{student.name}: {len(student.sheet) - index} answers not sent within the window")
-                    return
-                due = begin + offset + index * step
-                delay = due - time.monotonic()
-                if delay > 0:
-                    await asyncio.sleep(delay)
-                if await send(client, student, index, figures, measured=measured, retry_until=retry_until):
-                    student.done += 1
-                    if on_ack is not None:
-                        on_ack()
+            due = begin + offset + index * step
+            delay = due - time.monotonic()
+            if delay > 0:
+                await asyncio.sleep(delay)
+            if await send(client, student, index, figures, measured=measured, retry_until=retry_until):
+                student.done += 1
+                if on_ack is not None:
+                    on_ack()
 
     rng = random.Random(len(students))
-    await asyncio.gather(*(one(s, rng.uniform(0, window * 0.1)) for s in students))
+    try:
+        await asyncio.gather(*(one(s, rng.uniform(0, window * 0.1)) for s in students))
+    finally:
+        for client in clients:
+            await client.aclose()
 
 
 async def follow_map(server: Server, figures: Figures, stop: asyncio.Event) -> None:
@@ -369,6 +396,9 @@ class Result:
     missing: list[str]
     diagnoses_on_map: int  # how many of the planned mistakes' codes the final map shows
     diagnoses_planned: int
+    killed_after: int | None
+    server_cpu_ms: float  # server CPU time per acknowledged answer of the measured phase
+    load: str  # the machine's load average at the end of the measured phase
 
     def lines(self) -> list[str]:
         ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
@@ -376,12 +406,15 @@ class Result:
             f"{self.students} students, {self.submissions} answers sent, {self.acknowledged} acknowledged",
             f"latency p50 {self.p50_ms:.1f} ms, p95 {self.p95_ms:.1f} ms, p99 {self.p99_ms:.1f} ms"
             f" (target p99 <= {TARGETS['p99_ms']:.0f} ms: {ok(self.p99_ms <= TARGETS['p99_ms'])})",
-            f"throughput {self.throughput:.0f} answers/s",
+            f"throughput {self.throughput:.0f} answers/s; server CPU {self.server_cpu_ms:.2f} ms an answer"
+            f" (one core's worth: {1000 / max(self.server_cpu_ms, 1e-9):.0f} answers/s); load average {self.load}",
             f"errors {len(self.errors)} (target 0: {ok(not self.errors)}); marked other than planned: {len(self.unexpected)}",
             f"teacher's map lag: max {self.map_lag_s:.3f} s, p99 {self.map_lag_p99_s:.3f} s"
             f" (target <= {TARGETS['map_lag_s']:.0f} s: {ok(self.map_lag_s <= TARGETS['map_lag_s'])}); mistakes' codes on the map: {self.diagnoses_on_map} of {self.diagnoses_planned}",
             f"server memory peak {self.rss_mb:.0f} MB (target <= {TARGETS['rss_mb']:.0f} MB: {ok(self.rss_mb <= TARGETS['rss_mb'])})",
-            f"kill -9 with {self.crash_students} more students half-way, restarted on the same database:"
+            (f"kill -9 with {self.crash_students} more students, after {self.killed_after} of their answers were acknowledged,"
+             if self.killed_after is not None else f"{self.crash_students} more students, the server NOT killed (the phase ended first),")
+            + " restarted on the same database:"
             f" {self.crash_acknowledged} acknowledged ({self.resent_after_restart} resent after the restart),"
             f" acknowledged answers missing {len(self.missing)} (target 0: {ok(not self.missing)})",
         ]
@@ -413,13 +446,15 @@ async def _crash(server: Server, students: list[Student], figures: Figures, wind
     base = server.student_url.split("?")[0].rstrip("/")
     class_ = asyncio.ensure_future(run_students(base, students, figures, window=window, grace=grace, measured=False, on_ack=on_ack))
     halfway = asyncio.ensure_future(half.wait())
-    await asyncio.wait([class_, halfway], return_when=asyncio.FIRST_COMPLETED)
-    if half.is_set():
+    # mid-run: when half the answers are acknowledged, or half the window has gone by, whichever comes first
+    await asyncio.wait([class_, halfway], timeout=window / 2, return_when=asyncio.FIRST_COMPLETED)
+    if not class_.done():
         await asyncio.to_thread(server.kill)
+        figures.killed_after = len(figures.acked)
         await asyncio.to_thread(server.start)
     else:
-        figures.errors.append("the crash phase never had half of its answers acknowledged: the server was not killed")
-        halfway.cancel()
+        figures.errors.append("the crash phase ended before the server was killed")
+    halfway.cancel()
     await class_
 
 
@@ -438,7 +473,10 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
     try:
         measured = Figures()
         class_ = [Student(f"load-{i:04d}", sheets[i]) for i in range(students)]
+        cpu = server.cpu_seconds()
         asyncio.run(_measured(server, class_, measured, window, grace))
+        cpu = server.cpu_seconds() - cpu
+        load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
         peak = server.peak_rss
         crashed = Figures()
         crash_class = [Student(f"crash-{i:04d}", sheets[students + i]) for i in range(len(sheets) - students)]
@@ -458,7 +496,7 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
             p95_ms=1000 * percentile(measured.latencies, 95),
             p99_ms=1000 * percentile(measured.latencies, 99),
             throughput=len(measured.acked) / max(1e-9, measured.last_ack - measured.first_send),
-            errors=measured.errors + [e for e in crashed.errors if "never acknowledged" in e],
+            errors=measured.errors + [e for e in crashed.errors if "never acknowledged" in e or "ended before" in e],
             unexpected=measured.unexpected,
             map_lag_s=max(lags, default=math.inf),
             map_lag_p99_s=percentile(lags, 99),
@@ -469,6 +507,9 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
             missing=missing,
             diagnoses_on_map=len(planned_codes & map_codes(measured.last_map)),
             diagnoses_planned=len(planned_codes),
+            killed_after=crashed.killed_after,
+            server_cpu_ms=1000 * cpu / max(1, len(measured.acked)),
+            load=load,
         )
     finally:
         if made_dir is not None:

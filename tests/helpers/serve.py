@@ -103,6 +103,23 @@ class Server:
                 pass
         return total
 
+    def cpu_seconds(self) -> float:
+        """CPU time (user and system) the server and its worker processes have used so far."""
+        if self.process is None:
+            return 0.0
+        total, pids = 0, [self.process.pid]
+        try:
+            pids += [int(c) for c in Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()]
+        except OSError:
+            pass
+        for pid in pids:
+            try:
+                fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+                total += int(fields[11]) + int(fields[12])  # utime, stime (fields 14 and 15 of stat)
+            except (OSError, IndexError, ValueError):
+                pass
+        return total / os.sysconf("SC_CLK_TCK")
+
     def _sample(self) -> None:
         while not self._stop_sampling.wait(0.1):
             self.peak_rss = max(self.peak_rss, self.rss())

@@ -29,12 +29,14 @@ def load_benchmark():
 
 def test_fifty_students_answer_everything_and_a_crash_loses_nothing(live_store_url):
     bench = load_benchmark()
-    result = bench.run(students=50, window=5.0, db=live_store_url, wrong_share=0.3, seed=7)
+    # no time is checked: the window paces the students, and a loaded machine may take the grace to finish
+    result = bench.run(students=50, window=5.0, grace=600.0, db=live_store_url, wrong_share=0.3, seed=7)
     assert result.errors == []
     assert result.acknowledged == result.submissions == 50 * 50  # ch13 asks 50 stages in all
     assert result.unexpected == []  # the server marked each answer as planned
     assert result.diagnoses_planned >= 8 and result.diagnoses_on_map == result.diagnoses_planned
     assert not math.isinf(result.map_lag_s)  # every acknowledged answer reached the teacher's map
+    assert result.killed_after is not None and result.killed_after < result.crash_students * 50  # killed mid-run
     assert result.crash_acknowledged == result.crash_students * 50
     assert result.resent_after_restart > 0  # some were sent while the server was down, and kept
     assert result.missing == []
