@@ -214,8 +214,10 @@ def test_solve_variant_is_the_set_grade_marks_against(run_cli, tmp_path):
     result = run_cli("solve", "ch13", "--variant", str(number), "--format", "json")
     assert result.exit_code == 0, result.output
     marker = gradebook.Grader()
-    problem_set, solutions, _ = marker.solved("ch13", number)
-    assert result.stdout == jsonout.dumps([solutions[p.id] for p in problem_set.problems])
+    problem_set, solutions, _, shown = marker.solved("ch13", number)
+    from attn_tutor.solve.concepts import concept_dict
+
+    assert result.stdout == "".join(jsonout.chunks([solutions[p.id] for p in problem_set.problems], [concept_dict(c) for c in shown]))
     plain = run_cli("solve", "ch13", "--format", "json")
     assert json.loads(plain.stdout) != json.loads(result.stdout)
     table = run_cli("solve", "ch13", "--variant", str(number), "-p", "cat-fish")
