@@ -2162,6 +2162,7 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "Write the letters of the steps in the right order, one after another.",
         "단계의 기호를 올바른 순서대로 이어서 쓰세요.",
     ),
+    "export.concept.order_choose": ("Which is the right order of the steps?", "단계의 올바른 순서는 어느 것인가요?"),
     "export.concept.answer": ("Answer", "답"),
     "export.concept.right": ("Answer: {labels}", "정답: {labels}"),
     "export.concept.right_any": (

@@ -108,8 +108,9 @@ def key_rows(shown_items: list, lang: str) -> Iterator[tuple[str, str, str, str]
 
 
 def order_choices(shown, lang: str) -> list[Choice]:
-    """An ``order`` item as one multiple choice: the right order first, then each order with two
-    neighbouring steps swapped, written as the steps' labels (``C A D B``)."""
+    """An ``order`` item as one multiple choice: the right order and each order with two
+    neighbouring steps swapped, written as the steps' labels (``C A D B``), in the labels'
+    alphabetical order (the right one is not always first: the banks do not shuffle)."""
     text = dict(zip(shown.labels, shown.options))
     right = list(shown.answer)
     choices = [Choice(" ".join(right), True, None)]
@@ -117,7 +118,7 @@ def order_choices(shown, lang: str) -> list[Choice]:
         swapped = right[:i] + [right[i + 1], right[i]] + right[i + 2 :]
         sentence = t("export.concept.order_swap", lang, first=text[right[i]], second=text[right[i + 1]])
         choices.append(Choice(" ".join(swapped), False, sentence))
-    return choices
+    return sorted(choices)
 
 
 def choices(shown, lang: str) -> list[Choice]:

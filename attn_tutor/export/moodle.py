@@ -233,7 +233,7 @@ def concept_text(shown, lang: str) -> str:
     if shown.kind == "order":
         for label, step in zip(shown.labels, shown.options):
             parts.append(f"<p>{escape(concept_sheet.option_line(label, step, lang), quote=False)}</p>")
-        parts.append(f"<p>{escape(concept_sheet.how_to_answer(shown, lang), quote=False)}</p>")
+        parts.append(f"<p>{escape(t('export.concept.order_choose', lang), quote=False)}</p>")
     return "\n".join(parts)
 
 

@@ -185,7 +185,7 @@ def concept_item(shown, variant: int | None, lang: str, key: str) -> ET.Element:
     question = [f"<p>{text(concept_sheet.stem(shown, lang))}</p>"]
     if shown.kind == "order":
         question += [f"<p>{text(concept_sheet.option_line(label, step, lang))}</p>" for label, step in zip(shown.labels, shown.options)]
-        question.append(f"<p>{text(concept_sheet.how_to_answer(shown, lang))}</p>")
+        question.append(f"<p>{text(t('export.concept.order_choose', lang))}</p>")
     _mattext(presentation, "\n".join(question))
     response = ET.SubElement(presentation, "response_lid", {"ident": "response1", "rcardinality": "Multiple" if several else "Single"})
     render = ET.SubElement(response, "render_choice")

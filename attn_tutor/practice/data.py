@@ -29,7 +29,7 @@ from attn_tutor.solve.concepts import show
 from attn_tutor.solve.layout import divisor_label, given_blocks, problem_heading, problem_notes
 
 # The catalogue sections the page's script shows sentences from.
-MESSAGE_PREFIXES = ("answers.", "grading.", "quiz.", "page.", "solve.")
+MESSAGE_PREFIXES = ("answers.", "grading.", "quiz.", "page.", "solve.", "export.concept.option")
 
 
 def _num(x) -> float | None:
@@ -164,44 +164,62 @@ def set_data(problem_set: ProblemSet, lang: str) -> list[dict]:
     return [problem_data(problem, lang) for problem in problem_set.problems]
 
 
-def concept_data(shown, lang: str) -> dict:
-    """One concept item as the page shows and marks it: its options in the sheet's order and
-    labels, and each possible answer's mark made here by :func:`attn_tutor.marking.concepts.mark_concept`
-    (for one right option every label; for several every set of labels), so the page marks as
-    ``grade`` does. An order is right only when the whole order is, as ``grade`` marks it."""
-    several = shown.several
-    stem = f"{shown.stem} {t('export.concept.several', lang)}" if several else shown.stem
+def concept_scores(shown) -> dict[str, float]:
+    """Every answer that scores, as the page keys it (the labels chosen, run together), with its score:
+    each made here by :func:`attn_tutor.marking.concepts.mark_concept` (for one right option every
+    label, for several every set of labels, for an order the right one: an order is right only
+    when whole), so the page marks as ``grade`` does; an answer not listed scores 0."""
+    labels = shown.labels
     if shown.kind == "order":
         typed = [" ".join(shown.answer)]
-    elif several:
-        labels = shown.labels
-        typed = [
-            ", ".join(label for bit, label in enumerate(labels) if chosen >> bit & 1) for chosen in range(1, 2 ** len(labels))
-        ]
+    elif shown.several:
+        typed = [", ".join(label for bit, label in enumerate(labels) if chosen >> bit & 1) for chosen in range(1, 2 ** len(labels))]
     else:
-        typed = list(shown.labels)
-    marks = {}
+        typed = list(labels)
+    scores = {}
     for answer in typed:
         mark = mark_concept(shown, answer)
-        marks["".join(mark.chosen)] = {"score": mark.score, "right": mark.right, "feedback": mark.feedback}
+        if mark.score:
+            scores["".join(mark.chosen)] = mark.score
+    return scores
+
+
+def concept_base(shown, lang: str) -> dict:
+    """An item's texts, once for the whole page (as the first sheet shows it): each variant's entry
+    (:func:`concept_entry`) gives only its order and whatever of its own differs."""
     return {
         "id": shown.id,
         "kind": shown.kind,
-        "stem": stem,
-        "several": several,
-        "labels": list(shown.labels),
+        "stem": f"{shown.stem} {t('export.concept.several', lang)}" if shown.several else shown.stem,
+        "several": shown.several,
         "options": list(shown.options),
-        "lines": [t("export.concept.option", lang, label=label, text=text) for label, text in zip(shown.labels, shown.options)],
-        "answer": list(shown.answer),
-        "feedback": {label: shown.feedback.get(label) for label in shown.labels},
+        "feedback": [shown.feedback.get(label) for label in shown.labels],
         "explanation": shown.explanation,
-        "marks": marks,
     }
 
 
-def concepts_data(problem_set: ProblemSet, variant: int | None, lang: str) -> list[dict]:
+def concept_entry(shown, base: dict) -> dict:
+    """One item as one sheet shows it: ``order``, the base's option at each label; the ``answer``
+    and the ``scores`` (:func:`concept_scores`); and its own ``options``, ``feedback`` or
+    ``explanation`` only where they differ from the base's (a computed item's numbers)."""
+    entry: dict = {"answer": list(shown.answer), "scores": concept_scores(shown)}
+    feedback = [shown.feedback.get(label) for label in shown.labels]
+    if sorted(shown.options) == sorted(base["options"]):
+        order = [base["options"].index(option) for option in shown.options]
+        if feedback != [base["feedback"][i] for i in order]:
+            entry["feedback"] = feedback
+    else:
+        order = list(range(len(shown.options)))
+        entry["options"], entry["feedback"] = list(shown.options), feedback
+    entry["order"] = order
+    if shown.explanation != base["explanation"]:
+        entry["explanation"] = shown.explanation
+    return entry
+
+
+def shown_concepts(problem_set: ProblemSet, variant: int | None) -> list:
     """Every concept item as shown on the sheet with this variant (its own labels and order)."""
-    return [concept_data(show(concept, problem_set, seed=variant), lang) for concept in problem_set.concepts]
+    return [show(concept, problem_set, seed=variant) for concept in problem_set.concepts]
 
 
 def set_name(problem_set: ProblemSet, spec: str | None) -> str:
@@ -230,16 +248,20 @@ def unpack(packed: str):
 
 def page_data(sheets, *, lang: str, set_name: str, title: str) -> dict:
     """Everything the page's script reads: one entry per variant (``variant`` None: the set as
-    written). The first variant's ``problems`` and ``concepts`` (:func:`concepts_data`) are plain, so
+    written). The first variant's ``problems`` and ``concepts`` (:func:`concept_entry`) are plain, so
     the page shows them at once; every other's are ``packed`` together (:func:`pack` of
-    ``{"problems", "concepts"}``), about a sixth of their size, and unpacked when chosen."""
+    ``{"problems", "concepts"}``), about a sixth of their size, and unpacked when chosen. The concept
+    items' texts are ``concepts`` at the top, once (:func:`concept_base`)."""
     variants = []
+    bases = [concept_base(shown, lang) for shown in shown_concepts(sheets[0].problem_set, sheets[0].variant)]
     for n, sheet in enumerate(sheets):
         problems = set_data(sheet.problem_set, lang)
-        concepts = concepts_data(sheet.problem_set, sheet.variant, lang)
+        concepts = [concept_entry(shown, base) for shown, base in zip(shown_concepts(sheet.problem_set, sheet.variant), bases)]
         variants.append(
             {"variant": sheet.variant, "problems": problems, "concepts": concepts}
             if n == 0
             else {"variant": sheet.variant, "packed": pack({"problems": problems, "concepts": concepts})}
         )
-    return {"lang": lang, "title": title, "problem_set": set_name, "variants": variants, "messages": messages(lang)}
+    return {
+        "lang": lang, "title": title, "problem_set": set_name, "variants": variants, "concepts": bases, "messages": messages(lang),
+    }  # fmt: skip

@@ -509,6 +509,7 @@ def test_projection_problems_leave_the_projection_to_the_student(run_cli):
 def test_key_table_has_one_line_per_variant_row_and_stage_in_every_format(run_cli, tmp_path):
     sheets = variant_sheets.make_sheets(load_problem_set(None), variants=3, seed=8)
     asked = sum(len(p.asked_rows) * len(model.asked_stages(p)) for p in sheets[0].problem_set.problems)
+    asked += len(sheets[0].problem_set.concepts)  # and a line per concept item
     md = run_cli("export", "-f", "md", "--key-table", "--variants", "3", "--seed", "8").output
     lines = [line for line in md.splitlines() if line.startswith("| **800")]
     assert len(lines) == 3 * asked

@@ -6,6 +6,7 @@ the choices by label. Marked ``browser`` as the page's other tests are.
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -137,3 +138,9 @@ def test_a_variant_shows_its_own_order_and_the_file_names_its_labels(run_cli, tm
     answers = yaml.safe_load(saved.read_text(encoding="utf-8"))
     assert answers["variant"] == sheets[2].variant
     assert answers["concepts"] == {"eat-attends": right, "steps": " ".join(steps.answer)}
+    shown_score = float(page.locator("[data-grade-score]").get_attribute("data-grade-score"))
+    report = tmp_path / "report.json"
+    result = run_cli("grade", str(saved), "--json", str(report), "--problems", str(source))
+    assert result.exit_code == 0, result.output
+    (student,) = json.loads(report.read_text(encoding="utf-8"))["students"]
+    assert student["errors"] == [] and student["report"]["score"] == shown_score == 2  # grade agrees with the page

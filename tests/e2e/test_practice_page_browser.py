@@ -361,8 +361,7 @@ def test_saved_answers_are_graded_to_the_points_the_page_showed(run_cli, tmp_pat
     assert answers["student"] == "김민지" and answers["problem_set"] == "ch13" and "variant" not in answers
     assert answers["answers"]["cat-fish"]["먹었다"]["scores"] == [1, 6, 4]
     graded = grade(run_cli, saved, tmp_path)
-    unasked = len(graded.get("concepts", ()))  # the set's concept items: a point each, not on this page's problems
-    assert (graded["score"], graded["max_score"] - unasked) == (exam, maximum)
+    assert (graded["score"], graded["max_score"]) == (exam, maximum)  # the page asks the set's concept items too
     assert practice > 2
     marked = {(i["problem"], i["row"], i["stage"]): i for i in graded["items"]}
     assert marked[("cat-fish", "고양이가", "scaled")]["diagnosis"] == "not_scaled"
@@ -420,8 +419,7 @@ def test_a_variant_page_saves_its_variant_number_and_grades_the_same(run_cli, tm
     assert yaml.safe_load(saved.read_text(encoding="utf-8"))["variant"] == number
     graded = grade(run_cli, saved, tmp_path)
     assert graded["variant"] == number
-    unasked = len(graded.get("concepts", ()))  # the set's concept items: a point each, not on this page's problems
-    assert (graded["score"], graded["max_score"] - unasked) == (exam, maximum)
+    assert (graded["score"], graded["max_score"]) == (exam, maximum)  # the page asks the set's concept items too
 
 
 def test_where_grade_carries_through_an_unasked_stage_the_page_says_so(run_cli, tmp_path, open_page, monkeypatch):

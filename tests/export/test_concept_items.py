@@ -302,3 +302,19 @@ def test_an_option_holding_html_or_cloze_syntax_reads_back_as_written(run_cli, t
     assert f"({label}) {option}" in texts
     page = export_text(run_cli, tmp_path, "sheet.html", str(path))
     assert "<b>x</b>" not in page and "&lt;b&gt;x&lt;/b&gt;" in page
+
+
+def test_an_order_items_right_order_is_not_always_the_first_choice(tmp_path):
+    """The banks do not shuffle (the labels are the sheet's): the orders offered are sorted, so where
+    the right one stands follows the variant's labels, not the item."""
+    from attn_tutor.export.concept_sheet import order_choices
+
+    places = set()
+    for _sheet, items in shown_on(concept_set(tmp_path), variants=8, seed=2):
+        (shown,) = [s for s in items if s.kind == "order"]
+        choices = order_choices(shown, "en")
+        assert [c.text for c in choices] == sorted(c.text for c in choices)
+        assert [c.text for c in choices if c.right] == [" ".join(shown.answer)]
+        assert len(choices) == len(shown.labels)  # the right order and each neighbouring swap
+        places.add([c.right for c in choices].index(True))
+    assert len(places) > 1

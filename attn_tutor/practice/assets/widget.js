@@ -476,7 +476,24 @@
 
   // --- concept items (data.py concept_data: the sheet's labels and order, marks made in Python) ----
 
-  const concepts = () => data.variants[state.variant].concepts || [];
+  // A variant's items: the page's texts (data.concepts) in the variant's order, with its own where they differ.
+  function concepts() {
+    const variant = data.variants[state.variant];
+    if (!variant._concepts) {
+      variant._concepts = (variant.concepts || []).map((own, k) => {
+        const base = data.concepts[k];
+        const labels = own.order.map((_, i) => String.fromCharCode(65 + i));
+        const options = own.options || own.order.map((i) => base.options[i]);
+        const texts = own.feedback || own.order.map((i) => base.feedback[i]);
+        return {
+          id: base.id, kind: base.kind, stem: base.stem, several: base.several, labels, options,
+          feedback: Object.fromEntries(labels.map((label, i) => [label, texts[i]])),
+          explanation: "explanation" in own ? own.explanation : base.explanation, answer: own.answer, scores: own.scores,
+        };
+      });
+    }
+    return variant._concepts;
+  }
   const conceptState = (c) => state.concepts[c.id] || (state.concepts[c.id] = { chosen: [], mark: null });
   const conceptVerdict = (mark) => (mark.right ? "correct" : mark.score > 0 ? "partial" : "wrong");
 
@@ -486,12 +503,11 @@
     return c.labels.filter((label) => chosen.includes(label)).join(", ");
   }
 
+  // The scores were made by grade's own marker (data.py concept_scores): an answer not listed scores 0.
   function conceptMark(c, chosen) {
-    if (c.kind === "order") {  // right only when the whole order is (grade's rule)
-      const right = chosen.join(" ") === c.answer.join(" ");
-      return { score: right ? 1 : 0, right };
-    }
-    return c.marks[c.labels.filter((label) => chosen.includes(label)).join("")];
+    const key = c.kind === "order" ? chosen.join("") : c.labels.filter((label) => chosen.includes(label)).join("");
+    const score = c.scores[key] || 0;
+    return { score, right: score === 1 };
   }
 
   function buildConcept(c) {
@@ -502,7 +518,8 @@
     const message = el("div", { class: "message", "aria-live": "polite" });
     const check = el("button", { type: "button", "data-action": "check", text: t("page.check") });
     const restart = el("button", { type: "button", class: "secondary", "data-action": "restart", text: t("page.concept_restart") });
-    const buttons = c.labels.map((label, i) => el("button", { type: "button", class: "option", "data-option": label, "aria-pressed": "false", text: c.lines[i] }));
+    const buttons = c.labels.map((label, i) => el("button", { type: "button", class: "option", "data-option": label, "aria-pressed": "false",
+      text: t("export.concept.option", { label, text: c.options[i] }) }));
     const show = () => {
       const marked = cs.mark !== null || Boolean(cs.kept);  // kept: chosen in an exam, marked by the server
       buttons.forEach((button) => {
