@@ -40,7 +40,7 @@ NAME_LIMIT = 80
 # What an exam page leaves out: every number a student is asked for, and everything made from them.
 _EXAM_PROBLEM_KEYS = ("output", "output_text", "hints", "hint_walk", "projection")
 _EXAM_HEAD_KEYS = ("raw", "scores", "scaled", "weights", "output", "rows")
-_EXAM_CONCEPT_KEYS = ("answer", "feedback", "explanation", "marks")  # a concept item keeps its stem and options
+_EXAM_CONCEPT_KEYS = ("answer", "scores", "feedback", "explanation")  # a concept item keeps its stem, options and order
 
 
 def asset(name: str) -> tuple[str, str] | None:
@@ -90,6 +90,9 @@ def exam_data(data: dict) -> dict:
         for concept in variant.get("concepts", ()):
             for key in _EXAM_CONCEPT_KEYS:
                 concept.pop(key, None)
+    for base in stripped.get("concepts", ()):  # the items' texts, once for the page: no feedback, no explanation
+        base["feedback"] = [None] * len(base["feedback"])
+        base["explanation"] = None
     return stripped
 
 

@@ -196,11 +196,12 @@ def test_an_exam_page_carries_no_answer_feedback_or_explanation_of_a_concept_ite
     board.get("/teacher/api/map")
     assert board.post("/teacher/api/mode", json={"mode": "exam"}, headers=csrf(board)).status_code == 200
     html = TestClient(app, base_url=ORIGIN).get("/").text
-    concepts = page_data(html)["variants"][0]["concepts"]
-    assert [c["id"] for c in concepts] == list(SHOWN)
-    for c in concepts:
-        assert set(c) & {"answer", "feedback", "explanation", "marks"} == set()
-        assert c["labels"] == list(SHOWN[c["id"]].labels) and c["options"] == list(SHOWN[c["id"]].options)
+    data = page_data(html)
+    assert [c["id"] for c in data["concepts"]] == list(SHOWN)
+    for base, own in zip(data["concepts"], data["variants"][0]["concepts"]):
+        assert set(base["feedback"]) == {None} and base["explanation"] is None
+        assert set(own) & {"answer", "scores", "feedback", "explanation"} == set()
+        assert [base["options"][i] for i in own["order"]] == list(SHOWN[base["id"]].options)
     assert [text for text in secrets_of_the_answers() if text in html] == []
 
 
