@@ -2415,6 +2415,20 @@ MESSAGES: dict[str, tuple[str, str]] = {
     "live.error.bad_mode": ("The mode must be practice or exam, not {mode}.", "모드는 practice 또는 exam이어야 합니다 ({mode}[이] 아님)."),
     "live.error.not_found": ("There is no page {path} here; the students' page is /.", "{path} 페이지는 없습니다. 학생 페이지는 /입니다."),
     "live.error.method": ("{method} is not allowed for {path}.", "{path}에는 {method} 요청을 쓸 수 없습니다."),
+    # concept items in the live class (live-concepts)
+    "live.error.unknown_concept": (
+        "There is no concept item {concept} in this session; its concept items are {ids}.",
+        "이 수업에 {concept} 개념 문항은 없습니다. 개념 문항은 {ids}입니다.",
+    ),
+    "live.error.concept_blank": ("The choice is blank; choose an option first.", "선택이 비어 있습니다. 먼저 보기를 고르세요."),
+    "live.error.concepts_closed": (
+        "The concept questions are closed; answers are taken again when the teacher opens them.",
+        "개념 문항은 마감되었습니다. 선생님이 다시 열면 답을 받습니다.",
+    ),
+    "live.concepts_open": ("Concept questions: open", "개념 문항: 열림"),
+    "live.concepts_closed": ("Concept questions: closed", "개념 문항: 마감"),
+    "live.concepts_close": ("Close the concept questions", "개념 문항 마감"),
+    "live.concepts_reopen": ("Open the concept questions", "개념 문항 열기"),
     "live.teacher_title": ("Live class: {title}", "실시간 수업: {title}"),
     "live.teacher_note": (
         "Names and answers are shown on this page only; keep its link to yourself.",

@@ -49,6 +49,7 @@ from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import pages
 from attn_tutor.live.marks import Marks, RequestError
+from attn_tutor.live.session import CONCEPT_STAGE, CONCEPTS
 from attn_tutor.live.store import Mark, Store
 from attn_tutor.practice.page import SERVED_CSP
 
@@ -159,6 +160,8 @@ class LiveApp:
         session = self.session()
         problems = {}
         for pid, state in session.problems.items():
+            if pid == CONCEPTS:
+                continue
             problems[pid] = {"open": state.open, "revealed": state.revealed}
             if state.revealed:
                 problems[pid]["solution_html"] = self.solutions[pid]
@@ -167,20 +170,27 @@ class LiveApp:
             for (problem, row, stage), latest in self.store.latest(student.id).items():
                 if problem not in session.problems:
                     continue
+                if problem == CONCEPTS:
+                    if row in self.marks.concepts:
+                        answers.append(self.concept_reply(session, row, latest.text, latest.client_id, latest))
+                    continue
                 answer = {"problem": problem, "row": row, "stage": stage, "text": latest.text, "client_id": latest.client_id}
                 if self.shows_marks(session, problem):
                     answer.update(verdict=latest.verdict, diagnosis=latest.diagnosis, points=latest.points)
                 answers.append(answer)
-        return {"joined": student is not None, "name": None if student is None else student.name, "mode": session.mode,
-                "session": session.id, "problems": problems, "answers": answers}  # fmt: skip
+        found = {"joined": student is not None, "name": None if student is None else student.name, "mode": session.mode,
+                 "session": session.id, "problems": problems, "answers": answers}  # fmt: skip
+        if CONCEPTS in session.problems:
+            found["concepts"] = {"open": session.problems[CONCEPTS].open}
+        return found
 
     def answer(self, student, body: dict) -> dict:
         """Save one checked stage, marked by the server; after the commit, what the student may see of it."""
+        if "concept" in body:
+            return self.concept_answer(student, body)
         item = self.marks.item(body.get("problem"), body.get("row"), body.get("stage"))
         text = _field(body, "text", str, "string")
-        client_id = _field(body, "client_id", str, "string")
-        if not 0 < len(client_id) <= CLIENT_ID_LIMIT or any(is_unsafe_char(c) for c in client_id):
-            raise RequestError(400, "live.error.field", field="client_id", kind=f"1-{CLIENT_ID_LIMIT} printable characters")
+        client_id = _checked_client_id(_field(body, "client_id", str, "string"))
         session = self.session()
         latest = self.store.latest(student.id)
         mine = latest.get((item.problem, item.row, item.stage))
@@ -196,6 +206,35 @@ class LiveApp:
         reply = {"saved": True, "client_id": client_id, "problem": item.problem, "row": item.row, "stage": item.stage}
         if self.shows_marks(session, item.problem):
             reply.update(verdict=verdict, diagnosis=diagnosis, points=points)
+        return reply
+
+    def concept_answer(self, student, body: dict) -> dict:
+        """Save one concept item's choice (``{"concept": id, "text": "B", "client_id"}``), marked by the
+        one concept marker against the item as the page shows it; after the commit, what the student may see."""
+        shown = self.marks.concept(body.get("concept"))
+        text = _field(body, "text", str, "string")
+        client_id = _checked_client_id(_field(body, "client_id", str, "string"))
+        session = self.session()
+        mine = self.store.latest(student.id).get((CONCEPTS, shown.id, CONCEPT_STAGE))
+        if mine is not None and mine.client_id == client_id:  # a resend of what is saved: the first answer
+            return self.concept_reply(session, shown.id, mine.text, client_id, mine)
+        if not session.problems[CONCEPTS].open:
+            raise RequestError(409, "live.error.concepts_closed")
+        mark = self.marks.mark_concept(shown, text)
+        chosen = None if shown.kind == "order" else " ".join(mark.chosen)  # the map counts each label chosen
+        saved = self.store.save(student.id, CONCEPTS, shown.id, CONCEPT_STAGE, text, client_id,
+                                Mark("correct" if mark.right else "wrong", chosen, mark.score))  # fmt: skip
+        return self.concept_reply(session, shown.id, text, client_id, saved)
+
+    def concept_reply(self, session, concept: str, text: str, client_id: str, mark) -> dict:
+        """A saved choice as the student may see it: its mark, feedback, answer and explanation only
+        where they see marks (practice, or an exam once the concept items are closed)."""
+        reply = {"saved": True, "concept": concept, "text": text, "client_id": client_id}
+        if self.shows_marks(session, CONCEPTS):
+            shown = self.marks.concepts[concept]
+            marked = self.marks.mark_concept(shown, text)
+            reply.update(verdict=mark.verdict, points=mark.points, chosen=list(marked.chosen), answer=list(shown.answer),
+                         feedback=marked.feedback, explanation=shown.explanation)  # fmt: skip
         return reply
 
     def snapshot(self) -> dict:
@@ -236,6 +275,12 @@ def _field(body: dict, name: str, kind: type, said: str):
         except UnicodeEncodeError:  # a lone surrogate from a JSON \ud800 escape
             raise RequestError(400, "live.error.field", field=name, kind=said) from None
     return value
+
+
+def _checked_client_id(client_id: str) -> str:
+    if not 0 < len(client_id) <= CLIENT_ID_LIMIT or any(is_unsafe_char(c) for c in client_id):
+        raise RequestError(400, "live.error.field", field="client_id", kind=f"1-{CLIENT_ID_LIMIT} printable characters")
+    return client_id
 
 
 def _checked_name(value) -> str:
@@ -434,6 +479,11 @@ async def problem_control(request: Request) -> Response:
     teacher_only(request)
     body = await body_of(request)
     problem = request.path_params["problem"]
+    if problem == CONCEPTS and CONCEPTS in (await run_in_threadpool(live.session)).problems:  # the concept items: open or closed
+        if set(body) != {"open"} or not isinstance(body["open"], bool):
+            raise RequestError(400, "live.error.field", field="open", kind="true or false")
+        await run_in_threadpool(live.store.set_open, CONCEPTS, body["open"])
+        return JSONResponse({"problem": CONCEPTS, "open": body["open"], "revealed": False}, headers=HEADERS)
     if problem not in live.marks.problems:
         raise RequestError(404, "live.error.unknown_problem", problem=problem[:60], ids=", ".join(live.marks.problems))
     changes = {name: body[name] for name in ("open", "revealed") if name in body}

@@ -5,6 +5,10 @@ A stage a student checks on the live page is read with the quiz's rule
 in) and marked with :class:`attn_tutor.marking.marker.Marker` ``.row(..., mode="exam")`` over
 the student's latest answers to that row, exactly as :class:`attn_tutor.gradebook.grader.Grader`
 marks an answer file: the mark the server keeps is the one ``grade`` gives the session.
+
+A concept item's choice is marked by :func:`attn_tutor.marking.concepts.mark_concept` against the
+item as the page shows it (:func:`attn_tutor.solve.concepts.show` with ``seed=None``: a live
+session has one sheet, the set as written), as ``grade`` marks ``concepts: {id: choice}``.
 """
 
 from __future__ import annotations
@@ -17,9 +21,11 @@ from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.core.text import excerpt
 from attn_tutor.marking.answers import MAX_LENGTH
+from attn_tutor.marking.concepts import ConceptMark, mark_concept
 from attn_tutor.marking.marker import Marker
 from attn_tutor.quiz.loop import parse_answer
 from attn_tutor.solve import engine
+from attn_tutor.solve.concepts import ShownConcept, show
 
 MARKER_MEMORY = 50_000  # as a grading process's (attn_tutor.gradebook.grader.MARKER_MEMORY)
 TEXT_LIMIT = MAX_LENGTH  # the answer parser's own limit: a longer answer is refused before it is read
@@ -54,6 +60,7 @@ class Marks:
         self.problems = {p.id: p for p in problem_set.problems}
         self.solutions = {p.id: engine.solve(p) for p in problem_set.problems}
         self.marker = Marker(follow_through="full", limit=MARKER_MEMORY)
+        self.concepts = {c.id: show(c, problem_set, seed=None) for c in problem_set.concepts}
         self._lock = threading.Lock()
 
     def item(self, problem, row, stage) -> Item:
@@ -100,6 +107,22 @@ class Marks:
             items = self.marker.row(self.solutions[item.problem], item.index, answers, mode="exam")
         marked = next(one for one in items if one.stage == item.stage)
         return ServerMark(marked.verdict, marked.diagnosis, float(marked.points))
+
+
+    def concept(self, concept) -> ShownConcept:
+        """The concept item a request names (its id), as the page shows it; else a 404 sentence."""
+        if not isinstance(concept, str) or concept not in self.concepts:
+            raise RequestError(404, "live.error.unknown_concept", concept=_shown(concept), ids=", ".join(self.concepts) or "-")
+        return self.concepts[concept]
+
+    def mark_concept(self, shown: ShownConcept, text: str) -> ConceptMark:
+        """The choice ``text`` marked as grade marks it; a blank or unreadable choice is a 422 sentence."""
+        if not text.strip():
+            raise RequestError(422, "live.error.concept_blank")
+        mark = mark_concept(shown, text)
+        if mark.problem is not None:  # the marker's own sentence
+            raise RequestError(422, mark.problem, first=shown.labels[0], last=shown.labels[-1], count=len(shown.labels))
+        return mark
 
 
 def _shown(value) -> str:

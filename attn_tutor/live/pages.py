@@ -18,12 +18,14 @@ from importlib import resources
 
 from attn_tutor.core.i18n import MESSAGES, t
 from attn_tutor.core.model import ProblemSet, Stage
+from attn_tutor.live.session import CONCEPTS
 from attn_tutor.marking.marker import diagnosis_name
 from attn_tutor.marking.mistakes import STAGE_DIAGNOSES
 from attn_tutor.practice import data as page_data
 from attn_tutor.practice import page
 from attn_tutor.render.html import block_html
 from attn_tutor.solve import engine
+from attn_tutor.solve.concepts import show
 from attn_tutor.solve.layout import solution_blocks
 from attn_tutor.variants.sheets import make_sheets, sheet_title
 
@@ -38,6 +40,7 @@ NAME_LIMIT = 80
 # What an exam page leaves out: every number a student is asked for, and everything made from them.
 _EXAM_PROBLEM_KEYS = ("output", "output_text", "hints", "hint_walk", "projection")
 _EXAM_HEAD_KEYS = ("raw", "scores", "scaled", "weights", "output", "rows")
+_EXAM_CONCEPT_KEYS = ("answer", "scores", "feedback", "explanation")  # a concept item keeps its stem, options and order
 
 
 def asset(name: str) -> tuple[str, str] | None:
@@ -52,14 +55,14 @@ def asset(name: str) -> tuple[str, str] | None:
 
 
 def item_keys(problem_set: ProblemSet) -> list[str]:
-    """Every asked item as ``problem/row/stage``, in gradebook order."""
+    """Every asked item as ``problem/row/stage``, in gradebook order, then each concept item as ``concepts/<id>``."""
     return [
         f"{p.id}/{token}/{stage}"
         for p in problem_set.problems
         for token in p.asked_rows
         for stage in (s.value for s in Stage)
         if stage in p.asked_stages
-    ]
+    ] + [f"concepts/{c.id}" for c in problem_set.concepts]
 
 
 def live_messages(lang: str) -> dict[str, str]:
@@ -84,6 +87,12 @@ def exam_data(data: dict) -> dict:
             for head in problem["heads"]:
                 for key in _EXAM_HEAD_KEYS:
                     head.pop(key, None)
+        for concept in variant.get("concepts", ()):
+            for key in _EXAM_CONCEPT_KEYS:
+                concept.pop(key, None)
+    for base in stripped.get("concepts", ()):  # the items' texts, once for the page: no feedback, no explanation
+        base["feedback"] = [None] * len(base["feedback"])
+        base["explanation"] = None
     return stripped
 
 
@@ -219,6 +228,14 @@ def _controls_html(problem_set: ProblemSet, snapshot: dict, lang: str) -> str:
             f'<button type="button" class="secondary" data-control="revealed" data-problem="{escape(p.id)}" '
             f'data-value="{str(not state["revealed"]).lower()}">{escape(reveal)}</button></li>\n'
         )
+    if problem_set.concepts:  # the concept items open and close together
+        is_open = snapshot["problems"][CONCEPTS]["open"]
+        said = t("live.concepts_open" if is_open else "live.concepts_closed", lang)
+        toggle = t("live.concepts_close" if is_open else "live.concepts_reopen", lang)
+        out.append(
+            f'<li data-problem-control="{CONCEPTS}"><span data-problem-state>{escape(said)}</span> '
+            f'<button type="button" data-control="open" data-problem="{CONCEPTS}" data-value="{str(not is_open).lower()}">{escape(toggle)}</button></li>\n'
+        )
     out.append("</ul>\n</section>\n")
     return "".join(out)
 
@@ -233,7 +250,8 @@ def _map_html(problem_set: ProblemSet, snapshot: dict, lang: str) -> str:
     for verdict in MAP_VERDICTS:
         out.append(f'<th scope="col">{escape(t(f"grading.verdict.{verdict}", lang))}</th>')
     out.append(f'<th scope="col">{escape(t("live.map_diagnoses", lang))}</th></tr></thead>\n<tbody aria-live="polite">\n')
-    for key in item_keys(problem_set):
+    keys = item_keys(problem_set)
+    for key in keys[: len(keys) - len(problem_set.concepts)]:  # the problems' items (the concept items' below)
         counts = snapshot["map"].get(key, {"verdicts": {}, "diagnoses": {}})
         stage = key.rsplit("/", 1)[1]
         out.append(f'<tr data-map-item="{escape(key)}"><th scope="row">{escape(key)}</th>')
@@ -247,6 +265,18 @@ def _map_html(problem_set: ProblemSet, snapshot: dict, lang: str) -> str:
                 f'<li{hidden}><span class="label">{escape(diagnosis_name(code, lang))}</span> '
                 f'<span data-map-diagnosis="{code}">{n}</span></li>'
             )
+        out.append("</ul></td></tr>\n")
+    for concept in problem_set.concepts:  # each label's count (not for an order), right and wrong
+        key = f"concepts/{concept.id}"
+        counts = snapshot["map"].get(key, {"verdicts": {}, "options": {}})
+        out.append(f'<tr data-map-item="{escape(key)}" data-map-concept><th scope="row">{escape(key)}</th>')
+        for verdict in MAP_VERDICTS:
+            out.append(f'<td data-map-verdict="{verdict}">{counts["verdicts"].get(verdict, 0)}</td>')
+        out.append('<td class="diagnoses options"><ul>')
+        if concept.kind != "order":
+            for label in show(concept, problem_set, seed=None).labels:
+                n = counts.get("options", {}).get(label, 0)
+                out.append(f'<li><span class="label">({label})</span> <span data-map-option="{label}">{n}</span></li>')
         out.append("</ul></td></tr>\n")
     out.append("</tbody>\n</table>\n</div>\n</section>\n")
     return "".join(out)

@@ -19,6 +19,11 @@ SCHEMA = 1  # the session tables' version; a session with a higher one is refuse
 APPLICATION = "attn-tutor live session"
 MODES = ("practice", "exam")
 STAGE_ORDER = {stage.value: n for n, stage in enumerate(Stage)}
+# A concept item's answer is kept as (CONCEPTS, its id, CONCEPT_STAGE): no problem id has a "#"
+# and no problem a stage "concept". CONCEPTS is also the row of live_problems that opens and
+# closes the concept items together (in a set that has any); the map keys them ``concepts/<id>``.
+CONCEPTS = "#concepts"
+CONCEPT_STAGE = "concept"
 
 
 class LiveError(AttnTutorError):
@@ -90,6 +95,8 @@ def fingerprint(problem_set: ProblemSet) -> str:
     """A hash of what marks in ``problem_set``: the problems' fields but where they stand in their
     file (so comments and reformatting keep it; any changed number, row or stage changes it)."""
     marked = tuple(problem._replace(line=None) for problem in problem_set.problems)
+    if problem_set.concepts:  # (a set without concept items keeps the fingerprint it had)
+        marked += tuple(concept._replace(line=None) for concept in problem_set.concepts)
     return hashlib.sha256(repr(marked).encode("utf-8")).hexdigest()
 
 
@@ -171,6 +178,11 @@ class Store:
             cur.execute(
                 self._q("INSERT INTO live_problems (problem, position, is_open, revealed) VALUES (?, ?, 1, 0)"),
                 (problem.id, position),
+            )
+        if problem_set.concepts:
+            cur.execute(
+                self._q("INSERT INTO live_problems (problem, position, is_open, revealed) VALUES (?, ?, 1, 0)"),
+                (CONCEPTS, len(problem_set.problems)),
             )
 
     def _load(self, cur) -> Session:
@@ -341,7 +353,8 @@ class Store:
 
     def counts(self) -> dict[str, dict[str, dict[str, int]]]:
         """The class map over every student's latest answers: for each item ``problem/row/stage``,
-        ``{"verdicts": {verdict: n}, "diagnoses": {code: n}}``."""
+        ``{"verdicts": {verdict: n}, "diagnoses": {code: n}}``; for a concept item ``concepts/<id>``,
+        ``{"verdicts", "diagnoses": {}, "options": {label: n}}`` (each label chosen, counted once per student)."""
         with self._read() as cur:
             rows = cur.execute(
                 "SELECT problem, row_key, stage, verdict, diagnosis, COUNT(*) FROM live_latest"
@@ -349,9 +362,14 @@ class Store:
             ).fetchall()
         found: dict[str, dict[str, dict[str, int]]] = {}
         for problem, row, stage, verdict, diagnosis, count in rows:
-            item = found.setdefault(f"{problem}/{row}/{stage}", {"verdicts": {}, "diagnoses": {}})
+            key = f"concepts/{row}" if problem == CONCEPTS else f"{problem}/{row}/{stage}"
+            item = found.setdefault(key, {"verdicts": {}, "diagnoses": {}})
             item["verdicts"][verdict] = item["verdicts"].get(verdict, 0) + int(count)
-            if diagnosis:
+            if problem == CONCEPTS:  # a concept item's "diagnosis": the labels chosen (see CONCEPTS)
+                options = item.setdefault("options", {})
+                for label in (diagnosis or "").split():
+                    options[label] = options.get(label, 0) + int(count)
+            elif diagnosis:
                 item["diagnoses"][diagnosis] = item["diagnoses"].get(diagnosis, 0) + int(count)
         return found
 
@@ -377,8 +395,9 @@ class Store:
     # grade
     def answer_files(self) -> Iterator[tuple[str, dict]]:
         """Each student who answered, in order of joining: (their name, their answers in an answer
-        file's shape ``{"student", "problem_set", "answers": {problem: {row: {stage: text}}}}``), with
-        the text they typed last for each stage (problems in the set's order, stages in theirs)."""
+        file's shape ``{"student", "problem_set", "answers": {problem: {row: {stage: text}}}}``, and
+        ``"concepts": {id: choice}`` when they chose any), with the text they typed last for each stage
+        (problems in the set's order, stages in theirs; concept items in the order first answered)."""
         session = self.session()
         order = {problem: n for n, problem in enumerate(session.problems)}
         with self._read() as cur:
@@ -395,6 +414,13 @@ class Store:
                 first_row[problem, row] = min(attempt, first_row.get((problem, row), attempt))
             items.sort(key=lambda i: (order.get(i[0], len(order)), i[0], first_row[i[0], i[1]], STAGE_ORDER.get(i[2], 9), i[2]))
             answers: dict[str, dict[str, dict[str, str]]] = {}
+            concepts: dict[str, str] = {}
             for problem, row, stage, text, _attempt in items:
-                answers.setdefault(problem, {}).setdefault(row, {})[stage] = text
-            yield name, {"student": name, "problem_set": session.set_ref, "answers": answers}
+                if problem == CONCEPTS:
+                    concepts[row] = text
+                else:
+                    answers.setdefault(problem, {}).setdefault(row, {})[stage] = text
+            found = {"student": name, "problem_set": session.set_ref, "answers": answers}
+            if concepts:
+                found["concepts"] = concepts
+            yield name, found

@@ -124,6 +124,11 @@ def answer_file_text(answers: dict) -> str:
         for row, stages in rows.items():
             lines.append(f"    {_quoted(row)}:")
             lines.extend(f"      {_quoted(stage)}: {_quoted(text)}" for stage, text in stages.items())
+    if not answers["answers"]:
+        lines[-1] = "answers: {}"
+    if answers.get("concepts"):
+        lines.append("concepts:")
+        lines.extend(f"  {_quoted(concept)}: {_quoted(text)}" for concept, text in answers["concepts"].items())
     return "\n".join(lines) + "\n"
 
 

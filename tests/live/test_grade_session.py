@@ -19,6 +19,7 @@ import pytest
 import yaml
 from helpers.paths import TESTS
 
+from attn_tutor.live.session import CONCEPT_STAGE, CONCEPTS
 from attn_tutor.live.store import Mark, open_store
 from attn_tutor.problems.load import load_path
 
@@ -36,6 +37,37 @@ MOODLE = (
     "서준,박,20230002,seojun.park@uni.ac.kr,\n"
     "Alex,Absent,20230004,alex@uni.ac.kr,\n"
 )
+# Concept items beside the sample set's problem (a choice, a computed choice, an order), and what
+# the students chose, as typed (labels, lower case, numbers, brackets, a wrong order); a student
+# whose number is a multiple of 4 chose nothing.
+CONCEPTS_YAML = """
+concepts:
+  - id: why-scale
+    stem: "Why divide the scores by the square root of d?"
+    options:
+      - text: "Large scores push softmax to one key."
+        right: true
+      - text: "To compute faster."
+        feedback: "Speed has nothing to do with it."
+      - text: "To make the weights sum to 1."
+        feedback: "Softmax does that."
+    explanation: "Without it softmax saturates."
+  - id: eat-attends
+    kind: computed
+    problem: cat-fish
+    row: 먹었다
+    ask: most-attended
+    stem: "Which key does 먹었다 attend to most?"
+  - id: steps
+    kind: order
+    stem: "Put the steps in order."
+    steps: ["S = QK^T", "divide by sqrt d", "softmax per row", "mix V"]
+"""
+CHOICES = [
+    {"why-scale": "A", "eat-attends": "B", "steps": "A B C D"},
+    {"why-scale": "b", "steps": "BADC"},
+    {"why-scale": "(C)", "eat-attends": "1", "steps": "1 2 3 4"},
+]
 
 
 def typed(value) -> str | None:
@@ -63,7 +95,7 @@ def graded_both(tmp_path, monkeypatch, run_cli, live_store_url):
     """The sample class as a session at ``live_store_url`` and as answer files in ``answers/``, under
     one folder with their problem set; ``grade(source, *options)`` runs grade there."""
     monkeypatch.chdir(tmp_path)
-    shutil.copy(FIXTURES / "set.yaml", tmp_path / "set.yaml")
+    (tmp_path / "set.yaml").write_text((FIXTURES / "set.yaml").read_text(encoding="utf-8") + CONCEPTS_YAML, encoding="utf-8")
     problem_set = load_path(tmp_path / "set.yaml")
     students = the_class()
     assert len(students) >= 10
@@ -81,7 +113,15 @@ def graded_both(tmp_path, monkeypatch, run_cli, live_store_url):
                             sends += 1
                         store.save(student.id, problem, row, stage, text, f"final-{sends}", Mark("correct", None, 1))
                         sends += 1
+            chosen = CHOICES[number % 3] if number % 4 else {}
+            for concept, text in chosen.items():
+                if number % 2:  # a first choice, changed since
+                    store.save(student.id, CONCEPTS, concept, CONCEPT_STAGE, "D", f"try-{sends}", Mark("wrong", "D", 0))
+                store.save(student.id, CONCEPTS, concept, CONCEPT_STAGE, text, f"final-{sends}", Mark("correct", None, 1))
+                sends += 1
             document = {"student": name, "problem_set": "../set.yaml", "answers": answers}
+            if chosen:
+                document["concepts"] = chosen
             (tmp_path / "answers" / f"{number:02}.yaml").write_text(yaml.safe_dump(document, allow_unicode=True, sort_keys=False), encoding="utf-8")
     files = [f"answers/{number:02}.yaml" for number in range(1, len(students) + 1)]
     (tmp_path / "canvas.csv").write_text(CANVAS, encoding="utf-8")
@@ -133,6 +173,8 @@ def test_grading_a_session_gives_every_output_its_answer_files_give(graded_both,
     one, other = same_but_sources(said_s, said_f, shown, count)
     assert one == other
     assert "joined, typed nothing" not in said_s  # who typed nothing handed nothing in
+    if "reports.json" in written_s:  # the concept choices were graded, not left out of both
+        assert b'"concept": "why-scale", "kind": "choice", "chosen": ["A"]' in written_s["reports.json"]
 
 
 def test_a_session_whose_set_file_changed_since_is_refused(graded_both, live_store_url, tmp_path):

@@ -29,7 +29,7 @@ def test_a_new_session_names_its_set_and_starts_in_practice_with_every_problem_o
     session = store.session()
     assert session.title == CH13.title and session.set_ref == "ch13"
     assert session.mode == "practice"
-    assert list(session.problems) == [problem.id for problem in CH13.problems]
+    assert list(session.problems) == [problem.id for problem in CH13.problems] + ["#concepts"]  # (its concept items, together)
     assert all(state.open and not state.revealed for state in session.problems.values())
 
 

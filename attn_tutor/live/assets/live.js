@@ -25,6 +25,8 @@
 
   const t = (key, args) => AT.page.t(key, args);
   const itemKey = (problem, row, stage) => problem + "\u0000" + row + "\u0000" + stage;
+  // An answer's item: a stage, or a concept item ({concept, text, client_id}: one choice, sent the same way)
+  const keyOf = (a) => (a.concept !== undefined ? "#concept\u0000" + a.concept : itemKey(a.problem, a.row, a.stage));
 
   function read(name, fallback) {
     try {
@@ -75,6 +77,11 @@
     const rowNode = section.querySelector(`[data-row="${CSS.escape(row)}"]`);
     return rowNode ? rowNode.querySelector(`[data-stage-block="${CSS.escape(stage)}"]`) : null;
   }
+
+  function conceptNode(concept) {
+    return document.querySelector(`section[data-concept="${CSS.escape(concept)}"]`);
+  }
+  const nodeOf = (a) => (a.concept !== undefined ? conceptNode(a.concept) : block(a.problem, a.row, a.stage));
 
   function status() {
     const box = document.getElementById("live-status");
@@ -157,8 +164,13 @@
       restoring = true;
       const byRow = {};
       const pending = queue();
-      for (const answer of state.answers) acked[itemKey(answer.problem, answer.row, answer.stage)] = answer.text;
+      for (const answer of state.answers) acked[keyOf(answer)] = answer.text;
+      const chosen = {};
       for (const answer of [...state.answers, ...read("refused", []), ...pending]) {  // refused: typed while closed, kept
+        if (answer.concept !== undefined) {
+          chosen[answer.concept] = answer.text;
+          continue;
+        }
         const key = answer.problem + "\u0000" + answer.row;
         (byRow[key] = byRow[key] || {})[answer.stage] = answer.text;
       }
@@ -176,14 +188,20 @@
           check.click();
         }
       }
+      for (const [concept, text] of Object.entries(chosen)) restoreChoice(concept, text);
       restoring = false;
       if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
     }
     for (const answer of state.answers) {
-      const node = block(answer.problem, answer.row, answer.stage);
+      const node = nodeOf(answer);
       if (!node) continue;
-      if (acked[itemKey(answer.problem, answer.row, answer.stage)] === answer.text) node.setAttribute("data-saved", "true");
-      if (answer.verdict !== undefined) showMark(node, answer);
+      if (acked[keyOf(answer)] === answer.text) node.setAttribute("data-saved", "true");
+      if (answer.verdict !== undefined) (answer.concept !== undefined ? showChoiceMark : showMark)(node, answer);
+    }
+    const conceptsSection = document.getElementById("concepts");
+    if (conceptsSection && state.concepts) {  // the concept items open and close together
+      conceptsSection.toggleAttribute("data-closed", !state.concepts.open);
+      for (const button of conceptsSection.querySelectorAll("button")) button.disabled = !state.concepts.open;
     }
     const changed = [];
     for (const [problem, info] of Object.entries(state.problems)) {
@@ -229,17 +247,49 @@
     message.replaceChildren(...lines);
   }
 
+  // A saved choice put back on the page: its options pressed as the student pressed them.
+  function restoreChoice(concept, text) {
+    const section = conceptNode(concept);
+    if (!section || section.hasAttribute("data-verdict") || section.querySelector('[aria-disabled="true"]')) return;
+    for (const label of text.split(/[\s,]+/).filter(Boolean)) {
+      const button = conceptNode(concept).querySelector(`button[data-option="${CSS.escape(label)}"]`);
+      if (button) button.click();
+    }
+    const check = conceptNode(concept).querySelector('button[data-action="check"]');
+    if (check && !check.hidden) check.click();  // several right options: chosen, then checked
+  }
+
+  // The server's mark of a choice, once the student may see it (in an exam: after the items close).
+  function showChoiceMark(node, answer) {
+    node.setAttribute("data-server-verdict", answer.verdict);
+    if (MODE !== "exam") return;  // the page marked it already, as the server did
+    node.setAttribute("data-verdict", answer.verdict);
+    node.setAttribute("data-points", String(answer.points));
+    for (const button of node.querySelectorAll("button[data-option]")) {
+      const label = button.getAttribute("data-option");
+      if (answer.chosen.includes(label)) button.setAttribute("data-verdict", answer.answer.includes(label) && answer.verdict === "correct" ? "correct" : "wrong");
+    }
+    const message = node.querySelector(".message");
+    if (!message) return;
+    const lines = [AT.page.el("p", { class: "verdict", text: t("live.server_mark", { verdict: t(`grading.verdict.${answer.verdict}`), points: answer.points }) })];
+    if (answer.feedback && answer.verdict !== "correct") lines.push(AT.page.el("p", { class: "diagnosis", "data-feedback": answer.chosen.join(" "), text: answer.feedback }));
+    if (answer.verdict !== "correct") lines.push(AT.page.el("p", { "data-answer": answer.answer.join(" "), text: t("page.concept_answer", { labels: answer.answer.join(" ") }) }));
+    if (answer.explanation) lines.push(AT.page.el("p", { class: "explanation", text: t("page.concept_why", { text: answer.explanation }) }));
+    message.replaceChildren(...lines);
+  }
+
   // --- sending ---------------------------------------------------------------------------
 
   function checked(detail) {
-    const key = itemKey(detail.problem, detail.row, detail.stage);
+    const key = keyOf(detail);
     if (restoring && acked[key] === detail.text) {
       detail.node.setAttribute("data-saved", "true");
       return;
     }
     detail.node.removeAttribute("data-saved");
-    if (restoring && queue().some((a) => itemKey(a.problem, a.row, a.stage) === key && a.text === detail.text)) return;
-    setQueue([...queue(), { problem: detail.problem, row: detail.row, stage: detail.stage, text: detail.text, client_id: randomId() }]);
+    if (restoring && queue().some((a) => keyOf(a) === key && a.text === detail.text)) return;
+    const item = detail.concept !== undefined ? { concept: detail.concept } : { problem: detail.problem, row: detail.row, stage: detail.stage };
+    setQueue([...queue(), { ...item, text: detail.text, client_id: randomId() }]);
     status();
     flush();
   }
@@ -281,15 +331,15 @@
         }
         const rest = queue().filter((a) => a.client_id !== answer.client_id);
         setQueue(rest);
-        const node = block(answer.problem, answer.row, answer.stage);
-        const refused = read("refused", []).filter((a) => itemKey(a.problem, a.row, a.stage) !== itemKey(answer.problem, answer.row, answer.stage));
+        const node = nodeOf(answer);
+        const refused = read("refused", []).filter((a) => keyOf(a) !== keyOf(answer));
         write("refused", result.status === 409 ? [...refused, answer] : refused);  // closed meanwhile: kept, sent if it reopens
         if (result.ok) {
           delay = 1000;
-          acked[itemKey(answer.problem, answer.row, answer.stage)] = answer.text;
-          if (node && !rest.some((a) => itemKey(a.problem, a.row, a.stage) === itemKey(answer.problem, answer.row, answer.stage))) {
+          acked[keyOf(answer)] = answer.text;
+          if (node && !rest.some((a) => keyOf(a) === keyOf(answer))) {
             node.setAttribute("data-saved", "true");
-            if (result.payload.verdict !== undefined) showMark(node, result.payload);
+            if (result.payload.verdict !== undefined) (answer.concept !== undefined ? showChoiceMark : showMark)(node, result.payload);
           }
         } else if (node) {  // refused for good (closed, unreadable): said on its stage
           node.setAttribute("data-saved", "false");

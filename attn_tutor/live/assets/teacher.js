@@ -36,9 +36,14 @@
     for (const [problem, state] of Object.entries(map.problems)) {
       const row = document.querySelector(`[data-problem-control="${CSS.escape(problem)}"]`);
       if (!row) continue;
-      row.querySelector("[data-problem-state]").textContent = t(state.open ? "live.problem_open" : "live.problem_closed", { problem });
       const open = row.querySelector('[data-control="open"]');
       open.setAttribute("data-value", String(!state.open));
+      if (problem === "#concepts") {  // the concept items, opened and closed together (nothing to reveal)
+        row.querySelector("[data-problem-state]").textContent = t(state.open ? "live.concepts_open" : "live.concepts_closed");
+        open.textContent = t(state.open ? "live.concepts_close" : "live.concepts_reopen");
+        continue;
+      }
+      row.querySelector("[data-problem-state]").textContent = t(state.open ? "live.problem_open" : "live.problem_closed", { problem });
       open.textContent = t(state.open ? "live.close" : "live.open", { problem });
       const reveal = row.querySelector('[data-control="revealed"]');
       reveal.setAttribute("data-value", String(!state.revealed));
@@ -47,6 +52,7 @@
     for (const row of document.querySelectorAll("[data-map-item]")) {
       const counts = map.map[row.getAttribute("data-map-item")] || { verdicts: {}, diagnoses: {} };
       for (const cell of row.querySelectorAll("[data-map-verdict]")) cell.textContent = String(counts.verdicts[cell.getAttribute("data-map-verdict")] || 0);
+      for (const cell of row.querySelectorAll("[data-map-option]")) cell.textContent = String((counts.options || {})[cell.getAttribute("data-map-option")] || 0);
       const list = row.querySelector(".diagnoses ul");
       for (const [code, n] of Object.entries(counts.diagnoses)) {
         if (!row.querySelector(`[data-map-diagnosis="${CSS.escape(code)}"]`)) {

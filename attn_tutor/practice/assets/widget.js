@@ -8,7 +8,8 @@
 // and after marking data-verdict/data-points/data-diagnosis on the stage block and
 // data-verdict on each marked cell (td[data-cell]); input[data-field=student],
 // select[data-field=variant], button[data-action=save|check|hint|restart]; concept items as
-// section[data-concept] holding button[data-option], data-verdict on the section and on each chosen option.
+// section[data-concept] holding button[data-option], data-verdict on the section and on each chosen option
+// (a live page's hooks.checked gets {concept, text, node} for each concept item chosen; an exam marks none).
 //
 // Hooks (AT.hooks, set before this script starts; `attn-tutor serve`'s live page,
 // attn_tutor/live/assets/live.js): checked({problem, row, stage, text, node}) after a stage
@@ -520,19 +521,21 @@
     const buttons = c.labels.map((label, i) => el("button", { type: "button", class: "option", "data-option": label, "aria-pressed": "false",
       text: t("export.concept.option", { label, text: c.options[i] }) }));
     const show = () => {
-      const marked = cs.mark !== null;
+      const marked = cs.mark !== null || Boolean(cs.kept);  // kept: chosen in an exam, marked by the server
       buttons.forEach((button) => {
         const label = button.getAttribute("data-option");
         const chosen = cs.chosen.includes(label);
         button.setAttribute("aria-pressed", chosen ? "true" : "false");
         button.setAttribute("aria-disabled", marked || (c.kind === "order" && chosen) ? "true" : "false");
-        if (marked && chosen) button.setAttribute("data-verdict", c.answer.includes(label) && (c.kind !== "order" || cs.mark.right) ? "correct" : "wrong");
+        if (cs.mark && chosen) button.setAttribute("data-verdict", c.answer.includes(label) && (c.kind !== "order" || cs.mark.right) ? "correct" : "wrong");
         else button.removeAttribute("data-verdict");
       });
       check.hidden = marked || !c.several;
       const lines = [];
       if (c.kind === "order" && cs.chosen.length) lines.push(el("p", { "data-order": cs.chosen.join(" "), text: t("page.concept_order_so_far", { labels: cs.chosen.join(" ") }) }));
-      if (marked) {
+      if (cs.kept && !cs.mark) {
+        lines.push(el("p", { class: "note", text: t("page.exam_kept") }));
+      } else if (marked) {
         const verdict = conceptVerdict(cs.mark);
         section.setAttribute("data-verdict", verdict);
         section.setAttribute("data-points", String(cs.mark.score));
@@ -553,15 +556,17 @@
       message.replaceChildren(...lines);
     };
     const mark = () => {
-      cs.mark = conceptMark(c, cs.chosen);
+      if (hooks.exam) cs.kept = true;  // an exam page has no marks: the server keeps the choice
+      else cs.mark = conceptMark(c, cs.chosen);
       show();
       restart.focus();
       updateScore();
+      if (hooks.checked) hooks.checked({ concept: c.id, text: conceptTyped(c, cs.chosen), node: section });
     };
     buttons.forEach((button) => {
       const label = button.getAttribute("data-option");
       button.addEventListener("click", () => {
-        if (cs.mark !== null) return;
+        if (cs.mark !== null || cs.kept) return;
         if (c.kind === "order") {
           if (cs.chosen.includes(label)) return;
           cs.chosen.push(label);
