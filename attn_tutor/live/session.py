@@ -219,6 +219,16 @@ class Store:
             self._meta = self._load(cur)
         return self._meta
 
+    def teacher_secret(self, new: str) -> str:
+        """The secret of the teacher's link: the one this session keeps, or ``new`` kept as it if it
+        has none yet, so ``serve --db`` on the same session (after a crash, say) prints the same
+        teacher's link and the teacher's open page keeps working."""
+        with self._transaction() as cur:
+            cur.execute(
+                self._q("INSERT INTO live_meta (key, value) VALUES ('teacher_secret', ?) ON CONFLICT (key) DO NOTHING"), (new,)
+            )
+            return cur.execute("SELECT value FROM live_meta WHERE key = 'teacher_secret'").fetchone()[0]
+
     def set_mode(self, mode: str) -> int:
         """``practice`` or ``exam``; the new change number."""
         if mode not in MODES:

@@ -101,6 +101,28 @@ def test_ctrl_c_and_sigterm_stop_cleanly_and_the_session_reopens(tmp_path, signu
         assert store.session().mode == "practice"
 
 
+def test_serve_again_on_the_same_session_prints_the_same_teachers_link(tmp_path):
+    """After a crash or a stop, ``serve --db`` on the session keeps the teacher's secret: the link
+    the teacher has open (and its cookie) still works, and a new session gets a new one."""
+    db = str(tmp_path / "class.sqlite")
+    first = Served("--db", db, cwd=tmp_path)
+    first.process.kill()  # kill -9: no clean stop
+    first.process.communicate()
+    again = Served("--db", db, cwd=tmp_path)
+    try:
+        assert again.teacher.split("?key=")[1] == first.teacher.split("?key=")[1]
+        with httpx2.Client(timeout=10, follow_redirects=True) as teacher:
+            page = teacher.get(first.teacher.replace(first.teacher.split("/teacher")[0], again.teacher.split("/teacher")[0]))
+            assert page.status_code == 200 and "data-map" in page.text
+    finally:
+        again.stop()
+    other = Served("--db", str(tmp_path / "other.sqlite"), cwd=tmp_path)
+    try:
+        assert other.teacher.split("?key=")[1] != first.teacher.split("?key=")[1]
+    finally:
+        other.stop()
+
+
 def test_a_port_in_use_is_a_sentence_and_status_1(tmp_path, run_cli):
     with socket.socket() as taken:
         taken.bind(("127.0.0.1", 0))
