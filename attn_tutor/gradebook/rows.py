@@ -35,8 +35,6 @@ class StudentRow(NamedTuple):
     set_file: str | None = None  # the problem-set file the row was marked against (an input: never overwritten)
     extra: object = None  # what grade_class's ``extra`` made of the student where they were marked (a hand-back sheet)
     chosen: tuple = ()  # (item, labels chosen[, (labels, right)]) of each choice item, in the file's labels (gradebook.choices)
-    # each concept item: (id, score, the labels chosen, the labels there were), on the student's own sheet (item statistics)
-    concepts: tuple[tuple[str, float, tuple[str, ...], tuple[str, ...]], ...] = ()
 
 
 def number(x: float) -> str:
@@ -111,5 +109,4 @@ def student_row(
         of_file=student.of_file,
         set_file=student.set_file,
         extra=extra,
-        concepts=() if report is None else tuple((c.id, c.score, c.chosen, c.options) for c in report.concepts),
     )

@@ -107,17 +107,3 @@ def test_a_bad_choice_is_said_with_its_place(run_cli, tmp_path, monkeypatch):
     assert "eve.yaml:5:14: concepts/why-sclae: the set has no concept item of that id; did you mean 'why-scale'?" in text
     assert "eve.yaml:6:10: concepts/steps must be the choice's letter or number" in text
     assert run_cli("validate", "eve.yaml", "--lang", "en").exit_code == 1
-
-
-def test_each_students_row_carries_the_choices_the_item_statistics_read(run_cli, tmp_path, monkeypatch):
-    from attn_tutor.gradebook.grader import Grader
-    from attn_tutor.gradebook.records import Submission
-    from attn_tutor.gradebook.rows import student_row
-
-    sub = Submission("Ann", "ann.yaml", problem_set="ch13")
-    sub.concepts = {"why-scale": ("B", None), "steps": ("D C A B", None)}
-    row = student_row(Grader().mark(sub))
-    by_id = {entry[0]: entry for entry in row.concepts}
-    assert by_id["why-scale"][1:3] == (0.0, ("B",))
-    assert by_id["why-scale"][3] == ("A", "B", "C", "D")
-    assert by_id["qkv-query"][1:3] == (0.0, ())
