@@ -83,7 +83,7 @@ class OptionShare(NamedTuple):
     flags: tuple[str, ...] = ()
 
     def to_dict(self) -> dict:
-        return {"all": self.all, "upper": self.upper, "lower": self.lower, "flags": list(self.flags)}
+        return {"overall": self.all, "upper": self.upper, "lower": self.lower, "flags": list(self.flags)}
 
 
 class ItemStatistics(NamedTuple):

@@ -194,7 +194,7 @@ class ItemStats:
 def statistics_dict(statistics) -> dict:
     """An item's statistics as the JSON carries them (docs/item-statistics.md): ``facility``,
     ``discrimination``, ``point_biserial`` (null: undefined), ``flags``; choice items add
-    ``options``: ``{label: {"all", "upper", "lower", "flags"}}`` in printed order."""
+    ``options``: ``{label: {"overall", "upper", "lower", "flags"}}`` in printed order."""
     if statistics is None:
         return {}
     found = {

@@ -231,11 +231,11 @@ def test_the_tally_carries_the_class_of_ten_into_the_json_and_the_summary():
     assert (second["facility"], second["discrimination"]) == (0.4, 0.5833)
     assert "options" not in first
     assert third["options"] == {
-        "A": {"all": 0.4, "upper": 0.0, "lower": 1.0, "flags": []},
-        "B": {"all": 0.4, "upper": 0.8333, "lower": 0.0, "flags": ["right"]},
-        "C": {"all": 0.2, "upper": 0.1667, "lower": 0.0, "flags": ["upper"]},
-        "D": {"all": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
-        "E": {"all": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
+        "A": {"overall": 0.4, "upper": 0.0, "lower": 1.0, "flags": []},
+        "B": {"overall": 0.4, "upper": 0.8333, "lower": 0.0, "flags": ["right"]},
+        "C": {"overall": 0.2, "upper": 0.1667, "lower": 0.0, "flags": ["upper"]},
+        "D": {"overall": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
+        "E": {"overall": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
     }
     tables = {block.title: block for block in summary_blocks(tally) if isinstance(block, Table)}
     options = tables["Options chosen: p · why"]

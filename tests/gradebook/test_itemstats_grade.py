@@ -130,10 +130,10 @@ def test_a_choice_items_options_are_counted_by_option_across_variants(run_cli, t
     scale = next(item for item in analysis if item.get("concept") == "why-scale")
     assert (scale["facility"], scale["discrimination"], scale["flags"]) == (0.5, 1.0, [])
     assert scale["options"] == {
-        "A": {"all": 0.5, "upper": 1.0, "lower": 0.0, "flags": ["right"]},
-        "B": {"all": 0.25, "upper": 0.0, "lower": 0.0, "flags": []},
-        "C": {"all": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
-        "D": {"all": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
+        "A": {"overall": 0.5, "upper": 1.0, "lower": 0.0, "flags": ["right"]},
+        "B": {"overall": 0.25, "upper": 0.0, "lower": 0.0, "flags": []},
+        "C": {"overall": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
+        "D": {"overall": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
     }
     steps = next(item for item in analysis if item.get("concept") == "steps")
     assert "options" not in steps and steps["facility"] == 0.75  # an order item: no option shares
