@@ -2,7 +2,7 @@
 
 Starts ``attn-tutor serve ch13 --host 127.0.0.1`` on a fresh SQLite file (or ``--db
 postgresql://…``, with ``--workers``), then N simulated students (default 500; asyncio and
-httpx, one connection each) join and submit every asked stage of every asked row of the
+httpx2, one connection each) join and submit every asked stage of every asked row of the
 packaged ch13 set, paced to finish within the window (default 60 s): most type the right
 rows (rounded half up to the set's decimals), some a known mistake in one stage of a row
 (made with :mod:`attn_tutor.marking.mistakes`, so the teacher's map has something to show).
@@ -169,7 +169,7 @@ class Student:
 async def join(client, student: Student, figures: Figures, retry_until: float) -> None:
     """As the page does: its state first (the CSRF cookie and token), then the name; a dropped
     connection or a 5xx tried again a moment later, until ``retry_until``."""
-    import httpx
+    import httpx2 as httpx  # the test extra's client (Starlette's TestClient wants it too)
 
     while True:
         try:
@@ -232,7 +232,7 @@ async def run_students(base: str, students: list[Student], figures: Figures, *, 
                        on_ack=None) -> None:  # fmt: skip
     """Every student joins, then sends its answers paced over ``window`` seconds (each student's
     start spread over the first tenth), one at a time, each after the previous one's acknowledgement."""
-    import httpx
+    import httpx2 as httpx  # the test extra's client (Starlette's TestClient wants it too)
 
     begin = time.monotonic()
     retry_until = begin + window + grace
@@ -278,7 +278,7 @@ async def follow_map(server: Server, figures: Figures, stop: asyncio.Event) -> N
     """The teacher's page: the secret link once (its cookie), then the event stream, each event's map kept."""
     from urllib.parse import urlsplit
 
-    import httpx
+    import httpx2 as httpx  # the test extra's client (Starlette's TestClient wants it too)
 
     url = urlsplit(server.teacher_url)
     base = f"{url.scheme}://{url.netloc}"
