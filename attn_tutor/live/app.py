@@ -63,7 +63,7 @@ TEACHER_COOKIE = "attn_teacher"
 CSRF_COOKIE = "attn_csrf"
 EVENTS_WAIT = 2.0  # seconds the event stream waits for a change before a keep-alive line
 DISTRIBUTION_BINS = 10  # the scores in about ten ranges of whole points
-EVENTS_GAP = 0.2  # at most five maps a second, however fast answers come
+EVENTS_GAP = 0.25  # at most four maps a second, however fast answers come (each one reads every answer)
 HEADERS = {
     "Content-Security-Policy": SERVED_CSP + "; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
