@@ -63,7 +63,7 @@ TEACHER_COOKIE = "attn_teacher"
 CSRF_COOKIE = "attn_csrf"
 EVENTS_WAIT = 2.0  # seconds the event stream waits for a change before a keep-alive line
 DISTRIBUTION_BINS = 10  # the scores in about ten ranges of whole points
-EVENTS_GAP = 0.2  # at most five maps a second, however fast answers come
+EVENTS_GAP = 0.25  # at most four maps a second, however fast answers come (each one reads every answer)
 HEADERS = {
     "Content-Security-Policy": SERVED_CSP + "; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -117,19 +117,20 @@ class LiveApp:
         self._pages: dict[tuple[str, str], str] = {}
         self._session = (None, None)
         self._session_lock = threading.Lock()
+        self._students: dict[str, Any] = {}  # token -> Student: a student's record never changes once joined
 
     # --- helpers ---------------------------------------------------------------------
 
     def session(self):
-        """The session record, read again only after a change (the store's change number)."""
-        seq = self.store.changes()
+        """The session record, read again only after it may have changed (:meth:`Store.session_version`)."""
+        version = self.store.session_version()
         with self._session_lock:
-            known_seq, known = self._session
-        if known is not None and known_seq == seq:
+            known_version, known = self._session
+        if known is not None and known_version == version:
             return known
-        session = self.store.session()
+        session = self.store.session()  # read after the version: at least as new as it
         with self._session_lock:
-            self._session = (seq, session)
+            self._session = (version, session)
         return session
 
     def student_page(self, mode: str, session_id: str) -> str:
@@ -146,10 +147,33 @@ class LiveApp:
         return hmac.compare_digest(given.encode("utf-8", "replace"), self.secret.encode("utf-8"))
 
     def student_of(self, request: Request):
-        token = request.cookies.get(STUDENT_COOKIE)
+        return self.student_by(request.cookies.get(STUDENT_COOKIE))
+
+    def student_by(self, token: str | None):
+        """The student whose token this is (read once, then kept: it never changes), or None."""
         if not token or len(token) > 200:
             return None
-        return self.store.student(token)
+        student = self._students.get(token)
+        if student is None:
+            student = self.store.student(token)
+            if student is not None and len(self._students) < 100_000:
+                self._students[token] = student
+        return student
+
+    def state_for(self, token: str | None) -> dict:
+        """``GET /api/state``'s work in one trip to the threadpool: who asks, their rate, their view."""
+        student = self.student_by(token)
+        if student is not None:
+            limited(self, ("student", student.id))
+        return self.state(student)
+
+    def answer_for(self, token: str | None, body: dict) -> dict:
+        """``POST /api/answer``'s work in one trip to the threadpool: who sends it, their rate, the save."""
+        student = self.student_by(token)
+        if student is None:
+            raise RequestError(401, "live.error.not_joined")
+        limited(self, ("student", student.id))
+        return self.answer(student, body)
 
     def shows_marks(self, session, problem: str) -> bool:
         """Whether a student sees the verdicts of ``problem`` now: always in practice, after it closes in an exam."""
@@ -192,7 +216,7 @@ class LiveApp:
         text = _field(body, "text", str, "string")
         client_id = _checked_client_id(_field(body, "client_id", str, "string"))
         session = self.session()
-        latest = self.store.latest(student.id)
+        latest = self.store.latest(student.id, item.problem, item.row)  # the row's stages: all the marker reads
         mine = latest.get((item.problem, item.row, item.stage))
         if mine is not None and mine.client_id == client_id:  # a resend of what is saved: the first answer
             verdict, diagnosis, points = mine.verdict, mine.diagnosis, mine.points
@@ -215,7 +239,7 @@ class LiveApp:
         text = _field(body, "text", str, "string")
         client_id = _checked_client_id(_field(body, "client_id", str, "string"))
         session = self.session()
-        mine = self.store.latest(student.id).get((CONCEPTS, shown.id, CONCEPT_STAGE))
+        mine = self.store.latest(student.id, CONCEPTS, shown.id).get((CONCEPTS, shown.id, CONCEPT_STAGE))
         if mine is not None and mine.client_id == client_id:  # a resend of what is saved: the first answer
             return self.concept_reply(session, shown.id, mine.text, client_id, mine)
         if not session.problems[CONCEPTS].open:
@@ -240,20 +264,20 @@ class LiveApp:
     def snapshot(self) -> dict:
         """The teacher's view: counts, the map, the score distribution, every student (names: here only)."""
         session = self.session()
-        roll = self.store.students()
-        roster = self.store.roster()
+        roster = self.store.roster()  # the roll (Store.students) counted from it: one read of the answers, not two
+        scores = [score for _student, answered, score in roster if answered]
         top = len(self.items)
         width = max(1, math.ceil(top / DISTRIBUTION_BINS))
         bins = [0] * (top // width + 1)
-        for score in roll.scores.values():
+        for score in scores:
             bins[min(len(bins) - 1, max(0, math.floor(score + 1e-9)) // width)] += 1
         students = [
             {"name": student.name, "answered": answered, "score": score, "score_text": fmt_given(score, 2)}
             for student, answered, score in roster
         ]
         return {
-            "joined": roll.joined,
-            "answered": roll.answered,
+            "joined": len(roster),
+            "answered": len(scores),
             "mode": session.mode,
             "problems": {pid: {"open": s.open, "revealed": s.revealed} for pid, s in session.problems.items()},
             "items": self.items,
@@ -389,10 +413,7 @@ async def join(request: Request) -> Response:
 
 async def state(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    student = await run_in_threadpool(live.student_of, request)
-    if student is not None:
-        limited(live, ("student", student.id))
-    payload = await run_in_threadpool(live.state, student)
+    payload = await run_in_threadpool(live.state_for, request.cookies.get(STUDENT_COOKIE))
     csrf = csrf_of(request)
     return with_csrf(JSONResponse({**payload, "csrf": csrf[0]}, headers=HEADERS), csrf)
 
@@ -400,11 +421,7 @@ async def state(request: Request) -> Response:
 async def answer(request: Request) -> Response:
     live: LiveApp = request.app.state.live
     body = await body_of(request)
-    student = await run_in_threadpool(live.student_of, request)
-    if student is None:
-        raise RequestError(401, "live.error.not_joined")
-    limited(live, ("student", student.id))
-    reply = await run_in_threadpool(live.answer, student, body)
+    reply = await run_in_threadpool(live.answer_for, request.cookies.get(STUDENT_COOKIE), body)
     return JSONResponse(reply, headers=HEADERS)
 
 

@@ -113,10 +113,12 @@ class Store:
 
     placeholder = "?"
     where: str  # the file or URL (its password left out), for sentences
+    alone = False  # True: no other process writes this session (a SQLite file held by this writer)
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
         self._seq = 0
+        self._controls = 0  # the controls (mode, open, revealed) made through this store
         self._meta: Session | None = None
 
     # the backend's part
@@ -236,7 +238,7 @@ class Store:
         with self._transaction() as cur:
             cur.execute(self._q("UPDATE live_meta SET value = ? WHERE key = 'mode'"), (mode,))
             seq = self._bump(cur)
-        return self._changed_to(seq)
+        return self._controlled(seq)
 
     def set_open(self, problem: str, is_open: bool) -> int:
         """Open or close ``problem``; the new change number."""
@@ -252,7 +254,21 @@ class Store:
             if found.rowcount == 0:
                 raise LiveError("live.store.no_problem", problem=problem)
             seq = self._bump(cur)
+        return self._controlled(seq)
+
+    def _controlled(self, seq: int) -> int:
+        with self._changed:
+            self._controls += 1
         return self._changed_to(seq)
+
+    def session_version(self) -> int:
+        """A number that changes whenever the session's record (:meth:`session`) may have: the count of
+        controls made here when no other process writes the session (:attr:`alone`), else the change
+        number (another worker's control reaches this one only as a change)."""
+        if not self.alone:
+            return self.changes()
+        with self._changed:
+            return self._controls
 
     # students
     def join(self, name: str, device: str | None = None) -> Student:
@@ -338,16 +354,17 @@ class Store:
         self._changed_to(seq)
         return Saved(client_id, mark.verdict, mark.diagnosis, float(mark.points), seq, False)
 
-    def latest(self, student_id: int) -> dict[tuple[str, str, str], Latest]:
-        """The student's latest answer per (problem, row, stage)."""
+    def latest(self, student_id: int, problem: str | None = None, row: str | None = None) -> dict[tuple[str, str, str], Latest]:
+        """The student's latest answer per (problem, row, stage); only ``problem``'s ``row`` when given."""
+        sql = (
+            "SELECT l.problem, l.row_key, l.stage, l.text, l.verdict, l.diagnosis, l.points, a.client_id"
+            " FROM live_latest l JOIN live_attempts a ON a.id = l.attempt_id WHERE l.student_id = ?"
+        )
+        args: tuple = (student_id,)
+        if problem is not None:
+            sql, args = sql + " AND l.problem = ? AND l.row_key = ?", (student_id, problem, row)
         with self._read() as cur:
-            rows = cur.execute(
-                self._q(
-                    "SELECT l.problem, l.row_key, l.stage, l.text, l.verdict, l.diagnosis, l.points, a.client_id"
-                    " FROM live_latest l JOIN live_attempts a ON a.id = l.attempt_id WHERE l.student_id = ?"
-                ),
-                (student_id,),
-            ).fetchall()
+            rows = cur.execute(self._q(sql), args).fetchall()
         return {(p, r, s): Latest(text, v, d, float(pts), c) for p, r, s, text, v, d, pts, c in rows}
 
     def attempts(self, student_id: int) -> list[tuple[str, str, str, str, str]]:

@@ -54,6 +54,7 @@ class SqliteStore(Store):
         except BaseException:
             self.close()
             raise
+        self.alone = self._holder is not None  # the file held (flock): no other process writes it
 
     def _open(self, path: Path, *, existed: bool, readonly: bool) -> None:
         with self._sqlite_errors():
