@@ -75,6 +75,26 @@ def render(data: dict, *, title: str, lang: str, served: Served | None = None) -
         f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; "
         "img-src 'none'; connect-src 'none'; font-src 'none'; form-action 'none'; base-uri 'none'"
     )
+    header = (
+        f'<p class="notice" data-practice-only>{escape(t("page.practice_only", lang))}</p>\n'
+        f'<p class="note">{escape(t("page.offline", lang))} {escape(t("page.practice_note", lang))}</p>\n'
+    )
+    return _document(data, title=title, lang=lang, csp=csp, after_title=f"<style>{style}</style>\n", header=header,
+                     scripts=f"<script>{script}</script>\n")  # fmt: skip
+
+
+def _served(data: dict, *, title: str, lang: str, served: Served) -> str:
+    head = "".join(f'<meta name="{escape(name)}" content="{escape(value)}">\n' for name, value in served.meta.items())
+    styles = "".join(f'<link rel="stylesheet" href="{escape(url)}">\n' for url in served.styles)
+    scripts = "".join(f'<script src="{escape(url)}"></script>\n' for url in served.scripts)
+    return _document(data, title=title, lang=lang, csp=SERVED_CSP, before_title=head, after_title=styles,
+                     header=served.header, scripts=scripts)  # fmt: skip
+
+
+def _document(data: dict, *, title: str, lang: str, csp: str, header: str, scripts: str, before_title: str = "",
+              after_title: str = "") -> str:  # fmt: skip
+    """The page's one skeleton, offline or served: the head (``before_title`` and ``after_title``
+    around the title), the header's sentences, the empty regions the script fills, the data, the scripts."""
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{"ko" if lang == "ko" else "en"}">\n'
@@ -84,48 +104,14 @@ def render(data: dict, *, title: str, lang: str, served: Served | None = None) -
         '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
         '<meta name="generator" content="attn-tutor">\n'
         '<meta name="referrer" content="no-referrer">\n'
+        f"{before_title}"
         f"<title>{escape(title)}</title>\n"
-        f"<style>{style}</style>\n"
+        f"{after_title}"
         "</head>\n"
         "<body>\n<main>\n"
         '<header class="page">\n'
         f"<h1>{escape(title)}</h1>\n"
-        f'<p class="notice" data-practice-only>{escape(t("page.practice_only", lang))}</p>\n'
-        f'<p class="note">{escape(t("page.offline", lang))} {escape(t("page.practice_note", lang))}</p>\n'
-        f"<noscript><p>{escape(t('page.noscript', lang))}</p></noscript>\n"
-        '<div id="controls"></div>\n'
-        '<nav class="contents" id="contents"></nav>\n'
-        "</header>\n"
-        '<div id="problems"></div>\n'
-        '<section id="save"></section>\n'
-        "</main>\n"
-        f'<script id="page-data" type="application/json">{_json_for_script(data)}</script>\n'
-        f"<script>{script}</script>\n"
-        "</body>\n</html>\n"
-    )
-
-
-def _served(data: dict, *, title: str, lang: str, served: Served) -> str:
-    head = "".join(f'<meta name="{escape(name)}" content="{escape(value)}">\n' for name, value in served.meta.items())
-    styles = "".join(f'<link rel="stylesheet" href="{escape(url)}">\n' for url in served.styles)
-    scripts = "".join(f'<script src="{escape(url)}"></script>\n' for url in served.scripts)
-    return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="{"ko" if lang == "ko" else "en"}">\n'
-        "<head>\n"
-        '<meta charset="utf-8">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{SERVED_CSP}">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="generator" content="attn-tutor">\n'
-        '<meta name="referrer" content="no-referrer">\n'
-        f"{head}"
-        f"<title>{escape(title)}</title>\n"
-        f"{styles}"
-        "</head>\n"
-        "<body>\n<main>\n"
-        '<header class="page">\n'
-        f"<h1>{escape(title)}</h1>\n"
-        f"{served.header}"
+        f"{header}"
         f"<noscript><p>{escape(t('page.noscript', lang))}</p></noscript>\n"
         '<div id="controls"></div>\n'
         '<nav class="contents" id="contents"></nav>\n'
