@@ -62,8 +62,13 @@ def answer_text(shown) -> str:
     return " ".join(shown.answer) if shown.kind == "order" else ", ".join(shown.answer)
 
 
-def _heading(shown, number: int, lang: str) -> Heading:
-    return Heading(t("export.concept.heading", lang, n=number, id=shown.id), level=3)
+def _item_blocks(shown, number: int, lang: str) -> list[Block]:
+    """What a sheet and a key both print of an item: its heading, the stem, the labelled options."""
+    return [
+        Heading(t("export.concept.heading", lang, n=number, id=shown.id), level=3),
+        Paragraph(stem(shown, lang)),
+        *(Paragraph(option_line(label, text, lang)) for label, text in zip(shown.labels, shown.options)),
+    ]
 
 
 def question_blocks(shown_items: list, lang: str) -> list[Block]:
@@ -72,9 +77,7 @@ def question_blocks(shown_items: list, lang: str) -> list[Block]:
         return []
     blocks: list[Block] = [Heading(t("export.concepts", lang), level=2)]
     for number, shown in enumerate(shown_items, start=1):
-        blocks.append(_heading(shown, number, lang))
-        blocks.append(Paragraph(stem(shown, lang)))
-        blocks.extend(Paragraph(option_line(label, text, lang)) for label, text in zip(shown.labels, shown.options))
+        blocks.extend(_item_blocks(shown, number, lang))
         blocks.append(Paragraph(how_to_answer(shown, lang)))
         blocks.append(Fields(((t("export.concept.answer", lang), ""),)))
     return blocks
@@ -86,9 +89,7 @@ def key_blocks(shown_items: list, lang: str) -> list[Block]:
         return []
     blocks: list[Block] = [Heading(t("export.concepts", lang), level=2)]
     for number, shown in enumerate(shown_items, start=1):
-        blocks.append(_heading(shown, number, lang))
-        blocks.append(Paragraph(stem(shown, lang)))
-        blocks.extend(Paragraph(option_line(label, text, lang)) for label, text in zip(shown.labels, shown.options))
+        blocks.extend(_item_blocks(shown, number, lang))
         right = "export.concept.right_any" if shown.tied else "export.concept.right"
         blocks.append(Paragraph(t(right, lang, labels=answer_text(shown))))
         if shown.kind != "order":
