@@ -28,6 +28,8 @@ def open_file(browser, path: Path, width: int = 1280):
     page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
     page.goto(path.resolve().as_uri())
     page.wait_for_load_state("load")
+    # two animation frames: the page has been painted, so chromium takes keys (it drops input before the first paint)
+    page.evaluate("() => new Promise(done => requestAnimationFrame(() => requestAnimationFrame(done)))")
     return context, page, errors
 
 

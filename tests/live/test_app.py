@@ -81,7 +81,9 @@ def teacher(app) -> TestClient:
 
 
 def snapshot(app) -> dict:
-    return teacher(app).get("/teacher/api/map").json()
+    reply = teacher(app).get("/teacher/api/map")
+    assert reply.status_code == 200, reply.text
+    return reply.json()
 
 
 # --- the round trip ----------------------------------------------------------------------
