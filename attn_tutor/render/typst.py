@@ -30,12 +30,14 @@ document's metadata.
 
 from __future__ import annotations
 
+import itertools
 import os
 import re
 import sys
 import tempfile
 import unicodedata
 import warnings
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from attn_tutor.core.errors import AttnTutorError
@@ -398,29 +400,30 @@ CHUNK_CHARS = 240_000  # Typst source typeset at once (about 60 pages): Typst's 
 SETTLE = 9
 
 
-def _pages(blocks: list[Block]) -> list[list[Block]]:
-    """``blocks`` cut at every page break."""
-    pages: list[list[Block]] = [[]]
+def _pages(blocks: list[Block]) -> Iterator[list[Block]]:
+    """``blocks`` cut at every page break, a page at a time."""
+    page: list[Block] = []
     for block in blocks:
         if isinstance(block, PageBreak):
-            pages.append([])
+            yield page
+            page = []
         else:
-            pages[-1].append(block)
-    return pages
+            page.append(block)
+    yield page
 
 
-def _chunks(bodies: list[str]) -> list[list[str]]:
-    """Consecutive pages' sources, packed while they stay under :data:`CHUNK_CHARS` (a longer page is a chunk alone)."""
-    limit = CHUNK_CHARS
-    chunks: list[list[str]] = []
+def _chunks(bodies: Iterable[str]) -> Iterator[list[str]]:
+    """Consecutive pages' sources, packed while they stay under :data:`CHUNK_CHARS` (a longer page is a
+    chunk alone), a chunk at a time: a long document's source is never held whole."""
+    chunk: list[str] = []
     size = 0
     for body in bodies:
-        if not chunks or size + len(body) > limit:
-            chunks.append([])
-            size = 0
-        chunks[-1].append(body)
+        if chunk and size + len(body) > CHUNK_CHARS:
+            yield chunk
+            chunk, size = [], 0
+        chunk.append(body)
         size += len(body)
-    return chunks
+    yield chunk
 
 
 def render_pdf(
@@ -446,7 +449,8 @@ def render_pdf(
     import typst
 
     settings = {"title": title, "lang": lang, "paper": paper, "font": family}
-    chunks = _chunks(["\n\n".join(_body(page)) for page in _pages(blocks)])
+    chunks = _chunks("\n\n".join(_body(page)) for page in _pages(blocks))
+    first = next(chunks)
     compiler = typst.Compiler(font_paths=[str(folder)] if folder is not None else [], ignore_system_fonts=True)
 
     def compile_(document: str) -> bytes:
@@ -466,27 +470,35 @@ def render_pdf(
             compiler.compile(b"", format="pdf", pdf_tags=False)
         _give_back_memory()
 
-    if len(chunks) == 1:
-        return compile_(_head(**settings) + "\n\n#pagebreak()\n\n".join(chunks[0]) + "\n")
+    second = next(chunks, None)
+    if second is None:
+        return compile_(_head(**settings) + "\n\n#pagebreak()\n\n".join(first) + "\n")
 
     def release() -> None:  # Typst's fonts and caches, not needed by the join: the footers are typeset before it
         nonlocal compiler
+        # Typst's cache is the process's, not the compiler's: what the last compiles made (the
+        # Hangul fonts they shaped with among it) stays until ten compiles of a compiler without
+        # fonts have not used it
+        compiler = typst.Compiler(font_paths=[], ignore_system_fonts=True)
+        settle()
         compiler = None
         _give_back_memory()
 
+    chunks = itertools.chain((first, second), chunks)
+    del first, second  # each chunk let go once typeset
     return _joined(chunks, settings, compile_, settle, release)
 
 
-def _joined(chunks: list[list[str]], settings: dict, compile_, settle, release) -> bytes:
+def _joined(chunks: Iterator[list[str]], settings: dict, compile_, settle, release) -> bytes:
     """The PDF of ``chunks`` (lists of pages' source) typeset one by one into files, their page numbers
     typeset after them, Typst let go (``release``), then all joined by :func:`pdfjoin.join`."""
     head = _head(**settings, numbering="none")
     with tempfile.TemporaryDirectory(prefix="attn-tutor-pdf-") as tmp:
         parts = []
-        chunks.reverse()
-        while chunks:  # each chunk's source let go once typeset
+        for chunk in chunks:  # each chunk's source made when it is typeset, and let go after
             parts.append(Path(tmp) / f"chunk-{len(parts):05d}.pdf")  # files: the join reads them lazily
-            parts[-1].write_bytes(compile_(head + "\n\n#pagebreak()\n\n".join(chunks.pop()) + "\n"))
+            parts[-1].write_bytes(compile_(head + "\n\n#pagebreak()\n\n".join(chunk) + "\n"))
+            del chunk
             settle()
         total = sum(pdfjoin.page_count(part) for part in parts)
         numbers = []
@@ -497,4 +509,5 @@ def _joined(chunks: list[list[str]], settings: dict, compile_, settle, release) 
         release()
         joined = Path(tmp) / "joined.pdf"
         pdfjoin.join(parts, numbers, joined)
+        _give_back_memory()  # the join's objects, before the joined file is read
         return joined.read_bytes()
