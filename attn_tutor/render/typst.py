@@ -528,7 +528,7 @@ def _typeset_apart(directory: Path, settings: dict, folder: Path | None, quiet: 
 
 def typeset_files(directory: str, settings: str, folder: str, quiet: str, footer_pages: str) -> None:
     """In a process of its own (:func:`_typeset_apart`): every ``chunk-NNNNN.typ`` of ``directory``
-    typeset into ``chunk-NNNNN.pdf``, in turn, then the page numbers of all their pages into
+    typeset into ``chunk-NNNNN.pdf``, in turn (the source removed once typeset), then the page numbers of all their pages into
     ``footers-NNNNNNN.pdf``, ``footer_pages`` pages a file. ``settings`` is the document's
     :func:`footers` settings as JSON; ``quiet`` is ``"quiet"`` or ``"warnings"`` (Typst's warnings
     are then errors). A failure is written to standard error as one sentence, and the process ends
@@ -541,6 +541,7 @@ def typeset_files(directory: str, settings: str, folder: str, quiet: str, footer
         total = 0
         for source in sorted(Path(directory).glob("chunk-*.typ")):
             source.with_suffix(".pdf").write_bytes(compile_(source.read_text(encoding="utf-8")))
+            source.unlink()  # done with: the sources on disk shrink as the PDFs grow
             settle()
             total += pdfjoin.page_count(source.with_suffix(".pdf"))
         for start in range(0, total, pages):
