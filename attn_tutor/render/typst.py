@@ -23,19 +23,24 @@ with a sentence naming what to install rather than print empty boxes. The PDF ha
 creation date, so the same input gives the same bytes.
 
 A long document (many variants) is typeset in chunks of pages that end at a page
-break, so memory stays flat however many variants there are; :mod:`attn_tutor.render.pdfjoin`
-joins the chunks into one PDF with one outline, continuous page numbers and the
-document's metadata.
+break, each chunk's source made as it is written out, by a Python process of its own
+(:func:`typeset_files`) that hands Typst's memory back when it ends, so memory stays flat
+however many variants there are; :mod:`attn_tutor.render.pdfjoin` then joins the chunks
+into one PDF with one outline, continuous page numbers and the document's metadata.
 """
 
 from __future__ import annotations
 
+import itertools
+import json
 import os
 import re
+import subprocess
 import sys
 import tempfile
 import unicodedata
 import warnings
+from collections.abc import Iterable, Iterator
 from pathlib import Path
 
 from attn_tutor.core.errors import AttnTutorError
@@ -398,29 +403,30 @@ CHUNK_CHARS = 240_000  # Typst source typeset at once (about 60 pages): Typst's 
 SETTLE = 9
 
 
-def _pages(blocks: list[Block]) -> list[list[Block]]:
-    """``blocks`` cut at every page break."""
-    pages: list[list[Block]] = [[]]
+def _pages(blocks: list[Block]) -> Iterator[list[Block]]:
+    """``blocks`` cut at every page break, a page at a time."""
+    page: list[Block] = []
     for block in blocks:
         if isinstance(block, PageBreak):
-            pages.append([])
+            yield page
+            page = []
         else:
-            pages[-1].append(block)
-    return pages
+            page.append(block)
+    yield page
 
 
-def _chunks(bodies: list[str]) -> list[list[str]]:
-    """Consecutive pages' sources, packed while they stay under :data:`CHUNK_CHARS` (a longer page is a chunk alone)."""
-    limit = CHUNK_CHARS
-    chunks: list[list[str]] = []
+def _chunks(bodies: Iterable[str]) -> Iterator[list[str]]:
+    """Consecutive pages' sources, packed while they stay under :data:`CHUNK_CHARS` (a longer page is a
+    chunk alone), a chunk at a time: a long document's source is never held whole."""
+    chunk: list[str] = []
     size = 0
     for body in bodies:
-        if not chunks or size + len(body) > limit:
-            chunks.append([])
-            size = 0
-        chunks[-1].append(body)
+        if chunk and size + len(body) > CHUNK_CHARS:
+            yield chunk
+            chunk, size = [], 0
+        chunk.append(body)
         size += len(body)
-    return chunks
+    yield chunk
 
 
 def render_pdf(
@@ -443,11 +449,24 @@ def render_pdf(
         searched = ", ".join(str(d) for d in (font_dirs() if font_dirs_ is None else font_dirs_))
         raise AttnTutorError("export.no_hangul_font", dirs=searched)
     family, folder = found if found is not None else (None, None)
+    settings = {"title": title, "lang": lang, "paper": paper, "font": family}
+    chunks = _chunks("\n\n".join(_body(page)) for page in _pages(blocks))
+    first = next(chunks)
+    second = next(chunks, None)
+    if second is None:
+        compile_, _ = _typesetter(folder, quiet)
+        return compile_(_head(**settings) + "\n\n#pagebreak()\n\n".join(first) + "\n")
+    chunks = itertools.chain((first, second), chunks)
+    del first, second  # each chunk's source let go once written
+    return _joined(chunks, settings, folder, quiet)
+
+
+def _typesetter(folder: Path | str | None, quiet: bool):
+    """``(compile_, settle)``: a Typst compiler that sees the fonts of ``folder`` only (None: Typst's own),
+    as a function from a document's source to its PDF, and one that lets the last compile's layouts go."""
     import typst
 
-    settings = {"title": title, "lang": lang, "paper": paper, "font": family}
-    chunks = _chunks(["\n\n".join(_body(page)) for page in _pages(blocks)])
-    compiler = typst.Compiler(font_paths=[str(folder)] if folder is not None else [], ignore_system_fonts=True)
+    compiler = typst.Compiler(font_paths=[str(folder)] if folder else [], ignore_system_fonts=True)
 
     def compile_(document: str) -> bytes:
         with warnings.catch_warnings():
@@ -466,35 +485,69 @@ def render_pdf(
             compiler.compile(b"", format="pdf", pdf_tags=False)
         _give_back_memory()
 
-    if len(chunks) == 1:
-        return compile_(_head(**settings) + "\n\n#pagebreak()\n\n".join(chunks[0]) + "\n")
-
-    def release() -> None:  # Typst's fonts and caches, not needed by the join: the footers are typeset before it
-        nonlocal compiler
-        compiler = None
-        _give_back_memory()
-
-    return _joined(chunks, settings, compile_, settle, release)
+    return compile_, settle
 
 
-def _joined(chunks: list[list[str]], settings: dict, compile_, settle, release) -> bytes:
-    """The PDF of ``chunks`` (lists of pages' source) typeset one by one into files, their page numbers
-    typeset after them, Typst let go (``release``), then all joined by :func:`pdfjoin.join`."""
+def _joined(chunks: Iterator[list[str]], settings: dict, folder: Path | None, quiet: bool) -> bytes:
+    """The PDF of ``chunks`` (lists of pages' source): each chunk's source written to a file as it is
+    made, all typeset with their page numbers by another process (:func:`typeset_files`), then
+    joined by :func:`pdfjoin.join`.
+
+    Another process, because Typst's memory is the process's: what it loaded and cached (the
+    Hangul fonts, its layouts) stays after the compiler is dropped, about 130 MB, and would sit
+    under the join; a process of its own hands all of it back when it ends. This one never
+    loads Typst's compiler, and holds the blocks and the join only."""
     head = _head(**settings, numbering="none")
     with tempfile.TemporaryDirectory(prefix="attn-tutor-pdf-") as tmp:
-        parts = []
-        chunks.reverse()
-        while chunks:  # each chunk's source let go once typeset
-            parts.append(Path(tmp) / f"chunk-{len(parts):05d}.pdf")  # files: the join reads them lazily
-            parts[-1].write_bytes(compile_(head + "\n\n#pagebreak()\n\n".join(chunks.pop()) + "\n"))
-            settle()
-        total = sum(pdfjoin.page_count(part) for part in parts)
-        numbers = []
-        for start in range(0, total, pdfjoin.FOOTER_PAGES):
-            numbers.append(Path(tmp) / f"footers-{start:07d}.pdf")
-            numbers[-1].write_bytes(compile_(footers(start + 1, min(pdfjoin.FOOTER_PAGES, total - start), total, **settings)))
-            settle()
-        release()
+        count = 0
+        for chunk in chunks:
+            (Path(tmp) / f"chunk-{count:05d}.typ").write_text(head + "\n\n#pagebreak()\n\n".join(chunk) + "\n", encoding="utf-8")
+            count += 1
+            del chunk
+        _typeset_apart(Path(tmp), settings, folder, quiet)
+        parts = [Path(tmp) / f"chunk-{n:05d}.pdf" for n in range(count)]
+        numbers = sorted(Path(tmp).glob("footers-*.pdf"))
         joined = Path(tmp) / "joined.pdf"
         pdfjoin.join(parts, numbers, joined)
+        _give_back_memory()  # the join's objects, before the joined file is read
         return joined.read_bytes()
+
+
+def _typeset_apart(directory: Path, settings: dict, folder: Path | None, quiet: bool) -> None:
+    """:func:`typeset_files` of ``directory`` run by a new Python process; its failure raised here as
+    ``export.pdf_failed`` with the sentence it gave (or how it ended)."""
+    root = str(Path(__file__).resolve().parents[2])  # the folder that holds this attn_tutor package
+    code = "import sys; sys.path.insert(0, sys.argv[1]); from attn_tutor.render.typst import typeset_files; typeset_files(*sys.argv[2:])"
+    command = [sys.executable, "-c", code, root, str(directory), json.dumps(settings), str(folder or ""),
+               "quiet" if quiet else "warnings", str(pdfjoin.FOOTER_PAGES)]
+    done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    if done.returncode:
+        lines = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise AttnTutorError("export.pdf_failed", reason=lines[-1] if lines else f"exit status {done.returncode}")
+
+
+def typeset_files(directory: str, settings: str, folder: str, quiet: str, footer_pages: str) -> None:
+    """In a process of its own (:func:`_typeset_apart`): every ``chunk-NNNNN.typ`` of ``directory``
+    typeset into ``chunk-NNNNN.pdf``, in turn (the source removed once typeset), then the page numbers of all their pages into
+    ``footers-NNNNNNN.pdf``, ``footer_pages`` pages a file. ``settings`` is the document's
+    :func:`footers` settings as JSON; ``quiet`` is ``"quiet"`` or ``"warnings"`` (Typst's warnings
+    are then errors). A failure is written to standard error as one sentence, and the process ends
+    with status 1."""
+    if quiet != "quiet":
+        warnings.simplefilter("error")
+    compile_, settle = _typesetter(folder or None, quiet == "quiet")
+    pages = int(footer_pages)
+    try:
+        total = 0
+        for source in sorted(Path(directory).glob("chunk-*.typ")):
+            source.with_suffix(".pdf").write_bytes(compile_(source.read_text(encoding="utf-8")))
+            source.unlink()  # done with: the sources on disk shrink as the PDFs grow
+            settle()
+            total += pdfjoin.page_count(source.with_suffix(".pdf"))
+        for start in range(0, total, pages):
+            document = footers(start + 1, min(pages, total - start), total, **json.loads(settings))
+            (Path(directory) / f"footers-{start:07d}.pdf").write_bytes(compile_(document))
+            settle()
+    except AttnTutorError as error:
+        sys.stderr.write(str(error.problems[0].args.get("reason", error)) + "\n")
+        raise SystemExit(1) from None

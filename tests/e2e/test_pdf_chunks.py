@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 from helpers.sheets import export_pdf, one_problem_set
 
+from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.render import pdfjoin
 from attn_tutor.render import typst as typst_render
 
@@ -94,3 +95,16 @@ def test_korean_pdf_with_no_system_font_prints_in_the_package_font(tmp_path):
     for word in ("변형 3001", "이름", "고양이가", "스코어", "소수점"):
         assert word in first
     assert "\ufffd" not in first
+
+
+def test_a_chunk_typst_refuses_in_its_own_process_is_a_sentence_not_a_traceback(tmp_path):
+    """The chunks of a long PDF are typeset by another process; a chunk that does not compile comes
+    back as ``export.pdf_failed`` with Typst's first line, and nothing is left half made."""
+    (tmp_path / "chunk-00000.typ").write_text("#let broken = (\n", encoding="utf-8")
+    settings = {"title": "t", "lang": "en", "paper": "a4", "font": None}
+    with pytest.raises(AttnTutorError) as error:
+        typst_render._typeset_apart(tmp_path, settings, None, True)
+    problem = error.value.problems[0]
+    assert problem.key == "export.pdf_failed"
+    assert problem.args["reason"] and "Traceback" not in problem.args["reason"] and "File " not in problem.args["reason"]
+    assert not list(tmp_path.glob("*.pdf"))
