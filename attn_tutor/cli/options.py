@@ -17,7 +17,7 @@ from attn_tutor.core.i18n import known_lang, resolve_lang, t
 from attn_tutor.core.model import TEXT_MAX, FollowThrough
 from attn_tutor.core.stdout import OutputFailed, guarded_stdout
 from attn_tutor.core.stopping import exit_status, signals_as_interrupt
-from attn_tutor.core.text import is_unsafe_char
+from attn_tutor.core.text import first_unsafe
 
 SetArgument = Annotated[Optional[str], typer.Argument(help="help.set")]
 ProblemOption = Annotated[Optional[str], typer.Option("--problem", "-p", help="help.problem")]
@@ -98,9 +98,9 @@ def checked_text(option: str, value: str | None) -> str | None:
     UTF-8 arrives as a lone surrogate, which is refused the same way."""
     if value is None:
         return None
-    for position, ch in enumerate(value, start=1):
-        if is_unsafe_char(ch):
-            raise UsageError("cli.option_unsafe_character", option=option, char=f"U+{ord(ch):04X}", position=position)
+    at = first_unsafe(value)
+    if at is not None:
+        raise UsageError("cli.option_unsafe_character", option=option, char=f"U+{ord(value[at]):04X}", position=at + 1)
     return value
 
 
