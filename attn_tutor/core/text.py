@@ -18,7 +18,11 @@ def display_width(text: str) -> int:
     """Terminal cells a text takes: Hangul and other wide characters take two."""
     if text.isascii():  # numbers and most labels: no need to look at each character
         return len(text)
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    # one more cell for each wide (W) or full-width (F) character, counted without a Python step per character
+    return len(text) + sum(map(_WIDE.__contains__, map(unicodedata.east_asian_width, text)))
+
+
+_WIDE = frozenset({"W", "F"})
 
 
 def is_unsafe_char(ch: str) -> bool:

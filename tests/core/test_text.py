@@ -40,3 +40,13 @@ def test_first_unsafe_agrees_with_the_character_test_for_every_code_point():
 def test_escape_unsafe_leaves_printable_text_alone_and_escapes_the_rest():
     assert escape_unsafe("먹었다") == "먹었다"
     assert escape_unsafe("a\u200bb") == "a\\u200bb"
+
+
+@pytest.mark.parametrize(
+    ("text", "cells"),
+    [("", 0), ("scores", 6), ("고양이가", 8), ("a가b", 4), ("ｆｕｌｌ", 8), ("é½", 2), ("먹었다 (d_k = 4)", 16)],
+)
+def test_display_width_counts_two_cells_for_each_wide_character(text, cells):
+    from attn_tutor.core.text import display_width
+
+    assert display_width(text) == cells
