@@ -27,10 +27,9 @@ from typing import Annotated
 import typer
 
 from attn_tutor import __version__
-from attn_tutor.cli.help import LocalGroup, LocalTyper
-from attn_tutor.cli.options import LangOption, check_lang
-from attn_tutor.core.errors import UsageError
-from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.cli.help import LangOption, LocalGroup, LocalTyper
+from attn_tutor.core.i18n import known_lang, resolve_lang, t
+from attn_tutor.core.text import escape_unsafe
 
 COMMANDS: dict[str, tuple[str, str]] = {
     # the command -> (its module in attn_tutor.cli, its function); --help lists them in this order
@@ -60,12 +59,11 @@ def main_callback(
 ) -> None:
     """A tutor and grader for computing scaled dot-product attention by hand."""
     if lang is not None:  # `attn-tutor --lang ko solve`: the command after it speaks that language too
-        try:
-            check_lang(lang)
-        except UsageError as error:
+        if not known_lang(lang):  # said as a command's guard says cli.bad_lang, without importing the errors
             said = resolve_lang()  # the environment's language: the refused one cannot be
-            sys.stderr.write(t("cli.error", said, message=error.messages(said)[0]) + "\n")
-            raise typer.Exit(2) from None
+            message = t("cli.bad_lang", said, lang=escape_unsafe(lang))
+            sys.stderr.write(t("cli.error", said, message=message) + "\n")
+            raise typer.Exit(2)
         os.environ["ATTN_TUTOR_LANG"] = lang.strip().lower()
 
 

@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from attn_tutor.cli.options import LangOption, SetArgument, checked_title, guarded
+from attn_tutor.cli.help import LangOption
+from attn_tutor.cli.options import SetArgument, checked_title, guarded
 from attn_tutor.cli.output import ForceOption, OutputOption, check_output, to_stdout, write_output, write_streamed
 from attn_tutor.core.errors import UsageError
 from attn_tutor.core.i18n import resolve_lang, t

@@ -6,7 +6,8 @@ from typing import Annotated, Optional
 
 import typer
 
-from attn_tutor.cli.options import LangOption, guarded
+from attn_tutor.cli.help import LangOption
+from attn_tutor.cli.options import guarded
 from attn_tutor.cli.output import ForceOption, OutputOption, check_output, write_output
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.core.model import (

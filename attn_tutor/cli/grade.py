@@ -9,7 +9,8 @@ from typing import Annotated, Optional
 import typer
 
 from attn_tutor.classroom.outputs import GradeOptions, Outcome, grade_run
-from attn_tutor.cli.options import FollowThroughOption, LangOption, guarded
+from attn_tutor.cli.help import LangOption
+from attn_tutor.cli.options import FollowThroughOption, guarded
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.core.model import FollowThrough
 from attn_tutor.live.store import is_session_target, session_documents

@@ -22,7 +22,9 @@ already says it. A usage error from click (an unknown option, a missing argument
 invalid value, a stray argument, an unknown command) is said again from the catalogue
 by :class:`LocalUsageError`, with the same exit status 2.
 
-Only typer and the catalogue are imported here: ``--help`` stays fast.
+Only typer and the catalogue are imported here: ``--help`` stays fast. The ``--lang`` option
+(:data:`LangOption`) is defined here too, so the app's own help and ``--version`` import nothing
+more (not the records of :mod:`attn_tutor.core.model` nor the errors, as :mod:`attn_tutor.cli.options` does).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import sys
 from collections.abc import Sequence
 from difflib import get_close_matches
 from enum import Enum
+from typing import Annotated, Optional
 
 import typer
 from typer.core import TyperCommand, TyperGroup
@@ -48,6 +51,10 @@ NoArgsIsHelpError = click.exceptions.NoArgsIsHelpError
 WIDTH_MIN, WIDTH_MAX = 40, 120
 NBSP = "\u00a0"
 HUGE_BOUND = 10**9  # a range's upper bound beyond this is not worth reading: shown as "at least"
+
+LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
+"""``--lang ko|en``, which the app and every command take; :func:`lang_in` reads it from the raw
+arguments, so that ``--help`` after it speaks that language."""
 
 
 def lang_in(args: Sequence[str]) -> str | None:

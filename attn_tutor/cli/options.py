@@ -13,13 +13,12 @@ from typing import Annotated, Optional
 import typer
 
 from attn_tutor.core.errors import AttnTutorError, UsageError
-from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.i18n import known_lang, resolve_lang, t
 from attn_tutor.core.model import TEXT_MAX, FollowThrough
 from attn_tutor.core.stdout import OutputFailed, guarded_stdout
 from attn_tutor.core.stopping import exit_status, signals_as_interrupt
-from attn_tutor.core.text import is_unsafe_char
+from attn_tutor.core.text import first_unsafe
 
-LangOption = Annotated[Optional[str], typer.Option("--lang", help="help.lang")]
 SetArgument = Annotated[Optional[str], typer.Argument(help="help.set")]
 ProblemOption = Annotated[Optional[str], typer.Option("--problem", "-p", help="help.problem")]
 RowOption = Annotated[Optional[str], typer.Option("--row", "-r", help="help.row")]
@@ -27,7 +26,7 @@ FollowThroughOption = Annotated[FollowThrough, typer.Option("--follow-through", 
 
 
 def check_lang(value: str | None) -> None:
-    if value is not None and value.strip().lower() not in ("ko", "en"):
+    if value is not None and not known_lang(value):
         raise UsageError("cli.bad_lang", lang=value)
 
 
@@ -99,9 +98,9 @@ def checked_text(option: str, value: str | None) -> str | None:
     UTF-8 arrives as a lone surrogate, which is refused the same way."""
     if value is None:
         return None
-    for position, ch in enumerate(value, start=1):
-        if is_unsafe_char(ch):
-            raise UsageError("cli.option_unsafe_character", option=option, char=f"U+{ord(ch):04X}", position=position)
+    at = first_unsafe(value)
+    if at is not None:
+        raise UsageError("cli.option_unsafe_character", option=option, char=f"U+{ord(value[at]):04X}", position=at + 1)
     return value
 
 

@@ -8,9 +8,9 @@ from typing import Annotated, Optional
 
 import typer
 
+from attn_tutor.cli.help import LangOption
 from attn_tutor.cli.options import (
     FollowThroughOption,
-    LangOption,
     ProblemOption,
     RowOption,
     SetArgument,

@@ -28,7 +28,8 @@ import typer
 import uvicorn
 from uvicorn.supervisors import Multiprocess
 
-from attn_tutor.cli.options import LangOption, SetArgument, guarded
+from attn_tutor.cli.help import LangOption
+from attn_tutor.cli.options import SetArgument, guarded
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.live.app import make_app

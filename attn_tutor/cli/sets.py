@@ -9,8 +9,8 @@ from typing import Annotated
 
 import typer
 
+from attn_tutor.cli.help import LangOption
 from attn_tutor.cli.options import (
-    LangOption,
     SetArgument,
     guarded,
 )

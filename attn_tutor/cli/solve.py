@@ -11,8 +11,8 @@ from typing import Annotated, Optional
 
 import typer
 
+from attn_tutor.cli.help import LangOption
 from attn_tutor.cli.options import (
-    LangOption,
     ProblemOption,
     RowOption,
     SetArgument,

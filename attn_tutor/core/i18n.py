@@ -2557,6 +2557,11 @@ def t(key: str, lang: str = "en", /, **args: object) -> str:
 _particle_parts: dict[str, list[str]] = {}  # a template split at its particle markers, once
 
 
+def known_lang(value: str) -> bool:
+    """Whether ``--lang value`` names a language of the catalogue: ``ko`` or ``en``, in any case."""
+    return value.strip().lower() in LANGS
+
+
 def resolve_lang(option: str | None = None, environ: dict[str, str] | None = None) -> str:
     """``--lang``, else ``ATTN_TUTOR_LANG``, else ``LANG`` starting with ``ko``, else English."""
     env = os.environ if environ is None else environ

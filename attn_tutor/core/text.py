@@ -18,7 +18,11 @@ def display_width(text: str) -> int:
     """Terminal cells a text takes: Hangul and other wide characters take two."""
     if text.isascii():  # numbers and most labels: no need to look at each character
         return len(text)
-    return sum(2 if unicodedata.east_asian_width(ch) in "WF" else 1 for ch in text)
+    # one more cell for each wide (W) or full-width (F) character, counted without a Python step per character
+    return len(text) + sum(map(_WIDE.__contains__, map(unicodedata.east_asian_width, text)))
+
+
+_WIDE = frozenset({"W", "F"})
 
 
 def is_unsafe_char(ch: str) -> bool:
@@ -26,9 +30,24 @@ def is_unsafe_char(ch: str) -> bool:
     return unicodedata.category(ch) in _INVISIBLE_CATEGORIES
 
 
+def first_unsafe(text: str) -> int | None:
+    """The index of the first control or invisible character in ``text`` (:func:`is_unsafe_char`), or None.
+
+    A printable text has none: :meth:`str.isprintable` refuses every character Unicode calls
+    "Other" or "Separator" but the space, which holds all of ours, so most texts (a title, a
+    token, a sentence of the catalogue) are passed at C speed, not character by character.
+    """
+    if text.isprintable():
+        return None
+    for index, ch in enumerate(text):
+        if is_unsafe_char(ch):
+            return index
+    return None
+
+
 def escape_unsafe(text: str, keep: str = "") -> str:
     """``text`` with every control or invisible character (but those in ``keep``) written as ``\\uXXXX``."""
-    if not any(is_unsafe_char(ch) for ch in text):
+    if first_unsafe(text) is None:
         return text
     return "".join(ch if ch in keep else _escaped(ch) for ch in text)
 

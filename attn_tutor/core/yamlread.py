@@ -52,7 +52,12 @@ class _NodeKind(type):
     """
 
     def __instancecheck__(cls, node) -> bool:
-        return getattr(type(node), "id", None) in cls.ids
+        return getattr(type(node), "id", None) in cls.ids  # as _kind says it, without a second call
+
+
+def _kind(node) -> str | None:
+    """A node's kind, as PyYAML's node class says it: "scalar", "sequence", "mapping" (None: not a node)."""
+    return getattr(type(node), "id", None)
 
 
 class Node(metaclass=_NodeKind):
@@ -329,22 +334,23 @@ def scan(root: Node) -> tuple[list[Issue], bool]:
             aliased = True
             continue
         seen.add(id(node))
-        if isinstance(node, ScalarNode):
+        kind = _kind(node)  # once per node: each isinstance of a node kind is a call of its own
+        if kind == "scalar":
             allowed = node.tag in SCALAR_TAGS
-        elif isinstance(node, SequenceNode):
+        elif kind == "sequence":
             allowed = node.tag == SEQ
         else:
             allowed = node.tag == MAP
         if not allowed:
             issues.append(Issue("tag", node, path))
             continue
-        if isinstance(node, SequenceNode):
+        if kind == "sequence":
             stack.extend((child, f"{path}[{i}]") for i, child in enumerate(node.value))
-        elif isinstance(node, MappingNode):
+        elif kind == "mapping":
             first: dict[str, Node] = {}
             for key, value in node.value:
                 stack.append((key, path))
-                if not isinstance(key, ScalarNode):
+                if _kind(key) != "scalar":
                     issues.append(Issue("bad_key", key, path))
                     continue
                 child = _join(path, key.value)

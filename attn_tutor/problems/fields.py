@@ -31,7 +31,7 @@ from attn_tutor.core.model import (
     Matrix,
     stage_name,
 )
-from attn_tutor.core.text import did_you_mean, excerpt, is_unsafe_char
+from attn_tutor.core.text import did_you_mean, excerpt, first_unsafe
 from attn_tutor.core.yamlread import STR, MappingNode, Node, ScalarNode, SequenceNode, is_plain, resolve_plain
 
 HEAD_KEYS = ("Q", "K", "V", "W_Q", "W_K", "W_V")
@@ -82,15 +82,6 @@ def _join(path: str, key: str) -> str:
 
     key = excerpt(key, 30)
     return f"{path}.{key}" if path else key
-
-
-def _unsafe_at(text: str) -> int | None:
-    """The index of the first control or invisible character (zero-width, bidi override), or None."""
-
-    for index, ch in enumerate(text):
-        if is_unsafe_char(ch):
-            return index
-    return None
 
 
 def _hand_sized(text: str, value: float) -> str | None:
@@ -206,7 +197,7 @@ class Fields:
     def _clean(self, value: str, node: Node, path: str, limit: int = TEXT_MAX) -> str | None:
         """Text from the file, NFC-normalised; a control or invisible character, or an overlong text, is an error."""
 
-        at = _unsafe_at(value)
+        at = first_unsafe(value)
         if at is not None:
             self.add("problems.unsafe_character", node, path=path, char=f"U+{ord(value[at]):04X}", position=at + 1)
             return None

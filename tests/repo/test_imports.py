@@ -76,3 +76,21 @@ def test_solve_and_help_import_none_of_the_servers_libraries(args):
     modules = {m.split(".")[0] for m in line.removeprefix("MODULES=").split()}
     assert not modules & SERVER_LIBRARIES, sorted(modules & SERVER_LIBRARIES)
     assert "attn_tutor" in modules  # the probe ran the app
+
+
+@pytest.mark.parametrize("args", [["--help"], ["--version"], ["--lang", "ko", "--help"], ["--lang", "ko", "solvee"]])
+def test_the_apps_help_and_version_import_neither_the_records_nor_the_errors(args):
+    """The app's own help, ``--version`` and a mistyped command need typer and the catalogue only:
+    not the problem records (core.model: enums and NamedTuples built at import) nor the errors
+    (core.errors: a dataclass), which cost the app's ``--help`` a twelfth of its start-up."""
+    import subprocess
+    import sys
+
+    result = subprocess.run(
+        [sys.executable, "-c", HELP_PROBE.format(args=args)], capture_output=True, text=True,
+        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, timeout=60,
+    )  # fmt: skip
+    line = [part for part in result.stderr.splitlines() if part.startswith("MODULES=")][-1]
+    modules = set(line.removeprefix("MODULES=").split())
+    assert "attn_tutor.cli.app" in modules  # the probe ran the app
+    assert not modules & {"attn_tutor.core.model", "attn_tutor.core.errors", "attn_tutor.cli.options", "dataclasses"}
