@@ -76,18 +76,23 @@ def student_json(student: StudentResult, lang: str = "en", texts: dict | None = 
     if report is None:
         return head + ', "report": null}'
     memo = {} if texts is None else texts
+    text = dumps(report.head())[:-1] + ', "items": [' + ", ".join(_texts(report.items, memo)) + "]"
+    if report.concepts:  # a concept item's result is shared alike (the Grader's memo)
+        text += ', "concepts": [' + ", ".join(_texts(report.concepts, memo)) + "]"
+    return head + ', "report": ' + text + "}}"
+
+
+def _texts(marked, memo: dict) -> list[str]:
+    """Each marked item's (or concept result's) ``dumps(to_dict())``, from ``memo`` where it is known."""
     parts = []
-    for item in report.items:
+    for item in marked:
         known = memo.get(id(item))
         if known is None or known[0] is not item:
             known = (item, dumps(item.to_dict()))
             if len(memo) < ITEM_TEXTS:
                 memo[id(item)] = known
         parts.append(known[1])
-    text = dumps(report.head())[:-1] + ', "items": [' + ", ".join(parts) + "]"
-    if report.concepts:
-        text += ', "concepts": ' + dumps([c.to_dict() for c in report.concepts])
-    return head + ', "report": ' + text + "}}"
+    return parts
 
 
 def student_row(
