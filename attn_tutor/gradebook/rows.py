@@ -27,7 +27,7 @@ class StudentRow(NamedTuple):
     max_score: float | None
     set_key: str | None  # the problem set whose items the student was set (None: none could be solved)
     summary: tuple[str, ...]  # the class table's row
-    json: str | None  # the student's full report (only when a JSON file is written)
+    json: bytes | None  # the student's full report as UTF-8 JSON (only when a JSON file is written): bytes, so the merging parent only writes it
     problem_set: str | None = None  # what marked the student (the gradebook's problem_set column)
     file: str = ""  # where the answers came from: a file, or file:line for a CSV row
     refused: bool = False  # the file was refused whole (a FIFO, over its size cap): its name is no student's
@@ -144,7 +144,7 @@ def student_row(
         max_score=max_score,
         set_key=student.set_key,
         summary=summary,
-        json=student_json(student, lang, texts) if with_json else None,
+        json=student_json(student, lang, texts).encode("utf-8") if with_json else None,
         problem_set=student.problem_set,
         file=str(Location(student.file, student.line)),
         refused=student.refused,

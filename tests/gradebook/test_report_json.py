@@ -31,7 +31,7 @@ def test_every_report_is_the_dict_dumped(lang, tmp_path):
     assert len(graded.rows) > 20
     assert any(s.report is None for s in graded.students) and any(s.report and s.report.concepts for s in graded.students)
     for row, student in zip(graded.rows, graded.students):
-        assert row.json == dumps(student.to_dict(lang))
+        assert row.json == dumps(student.to_dict(lang)).encode("utf-8")
 
 
 def test_an_item_met_again_is_written_from_its_text_and_a_stale_one_never():
