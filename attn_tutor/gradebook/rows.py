@@ -55,9 +55,13 @@ def verdict_cell(item, lang: str = "en") -> str:
     return f"{verdict}: {diagnosis_name(item.diagnosis, lang)}" if item.diagnosis else verdict
 
 
+_ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)  # what json.dumps would make for every call
+
+
 def dumps(value) -> str:
-    """JSON text as every output writes it: UTF-8 as is, never NaN."""
-    return json.dumps(value, ensure_ascii=False, allow_nan=False)
+    """JSON text as every output writes it: UTF-8 as is, never NaN (``json.dumps(value,
+    ensure_ascii=False, allow_nan=False)``, through one encoder made once)."""
+    return _ENCODER.encode(value)
 
 
 ITEM_TEXTS = 10_000
