@@ -43,3 +43,20 @@ def test_an_item_met_again_is_written_from_its_text_and_a_stale_one_never():
     other = dataclasses.replace(first, points=0.125)
     texts[id(first)] = (other, dumps(other.to_dict()))  # another item under the same id: not this one's text
     assert student_json(student, "en", texts) == dumps(student.to_dict("en"))
+
+
+
+def test_students_who_chose_alike_share_one_concept_mark_equal_to_a_fresh_one(tmp_path):
+    """A concept item left unanswered (or answered alike) is marked once a run and shared, and that
+    shared result is the one marking it afresh gives."""
+    from attn_tutor.marking.concepts import mark_result
+    from attn_tutor.problems.load import load_problem_set
+    from attn_tutor.solve.concepts import show_all
+
+    graded = grade([a_class_with_concepts(tmp_path)])
+    by_name = {s.student: s for s in graded.students}
+    cy, ann = by_name["cy"].report.concepts, by_name["ann"].report.concepts
+    unanswered = [c for c in ann if c.id != "why-scale"]
+    assert unanswered and all(any(c is other for other in cy) for c in unanswered)
+    shown = {s.id: s for s in show_all(load_problem_set("ch13"))}
+    assert [mark_result(shown[c.id], None) for c in unanswered] == unanswered
