@@ -245,11 +245,12 @@ RUNNER = (
 
 def cli(folder: Path, out: Path, *jobs: str, freeze: bool = True, python: str = sys.executable) -> list[str]:
     """``attn-tutor grade`` with every output but sheets, through the runner that reports its peak
-    (``python``: the interpreter whose attn_tutor runs). Without ``freeze``: with ``gc.freeze`` made
-    a no-op (the collector rescans what survives)."""
+    (``python``: the interpreter whose attn_tutor runs, its own installed one even when the working
+    directory is another checkout: ``-c`` alone would put that first on the path). Without ``freeze``:
+    with ``gc.freeze`` made a no-op (the collector rescans what survives)."""
     runner = RUNNER.format(freeze="" if freeze else "import gc\ngc.freeze = lambda: None\n")
     outputs = ("--csv", str(out / "grades.csv"), "--json", str(out / "grades.json"), "--class-report", str(out / "report.html"))
-    return [python, "-c", runner, "grade", str(folder), *outputs, "--force", *jobs]
+    return [python, "-P", "-c", runner, "grade", str(folder), *outputs, "--force", *jobs]  # -P: not the attn_tutor of the working directory
 
 
 class Run(NamedTuple):

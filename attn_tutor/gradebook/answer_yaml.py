@@ -107,7 +107,7 @@ class PlainAnswers:
             if node.style or self.tag(node.value) != NULL:
                 raise _GiveUp
             return  # `answers:` left empty: every item missing
-        quoted, plain, value = self._quoted, self._plain, self.value
+        quoted, plain, value, new = self._quoted, self._plain, self.value, tuple.__new__
         for problem, rows in node.items():
             if type(rows) is not dict:
                 raise _GiveUp
@@ -121,7 +121,7 @@ class PlainAnswers:
                     values = (quoted if style else plain).get(text, _UNREAD)
                     if values is _UNREAD:
                         values = value(text, style)
-                    answers[(problem, row, stage)] = Answer(values, Location(file, line, column))
+                    answers[(problem, row, stage)] = new(Answer, (values, new(Location, (file, line, column))))  # Answer(values, Location(...)), made faster
 
     def value(self, text, style: str) -> tuple[float, ...] | None:
         """One answer: a scalar typed as in the quiz or a flow list of plain decimals (remembered)."""

@@ -26,6 +26,10 @@ remembering them only costs memory (a 10,000-file class: the same CPU time with 
 with 500,000, 109 MiB against 175 MiB; 50,000 files reach 500,000 entries)."""
 
 
+CONCEPT_MARKS = 10_000
+"""(concept item, typed choice) pairs a Grader remembers the mark of: a class types few distinct choices."""
+
+
 class Grader:
     """Marks submissions with one :class:`attn_tutor.marking.marker.Marker`, loading each problem set
     once and solving each (set, variant) once."""
@@ -44,6 +48,7 @@ class Grader:
         self._choices: dict[tuple, object] = {}  # (problem_set, base) -> attn_tutor.problems.choice.Choice
         self.override = None
         self._same: dict[tuple, bool] = {}  # (problem_set, base) -> whether it is the --problems set
+        self._concept_marks: dict[tuple, tuple] = {}  # (id(shown), typed) -> (shown, its ConceptResult)
         if problems is not None:
 
             self.override = teacher_choice(problems, self._packaged())
@@ -179,9 +184,15 @@ class Grader:
         """Each concept item of the set marked from the choice typed (none: unanswered); a choice that
         cannot be read, or one for an item the set does not have, is reported."""
         marked = []
+        memo = self._concept_marks
         for shown in shown_concepts:
             typed, where = sub.concepts.get(shown.id, (None, None))
-            result = mark_result(shown, typed)
+            known = memo.get((id(shown), typed))
+            if known is None or known[0] is not shown:  # each (item, typed text) marked once: the result is a tuple, shared
+                known = (shown, mark_result(shown, typed))
+                if len(memo) < CONCEPT_MARKS:
+                    memo[(id(shown), typed)] = known
+            result = known[1]
             if result.problem is not None:
                 args = {"item": f"concepts/{shown.id}", "value": excerpt(typed or ""), "first": shown.labels[0], "last": shown.labels[-1]}
                 findings.append(Finding(f"grade.concept_{result.problem.rsplit('_', 1)[-1]}", args, where))

@@ -139,9 +139,10 @@ class StudentResult:
         return {(i.problem, i.row, i.stage): i for i in self.report.items}
 
     def to_dict(self, lang: str = "en") -> dict:
-        return {**self._head(lang), "report": None if self.report is None else self.report.to_dict()}
+        return {**self.head(lang), "report": None if self.report is None else self.report.to_dict()}
 
-    def _head(self, lang: str) -> dict:
+    def head(self, lang: str) -> dict:
+        """What :meth:`to_dict` holds before ``report``, in its order."""
         return {
             "student": self.student,
             "file": self.file,

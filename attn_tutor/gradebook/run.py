@@ -99,15 +99,22 @@ class _Worker:
         self.lang, self.with_json, self.name_column, self.extra = lang, with_json, name_column, extra
         self.variant_column = variant_column
         self.verdicts: dict = {}  # each distinct verdict cell, made once (see student_row)
+        self.texts: dict = {}  # each remembered item's JSON, made once (see student_json)
 
-    def grade(self, files: Files) -> tuple[list[list[StudentRow]], dict]:
-        """Each file's students as rows, and the columns of every (set, variant) seen so far.
+    def grade(self, files: Files, before_each: Callable[[], None] | None = None) -> tuple[list[list[StudentRow]], dict]:
+        """Each file's students as rows, and the columns of every (set, variant) seen so far
+        (``before_each``: called before each file, such as a worker's check for a stop).
 
         What outlives a chunk is the run's caches (the marker's rows, the readers' lines):
         frozen out of the cyclic collector's sight, so it does not walk them again and again
         as they grow (a fifth of a 10,000-file run; ``benchmarks/grade_speed.py --gc-freeze``).
+        Once a chunk, not once a file: a collection costs as much as marking a file or two.
         """
-        rows = [self.grade_file(path, from_dir) for path, from_dir in files]
+        rows = []
+        for path, from_dir in files:
+            if before_each is not None:
+                before_each()
+            rows.append(self.grade_file(path, from_dir))
         gc.collect()  # the chunk's cyclic garbage (only what is not frozen is walked), or freezing keeps it for good
         gc.freeze()
         return rows, dict(self.grader.columns_by_key)
@@ -127,7 +134,7 @@ class _Worker:
         if self.extra is not None:
             solved = None if result.set_key is None else self.grader.solved(result.set_key, result.variant)
             extra = self.extra(result, solved)
-        row = student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra)
+        row = student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra, texts=self.texts)
         chosen = self.choices.chosen(result)
         return row._replace(chosen=chosen) if chosen else row
 
@@ -197,12 +204,12 @@ def _grade_chunk(files: Files) -> tuple[list[list[StudentRow]], dict]:
     """The files' rows. A worker that was told to stop ends before its next file: at that safe
     point, never while it sends a result (a message cut short would hang the parent's executor),
     and the parent, stopped by the same signal or passing it on, shuts the run down."""
-    per_file = []
-    for one in files:
-        if _STOPPED:
-            os._exit(128 + _STOPPED)
-        per_file.extend(_WORKER.grade([one])[0])
-    return per_file, dict(_WORKER.grader.columns_by_key)
+    return _WORKER.grade(files, before_each=_stop_if_told)
+
+
+def _stop_if_told() -> None:
+    if _STOPPED:
+        os._exit(128 + _STOPPED)
 
 
 def chunks_of(files: Files, jobs: int) -> list[Files]:

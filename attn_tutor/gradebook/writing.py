@@ -159,7 +159,8 @@ class GradebookWriter:
                 index.update((column, i) for i, column in enumerate(self.tally.columns) if column not in index)
             self._csv.add(_record(row, index))
         if self._json is not None:
-            self._json.write(row.json.encode("utf-8") + b"\n")
+            self._json.write(row.json)
+            self._json.write(b"\n")
         name = "" if row.refused else student_key(row.cells[0])
         if name:
             self._hashes.append(hash(name))

@@ -71,18 +71,22 @@ class Report:
         return round(sum(item.max_points for item in self.items) + len(self.concepts), 4)
 
     def to_dict(self) -> dict:
-        data = {
+        data = self.head()
+        data["items"] = [item.to_dict() for item in self.items]
+        if self.concepts:
+            data["concepts"] = [c.to_dict() for c in self.concepts]
+        return data
+
+    def head(self) -> dict:
+        """What :meth:`to_dict` holds before ``items`` (and ``concepts``, when there are any), in its order."""
+        return {
             "student": self.student,
             "problem_set": self.problem_set,
             "seed": self.seed,
             "mode": self.mode,
             "score": self.score,
             "max_score": self.max_score,
-            "items": [item.to_dict() for item in self.items],
         }
-        if self.concepts:
-            data["concepts"] = [c.to_dict() for c in self.concepts]
-        return data
 
 
 def verdict_of(cells: Sequence[str]) -> Verdict:

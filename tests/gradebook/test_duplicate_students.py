@@ -129,7 +129,7 @@ def test_repeated_students_are_the_same_whether_or_not_their_names_hashes_collid
     rows = [
         StudentRow(
             cells=(name, None, None, None, None), items=(), errors=("its own error",) if error else (), score=None, max_score=None,
-            set_key=None, summary=(), json=json.dumps({"student": name, "errors": []}), file=f"f{i}.yaml", refused=refused,
+            set_key=None, summary=(), json=json.dumps({"student": name, "errors": []}).encode(), file=f"f{i}.yaml", refused=refused,
         )  # fmt: skip
         for i, (name, error, refused) in enumerate(students)
     ]

@@ -167,6 +167,26 @@ def test_a_run_leaves_nothing_frozen_in_the_process(run_cli, tmp_path, monkeypat
     assert gc.get_freeze_count() == 0
 
 
+def test_a_worker_collects_once_a_chunk_and_looks_for_a_stop_before_each_file(monkeypatch):
+    """A worker's chunk costs one cyclic collection, not one a file (a collection costs about as
+    much as marking a file), and a stop is still looked for before every file."""
+    import gc
+
+    from attn_tutor.gradebook.answer_files import find_answer_files
+
+    files = find_answer_files([CLASS])
+    collections, looked = [], []
+    monkeypatch.setattr(class_run, "_WORKER", class_run._Worker(None, "full", "en", False))
+    monkeypatch.setattr(class_run, "_stop_if_told", lambda: looked.append(1))
+    monkeypatch.setattr(class_run.gc, "collect", lambda *args: collections.append(1) or 0)
+    try:
+        per_file, _columns = class_run._grade_chunk(files)
+    finally:
+        gc.unfreeze()
+    assert len(per_file) == len(looked) == len(files) > 10
+    assert len(collections) == 1
+
+
 def test_the_parent_of_workers_freezes_what_survives_each_window_and_gives_it_back(monkeypatch):
     """With workers the parent only merges, but what it keeps across windows (the outputs' caches)
     is frozen out of the cyclic collector's sight after each window, as in the workers, and given
