@@ -63,7 +63,7 @@ TEACHER_COOKIE = "attn_teacher"
 CSRF_COOKIE = "attn_csrf"
 EVENTS_WAIT = 2.0  # seconds the event stream waits for a change before a keep-alive line
 DISTRIBUTION_BINS = 10  # the scores in about ten ranges of whole points
-EVENTS_GAP = 0.25  # at most four maps a second, however fast answers come (each one reads every answer)
+EVENTS_GAP = 0.25  # at most four maps a second, however fast answers come (on PostgreSQL each one reads every answer)
 HEADERS = {
     "Content-Security-Policy": SERVED_CSP + "; frame-ancestors 'none'",
     "X-Content-Type-Options": "nosniff",
@@ -264,7 +264,7 @@ class LiveApp:
     def snapshot(self) -> dict:
         """The teacher's view: counts, the map, the score distribution, every student (names: here only)."""
         session = self.session()
-        roster = self.store.roster()  # the roll (Store.students) counted from it: one read of the answers, not two
+        roster = self.store.roster()  # the roll (Store.students) counted from it; kept as answers are saved on a SQLite file
         scores = [score for _student, answered, score in roster if answered]
         top = len(self.items)
         width = max(1, math.ceil(top / DISTRIBUTION_BINS))
