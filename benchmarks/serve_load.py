@@ -1,8 +1,8 @@
 """A live class under load: simulated students answer all of ch13 against `attn-tutor serve` on loopback.
 
 Starts ``attn-tutor serve ch13 --host 127.0.0.1`` on a fresh SQLite file (or ``--db
-postgresql://…``, with ``--workers``), then N simulated students (default 500; asyncio and
-httpx2, one connection each) join and submit every asked stage of every asked row of the
+postgresql://…``, with ``--workers``), then N simulated students (default 500; each a lean HTTP/1.1
+client on asyncio's streams, one keep-alive connection each: :class:`Phone`) join and submit every asked stage of every asked row of the
 packaged ch13 set, paced to finish within the window (default 60 s): most type the right
 rows (rounded half up to the set's decimals), some a known mistake in one stage of a row
 (made with :mod:`attn_tutor.marking.mistakes`, so the teacher's map has something to show).
@@ -34,7 +34,6 @@ import asyncio
 import json
 import math
 import random
-import ssl
 import sys
 import tempfile
 import time
@@ -166,15 +165,85 @@ class Student:
         self.done = 0  # answers acknowledged, in order
 
 
-async def join(client, student: Student, figures: Figures, retry_until: float) -> None:
+class Phone:
+    """One student's phone: one HTTP/1.1 keep-alive connection on asyncio's streams, its cookies,
+    JSON in and out. Leaner than a general client (a few objects a request), so that 500 of them
+    on the server's own two cores leave the server its share: what is timed is the server's reply.
+    A dropped connection is made again at the next request (as a browser does); a failure is an
+    OSError (or asyncio's IncompleteReadError, an EOFError) for the caller to retry."""
+
+    def __init__(self, base: str, timeout: float = 30.0) -> None:
+        from urllib.parse import urlsplit
+
+        where = urlsplit(base)
+        self.host, self.port = where.hostname, where.port or 80
+        self.authority = where.netloc.encode("ascii")
+        self.timeout = timeout
+        self.cookies: dict[str, str] = {}
+        self._reader: asyncio.StreamReader | None = None
+        self._writer: asyncio.StreamWriter | None = None
+
+    async def request(self, method: str, path: str, body: dict | None = None, headers: dict[str, str] | None = None):
+        """``(status, reply)``: the reply's JSON (None if it is not JSON)."""
+        try:
+            return await asyncio.wait_for(self._exchange(method, path, body, headers or {}), self.timeout)
+        except BaseException:
+            await self.close()  # whatever was half read goes with the connection
+            raise
+
+    async def _exchange(self, method, path, body, headers):
+        if self._writer is None:
+            self._reader, self._writer = await asyncio.open_connection(self.host, self.port)
+        data = b"" if body is None else json.dumps(body, ensure_ascii=False).encode("utf-8")
+        head = [f"{method} {path} HTTP/1.1".encode("ascii"), b"Host: " + self.authority]
+        if body is not None:
+            head += [b"Content-Type: application/json", b"Content-Length: %d" % len(data)]
+        if self.cookies:
+            head.append(("Cookie: " + "; ".join(f"{k}={v}" for k, v in self.cookies.items())).encode("latin-1"))
+        head += [f"{k}: {v}".encode("latin-1") for k, v in headers.items()]
+        self._writer.write(b"\r\n".join(head) + b"\r\n\r\n" + data)
+        status_line = await self._reader.readuntil(b"\r\n")
+        status = int(status_line.split(b" ", 2)[1])
+        length, close = 0, False
+        for line in (await self._reader.readuntil(b"\r\n\r\n")).split(b"\r\n"):
+            name, _, value = line.partition(b":")
+            name = name.strip().lower()
+            if name == b"content-length":
+                length = int(value)
+            elif name == b"set-cookie":
+                cookie = value.decode("latin-1").split(";", 1)[0].strip()
+                key, _, val = cookie.partition("=")
+                self.cookies[key] = val
+            elif name == b"connection" and value.strip().lower() == b"close":
+                close = True
+        payload = await self._reader.readexactly(length)
+        if close:
+            await self.close()
+        try:
+            return status, json.loads(payload)
+        except ValueError:
+            return status, None
+
+    async def close(self) -> None:
+        writer, self._reader, self._writer = self._writer, None, None
+        if writer is not None:
+            writer.close()
+            try:
+                await writer.wait_closed()
+            except (OSError, asyncio.CancelledError):
+                pass
+
+
+REQUEST_ERRORS = (OSError, EOFError, asyncio.TimeoutError, ValueError, IndexError)  # refused, reset, cut short, garbled
+
+
+async def join(client: Phone, student: Student, figures: Figures, retry_until: float) -> None:
     """As the page does: its state first (the CSRF cookie and token), then the name; a dropped
     connection or a 5xx tried again a moment later, until ``retry_until``."""
-    import httpx2 as httpx  # the test extra's client (Starlette's TestClient wants it too)
-
     while True:
         try:
             return await join_once(client, student)
-        except (RuntimeError, httpx.HTTPError) as error:
+        except (RuntimeError, *REQUEST_ERRORS) as error:
             if time.monotonic() > retry_until:
                 raise
             if isinstance(error, RuntimeError) and " 5" not in str(error)[:60]:
@@ -182,14 +251,14 @@ async def join(client, student: Student, figures: Figures, retry_until: float) -
             await asyncio.sleep(0.5)
 
 
-async def join_once(client, student: Student) -> None:
-    response = await client.get("/api/state")
-    if response.status_code != 200:
-        raise RuntimeError(f"state {student.name}: {response.status_code} {response.text[:200]}")
-    response = await client.post("/api/join", json={"name": student.name}, headers={"X-CSRF-Token": response.json()["csrf"]})
-    if response.status_code != 200:
-        raise RuntimeError(f"join {student.name}: {response.status_code} {response.text[:200]}")
-    student.csrf = response.json()["csrf"]
+async def join_once(client: Phone, student: Student) -> None:
+    status, reply = await client.request("GET", "/api/state")
+    if status != 200:
+        raise RuntimeError(f"state {student.name}: {status} {str(reply)[:200]}")
+    status, reply = await client.request("POST", "/api/join", {"name": student.name}, {"X-CSRF-Token": reply["csrf"]})
+    if status != 200:
+        raise RuntimeError(f"join {student.name}: {status} {str(reply)[:200]}")
+    student.csrf = reply["csrf"]
 
 
 async def send(client, student: Student, index: int, figures: Figures, *, measured: bool, retry_until: float) -> bool:
@@ -202,9 +271,9 @@ async def send(client, student: Student, index: int, figures: Figures, *, measur
         started = time.monotonic()
         figures.first_send = min(figures.first_send, started)
         try:
-            response = await client.post("/api/answer", json=body, headers={"X-CSRF-Token": student.csrf})
-            status, reply = response.status_code, (response.json() if response.status_code < 500 else None)
-        except Exception as error:  # noqa: BLE001 - a connection refused or reset while the server is down
+            status, reply = await client.request("POST", "/api/answer", body, {"X-CSRF-Token": student.csrf})
+            reply = reply if status < 500 else None
+        except REQUEST_ERRORS as error:  # a connection refused or reset while the server is down
             status, reply = 0, repr(error)
         acked = time.monotonic()
         if status == 200 and reply.get("saved"):
@@ -232,19 +301,12 @@ async def run_students(base: str, students: list[Student], figures: Figures, *, 
                        on_ack=None) -> None:  # fmt: skip
     """Every student joins, then sends its answers paced over ``window`` seconds (each student's
     start spread over the first tenth), one at a time, each after the previous one's acknowledgement."""
-    import httpx2 as httpx  # the test extra's client (Starlette's TestClient wants it too)
-
     begin = time.monotonic()
     retry_until = begin + window + grace
-    # each student a client of its own (its cookies, one connection: a phone), all sharing one TLS
-    # context: made for each, 500 of them would load the CA store 500 times (for http://, unused);
-    # one pool shared by 500 connections is no better (httpcore looks through the pool at each request)
-    context = ssl.create_default_context()
-    limits = httpx.Limits(max_connections=1, max_keepalive_connections=1)
     clients = []
 
     async def one(student: Student, offset: float):
-        client = httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30.0), limits=limits, verify=context)
+        client = Phone(base)  # each student a phone of its own: its cookies, one connection
         clients.append(client)
         await asyncio.sleep(offset)
         try:
@@ -271,7 +333,7 @@ async def run_students(base: str, students: list[Student], figures: Figures, *, 
         await asyncio.gather(*(one(s, rng.uniform(0, window * 0.1)) for s in students))
     finally:
         for client in clients:
-            await client.aclose()
+            await client.close()
 
 
 async def follow_map(server: Server, figures: Figures, stop: asyncio.Event) -> None:

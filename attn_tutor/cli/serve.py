@@ -86,14 +86,15 @@ def serve(
         student_url = f"http://{_url_host(address)}:{bound}/"
         teacher_url = f"http://{_url_host(address)}:{bound}/teacher?key={secret}"
         app = make_app(store, problem_set, lang=language, secret=secret, student_url=student_url, set_name=set_name(problem_set, file))
-        try:
-            _announce(student_url, teacher_url, note, db if defaulted else None, language)
-            if workers > 1:
-                _serve_workers(listener, db, file, language, secret, student_url, workers)
-            else:
-                _serve_one(app, listener)
-        except KeyboardInterrupt:  # Ctrl-C or SIGTERM before uvicorn took them over: as clean a stop
-            pass
+        with _stops_noted() as stops:
+            try:
+                _announce(student_url, teacher_url, note, db if defaulted else None, language)
+                if workers > 1:
+                    _serve_workers(listener, db, file, language, secret, student_url, workers, stops)
+                else:
+                    _serve_one(app, listener, stops)
+            except KeyboardInterrupt:  # a Ctrl-C before serve was running: as clean a stop
+                pass
     finally:
         listener.close()
         store.close()
@@ -167,17 +168,42 @@ def _announce(student_url: str, teacher_url: str, note: str, defaulted_db: str |
     out.flush()
 
 
-def _server_class():
+STOPS = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
+
+
+@contextlib.contextmanager
+def _stops_noted():
+    """Ctrl-C, SIGTERM and SIGHUP noted (the list yielded) from before the links are printed until
+    the session is closed, so that a stop at any moment is a clean stop: one that comes before
+    uvicorn has taken the signals over is handed to it when it does (:func:`_server_class`), and it
+    stops as soon as it has started. Without this, Python's own Ctrl-C (a KeyboardInterrupt raised
+    wherever the program is) is lost when it lands in a finalizer or a weak reference's callback,
+    which swallow it, and the server then runs on; and a SIGTERM then ends the process at once."""
+    if threading.current_thread() is not threading.main_thread():
+        yield []
+        return
+    stops: list[int] = []
+    before = {sig: signal.signal(sig, lambda sig, frame: stops.append(sig)) for sig in STOPS}
+    try:
+        yield stops
+    finally:
+        for sig, handler in before.items():
+            signal.signal(sig, handler)
+
+
+def _server_class(stops: list[int]):
     class Server(uvicorn.Server):
-        """uvicorn's server, but a Ctrl-C or SIGTERM that stopped it is not raised again: serve ends with status 0."""
+        """uvicorn's server, but a Ctrl-C or SIGTERM that stopped it is not raised again: serve ends with
+        status 0; and one that came before it took the signals over (``stops``) stops it at once."""
 
         @contextlib.contextmanager
         def capture_signals(self):
             if threading.current_thread() is not threading.main_thread():
                 yield
                 return
-            handled = [signal.SIGINT, signal.SIGTERM] + ([signal.SIGHUP] if hasattr(signal, "SIGHUP") else [])
-            before = {sig: signal.signal(sig, self.handle_exit) for sig in handled}
+            before = {sig: signal.signal(sig, self.handle_exit) for sig in STOPS}
+            for sig in stops:
+                self.handle_exit(sig, None)
             try:
                 yield
             finally:
@@ -192,22 +218,28 @@ def _config(app, **extra):
                           server_header=False, **extra)  # fmt: skip
 
 
-def _serve_one(app, listener: socket.socket) -> None:
-    server = _server_class()(_config(app))
+def _serve_one(app, listener: socket.socket, stops: list[int]) -> None:
+    server = _server_class(stops)(_config(app))
     server.run(sockets=[listener])
 
 
 LIVE_ENV = "ATTN_TUTOR_LIVE_WORKER"
 
 
-def _serve_workers(listener, db: str, file: str | None, lang: str, secret: str, student_url: str, workers: int) -> None:
+def _serve_workers(listener, db: str, file: str | None, lang: str, secret: str, student_url: str, workers: int,
+                   stops: list[int]) -> None:  # fmt: skip
     """``workers`` processes on one socket, each with its own connection to the PostgreSQL session."""
     os.environ[LIVE_ENV] = json.dumps({"db": db, "set": file, "lang": lang, "secret": secret, "student_url": student_url})
     config = _config("attn_tutor.cli.serve:worker_app", factory=True, workers=workers)
     if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36: the supervisor is told what to run
-        Multiprocess(config, target=_server_class()(config).run, sockets=[listener]).run()
+        supervisor = Multiprocess(config, target=_server_class([])(config).run, sockets=[listener])
     else:
-        Multiprocess(config, sockets=[listener]).run()
+        supervisor = Multiprocess(config, sockets=[listener])
+    if stops:  # a stop before the supervisor took the signals over (it queues its own the same way)
+        if not hasattr(supervisor, "signal_queue"):
+            return
+        supervisor.signal_queue.extend(stops)
+    supervisor.run()
 
 
 def worker_app():

@@ -3,7 +3,9 @@
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import math
 import os
 import secrets
 import threading
@@ -107,6 +109,65 @@ def set_reference(problem_set: ProblemSet) -> str:
 
 
 
+def class_map(groups) -> dict[str, dict[str, dict[str, int]]]:
+    """The class map (:meth:`Store.counts`) from the latest answers' groups: (problem, row, stage,
+    verdict, diagnosis, how many), as ``GROUP BY`` gives them or :class:`_Tally` keeps them."""
+    found: dict[str, dict[str, dict[str, int]]] = {}
+    for problem, row, stage, verdict, diagnosis, count in groups:
+        key = f"concepts/{row}" if problem == CONCEPTS else f"{problem}/{row}/{stage}"
+        item = found.setdefault(key, {"verdicts": {}, "diagnoses": {}})
+        item["verdicts"][verdict] = item["verdicts"].get(verdict, 0) + int(count)
+        if problem == CONCEPTS:  # a concept item's "diagnosis": the labels chosen (see CONCEPTS)
+            options = item.setdefault("options", {})
+            for label in (diagnosis or "").split():
+                options[label] = options.get(label, 0) + int(count)
+        elif diagnosis:
+            item["diagnoses"][diagnosis] = item["diagnoses"].get(diagnosis, 0) + int(count)
+    return found
+
+
+class _Tally:
+    """What the teacher's page counts, kept as answers are committed, so a map costs the groups and the
+    roll rather than a read of every answer: each student's latest (verdict, diagnosis, points) per
+    item, the count of each (problem, row, stage, verdict, diagnosis) group, each student's score."""
+
+    def __init__(self, students: list[Student], latest) -> None:
+        self._students: dict[int, list] = {student.id: [student, {}, 0.0] for student in students}  # in order of joining
+        self._groups: dict[tuple, int] = {}
+        for student_id, problem, row, stage, verdict, diagnosis, points in latest:
+            self._set(student_id, (problem, row, stage), Mark(verdict, diagnosis, float(points)))
+        for entry in self._students.values():
+            entry[2] = math.fsum(mark.points for mark in entry[1].values())
+
+    def joined(self, student: Student) -> None:
+        self._students.setdefault(student.id, [student, {}, 0.0])
+
+    def saved(self, student_id: int, item: tuple[str, str, str], mark: Mark) -> None:
+        self._set(student_id, item, mark)
+        entry = self._students[student_id]
+        entry[2] = math.fsum(kept.points for kept in entry[1].values())
+
+    def _set(self, student_id: int, item: tuple[str, str, str], mark: Mark) -> None:
+        latest = self._students[student_id][1]
+        before = latest.get(item)
+        if before is not None:
+            group = (*item, before.verdict, before.diagnosis)
+            self._groups[group] -= 1
+            if not self._groups[group]:
+                del self._groups[group]
+        latest[item] = mark
+        group = (*item, mark.verdict, mark.diagnosis)
+        self._groups[group] = self._groups.get(group, 0) + 1
+
+    def groups(self) -> list[tuple]:
+        """The groups in ``GROUP BY``'s order (SQLite's: each column ascending, no diagnosis first)."""
+        ordered = sorted(self._groups.items(), key=lambda kv: (*kv[0][:4], kv[0][4] is not None, kv[0][4] or ""))
+        return [(*group, count) for group, count in ordered]
+
+    def roster(self) -> list[tuple[Student, int, float]]:
+        return [(student, len(latest), score) for student, latest, score in self._students.values()]
+
+
 class Store:
     """A session's storage; the SQL is one, the two backends differ in connections, placeholders and
     how a change reaches other processes. Use :func:`open_store`."""
@@ -120,6 +181,7 @@ class Store:
         self._seq = 0
         self._controls = 0  # the controls (mode, open, revealed) made through this store
         self._meta: Session | None = None
+        self._tally: _Tally | None = None  # the map's counts and the roll as committed, kept while alone
 
     # the backend's part
     def _transaction(self):  # a context manager yielding a cursor-like object with execute()
@@ -139,6 +201,11 @@ class Store:
 
     def close(self) -> None:
         raise NotImplementedError
+
+    def _serial(self):
+        """A lock held across a write's transaction and the tally's update, so the tally follows the
+        commits in their order (SQLite: its one connection's lock; only a store that is :attr:`alone` tallies)."""
+        return contextlib.nullcontext()
 
     def __enter__(self) -> Store:
         return self
@@ -274,6 +341,10 @@ class Store:
     def join(self, name: str, device: str | None = None) -> Student:
         """A student by the name they typed; the same ``device`` (an id their browser keeps) gives back
         the same student (their name as first typed). The token is theirs alone: their cookie."""
+        with self._serial():
+            return self._join(name, device)
+
+    def _join(self, name: str, device: str | None) -> Student:
         with self._transaction() as cur:
             if device is not None:
                 row = cur.execute(self._q("SELECT id, name, token FROM live_students WHERE device = ?"), (device,)).fetchone()
@@ -292,8 +363,11 @@ class Store:
                 row = cur.execute(self._q("SELECT id, name, token FROM live_students WHERE device = ?"), (device,)).fetchone()
                 return Student(*row)
             seq = self._bump(cur)
+        student = Student(row[0], name, token)
+        if self._tally is not None:
+            self._tally.joined(student)
         self._changed_to(seq)
-        return Student(row[0], name, token)
+        return student
 
     def student(self, token: str) -> Student | None:
         """The student whose token this is, or None."""
@@ -303,7 +377,14 @@ class Store:
 
     def roster(self) -> list[tuple[Student, int, float]]:
         """Every student in order of joining, with how many items they answered and their score
-        (for the teacher's page only: it holds names and tokens)."""
+        (for the teacher's page only: it holds names and tokens). Kept as answers are saved while
+        this store is the session's one writer (:attr:`alone`), else read from the tables."""
+        with self._serial():
+            if self.alone:
+                return self._tallied().roster()
+        return self._roster_from_tables()
+
+    def _roster_from_tables(self) -> list[tuple[Student, int, float]]:
         with self._read() as cur:
             rows = cur.execute(
                 "SELECT s.id, s.name, s.token, COUNT(l.stage), COALESCE(SUM(l.points), 0) FROM live_students s"
@@ -326,6 +407,15 @@ class Store:
         student's latest for (problem, row, stage), committed before this returns. A ``client_id``
         this student saved before gives back that first save and changes nothing."""
         mark = Mark(*mark)
+        with self._serial():
+            saved = self._save(student_id, problem, row, stage, text, client_id, mark)
+            if self._tally is not None and not saved.resent:
+                self._tally.saved(student_id, (problem, row, stage), mark)
+        if not saved.resent:
+            self._changed_to(saved.seq)
+        return saved
+
+    def _save(self, student_id: int, problem: str, row: str, stage: str, text: str, client_id: str, mark: Mark) -> Saved:
         now = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._transaction() as cur:
             found = cur.execute(
@@ -351,7 +441,6 @@ class Store:
                 (student_id, problem, row, stage, found[0], text, mark.verdict, mark.diagnosis, float(mark.points)),
             )
             seq = self._bump(cur)
-        self._changed_to(seq)
         return Saved(client_id, mark.verdict, mark.diagnosis, float(mark.points), seq, False)
 
     def latest(self, student_id: int, problem: str | None = None, row: str | None = None) -> dict[tuple[str, str, str], Latest]:
@@ -381,24 +470,31 @@ class Store:
     def counts(self) -> dict[str, dict[str, dict[str, int]]]:
         """The class map over every student's latest answers: for each item ``problem/row/stage``,
         ``{"verdicts": {verdict: n}, "diagnoses": {code: n}}``; for a concept item ``concepts/<id>``,
-        ``{"verdicts", "diagnoses": {}, "options": {label: n}}`` (each label chosen, counted once per student)."""
+        ``{"verdicts", "diagnoses": {}, "options": {label: n}}`` (each label chosen, counted once per student).
+        Counted as answers are saved while this store is the session's one writer (:attr:`alone`), else
+        read from the tables; either way the groups go through :func:`class_map`."""
+        with self._serial():
+            if self.alone:
+                return class_map(self._tallied().groups())
+        return class_map(self._groups_from_tables())
+
+    def _groups_from_tables(self) -> list[tuple]:
         with self._read() as cur:
-            rows = cur.execute(
+            return cur.execute(
                 "SELECT problem, row_key, stage, verdict, diagnosis, COUNT(*) FROM live_latest"
                 " GROUP BY problem, row_key, stage, verdict, diagnosis"
             ).fetchall()
-        found: dict[str, dict[str, dict[str, int]]] = {}
-        for problem, row, stage, verdict, diagnosis, count in rows:
-            key = f"concepts/{row}" if problem == CONCEPTS else f"{problem}/{row}/{stage}"
-            item = found.setdefault(key, {"verdicts": {}, "diagnoses": {}})
-            item["verdicts"][verdict] = item["verdicts"].get(verdict, 0) + int(count)
-            if problem == CONCEPTS:  # a concept item's "diagnosis": the labels chosen (see CONCEPTS)
-                options = item.setdefault("options", {})
-                for label in (diagnosis or "").split():
-                    options[label] = options.get(label, 0) + int(count)
-            elif diagnosis:
-                item["diagnoses"][diagnosis] = item["diagnoses"].get(diagnosis, 0) + int(count)
-        return found
+
+    def _tallied(self) -> _Tally:
+        """The tally, read from the tables the first time (under :meth:`_serial`: no save in between)."""
+        if self._tally is None:
+            with self._read() as cur:
+                latest = cur.execute(
+                    "SELECT student_id, problem, row_key, stage, verdict, diagnosis, points FROM live_latest"
+                    " ORDER BY student_id, problem, row_key, stage"
+                ).fetchall()
+            self._tally = _Tally([student for student, _count, _points in self._roster_from_tables()], latest)
+        return self._tally
 
     # changes
     def changes(self) -> int:

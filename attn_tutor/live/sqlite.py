@@ -136,6 +136,9 @@ class SqliteStore(Store):
                     raise
                 cur.execute("COMMIT")
 
+    def _serial(self):
+        return self._lock  # re-entrant: the transaction inside takes it again
+
     @contextlib.contextmanager
     def _read(self):
         with self._lock:

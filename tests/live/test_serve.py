@@ -10,6 +10,7 @@ import signal
 import socket
 import subprocess
 import sys
+import threading
 
 import httpx2
 import pytest
@@ -198,3 +199,35 @@ def test_workers_on_postgresql_share_one_session_and_the_teachers_map(tmp_path, 
     finally:
         code, said = server.stop()
     assert code == 0 and "Traceback" not in said
+
+
+@pytest.mark.parametrize("signum", [signal.SIGINT, signal.SIGTERM])
+def test_a_stop_that_comes_before_the_server_has_started_stops_it_as_it_starts(signum):
+    """Ctrl-C (or SIGTERM) in the moment between the printed links and uvicorn taking the signals
+    over: noted, and the server stops as soon as it has started, cleanly. (Python's own Ctrl-C there
+    is a KeyboardInterrupt that a finalizer may swallow, leaving the server running; SIGTERM there
+    would end the process at once.)"""
+    from attn_tutor.cli import serve as command
+
+    async def app(scope, receive, send):  # pragma: no cover - nothing connects
+        raise AssertionError("no request was expected")
+
+    rescued = []
+
+    def rescue():  # only if the stop was lost: a second Ctrl-C a minute later, so the test fails rather than hangs
+        rescued.append(True)
+        os.kill(os.getpid(), signal.SIGINT)
+
+    listener = command._listen("127.0.0.1", 0)
+    watchdog = threading.Timer(60, rescue)
+    try:
+        with command._stops_noted() as stops:
+            os.kill(os.getpid(), signum)  # delivered here, at once: noted, not raised
+            assert stops == [signum]
+            watchdog.start()
+            command._serve_one(app, listener, stops)  # returns: stopped as soon as it started
+        assert not rescued
+        assert signal.getsignal(signal.SIGINT) is signal.default_int_handler  # handed back as they were
+    finally:
+        watchdog.cancel()
+        listener.close()

@@ -85,6 +85,40 @@ def test_a_student_who_joined_but_did_not_answer_is_joined_not_answered(store):
     assert [(s.name, answered, points) for s, answered, points in store.roster()] == [("a", 0, 0.0), ("b", 1, 2.0)]
 
 
+def test_the_map_and_roll_kept_as_answers_are_saved_equal_them_read_from_the_tables(tmp_path):
+    """A SQLite file this server holds keeps the teacher's map and roll as it saves (no read of every
+    answer per map): after students change their answers back and forth, concept choices among them,
+    and join without answering, both are what the tables say, and the same again once reopened."""
+    import random
+
+    rng = random.Random(13)
+    marks = [Mark("correct", None, 1.0), Mark("wrong", "no_sqrt", 0.0), Mark("wrong", "divided_by_d", 0.0),
+             Mark("partial", None, 0.5), Mark("wrong", "A C", 0.0), Mark("correct", "B", 1 / 3)]  # fmt: skip
+    items = [(FIRST, "먹었다", "scores"), (FIRST, "먹었다", "scaled"), (FIRST, "고양이가", "weights"), ("#concepts", "why-sqrt", "concept")]
+    path = tmp_path / "class.sqlite"
+    with open_store(str(path), CH13, create=True) as store:
+        assert store.alone
+        store.counts()  # the tally made while the session is empty, then kept
+        students = [store.join(f"s{n}", f"device-{n:02d}") for n in range(12)]
+        for n in range(400):
+            student, item, mark = rng.choice(students[:10]), rng.choice(items), rng.choice(marks)
+            store.save(student.id, *item, "x", f"c{n}", mark)
+            if n % 50 == 0:
+                store.save(student.id, *item, "resent", f"c{n}", Mark("wrong", "no_sqrt", 0.0))  # a resend changes nothing
+        kept_map, kept_roster = store.counts(), store.roster()
+        assert kept_map == store_map_from_tables(store) and kept_roster == store._roster_from_tables()
+        assert [answered for _student, answered, _score in kept_roster][10:] == [0, 0]
+        assert sum(sum(item["verdicts"].values()) for item in kept_map.values()) == sum(a for _s, a, _p in kept_roster)
+    with open_store(str(path), CH13, create=True) as again:
+        assert again.counts() == kept_map and again.roster() == kept_roster
+
+
+def store_map_from_tables(store):
+    from attn_tutor.live.session import class_map
+
+    return class_map(store._groups_from_tables())
+
+
 def test_the_controls_change_the_session_and_refuse_what_is_not_there(store):
     store.set_mode("exam")
     store.set_open(FIRST, False)

@@ -59,7 +59,7 @@ def test_help_version_and_usage_errors_import_no_markdown_highlighter_numpy_or_y
     assert "attn_tutor.cli.solve" not in modules or args[0] == "solve"  # the app's help imports no command
 
 
-SERVER_LIBRARIES = {"starlette", "uvicorn", "segno", "psycopg", "anyio", "h11"}
+SERVER_LIBRARIES = {"starlette", "uvicorn", "segno", "psycopg", "anyio", "h11", "httptools", "uvloop"}
 
 
 @pytest.mark.parametrize("args", [["--help"], ["solve"], ["solve", "--help"], ["grade", "--help"]])
