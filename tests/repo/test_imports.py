@@ -40,11 +40,8 @@ sys.stderr.write("\\nMODULES=" + " ".join(sorted(sys.modules)) + "\\n")
 """
 
 
-@pytest.mark.parametrize(
-    "args", [["--help"], ["--version"], ["solve", "--help"], ["grade", "--help", "--lang", "ko"], ["solve", "--problme"]]
-)
-def test_help_version_and_usage_errors_import_no_markdown_highlighter_numpy_or_yaml(args):
-    """Our own help formatter: neither rich (its Markdown, markdown_it, pygments) nor numpy or yaml."""
+def probed(args: list[str]) -> set[str]:
+    """The modules a fresh interpreter has imported once ``attn-tutor ARGS`` is done (HELP_PROBE)."""
     import subprocess
     import sys
 
@@ -53,7 +50,15 @@ def test_help_version_and_usage_errors_import_no_markdown_highlighter_numpy_or_y
         env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, timeout=60,
     )  # fmt: skip
     line = [part for part in result.stderr.splitlines() if part.startswith("MODULES=")][-1]
-    modules = set(line.removeprefix("MODULES=").split())
+    return set(line.removeprefix("MODULES=").split())
+
+
+@pytest.mark.parametrize(
+    "args", [["--help"], ["--version"], ["solve", "--help"], ["grade", "--help", "--lang", "ko"], ["solve", "--problme"]]
+)
+def test_help_version_and_usage_errors_import_no_markdown_highlighter_numpy_or_yaml(args):
+    """Our own help formatter: neither rich (its Markdown, markdown_it, pygments) nor numpy or yaml."""
+    modules = probed(args)
     heavy = {"rich", "rich.markdown", "markdown_it", "pygments", "numpy", "yaml"}
     assert not {m for m in modules if m.split(".")[0] in {h.split(".")[0] for h in heavy}}
     assert "attn_tutor.cli.solve" not in modules or args[0] == "solve"  # the app's help imports no command
@@ -65,15 +70,7 @@ SERVER_LIBRARIES = {"starlette", "uvicorn", "segno", "psycopg", "anyio", "h11", 
 @pytest.mark.parametrize("args", [["--help"], ["solve"], ["solve", "--help"], ["grade", "--help"]])
 def test_solve_and_help_import_none_of_the_servers_libraries(args):
     """``serve``'s libraries (issue 20) stay out of every other command's start: solve, --help."""
-    import subprocess
-    import sys
-
-    result = subprocess.run(
-        [sys.executable, "-c", HELP_PROBE.format(args=args)], capture_output=True, text=True,
-        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, timeout=60,
-    )  # fmt: skip
-    line = [part for part in result.stderr.splitlines() if part.startswith("MODULES=")][-1]
-    modules = {m.split(".")[0] for m in line.removeprefix("MODULES=").split()}
+    modules = {m.split(".")[0] for m in probed(args)}
     assert not modules & SERVER_LIBRARIES, sorted(modules & SERVER_LIBRARIES)
     assert "attn_tutor" in modules  # the probe ran the app
 
@@ -83,14 +80,6 @@ def test_the_apps_help_and_version_import_neither_the_records_nor_the_errors(arg
     """The app's own help, ``--version`` and a mistyped command need typer and the catalogue only:
     not the problem records (core.model: enums and NamedTuples built at import) nor the errors
     (core.errors: a dataclass), which cost the app's ``--help`` a twelfth of its start-up."""
-    import subprocess
-    import sys
-
-    result = subprocess.run(
-        [sys.executable, "-c", HELP_PROBE.format(args=args)], capture_output=True, text=True,
-        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, timeout=60,
-    )  # fmt: skip
-    line = [part for part in result.stderr.splitlines() if part.startswith("MODULES=")][-1]
-    modules = set(line.removeprefix("MODULES=").split())
+    modules = probed(args)
     assert "attn_tutor.cli.app" in modules  # the probe ran the app
     assert not modules & {"attn_tutor.core.model", "attn_tutor.core.errors", "attn_tutor.cli.options", "dataclasses"}
