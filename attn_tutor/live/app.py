@@ -155,9 +155,6 @@ class LiveApp:
         given = request.cookies.get(TEACHER_COOKIE, "")
         return hmac.compare_digest(given.encode("utf-8", "replace"), self.secret.encode("utf-8"))
 
-    def student_of(self, request: Request):
-        return self.student_by(request.cookies.get(STUDENT_COOKIE))
-
     def student_by(self, token: str | None):
         """The student whose token this is (read once, then kept: it never changes), or None."""
         if not token or len(token) > 200:
