@@ -101,7 +101,9 @@ def carry_forward(solution: Solution, row: int, stage: str, previous: Sequence[f
     return np.concatenate(parts)
 
 
-def trivial_carry(solution: Solution, row: int, stage: str, previous: Sequence[float]) -> np.ndarray:
+def trivial_carry(
+    solution: Solution, row: int, stage: str, previous: Sequence[float], *, carried: np.ndarray | None = None, limits=None
+) -> np.ndarray:
     """Per cell of ``stage``: True where the work carried from ``previous`` is trivial.
 
     The rule: a stage's work carried from a *wrong* row earns no follow-through when it
@@ -119,16 +121,20 @@ def trivial_carry(solution: Solution, row: int, stage: str, previous: Sequence[f
     A previous row that is right (every marked cell within the previous stage's
     tolerance of the exact row) is carried as usual: all scores truly equal give truly
     uniform weights, and the work from them is the student's own. See
-    :mod:`attn_tutor.marking.marker`.
+    :mod:`attn_tutor.marking.marker`. ``carried``: :func:`carry_forward`'s row from ``previous``
+    and ``limits``: the tolerances of the previous stage and of the weights, when the caller has them.
     """
     import numpy as np
     before = previous_stage(stage)
     prev = np.asarray(previous, dtype=np.float64)
     exact = solution.stage_row(before, row)
     marked = marked_cells(solution, row, before)
-    limit = tolerances.tolerance(solution.problem, before) + EPS  # the previous stage's tolerance
-    one_hot_limit = tolerances.tolerance(solution.problem, "weights") + EPS
-    carried = carry_forward(solution, row, stage, prev) if stage != "output" else None
+    if limits is None:
+        limits = tolerances.tolerance(solution.problem, before), tolerances.tolerance(solution.problem, "weights")
+    limit = limits[0] + EPS  # the previous stage's tolerance
+    one_hot_limit = limits[1] + EPS
+    if carried is None and stage != "output":
+        carried = carry_forward(solution, row, stage, prev)
     flags = []
     for prev_seg, seg, head in zip(segments(solution, before), segments(solution, stage), solution.heads):
         open_ = head.mask[row]

@@ -99,7 +99,7 @@ from attn_tutor.marking.carrying import full_row as full_row  # re-exported: the
 from attn_tutor.marking.carrying import open_cells as open_cells  # re-exported: the quiz's and the tests' shapes
 from attn_tutor.marking.carrying import segments as segments
 from attn_tutor.marking.mistakes import DIAGNOSES as DIAGNOSES  # re-exported: the marker's vocabulary
-from attn_tutor.marking.mistakes import STAGE_DIAGNOSES, Rounding, exact_mistakes, own_mistakes, with_keep
+from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, STAGE_DIAGNOSES, Rounding, exact_mistakes, own_mistakes, with_keep
 from attn_tutor.marking.mistakes import early_rounding as early_rounding  # re-exported: practice's note
 from attn_tutor.marking.results import Item as Item  # re-exported: the marker's results
 from attn_tutor.marking.results import Report as Report
@@ -312,6 +312,7 @@ class _StageFacts(NamedTuple):
     tolerance: float  # stage_tolerance
     window: float  # match_window
     codes: tuple[str, ...]  # the diagnoses the stage can show, in DIAGNOSES order
+    own_codes: frozenset[str]  # those a student's own rows can give (the others come from the exact rows alone)
 
 
 class _Carry(NamedTuple):
@@ -334,6 +335,7 @@ class _Memo:
         self._facts: dict = {}
         self._carries: dict = {}
         self._trivial: dict = {}
+        self._limits: dict = {}  # stage -> the tolerances trivial_carry judges by
         self._fixed: dict = {}
         self._candidates: dict = {}
         self._own: dict = {}
@@ -385,6 +387,7 @@ class _Memo:
                 tolerance=stage_tolerance(problem, stage),
                 window=match_window(problem, stage),
                 codes=tuple(code for code in DIAGNOSES if code in STAGE_DIAGNOSES[stage]),
+                own_codes=FROM_OWN_ROW.get(stage, frozenset()) | (FROM_OWN_SCORES if stage == "weights" else frozenset()),
             )
             self._facts[(row, stage)] = facts
         return facts
@@ -448,7 +451,7 @@ class _Memo:
                 states.append("correct")
             elif carried is not None and abs(value - carried[i]) <= tolerance:
                 if trivial is None:
-                    trivial = self.trivial(facts, basis, bkey)
+                    trivial = self.trivial(facts, basis, bkey, carry)
                 states.append("wrong" if trivial[i] else "follow_through")
             else:
                 states.append("wrong")
@@ -473,6 +476,8 @@ class _Memo:
         parts = (False, True) if basis is not None or scores is not None else (False,)
         for code in facts.codes:
             for own in parts:  # for one code, those from the exact rows first
+                if own and code not in facts.own_codes:
+                    continue  # the student's own rows cannot give this one
                 candidates = self.candidates(facts, code, own, carry, basis, bkey, scores, skey)
                 for n, (_, made, detail, limit) in enumerate(candidates):  # each of this code
                     if all(abs(values[i] - made[i]) <= limit for i in marked):
@@ -507,12 +512,16 @@ class _Memo:
             self._keep(self._carries, key, carry)
         return carry
 
-    def trivial(self, facts: _StageFacts, basis: tuple[float, ...], bkey) -> tuple[bool, ...]:
+    def trivial(self, facts: _StageFacts, basis: tuple[float, ...], bkey, carry: _Carry) -> tuple[bool, ...]:
         """The trivial-carry flags of the row carried from ``basis`` (see the module docstring)."""
         key = (facts.row, facts.stage, bkey)
         flags = self._trivial.get(key)
         if flags is None:
-            flags = tuple(bool(t) for t in trivial_carry(self.solution, facts.row, facts.stage, basis))
+            limits = self._limits.get(facts.stage)
+            if limits is None:
+                limits = self._limits[facts.stage] = (stage_tolerance(self.problem, facts.before), stage_tolerance(self.problem, "weights"))
+            found = trivial_carry(self.solution, facts.row, facts.stage, basis, carried=carry.array, limits=limits)
+            flags = tuple(found.tolist())
             self._keep(self._trivial, key, flags)
         return flags
 
@@ -555,9 +564,9 @@ class _Memo:
                     mistakes = self._fixed[(row, stage, code)] = exact_mistakes(self.solution, row, stage, codes=codes)
             else:
                 mistakes = []
-                if basis is not None:
+                if basis is not None and code in FROM_OWN_ROW[stage]:
                     mistakes += self.own(("basis", row, stage, code, bkey), basis=basis, carried=carry.array, codes=codes)
-                if scores is not None and stage == "weights":
+                if scores is not None and stage == "weights" and code in FROM_OWN_SCORES:
                     mistakes += self.own(("scores", row, stage, code, skey), scores=scores, codes=codes)
             rights = [facts.exact] + ([carry.carried] if carry is not None else [])
             limit = facts.tolerance + EPS

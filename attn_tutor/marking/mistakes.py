@@ -73,6 +73,15 @@ STAGE_DIAGNOSES: dict[Stage, tuple[str, ...]] = {
     Stage.output: ("used_keys", "ignored_mask", "rounding"),
 }
 
+# Which of them a student's own rows can give (:func:`own_mistakes`): from the previous stage's
+# row, per stage, and (weights only) from the scores row; the rest come from the givens alone.
+FROM_OWN_ROW: dict[Stage, frozenset[str]] = {
+    Stage.scaled: frozenset(("not_scaled", "divided_by_d", "rounding")),
+    Stage.weights: frozenset(("no_exp", "not_normalized", "ignored_mask", "rounding")),
+    Stage.output: frozenset(("used_keys", "rounding")),
+}
+FROM_OWN_SCORES: frozenset[str] = frozenset(("skipped_scaling", "rounding"))
+
 ROUNDED: tuple[str, ...] = ("divisor", "previous", "exps", "sum")
 """What a ``rounding`` diagnosis found rounded too soon (:class:`Rounding`)."""
 

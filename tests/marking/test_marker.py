@@ -566,6 +566,37 @@ _SOLVED: dict = {}
 _MARKERS: dict = {}
 
 
+@settings(max_examples=100, deadline=None)
+@given(st.data())
+def test_a_students_own_rows_give_only_the_mistakes_the_marker_looks_for_in_them(data):
+    """The marker asks a student's own rows only for FROM_OWN_ROW's (and, for the weights,
+    FROM_OWN_SCORES') codes: every mistake own_mistakes makes from any rows is one of those."""
+    from attn_tutor.marking.carrying import carry_forward as carried_from
+    from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, own_mistakes
+    from attn_tutor.variants.generate import random_problem
+
+    problem = random_problem(
+        data.draw(st.integers(0, 40), label="seed"),
+        tokens=data.draw(st.integers(2, 4), label="tokens"),
+        dim=data.draw(st.sampled_from([1, 2, 4]), label="dim"),
+        causal=data.draw(st.booleans(), label="causal"),
+    )
+    sol = engine.solve(problem)
+    row = data.draw(st.integers(0, len(problem.tokens) - 1), label="row")
+    stage = data.draw(st.sampled_from([s for s in problem.stages if s != "scores"]), label="stage")
+    before = problem.stages[problem.stages.index(stage) - 1]
+    cell = st.sampled_from([0.0, 1.0, -1.0, 0.5, 0.333, 1.414, 2.7, 10.0])
+    width = len(sol.stage_row(before, row))
+    basis = np.array(data.draw(st.lists(cell, min_size=width, max_size=width), label="basis"))
+    scores = None
+    if stage == "weights":
+        scores = np.array(data.draw(st.lists(cell, min_size=width, max_size=width), label="scores"))
+    made = own_mistakes(sol, row, stage, basis, carried_from(sol, row, stage, basis), None)
+    assert {m.code for m in made} <= FROM_OWN_ROW[stage]
+    if scores is not None:
+        assert {m.code for m in own_mistakes(sol, row, stage, None, None, scores)} <= FROM_OWN_SCORES
+
+
 def test_a_marker_that_stops_remembering_marks_the_same():
     """A run's memory is the Marker's: one that may remember nothing gives the same items."""
     from attn_tutor.marking.marker import Marker
