@@ -48,7 +48,8 @@ class Grader:
         self._choices: dict[tuple, object] = {}  # (problem_set, base) -> attn_tutor.problems.choice.Choice
         self.override = None
         self._same: dict[tuple, bool] = {}  # (problem_set, base) -> whether it is the --problems set
-        self._concept_marks: dict[tuple, tuple] = {}  # (id(shown), typed) -> (shown, its ConceptResult)
+        self._concept_marks: dict[tuple, tuple] = {}
+        self._layouts: dict[int, tuple] = {}  # id(solved set) -> (the set, its rows to mark: see _layout)  # (id(shown), typed) -> (shown, its ConceptResult)
         if problems is not None:
 
             self.override = teacher_choice(problems, self._packaged())
@@ -171,14 +172,25 @@ class Grader:
         result.set_key = key
         answers = self._check(sub, problem_set, widths, findings)
         items = []
-        for problem in problem_set.problems:
-            solution = solutions[problem.id]
-            for token in problem.asked_rows:
-                row_answers = {stage: answers.get((problem.id, token, stage)) for stage in problem.asked_stages}
-                items.extend(self.marker.row(solution, problem.row_index(token), row_answers, mode="exam"))
+        row = self.marker.row
+        for solution, index, keys in self._layout(problem_set, solutions):
+            items.extend(row(solution, index, {stage: answers.get(item_key) for stage, item_key in keys}, mode="exam"))
         concepts = self._concepts(sub, problem_set, shown_concepts, findings)
         result.report = Report(sub.student, label, sub.variant, "exam", items, concepts)
         return result
+
+    def _layout(self, problem_set: ProblemSet, solutions: dict) -> tuple:
+        """(solution, row index, ((stage, item key), ...)) for every asked row of a solved set, in
+        marking order, worked out once per solved set."""
+        known = self._layouts.get(id(problem_set))
+        if known is None or known[0] is not problem_set:
+            rows = tuple(
+                (solutions[problem.id], problem.row_index(token), tuple((stage, (problem.id, token, stage)) for stage in problem.asked_stages))
+                for problem in problem_set.problems
+                for token in problem.asked_rows
+            )
+            known = self._layouts[id(problem_set)] = (problem_set, rows)
+        return known[1]
 
     def _concepts(self, sub: Submission, problem_set: ProblemSet, shown_concepts, findings: list[Finding]) -> list:
         """Each concept item of the set marked from the choice typed (none: unanswered); a choice that
