@@ -86,11 +86,12 @@ def carry_forward(solution: Solution, row: int, stage: str, previous: Sequence[f
     if before is None:
         raise ValueError("the scores are computed from the givens, not from an earlier stage")
     prev = np.asarray(previous, dtype=np.float64)
-    if prev.shape != (row_width(solution, before),):
-        raise ValueError(f"a {before} row has {row_width(solution, before)} cells, not {prev.size}")
+    segs = segments(solution, before)
+    if prev.shape != (segs[-1].stop,):
+        raise ValueError(f"a {before} row has {segs[-1].stop} cells, not {prev.size}")
     parts = []
     with np.errstate(all="ignore"):
-        for seg, head in zip(segments(solution, before), solution.heads):
+        for seg, head in zip(segs, solution.heads):
             part, mask = prev[seg], head.mask[row]
             if stage == "scaled":
                 parts.append(np.where(mask, engine.scale(part, head.divisor), np.nan))
@@ -98,7 +99,7 @@ def carry_forward(solution: Solution, row: int, stage: str, previous: Sequence[f
                 parts.append(engine.softmax(np.where(mask, part, 0.0), mask))
             else:
                 parts.append(engine.mix(part, head.V))
-    return np.concatenate(parts)
+    return parts[0] if len(parts) == 1 else np.concatenate(parts)  # each part is a new array
 
 
 def trivial_carry(

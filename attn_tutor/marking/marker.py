@@ -252,7 +252,8 @@ class Marker:
         found = [candidate for code in facts.codes for candidate in memo.candidates(facts, code, False, None, None, None, None, None)]
         listed: list[Mistake] = []
         kept: list[tuple] = []
-        for code, made, _detail, limit in found:
+        for tried, limit in found:
+            code, made = tried.code, tried.made
             if any(all(abs(made[i] - other[i]) <= limit for i in facts.marked_index) for other in kept):
                 continue  # the same numbers as a mistake tried before it: marking names that one
             kept.append(made)
@@ -305,6 +306,7 @@ class _StageFacts(NamedTuple):
     exact: tuple[float, ...]  # NaN in masked scores/scaled cells
     marked: tuple[bool, ...]
     marked_index: tuple[int, ...]
+    marked_array: np.ndarray  # marked, as numpy booleans
     expected: tuple[float | None, ...]
     missing: tuple[str, ...]  # the cells of a blank answer
     correct: tuple[str, ...]  # the cells of a right answer
@@ -368,6 +370,7 @@ class _Memo:
     def facts(self, row: int, stage: str) -> _StageFacts:
         facts = self._facts.get((row, stage))
         if facts is None:
+            import numpy as np
             self.check_stage(stage)
             solution, problem = self.solution, self.problem
             exact = solution.stage_row(stage, row)
@@ -380,6 +383,7 @@ class _Memo:
                 exact=tuple(float(v) for v in exact),
                 marked=marked,
                 marked_index=tuple(i for i, m in enumerate(marked) if m),
+                marked_array=np.array(marked),
                 expected=tuple(float(v) if m else None for v, m in zip(exact, marked)),
                 missing=tuple("missing" if m else "masked" for m in marked),
                 correct=tuple("correct" if m else "masked" for m in marked),
@@ -478,13 +482,10 @@ class _Memo:
             for own in parts:  # for one code, those from the exact rows first
                 if own and code not in facts.own_codes:
                     continue  # the student's own rows cannot give this one
-                candidates = self.candidates(facts, code, own, carry, basis, bkey, scores, skey)
-                for n, (_, made, detail, limit) in enumerate(candidates):  # each of this code
+                for tried, limit in self.candidates(facts, code, own, carry, basis, bkey, scores, skey):  # each of this code
+                    made = tried.made
                     if all(abs(values[i] - made[i]) <= limit for i in marked):
-                        if isinstance(detail, tuple) and not isinstance(detail, Rounding):
-                            detail = with_keep(*detail)
-                            candidates[n] = (code, made, detail, limit)  # once per candidate
-                        return code, detail
+                        return code, tried.detail(facts)  # a rounding's places to keep: once per candidate
         return None, None
 
     def advance(self, row: int, stage: str, values, own: dict, mode: str, *, in_place: bool) -> dict:
@@ -546,46 +547,87 @@ class _Memo:
         return made
 
     def candidates(self, facts: _StageFacts, code: str, own: bool, carry: _Carry | None, basis, bkey, scores, skey) -> list:
-        """The mistakes of one code to try, in order — those from the exact rows, or (``own``)
-        those from the student's own rows — less those that change no number: each is kept only
-        when it differs by more than the tolerance in some marked cell from every right answer
-        (the exact row, the follow-through row and the right row from the same inputs).
+        """The mistakes of one code to try, in order, as (:class:`_Tried`, width) — those from the exact
+        rows, or (``own``) those from the student's own rows — less those that change no number: each
+        is kept only when it differs by more than the tolerance in some marked cell from every right
+        answer (the exact row, the follow-through row and the right row from the same inputs).
+
+        The exact rows' mistakes are made and compared with the exact and their own right rows once
+        per (row, stage, code), whatever the memory left; only the follow-through row is compared
+        per student.
         """
-        import numpy as np
         row, stage = facts.row, facts.stage
-        key = (row, stage, code, own, bkey, skey if own else None)
+        if not own:
+            fixed = self._fixed.get((row, stage, code))
+            if fixed is None:
+                tried = self._tried(facts, exact_mistakes(self.solution, row, stage, codes=(code,)), (facts.exact,))
+                fixed = self._fixed[(row, stage, code)] = (tried, [(t, t.width) for t in tried if not t.same])
+            if carry is None:
+                return fixed[1]
+            key = (row, stage, code, False, bkey)
+            found = self._candidates.get(key)
+            if found is None:
+                carried, cells = carry.carried, facts.marked_index
+                limit, wide = facts.tolerance + EPS, 2 * facts.window + EPS
+                found = []
+                for tried in fixed[0]:
+                    made = tried.made
+                    if tried.same or all(abs(made[i] - carried[i]) <= limit for i in cells):
+                        continue  # the mistake does not change the numbers
+                    if tried.near or all(abs(made[i] - carried[i]) <= wide for i in cells):
+                        found.append((tried, facts.tolerance + EPS))
+                    else:
+                        found.append((tried, tried.width))
+                self._keep(self._candidates, key, found)
+            return found
+        key = (row, stage, code, True, bkey, skey)
         found = self._candidates.get(key)
         if found is None:
-            codes = (code,)
-            if not own:
-                mistakes = self._fixed.get((row, stage, code))
-                if mistakes is None:
-
-                    mistakes = self._fixed[(row, stage, code)] = exact_mistakes(self.solution, row, stage, codes=codes)
-            else:
-                mistakes = []
-                if basis is not None and code in FROM_OWN_ROW[stage]:
-                    mistakes += self.own(("basis", row, stage, code, bkey), basis=basis, carried=carry.array, codes=codes)
-                if scores is not None and stage == "weights" and code in FROM_OWN_SCORES:
-                    mistakes += self.own(("scores", row, stage, code, skey), scores=scores, codes=codes)
-            rights = [facts.exact] + ([carry.carried] if carry is not None else [])
-            limit = facts.tolerance + EPS
-            wide = 2 * facts.window + EPS
-            cells = facts.marked_index
-            marked = np.array(facts.marked)
-            found = []
-            right_rows: dict[int, tuple] = {}  # mistakes share their right rows: each made a tuple once
-            for mistake in mistakes:
-                made_t = tuple(mistake.made.tolist())
-                right = right_rows.get(id(mistake.right))
-                if right is None:
-                    right = right_rows[id(mistake.right)] = tuple(np.asarray(mistake.right, dtype=np.float64).tolist())
-                others = (*rights, right)
-                if any(all(abs(made_t[i] - other[i]) <= limit for i in cells) for other in others):
-                    continue  # the mistake does not change the numbers
-                apart = not any(all(abs(made_t[i] - other[i]) <= wide for i in cells) for other in others)
-                # a rounding's places to keep are worked out when it is named (see _diagnose)
-                detail = (mistake, marked, facts.tolerance) if mistake.rounding is not None else None
-                found.append((mistake.code, made_t, detail, (facts.window if apart else facts.tolerance) + EPS))
+            mistakes = []
+            if basis is not None and code in FROM_OWN_ROW[stage]:
+                mistakes += self.own(("basis", row, stage, code, bkey), basis=basis, carried=carry.array, codes=(code,))
+            if scores is not None and stage == "weights" and code in FROM_OWN_SCORES:
+                mistakes += self.own(("scores", row, stage, code, skey), scores=scores, codes=(code,))
+            rights = (facts.exact, carry.carried) if carry is not None else (facts.exact,)
+            found = [(t, t.width) for t in self._tried(facts, mistakes, rights) if not t.same]
             self._keep(self._candidates, key, found)
         return found
+
+    def _tried(self, facts: _StageFacts, mistakes: list, rights: tuple) -> list[_Tried]:
+        """Each mistake as diagnosis tries it, compared with ``rights`` and its own right row."""
+        import numpy as np
+        limit, wide = facts.tolerance + EPS, 2 * facts.window + EPS
+        cells = facts.marked_index
+        found = []
+        right_rows: dict[int, tuple] = {}  # mistakes share their right rows: each made a tuple once
+        for mistake in mistakes:
+            made = tuple(mistake.made.tolist())
+            right = right_rows.get(id(mistake.right))
+            if right is None:
+                right = right_rows[id(mistake.right)] = tuple(np.asarray(mistake.right, dtype=np.float64).tolist())
+            others = (*rights, right)
+            same = any(all(abs(made[i] - other[i]) <= limit for i in cells) for other in others)
+            near = same or any(all(abs(made[i] - other[i]) <= wide for i in cells) for other in others)
+            # a row standing more than 2·window from every right answer matches within the window
+            found.append(_Tried(mistake.code, made, mistake, same, near, (facts.tolerance if near else facts.window) + EPS))
+        return found
+
+
+class _Tried:
+    """A known mistake's row as diagnosis tries it: its numbers as floats; whether it is within the
+    tolerance (``same``: it changes nothing) or within 2·window (``near``) of a right answer it was
+    compared with; the width an answer must match it within then; and, for a ``rounding``, its
+    :class:`Rounding` with the places to keep, worked out when it is first named."""
+
+    __slots__ = ("code", "made", "mistake", "same", "near", "width", "rounding")
+
+    def __init__(self, code: str, made: tuple, mistake, same: bool, near: bool, width: float) -> None:
+        self.code, self.made, self.mistake, self.same, self.near, self.width = code, made, mistake, same, near, width
+        self.rounding: Rounding | None = None
+
+    def detail(self, facts: _StageFacts) -> Rounding | None:
+        if self.mistake.rounding is None:
+            return None
+        if self.rounding is None:
+            self.rounding = with_keep(self.mistake, facts.marked_array, facts.tolerance)
+        return self.rounding

@@ -337,7 +337,7 @@ class _Maker:
         def from_rounded_sum(places):
             def make(h, head):
                 import numpy as np
-                total = float(half_up([exp_sums[h]], places)[0])
+                total = rounded(float(exp_sums[h]), places)  # half_up of one number
                 return None if not np.isfinite(total) or total <= 0 else np.where(head.mask[row], exps[h] / total, 0.0)
 
             return self.per_head(make)
@@ -398,7 +398,7 @@ class _Maker:
 
 def _rounded(divisor: float, places: int) -> float | None:
     """A divisor rounded half up to ``places``; None when that leaves it as it is or makes it 0."""
-    value = float(half_up([divisor], places)[0])
+    value = rounded(float(divisor), places)  # half_up's rule, for one number
     return None if value == divisor or value <= 0 else value
 
 
