@@ -339,6 +339,7 @@ class _Memo:
         self._trivial: dict = {}
         self._limits: dict = {}  # stage -> the tolerances trivial_carry judges by
         self._fixed: dict = {}
+        self._made: dict = {}  # what the mistake makers work out from the solution alone (see mistakes._Maker)
         self._candidates: dict = {}
         self._own: dict = {}
         self._rows: dict = {}
@@ -542,7 +543,7 @@ class _Memo:
         if made is None:
 
             _, row, stage, _, _ = key
-            made = own_mistakes(self.solution, row, stage, basis, carried, scores, codes=codes)
+            made = own_mistakes(self.solution, row, stage, basis, carried, scores, codes=codes, known=self._made)
             self._keep(self._own, key, made)
         return made
 
@@ -560,7 +561,7 @@ class _Memo:
         if not own:
             fixed = self._fixed.get((row, stage, code))
             if fixed is None:
-                tried = self._tried(facts, exact_mistakes(self.solution, row, stage, codes=(code,)), (facts.exact,))
+                tried = self._tried(facts, exact_mistakes(self.solution, row, stage, codes=(code,), known=self._made), (facts.exact,))
                 fixed = self._fixed[(row, stage, code)] = (tried, [(t, t.width) for t in tried if not t.same])
             if carry is None:
                 return fixed[1]

@@ -154,29 +154,29 @@ class Candidate(NamedTuple):
     remake: object = None
 
 
-def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding=True, codes=None) -> list[Candidate]:
+def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding=True, codes=None, known=None) -> list[Candidate]:
     """The mistakes made from the exact rows (and the givens), in the order they are tried
-    (``codes``: only those with these codes are made)."""
+    (``codes``: only those with these codes are made; ``known``: see :class:`_Maker`)."""
     before = previous_stage(stage)
     bases = []
     if before is not None:
         bases.append((solution.stage_row(before, row), solution.stage_row(stage, row)))
     score_rows = [solution.stage_row("scores", row)] if stage == "weights" else []
-    return _mistakes(solution, row, stage, bases, score_rows, fixed=True, rounding=rounding, codes=codes)
+    return _mistakes(solution, row, stage, bases, score_rows, fixed=True, rounding=rounding, codes=codes, known=known)
 
 
 def own_mistakes(
-    solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores, *, rounding=True, codes=None
+    solution: Solution, row: int, stage: str, basis, carried: np.ndarray | None, scores, *, rounding=True, codes=None, known=None
 ) -> list[Candidate]:
     """The mistakes made from a student's own previous row (``carried``: the right row from it) and own scores."""
     import numpy as np
     bases = [] if basis is None else [(np.asarray(basis, dtype=np.float64), carried)]
     score_rows = [np.asarray(scores, dtype=np.float64)] if stage == "weights" and scores is not None else []
-    return _mistakes(solution, row, stage, bases, score_rows, fixed=False, rounding=rounding, codes=codes)
+    return _mistakes(solution, row, stage, bases, score_rows, fixed=False, rounding=rounding, codes=codes, known=known)
 
 
 def _mistakes(
-    solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool, rounding=True, codes=None
+    solution: Solution, row: int, stage: str, bases: list, score_rows: list, *, fixed: bool, rounding=True, codes=None, known=None
 ) -> list[Candidate]:
     """Mistaken rows from each (previous row, right row) basis and each scores row.
 
@@ -185,7 +185,7 @@ def _mistakes(
     (the marker asks code by code, and stops at the first that fits).
     """
     import numpy as np
-    maker = _Maker(solution, row, stage, rounding=rounding, codes=codes)
+    maker = _Maker(solution, row, stage, rounding=rounding, codes=codes, known=known)
     from_basis = {"scaled": maker.scaled, "weights": maker.weights, "output": maker.output}.get(stage)
     with np.errstate(all="ignore"):
         if stage == "scores" and fixed:
@@ -201,19 +201,27 @@ def _mistakes(
 
 class _Maker:
     """One call of :func:`_mistakes`: what it makes (codes, places), the divisors rounded once,
-    the rows made so far, and a method per kind of basis."""
+    the rows made so far, and a method per kind of basis.
 
-    def __init__(self, solution: Solution, row: int, stage: str, *, rounding, codes) -> None:
+    ``known``: a dict the caller keeps for one solution (the marker does), where what depends on
+    the solution alone — the divisors rounded, their labels, whether a row has a masked key — is
+    worked out once for all its calls; None: once per call."""
+
+    def __init__(self, solution: Solution, row: int, stage: str, *, rounding, codes, known=None) -> None:
         self.solution, self.row, self.stage, self.rounding = solution, row, stage, rounding
         self.problem = solution.problem
         self.before = previous_stage(stage)
         self.prev_segs = segments(solution, self.before) if self.before is not None else []
         self.want = frozenset(DIAGNOSES) if codes is None else frozenset(codes)
         self.places = round_places(self.problem) if rounding and "rounding" in self.want else ()  # no early-rounding rows
-        self.masked_row = any(not head.mask[row].all() for head in solution.heads)
+        known = {} if known is None else known
+        masked = known.get(("masked_row", row))
+        if masked is None:
+            masked = known[("masked_row", row)] = any(not head.mask[row].all() for head in solution.heads)
+        self.masked_row = masked
         self.result: list[Candidate] = []
-        self._divisors: dict[tuple[int, float], float | None] = {}  # (places, divisor) -> rounded
-        self._labels: dict[int, dict] = {}
+        self._divisors: dict[tuple[int, float], float | None] = known.setdefault("divisors", {})  # (places, divisor) -> rounded
+        self._labels: dict[int, dict] = known.setdefault("labels", {})  # places -> the divisor's labels
 
     def per_head(self, make) -> np.ndarray | None:
         return _per_head(self.solution, self.stage, make)
