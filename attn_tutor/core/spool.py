@@ -1,11 +1,13 @@
-"""A spool: objects written to a temporary file as they come and read back in order, so a
-class of any size holds one object in memory at a time."""
+"""Spools: objects written to a temporary file as they come and read back in order, so a class
+of any size holds one object in memory at a time (:class:`Spool`), and arrays of numbers that
+grow a block at a time in memory and are kept on disk between blocks (:class:`ArraySpool`)."""
 
 from __future__ import annotations
 
 import pickle
 import tempfile
 import weakref
+from array import array
 from collections.abc import Iterator
 
 
@@ -39,6 +41,52 @@ class Spool:
                 yield pickle.load(self._file)
             except EOFError:
                 return
+
+    def close(self) -> None:
+        self._closing()
+
+
+class ArraySpool:
+    """Typed arrays (:class:`array.array`) by key, each grown in memory by whoever holds it and moved
+    to a temporary file whenever :meth:`spill` is called, so a class of any size holds one block of
+    each: :meth:`read` gives one back whole, its spilled parts and what it holds now, as bytes.
+
+    ``new(key, typecode)`` makes a key's array (the one object to append to for as long as the spool
+    lasts: a spill empties it in place). The file goes as :class:`Spool`'s does."""
+
+    def __init__(self) -> None:
+        self._file = tempfile.TemporaryFile()
+        self._closing = weakref.finalize(self, self._file.close)
+        self._arrays: dict[object, array] = {}
+        self._parts: dict[object, list[tuple[int, int]]] = {}  # key -> (offset, size) of each spilled part
+        self._size = 0  # bytes written
+
+    def new(self, key: object, typecode: str) -> array:
+        made = self._arrays[key] = array(typecode)
+        self._parts[key] = []
+        return made
+
+    def spill(self) -> None:
+        """Every array's numbers written to the file and emptied (each kept, empty, for more)."""
+        self._file.seek(self._size)  # (a reading moved the position)
+        for key, held in self._arrays.items():
+            if held:
+                data = held.tobytes()
+                self._file.write(data)
+                self._parts[key].append((self._size, len(data)))
+                self._size += len(data)
+                del held[:]  # its buffer freed
+
+    def read(self, key: object) -> bytes:
+        """All of ``key``'s numbers in the order they were appended, as the bytes of its array."""
+        parts = []
+        if self._parts[key]:
+            self._file.flush()
+            for offset, size in self._parts[key]:
+                self._file.seek(offset)
+                parts.append(self._file.read(size))
+        parts.append(self._arrays[key].tobytes())
+        return b"".join(parts)
 
     def close(self) -> None:
         self._closing()

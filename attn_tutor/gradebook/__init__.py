@@ -83,8 +83,9 @@ Item analysis
     (:mod:`.itemstats`, ``docs/item-statistics.md``): facility, the discrimination index by
     the upper and lower 27%, the point-biserial against the rest of the test, their flags,
     and a choice item's option shares (chosen labels in the file's own, :mod:`.choices`).
-    The groups need every total, so the tally keeps 6 bytes an answer and 8 a student
-    (12.4 MB for 50,000 students of 40 items) where everything else it keeps is counts.
+    The groups need every total, so the tally keeps 8 bytes a student in memory where
+    everything else it keeps is counts; each answer's points (6 bytes) go to a temporary
+    file a block of students at a time and are read back an item at a time.
 
 Speed
     A class is dominated by reading its files (``benchmarks/grade_speed.py``

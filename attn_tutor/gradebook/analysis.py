@@ -2,9 +2,11 @@
 
 A :class:`Tally` takes the class's :class:`~attn_tutor.gradebook.rows.StudentRow`\\ s
 in order and keeps only counts (bounded by the items, verdicts, diagnoses and distinct
-scores, not by the students); each student's short table row goes to a
-:class:`~attn_tutor.core.spool.Spool` and is read back when the table is drawn, so a
-class of 50,000 costs the memory of one of 10,000.
+scores, not by the students) and each marked student's total; each student's short table
+row goes to a :class:`~attn_tutor.core.spool.Spool` and is read back when the table is
+drawn, and each answer's points (for the item statistics) to an
+:class:`~attn_tutor.core.spool.ArraySpool` a block of students at a time, so a class of
+50,000 costs the memory of one of 10,000.
 """
 
 from __future__ import annotations
@@ -14,21 +16,24 @@ from collections import Counter
 from collections.abc import Iterable
 from fractions import Fraction
 
-from attn_tutor.core.spool import Spool
+from attn_tutor.core.spool import ArraySpool, Spool
 from attn_tutor.gradebook.itemstats import Choice, ItemStatistics, item_statistic
 from attn_tutor.gradebook.records import BINS, TOP_DIAGNOSES, ItemKey, ItemStats
 from attn_tutor.marking.marker import DIAGNOSES, VERDICTS
 
 SCALE = 10_000  # an item's points are kept as whole ten-thousandths (the marker rounds them to 4 places)
+BLOCK = 1024  # marked students whose answers' points are held in memory before they go to the tally's file
 
 
 class Tally:
     """The class so far: its item columns, per-item verdict and diagnosis counts, the bins, and
     what the item statistics need (:mod:`.itemstats`): each marked student's total, and per item
     the points of each student set it (as ten-thousandths in a uint16, exact for the marker's four
-    places) with that student's place among the totals (a uint32): 6 bytes an answer and 8 a
-    student, 12.4 MB for 50,000 students of 40 items; the groups need every total, so these grow
-    with the class where the counts do not."""
+    places) with that student's place among the totals (a uint32). Those are 6 bytes an answer,
+    19 MB for 50,000 students of 64 items: they go to a temporary file every :data:`BLOCK` marked
+    students (as does what each chose on a choice item) and are read back an item at a time for
+    the statistics. Only the totals, which the groups need all at once, stay in memory (8 bytes a
+    student) and grow with the class where the counts do not."""
 
     def __init__(self, follow_through: str = "full", columns: Iterable[ItemKey] = ()) -> None:
         self.follow_through = follow_through
@@ -39,9 +44,10 @@ class Tally:
         self._sets: set[str] = set()
         self.bins = [0] * BINS
         self._totals = array("d")  # each marked student's total, in gradebook order
-        self._points: dict[ItemKey, tuple[array, array]] = {}  # item -> (points × 10,000, place in _totals)
+        self._answers = ArraySpool()  # the arrays of _points and _choices, on disk but for the last block
+        self._points: dict[ItemKey, tuple[array, array]] = {}  # item -> (points × 10,000, place in _totals), of the last block
         self._statistics: tuple | None = None  # (what the class was, its statistics), see statistics()
-        self._choices: dict = {}  # choice item -> (labels, right labels, chosen as bit masks, place in _totals)
+        self._choices: dict = {}  # choice item -> (labels, right labels, chosen as bit masks, place in _totals), the last block's
         self._bin_of: dict[tuple[float, float], int] = {}  # each distinct (score, max_score), binned once
         self.summary = Spool()  # the class table's rows (tuples of str), in order; read back to draw it
         self.total = self.marked = self.failed = 0
@@ -57,7 +63,7 @@ class Tally:
                 self.columns.append(column)
                 self._verdicts[column] = Counter()
                 self._diagnoses[column] = Counter()
-                self._points[column] = (array("H"), array("I"))
+                self._points[column] = (self._answers.new((column, "points"), "H"), self._answers.new((column, "places"), "I"))
 
     def add_choice(self, column, labels: tuple[str, ...], right: tuple[str, ...]) -> None:
         """A choice item's labels (in printed order, at most 8) and its right ones: the item statistics
@@ -69,7 +75,8 @@ class Tally:
         the student chose turned back into that order, so a class on shuffled variants counts each
         option under one label. An order item is not a choice item (no option shares)."""
         if column not in self._choices:
-            self._choices[column] = (tuple(labels), tuple(right), array("B"), array("I"))
+            masks, places = self._answers.new((column, "chosen"), "B"), self._answers.new((column, "chosen places"), "I")
+            self._choices[column] = (tuple(labels), tuple(right), masks, places)
 
     def knows(self, set_key: str) -> bool:
         return set_key in self._sets
@@ -93,6 +100,8 @@ class Tally:
         self.bins[index] += 1
         seen, get, points_of = self._seen, self._seen.get, self._points.get
         place = len(self._totals)
+        if place and not place % BLOCK:
+            self._answers.spill()
         self._totals.append(row.score)
         for column, points, _cell, verdict, diagnosis in row.items:  # one count per item: the hot loop
             key = (column, verdict, diagnosis)
@@ -155,8 +164,9 @@ class Tally:
             return self._statistics[1]
         totals = np.frombuffer(self._totals, dtype=np.float64) if self._totals else np.zeros(0)
         found = {}
+        read = self._answers.read
         for key in self.columns:
-            points, places = self._points[key]
+            points, places = read((key, "points")), read((key, "places"))
             scores = np.frombuffer(points, dtype=np.uint16) / SCALE if points else np.zeros(0)
             at = np.frombuffer(places, dtype=np.uint32) if places else np.zeros(0, dtype=np.uint32)
             found[key] = item_statistic(scores, totals[at], self._choice(key, at))
@@ -169,7 +179,8 @@ class Tally:
 
         if key not in self._choices:
             return None
-        labels, right, masks, places = self._choices[key]
+        labels, right = self._choices[key][:2]
+        masks, places = self._answers.read((key, "chosen")), self._answers.read((key, "chosen places"))
         chosen = np.zeros(len(self._totals), dtype=np.uint8)
         if places:
             chosen[np.frombuffer(places, dtype=np.uint32)] = np.frombuffer(masks, dtype=np.uint8)
@@ -179,8 +190,9 @@ class Tally:
         return list(self.bins)
 
     def close(self) -> None:
-        """The class table's spool gone (it also goes with the tally)."""
+        """The class table's and the answers' spools gone (they also go with the tally)."""
         self.summary.close()
+        self._answers.close()
 
 
 def score_bin(score: float, max_score: float) -> int:

@@ -212,16 +212,19 @@ def _stop_if_told() -> None:
         os._exit(128 + _STOPPED)
 
 
-def chunks_of(files: Files, jobs: int) -> list[Files]:
-    """Four chunks a job where the class allows, each of 1 to CHUNK files, in order."""
+def chunks_of(files: Files, jobs: int) -> Iterator[Files]:
+    """Four chunks a job where the class allows, each of 1 to CHUNK files, in order: each sliced
+    off as it is asked for (a slice of :class:`~attn_tutor.gradebook.answer_files.AnswerFiles`
+    makes a :class:`~pathlib.Path` of each file, some 370 bytes: a whole class's worth at once
+    would be 18 MB at 50,000 files, held to the end)."""
     size = max(1, min(CHUNK, math.ceil(len(files) / (4 * jobs))))
-    return [files[start : start + size] for start in range(0, len(files), size)]
+    return (files[start : start + size] for start in range(0, len(files), size))
 
 
-def windows_of(files: Files, jobs: int) -> list[Files]:
-    """The files in order, in windows of ``jobs`` chunks' worth (see :func:`chunks_of`)."""
+def windows_of(files: Files, jobs: int) -> Iterator[Files]:
+    """The files in order, in windows of ``jobs`` chunks' worth (see :func:`chunks_of`), each sliced off as it is asked for."""
     size = jobs * max(1, min(CHUNK, math.ceil(len(files) / (4 * jobs))))
-    return [files[start : start + size] for start in range(0, len(files), size)]
+    return (files[start : start + size] for start in range(0, len(files), size))
 
 
 def grade_class(
@@ -317,21 +320,22 @@ class _Workers:
         """Each window's (files, rows by file, columns) in order, or None if no worker can
         start (then grade in this process)."""
         windows = windows_of(files, len(self.executors))
-        if not windows:
+        window = next(windows, None)
+        if window is None:
             return None
         router = Router(len(self.executors))
         try:
             for worker in range(len(self.executors)):
                 self._new(worker)
-            first = self._send(windows[0], router, retry=False)
+            first = self._send(window, router, retry=False)
         except _START_ERRORS:
             self.close()
             return None
         return self._results(windows, router, first)
 
-    def _results(self, windows: list[Files], router: Router, first):
+    def _results(self, upcoming: Iterator[Files], router: Router, first):
+        """``first`` in flight, then each of the ``upcoming`` windows sent as one comes back."""
         in_flight = deque([first])
-        upcoming = iter(windows[1:])
         try:
             while in_flight:
                 while len(in_flight) < WINDOWS and (window := next(upcoming, None)) is not None:

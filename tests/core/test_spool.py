@@ -1,4 +1,4 @@
-"""The spool the gradebook, the class table and the sheets keep their rows in: every object back, in order, any number of times."""
+"""The spools the gradebook, the class table, the sheets and the item statistics keep their rows and numbers in: every one back, in order, any number of times."""
 
 from __future__ import annotations
 
@@ -42,3 +42,28 @@ def test_a_spool_left_open_is_closed_with_it_and_leaves_no_file(tmp_path, monkey
     del spool
     gc.collect()
     assert file.closed  # closed with the spool, without a ResourceWarning
+
+
+@given(st.lists(st.one_of(st.tuples(st.sampled_from("ab"), st.integers(0, 65535)), st.just("spill"), st.just("read")), max_size=60))
+def test_an_array_spool_gives_back_every_number_in_order_across_spills_and_readings(steps):
+    from array import array
+
+    from attn_tutor.core.spool import ArraySpool
+
+    spool = ArraySpool()
+    try:
+        held = {"a": spool.new("a", "H"), "b": spool.new("b", "I")}
+        expected = {"a": array("H"), "b": array("I")}
+        for step in steps:
+            if step == "spill":
+                spool.spill()
+                assert not held["a"] and not held["b"]  # emptied in memory, still the arrays to append to
+            elif step == "read":
+                assert spool.read("a") == expected["a"].tobytes() and spool.read("b") == expected["b"].tobytes()
+            else:
+                key, value = step
+                held[key].append(value)
+                expected[key].append(value)
+        assert spool.read("a") == expected["a"].tobytes() and spool.read("b") == expected["b"].tobytes()
+    finally:
+        spool.close()

@@ -38,11 +38,11 @@ def test_one_job_and_two_give_the_same_bytes(run_cli, tmp_path):
 
 def test_the_chunks_keep_the_input_order_and_share_it_out():
     files = [(Path(f"{i:03d}.yaml"), True) for i in range(1001)]
-    pieces = class_run.chunks_of(files, 2)
+    pieces = list(class_run.chunks_of(files, 2))
     assert [f for piece in pieces for f in piece] == files
     assert max(len(p) for p in pieces) <= class_run.CHUNK and len(pieces) >= 8
-    assert class_run.chunks_of(files[:3], 8) == [[f] for f in files[:3]]
-    windows = class_run.windows_of(files, 2)  # what the workers share, a window at a time
+    assert list(class_run.chunks_of(files[:3], 8)) == [[f] for f in files[:3]]
+    windows = list(class_run.windows_of(files, 2))  # what the workers share, a window at a time
     assert [f for window in windows for f in window] == files
     assert max(len(w) for w in windows) <= 2 * class_run.CHUNK and len(windows) >= 4
 
@@ -202,6 +202,35 @@ def test_the_parent_of_workers_freezes_what_survives_each_window_and_gives_it_ba
     class_run.grade_class(files, Tally(), jobs=2, on_row=lambda row: frozen.append(gc.get_freeze_count()))
     assert frozen[0] == 0 and frozen[-1] > 0  # frozen once the first window was merged
     assert gc.get_freeze_count() == 0
+
+
+@pytest.mark.parametrize("jobs", [1, 2])
+def test_the_files_are_sliced_into_chunks_as_they_are_graded_not_all_at_once(monkeypatch, jobs):
+    """A chunk of a class's files is made (a Path for each file) only when it is about to be sent:
+    by the first student's row, one chunk (one job) or the windows in flight (two jobs) of the many."""
+    from collections.abc import Sequence
+
+    from attn_tutor.gradebook.analysis import Tally
+    from attn_tutor.gradebook.answer_files import find_answer_files
+
+    class Counted(Sequence):
+        def __init__(self, files) -> None:
+            self.files, self.slices = files, 0
+
+        def __len__(self) -> int:
+            return len(self.files)
+
+        def __getitem__(self, index):
+            self.slices += isinstance(index, slice)
+            return self.files[index]
+
+    monkeypatch.setattr(class_run, "CHUNK", 1)  # a chunk a file: a window of one file a job
+    files = Counted(find_answer_files([BROKEN, CLASS]))
+    sliced = []
+    class_run.grade_class(files, Tally(), jobs=jobs, on_row=lambda row: sliced.append(files.slices))
+    assert len(files) > 4 * class_run.WINDOWS
+    assert sliced[0] <= (1 if jobs == 1 else class_run.WINDOWS)
+    assert files.slices == -(-len(files) // jobs)  # one slice a window, each taken once
 
 
 def test_no_progress_bar_when_not_on_a_terminal(run_cli, tmp_path, monkeypatch):

@@ -251,6 +251,41 @@ def test_the_tally_carries_the_class_of_ten_into_the_json_and_the_summary():
     assert stats.rows[0][3] == "0.46"
 
 
+def test_a_class_of_many_blocks_is_held_a_block_at_a_time_and_counted_whole():
+    """The answers' points go to the tally's file a block of students at a time: however many
+    students came, it holds no more than one block of each item's in memory, and the statistics
+    are those of every student (an item set to only some of them, a choice item too)."""
+    import random
+
+    from attn_tutor.gradebook.analysis import BLOCK, Tally
+
+    rng = random.Random(7)
+    a, b, c = ("p", "r", "scores"), ("p", "r", "output"), ("p", "why", "weights")
+    tally = Tally(columns=[a, b, c])
+    tally.add_choice(c, LABELS, ("B",))
+    totals, points, chosen = [], {a: [], b: [], c: []}, []
+    for s in range(2 * BLOCK + 300):
+        total = rng.randrange(0, 41) / 4
+        items = [(a, rng.choice((0, 0.5, 1)))] + ([(b, rng.choice((0, 1)))] if s % 3 else [])
+        label = rng.choice(LABELS[:3])
+        items.append((c, float(label == "B")))
+        tally.add(_row(f"S{s}", total, items, ((c, (label,)),)))
+        totals.append(total)
+        for key, value in items:
+            points[key].append((value, total))
+        chosen.append(1 << LABELS.index(label))
+        held = [len(array) for pair in tally._points.values() for array in pair]
+        held += [len(array) for choice in tally._choices.values() for array in choice[2:]]
+        assert max(held) <= BLOCK  # one block at most, whatever the class
+    found = tally.statistics()
+    for key in (a, b):
+        scores, of = zip(*points[key])
+        assert found[key] == item_statistic(np.array(scores), np.array(of))
+    scores, of = zip(*points[c])
+    assert found[c] == item_statistic(np.array(scores), np.array(of), Choice(LABELS, ("B",), np.array(chosen)))
+    assert found[b].students == sum(1 for s in range(2 * BLOCK + 300) if s % 3)
+
+
 def test_the_tally_works_the_statistics_out_again_only_when_the_class_grew():
     from attn_tutor.gradebook.analysis import Tally
 
