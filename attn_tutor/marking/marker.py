@@ -90,7 +90,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Mapping, Sequence
-from typing import TYPE_CHECKING, NamedTuple
+from typing import NamedTuple
 
 from attn_tutor.core.model import FollowThrough, Verdict
 from attn_tutor.marking import tolerance as tolerances
@@ -98,8 +98,9 @@ from attn_tutor.marking.carrying import EPS, carry_forward, marked_cells, previo
 from attn_tutor.marking.carrying import full_row as full_row  # re-exported: the one fill-in rule, quiz and grade
 from attn_tutor.marking.carrying import open_cells as open_cells  # re-exported: the quiz's and the tests' shapes
 from attn_tutor.marking.carrying import segments as segments
+from attn_tutor.marking.diagnosis import Carry, Diagnoser, StageFacts
 from attn_tutor.marking.mistakes import DIAGNOSES as DIAGNOSES  # re-exported: the marker's vocabulary
-from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, STAGE_DIAGNOSES, Rounding, exact_mistakes, own_mistakes, with_keep
+from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, STAGE_DIAGNOSES
 from attn_tutor.marking.mistakes import early_rounding as early_rounding  # re-exported: practice's note
 from attn_tutor.marking.results import Item as Item  # re-exported: the marker's results
 from attn_tutor.marking.results import Report as Report
@@ -109,13 +110,11 @@ from attn_tutor.marking.results import rounding_sentence as rounding_sentence
 from attn_tutor.marking.results import verdict_of
 from attn_tutor.solve.engine import Solution
 
-if TYPE_CHECKING:
-    import numpy as np
-
 VERDICTS: tuple[Verdict, ...] = tuple(Verdict)
 CELL_STATES: tuple[str, ...] = ("correct", "follow_through", "wrong", "missing", "masked")
 MODES: tuple[str, ...] = ("practice", "exam")
 FOLLOW_THROUGH: dict[FollowThrough, float] = {policy: policy.credit for policy in FollowThrough}
+
 
 def stage_tolerance(problem, stage: str) -> float:
     """The tolerance of a cell of ``stage`` (the teacher's, or the default that fits decimals)."""
@@ -249,7 +248,7 @@ class Marker:
         memo = self._memo(solution)
         facts = memo.facts(row, stage)
         marked = facts.marked
-        found = [candidate for code in facts.codes for candidate in memo.candidates(facts, code, False, None, None, None, None, None)]
+        found = [candidate for code in facts.codes for candidate in memo.diagnoser.candidates(facts, code, False, None, None, None, None, None)]
         listed: list[Mistake] = []
         kept: list[tuple] = []
         for tried, limit in found:
@@ -296,36 +295,6 @@ def _key(values: tuple[float, ...] | None):
     return values, tuple(math.copysign(1.0, v) for v in values)
 
 
-class _StageFacts(NamedTuple):
-    """One stage of one row, as far as it does not depend on the student."""
-
-    row: int
-    stage: str
-    before: str | None
-    width: int
-    exact: tuple[float, ...]  # NaN in masked scores/scaled cells
-    marked: tuple[bool, ...]
-    marked_index: tuple[int, ...]
-    marked_array: np.ndarray  # marked, as numpy booleans
-    expected: tuple[float | None, ...]
-    missing: tuple[str, ...]  # the cells of a blank answer
-    correct: tuple[str, ...]  # the cells of a right answer
-    common: dict  # Item's fields that do not depend on the answer, hints aside
-    tolerance: float  # stage_tolerance
-    window: float  # match_window
-    codes: tuple[str, ...]  # the diagnoses the stage can show, in DIAGNOSES order
-    own_codes: frozenset[str]  # those a student's own rows can give (the others come from the exact rows alone)
-
-
-class _Carry(NamedTuple):
-    """What a student's own previous row gives one stage: the carried row (the trivial-carry flags
-    are worked out apart, only for an answer that matches the carried row somewhere)."""
-
-    array: np.ndarray  # carry_forward's result
-    carried: tuple[float, ...]
-    carried_t: tuple[float | None, ...]
-
-
 class _Memo:
     """One solution's part of a :class:`Marker`: see there."""
 
@@ -338,10 +307,7 @@ class _Memo:
         self._carries: dict = {}
         self._trivial: dict = {}
         self._limits: dict = {}  # stage -> the tolerances trivial_carry judges by
-        self._fixed: dict = {}
-        self._made: dict = {}  # what the mistake makers work out from the solution alone (see mistakes._Maker)
-        self._candidates: dict = {}
-        self._own: dict = {}
+        self.diagnoser = Diagnoser(solution, self._keep)
         self._rows: dict = {}
         self._marks: dict = {}
         self._correct: dict = {}  # (row, stage, answer, hints) -> the correct Item, or False
@@ -368,7 +334,7 @@ class _Memo:
         if stage not in self.stages:
             raise ValueError(f"problem {self.problem.id!r} has no stage {stage!r}")
 
-    def facts(self, row: int, stage: str) -> _StageFacts:
+    def facts(self, row: int, stage: str) -> StageFacts:
         facts = self._facts.get((row, stage))
         if facts is None:
             import numpy as np
@@ -376,7 +342,7 @@ class _Memo:
             solution, problem = self.solution, self.problem
             exact = solution.stage_row(stage, row)
             marked = tuple(bool(m) for m in marked_cells(solution, row, stage))
-            facts = _StageFacts(
+            facts = StageFacts(
                 row=row,
                 stage=stage,
                 before=previous_stage(stage),
@@ -397,7 +363,7 @@ class _Memo:
             self._facts[(row, stage)] = facts
         return facts
 
-    def typed(self, facts: _StageFacts, given) -> tuple[float, ...] | None:
+    def typed(self, facts: StageFacts, given) -> tuple[float, ...] | None:
         """An answer as floats, checked for its number of cells."""
         if given is None:
             return None
@@ -406,7 +372,7 @@ class _Memo:
             raise ValueError(f"a {facts.stage} row of {self.problem.id!r} has {facts.width} cells, not {len(values)}")
         return values
 
-    def mark(self, facts: _StageFacts, values: tuple[float, ...] | None, own: Mapping, hints: int) -> Item:
+    def mark(self, facts: StageFacts, values: tuple[float, ...] | None, own: Mapping, hints: int) -> Item:
         """The item for an answer (``values``, floats) given the student's own earlier rows."""
         vkey = values if values is None or 0.0 not in values else _key(values)
         if values is not None:
@@ -438,7 +404,7 @@ class _Memo:
             self._keep(self._marks, key, item)
         return item
 
-    def _mark(self, facts: _StageFacts, values, basis, scores, hints: int) -> Item:
+    def _mark(self, facts: StageFacts, values, basis, scores, hints: int) -> Item:
         bkey = _key(basis)
         carry = None if basis is None else self.carry(facts, basis, bkey)
         carried_t = None if carry is None else carry.carried_t
@@ -464,30 +430,13 @@ class _Memo:
         verdict = verdict_of(cells)
         diagnosis = detail = None
         if verdict in (Verdict.partial, Verdict.wrong) and "wrong" in cells:
-            diagnosis, detail = self._diagnose(facts, values, carry, basis, bkey, scores, _key(scores))
+            diagnosis, detail = self.diagnoser.diagnose(facts, values, carry, basis, bkey, scores, _key(scores))
         credit = {"correct": 1.0, "follow_through": self.marker.credit}
         scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
         points = round(sum(scored) / len(scored), 4) if scored else 0.0
         return Item(
             given=values, cells=cells, verdict=verdict, diagnosis=diagnosis, points=points, diagnosis_detail=detail, **common
         )
-
-    def _diagnose(self, facts: _StageFacts, values: tuple, carry, basis, bkey, scores, skey) -> tuple[str | None, Rounding | None]:
-        """The first candidate mistake matching every marked cell within its width (see the module docstring).
-
-        The candidates are made code by code, in order, and only until one fits: a row
-        that one mistake explains never costs the rows of the mistakes after it."""
-        marked = facts.marked_index
-        parts = (False, True) if basis is not None or scores is not None else (False,)
-        for code in facts.codes:
-            for own in parts:  # for one code, those from the exact rows first
-                if own and code not in facts.own_codes:
-                    continue  # the student's own rows cannot give this one
-                for tried, limit in self.candidates(facts, code, own, carry, basis, bkey, scores, skey):  # each of this code
-                    made = tried.made
-                    if all(abs(values[i] - made[i]) <= limit for i in marked):
-                        return code, tried.detail(facts)  # a rounding's places to keep: once per candidate
-        return None, None
 
     def advance(self, row: int, stage: str, values, own: dict, mode: str, *, in_place: bool) -> dict:
         """:meth:`Marker.advance` on float rows; ``own`` is changed and returned in exam mode."""
@@ -501,12 +450,12 @@ class _Memo:
                 own[stage] = self.carried_row(row, stage, tuple(map(float, own[before])))
         return own
 
-    def carry(self, facts: _StageFacts, basis: tuple[float, ...], bkey) -> _Carry:
+    def carry(self, facts: StageFacts, basis: tuple[float, ...], bkey) -> Carry:
         key = (facts.row, facts.stage, bkey)
         carry = self._carries.get(key)
         if carry is None:
             array = carry_forward(self.solution, facts.row, facts.stage, basis)
-            carry = _Carry(
+            carry = Carry(
                 array=array,
                 carried=tuple(float(v) for v in array),
                 carried_t=tuple(float(v) if m else None for v, m in zip(array, facts.marked)),
@@ -514,7 +463,7 @@ class _Memo:
             self._keep(self._carries, key, carry)
         return carry
 
-    def trivial(self, facts: _StageFacts, basis: tuple[float, ...], bkey, carry: _Carry) -> tuple[bool, ...]:
+    def trivial(self, facts: StageFacts, basis: tuple[float, ...], bkey, carry: Carry) -> tuple[bool, ...]:
         """The trivial-carry flags of the row carried from ``basis`` (see the module docstring)."""
         key = (facts.row, facts.stage, bkey)
         flags = self._trivial.get(key)
@@ -535,100 +484,3 @@ class _Memo:
             carried = tuple(float(v) for v in carry_forward(self.solution, row, stage, basis))
             self._keep(self._rows, key, carried)
         return carried
-
-    def own(self, key: tuple, *, basis=None, carried=None, scores=None, codes: tuple[str, ...]) -> list:
-        """The mistakes made from a student's own previous row (with the row carried from it), or
-        from their own scores: once per distinct row, whatever the other row was."""
-        made = self._own.get(key)
-        if made is None:
-
-            _, row, stage, _, _ = key
-            made = own_mistakes(self.solution, row, stage, basis, carried, scores, codes=codes, known=self._made)
-            self._keep(self._own, key, made)
-        return made
-
-    def candidates(self, facts: _StageFacts, code: str, own: bool, carry: _Carry | None, basis, bkey, scores, skey) -> list:
-        """The mistakes of one code to try, in order, as (:class:`_Tried`, width) — those from the exact
-        rows, or (``own``) those from the student's own rows — less those that change no number: each
-        is kept only when it differs by more than the tolerance in some marked cell from every right
-        answer (the exact row, the follow-through row and the right row from the same inputs).
-
-        The exact rows' mistakes are made and compared with the exact and their own right rows once
-        per (row, stage, code), whatever the memory left; only the follow-through row is compared
-        per student.
-        """
-        row, stage = facts.row, facts.stage
-        if not own:
-            fixed = self._fixed.get((row, stage, code))
-            if fixed is None:
-                tried = self._tried(facts, exact_mistakes(self.solution, row, stage, codes=(code,), known=self._made), (facts.exact,))
-                fixed = self._fixed[(row, stage, code)] = (tried, [(t, t.width) for t in tried if not t.same])
-            if carry is None:
-                return fixed[1]
-            key = (row, stage, code, False, bkey)
-            found = self._candidates.get(key)
-            if found is None:
-                carried, cells = carry.carried, facts.marked_index
-                limit, wide = facts.tolerance + EPS, 2 * facts.window + EPS
-                found = []
-                for tried in fixed[0]:
-                    made = tried.made
-                    if tried.same or all(abs(made[i] - carried[i]) <= limit for i in cells):
-                        continue  # the mistake does not change the numbers
-                    if tried.near or all(abs(made[i] - carried[i]) <= wide for i in cells):
-                        found.append((tried, facts.tolerance + EPS))
-                    else:
-                        found.append((tried, tried.width))
-                self._keep(self._candidates, key, found)
-            return found
-        key = (row, stage, code, True, bkey, skey)
-        found = self._candidates.get(key)
-        if found is None:
-            mistakes = []
-            if basis is not None and code in FROM_OWN_ROW[stage]:
-                mistakes += self.own(("basis", row, stage, code, bkey), basis=basis, carried=carry.array, codes=(code,))
-            if scores is not None and stage == "weights" and code in FROM_OWN_SCORES:
-                mistakes += self.own(("scores", row, stage, code, skey), scores=scores, codes=(code,))
-            rights = (facts.exact, carry.carried) if carry is not None else (facts.exact,)
-            found = [(t, t.width) for t in self._tried(facts, mistakes, rights) if not t.same]
-            self._keep(self._candidates, key, found)
-        return found
-
-    def _tried(self, facts: _StageFacts, mistakes: list, rights: tuple) -> list[_Tried]:
-        """Each mistake as diagnosis tries it, compared with ``rights`` and its own right row."""
-        import numpy as np
-        limit, wide = facts.tolerance + EPS, 2 * facts.window + EPS
-        cells = facts.marked_index
-        found = []
-        right_rows: dict[int, tuple] = {}  # mistakes share their right rows: each made a tuple once
-        for mistake in mistakes:
-            made = tuple(mistake.made.tolist())
-            right = right_rows.get(id(mistake.right))
-            if right is None:
-                right = right_rows[id(mistake.right)] = tuple(np.asarray(mistake.right, dtype=np.float64).tolist())
-            others = (*rights, right)
-            same = any(all(abs(made[i] - other[i]) <= limit for i in cells) for other in others)
-            near = same or any(all(abs(made[i] - other[i]) <= wide for i in cells) for other in others)
-            # a row standing more than 2·window from every right answer matches within the window
-            found.append(_Tried(mistake.code, made, mistake, same, near, (facts.tolerance if near else facts.window) + EPS))
-        return found
-
-
-class _Tried:
-    """A known mistake's row as diagnosis tries it: its numbers as floats; whether it is within the
-    tolerance (``same``: it changes nothing) or within 2·window (``near``) of a right answer it was
-    compared with; the width an answer must match it within then; and, for a ``rounding``, its
-    :class:`Rounding` with the places to keep, worked out when it is first named."""
-
-    __slots__ = ("code", "made", "mistake", "same", "near", "width", "rounding")
-
-    def __init__(self, code: str, made: tuple, mistake, same: bool, near: bool, width: float) -> None:
-        self.code, self.made, self.mistake, self.same, self.near, self.width = code, made, mistake, same, near, width
-        self.rounding: Rounding | None = None
-
-    def detail(self, facts: _StageFacts) -> Rounding | None:
-        if self.mistake.rounding is None:
-            return None
-        if self.rounding is None:
-            self.rounding = with_keep(self.mistake, facts.marked_array, facts.tolerance)
-        return self.rounding

@@ -9,14 +9,13 @@ import numpy as np
 from attn_tutor.core.model import Verdict
 from attn_tutor.marking.marker import (
     EPS,
-    Rounding,
     carry_forward,
     marked_cells,
     match_window,
     previous_stage,
     stage_tolerance,
 )
-from attn_tutor.marking.mistakes import DIAGNOSES, exact_mistakes, own_mistakes, with_keep
+from attn_tutor.marking.mistakes import DIAGNOSES, Rounding, exact_mistakes, own_mistakes, with_keep
 from attn_tutor.solve.engine import Solution
 
 
