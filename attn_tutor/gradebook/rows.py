@@ -92,15 +92,11 @@ def student_json(student: StudentResult, lang: str = "en", texts: dict | None = 
 
 def _texts(marked, memo: dict) -> list[bytes]:
     """Each marked item's (or concept result's) ``dumps(to_dict())`` as UTF-8, from ``memo`` where it is known."""
-    parts = []
-    for item in marked:
-        known = memo.get(id(item))
-        if known is None or known[0] is not item:
-            known = (item, dumps(item.to_dict()).encode("utf-8"))
-            if len(memo) < ITEM_TEXTS:
-                memo[id(item)] = known
-        parts.append(known[1])
-    return parts
+    return _entries(marked, memo, _text)
+
+
+def _text(item) -> bytes:
+    return dumps(item.to_dict()).encode("utf-8")
 
 
 def _entry(item, lang: str, verdicts: dict | None) -> tuple:
@@ -112,6 +108,28 @@ def _entry(item, lang: str, verdicts: dict | None) -> tuple:
     if cell is None:
         cell = cells[(verdict, diagnosis)] = verdict_cell(item, lang)
     return ((item.problem, item.row, item.stage), item.points, cell, verdict, diagnosis)
+
+
+def _concept_entry(result, lang: str) -> tuple:
+    """A marked concept item as a row carries it: its points, and the labels chosen on the student's own sheet."""
+    verdict = "correct" if result.right else "missing" if not result.chosen else "wrong"
+    cell = t(f"grade.concept_cell.{verdict}", lang, choice=result.typed)
+    return (concept_key(result.id), result.score, cell, verdict, None)
+
+
+def _entries(marked, memo: dict, make) -> list[tuple]:
+    """Each marked item's (or concept result's) entry, ``make(item)``, from ``memo`` where it is known:
+    the marker and the Grader hand back the very same item for many students, so each entry is made
+    once a run (and, shared, sent once a chunk); the item is held there, so its id is never another's."""
+    found = []
+    for item in marked:
+        known = memo.get(id(item))
+        if known is None or known[0] is not item:
+            known = (item, make(item))
+            if len(memo) < ITEM_TEXTS:
+                memo[id(item)] = known
+        found.append(known[1])
+    return found
 
 
 def student_row(
@@ -137,18 +155,9 @@ def student_row(
     items = ()
     if report is not None:
         memo = {} if entries is None else entries
-        found = []
-        for i in report.items:  # the marker's shared items: each one's entry made once (and so sent once a chunk)
-            known = memo.get(id(i))
-            if known is None or known[0] is not i:
-                known = (i, _entry(i, lang, verdicts))
-                if len(memo) < ITEM_TEXTS:
-                    memo[id(i)] = known
-            found.append(known[1])
-        for c in report.concepts:  # a concept item: its points, and the labels chosen on the student's own sheet
-            verdict = "correct" if c.right else "missing" if not c.chosen else "wrong"
-            cell = t(f"grade.concept_cell.{verdict}", lang, choice=c.typed)
-            found.append((concept_key(c.id), c.score, cell, verdict, None))
+        found = _entries(report.items, memo, lambda item: _entry(item, lang, verdicts))
+        if report.concepts:  # a concept item: its points, and the labels chosen on the student's own sheet
+            found += _entries(report.concepts, memo, lambda result: _concept_entry(result, lang))
         items = tuple(found)
     marked = report is not None
     summary = (

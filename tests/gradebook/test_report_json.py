@@ -46,11 +46,12 @@ def test_an_item_met_again_is_written_from_its_text_and_a_stale_one_never():
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
-def test_students_sharing_a_marked_item_share_its_entry_equal_to_a_fresh_one(lang):
-    """A row's entry for an item the marker hands back to many students is made once a run, and it is
-    the entry made afresh; one remembered under the same id for another item is never used."""
-    students = grade([GRADE / "class"]).students
+def test_students_sharing_a_marked_item_share_its_entry_equal_to_a_fresh_one(lang, tmp_path):
+    """A row's entry for an item (or concept item) the marker hands back to many students is made once
+    a run, and it is the entry made afresh; one remembered under the same id for another item is never used."""
+    students = grade([GRADE / "class", a_class_with_concepts(tmp_path)]).students
     marked = [s for s in students if s.report is not None]
+    assert any(s.report.concepts for s in marked)
     entries: dict = {}
     shared = [student_row(s, lang, entries=entries) for s in marked]
     fresh = [student_row(s, lang) for s in marked]
