@@ -44,6 +44,7 @@ class Tally:
         self._points: dict[ItemKey, tuple[array, array]] = {}  # item -> (points × 10,000, place in _totals)
         self._statistics: tuple | None = None  # (what the class was, its statistics), see statistics()
         self._choices: dict = {}  # choice item -> (labels, right labels, chosen as bit masks, place in _totals)
+        self._masks: dict = {}  # (choice item, labels chosen) -> their bit mask, each made once (at most SEEN)
         self._bin_of: dict[tuple[float, float], int] = {}  # each distinct (score, max_score), binned once
         self.summary = Spool()  # the class table's rows (tuples of str), in order; read back to draw it
         self.total = self.marked = self.failed = 0
@@ -111,8 +112,13 @@ class Tally:
                 self.add_choice(column, *declared[0])
                 choice = self._choices[column]
             if choice is not None:
-                known = choice[0]
-                choice[2].append(sum(1 << known.index(label) for label in set(labels) if label in known))
+                mask = self._masks.get((column, labels))
+                if mask is None:
+                    known = choice[0]
+                    mask = sum(1 << known.index(label) for label in set(labels) if label in known)
+                    if len(self._masks) < SEEN:
+                        self._masks[(column, labels)] = mask
+                choice[2].append(mask)
                 choice[3].append(place)
 
     def _count(self) -> None:
