@@ -22,6 +22,7 @@ from statistics import median
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt
 from attn_tutor.gradebook import bin_label, summary_blocks
+from attn_tutor.gradebook.analysis import SEEN
 from attn_tutor.marking.marker import DIAGNOSES, VERDICTS, diagnosis_name
 from attn_tutor.render import html
 from attn_tutor.render.blocks import Bars, Block, Chart, Heading, Paragraph
@@ -38,7 +39,8 @@ class ClassCounts:
     (for the mean and median: as plain doubles, 8 bytes a student, not as objects)."""
 
     def __init__(self) -> None:
-        self.diagnoses: dict[tuple, Counter] = {}
+        self._diagnoses: dict[tuple, Counter] = {}
+        self._seen: Counter[tuple] = Counter()  # a row's item entry -> rows, not yet folded in (at most SEEN)
         self.percents = array("d")
 
     def add(self, row) -> None:
@@ -46,9 +48,25 @@ class ClassCounts:
             return
         if row.max_score:
             self.percents.append(100.0 * row.score / row.max_score)
-        for column, _points, _cell, _verdict, diagnosis in row.items:
+        self._seen.update(row.items)  # counted whole, in C: the students who share a marked item share its entry
+        if len(self._seen) > SEEN:
+            self._fold()
+
+    @property
+    def diagnoses(self) -> dict[tuple, Counter]:
+        """Item -> how many students made each diagnosed mistake on it (items with none left out)."""
+        self._fold()
+        return self._diagnoses
+
+    def _fold(self) -> None:
+        diagnoses = self._diagnoses
+        for (column, _points, _cell, _verdict, diagnosis), count in self._seen.items():
             if diagnosis:
-                self.diagnoses.setdefault(column, Counter())[diagnosis] += 1
+                found = diagnoses.get(column)
+                if found is None:
+                    found = diagnoses[column] = Counter()
+                found[diagnosis] += count
+        self._seen.clear()
 
 
 def distribution_chart(tally, lang: str) -> Chart:

@@ -23,6 +23,7 @@ from attn_tutor.marking.marker import DIAGNOSES, VERDICTS
 
 SCALE = 10_000  # an item's points are kept as whole ten-thousandths (the marker rounds them to 4 places)
 BLOCK = 1024  # marked students whose answers' points are held in memory before they go to the tally's file
+SEEN = 50_000  # distinct item entries counted before they are folded into each item's counts
 
 
 class Tally:
@@ -40,7 +41,8 @@ class Tally:
         self.columns: list[ItemKey] = []
         self._verdicts: dict[ItemKey, Counter[str]] = {}
         self._diagnoses: dict[ItemKey, Counter[str]] = {}
-        self._seen: dict[tuple, int] = {}  # (item, verdict, diagnosis) -> students, not yet folded in
+        self._seen: Counter[tuple] = Counter()  # a row's item entry -> students, not yet folded in (at most SEEN)
+        self._waiting: Counter[tuple] = Counter()  # (item, verdict, diagnosis) -> students, of items not yet known
         self._sets: set[str] = set()
         self.bins = [0] * BINS
         self._totals = array("d")  # each marked student's total, in gradebook order
@@ -48,6 +50,7 @@ class Tally:
         self._points: dict[ItemKey, tuple[array, array]] = {}  # item -> (points × 10,000, place in _totals), of the last block
         self._statistics: tuple | None = None  # (what the class was, its statistics), see statistics()
         self._choices: dict = {}  # choice item -> (labels, right labels, chosen as bit masks, place in _totals), the last block's
+        self._masks: dict = {}  # (choice item, labels chosen) -> their bit mask, each made once (at most SEEN)
         self._bin_of: dict[tuple[float, float], int] = {}  # each distinct (score, max_score), binned once
         self.summary = Spool()  # the class table's rows (tuples of str), in order; read back to draw it
         self.total = self.marked = self.failed = 0
@@ -98,14 +101,16 @@ class Tally:
         if index is None:
             index = self._bin_of[scored] = score_bin(row.score, row.max_score)
         self.bins[index] += 1
-        seen, get, points_of = self._seen, self._seen.get, self._points.get
         place = len(self._totals)
         if place and not place % BLOCK:
             self._answers.spill()
         self._totals.append(row.score)
-        for column, points, _cell, verdict, diagnosis in row.items:  # one count per item: the hot loop
-            key = (column, verdict, diagnosis)
-            seen[key] = get(key, 0) + 1
+        items = row.items
+        self._seen.update(items)  # counted whole, in C: the students who share a marked item share its entry
+        if len(self._seen) > SEEN:
+            self._count()
+        points_of = self._points.get
+        for column, points, _cell, _verdict, _diagnosis in items:  # the hot loop
             kept = points_of(column)
             if kept is not None:
                 kept[0].append(int(points * SCALE + 0.5))
@@ -116,19 +121,29 @@ class Tally:
                 self.add_choice(column, *declared[0])
                 choice = self._choices[column]
             if choice is not None:
-                known = choice[0]
-                choice[2].append(sum(1 << known.index(label) for label in set(labels) if label in known))
+                mask = self._masks.get((column, labels))
+                if mask is None:
+                    known = choice[0]
+                    mask = sum(1 << known.index(label) for label in set(labels) if label in known)
+                    if len(self._masks) < SEEN:
+                        self._masks[(column, labels)] = mask
+                choice[2].append(mask)
                 choice[3].append(place)
 
     def _count(self) -> None:
-        """Fold the (item, verdict, diagnosis) counts into each known item's verdict and diagnosis counts."""
-        verdicts, diagnoses = self._verdicts, self._diagnoses
-        for (column, verdict, diagnosis), count in self._seen.items():
-            if column in verdicts:
-                verdicts[column][verdict] += count
-                if diagnosis:
-                    diagnoses[column][diagnosis] += count
+        """Fold the counts of the rows' item entries, by (item, verdict, diagnosis), into each known
+        item's verdict and diagnosis counts; those of an item not yet known wait, as if counted at the end."""
+        waiting = self._waiting
+        for (column, _points, _cell, verdict, diagnosis), count in self._seen.items():
+            waiting[(column, verdict, diagnosis)] += count
         self._seen.clear()
+        verdicts, diagnoses = self._verdicts, self._diagnoses
+        for key in [key for key in waiting if key[0] in verdicts]:
+            column, verdict, diagnosis = key
+            count = waiting.pop(key)
+            verdicts[column][verdict] += count
+            if diagnosis:
+                diagnoses[column][diagnosis] += count
 
     def analysis(self) -> list[ItemStats]:
         """Per item: the share of each verdict, the most common diagnoses (ties in DIAGNOSES order)

@@ -65,38 +65,71 @@ def dumps(value) -> str:
 
 
 ITEM_TEXTS = 10_000
-"""Marked items whose JSON text a run remembers (:func:`student_json`): ~0.6 KB each, so ~6 MB (a 10,000-file class: 87% of its items met from this memo, against 88% with no bound)."""
+"""Marked items a run remembers, each with its JSON text (:func:`student_json`, ~0.6 KB) and its row
+entry (:func:`student_row`): so ~6 MB (a 10,000-file class: 87% of its items met from this memo,
+against 88% with no bound)."""
 
 
-def student_json(student: StudentResult, lang: str = "en", texts: dict | None = None) -> str:
-    """``dumps(student.to_dict(lang))``, the same text, with each marked item's part made once a run.
+def student_json(student: StudentResult, lang: str = "en", texts: dict | None = None) -> bytes:
+    """``dumps(student.to_dict(lang))`` as UTF-8, the same bytes, with each marked item's part made once a run.
 
     The marker hands back the very same :class:`~attn_tutor.marking.results.Item` for every row typed
     alike (most of a class's items: right rows, the usual slips), so ``texts``, the run's memo of
-    ``id(item) -> (item, its JSON)``, turns each such item into text once (the item is held there, so
-    its id is never another's); at most :data:`ITEM_TEXTS` are remembered."""
-    head = dumps(student.head(lang))[:-1]  # a dict's text, less its closing brace
+    ``id(item) -> (item, its JSON as UTF-8)``, turns each such item into text once (the item is held
+    there, so its id is never another's); at most :data:`ITEM_TEXTS` are remembered. The parts are
+    joined as bytes: a report's text is never made whole as a str and then encoded."""
+    head = dumps(student.head(lang))[:-1].encode("utf-8")  # a dict's text, less its closing brace
     report = student.report
     if report is None:
-        return head + ', "report": null}'
+        return head + b', "report": null}'
     memo = {} if texts is None else texts
-    text = dumps(report.head())[:-1] + ', "items": [' + ", ".join(_texts(report.items, memo)) + "]"
+    parts = [head, b', "report": ', dumps(report.head())[:-1].encode("utf-8"), b', "items": [', b", ".join(_texts(report.items, memo)), b"]"]
     if report.concepts:  # a concept item's result is shared alike (the Grader's memo)
-        text += ', "concepts": [' + ", ".join(_texts(report.concepts, memo)) + "]"
-    return head + ', "report": ' + text + "}}"
+        parts += [b', "concepts": [', b", ".join(_texts(report.concepts, memo)), b"]"]
+    parts.append(b"}}")
+    return b"".join(parts)
 
 
-def _texts(marked, memo: dict) -> list[str]:
-    """Each marked item's (or concept result's) ``dumps(to_dict())``, from ``memo`` where it is known."""
-    parts = []
+def _texts(marked, memo: dict) -> list[bytes]:
+    """Each marked item's (or concept result's) ``dumps(to_dict())`` as UTF-8, from ``memo`` where it is known."""
+    return _entries(marked, memo, _text)
+
+
+def _text(item) -> bytes:
+    return dumps(item.to_dict()).encode("utf-8")
+
+
+def _entry(item, lang: str, verdicts: dict | None) -> tuple:
+    """A marked item as a row carries it: (column, points, verdict cell, verdict, diagnosis); the
+    verdict cell from ``verdicts``, the run's memo by (verdict, diagnosis), where it is known."""
+    verdict, diagnosis = item.verdict, item.diagnosis
+    cells = {} if verdicts is None else verdicts
+    cell = cells.get((verdict, diagnosis))
+    if cell is None:
+        cell = cells[(verdict, diagnosis)] = verdict_cell(item, lang)
+    return ((item.problem, item.row, item.stage), item.points, cell, verdict, diagnosis)
+
+
+def _concept_entry(result, lang: str) -> tuple:
+    """A marked concept item as a row carries it: its points, and the labels chosen on the student's own sheet."""
+    verdict = "correct" if result.right else "missing" if not result.chosen else "wrong"
+    cell = t(f"grade.concept_cell.{verdict}", lang, choice=result.typed)
+    return (concept_key(result.id), result.score, cell, verdict, None)
+
+
+def _entries(marked, memo: dict, make) -> list[tuple]:
+    """Each marked item's (or concept result's) entry, ``make(item)``, from ``memo`` where it is known:
+    the marker and the Grader hand back the very same item for many students, so each entry is made
+    once a run (and, shared, sent once a chunk); the item is held there, so its id is never another's."""
+    found = []
     for item in marked:
         known = memo.get(id(item))
         if known is None or known[0] is not item:
-            known = (item, dumps(item.to_dict()))
+            known = (item, make(item))
             if len(memo) < ITEM_TEXTS:
                 memo[id(item)] = known
-        parts.append(known[1])
-    return parts
+        found.append(known[1])
+    return found
 
 
 def student_row(
@@ -107,10 +140,13 @@ def student_row(
     verdicts: dict | None = None,
     extra: object = None,
     texts: dict | None = None,
+    entries: dict | None = None,
 ) -> StudentRow:
     """``verdicts``: the run's memo of verdict cells by (verdict, diagnosis), filled as they are met
     (a class has a few dozen distinct cells and a hundred thousand items); ``texts``: its memo of
-    items' JSON (:func:`student_json`). ``extra``: carried as is."""
+    items' JSON (:func:`student_json`); ``entries``: its memo of ``id(item) -> (item, its entry in
+    the row's items)``, so the students who share an item share its entry (at most :data:`ITEM_TEXTS`).
+    ``extra``: carried as is."""
 
     report = student.report
     score, max_score = (None, None) if report is None else (report.score, report.max_score)
@@ -118,18 +154,10 @@ def student_row(
     rounded = None if percent is None else round_half_up(percent, 1)
     items = ()
     if report is not None:
-        cells = {} if verdicts is None else verdicts
-        found = []
-        for i in report.items:
-            verdict, diagnosis = i.verdict, i.diagnosis
-            cell = cells.get((verdict, diagnosis))
-            if cell is None:
-                cell = cells[(verdict, diagnosis)] = verdict_cell(i, lang)
-            found.append(((i.problem, i.row, i.stage), i.points, cell, verdict, diagnosis))
-        for c in report.concepts:  # a concept item: its points, and the labels chosen on the student's own sheet
-            verdict = "correct" if c.right else "missing" if not c.chosen else "wrong"
-            cell = t(f"grade.concept_cell.{verdict}", lang, choice=c.typed)
-            found.append((concept_key(c.id), c.score, cell, verdict, None))
+        memo = {} if entries is None else entries
+        found = _entries(report.items, memo, lambda item: _entry(item, lang, verdicts))
+        if report.concepts:  # a concept item: its points, and the labels chosen on the student's own sheet
+            found += _entries(report.concepts, memo, lambda result: _concept_entry(result, lang))
         items = tuple(found)
     marked = report is not None
     summary = (
@@ -148,7 +176,7 @@ def student_row(
         max_score=max_score,
         set_key=student.set_key,
         summary=summary,
-        json=student_json(student, lang, texts).encode("utf-8") if with_json else None,
+        json=student_json(student, lang, texts) if with_json else None,
         problem_set=student.problem_set,
         file=str(Location(student.file, student.line)),
         refused=student.refused,

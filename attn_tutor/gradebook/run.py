@@ -100,6 +100,7 @@ class _Worker:
         self.variant_column = variant_column
         self.verdicts: dict = {}  # each distinct verdict cell, made once (see student_row)
         self.texts: dict = {}  # each remembered item's JSON, made once (see student_json)
+        self.entries: dict = {}  # each remembered item's entry in a row, made once (see student_row)
 
     def grade(self, files: Files, before_each: Callable[[], None] | None = None) -> tuple[list[list[StudentRow]], dict]:
         """Each file's students as rows, and the columns of every (set, variant) seen so far
@@ -134,7 +135,7 @@ class _Worker:
         if self.extra is not None:
             solved = None if result.set_key is None else self.grader.solved(result.set_key, result.variant)
             extra = self.extra(result, solved)
-        row = student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra, texts=self.texts)
+        row = student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra, texts=self.texts, entries=self.entries)
         chosen = self.choices.chosen(result)
         return row._replace(chosen=chosen) if chosen else row
 

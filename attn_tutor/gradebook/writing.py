@@ -80,11 +80,11 @@ def student_key(name: str | None) -> str:
     return " ".join(unicodedata.normalize("NFC", name or "").split())
 
 
-def _record(row, index: dict) -> tuple:
+def _record(row, index: dict, name: str) -> tuple:
     """What the gradebook keeps of a student: typed cells, (column number, points, verdict cell),
-    the problem set and file, the errors and the name they are compared by."""
+    the problem set and file, the errors and ``name``, the one they are compared by (:func:`student_key`)."""
     items = tuple((index[column], points, cell) for column, points, cell, _verdict, _diagnosis in row.items if column in index)
-    return row.cells, items, (row.problem_set, row.file), row.errors, student_key(row.cells[0])
+    return row.cells, items, (row.problem_set, row.file), row.errors, name
 
 
 def _typed(record: tuple, width: int, repeated: dict | None = None, lang: str = "en") -> list:
@@ -153,15 +153,16 @@ class GradebookWriter:
 
     def add(self, row) -> None:
         """One student: call after ``tally.add(row)``, so the student's columns are known."""
+        key = student_key(row.cells[0])
         if self._csv is not None:
             index = self._index
             if len(index) != len(self.tally.columns):
                 index.update((column, i) for i, column in enumerate(self.tally.columns) if column not in index)
-            self._csv.add(_record(row, index))
+            self._csv.add(_record(row, index, key))
         if self._json is not None:
             self._json.write(row.json)
             self._json.write(b"\n")
-        name = "" if row.refused else student_key(row.cells[0])
+        name = "" if row.refused else key
         if name:
             self._hashes.append(hash(name))
         self._who.add((name, row.file, not row.errors))

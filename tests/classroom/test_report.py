@@ -180,3 +180,20 @@ def test_axis_ticks_are_whole_students_and_reach_the_tallest_bar(top):
     ticks = [t.text for t in drawn.iter(f"{NS}text") if t.get("text-anchor") == "end"]
     assert all(tick.isdigit() for tick in ticks)
     assert int(ticks[0]) == 0 and int(ticks[-1]) >= top and len(ticks) <= 5
+
+
+@pytest.mark.parametrize("fold_every", [1, 3, 50_000])
+def test_the_reports_mistake_counts_are_each_rows_counted_one_by_one(book, fold_every, monkeypatch):
+    """Every diagnosis on every item, counted from the rows' shared entries and folded in every few
+    rows or at the end, is what counting each row's items one by one gives."""
+    from collections import Counter
+
+    monkeypatch.setattr(class_report, "SEEN", fold_every)
+    counts = class_report.ClassCounts()
+    expected: dict = {}
+    for row in book.rows:
+        counts.add(row)
+        for column, _points, _cell, _verdict, diagnosis in row.items if row.score is not None else ():
+            if diagnosis:
+                expected.setdefault(column, Counter())[diagnosis] += 1
+    assert expected and counts.diagnoses == expected

@@ -298,3 +298,29 @@ def test_the_tally_works_the_statistics_out_again_only_when_the_class_grew():
     tally.add(_row("S4", TOTALS[4], [(key, ITEM_A[4])]))
     again = tally.statistics()
     assert again is not first and again[key].students == 5
+
+
+def test_the_tally_counts_alike_however_often_it_folds_and_whenever_an_item_is_known(monkeypatch):
+    """The verdict and diagnosis counts of a class are the same whether the rows' entries are folded in
+    at the end or every few students, and an item's rows counted before its column was known count."""
+    from attn_tutor.gradebook import analysis
+    from attn_tutor.gradebook.rows import StudentRow
+
+    a, b = ("p", "r", "scores"), ("q", "r", "output")
+    entries = [(a, 1.0, "right", "correct", None), (a, 0.0, "wrong: x", "wrong", "rounding"), (a, 0.5, "wrong: y", "wrong", "not_scaled"),
+               (b, 0.0, "missing", "missing", None), (b, 1.0, "right", "correct", None), (b, 0.0, "wrong: x", "wrong", "rounding")]  # fmt: skip
+
+    def counted(fold_every: int) -> list:
+        monkeypatch.setattr(analysis, "SEEN", fold_every)
+        tally = analysis.Tally(columns=[a])
+        for s in range(30):
+            items = (entries[s % 3], entries[3 + (s * 7) % 3])
+            tally.add(StudentRow((), items, (), 1.0, 2.0, "set", (f"S{s}",), None))
+            if s == 20:
+                tally.add_columns([b])  # b's first 21 students came before b was known
+        return [(stats.name, stats.students, stats.counts, stats.diagnoses) for stats in tally.analysis()]
+
+    at_the_end = counted(10_000)
+    assert at_the_end == counted(1) == counted(2)
+    assert [students for _name, students, _counts, _diagnoses in at_the_end] == [30, 30]
+    assert dict(at_the_end[0][2]) == {"correct": 10, "follow_through": 0, "partial": 0, "wrong": 20, "missing": 0}
