@@ -82,8 +82,6 @@ def grade_text(value: Decimal) -> str:
 
 
 def grade_value(score: float, max_score: float, out_of: Decimal | None) -> Decimal:
-
-
     if out_of is None or not max_score:
         return round_half_up(score, PLACES)
     exact = Fraction(repr(float(score))) * Fraction(str(out_of)) / Fraction(repr(float(max_score)))

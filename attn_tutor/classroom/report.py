@@ -70,7 +70,6 @@ class ClassCounts:
 
 
 def distribution_chart(tally, lang: str) -> Chart:
-
     counts = tally.distribution()
     return Chart(
         "columns",
@@ -82,7 +81,6 @@ def distribution_chart(tally, lang: str) -> Chart:
 
 
 def verdict_chart(stats, lang: str) -> Chart:
-
     return Chart(
         "stacked",
         t("report.verdicts", lang),
@@ -95,7 +93,6 @@ def verdict_chart(stats, lang: str) -> Chart:
 
 
 def misconception_chart(tally, counts: ClassCounts, lang: str) -> Chart | None:
-
     per_item = {column: counts.diagnoses.get(column, Counter()) for column in tally.columns}
     used = [code for code in DIAGNOSES if any(c[code] for c in per_item.values())]
     rows = [key for key in tally.columns if any(per_item[key][code] for code in used)]
@@ -113,7 +110,6 @@ def misconception_chart(tally, counts: ClassCounts, lang: str) -> Chart | None:
 
 
 def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> list[Block]:
-
     percents = counts.percents
     blocks: list[Block] = [Heading(title or t("report.title", lang, count=tally.total), level=1)]
     facts = t("report.marked", lang, marked=tally.marked, total=tally.total)
@@ -145,6 +141,5 @@ def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = 
 
 
 def render_report(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> str:
-
     blocks = report_blocks(tally, counts, lang, title=title)
     return html.render(blocks, title=blocks[0].text, lang=lang)

@@ -236,7 +236,6 @@ def match(students: Sequence[str], roster: Roster, overrides: Overrides | None =
 
 
 def how_text(m: Match, lang: str) -> str:
-
     return t(f"roster.how.{m.how}", lang, field=m.field)
 
 
@@ -294,7 +293,6 @@ def _key_how(key: Key, lang: str) -> str:
 
 
 def absent_message(matching: Matching, lang: str) -> str | None:
-
     if not matching.absent:
         return None
     return t("roster.absent", lang, names=", ".join(f"{e.name or '—'} ({e.line})" for e in matching.absent))

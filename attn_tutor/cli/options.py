@@ -50,7 +50,6 @@ def guarded(command):
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-
         lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("ko", "en") else None)
         guard = None
         try:

@@ -45,7 +45,6 @@ class Finding:
     where: Location | None = None
 
     def text(self, lang: str = "en") -> str:
-
         # What a file said is never shown raw: control and invisible characters become \u escapes.
         args = {name: escape_unsafe(value) if isinstance(value, str) else value for name, value in self.args.items()}
         message = t(self.key, lang, **args)

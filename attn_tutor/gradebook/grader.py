@@ -153,7 +153,6 @@ class Grader:
                 self.order.append(column)
 
     def mark(self, sub: Submission) -> StudentResult:
-
         findings = list(sub.findings)
         key, label, flags = self.resolve(sub)
         findings.extend(flags)

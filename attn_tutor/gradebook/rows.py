@@ -44,7 +44,6 @@ def number(x: float) -> str:
 
 
 def pct(value: float, decimals: int = 1) -> str:
-
     return fmt(value, decimals) + "%"
 
 

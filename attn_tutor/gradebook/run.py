@@ -310,7 +310,6 @@ class _Workers:
         self.executors: list = [None] * jobs
 
     def _new(self, worker: int):
-
         old = self.executors[worker]
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)

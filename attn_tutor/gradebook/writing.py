@@ -170,8 +170,6 @@ class GradebookWriter:
         self._repeated = None
 
     def _with_repeat(self, line: bytes, name: str, place: str, places: list[str]) -> bytes:
-
-
         student = json.loads(line)
         said = f"{place}: " + t("grade.duplicate_student", self.lang, student=name, places=", ".join(places))
         if said not in student["errors"]:

@@ -538,8 +538,6 @@ class ReportFile:
         self.replace = force
 
     def __call__(self, data: dict) -> None:
-
-
         write_atomic(self.path, json.dumps(data, ensure_ascii=False, indent=2) + "\n", replace=self.replace)
         self.replace = True  # ours now
 
