@@ -233,9 +233,13 @@ class Survey(NamedTuple):
     left_out: list[FileNote]
 
 
-def _folder_files(path: Path, left_out: list[FileNote]) -> list[str]:
+def _folder_files(path: Path, left_out: list[FileNote]) -> list[tuple[str, str]]:
     """The answer files in a folder, recursively, sorted by their parts under it (as ``Path.parts``
-    sort); every other entry put in ``left_out``, with why (see :func:`survey`)."""
+    sort), each with its real path; every other entry put in ``left_out``, with why (see :func:`survey`).
+
+    Each folder's name and real path are worked out once: a file's name is the folder's joined
+    to it, as ``Path(folder, name)`` gives it, and its real path the folder's joined to it, as
+    ``os.path.realpath`` gives it, unless the file is a link (then its own real path)."""
     inside = []
     base = str(path)
 
@@ -245,9 +249,12 @@ def _folder_files(path: Path, left_out: list[FileNote]) -> list[str]:
 
     for root, dirs, files in os.walk(base, onerror=unreadable):
         below = [part for part in root[len(base) :].split(os.sep) if part]  # the folder's parts under the path
+        head = str(Path(root))
+        head = "" if head == "." else head if head.endswith(os.sep) else head + os.sep  # so head + name == str(Path(root, name))
+        real_root = None
         kept = []
         for name in sorted(dirs):
-            where = str(Path(root, name))
+            where = head + name
             if name.startswith("."):
                 left_out.append(FileNote(where, "grade.left_out.hidden"))
             elif os.path.islink(where):  # os.walk does not follow it: a loop, or a folder graded twice
@@ -256,11 +263,16 @@ def _folder_files(path: Path, left_out: list[FileNote]) -> list[str]:
                 kept.append(name)
         dirs[:] = kept
         for name in files:
-            where = str(Path(root, name))
+            where = head + name
             if name.startswith("."):
                 left_out.append(FileNote(where, "grade.left_out.hidden"))
             elif name.lower().endswith(ANSWER_SUFFIXES):
-                inside.append((*below, name, where))
+                if os.path.islink(where):
+                    real = os.path.realpath(where)
+                else:
+                    real_root = os.path.realpath(root) if real_root is None else real_root
+                    real = os.path.join(real_root, name)
+                inside.append((*below, name, (where, real)))
             else:
                 left_out.append(FileNote(where, "grade.left_out.not_answers"))
     inside.sort(key=lambda entry: entry[:-1])  # by the parts under the path, as Path.parts sort
@@ -285,11 +297,10 @@ def survey(paths: Sequence[str | Path], *, exclude: Sequence[tuple[str, Path]] =
     for raw in paths:
         path = Path(raw)
         if path.is_dir():
-            candidates = [(where, True) for where in _folder_files(path, left_out)]
+            candidates = [(where, real, True) for where, real in _folder_files(path, left_out)]
         else:
-            candidates = [(str(path), False)]
-        for candidate, from_dir in candidates:
-            real = os.path.realpath(candidate)
+            candidates = [(str(path), os.path.realpath(path), False)]
+        for candidate, real, from_dir in candidates:
             if real in skip:
                 left_out.append(FileNote(candidate, "grade.left_out.input", {"option": skip[real] or "—"}))
                 continue

@@ -264,3 +264,31 @@ def test_an_output_that_is_an_answer_file_by_another_name_is_refused(run_cli, tm
     assert result.exit_code == 2
     assert "book.csv is one of this command's inputs" in flat(result.output)
     assert Path("answers/lee.yaml").read_bytes() == before
+
+
+@pytest.mark.parametrize(
+    ("cwd", "path", "files", "inputs"),
+    [
+        ("room", ".", ["cls/a.yaml", "cls/link.yaml", "cls/sub/c.yaml"], ["cls/sub/b.yaml", "cls/to_b.yaml"]),
+        ("room", "./cls/", ["cls/a.yaml", "cls/link.yaml", "cls/sub/c.yaml"], ["cls/sub/b.yaml", "cls/to_b.yaml"]),
+        ("room/cls", ".", ["a.yaml", "link.yaml", "sub/c.yaml"], ["sub/b.yaml", "to_b.yaml"]),
+        ("room/cls/sub", "..", ["../a.yaml", "../link.yaml", "../sub/c.yaml"], ["../sub/b.yaml", "../to_b.yaml"]),
+    ],
+)
+def test_a_folders_files_are_named_as_their_paths_and_known_by_their_real_paths(tmp_path, monkeypatch, cwd, path, files, inputs):
+    """Each file in a graded folder is named as ``Path(folder, name)`` names it, wherever the run
+    starts, and an input is left out under every name that leads to it (a link too), by its real path."""
+    from attn_tutor.gradebook.answer_files import survey
+
+    cls = tmp_path / "room" / "cls"
+    (cls / "sub").mkdir(parents=True)
+    (tmp_path / "elsewhere").mkdir()
+    for name in ("a.yaml", "sub/b.yaml", "sub/c.yaml"):
+        (cls / name).write_text("student: x\n", encoding="utf-8")
+    (tmp_path / "elsewhere" / "e.yaml").write_text("student: e\n", encoding="utf-8")
+    (cls / "link.yaml").symlink_to(tmp_path / "elsewhere" / "e.yaml")
+    (cls / "to_b.yaml").symlink_to("sub/b.yaml")
+    monkeypatch.chdir(tmp_path / cwd)
+    found = survey([Path(path)], exclude=[("--roster", cls / "sub" / "b.yaml")])
+    assert [str(file) for file, _from_dir in found.files] == files
+    assert sorted(note.file for note in found.left_out if note.key == "grade.left_out.input") == inputs
