@@ -16,13 +16,11 @@ one self-contained page of it (no scripts, no network, a CSP that forbids fetchi
 from __future__ import annotations
 
 from array import array
-from collections import Counter
 from statistics import median
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt
 from attn_tutor.gradebook import bin_label, summary_blocks
-from attn_tutor.gradebook.analysis import SEEN
 from attn_tutor.marking.marker import DIAGNOSES, VERDICTS, diagnosis_name
 from attn_tutor.render import html
 from attn_tutor.render.blocks import Bars, Block, Chart, Heading, Paragraph
@@ -34,39 +32,16 @@ def item_label(key, lang: str) -> str:
 
 
 class ClassCounts:
-    """What the report needs beyond the gradebook's Tally, gathered a student (row) at a time:
-    every diagnosis on every item (the Tally's analysis keeps the top three) and each percent
-    (for the mean and median: as plain doubles, 8 bytes a student, not as objects)."""
+    """What the report needs beyond the gradebook's Tally, gathered a student (row) at a time: each
+    percent (for the mean and median: as plain doubles, 8 bytes a student, not as objects). Every
+    diagnosis on every item is the Tally's own count (:meth:`~attn_tutor.gradebook.analysis.Tally.diagnoses`)."""
 
     def __init__(self) -> None:
-        self._diagnoses: dict[tuple, Counter] = {}
-        self._seen: Counter[tuple] = Counter()  # a row's item entry -> rows, not yet folded in (at most SEEN)
         self.percents = array("d")
 
     def add(self, row) -> None:
-        if row.score is None:
-            return
-        if row.max_score:
+        if row.score is not None and row.max_score:
             self.percents.append(100.0 * row.score / row.max_score)
-        self._seen.update(row.items)  # counted whole, in C: the students who share a marked item share its entry
-        if len(self._seen) > SEEN:
-            self._fold()
-
-    @property
-    def diagnoses(self) -> dict[tuple, Counter]:
-        """Item -> how many students made each diagnosed mistake on it (items with none left out)."""
-        self._fold()
-        return self._diagnoses
-
-    def _fold(self) -> None:
-        diagnoses = self._diagnoses
-        for (column, _points, _cell, _verdict, diagnosis), count in self._seen.items():
-            if diagnosis:
-                found = diagnoses.get(column)
-                if found is None:
-                    found = diagnoses[column] = Counter()
-                found[diagnosis] += count
-        self._seen.clear()
 
 
 def distribution_chart(tally, lang: str) -> Chart:
@@ -92,8 +67,9 @@ def verdict_chart(stats, lang: str) -> Chart:
     )
 
 
-def misconception_chart(tally, counts: ClassCounts, lang: str) -> Chart | None:
-    per_item = {column: counts.diagnoses.get(column, Counter()) for column in tally.columns}
+def misconception_chart(tally, lang: str) -> Chart | None:
+    counted = tally.diagnoses()
+    per_item = {column: counted[column] for column in tally.columns}
     used = [code for code in DIAGNOSES if any(c[code] for c in per_item.values())]
     rows = [key for key in tally.columns if any(per_item[key][code] for code in used)]
     if not used:
@@ -124,7 +100,7 @@ def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = 
     stats = tally.analysis()
     if stats:
         blocks.append(verdict_chart(stats, lang))
-        grid = misconception_chart(tally, counts, lang)
+        grid = misconception_chart(tally, lang)
         if grid is None:
             blocks.append(Paragraph(t("report.no_mistakes", lang)))
         else:

@@ -145,6 +145,12 @@ class Tally:
             if diagnosis:
                 diagnoses[column][diagnosis] += count
 
+    def diagnoses(self) -> dict[ItemKey, Counter[str]]:
+        """Item -> how many marked students made each diagnosed mistake on it: every diagnosis, where
+        :meth:`analysis` keeps the most common few (the class report's misconception map)."""
+        self._count()
+        return self._diagnoses
+
     def analysis(self) -> list[ItemStats]:
         """Per item: the share of each verdict, the most common diagnoses (ties in DIAGNOSES order)
         and the item statistics (:func:`.itemstats.item_statistic`)."""
