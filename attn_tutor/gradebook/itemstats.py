@@ -130,21 +130,49 @@ def _seats(totals: np.ndarray, cut: float, g: int, *, above: bool) -> np.ndarray
     return weights
 
 
+def exact_sum(values: np.ndarray) -> float:
+    """``math.fsum(values)`` of a float64 array (the exact sum, correctly rounded), without a Python
+    step per value: each value is an integer times a power of two (``np.frexp``), the integers are
+    summed exactly in int64 per power (split in halves of 26 bits, so 2**36 values cannot overflow)
+    and the few sums joined as Python integers, whose true division rounds correctly, as fsum's sum
+    does. An infinity, a NaN or a sum beyond the floats is left to fsum and its own rules."""
+    import numpy as np
+
+    values = np.asarray(values, dtype=np.float64).ravel()
+    if not values.size:
+        return 0.0
+    if not np.isfinite(values).all():
+        return fsum(values.tolist())
+    mantissas, powers = np.frexp(values)
+    whole = (mantissas * 2.0**53).astype(np.int64)  # exact: value = whole * 2**(power - 53), |whole| < 2**53
+    lowest = int(powers.min())
+    slot = powers - lowest
+    high, low = np.zeros((2, int(powers.max()) - lowest + 1), dtype=np.int64)
+    np.add.at(high, slot, whole >> 26)
+    np.add.at(low, slot, whole & ((1 << 26) - 1))
+    total = sum(((h << 26) + l) << shift for shift, (h, l) in enumerate(zip(high.tolist(), low.tolist())) if h or l)
+    lowest -= 53
+    try:
+        return float(total << lowest) if lowest >= 0 else total / (1 << -lowest)
+    except OverflowError:
+        return fsum(values.tolist())
+
+
 def _correlation(x: np.ndarray, y: np.ndarray) -> float | None:
-    """Pearson's r, or None when either has no variance. Every sum is ``math.fsum`` (correctly
-    rounded), so the students' order never moves a result across a rounding tie."""
-    dx, dy = x - fsum(x) / len(x), y - fsum(y) / len(y)
+    """Pearson's r, or None when either has no variance. Every sum is exact (:func:`exact_sum`,
+    correctly rounded), so the students' order never moves a result across a rounding tie."""
+    dx, dy = x - exact_sum(x) / len(x), y - exact_sum(y) / len(y)
     if not dx.any() or not dy.any():
         return None
-    sxx, syy = fsum(dx * dx), fsum(dy * dy)
-    return max(-1.0, min(1.0, fsum(dx * dy) / (sxx * syy) ** 0.5))
+    sxx, syy = exact_sum(dx * dx), exact_sum(dy * dy)
+    return max(-1.0, min(1.0, exact_sum(dx * dy) / (sxx * syy) ** 0.5))
 
 
 def _difference(upper: np.ndarray, lower: np.ndarray, values: np.ndarray, g: int) -> float:
     """mean(upper group) − mean(lower group) of ``values``, summed exactly (order-free)."""
     import numpy as np
 
-    return fsum(np.concatenate((upper * values, -(lower * values)))) / g
+    return exact_sum(np.concatenate((upper * values, -(lower * values)))) / g
 
 
 def _round(x: float | None) -> float | None:
@@ -162,7 +190,7 @@ def item_statistic(scores: np.ndarray, totals: np.ndarray, choice: Choice | None
     if n == 0:
         return ItemStatistics(0, None, None, None, (), _options(choice, None, None, None, 0) if choice else None)
     upper, lower, g = group_weights(totals, fraction)
-    facility = _round(fsum(scores) / n)
+    facility = _round(exact_sum(scores) / n)
     discrimination = _round(_difference(upper, lower, scores, g)) if g else None
     point_biserial = _round(_correlation(scores, np.round(totals - scores, PLACES))) if n >= 2 else None
     flags = item_flags(facility, discrimination, point_biserial)
@@ -195,9 +223,9 @@ def _options(choice: Choice, chosen, upper, lower, g: int) -> dict[str, OptionSh
             shares[label] = OptionShare(0.0, None, None, ("right",) if label in choice.right else ("unused",))
             continue
         picked = ((chosen >> bit) & 1).astype(np.float64)
-        everyone = _round(fsum(picked) / n)
-        high = _round(fsum(upper * picked) / g) if g else None
-        low = _round(fsum(lower * picked) / g) if g else None
+        everyone = _round(exact_sum(picked) / n)
+        high = _round(exact_sum(upper * picked) / g) if g else None
+        low = _round(exact_sum(lower * picked) / g) if g else None
         flags = ("right",) if label in choice.right else ()
         if label not in choice.right:
             if not picked.any():

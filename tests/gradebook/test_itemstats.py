@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_tutor.gradebook.itemstats import Choice, group_size, group_weights, item_flags, item_statistic, item_statistics
+from attn_tutor.gradebook.itemstats import Choice, exact_sum, group_size, group_weights, item_flags, item_statistic, item_statistics
 
 # A published worked example: "Item Analysis Worksheet", ten students, ten right/wrong questions,
 # p and D by the upper and lower halves (five students each), https://studylib.net/doc/25270846/item-anaylsis-
@@ -324,3 +324,32 @@ def test_the_tally_counts_alike_however_often_it_folds_and_whenever_an_item_is_k
     assert at_the_end == counted(1) == counted(2)
     assert [students for _name, students, _counts, _diagnoses in at_the_end] == [30, 30]
     assert dict(at_the_end[0][2]) == {"correct": 10, "follow_through": 0, "partial": 0, "wrong": 20, "missing": 0}
+
+
+# Every float, from the smallest subnormal up to a thousandth of the largest (so no sum of up to a
+# thousand of them overflows, which fsum refuses), of either sign; and the marker's own kind of value.
+_FLOATS = st.floats(min_value=-1.7e305, max_value=1.7e305, allow_nan=False, allow_infinity=False)
+_MARKS = st.integers(0, 10_000).map(lambda k: round(k / 10_000, 4))
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.lists(_FLOATS | _MARKS, max_size=1000))
+def test_the_exact_sum_is_math_fsum_to_the_last_bit(values):
+    # The item statistics sum with exact_sum instead of a Python step per value: the same float as
+    # fsum's correctly rounded sum, or a statistic could move across a rounding tie.
+    assert exact_sum(np.array(values, dtype=np.float64)) == math.fsum(values)
+
+
+@pytest.mark.parametrize(
+    "values",
+    [[], [-0.0], [5e-324, 5e-324], [1.0, 1e100, 1.0, -1e100], [0.1] * 10, [2.0**-1074, -3 * 2.0**-1074, 1.5], [0.5, 0.25, -0.75]],
+)
+def test_the_exact_sum_of_values_that_cancel_or_are_tiny(values):
+    assert exact_sum(np.array(values, dtype=np.float64)) == math.fsum(values)
+
+
+def test_the_exact_sum_leaves_an_infinity_or_a_nan_to_fsum():
+    assert exact_sum(np.array([math.inf, 1.0])) == math.inf
+    assert math.isnan(exact_sum(np.array([math.nan, 1.0])))
+    with pytest.raises(ValueError):  # as fsum says of -inf + inf
+        exact_sum(np.array([math.inf, -math.inf]))
