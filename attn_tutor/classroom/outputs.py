@@ -43,7 +43,7 @@ from attn_tutor.core.errors import AttnTutorError, Finding, UsageError
 from attn_tutor.core.i18n import t
 from attn_tutor.core.spool import Spool
 from attn_tutor.core.text import is_unsafe_char
-from attn_tutor.core.writing import InputFiles, atomic_file, check_directory, refuse_overwrite, write_atomic
+from attn_tutor.core.writing import AtomicFile, InputFiles, atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import Survey, csv_without_problem_set, survey
 from attn_tutor.gradebook.records import ANSWER_SUFFIXES, Document, FileNote
@@ -287,6 +287,14 @@ class GradeOutputs:
         self.sets: dict[str, int] = {}  # each problem set that marked someone -> its number, in first-seen order
         self._marked_by = Spool()  # (set's number, student) of each marked row: listed when sets were mixed
         self._said: set[str] = set()
+        self._json: AtomicFile | None = None  # --json's own temporary file, which the reports go straight into
+
+    def start(self) -> None:
+        """After the survey, before marking: the ``--json`` file's temporary file made beside it (not
+        before the survey, which would find it), for each student's report to go straight into."""
+        if self.options.json is not None:
+            self._json = AtomicFile(self.options.json, replace=self.options.force)
+            self.writer.reports_to(self._json.stream, self._json.refuse)
 
     @classmethod
     def check(cls, options: GradeOptions, say: Say) -> GradeOutputs:
@@ -372,8 +380,16 @@ class GradeOutputs:
                     self.writer.write_csv(stream)
             written.append(self.roster.written(options.csv) if lms is not None else t("grade.written", lang, path=str(options.csv)))
         if options.json is not None:
-            with atomic_file(options.json, replace=options.force) as stream:
-                self.writer.write_json(stream, sorted(self.file_notes, key=lambda note: note.file))
+            files = sorted(self.file_notes, key=lambda note: note.file)
+            if self._json is not None and self.writer.in_place():  # the reports are in the file: the rest follows them
+                try:
+                    self.writer.write_json(self._json.stream, files)
+                except OSError as error:
+                    self._json.refuse(error)
+                self._json.commit()
+            else:  # a student named in two places: each of their reports says so, in a new file
+                with atomic_file(options.json, replace=options.force) as stream:
+                    self.writer.write_json(stream, files)
             written.append(t("grade.json_written", lang, path=str(options.json)))
         if options.class_report is not None:
             write_atomic(options.class_report, render_report(self.tally, self.counts, lang), replace=options.force)
@@ -395,6 +411,8 @@ class GradeOutputs:
 
     def close(self) -> None:
         self.writer.close()
+        if self._json is not None:
+            self._json.discard()  # (nothing once it is in place)
         self._marked_by.close()
         if self.sheets is not None:
             self.sheets.close()
@@ -439,6 +457,7 @@ def grade_run(
         files = outputs.answer_files = found.files
         for left in found.left_out:
             outputs.leave_out(left)
+        outputs.start()
         if note is not None and options.jobs is not None and (cpus := usable_jobs(options.jobs)) < options.jobs:
             note(t("grade.jobs_capped_one" if cpus == 1 else "grade.jobs_capped", options.lang, asked=options.jobs, cpus=cpus))
         with progress(len(files)) if progress is not None else nullcontext() as step:

@@ -27,7 +27,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
-from typing import BinaryIO
+from typing import BinaryIO, NoReturn
 
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.reading import file_kind
@@ -126,6 +126,84 @@ def write_atomic(path: str | os.PathLike, data: str | bytes, *, replace: bool = 
         stream.write(data.encode("utf-8") if isinstance(data, str) else data)
 
 
+class AtomicFile:
+    """A temporary file beside ``path`` (its binary ``stream``) that becomes the whole of ``path`` at
+    :meth:`commit`, or is removed by :meth:`discard` (a no-op once committed): for an output written
+    through a long run, such as the students' reports of ``grade --json``, which go straight into
+    it as they are marked. Errors are those of :func:`atomic_file`, which is this around a block."""
+
+    def __init__(self, path: str | os.PathLike, *, replace: bool = False) -> None:
+        self.target = Path(path)
+        self.temp: str | None = None
+        with _said_as_write_error(self.target):
+            self.existing = None
+            if replace:
+                try:
+                    self.existing = os.lstat(self.target)
+                except FileNotFoundError:
+                    self.existing = None
+                if self.existing is not None and (key := _not_regular_key(self.existing.st_mode)) is not None:
+                    raise AttnTutorError(key, path=str(self.target))
+            handle, self.temp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=self.target.absolute().parent)
+            self.stream: BinaryIO = os.fdopen(handle, "w+b")
+        self.replace = replace
+
+    def commit(self) -> None:
+        """The temporary file flushed to disk and put in place (see :func:`atomic_file`)."""
+        temp, target, existing = self.temp, self.target, self.existing
+        with _said_as_write_error(target):
+            self.stream.flush()
+            os.fsync(self.stream.fileno())
+            self.stream.close()
+            if existing is not None:
+                os.chmod(temp, stat.S_IMODE(existing.st_mode))
+                if hasattr(os, "chown") and (existing.st_uid, existing.st_gid) != (os.getuid(), os.getgid()):
+                    try:
+                        os.chown(temp, existing.st_uid, existing.st_gid)
+                    except OSError:
+                        pass  # not root: the file becomes ours, with its old permission bits
+            else:
+                umask = os.umask(0)
+                os.umask(umask)
+                os.chmod(temp, 0o666 & ~umask)
+            _before_link(temp, target)
+            if existing is not None:
+                os.replace(temp, target)
+            else:
+                _create_exclusively(temp, target, self.replace)
+            self.temp = None
+
+    def refuse(self, error: OSError) -> NoReturn:
+        """``error``, met writing to ``stream`` outside :func:`atomic_file`, as the sentence that ``path`` could not be written."""
+        with _said_as_write_error(self.target):
+            raise error
+
+    def discard(self) -> None:
+        """The temporary file closed and removed, ``path`` left as it was (nothing once committed)."""
+        if self.temp is None:
+            return
+        temp, self.temp = self.temp, None
+        try:
+            self.stream.close()
+        except OSError:
+            pass
+        try:
+            os.unlink(temp)
+        except OSError:
+            pass
+
+
+@contextmanager
+def _said_as_write_error(target: Path) -> Iterator[None]:
+    """An OSError on the way as the sentence saying ``target`` could not be written."""
+    try:
+        yield
+    except FileExistsError:
+        raise AttnTutorError("files.appeared", path=str(target)) from None
+    except OSError as error:
+        raise AttnTutorError("files.cannot_write", path=str(target), reason=error.strerror or str(error)) from None
+
+
 @contextmanager
 def atomic_file(path: str | os.PathLike, *, replace: bool = False) -> Iterator[BinaryIO]:
     """A binary stream whose bytes become the whole of ``path`` when the block ends; if the block
@@ -137,49 +215,13 @@ def atomic_file(path: str | os.PathLike, *, replace: bool = False) -> Iterator[B
     is created only if the name is still free at the last moment. A new file gets
     the usual permissions (0666 less the umask), not mkstemp's 0600.
     """
-    target = Path(path)
-    temp = None
+    made = AtomicFile(path, replace=replace)
     try:
-        existing = None
-        if replace:
-            try:
-                existing = os.lstat(target)
-            except FileNotFoundError:
-                existing = None
-            if existing is not None and (key := _not_regular_key(existing.st_mode)) is not None:
-                raise AttnTutorError(key, path=str(target))
-        handle, temp = tempfile.mkstemp(prefix=f".{target.name}.", suffix=".tmp", dir=target.absolute().parent)
-        with os.fdopen(handle, "wb") as stream:
-            yield stream
-            stream.flush()
-            os.fsync(stream.fileno())
-        if existing is not None:
-            os.chmod(temp, stat.S_IMODE(existing.st_mode))
-            if hasattr(os, "chown") and (existing.st_uid, existing.st_gid) != (os.getuid(), os.getgid()):
-                try:
-                    os.chown(temp, existing.st_uid, existing.st_gid)
-                except OSError:
-                    pass  # not root: the file becomes ours, with its old permission bits
-        else:
-            umask = os.umask(0)
-            os.umask(umask)
-            os.chmod(temp, 0o666 & ~umask)
-        _before_link(temp, target)
-        if existing is not None:
-            os.replace(temp, target)
-        else:
-            _create_exclusively(temp, target, replace)
-        temp = None
-    except FileExistsError:
-        raise AttnTutorError("files.appeared", path=str(target)) from None
-    except OSError as error:
-        raise AttnTutorError("files.cannot_write", path=str(target), reason=error.strerror or str(error)) from None
+        with _said_as_write_error(made.target):
+            yield made.stream
+        made.commit()
     finally:
-        if temp is not None:
-            try:
-                os.unlink(temp)
-            except OSError:
-                pass
+        made.discard()
 
 
 def _create_exclusively(temp: str, target: Path, replace: bool) -> None:

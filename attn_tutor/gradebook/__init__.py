@@ -106,7 +106,7 @@ Speed
     fits. :mod:`.run` shares the files out to worker processes, each variant's
     students to one worker (:mod:`.routing`), and merges them in order; rows stream
     to the outputs (:mod:`.writing` and the :class:`Tally`'s class table spool them to
-    temporary files; the parent keeps an 8-byte hash of each name to find repeated
+    temporary files, the reports straight into the JSON file's own; the parent keeps an 8-byte hash of each name to find repeated
     students), and every cache is bounded in entries (the marker's by
     :data:`.grader.MARKER_MEMORY`, the readers' by their ``limit``), so memory stays
     flat as the class grows. What a chunk or a window leaves behind is the run's

@@ -3,8 +3,12 @@
 :class:`GradebookWriter` takes each :class:`~attn_tutor.gradebook.rows.StudentRow`
 as it is merged and spools it to a temporary file, so nothing but counts stays in
 memory; at the end the CSV is written under its final header (the item columns
-are only known once every problem set has been seen) and the JSON around the
-students' reports.
+are only known once every problem set has been seen). The students' reports go,
+as they come, straight into the JSON file's own temporary file
+(:meth:`GradebookWriter.reports_to`), laid out as the file will be, so that at the
+end only the class's item analysis and notes follow them; only a class with a
+student named in two places has its reports copied again, each such student's
+with the error that says so.
 """
 
 from __future__ import annotations
@@ -12,11 +16,13 @@ from __future__ import annotations
 import codecs
 import csv
 import json
+import os
 import tempfile
 import unicodedata
 from array import array
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from decimal import Decimal
+from typing import BinaryIO, NoReturn
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.spool import Spool
@@ -80,6 +86,10 @@ def student_key(name: str | None) -> str:
     return " ".join(unicodedata.normalize("NFC", name or "").split())
 
 
+def _raise(error: OSError) -> NoReturn:
+    raise error
+
+
 def _record(row, index: dict, name: str) -> tuple:
     """What the gradebook keeps of a student: typed cells, (column number, points, verdict cell),
     the problem set and file, the errors and ``name``, the one they are compared by (:func:`student_key`)."""
@@ -135,7 +145,8 @@ class GradebookWriter:
     """The CSV and JSON files of one run, fed a student at a time in gradebook order.
 
     Nothing of a student stays in memory but an 8-byte hash of their name: each row's CSV record,
-    JSON line and (name, place, had errors) go to spools on disk. The students named in more than
+    JSON report and (name, place, had errors) go to files on disk (the reports to the JSON file's
+    own temporary file when :meth:`reports_to` names it, else to a spool laid out the same way). The students named in more than
     one place are found once the class is in, from the hashes (a hash met twice is read back from
     the spool of names and compared by the names themselves, so a collision changes nothing)."""
 
@@ -145,9 +156,11 @@ class GradebookWriter:
         self._hashes = array("q")  # hash(name) of each named row that was not refused
         self._who = Spool()  # (name or "" when refused, place, no other error) of every row, in order
         self._csv = Spool() if csv_file else None
-        self._json = tempfile.TemporaryFile() if json_file else None
         self._index: dict = {}
         self._students = 0
+        self._json = None  # the reports so far, as the JSON file has them: its head, then each report
+        if json_file:
+            self.reports_to(tempfile.TemporaryFile())
         self._repeated: dict[str, list[str]] | None = None  # found once, when first asked
         self._newly_failed = 0
 
@@ -160,14 +173,39 @@ class GradebookWriter:
                 index.update((column, i) for i, column in enumerate(self.tally.columns) if column not in index)
             self._csv.add(_record(row, index, key))
         if self._json is not None:
-            self._json.write(row.json)
-            self._json.write(b"\n")
+            try:
+                self._json.write(b",\n" if self._students else b"[\n")
+                self._json.write(row.json)
+            except OSError as error:
+                self._refuse(error)
         name = "" if row.refused else key
         if name:
             self._hashes.append(hash(name))
         self._who.add((name, row.file, not row.errors))
         self._students += 1
         self._repeated = None
+
+    def reports_to(self, stream: BinaryIO, refuse: Callable[[OSError], NoReturn] | None = None) -> None:
+        """Each student's report, from now on (before the first student), into ``stream``: a new
+        file open for reading and writing, the JSON file's own temporary file, which
+        :meth:`write_json` then ends in place unless a student was named in two places.
+        ``refuse``: what a failed write becomes (the sentence naming the JSON file)."""
+        if self._students:
+            raise ValueError("the reports' file is named before the first student")
+        if self._json is not None:
+            self._json.close()
+        self._json, self._refuse = stream, refuse or _raise
+        try:
+            stream.write(self._head())
+        except OSError as error:
+            self._refuse(error)
+
+    def _head(self) -> bytes:
+        return b'{\n"follow_through": ' + dumps(str(self.tally.follow_through)).encode("utf-8") + b',\n"students": '
+
+    def in_place(self) -> bool:
+        """Whether :meth:`write_json` can end the reports' own file (no student named in two places)."""
+        return not self.repeated()
 
     def _with_repeat(self, line: bytes, name: str, place: str, places: list[str]) -> bytes:
         student = json.loads(line)
@@ -216,18 +254,14 @@ class GradebookWriter:
         as ``"not_marked"`` (each file under a graded folder left out: its path, why as a code and
         as the summary's sentence) and ``"file_notes"`` (a CSV's unused columns)."""
         tally = self.tally
-        stream.write(b'{\n"follow_through": ' + dumps(str(tally.follow_through)).encode("utf-8") + b',\n"students": ')
-        if self._students:
-            stream.write(b"[\n")
-            repeated = self.repeated()
-            self._json.seek(0)
-            for number_, (line, (name, place, _clean)) in enumerate(zip(self._json, self._who)):
-                if name in repeated:  # known only once every student is in: the error joins the report here
-                    line = self._with_repeat(line, name, place, repeated[name])
-                stream.write((b",\n" if number_ else b"") + line.rstrip(b"\n"))
-            stream.write(b"\n]")
+        if stream is self._json and self.in_place():  # the reports are there already: the rest follows them
+            stream.seek(0, os.SEEK_END)
+        elif stream is self._json:
+            raise ValueError("a class with a repeated student is written to a new file")
         else:
-            stream.write(b"[]")
+            stream.write(self._head())
+            self._copy_reports(stream)
+        stream.write(b"\n]" if self._students else b"[]")
         analysis = [dumps(stats.to_dict()) for stats in tally.analysis()]
         bins = [dumps({"bin": bin_label(i), "students": count}) for i, count in enumerate(tally.distribution())]
         left = [note for note in files if note.key.startswith(LEFT_OUT)]
@@ -237,6 +271,19 @@ class GradebookWriter:
             body = "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
             stream.write(f',\n"{name}": {body}'.encode())
         stream.write(b"\n}\n")
+
+    def _copy_reports(self, stream) -> None:
+        """The reports from their own file to ``stream``, each repeated student's with the error
+        that says so (known only once every student is in)."""
+        if not self._students:
+            return
+        repeated = self.repeated()
+        self._json.seek(len(self._head()) + 2)  # after the head and the list's "[\n"
+        for number_, (line, (name, place, _clean)) in enumerate(zip(self._json, self._who)):
+            line = line.removesuffix(b"\n").removesuffix(b",")  # a report is one line, and ends with "}"
+            if name in repeated:
+                line = self._with_repeat(line, name, place, repeated[name])
+            stream.write((b",\n" if number_ else b"[\n") + line)
 
     def close(self) -> None:
         for spool in (self._csv, self._json, self._who):

@@ -50,6 +50,39 @@ def test_grade_command_writes_the_gradebook_and_shows_the_summary(run_cli, tmp_p
     assert sorted(p.name for p in tmp_path.iterdir()) == ["book.csv", "book.json"]  # no temporary files left
 
 
+def test_a_report_that_cannot_be_written_while_marking_is_a_sentence_and_leaves_nothing(run_cli, tmp_path, monkeypatch):
+    # The reports go into the JSON file's own temporary file as the students are marked: a full disk
+    # then is said as the JSON file's, as it would be at the end, and no file is left half-written.
+    from attn_tutor.core import writing
+
+    made = writing.AtomicFile.__init__
+
+    class FullDisk:
+        def __init__(self, stream):
+            self.stream, self.writes = stream, 0
+
+        def __getattr__(self, name):
+            return getattr(self.stream, name)
+
+        def write(self, data):
+            self.writes += 1
+            if self.writes > 1:  # the file's head goes in; the first report does not
+                raise OSError(28, "No space left on device")
+            return self.stream.write(data)
+
+    def full_disk(self, path, **options):
+        made(self, path, **options)
+        self.stream = FullDisk(self.stream)
+
+    monkeypatch.setattr(writing.AtomicFile, "__init__", full_disk)
+    out, report = tmp_path / "book.csv", tmp_path / "book.json"
+    result = run_cli("grade", str(CLASS), "--csv", str(out), "--json", str(report))
+    assert result.exit_code == 1
+    assert f"cannot write {report}" in flat(result.stderr) and "No space left on device" in flat(result.stderr)
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_grade_command_speaks_korean(run_cli):
     result = run_cli("grade", str(CLASS), "--lang", "ko")
     assert result.exit_code == 0, result.output

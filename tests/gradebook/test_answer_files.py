@@ -37,6 +37,9 @@ def test_the_same_student_twice_marks_both_rows(run_cli, tmp_path, monkeypatch):
     for row in kim:
         assert "the student '김민지' appears more than once: a.yaml, form.csv:3" in row["errors"]
     assert [row["errors"] for row in rows if row["student"] == "박서준"] == [""]
+    # The reports went into r.json's own temporary file as they came; the repeat's errors needed a
+    # second one, and neither is left behind.
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["a.yaml", "book.csv", "form.csv", "r.json", "set.yaml"]
 
 
 def test_an_unclosed_quote_in_a_csv_is_an_error_naming_its_line(run_cli, tmp_path):

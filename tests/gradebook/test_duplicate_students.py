@@ -159,3 +159,42 @@ def _csv(writer) -> list[bytes]:
     out = io.BytesIO()
     writer.write_csv(out)
     return [out.getvalue()]
+
+
+@given(st.lists(st.sampled_from(["kim", "lee", "park", "choi", "jung", "kang"]), max_size=6, unique=True))
+def test_the_reports_written_straight_into_their_file_are_the_bytes_a_copy_makes(names):
+    # `grade --json` puts each report into the JSON file's own temporary file as it comes and ends
+    # that file in place; a class with no repeated student must read as the copy would (a test's
+    # BytesIO, or a class with a repeat, gets the reports copied).
+    import tempfile
+
+    from attn_tutor.gradebook import writing
+    from attn_tutor.gradebook.analysis import Tally
+    from attn_tutor.gradebook.rows import StudentRow
+
+    rows = [
+        StudentRow(
+            cells=(name, None, None, None, None), items=(), errors=(), score=None, max_score=None, set_key=None,
+            summary=(), json=json.dumps({"student": name, "errors": [], "note": "한 줄"}, ensure_ascii=False).encode(), file=f"f{i}.yaml",
+        )  # fmt: skip
+        for i, name in enumerate(names)
+    ]
+    made = {}
+    for how in ("copied", "in place"):
+        writer = writing.GradebookWriter(Tally(), csv_file=False, json_file=True)
+        own = tempfile.TemporaryFile()
+        try:
+            if how == "in place":
+                writer.reports_to(own)
+            for row in rows:
+                writer.add(row)
+            assert writer.in_place()
+            out = own if how == "in place" else io.BytesIO()
+            writer.write_json(out)
+            out.seek(0)
+            made[how] = out.read()
+        finally:
+            writer.close()
+            own.close()
+    assert made["in place"] == made["copied"]
+    assert [report["student"] for report in json.loads(made["copied"])["students"]] == names

@@ -438,7 +438,8 @@ def test_a_signal_stops_every_worker_at_once_and_writes_nothing(tmp_path, signum
     control = tmp_path / "control"
     control.mkdir()
     out = tmp_path / "book.csv"
-    command = [sys.executable, str(TESTS / "helpers" / "hold_grade.py"), "grade", str(folder), "--csv", str(out), "--jobs", "2"]
+    reports = tmp_path / "book.json"  # its temporary file is there from the start of marking, the reports going into it
+    command = [sys.executable, str(TESTS / "helpers" / "hold_grade.py"), "grade", str(folder), "--csv", str(out), "--json", str(reports), "--jobs", "2"]
     env = {**os.environ, "ATTN_TEST_CONTROL": str(control), "ATTN_TEST_HOLD_AT": "1"}
     run = subprocess.Popen(command, cwd=tmp_path, env=env, stderr=subprocess.PIPE, stdout=subprocess.DEVNULL, start_new_session=True)
     try:
