@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import codecs
 import csv
+import itertools
 import json
 import os
 import tempfile
@@ -32,7 +33,7 @@ from attn_tutor.gradebook.rows import dumps, number
 
 HEAD = ("student", "variant", "score", "max_score", "percent")
 LEFT_OUT = "grade.left_out."  # the catalogue keys of the files a run leaves out, with why
-MEMO = 10_000  # distinct cells the CSV writer formats once and remembers (a class's names and files are not kept)
+MEMO = 10_000  # distinct item points and verdict cells the CSV writer formats once and remembers
 
 
 def safe_text(text: str) -> str:
@@ -97,47 +98,47 @@ def _record(row, index: dict, name: str) -> tuple:
     return row.cells, items, (row.problem_set, row.file), row.errors, name
 
 
-def _typed(record: tuple, width: int, repeated: dict | None = None, lang: str = "en") -> list:
+def _typed(record: tuple, width: int, repeated: dict | None = None, lang: str = "en", texts: dict | None = None) -> list:
+    """A student's gradebook row: their cells, then each of the ``width`` items' points and verdict
+    cell at its column's place (empty where they were not set it), the problem set, the file and the
+    errors (with the repeat's, for a student named in two places). As typed cells (None is empty),
+    or with ``texts`` (a memo, filled as it goes) as the CSV's text cells (:func:`csv_cell`), each
+    distinct item points and verdict cell formatted once."""
     cells, items, source, errors, name = record
     if repeated and name in repeated:
-
         said = f"{source[1]}: " + t("grade.duplicate_student", lang, student=name, places=", ".join(repeated[name]))
         if said not in errors:
             errors = (*errors, said)
-    out: list = list(cells) + [None] * (2 * width) + [*source, "; ".join(errors) or None]
     start = len(cells)
+    if texts is None:
+        out: list = list(cells) + [None] * (2 * width) + [*source, "; ".join(errors) or None]
+        for column, points, cell in items:
+            out[start + 2 * column] = points
+            out[start + 2 * column + 1] = cell
+        return out
+    out = [csv_cell(value) for value in cells] + [""] * (2 * width) + [csv_cell(source[0]), csv_cell(source[1]), safe_text("; ".join(errors))]
     for column, points, cell in items:
-        out[start + 2 * column] = points
-        out[start + 2 * column + 1] = cell
+        at = start + 2 * column
+        text = texts.get(points)  # (a float's and a text's own: an int equal to a float is not looked up)
+        out[at] = text if text is not None and points.__class__ is float else _remembered(points, texts)
+        text = texts.get(cell)
+        out[at + 1] = text if text is not None and cell.__class__ is str else _remembered(cell, texts)
     return out
 
 
+def _remembered(value, texts: dict) -> str:
+    """``value``'s CSV text, kept in ``texts`` (up to MEMO of them) when it is a float or a text."""
+    text = csv_cell(value)
+    if (value.__class__ is float or value.__class__ is str) and len(texts) < MEMO:
+        texts[value] = text
+    return text
+
+
 def _write_csv(stream, rows) -> None:
-    """Rows of typed cells as the gradebook file: UTF-8 with a byte-order mark, RFC 4180 line ends,
-    formulas neutralised; each distinct value formatted once."""
+    """Rows of text cells as the gradebook file: UTF-8 with a byte-order mark, RFC 4180 line ends."""
     text = codecs.getwriter("utf-8")(stream)
     text.write("\ufeff")
-    writer = csv.writer(text, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n")
-    texts: dict[str, str] = {}  # each distinct text, and each distinct (type, number), formatted once,
-    known: dict = {}  # up to MEMO of each: the verdict cells and points come first; names and files are met once
-    for row in rows:
-        out = []
-        for value in row:
-            if value.__class__ is str:
-                cell = texts.get(value)
-                if cell is None:
-                    cell = csv_cell(value)
-                    if len(texts) < MEMO:
-                        texts[value] = cell
-            else:
-                key = (value.__class__, value)
-                cell = known.get(key)
-                if cell is None:
-                    cell = csv_cell(value)
-                    if len(known) < MEMO:
-                        known[key] = cell
-            out.append(cell)
-        writer.writerow(out)
+    csv.writer(text, quoting=csv.QUOTE_MINIMAL, lineterminator="\r\n").writerows(rows)
     text.flush()
 
 
@@ -246,7 +247,11 @@ class GradebookWriter:
             yield _typed(record, len(columns), repeated, self.lang)
 
     def write_csv(self, stream) -> None:
-        _write_csv(stream, self.typed_rows())
+        """The gradebook file: :meth:`typed_rows` as text, formulas neutralised (:func:`csv_cell`)."""
+        columns = self.tally.columns
+        repeated, texts = self.repeated(), {}
+        rows = (_typed(record, len(columns), repeated, self.lang, texts) for record in iter(self._csv))
+        _write_csv(stream, itertools.chain([[csv_cell(cell) for cell in header(columns)]], rows))
 
     def write_json(self, stream, files: Sequence = ()) -> None:
         """One object; each student, item and bin on a line of its own (readable, diffable).
