@@ -147,9 +147,10 @@ class GradebookWriter:
 
     Nothing of a student stays in memory but an 8-byte hash of their name: each row's CSV record,
     JSON report and (name, place, had errors) go to files on disk (the reports to the JSON file's
-    own temporary file when :meth:`reports_to` names it, else to a spool laid out the same way). The students named in more than
-    one place are found once the class is in, from the hashes (a hash met twice is read back from
-    the spool of names and compared by the names themselves, so a collision changes nothing)."""
+    own temporary file when :meth:`reports_to` names it, else to a spool laid out the same way).
+    The students named in more than one place are found once the class is in, from the hashes (a
+    hash met twice is read back from the spool of names and compared by the names themselves, so a
+    collision changes nothing)."""
 
     def __init__(self, tally: Tally, *, csv_file: bool = True, json_file: bool = False, lang: str = "en") -> None:
         self.tally = tally
@@ -160,6 +161,7 @@ class GradebookWriter:
         self._index: dict = {}
         self._students = 0
         self._json = None  # the reports so far, as the JSON file has them: its head, then each report
+        self._refuse = _raise  # what a failed write of a report becomes
         if json_file:
             self.reports_to(tempfile.TemporaryFile())
         self._repeated: dict[str, list[str]] | None = None  # found once, when first asked
