@@ -85,6 +85,12 @@ MESSAGES: dict[str, tuple[str, str]] = {
     ),
     "files.cannot_write": ("cannot write {path}: {reason}", "{path}에 쓸 수 없습니다: {reason}"),
     "files.cannot_check": ("cannot check {path}: {reason}", "{path}[을] 확인할 수 없습니다: {reason}"),
+    "files.spool_failed": (
+        "cannot keep the class's rows in temporary files in {directory}: {reason}; nothing was written "
+        "(free some space there, or set TMPDIR to a folder with room, and run again)",
+        "{directory}의 임시 파일에 학급의 행을 둘 수 없습니다: {reason}. 아무것도 쓰지 않았습니다 "
+        "(그곳의 공간을 비우거나 TMPDIR을 여유 있는 폴더로 지정한 뒤 다시 실행하세요)",
+    ),
     "files.symlink": (
         "{path} is a symbolic link; --force replaces only regular files, so give the file it points to, or another name",
         "{path}[은] 심볼릭 링크입니다. --force는 일반 파일만 바꾸므로 링크가 가리키는 파일이나 다른 이름을 주세요",

@@ -1,6 +1,10 @@
 """Spools: objects written to a temporary file as they come and read back in order, so a class
 of any size holds one object in memory at a time (:class:`Spool`), and arrays of numbers that
-grow a block at a time in memory and are kept on disk between blocks (:class:`ArraySpool`)."""
+grow a block at a time in memory and are kept on disk between blocks (:class:`ArraySpool`).
+
+Their files are in the temporary directory (``TMPDIR``); one that cannot be made, written or read
+back (a full disk) is said as :class:`~attn_tutor.core.errors.AttnTutorError` ``files.spool_failed``,
+naming that directory, never as a traceback."""
 
 from __future__ import annotations
 
@@ -9,6 +13,20 @@ import tempfile
 import weakref
 from array import array
 from collections.abc import Iterator
+from typing import NoReturn
+
+from attn_tutor.core.errors import AttnTutorError
+
+
+def _failed(error: OSError) -> NoReturn:
+    raise AttnTutorError("files.spool_failed", directory=tempfile.gettempdir(), reason=error.strerror or str(error)) from None
+
+
+def _temporary_file():
+    try:
+        return tempfile.TemporaryFile()
+    except OSError as error:
+        _failed(error)
 
 
 class Spool:
@@ -18,16 +36,19 @@ class Spool:
     spool itself goes (a class table drawn after its run is over)."""
 
     def __init__(self) -> None:
-        self._file = tempfile.TemporaryFile()
+        self._file = _temporary_file()
         self._closing = weakref.finalize(self, self._file.close)  # once, whichever comes first
         self._count = 0
         self._read = False  # read since the last add: the next add first goes back to the end
 
     def add(self, item: object) -> None:
-        if self._read:
-            self._file.seek(0, 2)
-            self._read = False
-        pickle.dump(item, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+        try:
+            if self._read:
+                self._file.seek(0, 2)
+                self._read = False
+            pickle.dump(item, self._file, protocol=pickle.HIGHEST_PROTOCOL)
+        except OSError as error:
+            _failed(error)
         self._count += 1
 
     def __len__(self) -> int:
@@ -35,12 +56,18 @@ class Spool:
 
     def __iter__(self) -> Iterator:
         self._read = True
-        self._file.seek(0)
+        try:
+            self._file.seek(0)
+        except OSError as error:
+            _failed(error)
         while True:
             try:
-                yield pickle.load(self._file)
+                item = pickle.load(self._file)
             except EOFError:
                 return
+            except OSError as error:
+                _failed(error)
+            yield item
 
     def close(self) -> None:
         self._closing()
@@ -55,7 +82,7 @@ class ArraySpool:
     lasts: a spill empties it in place). The file goes as :class:`Spool`'s does."""
 
     def __init__(self) -> None:
-        self._file = tempfile.TemporaryFile()
+        self._file = _temporary_file()
         self._closing = weakref.finalize(self, self._file.close)
         self._arrays: dict[object, array] = {}
         self._parts: dict[object, list[tuple[int, int]]] = {}  # key -> (offset, size) of each spilled part
@@ -68,23 +95,29 @@ class ArraySpool:
 
     def spill(self) -> None:
         """Every array's numbers written to the file and emptied (each kept, empty, for more)."""
-        self._file.seek(self._size)  # (a reading moved the position)
-        for key, held in self._arrays.items():
-            if held:
-                data = held.tobytes()
-                self._file.write(data)
-                self._parts[key].append((self._size, len(data)))
-                self._size += len(data)
-                del held[:]  # its buffer freed
+        try:
+            self._file.seek(self._size)  # (a reading moved the position)
+            for key, held in self._arrays.items():
+                if held:
+                    data = held.tobytes()
+                    self._file.write(data)
+                    self._parts[key].append((self._size, len(data)))
+                    self._size += len(data)
+                    del held[:]  # its buffer freed
+        except OSError as error:
+            _failed(error)
 
     def read(self, key: object) -> bytes:
         """All of ``key``'s numbers in the order they were appended, as the bytes of its array."""
         parts = []
-        if self._parts[key]:
-            self._file.flush()
-            for offset, size in self._parts[key]:
-                self._file.seek(offset)
-                parts.append(self._file.read(size))
+        try:
+            if self._parts[key]:
+                self._file.flush()
+                for offset, size in self._parts[key]:
+                    self._file.seek(offset)
+                    parts.append(self._file.read(size))
+        except OSError as error:
+            _failed(error)
         parts.append(self._arrays[key].tobytes())
         return b"".join(parts)
 

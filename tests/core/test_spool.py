@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+import tempfile
+
+import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -67,3 +70,85 @@ def test_an_array_spool_gives_back_every_number_in_order_across_spills_and_readi
         assert spool.read("a") == expected["a"].tobytes() and spool.read("b") == expected["b"].tobytes()
     finally:
         spool.close()
+
+
+_REAL_TEMPORARY_FILE = tempfile.TemporaryFile  # (the tests below put a failing one in its place)
+
+
+class _FullDisk:
+    """A temporary file on a disk that fills up: writes fail once ``room`` bytes are in, and a
+    read fails as a bad disk's would when ``bad_reads`` is set."""
+
+    def __init__(self, room: int, bad_reads: bool = False) -> None:
+        self.file, self.room, self.bad_reads = _REAL_TEMPORARY_FILE(), room, bad_reads
+
+    def write(self, data):
+        self.room -= len(data)
+        if self.room < 0:
+            raise OSError(28, "No space left on device")
+        return self.file.write(data)
+
+    def read(self, *size):
+        if self.bad_reads:
+            raise OSError(5, "Input/output error")
+        return self.file.read(*size)
+
+    def readline(self, *size):
+        if self.bad_reads:
+            raise OSError(5, "Input/output error")
+        return self.file.readline(*size)
+
+    def __getattr__(self, name):
+        return getattr(self.file, name)
+
+
+def _no_temporary_file():
+    raise OSError(13, "Permission denied")
+
+
+@pytest.mark.parametrize(
+    ("case", "disk", "reason"),
+    [
+        ("a spool cannot be made", _no_temporary_file, "Permission denied"),
+        ("a spool's disk fills up", lambda: _FullDisk(room=100), "No space left on device"),
+        ("a spool cannot be read back", lambda: _FullDisk(room=10**6, bad_reads=True), "Input/output error"),
+        ("an array spool's disk fills up", lambda: _FullDisk(room=100), "No space left on device"),
+        ("an array spool cannot be read back", lambda: _FullDisk(room=10**6, bad_reads=True), "Input/output error"),
+    ],
+)
+def test_a_temporary_file_that_fails_is_a_sentence_naming_the_temporary_directory(monkeypatch, case, disk, reason):
+    # A class of 50,000 keeps its rows on disk while it is marked: a full disk there is said, with
+    # where and what to do, never a traceback.
+    from attn_tutor.core import spool as spools
+    from attn_tutor.core.errors import AttnTutorError
+
+    monkeypatch.setattr(spools.tempfile, "TemporaryFile", disk)
+    with pytest.raises(AttnTutorError) as raised:
+        if case.startswith("an array"):
+            kept = spools.ArraySpool()
+            numbers = kept.new("points", "H")
+            numbers.extend(range(1000))
+            kept.spill()
+            kept.read("points")
+        else:
+            kept = spools.Spool()
+            for number in range(100):
+                kept.add(("student", number))
+            list(kept)
+    said = raised.value.messages("en")[0]
+    assert said.startswith(f"cannot keep the class's rows in temporary files in {tempfile.gettempdir()}: {reason}")
+    assert "TMPDIR" in said and "TMPDIR" in raised.value.messages("ko")[0]
+
+
+def test_a_full_temporary_directory_while_grading_is_a_sentence_and_writes_nothing(run_cli, tmp_path, monkeypatch):
+    from helpers.output import flat
+    from helpers.paths import CLASS
+
+    monkeypatch.setattr(tempfile, "TemporaryFile", lambda: _FullDisk(room=4000))  # a few students' rows, then full
+    out, reports = tmp_path / "book.csv", tmp_path / "book.json"
+    result = run_cli("grade", str(CLASS), "--csv", str(out), "--json", str(reports))
+    assert result.exit_code == 1
+    said = flat(result.stderr)
+    assert f"cannot keep the class's rows in temporary files in {tempfile.gettempdir()}: No space left on device" in said
+    assert "Traceback" not in result.output
+    assert list(tmp_path.iterdir()) == []  # no gradebook, no JSON, not even its temporary file
