@@ -294,7 +294,10 @@ class GradeOutputs:
         before the survey, which would find it), for each student's report to go straight into."""
         if self.options.json is not None:
             self._json = AtomicFile(self.options.json, replace=self.options.force)
-            self.writer.reports_to(self._json.stream, self._json.refuse)
+            try:
+                self.writer.reports_to(self._json.stream)
+            except OSError as error:
+                self._json.refuse(error)
 
     @classmethod
     def check(cls, options: GradeOptions, say: Say) -> GradeOutputs:
@@ -314,7 +317,12 @@ class GradeOutputs:
             self.set_files.add(row.set_file)
         if row.score is not None:
             self._marked_by.add((self.sets.setdefault(row.problem_set or "", len(self.sets)), row.cells[0] or "—"))
-        self.writer.add(row)
+        try:
+            self.writer.add(row)
+        except OSError as error:  # only the reports' own file fails so (the spools say their own): the JSON file's sentence
+            if self._json is None:
+                raise
+            self._json.refuse(error)
         for output in (self.roster, self.counts, self.sheets):
             if output is not None and not (row.of_file and output is self.roster):  # a file's own row is no one to match
                 output.add(row)

@@ -135,18 +135,18 @@ class AtomicFile:
     def __init__(self, path: str | os.PathLike, *, replace: bool = False) -> None:
         self.target = Path(path)
         self.temp: str | None = None
+        self.replace = replace
+        self.existing = None
         with _said_as_write_error(self.target):
-            self.existing = None
             if replace:
                 try:
                     self.existing = os.lstat(self.target)
                 except FileNotFoundError:
-                    self.existing = None
+                    pass
                 if self.existing is not None and (key := _not_regular_key(self.existing.st_mode)) is not None:
                     raise AttnTutorError(key, path=str(self.target))
             handle, self.temp = tempfile.mkstemp(prefix=f".{self.target.name}.", suffix=".tmp", dir=self.target.absolute().parent)
             self.stream: BinaryIO = os.fdopen(handle, "w+b")
-        self.replace = replace
 
     def commit(self) -> None:
         """The temporary file flushed to disk and put in place (see :func:`atomic_file`)."""

@@ -21,9 +21,9 @@ import os
 import tempfile
 import unicodedata
 from array import array
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from decimal import Decimal
-from typing import BinaryIO, NoReturn
+from typing import BinaryIO
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.spool import Spool
@@ -85,10 +85,6 @@ def student_key(name: str | None) -> str:
     """A student's name as two places are compared: NFC, runs of white space as one space."""
 
     return " ".join(unicodedata.normalize("NFC", name or "").split())
-
-
-def _raise(error: OSError) -> NoReturn:
-    raise error
 
 
 def _record(row, index: dict, name: str) -> tuple:
@@ -161,7 +157,6 @@ class GradebookWriter:
         self._index: dict = {}
         self._students = 0
         self._json = None  # the reports so far, as the JSON file has them: its head, then each report
-        self._refuse = _raise  # what a failed write of a report becomes
         if json_file:
             self.reports_to(tempfile.TemporaryFile())
         self._repeated: dict[str, list[str]] | None = None  # found once, when first asked
@@ -176,11 +171,8 @@ class GradebookWriter:
                 index.update((column, i) for i, column in enumerate(self.tally.columns) if column not in index)
             self._csv.add(_record(row, index, key))
         if self._json is not None:
-            try:
-                self._json.write(b",\n" if self._students else b"[\n")
-                self._json.write(row.json)
-            except OSError as error:
-                self._refuse(error)
+            self._json.write(b",\n" if self._students else b"[\n")
+            self._json.write(row.json)
         name = "" if row.refused else key
         if name:
             self._hashes.append(hash(name))
@@ -188,20 +180,16 @@ class GradebookWriter:
         self._students += 1
         self._repeated = None
 
-    def reports_to(self, stream: BinaryIO, refuse: Callable[[OSError], NoReturn] | None = None) -> None:
+    def reports_to(self, stream: BinaryIO) -> None:
         """Each student's report, from now on (before the first student), into ``stream``: a new
         file open for reading and writing, the JSON file's own temporary file, which
-        :meth:`write_json` then ends in place unless a student was named in two places.
-        ``refuse``: what a failed write becomes (the sentence naming the JSON file)."""
+        :meth:`write_json` then ends in place unless a student was named in two places."""
         if self._students:
             raise ValueError("the reports' file is named before the first student")
         if self._json is not None:
             self._json.close()
-        self._json, self._refuse = stream, refuse or _raise
-        try:
-            stream.write(self._head())
-        except OSError as error:
-            self._refuse(error)
+        self._json = stream
+        stream.write(self._head())
 
     def _head(self) -> bytes:
         return b'{\n"follow_through": ' + dumps(str(self.tally.follow_through)).encode("utf-8") + b',\n"students": '
