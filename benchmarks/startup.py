@@ -2,7 +2,8 @@
 
 Times, in alternation (each round every command once, in a rotating order),
 `attn-tutor solve`, `solve --format json`, `--help`, `solve --help` and `--version`,
-against the import floor `python -c "import numpy, yaml"` (and with rich.table too),
+against the import floor `python -c "import numpy, yaml"` (and with rich.table too, and with one
+OpenBLAS thread, as attn-tutor starts numpy: against that one, the CPU ratio is our own cost alone),
 and prints each median and its ratio to each floor, taken round by round (the bars:
 `solve` at most 1.2, `--help` at most 0.6). ``--source DIR`` times another checkout's
 attn_tutor (``git archive COMMIT | tar -x -C DIR``) for a before and after. A
@@ -149,6 +150,10 @@ def tricks(rounds: int, env: dict[str, str]) -> None:
                   f"(quartiles {d_low * 1000:+.1f} to {d_high * 1000:+.1f})   {verdict}")
 
 
+# The floor as attn-tutor itself starts numpy (attn_tutor/__main__.py): with one OpenBLAS thread, so
+# that the CPU ratio against it shows what is ours alone, not the idle threads we no longer start.
+ONE_THREAD = "import os; os.environ.setdefault('OPENBLAS_NUM_THREADS', '1'); "
+
 # attn_tutor from DIR, ahead of this environment's (an editable install's finder comes first)
 FROM_SOURCE = (
     "import sys; sys.meta_path[:] = [f for f in sys.meta_path if 'editable' not in repr(f)]; "
@@ -169,12 +174,13 @@ def against_floor(rounds: int, env: dict[str, str], source: str | None) -> None:
         "--version": [*ours, "--version"],
         "floor: numpy, yaml": [py, "-c", "import numpy, yaml"],
         "floor: numpy, yaml, rich.table": [py, "-c", "import numpy, yaml, rich.table"],
+        "floor: numpy, yaml, 1 BLAS thread": [py, "-c", ONE_THREAD + "import numpy, yaml"],
         "python -c pass": [py, "-c", "pass"],
     }
     names = list(commands)
     clock, cpu = alternate(commands, rounds, env)
     print(f"{rounds} rounds; load average {', '.join(f'{x:.2f}' for x in os.getloadavg())}")
-    floors = ("floor: numpy, yaml", "floor: numpy, yaml, rich.table")
+    floors = ("floor: numpy, yaml", "floor: numpy, yaml, rich.table", "floor: numpy, yaml, 1 BLAS thread")
     for label, times in (("wall clock", clock), ("CPU time (steadier on a shared machine)", cpu)):
         print(f"-- {label}")
         for name in names:
