@@ -1,5 +1,5 @@
 """How ``attn-tutor grade`` scales with the class: wall time next to merely parsing the files,
-CPU time of every process, and peak memory of every process together.
+CPU time of every process (and of the parent alone), and peak memory of every process together.
 
 Builds synthetic classes of N **distinct** students (by default 10,000 and 50,000) for the
 packaged ch13 set — every problem, every asked row and stage. Students make every kind of
@@ -22,7 +22,9 @@ Then, for a few rounds, alternating sizes and commands, it runs
   (c) the same with ``--jobs 2``, and with the default jobs (one per usable CPU) when that is not 2;
 
 each grade in a fresh process, timing its wall clock, its CPU time (user + system of it and
-of every process it started, from ``getrusage(RUSAGE_CHILDREN)``) and its memory: the sum of
+of every process it started, from ``getrusage(RUSAGE_CHILDREN)``; and the parent's own, which
+the runner reports at its exit: with workers, what start-up, routing, merging, the tally and
+the outputs cost beside the marking) and its memory: the sum of
 the peak resident memory of every process of the run — the parent's own high-water mark
 (``ru_maxrss``, reported at its exit by the small runner that starts it) plus each worker's
 ``VmHWM``, read from ``/proc`` every 0.1 s while it lives (it only grows; the last reading is
@@ -234,8 +236,9 @@ def grade(folder: Path) -> int:
 RUNNER = (
     "import atexit, os, resource, runpy, sys\n"
     "def _peak():\n"
+    "    own = resource.getrusage(resource.RUSAGE_SELF)\n"
     "    with open(os.environ['GRADE_BENCH_PEAK'], 'w') as out:\n"
-    "        out.write(str(resource.getrusage(resource.RUSAGE_SELF).ru_maxrss))\n"
+    "        out.write('%d %r' % (own.ru_maxrss, own.ru_utime + own.ru_stime))\n"
     "atexit.register(_peak)\n"
     "{freeze}"
     "sys.argv[0] = 'attn-tutor'\n"
@@ -258,6 +261,7 @@ class Run(NamedTuple):
     cpu: float  # s, user + system of every process
     memory: float  # MiB, the sum of every process's peak
     processes: int
+    parent_cpu: float  # s, user + system of the parent alone (start-up, routing, merging, the tally and every output)
 
 
 def _children() -> dict[int, list[int]]:
@@ -310,8 +314,8 @@ def measured(command: list[str], every: float = 0.1) -> Run:
                     peaks[pid] = max(peaks.get(pid, 0), high)
             time.sleep(every)
         wall, used = time.perf_counter() - start, cpu() - cpu_start
-        parent = int(peak_file.read() or 0)
-    return Run(wall, used, (parent + sum(peaks.values())) / 1024, 1 + len(peaks))
+        parent, parent_cpu = (peak_file.read() or "0 0").split()
+    return Run(wall, used, (int(parent) + sum(peaks.values())) / 1024, 1 + len(peaks), float(parent_cpu))
 
 
 def load() -> str:
@@ -351,7 +355,8 @@ def scaling(sizes: list[int], slips: float, rounds: int, cache: bool, against: s
                     run = measured(cli(folder, out, *args, python=python))
                     figures.setdefault((students, key), []).append(run)
                     line.append(
-                        f"{key[0]}{key[1]} {run.wall:.2f} s (÷ parse {run.wall / parse:.2f}), CPU {run.cpu:.2f} s, "
+                        f"{key[0]}{key[1]} {run.wall:.2f} s (÷ parse {run.wall / parse:.2f}), CPU {run.cpu:.2f} s "
+                        f"(the parent's {run.parent_cpu:.2f} s), "
                         f"{run.memory:.0f} MiB in {run.processes} processes"
                     )
                 print("; ".join(line) + f"; {load()}", flush=True)
@@ -372,6 +377,9 @@ def scaling(sizes: list[int], slips: float, rounds: int, cache: bool, against: s
         print(f"  {who}grade --jobs 1 / parse, {small} files: {median(ratios(small, (who, '--jobs 1')))} (target <= 1.3)")
         by_cpu = [run.cpu / parse for run, parse in zip(figures[(small, (who, "--jobs 1"))], figures[(small, "parse CPU")])]
         print(f"  {who}CPU time of grade --jobs 1 / of parse, {small} files: {median(by_cpu)} (on a loaded machine the clock measures the others too)")
+        for students in sizes:
+            share = [run.parent_cpu / run.cpu for run in figures[(students, (who, default))]]
+            print(f"  {who}the parent's share of the CPU, default jobs, {students} files: {median(share)} (the rest is the workers')")
         cpu = median(ratios(large, (who, "--jobs 2"), cpu_of, (who, "--jobs 1")))
         print(f"  {who}CPU --jobs 2 / CPU --jobs 1, {large} files: {cpu} (target <= 1.05)")
         for name in jobs:

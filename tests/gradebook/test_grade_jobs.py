@@ -464,3 +464,22 @@ def test_a_signal_stops_every_worker_at_once_and_writes_nothing(tmp_path, signum
     begun = {path.name: path.read_text("utf-8").split() for path in control.glob("marked-*")}
     assert sorted(begun) == sorted(path.name.replace("held-", "marked-") for path in held)  # only the workers marked
     assert all(len(files) == 1 for files in begun.values()), begun  # the file at hand, not the rest of the class
+
+
+def test_the_speed_benchmark_reports_the_parents_own_cpu_beside_the_whole_runs(tmp_path):
+    """benchmarks/grade_speed.py times `grade` through a small runner that reports the parent's peak
+    memory and its own CPU at its exit: the parent's share is what routing, merging, the tally and
+    the outputs cost beside the workers' marking, the figure a speed-up of either side is judged by."""
+    import importlib.util
+    import sys
+
+    from helpers.paths import ROOT
+
+    spec = importlib.util.spec_from_file_location("grade_speed", ROOT / "benchmarks" / "grade_speed.py")
+    module = importlib.util.module_from_spec(spec)
+    sys.modules.setdefault("grade_speed", module)
+    spec.loader.exec_module(module)
+    run = module.measured(module.cli(CLASS, tmp_path, "--jobs", "2"))
+    assert 0 < run.parent_cpu <= run.cpu
+    assert run.memory > 0 and run.wall > 0
+    assert (tmp_path / "grades.csv").exists() and (tmp_path / "grades.json").exists()
