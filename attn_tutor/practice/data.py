@@ -250,7 +250,8 @@ def page_data(sheets, *, lang: str, set_name: str, title: str) -> dict:
     """Everything the page's script reads: one entry per variant (``variant`` None: the set as
     written). The first variant's ``problems`` and ``concepts`` (:func:`concept_entry`) are plain, so
     the page shows them at once; every other's are ``packed`` together (:func:`pack` of
-    ``{"problems", "concepts"}``), about a sixth of their size, and unpacked when chosen. The concept
+    ``{"problems", "concepts"}``), about a sixth of their size, and unpacked when chosen (the page
+    carries those texts after its scripts: :func:`attn_tutor.practice.page.render`). The concept
     items' texts are ``concepts`` at the top, once (:func:`concept_base`)."""
     variants = []
     bases = [concept_base(shown, lang) for shown in shown_concepts(sheets[0].problem_set, sheets[0].variant)]

@@ -94,7 +94,9 @@ def _served(data: dict, *, title: str, lang: str, served: Served) -> str:
 def _document(data: dict, *, title: str, lang: str, csp: str, header: str, scripts: str, before_title: str = "",
               after_title: str = "") -> str:  # fmt: skip
     """The page's one skeleton, offline or served: the head (``before_title`` and ``after_title``
-    around the title), the header's sentences, the empty regions the script fills, the data, the scripts."""
+    around the title), the header's sentences, the empty regions the script fills, the data, the
+    scripts, and the packed variants (:func:`_split`)."""
+    shown, packed = _split(data)
     return (
         "<!DOCTYPE html>\n"
         f'<html lang="{"ko" if lang == "ko" else "en"}">\n'
@@ -119,7 +121,23 @@ def _document(data: dict, *, title: str, lang: str, csp: str, header: str, scrip
         '<div id="problems"></div>\n'
         '<section id="save"></section>\n'
         "</main>\n"
-        f'<script id="page-data" type="application/json">{_json_for_script(data)}</script>\n'
+        f'<script id="page-data" type="application/json">{_json_for_script(shown)}</script>\n'
         f"{scripts}"
+        f"{packed}"
         "</body>\n</html>\n"
     )
+
+
+def _split(data: dict) -> tuple[dict, str]:
+    """``data`` less every variant's ``packed`` text, and those texts as ``script#page-variants``
+    (one entry per variant, null for one carried plain) after the scripts: the script starts on
+    the first variant as soon as it runs, before the browser has even read the packed ones (a
+    30-variant page shows its widget as soon as a one-variant page does), and takes a packed one
+    from there when it is chosen. No element at all when no variant is packed."""
+    variants = data.get("variants", [])
+    if not any("packed" in variant for variant in variants):
+        return data, ""
+    shown = {**data, "variants": [{k: v for k, v in variant.items() if k != "packed"} for variant in variants]}
+    packed = [variant.get("packed") for variant in variants]
+    return shown, f'<script id="page-variants" type="application/json">{_json_for_script(packed)}</script>\n'
+

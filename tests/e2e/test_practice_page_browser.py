@@ -13,6 +13,7 @@ from __future__ import annotations
 import json
 import math
 import os
+import re
 from pathlib import Path
 
 import pytest
@@ -26,7 +27,7 @@ GOLDEN = g.load()
 class Opened:
     """A page opened from disk, with every request and script error it made recorded."""
 
-    def __init__(self, browser, path: Path, width: int = 1280):
+    def __init__(self, browser, path: Path, width: int = 1280, fragment: str = ""):
         self.context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
         self.page = self.context.new_page()
         self.requests: list[str] = []
@@ -35,7 +36,7 @@ class Opened:
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.url = path.resolve().as_uri()
-        self.page.goto(self.url)
+        self.page.goto(self.url + fragment)
         self.page.wait_for_selector("section[data-problem]")
 
     def close(self):
@@ -46,8 +47,8 @@ class Opened:
 def open_page(browser):
     opened = []
 
-    def _open(path: Path, width: int = 1280) -> Opened:
-        page = Opened(browser, path, width)
+    def _open(path: Path, width: int = 1280, fragment: str = "") -> Opened:
+        page = Opened(browser, path, width, fragment)
         opened.append(page)
         return page
 
@@ -484,6 +485,25 @@ def test_a_packed_variant_chosen_shows_the_weights_solve_variant_gives(run_cli, 
         read = section.locator('line[data-head="0"]').evaluate_all("ls => ls.map(l => Number(l.dataset.weight))")
         assert len(read) == len(problem["weights"][row])
         assert all(abs(weight - exact) <= 1e-9 for weight, exact in zip(read, problem["weights"][row]))
+
+
+def test_a_link_to_a_packed_variant_opens_on_it_with_the_weights_solve_variant_gives(run_cli, tmp_path, open_page):
+    """The packed variants come after the scripts, which start on the first variant before the
+    browser has read them: a link to ``#variant=N`` of a packed one opens on that variant all the
+    same, once the page is read (its own weights, not the first variant's)."""
+    path = export_page(run_cli, tmp_path, "--variants", "30", "--seed", "42")
+    data = re.search(r'<script id="page-data" type="application/json">(.*?)</script>', path.read_text(encoding="utf-8"), re.S)
+    number = json.loads(data.group(1))["variants"][23]["variant"]  # one of the packed ones
+    opened = open_page(path, fragment=f"#variant={number}")
+    page = opened.page
+    assert page.locator('[data-field="variant"] option:checked').text_content().strip() == str(number)
+    result = run_cli("solve", "--variant", str(number), "-p", "cat-fish", "--format", "json")
+    (problem,) = json.loads(result.output)["problems"]
+    section = page.locator('section[data-problem="cat-fish"]')
+    section.locator('button[data-query="먹었다"]').click()
+    read = section.locator('line[data-head="0"]').evaluate_all("ls => ls.map(l => Number(l.dataset.weight))")
+    exact = problem["weights"][problem["tokens"].index("먹었다")]
+    assert len(read) == len(exact) and all(abs(weight - value) <= 1e-9 for weight, value in zip(read, exact))
 
 
 # --- commands: the page reads a typed line as the quiz does (answers.command) --------------

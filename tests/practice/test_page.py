@@ -30,10 +30,15 @@ def export(run_cli, tmp_path: Path, *args: str) -> str:
 
 
 def embedded(html: str, unpacked: bool = True) -> dict:
-    """The page's data; each variant's problems unpacked, as the page's script unpacks them when chosen."""
+    """The page's data with each packed variant's text (from ``script#page-variants``, after the
+    scripts) back in its place; each unpacked, as the page's script unpacks it when chosen."""
     match = re.search(r'<script id="page-data" type="application/json">(.*?)</script>', html, re.S)
     assert match
     data = json.loads(match.group(1))
+    packed = re.search(r'<script id="page-variants" type="application/json">(.*?)</script>', html, re.S)
+    for variant, text in zip(data["variants"], json.loads(packed.group(1)) if packed else ()):
+        if text is not None:
+            variant["packed"] = text
     if unpacked:
         for variant in data["variants"]:
             if "packed" in variant:
@@ -170,6 +175,13 @@ def test_a_many_variant_page_carries_every_variant_but_the_first_packed(run_cli,
     raw = embedded(html, unpacked=False)
     assert "problems" in raw["variants"][0] and "packed" not in raw["variants"][0]
     assert all(set(v) == {"variant", "packed"} for v in raw["variants"][1:])
+    # the packed texts come after the scripts, so the script starts on the first variant before the
+    # browser reads them; the data before the scripts names every variant, and holds no packed text
+    shown = html.index('<script id="page-data"'), html.index("<script>"), html.index('<script id="page-variants"')
+    assert shown == tuple(sorted(shown)) and html.count('<script id="page-variants"') == 1
+    before = json.loads(re.search(r'<script id="page-data" type="application/json">(.*?)</script>', html, re.S).group(1))
+    assert [v["variant"] for v in before["variants"]] == [v["variant"] for v in raw["variants"]]
+    assert all(set(v) == {"variant"} for v in before["variants"][1:])
     data = embedded(html)
     for index in (1, 17, 29):
         number = data["variants"][index]["variant"]

@@ -1,6 +1,7 @@
 // The practice page: the chapter's widget for every problem, practice as in `attn-tutor quiz`
 // (practice mode), and the answer file `attn-tutor grade` reads. Reads the JSON in
-// <script id="page-data"> (attn_tutor/practice/data.py); marks with marking.js, parses with
+// <script id="page-data"> (attn_tutor/practice/data.py; the packed variants in
+// script#page-variants, read when one is chosen); marks with marking.js, parses with
 // answers.js. No network: nothing here fetches, and the page's CSP forbids it anyway.
 //
 // Test contract (README): section[data-problem], button[data-query], SVG line[data-key]
@@ -793,15 +794,27 @@
       el("div", { id: "save-status", "aria-live": "polite" }), el("div", { id: "score", "aria-live": "polite" }));
   }
 
-  // Every variant but the first is carried deflated (zlib, in base64: data.py's pack) and
-  // unpacked by the browser's own DecompressionStream the first time it is chosen; meanwhile
-  // the old variant's problems are gone from the page, so nothing is typed into them.
+  // Every variant but the first is carried deflated (zlib, in base64: data.py's pack) in
+  // script#page-variants after the scripts (page.py), and unpacked by the browser's own
+  // DecompressionStream the first time it is chosen; meanwhile the old variant's problems are
+  // gone from the page, so nothing is typed into them. One chosen while the browser is still
+  // reading the page (a link to #variant=N, as it opens) waits until it has read it all.
   function whenUnpacked(index, then) {
     const variant = data.variants[index];
     if (variant.problems) return then();
     const main = document.getElementById("problems");
     main.replaceChildren();
     main.setAttribute("aria-busy", "true");
+    if (variant.packed === undefined) {
+      if (document.readyState === "loading") {  // (the element may not be read in full yet)
+        return new Promise((resolve) => {
+          document.addEventListener("DOMContentLoaded", () => resolve(whenUnpacked(index, then)), { once: true });
+        });
+      }
+      const source = document.getElementById("page-variants");
+      const packed = source ? JSON.parse(source.textContent) : [];
+      data.variants.forEach((v, i) => { if (!v.problems && typeof packed[i] === "string") v.packed = packed[i]; });
+    }
     const bytes = Uint8Array.from(atob(variant.packed), (c) => c.charCodeAt(0));
     const stream = new Blob([bytes]).stream().pipeThrough(new DecompressionStream("deflate"));
     return new Response(stream).text().then((text) => {
@@ -845,6 +858,8 @@
   }
 
   AT.page = { start, parseAnswer, ownHintLine, solutionOf, totals, answerYaml, t: (key, args) => t(key, args), data: () => data, el };
-  if (document.readyState === "loading") document.addEventListener("DOMContentLoaded", start);
-  else start();
+  // The data and the regions it fills come before the scripts: start as soon as this runs, without
+  // waiting for the rest of the document (the packed variants) to be read.
+  if (document.getElementById("page-data")) start();
+  else document.addEventListener("DOMContentLoaded", start);
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});
