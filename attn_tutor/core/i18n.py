@@ -1439,6 +1439,10 @@ MESSAGES: dict[str, tuple[str, str]] = {
         "problem {id} has only {count} variants that are fair and differ from each other in their numbers and in every asked stage's answers (each of the next {attempts} sheets drawn repeated one); ask for at most {count} variants, or give the problem a wider range of numbers",
         "문제 {id}에서 공정하면서 숫자와 요구한 모든 단계의 답이 서로 다른 변형은 {count}개뿐입니다 (이어서 뽑은 활동지 {attempts}장이 모두 앞의 것과 겹쳤습니다). 변형을 {count}개 이하로 요청하거나 문제의 숫자 범위를 넓히세요",
     ),
+    "generate.variant_numbers_ran_out": (
+        "seed {seed} gives only {count} variants that are fair and differ from each other in their numbers and in every asked stage's answers: {skipped} of its {numbers} variant numbers repeated an earlier sheet, most often in problem {id}; ask for at most {count} variants, or give problem {id} a wider range of numbers",
+        "시드 {seed}에서 공정하면서 숫자와 요구한 모든 단계의 답이 서로 다른 변형은 {count}개뿐입니다: 변형 번호 {numbers}개 중 {skipped}개가 앞의 활동지와 겹쳤고, 가장 많이 겹친 것은 문제 {id}입니다. 변형을 {count}개 이하로 요청하거나 문제 {id}의 숫자 범위를 넓히세요",
+    ),
     "generate.no_fair_variant": (
         "could not make variant {seed} of problem {id} fair in {attempts} draws (numbers from the problem's own ranges, e^x in its band, no answer on a rounding tie, no weights that round to one-hot, every mistake still visible); give the problem a wider range of numbers or fewer asked decimals, or use another --seed",
         "문제 {id}의 변형 {seed}[을] {attempts}번 뽑아도 공정하게 만들 수 없었습니다 (원래 문제의 숫자 범위, 비슷한 e^x 크기, 반올림 경계에 걸리지 않는 답, 원-핫으로 반올림되지 않는 가중치, 드러나는 실수). 문제의 숫자 범위를 넓히거나 소수 자릿수를 줄이거나, 다른 --seed를 쓰세요",

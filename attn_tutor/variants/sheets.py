@@ -10,9 +10,10 @@ Variant numbers: sheet ``k`` (1-based) of ``--variants N --seed S`` has the seed
 batch read 42001, 42002, ... and two batches with different seeds never share a sheet.
 Variants of a batch are pairwise distinct: a sheet in which some problem repeats an
 earlier sheet's givens, or its whole answer key (every asked stage at the asked decimals), is
-skipped, so the numbers may jump (42001, 42002, 42004); when :data:`REPEATS_MAX` sheets in a
-row each repeat one, or the numbers run out, the problem has no more variants and an
-:class:`~attn_tutor.core.errors.AttnTutorError` says how many it has.
+skipped, so the numbers may jump (42001, 42002, 42004). When :data:`REPEATS_MAX` sheets in a
+row each repeat one, the problem has no more variants; when the seed's numbers run out (all
+``VARIANTS_MAX`` drawn, some skipped), the seed has no more. Either way an
+:class:`~attn_tutor.core.errors.AttnTutorError` says how many there are, and which problem repeats.
 Hence at most ``VARIANTS_MAX`` variants and seeds up to ``SHEET_SEED_MAX``
 (:mod:`attn_tutor.core.model`).
 """
@@ -46,12 +47,18 @@ def make_sheets(problem_set: ProblemSet, *, variants: int | None = None, seed: i
 
     sheets: list[Sheet] = []
     taken: list[list[tuple]] = [[] for _ in problem_set.problems]  # per problem: (givens, answer key) of each sheet kept
+    clashes = [0] * len(problem_set.problems)  # per problem: the numbers skipped because it repeated an earlier sheet
     k = misses = blocking = 0
     while len(sheets) < variants:
         k += 1
-        if k > VARIANTS_MAX or misses >= REPEATS_MAX:
+        if misses >= REPEATS_MAX:
             problem = problem_set.problems[blocking]
             raise AttnTutorError("generate.too_few_variants", id=problem.id, count=len(sheets), attempts=misses)
+        if k > VARIANTS_MAX:  # every number of the seed drawn: some were skipped, and there are no more
+            problem = problem_set.problems[clashes.index(max(clashes))]
+            raise AttnTutorError(
+                "generate.variant_numbers_ran_out", id=problem.id, count=len(sheets), seed=seed, numbers=VARIANTS_MAX, skipped=sum(clashes)
+            )  # fmt: skip
         number = variant_seed(seed, k)
         varied = variant_set(problem_set, number)
         found = [(fairness.givens(p), fairness.answer_key(p)) for p in varied.problems]
@@ -62,6 +69,7 @@ def make_sheets(problem_set: ProblemSet, *, variants: int | None = None, seed: i
         )  # fmt: skip
         if clash is not None:  # a problem repeats an earlier sheet's numbers or answers: skip this number
             misses, blocking = misses + 1, clash
+            clashes[clash] += 1
             continue
         misses = 0
         for mine, earlier in zip(found, taken):

@@ -327,6 +327,32 @@ def test_a_source_with_too_few_distinct_variants_says_how_many_it_has(run_cli, t
     assert fine.exit_code == 0, fine.output
 
 
+def test_a_seed_whose_numbers_run_out_says_how_many_it_gives_and_which_problem_repeats(run_cli, tmp_path, monkeypatch):
+    """A seed has VARIANTS_MAX numbers: when they are all drawn and some were skipped as repeats (but
+    never REPEATS_MAX in a row), the sentence says so rather than "the next 0 sheets repeated one".
+    (ch13 at --variants 999 is such a case; its numbers are cut to 20 here to keep the test short.)"""
+    from attn_tutor.variants import sheets
+
+    monkeypatch.setattr(sheets, "VARIANTS_MAX", 20)
+    path = tmp_path / "tiny.yaml"
+    path.write_text(
+        "problems:\n  - id: tiny\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 1], [0, 1]]\n    V: [[1, 0], [0, 1]]\n",
+        encoding="utf-8",
+    )
+    out = tmp_path / "sheets.md"
+    result = run_cli("export", str(path), "-f", "md", "--variants", "20", "--seed", "42", "-o", str(out))
+    said = " ".join(result.output.split())
+    assert result.exit_code == 1, result.output
+    found = re.search(r"seed 42 gives only (\d+) variants that are fair .*: (\d+) of its 20 variant numbers repeated an earlier sheet, most often in problem tiny", said)
+    assert found and int(found.group(1)) + int(found.group(2)) == 20, said
+    count = int(found.group(1))
+    assert f"ask for at most {count} variants, or give problem tiny a wider range of numbers" in said and "next 0" not in said
+    assert not out.exists()  # nothing half-written
+    assert run_cli("export", str(path), "-f", "md", "--variants", str(count), "--seed", "42", "-o", str(out)).exit_code == 0
+    ko = run_cli("export", str(path), "-f", "md", "--variants", "20", "--seed", "42", "-o", str(tmp_path / "k.md"), "--lang", "ko")
+    assert ko.exit_code == 1 and "시드 42에서" in ko.output and f"변형은 {count}개뿐입니다" in " ".join(ko.output.split())
+
+
 def test_the_packaged_set_gives_a_large_print_run(run_cli, tmp_path):
     """A batch of 300 distinct variants of ch13 (one stage may agree between two, the whole key never):
     a print run of hundreds stays possible, as it was before variants were made distinct."""
