@@ -5,7 +5,8 @@ Times, in alternation (each round every command once, in a rotating order),
 against the import floor `python -c "import numpy, yaml"` (and with rich.table too, and with one
 OpenBLAS thread, as attn-tutor starts numpy: against that one, the CPU ratio is our own cost alone),
 and prints each median and its ratio to each floor, taken round by round (the bars:
-`solve` at most 1.2, `--help` at most 0.6). ``--source DIR`` times another checkout's
+`solve` at most 1.2, `--help` at most 0.6). It also times importing typer beside numpy and
+yaml (one BLAS thread): what any command of a Typer CLI costs before it does anything. ``--source DIR`` times another checkout's
 attn_tutor (``git archive COMMIT | tar -x -C DIR``) for a before and after. A
 benchmark, not a test: run it on a quiet machine.
 
@@ -175,6 +176,7 @@ def against_floor(rounds: int, env: dict[str, str], source: str | None) -> None:
         "floor: numpy, yaml": [py, "-c", "import numpy, yaml"],
         "floor: numpy, yaml, rich.table": [py, "-c", "import numpy, yaml, rich.table"],
         "floor: numpy, yaml, 1 BLAS thread": [py, "-c", ONE_THREAD + "import numpy, yaml"],
+        "numpy, yaml, typer, 1 BLAS thread": [py, "-c", ONE_THREAD + "import numpy, yaml, typer"],  # what no Typer CLI starts below
         "python -c pass": [py, "-c", "pass"],
     }
     names = list(commands)
