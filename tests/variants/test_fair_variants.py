@@ -306,24 +306,32 @@ def test_a_batchs_variants_differ_in_givens_and_in_their_whole_answer_key(proble
             assert low - 1e-9 <= scaled.min() and scaled.max() <= high + 1e-9, (sheet.variant, scaled)
 
 
-def test_a_source_with_too_few_distinct_variants_says_how_many_it_has(run_cli, tmp_path):
+TINY = "problems:\n  - id: tiny\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 1], [0, 1]]\n    V: [[1, 0], [0, 1]]\n"
+
+
+def _refused_batch(run_cli, tmp_path, variants: int, pattern: str) -> tuple[str, int, re.Match]:
+    """``export --variants N --seed 42`` of a tiny set that has fewer: exit 1, nothing written, the sentence
+    matching ``pattern`` (its first group: how many there are) and asking for at most that many, which
+    then works. The set's path, that count and the match."""
     path = tmp_path / "tiny.yaml"
-    path.write_text(
-        "problems:\n  - id: tiny\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 1], [0, 1]]\n    V: [[1, 0], [0, 1]]\n",
-        encoding="utf-8",
-    )
+    path.write_text(TINY, encoding="utf-8")
     out = tmp_path / "sheets.md"
-    result = run_cli("export", str(path), "-f", "md", "--variants", "999", "--seed", "42", "-o", str(out))
+    result = run_cli("export", str(path), "-f", "md", "--variants", str(variants), "--seed", "42", "-o", str(out))
     said = " ".join(result.output.split())
     assert result.exit_code == 1, result.output
-    found = re.search(r"problem tiny has only (\d+) variants that are fair and differ from each other", said)
+    found = re.search(pattern, said)
     assert found and f"ask for at most {found.group(1)} variants" in said, said
     assert not out.exists()  # nothing half-written
     count = int(found.group(1))
     assert run_cli("export", str(path), "-f", "md", "--variants", str(count), "--seed", "42", "-o", str(tmp_path / "n.md")).exit_code == 0
-    ko = run_cli("export", str(path), "-f", "md", "--variants", "999", "--seed", "42", "-o", str(tmp_path / "k.md"), "--lang", "ko")
+    return str(path), count, found
+
+
+def test_a_source_with_too_few_distinct_variants_says_how_many_it_has(run_cli, tmp_path):
+    path, count, _ = _refused_batch(run_cli, tmp_path, 999, r"problem tiny has only (\d+) variants that are fair and differ from each other")
+    ko = run_cli("export", path, "-f", "md", "--variants", "999", "--seed", "42", "-o", str(tmp_path / "k.md"), "--lang", "ko")
     assert ko.exit_code == 1 and f"변형은 {count}개뿐입니다" in " ".join(ko.output.split())
-    fine = run_cli("export", str(path), "-f", "md", "--variants", "2", "--seed", "42", "-o", str(out))
+    fine = run_cli("export", path, "-f", "md", "--variants", "2", "--seed", "42", "-o", str(tmp_path / "sheets.md"))
     assert fine.exit_code == 0, fine.output
 
 
@@ -334,22 +342,11 @@ def test_a_seed_whose_numbers_run_out_says_how_many_it_gives_and_which_problem_r
     from attn_tutor.variants import sheets
 
     monkeypatch.setattr(sheets, "VARIANTS_MAX", 20)
-    path = tmp_path / "tiny.yaml"
-    path.write_text(
-        "problems:\n  - id: tiny\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 1], [0, 1]]\n    V: [[1, 0], [0, 1]]\n",
-        encoding="utf-8",
-    )
-    out = tmp_path / "sheets.md"
-    result = run_cli("export", str(path), "-f", "md", "--variants", "20", "--seed", "42", "-o", str(out))
-    said = " ".join(result.output.split())
-    assert result.exit_code == 1, result.output
-    found = re.search(r"seed 42 gives only (\d+) variants that are fair .*: (\d+) of its 20 variant numbers repeated an earlier sheet, most often in problem tiny", said)
-    assert found and int(found.group(1)) + int(found.group(2)) == 20, said
-    count = int(found.group(1))
-    assert f"ask for at most {count} variants, or give problem tiny a wider range of numbers" in said and "next 0" not in said
-    assert not out.exists()  # nothing half-written
-    assert run_cli("export", str(path), "-f", "md", "--variants", str(count), "--seed", "42", "-o", str(out)).exit_code == 0
-    ko = run_cli("export", str(path), "-f", "md", "--variants", "20", "--seed", "42", "-o", str(tmp_path / "k.md"), "--lang", "ko")
+    pattern = r"seed 42 gives only (\d+) variants that are fair .*: (\d+) of its 20 variant numbers repeated an earlier sheet, most often in problem tiny"
+    path, count, found = _refused_batch(run_cli, tmp_path, 20, pattern)
+    assert count + int(found.group(2)) == 20 and "next 0" not in found.string
+    assert "or give problem tiny a wider range of numbers" in found.string
+    ko = run_cli("export", path, "-f", "md", "--variants", "20", "--seed", "42", "-o", str(tmp_path / "k.md"), "--lang", "ko")
     assert ko.exit_code == 1 and "시드 42에서" in ko.output and f"변형은 {count}개뿐입니다" in " ".join(ko.output.split())
 
 
