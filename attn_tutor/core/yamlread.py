@@ -501,8 +501,8 @@ class PlainReader:
             if info is None:
                 info = self._line(line)
                 if info is None:  # neither a key's line nor a blank one: perhaps the document's start
-                    if maps or started or not self._document_start.match(line):
-                        return None
+                    if maps or started or self._odd.search(line) is not None or not self._document_start.match(line):
+                        return None  # (held to the odd characters as every line: a lone CR in its comment breaks the line)
                     started = True
                     continue
                 if len(known) < self._limit:

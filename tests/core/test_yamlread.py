@@ -89,6 +89,13 @@ def test_edge_values_read_as_composed(text):
     assert_plain_reads_as_composed(text)
 
 
+@pytest.mark.parametrize("start", ["---", "--- ", "--- # a", "--- #\r a", "--- #\r\n a", "--- # \x85 a", "--- # \u2028 a", "--- # \x07", "---\t# a"])
+def test_a_document_start_line_reads_as_composed(start):
+    """The ``---`` line is held to the same odd characters as every other line: a lone CR (or NEL,
+    or LS) in its comment starts a new line for the composer, so the fast path must not read past it."""
+    assert_plain_reads_as_composed(f"{start}\nproblem_set: ch13\nanswers:\n cat-fish:\n  먹었다:\n   scores: yes\n")
+
+
 # --- texts as students hand them in --------------------------------------------------------
 
 _PROBLEMS = ["cat-fish", "widget-meet-friend", "practice-d4", "river-fishing"]
