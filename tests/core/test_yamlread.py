@@ -9,12 +9,11 @@ answers, Korean tokens) and now and then spoiled by one junk character.
 
 from __future__ import annotations
 
-import importlib.util
-import sys
 from pathlib import Path
 
 import pytest
-from helpers.paths import ROOT, TESTS
+from helpers.benchmarks import load_benchmark
+from helpers.paths import TESTS
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -23,7 +22,6 @@ from attn_tutor.core.yamlread import STR, Leaf, MappingNode, ScalarNode, Sequenc
 from attn_tutor.gradebook import answer_yaml
 
 FIXTURES = TESTS / "fixtures" / "grade"
-BENCHMARKS = ROOT / "benchmarks"
 
 
 def composed_tree(text: str):
@@ -202,11 +200,7 @@ def test_any_mix_of_plain_lines_reads_as_composed_or_gives_up(lines, newline):
 
 
 def _benchmark_class(folder: Path, students: int) -> list[Path]:
-    spec = importlib.util.spec_from_file_location("grade_speed", BENCHMARKS / "grade_speed.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("grade_speed", module)
-    spec.loader.exec_module(module)
-    module.build_class(folder, students, 0.55)
+    load_benchmark("grade_speed").build_class(folder, students, 0.55)
     return sorted(folder.glob("*.yaml"))
 
 

@@ -13,12 +13,12 @@ from __future__ import annotations
 import json
 import math
 import os
-import re
 from pathlib import Path
 
 import pytest
 import yaml
 from helpers import golden_cases as g
+from helpers.page import script_json
 
 pytestmark = pytest.mark.browser
 GOLDEN = g.load()
@@ -492,8 +492,7 @@ def test_a_link_to_a_packed_variant_opens_on_it_with_the_weights_solve_variant_g
     browser has read them: a link to ``#variant=N`` of a packed one opens on that variant all the
     same, once the page is read (its own weights, not the first variant's)."""
     path = export_page(run_cli, tmp_path, "--variants", "30", "--seed", "42")
-    data = re.search(r'<script id="page-data" type="application/json">(.*?)</script>', path.read_text(encoding="utf-8"), re.S)
-    number = json.loads(data.group(1))["variants"][23]["variant"]  # one of the packed ones
+    number = script_json(path.read_text(encoding="utf-8"))["variants"][23]["variant"]  # one of the packed ones
     opened = open_page(path, fragment=f"#variant={number}")
     page = opened.page
     assert page.locator('[data-field="variant"] option:checked').text_content().strip() == str(number)

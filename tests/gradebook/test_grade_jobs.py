@@ -470,15 +470,9 @@ def test_the_speed_benchmark_reports_the_parents_own_cpu_beside_the_whole_runs(t
     """benchmarks/grade_speed.py times `grade` through a small runner that reports the parent's peak
     memory and its own CPU at its exit: the parent's share is what routing, merging, the tally and
     the outputs cost beside the workers' marking, the figure a speed-up of either side is judged by."""
-    import importlib.util
-    import sys
+    from helpers.benchmarks import load_benchmark
 
-    from helpers.paths import ROOT
-
-    spec = importlib.util.spec_from_file_location("grade_speed", ROOT / "benchmarks" / "grade_speed.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("grade_speed", module)
-    spec.loader.exec_module(module)
+    module = load_benchmark("grade_speed")
     run = module.measured(module.cli(CLASS, tmp_path, "--jobs", "2"))
     assert 0 < run.parent_cpu <= run.cpu
     assert run.memory > 0 and run.wall > 0

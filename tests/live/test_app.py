@@ -11,6 +11,7 @@ import json
 import re
 
 import pytest
+from helpers.page import script_json
 from starlette.testclient import TestClient
 
 from attn_tutor.core.rounding import fmt, fmt_given
@@ -161,11 +162,11 @@ def test_an_exam_page_carries_none_of_the_answers(app, store):
     practice = kim.get("/").text
     store.set_mode("exam")
     exam = kim.get("/").text
-    data = json.loads(re.search(r'<script id="page-data" type="application/json">(.*?)</script>', exam).group(1))
+    data = script_json(exam)
     problem = data["variants"][0]["problems"][0]
     assert "weights" not in problem["heads"][0] and "scores" not in problem["heads"][0] and "output" not in problem
     exact = right_row(CAT, "먹었다", "weights").split(", ")[0]
-    weights = json.loads(re.search(r'<script id="page-data" type="application/json">(.*?)</script>', practice).group(1))
+    weights = script_json(practice)
     assert "weights" in weights["variants"][0]["problems"][0]["heads"][0]
     assert exact not in json.dumps(problem["heads"])
 

@@ -7,10 +7,10 @@ nothing of the marks until the teacher closes the concept items.
 
 from __future__ import annotations
 
-import json
 import re
 
 import pytest
+from helpers.page import script_json
 from starlette.testclient import TestClient
 
 from attn_tutor.live.app import make_app
@@ -64,10 +64,6 @@ def teacher(app) -> TestClient:
 def control(client, body, problem="%23concepts"):
     client.get("/teacher/api/map")
     return client.post(f"/teacher/api/problem/{problem}", json=body, headers=csrf(client))
-
-
-def page_data(html: str) -> dict:
-    return json.loads(re.search(r'<script id="page-data" type="application/json">(.*?)</script>', html, re.S).group(1))
 
 
 # --- right, wrong, as the one marker marks them -------------------------------------------
@@ -196,7 +192,7 @@ def test_an_exam_page_carries_no_answer_feedback_or_explanation_of_a_concept_ite
     board.get("/teacher/api/map")
     assert board.post("/teacher/api/mode", json={"mode": "exam"}, headers=csrf(board)).status_code == 200
     html = TestClient(app, base_url=ORIGIN).get("/").text
-    data = page_data(html)
+    data = script_json(html)
     assert [c["id"] for c in data["concepts"]] == list(SHOWN)
     for base, own in zip(data["concepts"], data["variants"][0]["concepts"]):
         assert set(base["feedback"]) == {None} and base["explanation"] is None

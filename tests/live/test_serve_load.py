@@ -12,23 +12,13 @@ the crash. On SQLite and on PostgreSQL (``live_store_url``, tests/live/conftest.
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 
-from helpers.paths import ROOT
-
-
-def load_benchmark():
-    spec = importlib.util.spec_from_file_location("serve_load", ROOT / "benchmarks" / "serve_load.py")
-    module = importlib.util.module_from_spec(spec)
-    sys.modules.setdefault("serve_load", module)  # its dataclasses look their module up
-    spec.loader.exec_module(module)
-    return module
+from helpers.benchmarks import load_benchmark
 
 
 def test_fifty_students_answer_everything_and_a_crash_loses_nothing(live_store_url):
-    bench = load_benchmark()
+    bench = load_benchmark("serve_load")
     # no time is checked: the window paces the students, and a loaded machine may take the grace to finish
     result = bench.run(students=50, window=5.0, grace=600.0, db=live_store_url, wrong_share=0.3, seed=7)
     assert result.errors == []

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.page import script_json
 from helpers.paths import ROOT, TESTS
 
 from attn_tutor.core.i18n import MESSAGES
@@ -32,11 +33,9 @@ def export(run_cli, tmp_path: Path, *args: str) -> str:
 def embedded(html: str, unpacked: bool = True) -> dict:
     """The page's data with each packed variant's text (from ``script#page-variants``, after the
     scripts) back in its place; each unpacked, as the page's script unpacks it when chosen."""
-    match = re.search(r'<script id="page-data" type="application/json">(.*?)</script>', html, re.S)
-    assert match
-    data = json.loads(match.group(1))
-    packed = re.search(r'<script id="page-variants" type="application/json">(.*?)</script>', html, re.S)
-    for variant, text in zip(data["variants"], json.loads(packed.group(1)) if packed else ()):
+    data = script_json(html)
+    assert data is not None
+    for variant, text in zip(data["variants"], script_json(html, "page-variants") or ()):
         if text is not None:
             variant["packed"] = text
     if unpacked:
@@ -179,7 +178,7 @@ def test_a_many_variant_page_carries_every_variant_but_the_first_packed(run_cli,
     # browser reads them; the data before the scripts names every variant, and holds no packed text
     shown = html.index('<script id="page-data"'), html.index("<script>"), html.index('<script id="page-variants"')
     assert shown == tuple(sorted(shown)) and html.count('<script id="page-variants"') == 1
-    before = json.loads(re.search(r'<script id="page-data" type="application/json">(.*?)</script>', html, re.S).group(1))
+    before = script_json(html)
     assert [v["variant"] for v in before["variants"]] == [v["variant"] for v in raw["variants"]]
     assert all(set(v) == {"variant"} for v in before["variants"][1:])
     data = embedded(html)
