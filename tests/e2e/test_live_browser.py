@@ -16,6 +16,7 @@ from pathlib import Path
 
 import pytest
 from helpers import axe
+from helpers.live_page import WAIT, answer, saved
 from helpers.serve import Server, free_port
 
 pytestmark = pytest.mark.browser
@@ -23,7 +24,6 @@ pytestmark = pytest.mark.browser
 # what chromium says while the server is down (killed on purpose), and of the CSP's frame-ancestors
 # in the page's <meta> copy (it counts in the HTTP header the app sends; the meta copy is ignored)
 EXPECTED = ("Failed to load resource", "The Content Security Policy directive 'frame-ancestors' is ignored")
-WAIT = 30_000  # ms a page may take to show what the server sent (a resend backs off up to 15 s)
 
 
 @pytest.fixture
@@ -81,18 +81,6 @@ def join(person: Person, server: Server, name: str):
     page.locator("[data-join]").click()
     page.locator('section[data-problem="cat-fish"]').wait_for(state="visible", timeout=WAIT)
     return page
-
-
-def answer(page, problem: str, row: str, stage: str, text: str):
-    block = page.locator(f'section[data-problem="{problem}"] [data-row="{row}"]')
-    field = block.locator(f'input[data-stage="{stage}"]')
-    field.fill(text)
-    field.press("Enter")
-    return block.locator(f'[data-stage-block="{stage}"]')
-
-
-def saved(block) -> None:
-    block.page.wait_for_function("b => b.getAttribute('data-saved') === 'true'", arg=block.element_handle(), timeout=WAIT)
 
 
 def teacher(person: Person, server: Server):
@@ -185,7 +173,7 @@ def test_a_killed_server_started_again_gets_what_the_pages_kept(serve, people):
     assert first.evaluate("AttnTutor.live.queue().length") == 0
     first.reload()  # and the saved answers come back
     restored = first.locator('section[data-problem="cat-fish"] [data-row="먹었다"] [data-stage-block="scaled"]')
-    restored.page.wait_for_function("b => b.getAttribute('data-saved') === 'true'", arg=restored.element_handle(), timeout=WAIT)
+    saved(restored)
     assert first.locator('section[data-problem="cat-fish"] [data-row="먹었다"] input[data-stage="scaled"]').input_value() == "0.707 4.243 2.828"
 
 

@@ -8,6 +8,7 @@ closes the concept items.
 from __future__ import annotations
 
 import pytest
+from helpers.live_page import WAIT, saved
 from helpers.serve import Server, free_port
 
 from attn_tutor.problems.load import load_problem_set
@@ -19,7 +20,6 @@ CH13 = load_problem_set("ch13")
 WHY = show(next(c for c in CH13.concepts if c.id == "why-scale"), CH13)
 WRONG = next(label for label in WHY.labels if label not in WHY.answer)
 EXPECTED = ("The Content Security Policy directive 'frame-ancestors' is ignored",)
-WAIT = 30_000
 
 
 @pytest.fixture
@@ -60,10 +60,6 @@ def join(page, server: Server, name: str):
     page.locator("[data-join]").click()
     page.locator('section[data-concept="why-scale"]').wait_for(state="visible", timeout=WAIT)
     return page.locator('section[data-concept="why-scale"]')
-
-
-def saved(section) -> None:
-    section.page.wait_for_function("s => s.getAttribute('data-saved') === 'true'", arg=section.element_handle(), timeout=WAIT)
 
 
 def board(page, server: Server):

@@ -4,11 +4,12 @@ through playwright against `attn-tutor serve` on loopback; each failed before it
 from __future__ import annotations
 
 import pytest
+from helpers.live_page import WAIT, saved
+from helpers.live_page import answer as answer_in
 from helpers.serve import Server, free_port
 
 pytestmark = pytest.mark.browser
 
-WAIT = 30_000  # ms a page may take to show what the server sent (a resend backs off up to 15 s)
 EXPECTED = ("Failed to load resource",)  # what chromium says while the server is down (killed on purpose)
 
 
@@ -38,15 +39,8 @@ def opened(context, server: Server):
 
 
 def answer(page, row: str, stage: str, text: str):
-    block = page.locator(f'section[data-problem="cat-fish"] [data-row="{row}"]')
-    field = block.locator(f'input[data-stage="{stage}"]')
-    field.fill(text)
-    field.press("Enter")
-    return block.locator(f'[data-stage-block="{stage}"]')
-
-
-def saved(block) -> None:
-    block.page.wait_for_function("b => b.getAttribute('data-saved') === 'true'", arg=block.element_handle(), timeout=WAIT)
+    """A stage of cat-fish, the one problem these findings are about."""
+    return answer_in(page, "cat-fish", row, stage, text)
 
 
 def test_two_tabs_of_one_student_keep_what_each_checked_while_the_server_was_down(server, context):
