@@ -13,8 +13,8 @@ from attn_tutor.cli.help import LangOption
 from attn_tutor.cli.options import FollowThroughOption, guarded
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.core.model import FollowThrough
-from attn_tutor.live.store import is_session_target, session_documents
 from attn_tutor.render import terminal
+from attn_tutor.sessions.documents import is_session_target, session_documents
 
 
 class CsvLayout(StrEnum):

@@ -1,5 +1,5 @@
 """A live session in one SQLite file: one connection and one lock, WAL, ``synchronous=NORMAL``, the
-file held with ``flock`` while a writer has it open (see :mod:`attn_tutor.live.store`)."""
+file held with ``flock`` while a writer has it open (see :mod:`attn_tutor.sessions.store`)."""
 
 from __future__ import annotations
 
@@ -10,7 +10,7 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from attn_tutor.live.session import LiveError, Store
+from attn_tutor.sessions.store import LiveError, Store
 
 BUSY_MS = 2000  # how long SQLite waits for a lock another process holds before saying so
 

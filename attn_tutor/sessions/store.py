@@ -1,5 +1,34 @@
-"""A live session's records and the one :class:`Store` both backends share (its SQL is one; see
-:mod:`attn_tutor.live.store`, which opens one, for what is kept and how)."""
+"""A live session's storage: one :class:`Store`, on SQLite (one file) or PostgreSQL (a URL), its
+records and all its SQL.
+
+Open one with :func:`attn_tutor.sessions.opening.open_store`. Every method is synchronous and
+thread-safe (the web app calls them from Starlette's threadpool). What is kept:
+
+- the session (:meth:`Store.session`): the problem set's title, the reference ``grade``
+  loads it by (a packaged set's name, or the set file's absolute path), its
+  *fingerprint* (a hash of what marks: every problem's numbers, rows, stages, decimals,
+  tolerance — not its comments or lines), the mode (``practice`` | ``exam``), each
+  problem's ``open`` and ``revealed``, when it was made;
+- the students (:meth:`Store.join`): an id, the name they typed, a random token (their
+  cookie) and the device id their browser sent, so one device rejoins as one student;
+- every answer (:meth:`Store.save`): each attempt, kept, and the latest per
+  (student, problem, row, stage), with the server's mark. ``save`` returns only after
+  the transaction is committed, and is idempotent on ``(student, client_id)``: a
+  resend gives back the first result and changes nothing;
+- a change number (:meth:`Store.changes`, :meth:`Store.wait_change`), raised by every
+  save and every control: within the process on SQLite (one worker), across processes
+  on PostgreSQL (``LISTEN``/``NOTIFY``), so the teacher's map on any worker wakes.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed answer survives the
+process being killed (``kill -9``), though the last few may be lost if the machine
+itself loses power. The file is held with an exclusive ``flock`` while a writer has it
+open, so a second ``serve`` on the same file is refused rather than sharing it.
+
+Every failure is a :class:`LiveError` with a catalogue sentence (exit status 1): a
+file held by another process, a corrupt file, a file that is not a session, a session
+of another problem set, a full disk, an unreachable PostgreSQL or a bad URL, a session
+written by a newer attn-tutor. Never a traceback, never a silent fresh start.
+"""
 
 from __future__ import annotations
 

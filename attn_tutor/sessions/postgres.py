@@ -1,5 +1,5 @@
 """A live session in a PostgreSQL database: a few connections for the app's threads, and one that
-``LISTEN``s for the changes other workers make (see :mod:`attn_tutor.live.store`)."""
+``LISTEN``s for the changes other workers make (see :mod:`attn_tutor.sessions.store`)."""
 
 from __future__ import annotations
 
@@ -9,7 +9,7 @@ import threading
 import time
 from datetime import UTC, datetime
 
-from attn_tutor.live.session import LiveError, Mark, ProblemSet, Saved, Session, Store
+from attn_tutor.sessions.store import LiveError, Mark, ProblemSet, Saved, Session, Store
 
 APPLICATION_NAME = "attn-tutor serve"  # how the server's pg_stat_activity names our connections
 PG_CONNECTIONS = 8  # connections a PostgreSQL store keeps for the app's threads (commits wait on the disk together)
