@@ -1,5 +1,5 @@
 """A live session's storage: one :class:`Store`, on SQLite (one file) or PostgreSQL (a URL), its
-records and all its SQL.
+records and all its SQL, the tables written once for both (:data:`TABLES`).
 
 Open one with :func:`attn_tutor.sessions.opening.open_store`. Every method is synchronous and
 thread-safe (the web app calls them from Starlette's threadpool). What is kept:
@@ -55,6 +55,27 @@ STAGE_ORDER = {stage.value: n for n, stage in enumerate(Stage)}
 # closes the concept items together (in a set that has any); the map keys them ``concepts/<id>``.
 CONCEPTS = "#concepts"
 CONCEPT_STAGE = "concept"
+
+
+TABLES = """
+CREATE TABLE live_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE live_problems (
+    problem TEXT PRIMARY KEY, position INTEGER NOT NULL, is_open INTEGER NOT NULL, revealed INTEGER NOT NULL);
+CREATE TABLE live_students (
+    id {id} PRIMARY KEY, name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, device TEXT UNIQUE, joined TEXT NOT NULL);
+CREATE TABLE live_attempts (
+    id {id} PRIMARY KEY, student_id {integer} NOT NULL REFERENCES live_students (id), client_id TEXT NOT NULL,
+    problem TEXT NOT NULL, row_key TEXT NOT NULL, stage TEXT NOT NULL, text TEXT NOT NULL,
+    verdict TEXT NOT NULL, diagnosis TEXT, points {real} NOT NULL, saved TEXT NOT NULL,
+    UNIQUE (student_id, client_id));
+CREATE TABLE live_latest (
+    student_id {integer} NOT NULL, problem TEXT NOT NULL, row_key TEXT NOT NULL, stage TEXT NOT NULL,
+    attempt_id {integer} NOT NULL, text TEXT NOT NULL, verdict TEXT NOT NULL, diagnosis TEXT, points {real} NOT NULL,
+    PRIMARY KEY (student_id, problem, row_key, stage));
+"""
+"""The session's tables, written once for SQLite and PostgreSQL: each fills in its own words for
+``{id}`` (a row id the database gives), ``{integer}`` (a reference to one) and ``{real}`` (a double):
+:attr:`Store.words`."""
 
 
 class LiveError(AttnTutorError):
@@ -136,8 +157,6 @@ def set_reference(problem_set: ProblemSet) -> str:
     return problem_set.name or os.path.abspath(problem_set.source)
 
 
-
-
 def class_map(groups) -> dict[str, dict[str, dict[str, int]]]:
     """The class map (:meth:`Store.counts`) from the latest answers' groups: (problem, row, stage,
     verdict, diagnosis, how many), as ``GROUP BY`` gives them or :class:`_Tally` keeps them."""
@@ -202,6 +221,7 @@ class Store:
     how a change reaches other processes. Use :func:`open_store`."""
 
     placeholder = "?"
+    words: dict[str, str]  # the database's own words in TABLES
     where: str  # the file or URL (its password left out), for sentences
     alone = False  # True: no other process writes this session (a SQLite file held by this writer)
 
@@ -223,7 +243,9 @@ class Store:
         raise NotImplementedError
 
     def _create_tables(self, cur) -> None:
-        raise NotImplementedError
+        for statement in TABLES.format(**self.words).split(";"):
+            if statement.strip():
+                cur.execute(statement)
 
     def _has_tables(self, cur) -> bool:
         raise NotImplementedError
