@@ -36,18 +36,18 @@ def _follow(run: Iterator, language: str) -> Outcome:
     with closing(run), ExitStack() as bar:
         update = None
         for event in run:
-            if type(event) is str:
-                terminal.error(t("cli.error", language, message=event))
-            elif type(event) is grading.Note:
-                terminal.plain(event, stderr=True)
-            elif type(event) is grading.Marking:
+            if isinstance(event, Outcome):
+                return event
+            if isinstance(event, grading.Marking):
                 if event.over:
                     bar.close()
                 else:
                     update = update or bar.enter_context(terminal.progress(event.total, t("grade.progress", language)))
                     update(event.done, event.total)
-            else:
-                return event
+            elif isinstance(event, grading.Note):
+                terminal.plain(event, stderr=True)
+            else:  # a problem's sentence
+                terminal.error(t("cli.error", language, message=event))
     raise AssertionError("grade ended without an outcome")  # pragma: no cover
 
 

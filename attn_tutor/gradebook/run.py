@@ -88,7 +88,7 @@ class Marked(NamedTuple):
     """A window of the class, marked: what :func:`grade_class` yields, in input order."""
 
     done: int  # files marked so far, this window's included
-    rows: list[StudentRow | FileNote]  # each student's row (added to the tally), and what is said of a file as a whole
+    rows: list[StudentRow | FileNote]  # each student's row (added to the tally), and what is said of a file as a whole; emptied when the next window is asked for
 
 
 class _Worker:
@@ -282,8 +282,10 @@ def grade_class(
     try:
         for count, per_file, columns in results:
             done += count
-            yield Marked(done, _tallied(per_file, columns, tally))
-            del per_file  # the window's rows are handed on: nothing of them stays here
+            window = Marked(done, _tallied(per_file, columns, tally))
+            yield window
+            window.rows.clear()  # the window's rows are handed on: nothing of them stays here,
+            del per_file, window  # even while the caller still holds the window
             gc.collect()  # the window's cyclic garbage first: frozen, it would stay to the end
             gc.freeze()  # what survives the window here (the outputs' small caches) is not walked again
     finally:
