@@ -69,6 +69,7 @@ import yaml
 import attn_tutor
 from attn_tutor import gradebook
 from attn_tutor.core.model import STAGES
+from attn_tutor.gradebook.records import FileNote
 from attn_tutor.gradebook.run import available_cpus, grade_class
 from attn_tutor.marking import marker as grading
 from attn_tutor.problems.load import load_problem_set
@@ -225,7 +226,10 @@ def grade(folder: Path) -> int:
     tally = gradebook.Tally()
     writer = gradebook.GradebookWriter(tally, csv_file=True)
     try:
-        grade_class(gradebook.find_answer_files([folder]), tally, jobs=1, on_row=writer.add)
+        for window in grade_class(gradebook.find_answer_files([folder]), tally, jobs=1):
+            for row in window.rows:
+                if type(row) is not FileNote:
+                    writer.add(row)
         with open(os.devnull, "wb") as sink:
             writer.write_csv(sink)
     finally:

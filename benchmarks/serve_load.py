@@ -409,7 +409,7 @@ def map_lags(figures: Figures) -> list[float]:
 
 def missing_answers(db: str, figures_list: list[Figures]) -> list[str]:
     """Acknowledged answers the store does not hold as the student's latest, text and client id."""
-    from attn_tutor.live.store import open_store
+    from attn_tutor.sessions.opening import open_store
 
     store = open_store(db, None, create=False, readonly=True)
     try:

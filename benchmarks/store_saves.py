@@ -23,8 +23,9 @@ import time
 import uuid
 from pathlib import Path
 
-from attn_tutor.live.store import Mark, open_store
 from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions.opening import open_store
+from attn_tutor.sessions.store import Mark
 
 TARGET = 400  # saves a second
 

@@ -1,51 +1,29 @@
-"""Hand-back sheets: one page per student of what ``grade`` marked, as document blocks.
+"""Hand-back sheets' files: each marked student's sheet (a
+:class:`~attn_tutor.gradebook.handback.Sheet`, made in the worker that marked them) under a file
+name of their own.
 
-For each asked row and stage the student sees a small table — the row they typed,
-each cell's mark (✓ right, ↪ right from their own earlier numbers, ✗ wrong), the
-correct row and, where follow-through was used, the row computed from their own
-numbers — then the diagnosis sentence, which earlier numbers the follow-through
-came from, and the correct row's arithmetic (:mod:`attn_tutor.solve.explain`), worked on
-their own variant's numbers.
-
-The blocks are pure: they read a :class:`~attn_tutor.gradebook.StudentResult` and
-the solved problem set. ``grade --feedback DIR`` hands a :class:`SheetMaker` to the
-class's grading (:func:`attn_tutor.gradebook.run.grade_class`'s ``extra``), so each
-student's page is made, HTML (:mod:`attn_tutor.render.html`) or PDF
-(:mod:`attn_tutor.render.typst`, the worksheets' own Typst renderer), in the worker
-that marked them, from that one marking, and travels in their row as a
-:class:`Sheet`. :class:`SheetFiles` spools each row's page under a file name of its
-own student's (:class:`FileNames`: safe on any system, distinct), checks every
-target once the class is marked, and writes them through :mod:`attn_tutor.core.writing`.
+:class:`SheetFiles` spools each row's page under a file name of its own student's
+(:class:`FileNames`: safe on any system, distinct), checks every target once the class is
+marked, and writes them through :mod:`attn_tutor.core.writing`. The sheet itself, its blocks and
+its page, is :mod:`attn_tutor.gradebook.handback`'s.
 """
 
 from __future__ import annotations
 
-import dataclasses
 import os
 import re
 import unicodedata
 from collections.abc import Sequence
-from dataclasses import dataclass
 from pathlib import Path
-from typing import NamedTuple
 
-from attn_tutor.core.errors import AttnTutorError, Finding, Location, UsageError
-from attn_tutor.core.i18n import MESSAGES, t
-from attn_tutor.core.rounding import fmt, fmt_given, fmt_score
+from attn_tutor.core.errors import AttnTutorError, Finding, UsageError
+from attn_tutor.core.i18n import t
 from attn_tutor.core.spool import Spool
 from attn_tutor.core.text import excerpt
 from attn_tutor.core.writing import InputFiles, make_directory, refuse_overwrite, write_atomic
-from attn_tutor.marking.concepts import concept_feedback
-from attn_tutor.marking.hints import cell_labels
-from attn_tutor.marking.marker import previous_stage, segments
-from attn_tutor.render import html
+from attn_tutor.gradebook.handback import FORMATS
 from attn_tutor.render import typst as typeset  # its names looked up when used: tests point font_dirs elsewhere
-from attn_tutor.render.blocks import Block, Fields, Heading, Math, Paragraph, Table
-from attn_tutor.solve import explain
-from attn_tutor.solve.concepts import concept_blocks
-from attn_tutor.solve.layout import given_blocks, problem_heading
 
-STATE_KEYS = ("correct", "follow_through", "wrong", "missing", "masked")
 MAX_NAME_BYTES = 120  # of the stem; file systems allow 255 bytes a name
 _RESERVED = re.compile(r"(?i)\A(con|prn|aux|nul|com[0-9¹²³]|lpt[0-9¹²³]|conin\$|conout\$|clock\$)\Z")  # Windows devices
 _UNSAFE = re.compile(r'[\x00-\x1f\x7f<>:"/\\|?*\u202a-\u202e\u2066-\u2069\u200b-\u200f\ufeff]')
@@ -104,200 +82,6 @@ def file_names(names: Sequence[str], suffix: str = ".html") -> list[str]:
     return [given.name(name) for name in names]
 
 
-# --- the sheet -----------------------------------------------------------------------------
-
-
-def _number(x: float | None, decimals: int) -> str:
-    """A number the student typed, as typed (up to ``decimals`` places)."""
-
-    return "" if x is None else fmt_given(x, decimals)
-
-
-def _answer(x: float, decimals: int) -> str:
-    """A number worked out for the student: rounded half up to the asked places, as the key prints it."""
-
-    return fmt(x, decimals)
-
-
-def _stage_label(stage: str, lang: str) -> str:
-    return t(f"export.stage.{stage}", lang)
-
-
-def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
-    """One marked stage: the table, the diagnosis, the follow-through, the working."""
-
-    problem = solution.problem
-    labels = cell_labels(solution, item.stage, lang)
-    rows = _mark_rows(item, len(labels), problem.decimals, lang)
-    verdict = t(f"grading.verdict.{item.verdict}", lang)
-    title = t("feedback.item_title", lang, stage=_stage_label(item.stage, lang), verdict=verdict, points=fmt_score(item.points))
-    blocks: list[Block] = _mark_tables(solution, item, labels, rows, title, lang)
-    blocks.extend(Paragraph(note) for note in _item_notes(item, items_by_stage, labels, problem.decimals, lang))
-    if item.verdict != "correct":
-        worked = explain.explain_row(solution, problem.row_index(item.row), problem.decimals).get(item.stage, [])
-        if worked:
-            blocks.append(Math(tuple(worked), title=t("feedback.working", lang)))
-    return blocks
-
-
-def _mark_rows(item, width: int, decimals: int, lang: str) -> list[tuple[str, ...]]:
-    """The table's rows: typed, marks, correct and (where follow-through was used) carried; masked cells "—"."""
-    given = item.given if item.given is not None else (None,) * width
-    rows = [
-        (t("feedback.row.given", lang), *(_number(v, decimals) for v in given)),
-        (t("feedback.row.mark", lang), *(t(f"feedback.cell.{state}", lang) for state in item.cells)),
-        (
-            t("feedback.row.expected", lang),
-            *("—" if v is None else _answer(v, decimals) for v in item.expected),
-        ),
-    ]
-    if "follow_through" in item.cells and item.carried is not None:
-        rows.append(
-            (
-                t("feedback.row.carried", lang),
-                *("—" if v is None else _answer(v, decimals) for v in item.carried),
-            )
-        )
-    for i, state in enumerate(item.cells):  # masked cells read "—" in every row
-        if state == "masked":
-            rows = [(r[0], *(("—" if j == i else c) for j, c in enumerate(r[1:]))) for r in rows]
-    return rows
-
-
-def _mark_tables(solution, item, labels, rows: list[tuple[str, ...]], title: str, lang: str) -> list[Block]:
-    """The marked rows as one table, or with several heads a table each, as the worksheet has them."""
-
-    problem = solution.problem
-    parts = segments(solution, item.stage) if len(solution.heads) > 1 and item.stage != "output" else [slice(None)]
-    tables: list[Block] = []
-    for number, part in enumerate(parts, start=1):
-        if len(parts) == 1:
-            header, head_title = (item.row, *labels), title
-        else:
-            head = t("solve.head", lang, n=number)
-            header, head_title = (item.row, *problem.keys), f"{title} — {head}" if number == 1 else head
-        tables.append(Table(header, tuple((r[0], *r[1:][part]) for r in rows), title=head_title))
-    return tables
-
-
-def _item_notes(item, items_by_stage: dict, labels, decimals: int, lang: str) -> list[str]:
-    """The sentences under the table: the diagnosis, where follow-through came from, a missing answer."""
-
-    notes = []
-    if item.diagnosis:
-        notes.append(t(f"grading.diagnosis.{item.diagnosis}", lang))
-    follow = [i for i, state in enumerate(item.cells) if state == "follow_through"]
-    if follow:
-        before = previous_stage(item.stage)
-        earlier = items_by_stage.get(before)
-        cells = ", ".join(labels[i] for i in follow)
-        if earlier is not None and earlier.given is not None:
-            notes.append(
-                t(
-                    "feedback.follow_from",
-                    lang,
-                    cells=cells,
-                    stage=t(f"quiz.stage.{before}", lang),
-                    row=_tuple(earlier.given, decimals),
-                )
-            )
-        else:
-            notes.append(t("feedback.follow_from_own", lang, cells=cells, stage=t(f"quiz.stage.{before}", lang)))
-    if item.verdict == "missing":
-        notes.append(t("feedback.missing", lang))
-    return notes
-
-
-def _tuple(values, decimals: int) -> str:
-    return "(" + ", ".join(_number(v, decimals) for v in values) + ")"
-
-
-def sheet_message(finding: Finding, lang: str) -> str:
-    """A problem found in a student's answers as their sheet says it: at the file as they handed it
-    in (its name and line, never a folder of the teacher's machine), in the sentence meant for a
-    student — a key's ``.sheet`` form where the teacher's sentence names a path of theirs, an
-    option or a command to run (``grade.problem_set_outside.sheet``...)."""
-    where = finding.where
-    place = None if where is None else Location(os.path.basename(where.file) or where.file, where.line, where.column)
-    if f"{finding.key}.sheet" in MESSAGES:
-        message = Finding(f"{finding.key}.sheet", finding.args).text(lang)
-    else:
-        message = dataclasses.replace(finding, where=None).text(lang)
-    return f"{place}: {message}" if place else message
-
-
-def sheet_blocks(student, solved, lang: str) -> list[Block]:
-    """A student's hand-back sheet. ``solved``: (problem set, {problem id: Solution}) of their variant."""
-
-    name = student.student or t("feedback.no_name", lang)
-    blocks: list[Block] = [Heading(t("feedback.title", lang, student=name), level=1)]
-    fields = [(t("export.name", lang), name)]
-    if student.variant is not None:
-        fields.append((t("grade.col.variant", lang), str(student.variant)))
-    if student.report is not None:
-        score = f"{fmt_score(student.score)} / {fmt_score(student.max_score)}"
-        if student.percent is not None:
-            score += f" ({fmt(student.percent, 1)}%)"
-        fields.append((t("grade.col.score", lang), score))
-    blocks.append(Fields(tuple(fields)))
-    for finding in student.findings:
-        blocks.append(Paragraph(t("feedback.problem_found", lang, message=sheet_message(finding, lang))))
-    if student.report is None or solved is None or isinstance(solved, Exception):
-        blocks.append(Paragraph(t("feedback.not_marked", lang)))
-        return blocks
-    problem_set, solutions = solved[0], solved[1]
-    if problem_set.title:
-        blocks.append(Paragraph(problem_set.title))
-    blocks.append(Paragraph(t("feedback.legend", lang)))
-    by_row: dict[tuple[str, str], dict[str, object]] = {}
-    for item in student.report.items:
-        by_row.setdefault((item.problem, item.row), {})[item.stage] = item
-    for problem in problem_set.problems:
-        solution = solutions[problem.id]
-        rows = [token for token in problem.asked_rows if (problem.id, token) in by_row]
-        if not rows:
-            continue
-        blocks.append(problem_heading(problem))
-        blocks.extend(given_blocks(solution, lang, problem.decimals))
-        for token in rows:
-            stages = by_row[(problem.id, token)]
-            blocks.append(Heading(t("quiz.row", lang, token=token), level=3))
-            for stage in problem.stages:
-                item = stages.get(stage)
-                if item is not None:
-                    blocks.extend(item_blocks(solution, item, stages, lang))
-    blocks.extend(concept_sheet_blocks(student.report.concepts, solved[3] if len(solved) > 3 else (), lang))
-    return blocks
-
-
-def concept_sheet_blocks(results, shown_items, lang: str) -> list[Block]:
-    """The concept items of a sheet: each as the student's variant printed it, their choice marked,
-    the misconception a wrong choice reveals, the answer and the explanation."""
-    shown_by_id = {shown.id: shown for shown in shown_items}
-    blocks: list[Block] = []
-    for number, result in enumerate(results, start=1):
-        shown = shown_by_id.get(result.id)
-        if shown is None:
-            continue
-        if not blocks:
-            blocks.append(Heading(t("concepts.heading", lang), level=2))
-        blocks.extend(concept_blocks([shown], lang, answers=False, start=number)[1:])
-        blocks.extend(concept_feedback(shown, result, lang))
-    return blocks
-
-
-FORMATS = {"html": ".html", "pdf": ".pdf"}
-
-
-def render_sheet(blocks: list[Block], title: str, lang: str, format: str = "html") -> str | bytes:
-    """A sheet as a self-contained HTML page, or a PDF (A4) typeset by Typst."""
-    if format == "pdf":
-
-        return typeset.render_pdf(blocks, title=title, lang=lang)
-
-    return html.render(blocks, title=title, lang=lang)
-
-
 def needs_hangul(names: Sequence[str], columns, lang: str) -> bool:
     """Whether a class's sheets will have Korean in them: the language, a name, a problem or token."""
 
@@ -306,37 +90,6 @@ def needs_hangul(names: Sequence[str], columns, lang: str) -> bool:
         or any(typeset.has_hangul(name or "") for name in names)
         or any(typeset.has_hangul(problem + token) for problem, token, _ in columns)
     )
-
-
-# --- made where the student was marked, written after the checks ----------------------------
-
-
-class Sheet(NamedTuple):
-    """A student's page as the process that marked them made it: the HTML text or PDF bytes, or
-    (None) the problems that stopped it (raised by :meth:`SheetFiles.check`, before any output
-    is written)."""
-
-    page: str | bytes | None
-    problems: tuple[Finding, ...] = ()
-
-
-@dataclass(frozen=True)
-class SheetMaker:
-    """``grade_class``'s ``extra`` for ``--feedback``: each marked student's sheet, made in the worker
-    from the student's one marking (``solved``: their set and variant, solved by that worker's Grader)."""
-
-    lang: str
-    format: str = "html"
-
-    def __call__(self, student, solved) -> Sheet:
-        try:
-            blocks = sheet_blocks(student, solved, self.lang)
-            return Sheet(render_sheet(blocks, blocks[0].text, self.lang, self.format))
-        except AttnTutorError as error:  # a PDF that cannot be typeset: said before anything is written
-            return Sheet(None, tuple(error.problems))
-        except Exception as error:  # noqa: BLE001 - a sheet that breaks is said, never a traceback
-            reason = f"{type(error).__name__}: {error}"
-            return Sheet(None, (Finding("grade.internal_error", {"reason": reason}, Location(student.file)),))
 
 
 class SheetFiles:

@@ -1,20 +1,18 @@
-"""One ``grade`` run and its outputs: the gradebook (or the LMS's layout of it), the JSON, the
-hand-back sheets and the class report, all from one reading and marking of the class.
+"""``grade``'s outputs: the gradebook (or the LMS's layout of it), the JSON, the hand-back sheets
+and the class report, all from one reading and marking of the class, as one object.
 
-:func:`grade_run` is the command's whole run. The :class:`GradeOptions` say what was
-asked; :meth:`GradeOutputs.check` checks them before any work (the outputs are distinct,
-new unless ``--force`` and none of the inputs; the options fit together; the roster
-reads) and makes every output's collector once. The class is then marked by
-:func:`attn_tutor.gradebook.run.grade_class` (``--jobs`` workers), each answer file read
-and marked once, in whichever process marks it; every student comes back as a
-:class:`~attn_tutor.gradebook.rows.StudentRow` carrying all any output needs of them
-(with ``--feedback``, the hand-back sheet made there from the same marking: a
-:class:`~attn_tutor.classroom.handback.Sheet`) and is fed, in gradebook order, to
-:meth:`GradeOutputs.add`. :meth:`GradeOutputs.finish` then matches the roster, builds
-the LMS file, checks every sheet's target and writes each file through
-:mod:`attn_tutor.core.writing` (whole or nothing; nothing over an existing file without
-``--force``), giving the :class:`Outcome` the command says. Each sheet is written under
-a file name made from its own row's student, never paired up by position.
+The :class:`GradeOptions` say what was asked; :meth:`GradeOutputs.check` checks them before
+any work (the outputs are distinct, new unless ``--force`` and none of the inputs; the options
+fit together; the roster reads) and makes every output's collector once. The run
+(:func:`attn_tutor.classroom.grade.grade`) then hands every marked student, a
+:class:`~attn_tutor.gradebook.rows.StudentRow` carrying all any output needs of them (with
+``--feedback``, the hand-back sheet made where they were marked: a
+:class:`~attn_tutor.gradebook.handback.Sheet`), in gradebook order, to :meth:`GradeOutputs.add`.
+:meth:`GradeOutputs.finish` then matches the roster, builds the LMS file, checks every sheet's
+target and writes each file through :mod:`attn_tutor.core.writing` (whole or nothing; nothing
+over an existing file without ``--force``), giving the :class:`Outcome` the command says. Each
+sheet is written under a file name made from its own row's student, never paired up by position.
+Every sentence these find is given back to the run, which says it as it comes (each problem once).
 
 Exit status (with the gradebook's own rule, 1 when any student had a problem):
 with ``--roster``, 1 as well when any answer-file student is not matched to the
@@ -29,33 +27,27 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Callable, Iterable, Sequence
-from contextlib import AbstractContextManager, nullcontext
+from collections.abc import Iterator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
 
 from attn_tutor.classroom import lms_gradebook, match_file
 from attn_tutor.classroom import roster as rosters
-from attn_tutor.classroom.handback import SheetFiles, SheetMaker
+from attn_tutor.classroom.handback import SheetFiles
 from attn_tutor.classroom.report import ClassCounts, render_report
-from attn_tutor.core.errors import AttnTutorError, Finding, UsageError
+from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import t
 from attn_tutor.core.spool import Spool
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.core.writing import AtomicFile, InputFiles, atomic_file, check_directory, refuse_overwrite, write_atomic
 from attn_tutor.gradebook.analysis import Tally
-from attn_tutor.gradebook.answer_files import Survey, csv_without_problem_set, survey
 from attn_tutor.gradebook.records import ANSWER_SUFFIXES, Document, FileNote
 from attn_tutor.gradebook.rows import StudentRow
-from attn_tutor.gradebook.run import grade_class, usable_jobs
 from attn_tutor.gradebook.summary import summary_blocks
 from attn_tutor.gradebook.writing import GradebookWriter
 from attn_tutor.problems.load import packaged_path
-
-Say = Callable[[str], None]  # one sentence for standard error, as it is found
-Progress = Callable[[int], AbstractContextManager]  # files in all -> a bar whose value is called (done, total)
-ReadSession = Callable[[str], Iterable[Document]]  # a live session -> each student's answers as an answer file's text
+from attn_tutor.sessions.documents import is_session_target
 
 
 @dataclass(frozen=True)
@@ -64,7 +56,7 @@ class GradeOptions:
 
     paths: tuple[Path, ...]
     problems: str | None = None
-    sessions: tuple[str, ...] = ()  # live sessions (a .sqlite file, a postgresql:// URL), read by grade_run's read_session
+    sessions: tuple[str, ...] = ()  # live sessions (a .sqlite file, a postgresql:// URL), read as answer documents
     csv: Path | None = None
     json: Path | None = None
     follow_through: str = "full"
@@ -81,6 +73,14 @@ class GradeOptions:
     variant_column: str | None = None
     force: bool = False
     lang: str = "en"
+
+    @classmethod
+    def of(cls, targets: Sequence[str], **asked) -> GradeOptions:
+        """A run over ``targets`` as typed: answer files and folders (``paths``), and live sessions
+        (``sessions``: a path ending ``.sqlite`` or ``.sqlite3``, a ``postgresql://`` URL); ``asked``:
+        the other options."""
+        paths = tuple(Path(target) for target in targets if not is_session_target(target))
+        return cls(paths, sessions=tuple(target for target in targets if is_session_target(target)), **asked)
 
     @property
     def lms_layout(self) -> bool:
@@ -264,21 +264,22 @@ class RosterOutputs:
 
 class GradeOutputs:
     """Every output of one run, made once from the checked options. Lifecycle: :meth:`check` (before
-    any work), :meth:`add` (each marked student, in gradebook order), :meth:`finish` (the checks that
-    need the whole class, then every file written), :meth:`close` (the spools gone)."""
+    any work), :meth:`start` (the inputs found), :meth:`add` (each marked student, in gradebook
+    order), :meth:`finish` (the checks that need the whole class, then every file written),
+    :meth:`close` (the spools gone). Each gives back the sentences it has to say, as it finds them."""
 
-    def __init__(self, options: GradeOptions, say: Say, roster: RosterOutputs | None = None) -> None:
-        self.options, self.say, self.roster = options, say, roster
+    def __init__(self, options: GradeOptions, roster: RosterOutputs | None = None) -> None:
+        self.options, self.roster = options, roster
         self.tally = Tally(options.follow_through)
         self.writer = GradebookWriter(
             self.tally, csv_file=options.csv is not None and not options.lms_layout, json_file=options.json is not None, lang=options.lang
         )  # fmt: skip
         self.counts: ClassCounts | None = ClassCounts() if options.class_report is not None else None
         self.sheets: SheetFiles | None = None
-        self.extra: SheetMaker | None = None  # what each worker makes of a marked student beside their row
+        self.extra: str | None = None  # what each worker makes of a marked student beside their row (gradebook.run.EXTRAS)
         if options.feedback is not None:
             self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
-            self.extra = SheetMaker(options.lang, options.feedback_format)
+            self.extra = options.feedback_format  # their hand-back sheet, in this format
         self.answer_files: list = []  # every answer file read (no sheet may be written over one)
         self.set_files: set[str] = set()  # every problem-set file an answer was marked against (likewise)
         self.problems = 0  # files said as errors that are no student's (a folder that cannot be read)
@@ -300,19 +301,24 @@ class GradeOutputs:
                 self._json.refuse(error)
 
     @classmethod
-    def check(cls, options: GradeOptions, say: Say) -> GradeOutputs:
+    def check(cls, options: GradeOptions) -> GradeOutputs:
         """Before any work: every output checked, the roster read; the outputs' collectors made."""
         check_outputs(options.named_outputs(), options.force, options.inputs())
         _check_options(options)
-        return cls(options, say, RosterOutputs.read(options) if options.roster is not None else None)
+        return cls(options, RosterOutputs.read(options) if options.roster is not None else None)
 
-    def add(self, row: StudentRow) -> None:
-        """One marked student: each problem said (once: a CSV header's touches every row), the row kept
-        by every output that needs it."""
+    def news(self, row: StudentRow) -> list[str]:
+        """A marked student's problems not said before, to say before the row is added (each once: a
+        CSV header's touches every row)."""
+        said = []
         for message in row.errors:
             if message not in self._said:
                 self._said.add(message)
-                self.say(message)
+                said.append(message)
+        return said
+
+    def add(self, row: StudentRow) -> None:
+        """One marked student (its problems said first, :meth:`news`): the row kept by every output that needs it."""
         if row.set_file is not None:
             self.set_files.add(row.set_file)
         if row.score is not None:
@@ -327,28 +333,29 @@ class GradeOutputs:
             if output is not None and not (row.of_file and output is self.roster):  # a file's own row is no one to match
                 output.add(row)
 
-    def leave_out(self, left: FileNote) -> None:
+    def leave_out(self, left: FileNote) -> list[str]:
         """What is said of a file as a whole: not marked, with why, or a CSV's unused columns (in the
-        summary's notes); one that may hide students (a folder that cannot be read) said as an error."""
+        summary's notes); one that may hide students (a folder that cannot be read): to say as an error."""
         self.file_notes.append(left)
         if left.problem:
-            self.say(left.text(self.options.lang))
             self.problems += 1
-        else:
-            self.left_out.append(left)
+            return [left.text(self.options.lang)]
+        self.left_out.append(left)
+        return []
 
-    def finish(self) -> Outcome:
+    def finish(self) -> Iterator[str]:
         """After marking: the repeated students said, then the roster matched, the sheets' targets
         checked and every file written. A file refused whole (a FIFO, a link to nowhere, over its
-        size cap) is its own student's error, like any other bad file: the rest are written."""
+        size cap) is its own student's error, like any other bad file: the rest are written.
+        Yields each sentence to say as it comes, and returns the :class:`Outcome`."""
         repeated = self.writer.repeated()
         for name, places in repeated.items():
             for place in places:
-                self.say(f"{place}: " + t("grade.duplicate_student", self.options.lang, student=name, places=", ".join(places)))
+                yield f"{place}: " + t("grade.duplicate_student", self.options.lang, student=name, places=", ".join(places))
         if self.tally.total == 0 and not self.tally.file_problems:  # every file held no student (problem sets, gradebooks)
-            self.say(t("grade.no_students", self.options.lang))
+            yield t("grade.no_students", self.options.lang)
             self.problems += 1
-        written, notes = self._write()
+        written, notes = yield from self._write()
         notes = [note.text(self.options.lang) for note in sorted(self.left_out, key=lambda note: note.file)] + notes
         failed = self.tally.failed + self.writer.newly_failed()
         unmatched = 0 if self.roster is None else self.roster.unmatched
@@ -364,9 +371,10 @@ class GradeOutputs:
             status=1 if failed or repeated or len(self.sets) > 1 or unmatched or self.problems or self.tally.file_problems else 0,
         )
 
-    def _write(self) -> tuple[list[str], list[str]]:
-        """Every check first, then each file: the gradebook (or LMS file), the JSON, the report, the
-        sheets. (lines saying where each went, notes for the summary)."""
+    def _write(self) -> Iterator[str]:
+        """Every check first (the roster's problems yielded, to say), then each file: the gradebook
+        (or LMS file), the JSON, the report, the sheets. Returns (lines saying where each went, notes
+        for the summary)."""
         options, lang = self.options, self.options.lang
         errors, notes = ([], []) if self.roster is None else self.roster.match()
         inputs = InputFiles(itertools.chain(options.inputs(), self.set_files, (path for path, _from_dir in self.answer_files if type(path) is not Document)))  # one path at a time
@@ -376,8 +384,7 @@ class GradeOutputs:
         if self.sheets is not None:
             others = {os.path.realpath(path): name for name, path in options.named_outputs()}
             self.sheets.check(self.tally.columns, others, inputs)
-        for message in errors:
-            self.say(message)
+        yield from errors
         written = []
         if options.csv is not None and not (options.lms_layout and self.roster.lms is None):  # no LMS file for nobody
             lms = self.roster.lms if options.lms_layout else None
@@ -425,56 +432,3 @@ class GradeOutputs:
         if self.sheets is not None:
             self.sheets.close()
 
-
-def answer_files(options: GradeOptions, read_session: ReadSession | None = None) -> Survey:
-    """The answer files under the paths, none of the outputs or the other inputs among them (those and
-    every other file of a folder that is not marked: named, with why), then each live session's
-    students as :class:`Document` s (``read_session``); a CSV without a problem_set
-    column needs ``--problems`` (forms know nothing of problem sets: the teacher says which)."""
-    excluded = [*options.named_outputs(), *options.other_inputs()]
-    found = survey(options.paths, exclude=excluded)
-    files = found.files
-    if options.sessions and read_session is not None:
-        documents = [(document, False) for target in options.sessions for document in read_session(target)]
-        files = [*files, *documents]
-        found = Survey(files, found.left_out)
-    if not files:  # and what was there instead, each with why
-        notes = [Finding(note.key, {"path": note.file, **note.args}) for note in found.left_out]
-        raise AttnTutorError.many([Finding("grade.no_files"), *notes])
-    if options.problems is None:
-        needs = csv_without_problem_set(files)
-        if needs is not None:
-            raise UsageError("grade.csv_needs_problems", path=needs)
-    return found
-
-
-def grade_run(
-    options: GradeOptions, say: Say, progress: Progress | None = None, note: Say | None = None, read_session: ReadSession | None = None
-) -> Outcome:
-    """The whole of ``grade``: check, mark every file once (``options.jobs`` workers), write, sum up.
-    ``say``: each problem's sentence as it is found; ``progress(total)``: the progress bar;
-    ``note``: a sentence that is not a problem (more ``--jobs`` than usable CPUs), said once;
-    ``read_session``: each of ``options.sessions`` as its students' answer documents (from the
-    command line, whose layer knows live sessions: each is marked here as its answer files would be)."""
-    for path in options.paths:
-        if not path.exists():
-            raise AttnTutorError("grade.no_such_path", path=str(path))
-    outputs = GradeOutputs.check(options, say)
-    try:
-        found = answer_files(options, read_session)
-        files = outputs.answer_files = found.files
-        for left in found.left_out:
-            outputs.leave_out(left)
-        outputs.start()
-        if note is not None and options.jobs is not None and (cpus := usable_jobs(options.jobs)) < options.jobs:
-            note(t("grade.jobs_capped_one" if cpus == 1 else "grade.jobs_capped", options.lang, asked=options.jobs, cpus=cpus))
-        with progress(len(files)) if progress is not None else nullcontext() as step:
-            grade_class(
-                files, outputs.tally, problems=options.problems, follow_through=options.follow_through,
-                lang=options.lang, with_json=options.json is not None, jobs=options.jobs, on_row=outputs.add,
-                progress=step, name_column=options.name_column, extra=outputs.extra, on_note=outputs.leave_out,
-                variant_column=options.variant_column,
-            )  # fmt: skip
-        return outputs.finish()
-    finally:
-        outputs.close()

@@ -2,18 +2,20 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import ExitStack, closing
 from enum import StrEnum
 from pathlib import Path
 from typing import Annotated, Optional
 
 import typer
 
-from attn_tutor.classroom.outputs import GradeOptions, Outcome, grade_run
+from attn_tutor.classroom import grade as grading
+from attn_tutor.classroom.outputs import GradeOptions, Outcome
 from attn_tutor.cli.help import LangOption
 from attn_tutor.cli.options import FollowThroughOption, guarded
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.core.model import FollowThrough
-from attn_tutor.live.store import is_session_target, session_documents
 from attn_tutor.render import terminal
 
 
@@ -26,6 +28,27 @@ class CsvLayout(StrEnum):
 class FeedbackFormat(StrEnum):
     html = "html"
     pdf = "pdf"
+
+
+def _follow(run: Iterator, language: str) -> Outcome:
+    """The run as it goes: each problem's sentence on standard error as an error, a note as it is,
+    the marking as a progress bar (gone once the files are marked); then its outcome."""
+    with closing(run), ExitStack() as bar:
+        update = None
+        for event in run:
+            if isinstance(event, Outcome):
+                return event
+            if isinstance(event, grading.Marking):
+                if event.over:
+                    bar.close()
+                else:
+                    update = update or bar.enter_context(terminal.progress(event.total, t("grade.progress", language)))
+                    update(event.done, event.total)
+            elif isinstance(event, grading.Note):
+                terminal.plain(event, stderr=True)
+            else:  # a problem's sentence
+                terminal.error(t("cli.error", language, message=event))
+    raise AssertionError("grade ended without an outcome")  # pragma: no cover
 
 
 def _say_summary(outcome: Outcome, language: str) -> None:
@@ -78,25 +101,18 @@ def grade(
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart.
 
     Over 60 lines because its signature is the option list Typer needs; its body is
-    one run (:func:`attn_tutor.classroom.outputs.grade_run`), then the summary.
+    one run (:func:`attn_tutor.classroom.grade.grade`), followed as it goes, then the summary.
     (Its --help is the catalogue key help.cmd.grade, not this docstring.)
     """
 
     language = resolve_lang(lang)
-    sessions = tuple(path for path in paths if is_session_target(path))  # live sessions: read by session_documents
-    options = GradeOptions(
-        tuple(Path(path) for path in paths if not is_session_target(path)), sessions=sessions, problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, match=match,
+    options = GradeOptions.of(
+        paths, problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, match=match,
         layout=csv_layout.value, assignment=assignment, out_of=out_of, feedback=feedback,
         feedback_format=feedback_format.value, class_report=class_report, jobs=jobs, name_column=name_column,
         variant_column=variant_column, force=force, lang=language,
     )  # fmt: skip
-    outcome = grade_run(
-        options,
-        say=lambda message: terminal.error(t("cli.error", language, message=message)),
-        progress=lambda total: terminal.progress(total, t("grade.progress", language)),
-        note=lambda message: terminal.plain(message, stderr=True),
-        read_session=session_documents,
-    )
+    outcome = _follow(grading.grade(options), language)
     _say_summary(outcome, language)
     if outcome.status:
         raise typer.Exit(outcome.status)

@@ -33,9 +33,9 @@ from attn_tutor.cli.options import SetArgument, guarded
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.live.app import make_app
-from attn_tutor.live.store import is_postgres, open_store
 from attn_tutor.practice.data import set_name
 from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions.opening import is_postgres, open_store
 
 HostOption = Annotated[str, typer.Option("--host", help="help.serve.host")]
 PortOption = Annotated[int, typer.Option("--port", help="help.serve.port")]

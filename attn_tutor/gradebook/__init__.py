@@ -9,13 +9,14 @@ The package, by job: :mod:`.records` (what is handed in and given back),
 class: the one way it is done, streamed through ``--jobs`` workers),
 :mod:`.routing` (which worker marks which file), :mod:`.analysis` (item analysis,
 distribution), :mod:`.itemstats` (the item statistics, pure numpy), :mod:`.choices` (choice
-items' labels in the file's order), :mod:`.writing` (CSV, JSON) and :mod:`.summary` (the terminal's blocks).
+items' labels in the file's order), :mod:`.writing` (CSV, JSON), :mod:`.summary` (the terminal's
+blocks) and :mod:`.handback` (a marked student's hand-back sheet, made where they were marked).
 
 No terminal and no rich here. A class is graded by :func:`.run.grade_class`: each file
-read and marked once, each student handed on as a small
-:class:`~attn_tutor.gradebook.rows.StudentRow` in input order to a :class:`Tally`
-(item analysis, distribution, the class table) and whatever else wants it (the
-:class:`GradebookWriter`'s CSV and JSON; the classroom's outputs);
+read and marked once, each student added to a :class:`Tally` (item analysis,
+distribution, the class table) and yielded as a small
+:class:`~attn_tutor.gradebook.rows.StudentRow`, a window at a time in input order, to
+whoever iterates the run (the :class:`GradebookWriter`'s CSV and JSON; the classroom's outputs);
 :func:`summary_blocks` lays the tally out as document blocks. Marking is the quiz's
 own (:mod:`attn_tutor.marking.marker`), in exam mode.
 

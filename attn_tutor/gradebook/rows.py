@@ -33,7 +33,7 @@ class StudentRow(NamedTuple):
     refused: bool = False  # the file was refused whole (a FIFO, over its size cap): its name is no student's
     of_file: bool = False  # the file's own row (a CSV header's problems): in the gradebook, but not a student
     set_file: str | None = None  # the problem-set file the row was marked against (an input: never overwritten)
-    extra: object = None  # what grade_class's ``extra`` made of the student where they were marked (a hand-back sheet)
+    extra: object = None  # what grade_class's ``extra`` names, made where the student was marked (their hand-back sheet)
     chosen: tuple = ()  # (item, labels chosen[, (labels, right)]) of each choice item, in the file's labels (gradebook.choices)
 
 

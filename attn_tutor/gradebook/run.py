@@ -11,11 +11,11 @@ to worker *i*: one single-process :class:`concurrent.futures.ProcessPoolExecutor
 worker, each with its own :class:`~attn_tutor.gradebook.grader.Grader` (and so its
 own marker and caches) for the whole run, giving back each file's students as small
 :class:`~attn_tutor.gradebook.rows.StudentRow` objects. The parent merges each
-window's rows back into input order and feeds them to the
-:class:`~attn_tutor.gradebook.analysis.Tally` and the
-:class:`~attn_tutor.gradebook.writing.GradebookWriter`: the outputs are the same
-bytes for any number of jobs, and at most :data:`WINDOWS` windows are ever in
-flight, so memory stays flat as the class grows. A hint only routes: the worker
+window's rows back into input order, adds them to the
+:class:`~attn_tutor.gradebook.analysis.Tally` and hands them on, a window at a time, to
+whoever iterates the run (the outputs: ``for window in grade_class(...)``): the outputs
+are the same bytes for any number of jobs, and at most :data:`WINDOWS` windows are ever
+in flight, so memory stays flat as the class grows. A hint only routes: the worker
 reads and checks each whole file itself.
 
 A file whose grading raises becomes that student's error. A file that kills its
@@ -40,6 +40,7 @@ from collections.abc import Callable, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
+from typing import NamedTuple
 
 from attn_tutor.core.errors import Finding, Location
 from attn_tutor.gradebook.analysis import Tally
@@ -47,6 +48,7 @@ from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.cells import CellReader
 from attn_tutor.gradebook.choices import ChoiceLabels
 from attn_tutor.gradebook.grader import Grader
+from attn_tutor.gradebook.handback import FORMATS, make_sheet
 from attn_tutor.gradebook.records import Document, FileNote, StudentResult
 from attn_tutor.gradebook.routing import Router
 from attn_tutor.gradebook.rows import StudentRow, student_row
@@ -74,10 +76,19 @@ def usable_jobs(jobs: int | None) -> int:
     return cpus if jobs is None else min(jobs, cpus)
 
 
-Extra = Callable[[StudentResult, object], object]
-"""What a row carries beyond the gradebook: ``extra(student, solved)`` of each marked student, made
-in the process that marked them (``solved``: the Grader's (problem set, solutions, widths) of their
-set and variant, or None). Picklable (a module-level function or class) when workers are used."""
+EXTRAS = ("student", *FORMATS)
+"""What a row may carry beyond the gradebook (``row.extra``), made in the process that marked the
+student, as the run asks by name: ``"student"``, the marked
+:class:`~attn_tutor.gradebook.records.StudentResult` itself (their report, findings and places);
+``"html"`` or ``"pdf"``, their hand-back sheet in that format
+(:func:`attn_tutor.gradebook.handback.make_sheet`)."""
+
+
+class Marked(NamedTuple):
+    """A window of the class, marked: what :func:`grade_class` yields, in input order."""
+
+    done: int  # files marked so far, this window's included
+    rows: list[StudentRow | FileNote]  # each student's row (added to the tally), and what is said of a file as a whole; emptied when the next window is asked for
 
 
 class _Worker:
@@ -90,7 +101,7 @@ class _Worker:
         lang: str,
         with_json: bool,
         name_column: str | None = None,
-        extra: Extra | None = None,
+        extra: str | None = None,
         variant_column: str | None = None,
     ) -> None:
         self.grader = Grader(problems=problems, follow_through=follow_through)
@@ -130,11 +141,13 @@ class _Worker:
         return self.row(failed_file(path, reason))
 
     def row(self, result: StudentResult) -> StudentRow:
-        """A marked student as the outputs need them, with what ``extra`` makes of them."""
+        """A marked student as the outputs need them, with what ``extra`` names (see :data:`EXTRAS`)."""
         extra = None
-        if self.extra is not None:
+        if self.extra == "student":
+            extra = result
+        elif self.extra is not None:
             solved = None if result.set_key is None else self.grader.solved(result.set_key, result.variant)
-            extra = self.extra(result, solved)
+            extra = make_sheet(result, solved, self.lang, self.extra)
         row = student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra, texts=self.texts, entries=self.entries)
         chosen = self.choices.chosen(result)
         return row._replace(chosen=chosen) if chosen else row
@@ -237,22 +250,21 @@ def grade_class(
     lang: str = "en",
     with_json: bool = False,
     jobs: int | None = None,
-    on_row: Callable[[StudentRow], None] | None = None,
-    progress: Callable[[int, int], None] | None = None,
     name_column: str | None = None,
-    extra: Extra | None = None,
-    on_note: Callable[[FileNote], None] | None = None,
+    extra: str | None = None,
     variant_column: str | None = None,
-) -> None:
-    """Mark every file and feed each student, in input order, to ``tally`` and then ``on_row``.
+) -> Iterator[Marked]:
+    """Mark every file; yield the class a window at a time, in input order (:class:`Marked`): each
+    student's row, added to ``tally`` first, and what is said of a file as a whole (a
+    :class:`FileNote`: a folder's problem set, a CSV's unused columns).
 
     Each file is read and marked once, in whichever process marks it: everything an output
     needs of a student is in their row (``with_json``: their full report as JSON; ``extra``:
-    what it makes of each marked student there, such as a hand-back sheet, as ``row.extra``).
-    ``jobs``: worker processes (None: every available CPU; never more than those, see :func:`usable_jobs`). ``progress(done, total)`` is
-    called in files after each chunk or window. ``name_column``: a CSV's student column, if
-    not one of the usual names (``variant_column``: its variant's). ``on_note``: what is said of a
-    file as a whole (a folder's problem set, a CSV's unused columns). Raises only for a bad ``problems``.
+    what else it carries, by name, see :data:`EXTRAS`, such as their hand-back sheet).
+    ``jobs``: worker processes (None: every available CPU; never more than those, see
+    :func:`usable_jobs`). ``name_column``: a CSV's student column, if not one of the usual names
+    (``variant_column``: its variant's). Raises only for a bad ``problems``, at the first window
+    asked for. Close the iterator (``contextlib.closing``) to stop a run part way: its workers stop.
     """
     init_args = (problems, follow_through, lang, with_json, name_column, extra, variant_column)
     local = _Worker(*init_args)  # also checks --problems before any work
@@ -269,14 +281,13 @@ def grade_class(
     done = 0
     try:
         for count, per_file, columns in results:
-            for rows in per_file:
-                _hand_on(rows, columns, tally, on_row, on_note)
-            del per_file  # the window's rows are handed on: nothing of them stays here
+            done += count
+            window = Marked(done, _tallied(per_file, columns, tally))
+            yield window
+            window.rows.clear()  # the window's rows are handed on: nothing of them stays here,
+            del per_file, window  # even while the caller still holds the window
             gc.collect()  # the window's cyclic garbage first: frozen, it would stay to the end
             gc.freeze()  # what survives the window here (the outputs' small caches) is not walked again
-            done += count
-            if progress is not None:
-                progress(done, len(files))
     finally:
         if hasattr(results, "close"):
             results.close()  # the workers stop with the run, even on Ctrl-C
@@ -285,19 +296,19 @@ def grade_class(
         gc.unfreeze()  # what this process froze is the collector's again once the run is over
 
 
+def _tallied(per_file, columns, tally: Tally) -> list[StudentRow | FileNote]:
+    """A window's rows by file, in order, each student's added to ``tally`` (their set's columns
+    first, from the workers' ``columns``); a :class:`FileNote` passes as it is."""
+    rows = []
+    for found in per_file:
+        for row in found:
+            if type(row) is not FileNote:
+                if row.set_key is not None and not tally.knows(row.set_key):
+                    tally.add_columns(columns[row.set_key], row.set_key)
+                tally.add(row)
+            rows.append(row)
+    return rows
 
-def _hand_on(rows, columns, tally: Tally, on_row, on_note) -> None:
-    """One file's rows, in order, to ``tally`` and then ``on_row``; what is said of the file as a
-    whole (a :class:`FileNote`) to ``on_note``."""
-    for row in rows:
-        if type(row) is FileNote:
-            on_note is None or on_note(row)
-            continue
-        if row.set_key is not None and not tally.knows(row.set_key):
-            tally.add_columns(columns[row.set_key], row.set_key)
-        tally.add(row)
-        if on_row is not None:
-            on_row(row)
 
 _START_ERRORS = (OSError, RuntimeError, ValueError, NotImplementedError, ImportError)
 

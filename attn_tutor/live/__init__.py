@@ -1,9 +1,9 @@
-"""A live class: ``attn-tutor serve``, its web app, and the session's storage.
+"""A live class: ``attn-tutor serve``, its web app and its pages.
 
-``live/store.py`` keeps a session (SQLite or PostgreSQL): who joined, every answer
-typed, the latest per item, the teacher's controls, and a change counter the teacher's
-live map waits on; ``grade`` reads a session through it as answer documents.
+The session it serves is kept by :mod:`attn_tutor.sessions` (SQLite or PostgreSQL): who joined,
+every answer typed, the latest per item, the teacher's controls, and a change counter the
+teacher's live map waits on.
 
-May import core, problems, solve, marking, practice, gradebook and classroom (every
+May import core, problems, solve, marking, practice, gradebook, sessions and classroom (every
 package below it); only cli imports live.
 """

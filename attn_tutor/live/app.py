@@ -49,9 +49,8 @@ from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import pages
 from attn_tutor.live.marks import Marks, RequestError
-from attn_tutor.live.session import CONCEPT_STAGE, CONCEPTS
-from attn_tutor.live.store import Mark, Store
 from attn_tutor.practice.page import SERVED_CSP
+from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Store
 
 BODY_LIMIT = 16 * 1024  # bytes of a request body: an answer is at most 1,000 characters
 RATE = (60, 10.0)  # each student's bucket: 60 requests at once, refilled 10 a second

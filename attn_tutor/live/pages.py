@@ -18,12 +18,12 @@ from importlib import resources
 
 from attn_tutor.core.i18n import MESSAGES, t
 from attn_tutor.core.model import ProblemSet, Stage
-from attn_tutor.live.session import CONCEPTS
 from attn_tutor.marking.marker import diagnosis_name
 from attn_tutor.marking.mistakes import STAGE_DIAGNOSES
 from attn_tutor.practice import data as page_data
 from attn_tutor.practice import page
 from attn_tutor.render.html import block_html
+from attn_tutor.sessions.store import CONCEPTS
 from attn_tutor.solve import engine
 from attn_tutor.solve.concepts import show
 from attn_tutor.solve.layout import solution_blocks

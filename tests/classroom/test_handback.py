@@ -13,6 +13,7 @@ from helpers.grading import grade
 from helpers.paths import TESTS
 
 from attn_tutor.classroom import handback as feedback
+from attn_tutor.gradebook import handback as sheet
 
 
 def said(result) -> str:
@@ -147,9 +148,9 @@ def test_a_feedback_path_that_is_a_file_is_refused_before_any_work(run_cli, tmp_
 def test_an_unmarkable_student_still_gets_a_page_saying_so(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("student: 누구\nanswers: [1, 2\n", encoding="utf-8")
-    book = grade([bad], extra=lambda student, solved: (student, solved))  # as the worker that marked them has them
-    ((student, solved),) = book.students
-    blocks = feedback.sheet_blocks(student, solved, "en")
+    (student,) = grade([bad]).students  # as the worker that marked them has them
+    assert student.set_key is None  # no set to solve: the worker's sheet is made with none
+    blocks = sheet.sheet_blocks(student, None, "en")
     texts = [getattr(b, "text", "") for b in blocks]
     assert any("could not be marked" in text for text in texts)
     assert any("the '[' opened at line 2, column 10 is not closed" in text for text in texts)
@@ -228,7 +229,7 @@ def test_a_sheet_that_cannot_be_made_stops_every_output_before_any_is_written(ru
     def broken(*args, **kwargs):
         raise RuntimeError("the sheet broke")
 
-    monkeypatch.setattr(feedback, breaks, broken)
+    monkeypatch.setattr(sheet, breaks, broken)
     out = tmp_path / "out"
     result = run_cli(
         "grade", str(CLASS), "--csv", str(tmp_path / "book.csv"), "--json", str(tmp_path / "book.json"),

@@ -199,7 +199,8 @@ def test_the_parent_of_workers_freezes_what_survives_each_window_and_gives_it_ba
     monkeypatch.setattr(class_run, "CHUNK", 2)  # windows of four files: five windows
     frozen = []
     files = find_answer_files([BROKEN, CLASS])
-    class_run.grade_class(files, Tally(), jobs=2, on_row=lambda row: frozen.append(gc.get_freeze_count()))
+    for window in class_run.grade_class(files, Tally(), jobs=2):
+        frozen.extend(gc.get_freeze_count() for _row in window.rows)
     assert frozen[0] == 0 and frozen[-1] > 0  # frozen once the first window was merged
     assert gc.get_freeze_count() == 0
 
@@ -227,7 +228,8 @@ def test_the_files_are_sliced_into_chunks_as_they_are_graded_not_all_at_once(mon
     monkeypatch.setattr(class_run, "CHUNK", 1)  # a chunk a file: a window of one file a job
     files = Counted(find_answer_files([BROKEN, CLASS]))
     sliced = []
-    class_run.grade_class(files, Tally(), jobs=jobs, on_row=lambda row: sliced.append(files.slices))
+    for window in class_run.grade_class(files, Tally(), jobs=jobs):
+        sliced.extend(files.slices for _row in window.rows)
     assert len(files) > 4 * class_run.WINDOWS
     assert sliced[0] <= (1 if jobs == 1 else class_run.WINDOWS)
     assert files.slices == -(-len(files) // jobs)  # one slice a window, each taken once

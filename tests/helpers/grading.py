@@ -1,11 +1,11 @@
 """A class graded the one way ``grade`` grades it, held whole for a test to look at.
 
 :func:`grade` finds the answer files, runs :func:`attn_tutor.gradebook.run.grade_class`
-(the streaming path, its rows fed to a :class:`~attn_tutor.gradebook.analysis.Tally`
-and a :class:`~attn_tutor.gradebook.writing.GradebookWriter`, as the command does) and
-keeps every row, the gradebook's bytes, typed rows and JSON. Each row's ``extra`` is
+(the streaming path, its rows added to a :class:`~attn_tutor.gradebook.analysis.Tally`
+and handed to a :class:`~attn_tutor.gradebook.writing.GradebookWriter`, as the command does)
+and keeps every row, the gradebook's bytes, typed rows and JSON. Each row's ``extra`` is
 the student's full :class:`~attn_tutor.gradebook.records.StudentResult` as the worker
-marked it (``keep_student``), unless the test asks for another ``extra``.
+marked it (``extra="student"``), unless the test asks for another (a sheet's format).
 """
 
 from __future__ import annotations
@@ -18,13 +18,9 @@ from pathlib import Path
 
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import find_answer_files
+from attn_tutor.gradebook.records import FileNote
 from attn_tutor.gradebook.run import grade_class
 from attn_tutor.gradebook.writing import GradebookWriter, student_key
-
-
-def keep_student(student, solved):
-    """An ``extra`` that carries the marked student themself (their report, findings and places)."""
-    return student
 
 
 @dataclass
@@ -73,23 +69,23 @@ def grade(
     lang: str = "en",
     jobs: int | None = 1,
     name_column: str | None = None,
-    extra=keep_student,
+    extra: str | None = "student",
 ) -> Graded:
     """Read and mark every answer file under ``paths`` as ``grade`` does. Raises only for a bad ``problems``."""
     files = find_answer_files(paths, exclude=exclude)
     tally = Tally(follow_through)
     writer = GradebookWriter(tally, csv_file=True, json_file=True, lang=lang)
     rows: list = []
-
-    def keep(row) -> None:
-        rows.append(row)
-        writer.add(row)
-
     try:
-        grade_class(
+        marking = grade_class(
             files, tally, problems=problems, follow_through=follow_through, lang=lang, with_json=True, jobs=jobs,
-            on_row=keep, name_column=name_column, extra=extra,
+            name_column=name_column, extra=extra,
         )  # fmt: skip
+        for window in marking:
+            for row in window.rows:
+                if type(row) is not FileNote:
+                    rows.append(row)
+                    writer.add(row)
         csv_bytes, json_bytes = io.BytesIO(), io.BytesIO()
         writer.write_csv(csv_bytes)
         writer.write_json(json_bytes)

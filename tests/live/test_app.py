@@ -17,9 +17,9 @@ from starlette.testclient import TestClient
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.gradebook.grader import check_answer_file
 from attn_tutor.live.app import make_app
-from attn_tutor.live.store import open_store
 from attn_tutor.marking.answers import parse_row
 from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve import engine
 
 CH13 = load_problem_set("ch13")

@@ -19,9 +19,9 @@ import pytest
 import yaml
 from helpers.paths import TESTS
 
-from attn_tutor.live.session import CONCEPT_STAGE, CONCEPTS
-from attn_tutor.live.store import Mark, open_store
 from attn_tutor.problems.load import load_path
+from attn_tutor.sessions.opening import open_store
+from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark
 
 FIXTURES = TESTS / "fixtures" / "grade"
 CANVAS = (

@@ -14,9 +14,9 @@ from helpers.page import script_json
 from starlette.testclient import TestClient
 
 from attn_tutor.live.app import make_app
-from attn_tutor.live.store import open_store
 from attn_tutor.marking.concepts import mark_concept
 from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve.concepts import show
 
 CH13 = load_problem_set("ch13")

@@ -8,8 +8,8 @@ from starlette.testclient import TestClient
 
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.live.app import make_app
-from attn_tutor.live.store import open_store
 from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve import engine
 
 CH13 = load_problem_set("ch13")
@@ -83,7 +83,7 @@ def test_serve_where_the_session_file_cannot_be_made_says_so_with_status_1(tmp_p
 
 def test_the_teachers_event_stream_outlives_the_database_going_away_and_says_why(store, monkeypatch):
     from attn_tutor.live import app as live_app
-    from attn_tutor.live.store import LiveError
+    from attn_tutor.sessions.store import LiveError
 
     monkeypatch.setattr(live_app, "EVENTS_WAIT", 0.01)
     failures = iter([LiveError("live.store.unreachable", reason="server closed the connection")] * 2)

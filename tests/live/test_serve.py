@@ -15,8 +15,8 @@ import threading
 import httpx2
 import pytest
 
-from attn_tutor.live.store import open_store
 from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions.opening import open_store
 
 CH13 = load_problem_set("ch13")
 ENV = {"PATH": os.environ.get("PATH", "/usr/bin:/bin"), "LANG": "C.UTF-8", "ATTN_TUTOR_LANG": "en", "COLUMNS": "100"}

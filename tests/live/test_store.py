@@ -12,8 +12,9 @@ import threading
 
 import pytest
 
-from attn_tutor.live.store import LiveError, Mark, open_store
 from attn_tutor.problems.load import load_problem_set, load_text
+from attn_tutor.sessions.opening import open_store
+from attn_tutor.sessions.store import LiveError, Mark
 
 CH13 = load_problem_set("ch13")
 FIRST = CH13.problems[0].id  # cat-fish
@@ -114,7 +115,7 @@ def test_the_map_and_roll_kept_as_answers_are_saved_equal_them_read_from_the_tab
 
 
 def store_map_from_tables(store):
-    from attn_tutor.live.session import class_map
+    from attn_tutor.sessions.store import class_map
 
     return class_map(store._groups_from_tables())
 
@@ -214,7 +215,8 @@ def test_answer_files_hold_each_students_last_typed_text_in_the_set_order(store)
 
 ANSWERER = """
 import sys
-from attn_tutor.live.store import Mark, open_store
+from attn_tutor.sessions.opening import open_store
+from attn_tutor.sessions.store import Mark
 from attn_tutor.problems.load import load_problem_set
 store = open_store(sys.argv[1], load_problem_set("ch13"), create=False)
 kim = store.join("김민지", "device")
@@ -231,7 +233,7 @@ def test_a_save_in_another_process_wakes_this_ones_waiting_teacher_on_postgresql
     import subprocess
     import sys
 
-    from attn_tutor.live.session import Store
+    from attn_tutor.sessions.store import Store
 
     with open_store(live_pg_url, CH13, create=True) as store:
         before = store.wait_change(store.changes(), 0)  # listening from here on

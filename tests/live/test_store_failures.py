@@ -18,9 +18,10 @@ import textwrap
 
 import pytest
 
-from attn_tutor.live import sqlite as sqlite_backend
-from attn_tutor.live.store import SCHEMA, LiveError, Mark, open_store
 from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions import sqlite as sqlite_backend
+from attn_tutor.sessions.opening import open_store
+from attn_tutor.sessions.store import SCHEMA, LiveError, Mark
 
 CH13 = load_problem_set("ch13")
 FIRST = CH13.problems[0].id
@@ -121,7 +122,7 @@ def test_a_session_from_a_newer_attn_tutor_is_refused_with_both_versions(live_st
 HOLDER = textwrap.dedent(
     """
     import sys
-    from attn_tutor.live.store import open_store
+    from attn_tutor.sessions.opening import open_store
     from attn_tutor.problems.load import load_problem_set
     store = open_store(sys.argv[1], load_problem_set("ch13"), create=True)
     print("open", flush=True)
@@ -214,7 +215,8 @@ def test_a_postgresql_that_cannot_be_reached_is_said_with_its_url_and_no_passwor
 SAVER = textwrap.dedent(
     """
     import sys
-    from attn_tutor.live.store import Mark, open_store
+    from attn_tutor.sessions.opening import open_store
+    from attn_tutor.sessions.store import Mark
     from attn_tutor.problems.load import load_problem_set
     store = open_store(sys.argv[1], load_problem_set("ch13"), create=True)
     kim = store.join("김민지", "device")

@@ -23,6 +23,7 @@ LEVELS = (
     ("variants",),
     ("export", "practice", "quiz"),
     ("gradebook",),
+    ("sessions",),
     ("classroom",),
     ("live",),
     ("cli",),
@@ -37,7 +38,7 @@ LAZY_ALLOWED = {
     ("attn_tutor.render.typst", "ctypes"): "glibc's malloc_trim after each chunk of a long PDF: only when one is made",
     ("attn_tutor.cli.options", "attn_tutor.render.terminal"): "drawing an error: --help and --version start without the renderer and its blocks",
     ("attn_tutor.solve.jsonout", "json"): "only solve --format json writes JSON: the terminal's solve starts without it",
-    ("attn_tutor.live.postgres", "psycopg"): "the PostgreSQL driver: only a session on PostgreSQL (a SQLite session starts without it)",
+    ("attn_tutor.sessions.postgres", "psycopg"): "the PostgreSQL driver: only a session on PostgreSQL (a SQLite session starts without it)",
 }
 
 

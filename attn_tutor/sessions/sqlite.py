@@ -1,5 +1,5 @@
 """A live session in one SQLite file: one connection and one lock, WAL, ``synchronous=NORMAL``, the
-file held with ``flock`` while a writer has it open (see :mod:`attn_tutor.live.store`)."""
+file held with ``flock`` while a writer has it open (see :mod:`attn_tutor.sessions.store`)."""
 
 from __future__ import annotations
 
@@ -10,26 +10,9 @@ import sqlite3
 import threading
 from pathlib import Path
 
-from attn_tutor.live.session import LiveError, Store
+from attn_tutor.sessions.store import LiveError, Store
 
 BUSY_MS = 2000  # how long SQLite waits for a lock another process holds before saying so
-
-_SQLITE_TABLES = """
-CREATE TABLE live_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE live_problems (
-    problem TEXT PRIMARY KEY, position INTEGER NOT NULL, is_open INTEGER NOT NULL, revealed INTEGER NOT NULL);
-CREATE TABLE live_students (
-    id INTEGER PRIMARY KEY, name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, device TEXT UNIQUE, joined TEXT NOT NULL);
-CREATE TABLE live_attempts (
-    id INTEGER PRIMARY KEY, student_id INTEGER NOT NULL REFERENCES live_students (id), client_id TEXT NOT NULL,
-    problem TEXT NOT NULL, row_key TEXT NOT NULL, stage TEXT NOT NULL, text TEXT NOT NULL,
-    verdict TEXT NOT NULL, diagnosis TEXT, points REAL NOT NULL, saved TEXT NOT NULL,
-    UNIQUE (student_id, client_id));
-CREATE TABLE live_latest (
-    student_id INTEGER NOT NULL, problem TEXT NOT NULL, row_key TEXT NOT NULL, stage TEXT NOT NULL,
-    attempt_id INTEGER NOT NULL, text TEXT NOT NULL, verdict TEXT NOT NULL, diagnosis TEXT, points REAL NOT NULL,
-    PRIMARY KEY (student_id, problem, row_key, stage));
-"""
 
 # sqlite3 result codes (error.sqlite_errorcode & 0xff)
 _BUSY, _LOCKED, _CORRUPT, _FULL, _CANTOPEN, _NOTADB, _READONLY, _IOERR = 5, 6, 11, 13, 14, 26, 8, 10
@@ -37,6 +20,8 @@ _BUSY, _LOCKED, _CORRUPT, _FULL, _CANTOPEN, _NOTADB, _READONLY, _IOERR = 5, 6, 1
 
 class SqliteStore(Store):
     """A session in one SQLite file: one connection, one lock, WAL, ``synchronous=NORMAL``."""
+
+    words = {"id": "INTEGER", "integer": "INTEGER", "real": "REAL"}  # an INTEGER PRIMARY KEY is the rowid
 
     def __init__(self, path: Path, *, create: bool, readonly: bool = False) -> None:
         super().__init__()
@@ -154,11 +139,6 @@ class SqliteStore(Store):
         if "live_meta" not in names:
             raise self._error("live.store.not_session")
         return True
-
-    def _create_tables(self, cur) -> None:
-        for statement in _SQLITE_TABLES.split(";"):
-            if statement.strip():
-                cur.execute(statement)
 
     def _bump(self, cur) -> int:
         cur.execute("UPDATE live_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'seq'")

@@ -1,5 +1,34 @@
-"""A live session's records and the one :class:`Store` both backends share (its SQL is one; see
-:mod:`attn_tutor.live.store`, which opens one, for what is kept and how)."""
+"""A live session's storage: one :class:`Store`, on SQLite (one file) or PostgreSQL (a URL), its
+records and all its SQL, the tables written once for both (:data:`TABLES`).
+
+Open one with :func:`attn_tutor.sessions.opening.open_store`. Every method is synchronous and
+thread-safe (the web app calls them from Starlette's threadpool). What is kept:
+
+- the session (:meth:`Store.session`): the problem set's title, the reference ``grade``
+  loads it by (a packaged set's name, or the set file's absolute path), its
+  *fingerprint* (a hash of what marks: every problem's numbers, rows, stages, decimals,
+  tolerance — not its comments or lines), the mode (``practice`` | ``exam``), each
+  problem's ``open`` and ``revealed``, when it was made;
+- the students (:meth:`Store.join`): an id, the name they typed, a random token (their
+  cookie) and the device id their browser sent, so one device rejoins as one student;
+- every answer (:meth:`Store.save`): each attempt, kept, and the latest per
+  (student, problem, row, stage), with the server's mark. ``save`` returns only after
+  the transaction is committed, and is idempotent on ``(student, client_id)``: a
+  resend gives back the first result and changes nothing;
+- a change number (:meth:`Store.changes`, :meth:`Store.wait_change`), raised by every
+  save and every control: within the process on SQLite (one worker), across processes
+  on PostgreSQL (``LISTEN``/``NOTIFY``), so the teacher's map on any worker wakes.
+
+SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed answer survives the
+process being killed (``kill -9``), though the last few may be lost if the machine
+itself loses power. The file is held with an exclusive ``flock`` while a writer has it
+open, so a second ``serve`` on the same file is refused rather than sharing it.
+
+Every failure is a :class:`LiveError` with a catalogue sentence (exit status 1): a
+file held by another process, a corrupt file, a file that is not a session, a session
+of another problem set, a full disk, an unreachable PostgreSQL or a bad URL, a session
+written by a newer attn-tutor. Never a traceback, never a silent fresh start.
+"""
 
 from __future__ import annotations
 
@@ -26,6 +55,27 @@ STAGE_ORDER = {stage.value: n for n, stage in enumerate(Stage)}
 # closes the concept items together (in a set that has any); the map keys them ``concepts/<id>``.
 CONCEPTS = "#concepts"
 CONCEPT_STAGE = "concept"
+
+
+TABLES = """
+CREATE TABLE live_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE live_problems (
+    problem TEXT PRIMARY KEY, position INTEGER NOT NULL, is_open INTEGER NOT NULL, revealed INTEGER NOT NULL);
+CREATE TABLE live_students (
+    id {id} PRIMARY KEY, name TEXT NOT NULL, token TEXT NOT NULL UNIQUE, device TEXT UNIQUE, joined TEXT NOT NULL);
+CREATE TABLE live_attempts (
+    id {id} PRIMARY KEY, student_id {integer} NOT NULL REFERENCES live_students (id), client_id TEXT NOT NULL,
+    problem TEXT NOT NULL, row_key TEXT NOT NULL, stage TEXT NOT NULL, text TEXT NOT NULL,
+    verdict TEXT NOT NULL, diagnosis TEXT, points {real} NOT NULL, saved TEXT NOT NULL,
+    UNIQUE (student_id, client_id));
+CREATE TABLE live_latest (
+    student_id {integer} NOT NULL, problem TEXT NOT NULL, row_key TEXT NOT NULL, stage TEXT NOT NULL,
+    attempt_id {integer} NOT NULL, text TEXT NOT NULL, verdict TEXT NOT NULL, diagnosis TEXT, points {real} NOT NULL,
+    PRIMARY KEY (student_id, problem, row_key, stage));
+"""
+"""The session's tables, written once for SQLite and PostgreSQL: each fills in its own words for
+``{id}`` (a row id the database gives), ``{integer}`` (a reference to one) and ``{real}`` (a double):
+:attr:`Store.words`."""
 
 
 class LiveError(AttnTutorError):
@@ -107,8 +157,6 @@ def set_reference(problem_set: ProblemSet) -> str:
     return problem_set.name or os.path.abspath(problem_set.source)
 
 
-
-
 def class_map(groups) -> dict[str, dict[str, dict[str, int]]]:
     """The class map (:meth:`Store.counts`) from the latest answers' groups: (problem, row, stage,
     verdict, diagnosis, how many), as ``GROUP BY`` gives them or :class:`_Tally` keeps them."""
@@ -173,6 +221,7 @@ class Store:
     how a change reaches other processes. Use :func:`open_store`."""
 
     placeholder = "?"
+    words: dict[str, str]  # the database's own words in TABLES
     where: str  # the file or URL (its password left out), for sentences
     alone = False  # True: no other process writes this session (a SQLite file held by this writer)
 
@@ -194,7 +243,9 @@ class Store:
         raise NotImplementedError
 
     def _create_tables(self, cur) -> None:
-        raise NotImplementedError
+        for statement in TABLES.format(**self.words).split(";"):
+            if statement.strip():
+                cur.execute(statement)
 
     def _has_tables(self, cur) -> bool:
         raise NotImplementedError

@@ -1,0 +1,60 @@
+"""A live session as a source of ``grade``: each student who answered, as the text of the answer
+file holding what they typed last, marked as that file would be (:func:`session_documents`)."""
+
+from __future__ import annotations
+
+import json
+
+from attn_tutor.core.errors import AttnTutorError, Location
+from attn_tutor.gradebook.records import Document
+from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions.opening import is_postgres, open_store
+from attn_tutor.sessions.store import LiveError, fingerprint
+
+
+def is_session_target(target: str) -> bool:
+    """Whether ``grade`` reads ``target`` as a live session: a ``postgresql://`` URL, or a path ending
+    ``.sqlite`` or ``.sqlite3`` (whatever is in it: a file there that is no session is said to be none)."""
+    return is_postgres(target) or target.lower().endswith((".sqlite", ".sqlite3"))
+
+
+def session_documents(target: str) -> list[Document]:
+    """Each student who answered in the session at ``target``, in order of joining, as the text of the
+    answer file holding the answers they typed last (see :meth:`Store.answer_files`): ``grade`` marks
+    them as it marks that file. Read-only (a session still being served may be graded). The set the
+    session names must still be the set it was made for (its fingerprint), or it is said."""
+    with open_store(target, None, create=False, readonly=True) as store:
+        session = store.session()
+        try:
+            current = load_problem_set(session.set_ref)
+        except AttnTutorError:  # gone or broken: the grader says so of each student (or --problems stands in)
+            current = None
+        if current is not None and fingerprint(current) != session.fingerprint:
+            raise LiveError("live.store.changed_set", Location(store.where), set=session.set_ref)
+        where = store.where
+        return [
+            Document(f"{where}#{number}", answer_file_text(answers), name)
+            for number, (name, answers) in enumerate(store.answer_files(), start=1)
+        ]
+
+
+def answer_file_text(answers: dict) -> str:
+    """An answer file's YAML for ``answers`` (:meth:`Store.answer_files`' shape): every name and text a
+    double-quoted scalar, so whatever a student typed is read back as that string."""
+    lines = [f"student: {_quoted(answers['student'])}", f"problem_set: {_quoted(answers['problem_set'])}", "answers:"]
+    for problem, rows in answers["answers"].items():
+        lines.append(f"  {_quoted(problem)}:")
+        for row, stages in rows.items():
+            lines.append(f"    {_quoted(row)}:")
+            lines.extend(f"      {_quoted(stage)}: {_quoted(text)}" for stage, text in stages.items())
+    if not answers["answers"]:
+        lines[-1] = "answers: {}"
+    if answers.get("concepts"):
+        lines.append("concepts:")
+        lines.extend(f"  {_quoted(concept)}: {_quoted(text)}" for concept, text in answers["concepts"].items())
+    return "\n".join(lines) + "\n"
+
+
+def _quoted(text: str) -> str:
+    """A YAML double-quoted scalar: JSON's escapes are YAML's (every control character escaped)."""
+    return json.dumps(text, ensure_ascii=False)
