@@ -23,11 +23,9 @@ a 4xx with ``{"error": sentence}`` and changes nothing.
 from __future__ import annotations
 
 import asyncio
-import hmac
 import io
 import json
 import math
-import secrets
 import threading
 import time
 import unicodedata
@@ -38,6 +36,7 @@ import segno
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
 from starlette.exceptions import HTTPException
+from starlette.middleware import Middleware
 from starlette.requests import Request
 from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Response, StreamingResponse
 from starlette.routing import Route
@@ -48,6 +47,8 @@ from attn_tutor.core.model import ProblemSet
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import pages
+from attn_tutor.live.auth import STUDENT_COOKIE, TEACHER_COOKIE, TeacherOnly, is_secret, is_teacher
+from attn_tutor.live.csrf import CSRFCheck, csrf_of, with_csrf
 from attn_tutor.live.marks import Marks, RequestError
 from attn_tutor.live.session import CONCEPT_STAGE, CONCEPTS
 from attn_tutor.live.store import Mark, Store
@@ -58,9 +59,6 @@ RATE = (60, 10.0)  # each student's bucket: 60 requests at once, refilled 10 a s
 JOIN_RATE = (1000, 5.0)  # each address's joins: a class at once (one NAT, a proxy), not a script's ten thousand
 CLIENT_ID_LIMIT = 100
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")  # Hangul fillers, Braille blank, CGJ: letters that show nothing
-STUDENT_COOKIE = "attn_student"
-TEACHER_COOKIE = "attn_teacher"
-CSRF_COOKIE = "attn_csrf"
 EVENTS_WAIT = 2.0  # seconds the event stream waits for a change before a keep-alive line
 DISTRIBUTION_BINS = 10  # the scores in about ten ranges of whole points
 EVENTS_GAP = 0.25  # at most four maps a second, however fast answers come (on PostgreSQL each one reads every answer)
@@ -150,10 +148,6 @@ class LiveApp:
 
     def error(self, status: int, key: str, **args) -> JSONResponse:
         return JSONResponse({"error": t(key, self.lang, **args)}, status_code=status, headers=HEADERS)
-
-    def is_teacher(self, request: Request) -> bool:
-        given = request.cookies.get(TEACHER_COOKIE, "")
-        return hmac.compare_digest(given.encode("utf-8", "replace"), self.secret.encode("utf-8"))
 
     def student_by(self, token: str | None):
         """The student whose token this is (read once, then kept: it never changes), or None."""
@@ -327,34 +321,9 @@ def _checked_name(value) -> str:
     return name
 
 
-def csrf_of(request: Request) -> tuple[str, bool]:
-    """The browser's CSRF token (its HttpOnly cookie), or a new one (True: set it)."""
-    token = request.cookies.get(CSRF_COOKIE, "")
-    if 20 <= len(token) <= 100 and token.isascii() and token.replace("-", "").replace("_", "").isalnum():
-        return token, False
-    return secrets.token_urlsafe(32), True
-
-
-def with_csrf(response: Response, csrf: tuple[str, bool]) -> Response:
-    if csrf[1]:
-        response.set_cookie(CSRF_COOKIE, csrf[0], httponly=True, samesite="strict", path="/")
-    return response
-
-
 async def body_of(request: Request) -> dict:
-    """The request's JSON object, after the checks every state-changing request passes."""
+    """The request's JSON object (after :class:`CSRFCheck`, the route's middleware)."""
     live: LiveApp = request.app.state.live
-    origin = request.headers.get("origin")
-    own = f"{request.scope['scheme']}://{request.headers.get('host', '')}"
-    if (origin is not None and origin != own) or request.headers.get("sec-fetch-site") == "cross-site":
-        raise RequestError(403, "live.error.origin", origin=(origin or "cross-site")[:100])
-    kind = request.headers.get("content-type", "").split(";")[0].strip().lower()
-    if kind != "application/json":
-        raise RequestError(415, "live.error.content_type")
-    cookie = request.cookies.get(CSRF_COOKIE, "")
-    header = request.headers.get("x-csrf-token", "")
-    if not cookie or not hmac.compare_digest(cookie.encode("utf-8", "replace"), header.encode("utf-8", "replace")):
-        raise RequestError(403, "live.error.csrf")
     length = request.headers.get("content-length")
     if length is not None and (not length.isdigit() or int(length) > live.body_limit):
         raise RequestError(413, "live.error.too_large", limit=live.body_limit)
@@ -434,12 +403,6 @@ async def answer(request: Request) -> Response:
 # --- the teacher -----------------------------------------------------------------
 
 
-def teacher_only(request: Request) -> None:
-    live: LiveApp = request.app.state.live
-    if not live.is_teacher(request):
-        raise RequestError(403, "live.error.teacher")
-
-
 def student_url(request: Request) -> str:
     live: LiveApp = request.app.state.live
     return live.student_url or str(request.base_url)
@@ -449,12 +412,12 @@ async def teacher_page(request: Request) -> Response:
     live: LiveApp = request.app.state.live
     key = request.query_params.get("key")
     if key is not None:
-        if not hmac.compare_digest(key.encode("utf-8", "replace"), live.secret.encode("utf-8")):
+        if not is_secret(key, live.secret):
             return HTMLResponse(pages.message_page(t("live.error.teacher", live.lang), lang=live.lang), status_code=403, headers=HEADERS)
         response = RedirectResponse("/teacher", status_code=303, headers=HEADERS)
         response.set_cookie(TEACHER_COOKIE, live.secret, httponly=True, samesite="strict", path="/teacher")
         return response
-    if not live.is_teacher(request):
+    if not is_teacher(request, live.secret):
         return HTMLResponse(pages.message_page(t("live.error.teacher", live.lang), lang=live.lang), status_code=403, headers=HEADERS)
     snapshot = await run_in_threadpool(live.snapshot)
     html = pages.teacher_page(live.problem_set, snapshot, title=live.title, lang=live.lang, student_url=student_url(request))
@@ -463,7 +426,6 @@ async def teacher_page(request: Request) -> Response:
 
 async def teacher_map(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    teacher_only(request)
     payload = await run_in_threadpool(live.snapshot)
     csrf = csrf_of(request)
     return with_csrf(JSONResponse({**payload, "csrf": csrf[0]}, headers=HEADERS), csrf)
@@ -471,7 +433,6 @@ async def teacher_map(request: Request) -> Response:
 
 async def events(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    teacher_only(request)
 
     async def stream():
         last = -1
@@ -499,7 +460,6 @@ async def events(request: Request) -> Response:
 
 async def problem_control(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    teacher_only(request)
     body = await body_of(request)
     problem = request.path_params["problem"]
     if problem == CONCEPTS and CONCEPTS in (await run_in_threadpool(live.session)).problems:  # the concept items: open or closed
@@ -526,7 +486,6 @@ async def problem_control(request: Request) -> Response:
 
 async def mode_control(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    teacher_only(request)
     body = await body_of(request)
     mode = body.get("mode")
     if mode not in ("practice", "exam"):
@@ -536,7 +495,6 @@ async def mode_control(request: Request) -> Response:
 
 
 async def qr(request: Request) -> Response:
-    teacher_only(request)
     out = io.BytesIO()
     segno.make(student_url(request), error="m").save(out, kind="svg", scale=10, border=2, xmldecl=False, svgns=True)
     return Response(out.getvalue(), media_type="image/svg+xml", headers=HEADERS)
@@ -571,19 +529,22 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
                    set_name=set_name or problem_set.name or problem_set.source, rate=rate, body_limit=body_limit,
                    join_rate=join_rate)  # fmt: skip
 
+    # each route's checks, in the order they answer: the teacher's, then the CSRF check
+    teacher = [Middleware(TeacherOnly, secret=secret)]
+    changes = [Middleware(CSRFCheck)]
     routes = [
         Route("/", student_page, methods=["GET"]),
         Route("/assets/{name}", asset, methods=["GET"]),
         Route("/favicon.ico", no_icon, methods=["GET"]),
-        Route("/api/join", join, methods=["POST"]),
+        Route("/api/join", join, methods=["POST"], middleware=changes),
         Route("/api/state", state, methods=["GET"]),
-        Route("/api/answer", answer, methods=["POST"]),
+        Route("/api/answer", answer, methods=["POST"], middleware=changes),
         Route("/teacher", teacher_page, methods=["GET"]),
-        Route("/teacher/api/map", teacher_map, methods=["GET"]),
-        Route("/teacher/events", events, methods=["GET"]),
-        Route("/teacher/api/problem/{problem}", problem_control, methods=["POST"]),
-        Route("/teacher/api/mode", mode_control, methods=["POST"]),
-        Route("/teacher/qr.svg", qr, methods=["GET"]),
+        Route("/teacher/api/map", teacher_map, methods=["GET"], middleware=teacher),
+        Route("/teacher/events", events, methods=["GET"], middleware=teacher),
+        Route("/teacher/api/problem/{problem}", problem_control, methods=["POST"], middleware=teacher + changes),
+        Route("/teacher/api/mode", mode_control, methods=["POST"], middleware=teacher + changes),
+        Route("/teacher/qr.svg", qr, methods=["GET"], middleware=teacher),
     ]
     app = Starlette(routes=routes, exception_handlers={RequestError: refused, AttnTutorError: failed, HTTPException: http_error})
     app.state.live = live
