@@ -27,7 +27,6 @@ import io
 import json
 import math
 import threading
-import time
 import unicodedata
 from collections.abc import Callable
 from typing import Any
@@ -47,9 +46,11 @@ from attn_tutor.core.model import ProblemSet
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import pages
-from attn_tutor.live.auth import STUDENT_COOKIE, TEACHER_COOKIE, TeacherOnly, is_secret, is_teacher
+from attn_tutor.live.auth import STUDENT_COOKIE, TEACHER_COOKIE, Student, TeacherOnly, is_secret, is_teacher
 from attn_tutor.live.csrf import CSRFCheck, csrf_of, with_csrf
+from attn_tutor.live.jsonbody import JSONBody, body_of
 from attn_tutor.live.marks import Marks, RequestError
+from attn_tutor.live.ratelimit import RateLimit, RateLimited
 from attn_tutor.live.session import CONCEPT_STAGE, CONCEPTS
 from attn_tutor.live.store import Mark, Store
 from attn_tutor.practice.page import SERVED_CSP
@@ -71,42 +72,17 @@ HEADERS = {
 }
 
 
-class RateLimit:
-    """A token bucket per key: ``capacity`` at once, ``per_second`` refilled (thread-safe)."""
-
-    def __init__(self, capacity: int, per_second: float, clock: Callable[[], float] = time.monotonic) -> None:
-        self.capacity, self.per_second, self.clock = capacity, per_second, clock
-        self._buckets: dict[Any, tuple[float, float]] = {}
-        self._lock = threading.Lock()
-
-    def allow(self, key) -> bool:
-        now = self.clock()
-        with self._lock:
-            tokens, then = self._buckets.get(key, (float(self.capacity), now))
-            tokens = min(float(self.capacity), tokens + (now - then) * self.per_second)
-            if tokens < 1.0:
-                self._buckets[key] = (tokens, now)
-                return False
-            self._buckets[key] = (tokens - 1.0, now)
-            if len(self._buckets) > 100_000:  # forget the full ones: a full bucket is a new bucket
-                self._buckets = {k: v for k, v in self._buckets.items() if v[0] < self.capacity - 1}
-            return True
-
-
 class LiveApp:
     """What the routes share: the store, the marker, the pages made once, the secrets."""
 
     def __init__(self, store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None,
-                 set_name: str, rate: tuple[int, float], body_limit: int, join_rate: tuple[int, float] = JOIN_RATE) -> None:  # fmt: skip
+                 set_name: str) -> None:  # fmt: skip
         self.store = store
         self.problem_set = problem_set
         self.lang = lang
         self.secret = secret
         self.student_url = student_url
         self.marks = Marks(problem_set)
-        self.rate = RateLimit(*rate)
-        self.join_rate = RateLimit(*join_rate)
-        self.body_limit = body_limit
         self.title = pages.title_of(problem_set, lang)
         self.items = pages.item_keys(problem_set)
         data = pages.practice_data(problem_set, lang=lang, set_name=set_name, title=self.title)
@@ -160,20 +136,11 @@ class LiveApp:
                 self._students[token] = student
         return student
 
-    def state_for(self, token: str | None) -> dict:
-        """``GET /api/state``'s work in one call (:meth:`call`): who asks, their rate, their view."""
-        student = self.student_by(token)
-        if student is not None:
-            limited(self, ("student", student.id))
-        return self.state(student)
-
-    def answer_for(self, token: str | None, body: dict) -> dict:
-        """``POST /api/answer``'s work in one call (:meth:`call`): who sends it, their rate, the save."""
-        student = self.student_by(token)
-        if student is None:
-            raise RequestError(401, "live.error.not_joined")
-        limited(self, ("student", student.id))
-        return self.answer(student, body)
+    async def find_student(self, token: str | None):
+        """:meth:`student_by` for the route middleware (:class:`Student`): a student already known
+        is found here, on the event loop; one not yet known is read as a request's work (:meth:`call`)."""
+        known = self._students.get(token) if token else None
+        return known if known is not None else await self.call(self.student_by, token)
 
     def shows_marks(self, session, problem: str) -> bool:
         """Whether a student sees the verdicts of ``problem`` now: always in practice, after it closes in an exam."""
@@ -321,32 +288,6 @@ def _checked_name(value) -> str:
     return name
 
 
-async def body_of(request: Request) -> dict:
-    """The request's JSON object (after :class:`CSRFCheck`, the route's middleware)."""
-    live: LiveApp = request.app.state.live
-    length = request.headers.get("content-length")
-    if length is not None and (not length.isdigit() or int(length) > live.body_limit):
-        raise RequestError(413, "live.error.too_large", limit=live.body_limit)
-    chunks, size = [], 0
-    async for chunk in request.stream():
-        size += len(chunk)
-        if size > live.body_limit:
-            raise RequestError(413, "live.error.too_large", limit=live.body_limit)
-        chunks.append(chunk)
-    try:
-        value = json.loads(b"".join(chunks))
-    except (ValueError, RecursionError):
-        raise RequestError(400, "live.error.bad_json") from None
-    if not isinstance(value, dict):
-        raise RequestError(400, "live.error.bad_json")
-    return value
-
-
-def limited(live: LiveApp, key) -> None:
-    if not live.rate.allow(key):
-        raise RequestError(429, "live.error.rate")
-
-
 # --- the students ----------------------------------------------------------------
 
 
@@ -372,9 +313,7 @@ async def no_icon(request: Request) -> Response:
 
 async def join(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    body = await body_of(request)
-    if not live.join_rate.allow(("join", request.client.host if request.client else None)):
-        raise RequestError(429, "live.error.rate")
+    body = body_of(request)
     name = _checked_name(body.get("name"))
     device = body.get("device")
     if device is not None and not (isinstance(device, str) and 16 <= len(device) <= 100 and device.isascii() and device.isprintable()):
@@ -388,15 +327,14 @@ async def join(request: Request) -> Response:
 
 async def state(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    payload = await live.call(live.state_for, request.cookies.get(STUDENT_COOKIE))
+    payload = await live.call(live.state, request.state.student)
     csrf = csrf_of(request)
     return with_csrf(JSONResponse({**payload, "csrf": csrf[0]}, headers=HEADERS), csrf)
 
 
 async def answer(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    body = await body_of(request)
-    reply = await live.call(live.answer_for, request.cookies.get(STUDENT_COOKIE), body)
+    reply = await live.call(live.answer, request.state.student, body_of(request))
     return JSONResponse(reply, headers=HEADERS)
 
 
@@ -460,7 +398,7 @@ async def events(request: Request) -> Response:
 
 async def problem_control(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    body = await body_of(request)
+    body = body_of(request)
     problem = request.path_params["problem"]
     if problem == CONCEPTS and CONCEPTS in (await run_in_threadpool(live.session)).problems:  # the concept items: open or closed
         if set(body) != {"open"} or not isinstance(body["open"], bool):
@@ -486,7 +424,7 @@ async def problem_control(request: Request) -> Response:
 
 async def mode_control(request: Request) -> Response:
     live: LiveApp = request.app.state.live
-    body = await body_of(request)
+    body = body_of(request)
     mode = body.get("mode")
     if mode not in ("practice", "exam"):
         raise RequestError(400, "live.error.bad_mode", mode=str(mode)[:40])
@@ -520,25 +458,40 @@ def http_error(request: Request, error: HTTPException) -> Response:
     return live.error(error.status_code if error.status_code >= 400 else 404, "live.error.not_found", path=request.url.path[:100])
 
 
+def by_address(request: Request) -> tuple:
+    """The joins' rate: each address's (a class at once, from one NAT or proxy)."""
+    return ("join", request.client.host if request.client else None)
+
+
+def by_student(request: Request) -> tuple | None:
+    """The requests' rate: each student's (:class:`Student` found them); none for a stranger's."""
+    student = request.state.student
+    return None if student is None else ("student", student.id)
+
+
 def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None = None,
              set_name: str | None = None, rate: tuple[int, float] = RATE, body_limit: int = BODY_LIMIT,
              join_rate: tuple[int, float] = JOIN_RATE) -> Starlette:  # fmt: skip
     """The app for one session: ``store`` open for ``problem_set``; ``secret`` the teacher's;
     ``student_url`` the address students use (the QR code; default: the request's own)."""
     live = LiveApp(store, problem_set, lang=lang, secret=secret, student_url=student_url,
-                   set_name=set_name or problem_set.name or problem_set.source, rate=rate, body_limit=body_limit,
-                   join_rate=join_rate)  # fmt: skip
+                   set_name=set_name or problem_set.name or problem_set.source)  # fmt: skip
 
-    # each route's checks, in the order they answer: the teacher's, then the CSRF check
+    # each route's checks, in the order they answer: the teacher's; the CSRF check and the body;
+    # the student; the rate last (a request refused before it spends no token)
     teacher = [Middleware(TeacherOnly, secret=secret)]
-    changes = [Middleware(CSRFCheck)]
+    changes = [Middleware(CSRFCheck), Middleware(JSONBody, limit=body_limit)]
+    each_student = RateLimit(*rate)
+    student = [Middleware(Student, find=live.find_student), Middleware(RateLimited, bucket=each_student, key=by_student)]
+    joined = [Middleware(Student, find=live.find_student, required=True), Middleware(RateLimited, bucket=each_student, key=by_student)]
+    joins = [Middleware(RateLimited, bucket=RateLimit(*join_rate), key=by_address)]
     routes = [
         Route("/", student_page, methods=["GET"]),
         Route("/assets/{name}", asset, methods=["GET"]),
         Route("/favicon.ico", no_icon, methods=["GET"]),
-        Route("/api/join", join, methods=["POST"], middleware=changes),
-        Route("/api/state", state, methods=["GET"]),
-        Route("/api/answer", answer, methods=["POST"], middleware=changes),
+        Route("/api/join", join, methods=["POST"], middleware=changes + joins),
+        Route("/api/state", state, methods=["GET"], middleware=student),
+        Route("/api/answer", answer, methods=["POST"], middleware=changes + joined),
         Route("/teacher", teacher_page, methods=["GET"]),
         Route("/teacher/api/map", teacher_map, methods=["GET"], middleware=teacher),
         Route("/teacher/events", events, methods=["GET"], middleware=teacher),

@@ -11,6 +11,8 @@ routes; a refusal is a :class:`RequestError`, answered by the app's one handler.
 from __future__ import annotations
 
 import hmac
+from collections.abc import Awaitable, Callable
+from typing import Any
 
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
@@ -39,4 +41,21 @@ class TeacherOnly:
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if not is_teacher(Request(scope), self.secret):
             raise RequestError(403, "live.error.teacher")
+        await self.app(scope, receive, send)
+
+
+class Student:
+    """Route middleware: the student whose token the request's cookie holds, in
+    ``request.state.student`` (None: no one who joined); ``required``: a request from no one who
+    joined is refused (401). ``find(token)`` reads the student (once: they never change)."""
+
+    def __init__(self, app: ASGIApp, *, find: Callable[[str | None], Awaitable[Any]], required: bool = False) -> None:
+        self.app, self.find, self.required = app, find, required
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        request = Request(scope)
+        student = await self.find(request.cookies.get(STUDENT_COOKIE))
+        if student is None and self.required:
+            raise RequestError(401, "live.error.not_joined")
+        request.state.student = student
         await self.app(scope, receive, send)
