@@ -1,0 +1,275 @@
+"""The live class behind the web app: what a student and the teacher see, and what a student saves.
+
+:class:`LiveClass` is what every view shares (``request.app.state.live``): the open store, the
+one marker as ``grade`` calls it (:mod:`attn_tutor.live.marks`; an answer is marked again here,
+and the reply comes after the commit), the pages made once, the teacher's secret. It reads the
+session again only after it may have changed, keeps each student once read (a student's record
+never changes), answers ``GET /api/state`` (a student's view: in an exam, no marks until the
+problem closes) and ``POST /api/answer`` (one checked stage, or one concept item's choice), makes
+the teacher's snapshot (counts, the map, the score distribution, every student), and streams it
+to the teacher's page after each change (:meth:`LiveClass.map_events`).
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+import threading
+import unicodedata
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.model import ProblemSet
+from attn_tutor.core.rounding import fmt_given
+from attn_tutor.core.text import is_unsafe_char
+from attn_tutor.live import pages
+from attn_tutor.live.marks import Marks, RequestError
+from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Store
+
+CLIENT_ID_LIMIT = 100
+BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")  # Hangul fillers, Braille blank, CGJ: letters that show nothing
+DISTRIBUTION_BINS = 10  # the scores in about ten ranges of whole points
+
+
+class LiveClass:
+    """What the routes share: the store, the marker, the pages made once, the secret."""
+
+    def __init__(self, store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None,
+                 set_name: str, events_wait: float, events_gap: float) -> None:  # fmt: skip
+        self.store = store
+        self.problem_set = problem_set
+        self.lang = lang
+        self.secret = secret
+        self.student_url = student_url
+        self.marks = Marks(problem_set)
+        self.title = pages.title_of(problem_set, lang)
+        self.items = pages.item_keys(problem_set)
+        data = pages.practice_data(problem_set, lang=lang, set_name=set_name, title=self.title)
+        self.data = {"practice": data, "exam": pages.exam_data(data)}
+        self.solutions = pages.solutions_html(problem_set, lang)
+        self._pages: dict[tuple[str, str], str] = {}
+        self._session = (None, None)
+        self._session_lock = threading.Lock()
+        self._students: dict[str, Any] = {}  # token -> Student: a student's record never changes once joined
+        self.events_wait = events_wait  # seconds the event stream waits for a change before a keep-alive line
+        self.events_gap = events_gap  # seconds at least between two maps, however fast answers come
+
+    # --- helpers ---------------------------------------------------------------------
+
+    async def call(self, work: Callable, *args):
+        """A student's request's work: here, on the event loop, when the store is a SQLite file this
+        process holds (a save is a few hundred microseconds of local work: the trip to a worker thread
+        and back would cost the loop more than the work itself); in a worker thread on PostgreSQL,
+        where each call waits on the network and the server's disk."""
+        if self.store.alone:
+            return work(*args)
+        return await run_in_threadpool(work, *args)
+
+    def session(self):
+        """The session record, read again only after it may have changed (:meth:`Store.session_version`)."""
+        version = self.store.session_version()
+        with self._session_lock:
+            known_version, known = self._session
+        if known is not None and known_version == version:
+            return known
+        session = self.store.session()  # read after the version: at least as new as it
+        with self._session_lock:
+            self._session = (version, session)
+        return session
+
+    def student_page(self, mode: str, session_id: str) -> str:
+        key = (mode, session_id)
+        if key not in self._pages:
+            self._pages[key] = pages.student_page(self.data[mode], title=self.title, lang=self.lang, mode=mode, session_id=session_id)
+        return self._pages[key]
+
+    def student_by(self, token: str | None):
+        """The student whose token this is (read once, then kept: it never changes), or None."""
+        if not token or len(token) > 200:
+            return None
+        student = self._students.get(token)
+        if student is None:
+            student = self.store.student(token)
+            if student is not None and len(self._students) < 100_000:
+                self._students[token] = student
+        return student
+
+    async def find_student(self, token: str | None):
+        """:meth:`student_by` for the route middleware (:class:`attn_tutor.live.auth.Student`): a student already known
+        is found here, on the event loop; one not yet known is read as a request's work (:meth:`call`)."""
+        known = self._students.get(token) if token else None
+        return known if known is not None else await self.call(self.student_by, token)
+
+    def shows_marks(self, session, problem: str) -> bool:
+        """Whether a student sees the verdicts of ``problem`` now: always in practice, after it closes in an exam."""
+        return session.mode != "exam" or not session.problems[problem].open
+
+    def state(self, student) -> dict:
+        """A student's view: the session's state and their own answers (marks as they may see them)."""
+        session = self.session()
+        problems = {}
+        for pid, state in session.problems.items():
+            if pid == CONCEPTS:
+                continue
+            problems[pid] = {"open": state.open, "revealed": state.revealed}
+            if state.revealed:
+                problems[pid]["solution_html"] = self.solutions[pid]
+        answers = []
+        if student is not None:
+            for (problem, row, stage), latest in self.store.latest(student.id).items():
+                if problem not in session.problems:
+                    continue
+                if problem == CONCEPTS:
+                    if row in self.marks.concepts:
+                        answers.append(self.concept_reply(session, row, latest.text, latest.client_id, latest))
+                    continue
+                answer = {"problem": problem, "row": row, "stage": stage, "text": latest.text, "client_id": latest.client_id}
+                if self.shows_marks(session, problem):
+                    answer.update(verdict=latest.verdict, diagnosis=latest.diagnosis, points=latest.points)
+                answers.append(answer)
+        found = {"joined": student is not None, "name": None if student is None else student.name, "mode": session.mode,
+                 "session": session.id, "problems": problems, "answers": answers}  # fmt: skip
+        if CONCEPTS in session.problems:
+            found["concepts"] = {"open": session.problems[CONCEPTS].open}
+        return found
+
+    def answer(self, student, body: dict) -> dict:
+        """Save one checked stage, marked by the server; after the commit, what the student may see of it."""
+        if "concept" in body:
+            return self.concept_answer(student, body)
+        item = self.marks.item(body.get("problem"), body.get("row"), body.get("stage"))
+        text = _field(body, "text", str, "string")
+        client_id = _checked_client_id(_field(body, "client_id", str, "string"))
+        session = self.session()
+        latest = self.store.latest(student.id, item.problem, item.row)  # the row's stages: all the marker reads
+        mine = latest.get((item.problem, item.row, item.stage))
+        if mine is not None and mine.client_id == client_id:  # a resend of what is saved: the first answer
+            verdict, diagnosis, points = mine.verdict, mine.diagnosis, mine.points
+        else:
+            if not session.problems[item.problem].open:
+                raise RequestError(409, "live.error.closed", problem=item.problem)
+            others = {s: a.text for (p, r, s), a in latest.items() if p == item.problem and r == item.row and s != item.stage}
+            mark = self.marks.mark(item, text, others)
+            saved = self.store.save(student.id, item.problem, item.row, item.stage, text, client_id, Mark(*mark))
+            verdict, diagnosis, points = saved.verdict, saved.diagnosis, saved.points
+        reply = {"saved": True, "client_id": client_id, "problem": item.problem, "row": item.row, "stage": item.stage}
+        if self.shows_marks(session, item.problem):
+            reply.update(verdict=verdict, diagnosis=diagnosis, points=points)
+        return reply
+
+    def concept_answer(self, student, body: dict) -> dict:
+        """Save one concept item's choice (``{"concept": id, "text": "B", "client_id"}``), marked by the
+        one concept marker against the item as the page shows it; after the commit, what the student may see."""
+        shown = self.marks.concept(body.get("concept"))
+        text = _field(body, "text", str, "string")
+        client_id = _checked_client_id(_field(body, "client_id", str, "string"))
+        session = self.session()
+        mine = self.store.latest(student.id, CONCEPTS, shown.id).get((CONCEPTS, shown.id, CONCEPT_STAGE))
+        if mine is not None and mine.client_id == client_id:  # a resend of what is saved: the first answer
+            return self.concept_reply(session, shown.id, mine.text, client_id, mine)
+        if not session.problems[CONCEPTS].open:
+            raise RequestError(409, "live.error.concepts_closed")
+        mark = self.marks.mark_concept(shown, text)
+        chosen = None if shown.kind == "order" else " ".join(mark.chosen)  # the map counts each label chosen
+        saved = self.store.save(student.id, CONCEPTS, shown.id, CONCEPT_STAGE, text, client_id,
+                                Mark("correct" if mark.right else "wrong", chosen, mark.score))  # fmt: skip
+        return self.concept_reply(session, shown.id, text, client_id, saved)
+
+    def concept_reply(self, session, concept: str, text: str, client_id: str, mark) -> dict:
+        """A saved choice as the student may see it: its mark, feedback, answer and explanation only
+        where they see marks (practice, or an exam once the concept items are closed)."""
+        reply = {"saved": True, "concept": concept, "text": text, "client_id": client_id}
+        if self.shows_marks(session, CONCEPTS):
+            shown = self.marks.concepts[concept]
+            marked = self.marks.mark_concept(shown, text)
+            reply.update(verdict=mark.verdict, points=mark.points, chosen=list(marked.chosen), answer=list(shown.answer),
+                         feedback=marked.feedback, explanation=shown.explanation)  # fmt: skip
+        return reply
+
+    def snapshot(self) -> dict:
+        """The teacher's view: counts, the map, the score distribution, every student (names: here only)."""
+        session = self.session()
+        roster = self.store.roster()  # the roll (Store.students) counted from it; kept as answers are saved on a SQLite file
+        scores = [score for _student, answered, score in roster if answered]
+        top = len(self.items)
+        width = max(1, math.ceil(top / DISTRIBUTION_BINS))
+        bins = [0] * (top // width + 1)
+        for score in scores:
+            bins[min(len(bins) - 1, max(0, math.floor(score + 1e-9)) // width)] += 1
+        students = [
+            {"name": student.name, "answered": answered, "score": score, "score_text": fmt_given(score, 2)}
+            for student, answered, score in roster
+        ]
+        return {
+            "joined": len(roster),
+            "answered": len(scores),
+            "mode": session.mode,
+            "problems": {pid: {"open": s.open, "revealed": s.revealed} for pid, s in session.problems.items()},
+            "items": self.items,
+            "map": self.store.counts(),
+            "max": top,
+            "distribution": [{"low": k * width, "high": min(top, (k + 1) * width), "count": n} for k, n in enumerate(bins)],
+            "students": students,
+            "seq": self.store.changes(),
+        }
+
+    async def map_events(self, is_disconnected: Callable[[], Awaitable[bool]]) -> AsyncIterator[str]:
+        """The teacher's event stream (``GET /teacher/events``) until the browser goes: the map again
+        after each change, at most one each ``events_gap`` seconds; a keep-alive line after
+        ``events_wait`` seconds without one; while the store is unreachable, why, each ``events_wait``."""
+        last = -1
+        while not await is_disconnected():
+            try:
+                seq = (
+                    await run_in_threadpool(self.store.wait_change, last, self.events_wait)
+                    if last >= 0
+                    else await run_in_threadpool(self.store.changes)
+                )
+                payload = await run_in_threadpool(self.snapshot) if seq != last else None
+            except AttnTutorError as error:  # the database went away: said, and tried again until it is back
+                yield f": {error.messages(self.lang)[0]}\n\n"
+                await asyncio.sleep(self.events_wait)
+                continue
+            if payload is not None:
+                last = seq
+                yield f"event: map\ndata: {json.dumps(payload, ensure_ascii=False, separators=(',', ':'))}\n\n"
+                await asyncio.sleep(self.events_gap)
+            else:
+                yield ": waiting\n\n"
+
+
+def _field(body: dict, name: str, kind: type, said: str):
+    value = body.get(name)
+    if not isinstance(value, kind) or isinstance(value, bool) != (kind is bool):
+        raise RequestError(400, "live.error.field", field=name, kind=said)
+    if isinstance(value, str):
+        try:
+            value.encode("utf-8")
+        except UnicodeEncodeError:  # a lone surrogate from a JSON \ud800 escape
+            raise RequestError(400, "live.error.field", field=name, kind=said) from None
+    return value
+
+
+def _checked_client_id(client_id: str) -> str:
+    if not 0 < len(client_id) <= CLIENT_ID_LIMIT or any(is_unsafe_char(c) for c in client_id):
+        raise RequestError(400, "live.error.field", field="client_id", kind=f"1-{CLIENT_ID_LIMIT} printable characters")
+    return client_id
+
+
+def checked_name(value) -> str:
+    """A joining student's name: NFC, trimmed, visible, at most the page's limit."""
+    if not isinstance(value, str):
+        raise RequestError(400, "live.error.field", field="name", kind="string")
+    name = unicodedata.normalize("NFC", value).strip()
+    if not name:
+        raise RequestError(400, "live.error.name_blank")
+    for ch in name:
+        if is_unsafe_char(ch) or ch in BLANK_LETTERS:
+            raise RequestError(400, "live.error.name_unsafe", char=f"U+{ord(ch):04X}")
+    if len(name) > pages.NAME_LIMIT:
+        raise RequestError(400, "live.error.name_too_long", count=len(name), limit=pages.NAME_LIMIT)
+    return name
