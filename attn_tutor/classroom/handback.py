@@ -30,7 +30,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from attn_tutor.core.errors import AttnTutorError, Finding, Location, UsageError
-from attn_tutor.core.i18n import MESSAGES, t
+from attn_tutor.core.i18n import has, t
 from attn_tutor.core.rounding import fmt, fmt_given, fmt_score
 from attn_tutor.core.spool import Spool
 from attn_tutor.core.text import excerpt
@@ -219,7 +219,7 @@ def sheet_message(finding: Finding, lang: str) -> str:
     option or a command to run (``grade.problem_set_outside.sheet``...)."""
     where = finding.where
     place = None if where is None else Location(os.path.basename(where.file) or where.file, where.line, where.column)
-    if f"{finding.key}.sheet" in MESSAGES:
+    if has(f"{finding.key}.sheet"):
         message = Finding(f"{finding.key}.sheet", finding.args).text(lang)
     else:
         message = dataclasses.replace(finding, where=None).text(lang)
