@@ -95,8 +95,9 @@ def test_the_wheel_carries_the_compiled_catalogues_and_speaks_korean(tmp_path):
 def test_an_editable_install_compiles_the_catalogues_beside_the_po_files(tmp_path):
     """`pip install -e .` reads the package from the checkout: setup.py writes the .mo files there (git ignores them)."""
     source = copy_of_the_source(tmp_path)
+    # --ignore-installed: else pip, installing into another --prefix, uninstalls the attn-tutor these tests run
     installed = subprocess.run(
-        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--prefix", str(tmp_path / "prefix"), "-e", str(source)],
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--ignore-installed", "--prefix", str(tmp_path / "prefix"), "-e", str(source)],
         capture_output=True, text=True, timeout=600,
     )  # fmt: skip
     assert installed.returncode == 0, installed.stderr
