@@ -41,7 +41,7 @@ from typing import Annotated, Optional
 import typer
 from typer.core import TyperCommand, TyperGroup
 
-from attn_tutor.core.i18n import MESSAGES, resolve_lang, t
+from attn_tutor.core.i18n import has, resolve_lang, t
 from attn_tutor.core.text import display_width
 
 click = typer._click  # typer's own copy of click: its exceptions and types are not re-exported
@@ -70,7 +70,7 @@ def lang_in(args: Sequence[str]) -> str | None:
 
 
 def _text(key: str | None, lang: str) -> str | None:
-    return t(key, lang) if key in MESSAGES else key
+    return t(key, lang) if key is not None and has(key) else key
 
 
 # --- laying help out ------------------------------------------------------------------
@@ -388,7 +388,7 @@ class _Localised:
 
     def localise(self, lang: str) -> None:
         if not hasattr(self, "_help_keys"):
-            self._help_key = self._own_key() if self._own_key() in MESSAGES else self.help
+            self._help_key = self._own_key() if has(self._own_key()) else self.help
             self._help_keys = {id(p): p.help for p in self.params}
         self.lang = lang
         self.help = _text(self._help_key, lang)

@@ -24,7 +24,7 @@ import os
 from typing import NamedTuple
 
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
-from attn_tutor.core.i18n import MESSAGES, t
+from attn_tutor.core.i18n import has, t
 from attn_tutor.core.rounding import fmt, fmt_given, fmt_score
 from attn_tutor.marking.concepts import concept_feedback
 from attn_tutor.marking.hints import cell_labels
@@ -151,7 +151,7 @@ def sheet_message(finding: Finding, lang: str) -> str:
     option or a command to run (``grade.problem_set_outside.sheet``...)."""
     where = finding.where
     place = None if where is None else Location(os.path.basename(where.file) or where.file, where.line, where.column)
-    if f"{finding.key}.sheet" in MESSAGES:
+    if has(f"{finding.key}.sheet"):
         message = Finding(f"{finding.key}.sheet", finding.args).text(lang)
     else:
         message = dataclasses.replace(finding, where=None).text(lang)

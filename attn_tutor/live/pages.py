@@ -16,7 +16,7 @@ import copy
 from html import escape
 from importlib import resources
 
-from attn_tutor.core.i18n import MESSAGES, t
+from attn_tutor.core.i18n import messages, t
 from attn_tutor.core.model import ProblemSet, Stage
 from attn_tutor.marking.marker import diagnosis_name
 from attn_tutor.marking.mistakes import STAGE_DIAGNOSES
@@ -66,8 +66,7 @@ def item_keys(problem_set: ProblemSet) -> list[str]:
 
 
 def live_messages(lang: str) -> dict[str, str]:
-    index = 1 if lang == "ko" else 0
-    return {key: pair[index] for key, pair in MESSAGES.items() if key.startswith("live.")}
+    return messages("live.", lang)
 
 
 def practice_data(problem_set: ProblemSet, *, lang: str, set_name: str, title: str) -> dict:
@@ -193,9 +192,7 @@ def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, lang: s
 
 
 def teacher_messages(lang: str) -> dict[str, str]:
-    index = 1 if lang == "ko" else 0
-    wanted = ("live.", "grading.verdict.", "grading.diagnosis_name.")
-    return {key: pair[index] for key, pair in MESSAGES.items() if key.startswith(wanted)}
+    return messages(("live.", "grading.verdict.", "grading.diagnosis_name."), lang)
 
 
 def message_page(message: str, *, lang: str) -> str:

@@ -17,7 +17,8 @@ import math
 import os
 import zlib
 
-from attn_tutor.core.i18n import MESSAGES, t
+from attn_tutor.core import i18n
+from attn_tutor.core.i18n import t
 from attn_tutor.core.model import Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.marking.concepts import mark_concept
@@ -47,8 +48,7 @@ def _texts(values, mask, number) -> list[str]:
 
 def messages(lang: str) -> dict[str, str]:
     """The catalogue entries the page uses, in ``lang`` (placeholders left as ``{name}``)."""
-    index = 1 if lang == "ko" else 0
-    return {key: pair[index] for key, pair in MESSAGES.items() if key.startswith(MESSAGE_PREFIXES)}
+    return i18n.messages(MESSAGE_PREFIXES, lang)
 
 
 def head_data(solution, problem: Problem, number: int, lang: str) -> dict:

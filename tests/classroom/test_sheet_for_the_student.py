@@ -193,14 +193,14 @@ NEVER_ON_A_SHEET = {
 
 
 def test_every_teachers_sentence_in_the_catalogue_that_can_reach_a_sheet_has_a_students_form():
-    from attn_tutor.core.i18n import MESSAGES
+    from attn_tutor.core.i18n import has, keys, messages, text
 
-    for key, (english, _korean) in MESSAGES.items():
+    for key, english in messages("", "en").items():
         if not key.startswith(("grade.", "input.", "problems.")) or key.endswith(".sheet") or key in NEVER_ON_A_SHEET:
             continue
         teachers = re.search(r"(?<![\w-])--[a-z]", english) or "attn-tutor" in english or "{directory}" in english
         if teachers:
-            assert f"{key}.sheet" in MESSAGES, f"{key} can reach a student's sheet: give it a {key}.sheet sentence"
-    for key in (k for k in MESSAGES if k.endswith(".sheet")):
-        for text in MESSAGES[key]:
-            assert not re.search(r"(?<![\w-])--[a-z]", text) and "attn-tutor" not in text and "{directory}" not in text, key
+            assert has(f"{key}.sheet"), f"{key} can reach a student's sheet: give it a {key}.sheet sentence"
+    for key in (k for k in keys() if k.endswith(".sheet")):
+        for sentence in (text(key, "en"), text(key, "ko")):
+            assert not re.search(r"(?<![\w-])--[a-z]", sentence) and "attn-tutor" not in sentence and "{directory}" not in sentence, key

@@ -1,29 +1,105 @@
-"""The message catalogue: both languages, the same placeholders, the choice of language."""
+"""The message catalogue: both languages, the same placeholders, the compiled files, the choice of language.
+
+The catalogue's sources are gettext files under ``attn_tutor/locale``: the English template
+``attn_tutor.pot`` and the Korean ``ko/LC_MESSAGES/attn_tutor.po``, each key a ``msgctxt``.
+GNU gettext's ``msgfmt --check-format`` checks every translation's placeholders against the
+English ones, in one call; the installed package reads the ``.mo`` files the build compiled
+from them, which must say what the sources say.
+"""
 
 from __future__ import annotations
 
 import re
 import string
+import subprocess
 
 import pytest
+from babel.messages.pofile import read_po
+from helpers.paths import PACKAGE
 
-from attn_tutor.core.i18n import MESSAGES, resolve_lang, t
+from attn_tutor.core import i18n
+from attn_tutor.core.i18n import catalogue, keys, messages, resolve_lang, t, text
+
+LOCALE = PACKAGE / "locale"  # this checkout's sources (the tests run the installed package)
+TEMPLATE = LOCALE / "attn_tutor.pot"
+TRANSLATIONS = sorted(LOCALE.glob("*/LC_MESSAGES/attn_tutor.po"))
+
+
+def read(path):
+    with path.open("rb") as file:
+        return [message for message in read_po(file) if message.id]
 
 
 def placeholders(template: str) -> set[str]:
-    return {name for _, name, _, _ in string.Formatter().parse(template) if name}
+    """The fields of a str.format template, ``""`` for a positional ``{}``."""
+    return {name for _, name, _, _ in string.Formatter().parse(template) if name is not None}
 
 
-@pytest.mark.parametrize("key", sorted(MESSAGES))
-def test_every_message_has_both_languages_with_the_same_placeholders(key):
-    english, korean = MESSAGES[key]
-    assert english.strip() and korean.strip()
-    assert placeholders(english) == placeholders(korean)
+def test_every_message_has_both_languages():
+    assert keys() and len(set(keys())) == len(keys())
+    for lang in i18n.LANGS:
+        assert set(catalogue(lang)) == set(keys()), f"{lang}: a message missing, empty or fuzzy in its catalogue"
+        assert all(sentence.strip() for sentence in messages("", lang).values()), lang
 
 
 def test_korean_messages_are_korean():
-    hangul = sum(any("\uac00" <= ch <= "\ud7a3" for ch in ko) for _, ko in MESSAGES.values())
-    assert hangul >= 0.8 * len(MESSAGES)
+    hangul = sum(any("\uac00" <= ch <= "\ud7a3" for ch in ko) for ko in messages("", "ko").values())
+    assert hangul >= 0.8 * len(keys())
+
+
+def test_the_translations_are_the_template_translated():
+    """Every translation holds the template's keys and English, in the template's order (msgmerge keeps them so)."""
+    template = [(message.context, message.id) for message in read(TEMPLATE)]
+    assert TRANSLATIONS == [LOCALE / "ko" / "LC_MESSAGES" / "attn_tutor.po"]
+    for path in TRANSLATIONS:
+        assert [(message.context, message.id) for message in read(path)] == template, path
+        assert not [message.context for message in read(path) if not message.string or message.fuzzy], path
+
+
+@pytest.mark.gettext
+def test_msgfmt_finds_every_translations_placeholders_the_same():
+    """``msgfmt --check-format``: each translation's {placeholders} are the English ones (python-brace-format)."""
+    for path in TRANSLATIONS:
+        checked = subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", str(path)], capture_output=True, text=True)
+        assert checked.returncode == 0, checked.stderr
+    for path in [TEMPLATE, *TRANSLATIONS]:  # msgfmt checks only the entries flagged as brace formats
+        for message in read(path):
+            flagged = "python-brace-format" in message.flags
+            assert flagged == bool(placeholders(message.id) | placeholders(message.string)), (path.name, message.context)
+
+
+@pytest.mark.gettext
+def test_msgfmt_refuses_a_translation_that_drops_or_renames_a_placeholder(tmp_path):
+    source = (LOCALE / "ko" / "LC_MESSAGES" / "attn_tutor.po").read_text(encoding="utf-8")
+    for wrong in ('msgstr "오류: {mesage}"', 'msgstr "오류"'):
+        broken = tmp_path / "ko.po"
+        broken.write_text(source.replace('msgstr "오류: {message}"', wrong, 1), encoding="utf-8")
+        checked = subprocess.run(["msgfmt", "--check-format", "-o", "/dev/null", str(broken)], capture_output=True, text=True)
+        assert checked.returncode != 0 and "a format specification for argument" in checked.stderr, wrong
+
+
+def test_the_compiled_catalogues_say_what_the_sources_say():
+    """The installed .mo files hold every entry of the .pot and .po, word for word (else: pip install again)."""
+    template = read(TEMPLATE)
+    assert keys() == tuple(message.context for message in template)
+    assert catalogue("en") == {message.context: message.id for message in template}
+    for path in TRANSLATIONS:
+        lang = path.parent.parent.name
+        assert catalogue(lang) == {message.context: message.string for message in read(path)}, lang
+    assert text("cli.error", "ko") == "오류: {message}" and text("cli.error") == "error: {message}"
+
+
+def test_the_pages_take_their_sentences_in_the_catalogues_order():
+    wanted = ("live.", "grading.verdict.")
+    for lang in i18n.LANGS:
+        found = messages(wanted, lang)
+        assert list(found) == [key for key in keys() if key.startswith(wanted)]
+        assert all(found[key] == text(key, lang) for key in found)
+
+
+def test_a_missing_compiled_catalogue_says_how_to_make_it():
+    with pytest.raises(RuntimeError, match=r"attn_tutor\.mo is missing: .* pip install"):
+        catalogue("xx")
 
 
 @pytest.mark.parametrize(
@@ -54,8 +130,6 @@ TOKEN_PLACEHOLDERS = ("token", "row", "keys")
 
 def test_no_korean_message_glues_a_particle_to_a_token():
     """"친구를의 시선" came from "{token}의 시선": a token is quoted or followed by a noun (행), never a particle."""
-    from attn_tutor.core.i18n import MESSAGES
-
     glued = re.compile(r"\{(" + "|".join(TOKEN_PLACEHOLDERS) + r")\}[의을를이가은는에와과로도만]")
-    bad = {key: korean for key, (_english, korean) in MESSAGES.items() if glued.search(korean)}
+    bad = {key: korean for key, korean in messages("", "ko").items() if glued.search(korean)}
     assert not bad, bad

@@ -57,7 +57,8 @@ def export_moodle(run_cli, tmp_path, *args: str) -> bytes:
 
 @pytest.mark.parametrize("sentence", cases("feedback"))
 def test_a_diagnosis_holding_cloze_or_html_syntax_reads_back_as_written(run_cli, tmp_path, monkeypatch, sentence):
-    monkeypatch.setitem(i18n.MESSAGES, CODE, (sentence, sentence))
+    for lang in i18n.LANGS:
+        monkeypatch.setitem(i18n.catalogue(lang), CODE, sentence)
     found = moodle_questions(export_moodle(run_cli, tmp_path))
     problem_set = load_problem_set(None)
     expected = bank.questions(sheets.make_sheets(problem_set), "en")

@@ -150,6 +150,11 @@ TOOLS: dict[str, Tool] = {
         ),
         Tool("git", "git and a git checkout", (Need("git", _program("git"), _debian("git")),)),
         Tool(
+            "gettext",
+            "checking the message catalogues' placeholders with GNU gettext's msgfmt --check-format",
+            (Need("msgfmt", _program("msgfmt"), _debian("gettext")),),
+        ),
+        Tool(
             "postgresql",
             "a live session's store and server on PostgreSQL (a database in ATTN_TUTOR_TEST_PG)",
             (

@@ -11,7 +11,7 @@ from helpers.reference_marking import mistaken_rows, reference_mark_stage
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_tutor.core.i18n import MESSAGES, t
+from attn_tutor.core.i18n import has, t, text
 from attn_tutor.core.model import Head, Problem
 from attn_tutor.core.rounding import round_half_up
 from attn_tutor.marking.marker import (
@@ -454,9 +454,9 @@ def test_bad_options_are_refused(bad):
 
 def test_every_verdict_and_diagnosis_has_a_label_in_both_languages():
     for code in VERDICTS:
-        assert f"grading.verdict.{code}" in MESSAGES
+        assert has(f"grading.verdict.{code}")
     for code in DIAGNOSES:
-        english, korean = MESSAGES[f"grading.diagnosis.{code}"]
+        english, korean = (text(f"grading.diagnosis.{code}", lang) for lang in ("en", "ko"))
         assert english and korean and "\n" not in english + korean
     assert t("grading.diagnosis.not_scaled", "ko").startswith("√d")
 

@@ -12,7 +12,7 @@ import textwrap
 import pytest
 
 from attn_tutor.core.errors import InvalidProblemSet
-from attn_tutor.core.i18n import MESSAGES
+from attn_tutor.core.i18n import keys
 from attn_tutor.core.model import Concept, ConceptOption
 from attn_tutor.problems.load import load_text
 
@@ -187,7 +187,7 @@ def test_the_messages_say_what_to_do_in_both_languages(run_cli, tmp_path):
 
 def test_every_concept_message_has_a_rule_row_or_a_test():
     covered = {row[2] for row in RULES} | {"problems.concept_multi_head", "problems.too_many_concepts", "problems.concept_tie"}
-    assert {key for key in MESSAGES if key.startswith("problems.concept") or "concept" in key and key.startswith("problems.")} <= covered
+    assert {key for key in keys() if key.startswith("problems.concept") or "concept" in key and key.startswith("problems.")} <= covered
 
 
 def test_more_items_than_a_set_may_have_are_refused():

@@ -24,7 +24,7 @@ from hypothesis import strategies as st
 
 from attn_tutor.core import yamlread
 from attn_tutor.core.errors import Finding, InvalidProblemSet
-from attn_tutor.core.i18n import MESSAGES
+from attn_tutor.core.i18n import has, keys, messages, text
 from attn_tutor.core.model import Head, Problem, ProblemSet
 from attn_tutor.problems import load as problems
 from attn_tutor.problems.load import (
@@ -463,10 +463,10 @@ def test_loader_rule(loader, name, text, key, message, line, column):
 def test_every_rule_message_exists_in_both_languages():
     keys = {row[2] for row in RULES}
     for key in keys:
-        assert key in MESSAGES, key
+        assert has(key), key
 
 
-CONCEPT_KEYS = {key for key in MESSAGES if key.startswith("problems.concept") or key in ("problems.too_many_concepts", "problems.duplicate_concept_id")}
+CONCEPT_KEYS = {key for key in keys() if key.startswith("problems.concept") or key in ("problems.too_many_concepts", "problems.duplicate_concept_id")}
 """The concept items' messages: each has its row or test in tests/problems/test_concepts_load.py."""
 
 
@@ -485,7 +485,7 @@ def test_every_problems_message_has_a_rule_row_or_a_test():
         "problems.too_many_cells_large", "problems.file_too_large_large", "problems.file_too_large_lifted",
     } | CONCEPT_KEYS  # fmt: skip
     # (a ``.sheet`` key is its sentence's form for a student's hand-back sheet: tests/classroom/test_sheet_for_the_student.py)
-    assert {key for key in MESSAGES if key.startswith("problems.") and not key.endswith(".sheet")} <= covered
+    assert {key for key in keys() if key.startswith("problems.") and not key.endswith(".sheet")} <= covered
 
 
 # --- every finding, not only the first ------------------------------------------------
@@ -543,11 +543,11 @@ def test_messages_in_korean():
 
 def test_problems_messages_share_placeholders_in_both_languages():
     fields = string.Formatter()
-    for key, (english, korean) in MESSAGES.items():
-        if key.startswith("problems."):
-            names = lambda s: {n for _, n, _, _ in fields.parse(s) if n}  # noqa: E731
-            assert names(english) == names(korean), key
-            assert any("\uac00" <= ch <= "\ud7a3" for ch in korean), key
+    names = lambda s: {n for _, n, _, _ in fields.parse(s) if n}  # noqa: E731
+    for key, english in messages("problems.", "en").items():
+        korean = text(key, "ko")
+        assert names(english) == names(korean), key
+        assert any("\uac00" <= ch <= "\ud7a3" for ch in korean), key
 
 
 def test_columns_count_characters_not_bytes():

@@ -265,12 +265,12 @@ def test_report_is_written_atomically_and_never_overwrites(tmp_path):
 def test_every_quiz_message_has_both_languages_and_the_same_placeholders():
     import string
 
-    from attn_tutor.core.i18n import MESSAGES
+    from attn_tutor.core.i18n import messages, text
 
-    for key, (english, korean) in MESSAGES.items():
-        if key.startswith(("quiz.", "grading.")):
-            names = [{f for _, f, _, _ in string.Formatter().parse(text) if f} for text in (english, korean)]
-            assert english and korean and names[0] == names[1], key
+    for key, english in messages(("quiz.", "grading."), "en").items():
+        korean = text(key, "ko")
+        names = [{f for _, f, _, _ in string.Formatter().parse(sentence) if f} for sentence in (english, korean)]
+        assert english and korean and names[0] == names[1], key
 
 
 def test_the_loop_does_not_need_numpy_in_the_callbacks():

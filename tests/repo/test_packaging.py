@@ -1,11 +1,17 @@
-"""A non-editable install ships every subpackage, the packaged problem sets and the page's assets."""
+"""A non-editable install ships every subpackage, the packaged problem sets, the page's assets and the compiled catalogues."""
 
 from __future__ import annotations
 
 import os
+import shutil
+import subprocess
+import sys
 import tomllib
+import zipfile
 
 from helpers.paths import ROOT
+
+from attn_tutor.core.i18n import text
 
 
 def test_pyproject_finds_every_subpackage_by_itself():
@@ -47,3 +53,62 @@ def test_the_hangul_font_ships_as_package_data_with_its_licence_and_every_syllab
         missing = [chr(c) for c in range(0xAC00, 0xD7A4) if c not in cmap]
         assert not missing, f"{face.name} lacks {len(missing)} Hangul syllables, {''.join(missing[:5])}..."
         assert all(ord(ch) in cmap for ch in "0123456789.,-−√·≈ÆéαβΣ→─") and all(c in cmap for c in range(0x3131, 0x318F))
+
+
+def copy_of_the_source(tmp_path):
+    """What a build reads, copied: the build writes nothing into the checkout, and no .mo of an editable install rides along."""
+    source = tmp_path / "source"
+    for name in ("attn_tutor", "problems"):
+        shutil.copytree(ROOT / name, source / name, symlinks=True, ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+    for name in ("pyproject.toml", "setup.py", "README.md"):
+        shutil.copy(ROOT / name, source / name)
+    return source
+
+
+def test_the_wheel_carries_the_compiled_catalogues_and_speaks_korean(tmp_path):
+    """`pip install .` builds a wheel whose .mo files setup.py compiled from the .po files: an install of it speaks Korean."""
+    source = copy_of_the_source(tmp_path)
+    built = subprocess.run(
+        [sys.executable, "-m", "pip", "wheel", "--quiet", "--no-deps", "--no-build-isolation", "--wheel-dir", str(tmp_path / "dist"), str(source)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert built.returncode == 0, built.stderr
+    [wheel] = (tmp_path / "dist").glob("attn_tutor-*.whl")
+    names = set(zipfile.ZipFile(wheel).namelist())
+    for lang in ("en", "ko"):
+        assert f"attn_tutor/locale/{lang}/LC_MESSAGES/attn_tutor.mo" in names
+    assert {"attn_tutor/locale/attn_tutor.pot", "attn_tutor/locale/ko/LC_MESSAGES/attn_tutor.po"} <= names
+    site = tmp_path / "site"
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--target", str(site), str(wheel)], capture_output=True, text=True, timeout=600
+    )
+    assert installed.returncode == 0, installed.stderr
+    env = {**os.environ, "PYTHONPATH": str(site), "COLUMNS": "80", "NO_COLOR": "1"}
+    env.pop("ATTN_TUTOR_LANG", None)
+    where = subprocess.run([sys.executable, "-c", "import attn_tutor; print(attn_tutor.__file__)"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert where.stdout.startswith(str(site)), where.stdout + where.stderr
+    spoken = subprocess.run([sys.executable, "-m", "attn_tutor", "solve", "--lang", "ko"], capture_output=True, text=True, env=env, cwd=tmp_path)
+    assert spoken.returncode == 0, spoken.stderr
+    assert f"\n{text('solve.given', 'ko')}\n" in spoken.stdout and text("solve.given", "ko") == "주어진 값"
+
+
+def test_an_editable_install_compiles_the_catalogues_beside_the_po_files(tmp_path):
+    """`pip install -e .` reads the package from the checkout: setup.py writes the .mo files there (git ignores them)."""
+    source = copy_of_the_source(tmp_path)
+    # --ignore-installed: else pip, installing into another --prefix, uninstalls the attn-tutor these tests run
+    installed = subprocess.run(
+        [sys.executable, "-m", "pip", "install", "--quiet", "--no-deps", "--no-build-isolation", "--ignore-installed", "--prefix", str(tmp_path / "prefix"), "-e", str(source)],
+        capture_output=True, text=True, timeout=600,
+    )  # fmt: skip
+    assert installed.returncode == 0, installed.stderr
+    assert sorted(p.relative_to(source).as_posix() for p in source.rglob("*.mo")) == [
+        "attn_tutor/locale/en/LC_MESSAGES/attn_tutor.mo",
+        "attn_tutor/locale/ko/LC_MESSAGES/attn_tutor.mo",
+    ]
+    [site] = (tmp_path / "prefix").glob("lib/python*/site-packages")
+    # -S: no site-packages but the editable install's own (its .pth hooks the checkout in)
+    code = f"import site; site.addsitedir({str(site)!r}); from attn_tutor.core import i18n; print(i18n.__file__); print(i18n.t('solve.given', 'ko'))"
+    spoken = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, cwd=tmp_path)
+    assert spoken.returncode == 0, spoken.stderr
+    assert spoken.stdout.splitlines() == [str(source / "attn_tutor" / "core" / "i18n.py"), "주어진 값"]
+    assert "*.mo" in (ROOT / ".gitignore").read_text(encoding="utf-8")
