@@ -1,7 +1,8 @@
-"""A non-editable install ships every subpackage, the packaged problem sets and the page's assets."""
+"""A non-editable install ships every subpackage, the packaged problem sets, the page's assets and the pages' templates."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import tomllib
 
@@ -29,7 +30,7 @@ def test_the_packaged_sets_are_the_top_level_problems_folder():
     assert (link / "ch13.yaml").read_bytes() == (ROOT / "problems" / "ch13.yaml").read_bytes()
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     assert data["attn_tutor.sets"] == ["*.yaml"]
-    assert set(data["attn_tutor.practice"]) == {"assets/*.js", "assets/*.css"}
+    assert {"assets/*.js", "assets/*.css"} <= set(data["attn_tutor.practice"])
 
 
 def test_the_hangul_font_ships_as_package_data_with_its_licence_and_every_syllable():
@@ -47,3 +48,15 @@ def test_the_hangul_font_ships_as_package_data_with_its_licence_and_every_syllab
         missing = [chr(c) for c in range(0xAC00, 0xD7A4) if c not in cmap]
         assert not missing, f"{face.name} lacks {len(missing)} Hangul syllables, {''.join(missing[:5])}..."
         assert all(ord(ch) in cmap for ch in "0123456789.,-−√·≈ÆéαβΣ→─") and all(c in cmap for c in range(0x3131, 0x318F))
+
+
+def test_every_template_ships_as_package_data():
+    """Each package's Jinja2 templates (``<package>/templates/*.html``, render/templating.py) are package data
+    of that package, so a non-editable install (a wheel) carries them."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    templates = sorted((ROOT / "attn_tutor").rglob("templates/*"))
+    assert {path.parent.parent.name for path in templates} >= {"practice", "render"}
+    for path in templates:
+        package = ".".join(path.parent.parent.relative_to(ROOT).parts)
+        name = path.relative_to(path.parent.parent).as_posix()
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in data.get(package, ())), f"{package}: {name} is not package data"
