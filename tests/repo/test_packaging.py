@@ -55,7 +55,7 @@ def test_every_template_ships_as_package_data():
     of that package, so a non-editable install (a wheel) carries them."""
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     templates = sorted((ROOT / "attn_tutor").rglob("templates/*"))
-    assert {path.parent.parent.name for path in templates} >= {"practice", "render"}
+    assert {path.parent.parent.name for path in templates} >= {"live", "practice", "render"}
     for path in templates:
         package = ".".join(path.parent.parent.relative_to(ROOT).parts)
         name = path.relative_to(path.parent.parent).as_posix()
