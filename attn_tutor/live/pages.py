@@ -5,16 +5,18 @@ The students' page is :func:`attn_tutor.practice.page.render` with the server's 
 form and ``assets/live.js`` (sending each checked stage). An exam page carries no answers at all
 (:func:`exam_data`): the server marks, and says how once the teacher closes the problem. The
 teacher's page is built here: the counts, the class's map, the scores, the controls and the
-student link's QR code; ``assets/teacher.js`` keeps it current. Every text is escaped; the only
-data a script reads is JSON (``/api/state``, ``/teacher/api/map``) or a
-``<script type="application/json">`` block.
+student link's QR code; ``assets/teacher.js`` keeps it current. The pages are templates
+(``templates/``: the teacher's, a one-sentence page on the same head, the students' header;
+:mod:`attn_tutor.render.templating`), autoescaped, every text escaped by :func:`html.escape`; here
+is what they show, as data. The only data a script reads is JSON (``/api/state``,
+``/teacher/api/map``) or a ``<script type="application/json">`` block.
 """
 
 from __future__ import annotations
 
 import copy
-from html import escape
 from importlib import resources
+from typing import NamedTuple
 
 from attn_tutor.core.i18n import messages, t
 from attn_tutor.core.model import ProblemSet, Stage
@@ -22,6 +24,7 @@ from attn_tutor.marking.marker import diagnosis_name
 from attn_tutor.marking.mistakes import STAGE_DIAGNOSES
 from attn_tutor.practice import data as page_data
 from attn_tutor.practice import page
+from attn_tutor.render import templating
 from attn_tutor.render.html import block_html
 from attn_tutor.sessions.store import CONCEPTS
 from attn_tutor.solve import engine
@@ -109,23 +112,14 @@ def title_of(problem_set: ProblemSet, lang: str) -> str:
     return sheet_title(problem_set, lang)
 
 
+def _say(lang: str):
+    """``t`` in ``lang``, as the templates call it: ``t("live.join")``."""
+    return lambda key, **args: t(key, lang, **args)
+
+
 def student_page(data: dict, *, title: str, lang: str, mode: str, session_id: str) -> str:
     """The students' page (``data``: :func:`practice_data`, or :func:`exam_data` of it for an exam)."""
-    notes = [f'<p class="note">{escape(t("live.student_note", lang))}</p>\n']
-    if mode == "exam":
-        notes.append(f'<p class="notice" data-exam-note>{escape(t("live.exam_note", lang))}</p>\n')
-    header = (
-        "".join(notes)
-        + '<form id="join" class="join" data-join-form>\n'
-        + f"<h2>{escape(t('live.join_title', lang))}</h2>\n"
-        + '<p class="answer-line">'
-        + f'<label for="join-name">{escape(t("live.join_name", lang))}</label> '
-        + f'<input id="join-name" type="text" data-join-name autocomplete="name" maxlength="{NAME_LIMIT}" required> '
-        + f'<button type="submit" data-join>{escape(t("live.join", lang))}</button></p>\n'
-        + '<p id="join-error" class="error" aria-live="polite"></p>\n'
-        + "</form>\n"
-        + '<p id="live-status" data-live-status aria-live="polite"></p>\n'
-    )
+    header = templating.render("attn_tutor.live", "student_header.html", {"t": _say(lang), "mode": mode, "name_limit": NAME_LIMIT})
     served = page.Served(
         scripts=tuple(f"/assets/{name}" for name in STUDENT_SCRIPTS),
         styles=tuple(f"/assets/{name}" for name in STUDENT_STYLES),
@@ -135,60 +129,29 @@ def student_page(data: dict, *, title: str, lang: str, mode: str, session_id: st
     return page.render(data, title=title, lang=lang, served=served)
 
 
-def _head(title: str, lang: str, scripts, styles) -> str:
-    links = "".join(f'<link rel="stylesheet" href="/assets/{name}">\n' for name in styles)
-    return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="{"ko" if lang == "ko" else "en"}">\n<head>\n<meta charset="utf-8">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{page.SERVED_CSP}">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="referrer" content="no-referrer">\n'
-        f"<title>{escape(title)}</title>\n{links}"
-        "</head>\n"
-    )
+def _page(name: str, *, title: str, lang: str, styles: tuple[str, ...], **context) -> str:
+    """One of ``templates/``'s pages on ``base.html``: the served page's policy, ``styles``, ``title``."""
+    head = {"lang": "ko" if lang == "ko" else "en", "t": _say(lang), "csp": page.SERVED_CSP, "title": title, "styles": styles}
+    return templating.render("attn_tutor.live", name, head | context)
 
 
 def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, lang: str, student_url: str) -> str:
     """The teacher's page as it is now (``snapshot``: the app's map payload); teacher.js keeps it current."""
-    heading = t("live.teacher_title", lang, title=title)
-    out = [_head(heading, lang, TEACHER_SCRIPTS, TEACHER_STYLES), '<body class="teacher">\n<main>\n<header class="page">\n']
-    out.append(f"<h1>{escape(heading)}</h1>\n")
-    out.append(f'<p class="notice">{escape(t("live.teacher_note", lang))}</p>\n')
-    out.append(
-        f'<p data-counts aria-live="polite">{escape(t("live.counts", lang, joined=snapshot["joined"], answered=snapshot["answered"]))}</p>\n'
+    concepts = {"id": CONCEPTS, "open": snapshot["problems"][CONCEPTS]["open"]} if problem_set.concepts else None
+    return _page(
+        "teacher.html",
+        title=t("live.teacher_title", lang, title=title),
+        lang=lang,
+        styles=TEACHER_STYLES,
+        snapshot=snapshot,
+        student_url=student_url,
+        problems=[(p.id, snapshot["problems"][p.id]) for p in problem_set.problems],
+        concepts=concepts,  # the concept items open and close together
+        verdicts=MAP_VERDICTS,
+        map_rows=map_rows(problem_set, snapshot, lang),
+        data=page.json_for_script({"messages": teacher_messages(lang)}),
+        scripts=TEACHER_SCRIPTS,
     )
-    out.append('<p id="teacher-status" aria-live="polite"></p>\n</header>\n')
-    # the QR code, large, for the projector
-    qr_label = t("live.qr_title", lang, url=student_url)
-    out.append('<section class="qr" aria-labelledby="qr-title">\n')
-    out.append(f'<h2 id="qr-title">{escape(qr_label)}</h2>\n')
-    out.append(f'<img class="qr" src="/teacher/qr.svg" alt="{escape(qr_label)}" width="480" height="480">\n')
-    out.append(f'<p class="url" data-student-url>{escape(student_url)}</p>\n</section>\n')
-    out.append(_controls_html(problem_set, snapshot, lang))
-    out.append(_map_html(problem_set, snapshot, lang))
-    # the scores
-    out.append('<section class="distribution" aria-labelledby="distribution-title">\n')
-    out.append(
-        f'<h2 id="distribution-title">{escape(t("live.distribution_title", lang))}</h2>\n<ul data-distribution aria-live="polite">\n'
-    )
-    for bin_ in snapshot["distribution"]:
-        label = t("live.distribution_row", lang, low=bin_["low"], high=bin_["high"], count=bin_["count"])
-        out.append(f'<li data-distribution-bin="{bin_["low"]}">{escape(label)}</li>\n')
-    out.append("</ul>\n</section>\n")
-    # names: on this page only
-    out.append('<section class="roster" aria-labelledby="roster-title">\n')
-    out.append(f'<h2 id="roster-title">{escape(t("live.roster_title", lang))}</h2>\n<div class="scroll"><table data-roster>\n<thead><tr>')
-    out.append(f'<th scope="col">{escape(t("live.roster_name", lang))}</th><th scope="col">{escape(t("live.roster_answered", lang))}</th>')
-    out.append(f'<th scope="col">{escape(t("live.roster_score", lang))}</th></tr></thead>\n<tbody>\n')
-    for student in snapshot["students"]:
-        out.append(
-            f"<tr data-student><td>{escape(student['name'])}</td><td>{student['answered']}</td><td>{escape(student['score_text'])}</td></tr>\n"
-        )
-    out.append("</tbody>\n</table></div>\n</section>\n</main>\n")
-    out.append(f'<script id="teacher-data" type="application/json">{page.json_for_script({"messages": teacher_messages(lang)})}</script>\n')
-    out.append("".join(f'<script src="/assets/{name}"></script>\n' for name in TEACHER_SCRIPTS))
-    out.append("</body>\n</html>\n")
-    return "".join(out)
 
 
 def teacher_messages(lang: str) -> dict[str, str]:
@@ -197,83 +160,33 @@ def teacher_messages(lang: str) -> dict[str, str]:
 
 def message_page(message: str, *, lang: str) -> str:
     """A page of one sentence (a refused teacher's link, a page that is not there)."""
-    return (
-        _head("attn-tutor", lang, (), ("page.css",))
-        + f'<body>\n<main>\n<p class="error">{escape(message)}</p>\n</main>\n</body>\n</html>\n'
-    )
+    return _page("message.html", title="attn-tutor", lang=lang, styles=("page.css",), message=message)
 
 
-def _controls_html(problem_set: ProblemSet, snapshot: dict, lang: str) -> str:
-    """The controls: the mode, and each problem opened or closed, its solution shown or not."""
-    out = []
-    # controls
-    out.append('<section class="controls" aria-labelledby="controls-title">\n')
-    out.append(f'<h2 id="controls-title">{escape(t("live.controls_title", lang))}</h2>\n')
-    mode = snapshot["mode"]
-    other = "practice" if mode == "exam" else "exam"
-    out.append(f'<p><span data-mode="{escape(mode)}">{escape(t(f"live.mode.{mode}", lang))}</span> ')
-    out.append(f'<button type="button" data-control="mode" data-value="{other}">{escape(t(f"live.to_{other}", lang))}</button></p>\n')
-    out.append('<ul class="problem-controls">\n')
-    for p in problem_set.problems:
-        state = snapshot["problems"][p.id]
-        said = t("live.problem_open" if state["open"] else "live.problem_closed", lang, problem=p.id)
-        toggle = t("live.close" if state["open"] else "live.open", lang, problem=p.id)
-        reveal = t("live.unreveal" if state["revealed"] else "live.reveal", lang, problem=p.id)
-        out.append(
-            f'<li data-problem-control="{escape(p.id)}"><span data-problem-state>{escape(said)}</span> '
-            f'<button type="button" data-control="open" data-problem="{escape(p.id)}" data-value="{str(not state["open"]).lower()}">{escape(toggle)}</button> '
-            f'<button type="button" class="secondary" data-control="revealed" data-problem="{escape(p.id)}" '
-            f'data-value="{str(not state["revealed"]).lower()}">{escape(reveal)}</button></li>\n'
-        )
-    if problem_set.concepts:  # the concept items open and close together
-        is_open = snapshot["problems"][CONCEPTS]["open"]
-        said = t("live.concepts_open" if is_open else "live.concepts_closed", lang)
-        toggle = t("live.concepts_close" if is_open else "live.concepts_reopen", lang)
-        out.append(
-            f'<li data-problem-control="{CONCEPTS}"><span data-problem-state>{escape(said)}</span> '
-            f'<button type="button" data-control="open" data-problem="{CONCEPTS}" data-value="{str(not is_open).lower()}">{escape(toggle)}</button></li>\n'
-        )
-    out.append("</ul>\n</section>\n")
-    return "".join(out)
+class MapRow(NamedTuple):
+    """One row of the class's map: an item (``problem/row/stage``, or ``concepts/<id>``), each verdict's
+    count, and each diagnosis's (code, name, count) or, for a concept item, each option's (label, count)."""
+
+    key: str
+    concept: bool
+    verdicts: list[tuple[str, int]]
+    counts: list[tuple]
 
 
-def _map_html(problem_set: ProblemSet, snapshot: dict, lang: str) -> str:
-    """The class's map: per item, each verdict's count and each diagnosis's (``data-map-*``)."""
-    out = []
-    # the map
-    out.append('<section class="map" aria-labelledby="map-title">\n')
-    out.append(f'<h2 id="map-title">{escape(t("live.map_title", lang))}</h2>\n<div class="scroll">\n<table data-map>\n<thead><tr>')
-    out.append(f'<th scope="col">{escape(t("live.map_item", lang))}</th>')
-    for verdict in MAP_VERDICTS:
-        out.append(f'<th scope="col">{escape(t(f"grading.verdict.{verdict}", lang))}</th>')
-    out.append(f'<th scope="col">{escape(t("live.map_diagnoses", lang))}</th></tr></thead>\n<tbody aria-live="polite">\n')
+def map_rows(problem_set: ProblemSet, snapshot: dict, lang: str) -> list[MapRow]:
+    """The class's map (``data-map-*``): the problems' items, then each concept item's options
+    (none for an order), right and wrong."""
+    rows = []
     keys = item_keys(problem_set)
     for key in keys[: len(keys) - len(problem_set.concepts)]:  # the problems' items (the concept items' below)
         counts = snapshot["map"].get(key, {"verdicts": {}, "diagnoses": {}})
         stage = key.rsplit("/", 1)[1]
-        out.append(f'<tr data-map-item="{escape(key)}"><th scope="row">{escape(key)}</th>')
-        for verdict in MAP_VERDICTS:
-            out.append(f'<td data-map-verdict="{verdict}">{counts["verdicts"].get(verdict, 0)}</td>')
-        out.append('<td class="diagnoses"><ul>')
-        for code in STAGE_DIAGNOSES[Stage(stage)]:
-            n = counts["diagnoses"].get(code, 0)
-            hidden = "" if n else " hidden"
-            out.append(
-                f'<li{hidden}><span class="label">{escape(diagnosis_name(code, lang))}</span> '
-                f'<span data-map-diagnosis="{code}">{n}</span></li>'
-            )
-        out.append("</ul></td></tr>\n")
-    for concept in problem_set.concepts:  # each label's count (not for an order), right and wrong
+        diagnoses = [(code, diagnosis_name(code, lang), counts["diagnoses"].get(code, 0)) for code in STAGE_DIAGNOSES[Stage(stage)]]
+        rows.append(MapRow(key, False, [(v, counts["verdicts"].get(v, 0)) for v in MAP_VERDICTS], diagnoses))
+    for concept in problem_set.concepts:
         key = f"concepts/{concept.id}"
         counts = snapshot["map"].get(key, {"verdicts": {}, "options": {}})
-        out.append(f'<tr data-map-item="{escape(key)}" data-map-concept><th scope="row">{escape(key)}</th>')
-        for verdict in MAP_VERDICTS:
-            out.append(f'<td data-map-verdict="{verdict}">{counts["verdicts"].get(verdict, 0)}</td>')
-        out.append('<td class="diagnoses options"><ul>')
-        if concept.kind != "order":
-            for label in show(concept, problem_set, seed=None).labels:
-                n = counts.get("options", {}).get(label, 0)
-                out.append(f'<li><span class="label">({label})</span> <span data-map-option="{label}">{n}</span></li>')
-        out.append("</ul></td></tr>\n")
-    out.append("</tbody>\n</table>\n</div>\n</section>\n")
-    return "".join(out)
+        labels = () if concept.kind == "order" else show(concept, problem_set, seed=None).labels
+        options = [(label, counts.get("options", {}).get(label, 0)) for label in labels]
+        rows.append(MapRow(key, True, [(v, counts["verdicts"].get(v, 0)) for v in MAP_VERDICTS], options))
+    return rows

@@ -5,7 +5,9 @@ Content-Security-Policy forbids the browser to fetch anything. Korean is drawn i
 the system's fonts. Printing (A4 or Letter, whatever the printer uses): each
 :class:`~attn_tutor.render.blocks.PageBreak` starts a new page, no table or problem is
 split across pages when it fits on one, and the answer boxes have solid black
-borders tall enough to write in. Every text is escaped with :func:`html.escape`.
+borders tall enough to write in. Every text is escaped with :func:`html.escape`. The blocks are
+drawn here, in code; the document around them is the template ``templates/document.html``
+(:mod:`attn_tutor.render.templating`), its title escaped by :func:`escape`.
 """
 
 from __future__ import annotations
@@ -13,7 +15,7 @@ from __future__ import annotations
 import html as _html
 
 from attn_tutor.core.text import escape_unsafe
-from attn_tutor.render import svg
+from attn_tutor.render import svg, templating
 from attn_tutor.render.blocks import Bars, Block, Chart, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
 
 
@@ -87,8 +89,6 @@ html:lang(ko) body {{ word-break: keep-all; }}  /* Korean breaks between words, 
   .sheet + .sheet {{ break-before: page; page-break-before: always; }}
 }}
 """.strip()
-
-CSP = "default-src 'none'; style-src 'unsafe-inline'; form-action 'none'; base-uri 'none'"
 
 
 def _cell(text: str, blank: bool, wide: bool = False) -> str:
@@ -210,16 +210,5 @@ def render(blocks: list[Block], *, title: str = "attn-tutor", lang: str = "en") 
         body.append(block_html(block))
     close_section()
     body.append("</div>")
-    return (
-        "<!DOCTYPE html>\n"
-        f'<html lang="{"ko" if lang == "ko" else "en"}">\n'
-        "<head>\n"
-        '<meta charset="utf-8">\n'
-        f'<meta http-equiv="Content-Security-Policy" content="{CSP}">\n'
-        '<meta name="viewport" content="width=device-width, initial-scale=1">\n'
-        '<meta name="generator" content="attn-tutor">\n'
-        f"<title>{escape(title)}</title>\n"
-        f"<style>\n{CSS}\n</style>\n"
-        "</head>\n"
-        "<body>\n<main>\n" + "\n".join(body) + "\n</main>\n</body>\n</html>\n"
-    )
+    context = {"lang": "ko" if lang == "ko" else "en", "title": title, "css": CSS, "body": "\n".join(body)}
+    return templating.render("attn_tutor.render", "document.html", context, escape)

@@ -10,16 +10,11 @@ from pathlib import Path
 import pytest
 from helpers.answers import two_heads_answers
 from helpers.grading import grade
+from helpers.output import said
 from helpers.paths import TESTS
 
 from attn_tutor.classroom import handback as feedback
 from attn_tutor.gradebook import handback as sheet
-
-
-def said(result) -> str:
-    """What the command printed, lines joined as a reader reads them (the terminal wraps)."""
-    return " ".join(result.output.split())
-
 
 FIXTURES = TESTS / "fixtures" / "grade"
 

@@ -17,18 +17,13 @@ from pathlib import Path
 
 import pytest
 from helpers.grading import grade
+from helpers.output import said
 from helpers.paths import TESTS
 from hypothesis import given
 from hypothesis import strategies as st
 
 from attn_tutor.classroom import lms_gradebook as lms_csv
 from attn_tutor.classroom import roster
-
-
-def said(result) -> str:
-    """What the command printed, lines joined as a reader reads them (the terminal wraps)."""
-    return " ".join(result.output.split())
-
 
 FIXTURES = TESTS / "fixtures" / "grade"
 CLASS = FIXTURES / "class"

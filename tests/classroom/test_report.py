@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from helpers.grading import grade
+from helpers.output import said
 from helpers.paths import TESTS
 
 from attn_tutor.classroom import report as class_report
@@ -15,12 +16,6 @@ from attn_tutor.core.i18n import text
 from attn_tutor.marking.marker import DIAGNOSES
 from attn_tutor.render import svg
 from attn_tutor.render.blocks import Chart
-
-
-def said(result) -> str:
-    """What the command printed, lines joined as a reader reads them (the terminal wraps)."""
-    return " ".join(result.output.split())
-
 
 FIXTURES = TESTS / "fixtures" / "grade"
 CLASS = FIXTURES / "class"

@@ -21,6 +21,7 @@ import shutil
 from pathlib import Path
 
 import pytest
+from helpers.output import said
 from helpers.paths import TESTS
 
 FIXTURES = TESTS / "fixtures" / "grade"
@@ -41,10 +42,6 @@ MOODLE = (
     "서준,박,20231235,seojun@uni.ac.kr,,,1733011200\n"
     "하은,이,20231236,haeun@uni.ac.kr,,,1733011200\n"
 )
-
-
-def said(result) -> str:
-    return " ".join(result.output.split())
 
 
 def make_class(tmp_path: Path, students: list[tuple[str, Path]]) -> Path:

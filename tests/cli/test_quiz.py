@@ -40,7 +40,7 @@ def test_cli_chapter_row_rounded_to_two_places_gets_full_marks(run_cli, tmp_path
     data = json.loads(report.read_text(encoding="utf-8"))
     assert (data["score"], data["max_score"], data["mode"], data["problem_set"]) == (4.0, 4.0, "practice", "ch13")
     assert [item["verdict"] for item in data["items"]] == ["correct"] * 4
-    assert f"Report written to {report}" in result.output
+    assert f"Report written to {report}" in flat(result.output)
 
 
 def test_cli_forgotten_root_d_then_follow_through_in_an_exam(run_cli, tmp_path):

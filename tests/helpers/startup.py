@@ -14,7 +14,7 @@ try:
     main()
 except SystemExit:
     pass
-heavy = sorted(m for m in ("numpy", "yaml", "rich", "typst", "lxml") if m in sys.modules)
+heavy = sorted(m for m in ("numpy", "yaml", "rich", "typst", "lxml", "jinja2") if m in sys.modules)
 sys.stderr.write("\\nIMPORTED=" + json.dumps(heavy) + "\\n")
 """
 

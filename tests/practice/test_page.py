@@ -79,8 +79,9 @@ def test_the_scripts_are_the_package_files_in_order():
 
 def test_the_assets_ship_with_a_non_editable_install():
     pyproject = (ROOT / "pyproject.toml").read_text(encoding="utf-8")
-    assert '"attn_tutor.practice" = ["assets/*.js", "assets/*.css"]' in pyproject
+    assert '"attn_tutor.practice" = ["assets/*.js", "assets/*.css", "templates/*.html"]' in pyproject
     assert {p.name for p in ASSETS.iterdir()} >= {*page.SCRIPTS, page.STYLE}
+    assert (ASSETS.parent / "templates" / "page.html").is_file()
 
 
 def test_every_message_the_script_shows_is_in_the_catalogue():
@@ -98,6 +99,7 @@ def test_every_message_the_script_shows_is_in_the_catalogue():
 def test_every_page_message_is_used():
     source = "\n".join((ASSETS / name).read_text(encoding="utf-8") for name in page.SCRIPTS)
     source += (Path(page.__file__)).read_text(encoding="utf-8")
+    source += (ASSETS.parent / "templates" / "page.html").read_text(encoding="utf-8")  # the page's skeleton
     for key in (k for k in i18n.keys() if k.startswith("page.")):
         assert f'"{key}"' in source or f"'{key}'" in source, key
 

@@ -2,7 +2,7 @@
 
 The packages stand in one order; each imports only those below it, packages on one
 level do not import each other, no module imports a ``_private`` name of another,
-and no import hides inside a function except numpy, yaml, rich, typst and pikepdf (start-up)
+and no import hides inside a function except numpy, yaml, rich, typst, pikepdf and Jinja2 (start-up)
 and the few named below.
 """
 
@@ -29,7 +29,7 @@ LEVELS = (
     ("cli",),
 )
 LEVEL = {package: n for n, packages in enumerate(LEVELS) for package in packages}
-LAZY = ("numpy", "yaml", "rich", "typst", "pikepdf")
+LAZY = ("numpy", "yaml", "rich", "typst", "pikepdf", "jinja2", "markupsafe")
 LAZY_ALLOWED = {
     # (module, imported): why it is imported inside a function
     ("attn_tutor.cli.quiz", "readline"): "importing readline sets the terminal up: only when the quiz is on one",

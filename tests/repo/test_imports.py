@@ -3,14 +3,30 @@
 from __future__ import annotations
 
 import pytest
+from helpers.paths import CLASS, SET
 from helpers.startup import imported_by
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["solve", "--help"], ["validate", "--help"]])
-def test_cheap_paths_import_neither_numpy_nor_yaml(args):
+def test_cheap_paths_import_neither_numpy_nor_yaml_nor_jinja2(args):
     heavy = imported_by(*args)
     assert "numpy" not in heavy
     assert "yaml" not in heavy
+    assert "jinja2" not in heavy
+
+
+GRADE = ["grade", str(CLASS), "--problems", str(SET)]  # the gradebook CSV only: no page
+
+
+@pytest.mark.parametrize("args", [["solve"], ["solve", "--format", "json"], ["export", "-f", "md"], ["grade", "--help"], GRADE])
+def test_only_a_page_imports_jinja2(args):
+    """The templates (render/templating.py) load Jinja2 when the first page is made, not before."""
+    assert "jinja2" not in imported_by(*args)
+
+
+def test_a_page_does_import_jinja2():
+    """The probe sees Jinja2 when a page is made: export -f html is the document template."""
+    assert "jinja2" in imported_by("export", "-f", "html")
 
 
 def test_version_imports_no_rich_either():
@@ -59,7 +75,7 @@ def probed(args: list[str]) -> set[str]:
 def test_help_version_and_usage_errors_import_no_markdown_highlighter_numpy_or_yaml(args):
     """Our own help formatter: neither rich (its Markdown, markdown_it, pygments) nor numpy or yaml."""
     modules = probed(args)
-    heavy = {"rich", "rich.markdown", "markdown_it", "pygments", "numpy", "yaml"}
+    heavy = {"rich", "rich.markdown", "markdown_it", "pygments", "numpy", "yaml", "jinja2"}
     assert not {m for m in modules if m.split(".")[0] in {h.split(".")[0] for h in heavy}}
     assert "attn_tutor.cli.solve" not in modules or args[0] == "solve"  # the app's help imports no command
 

@@ -1,7 +1,8 @@
-"""A non-editable install ships every subpackage, the packaged problem sets, the page's assets and the compiled catalogues."""
+"""A non-editable install ships every subpackage, the packaged problem sets, the page's assets, the pages' templates and the compiled catalogues."""
 
 from __future__ import annotations
 
+import fnmatch
 import os
 import shutil
 import subprocess
@@ -35,7 +36,7 @@ def test_the_packaged_sets_are_the_top_level_problems_folder():
     assert (link / "ch13.yaml").read_bytes() == (ROOT / "problems" / "ch13.yaml").read_bytes()
     data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
     assert data["attn_tutor.sets"] == ["*.yaml"]
-    assert set(data["attn_tutor.practice"]) == {"assets/*.js", "assets/*.css"}
+    assert {"assets/*.js", "assets/*.css"} <= set(data["attn_tutor.practice"])
 
 
 def test_the_hangul_font_ships_as_package_data_with_its_licence_and_every_syllable():
@@ -112,3 +113,15 @@ def test_an_editable_install_compiles_the_catalogues_beside_the_po_files(tmp_pat
     assert spoken.returncode == 0, spoken.stderr
     assert spoken.stdout.splitlines() == [str(source / "attn_tutor" / "core" / "i18n.py"), "주어진 값"]
     assert "*.mo" in (ROOT / ".gitignore").read_text(encoding="utf-8")
+
+
+def test_every_template_ships_as_package_data():
+    """Each package's Jinja2 templates (``<package>/templates/*.html``, render/templating.py) are package data
+    of that package, so a non-editable install (a wheel) carries them."""
+    data = tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["package-data"]
+    templates = sorted((ROOT / "attn_tutor").rglob("templates/*"))
+    assert {path.parent.parent.name for path in templates} >= {"live", "practice", "render"}
+    for path in templates:
+        package = ".".join(path.parent.parent.relative_to(ROOT).parts)
+        name = path.relative_to(path.parent.parent).as_posix()
+        assert any(fnmatch.fnmatch(name, pattern) for pattern in data.get(package, ())), f"{package}: {name} is not package data"
