@@ -35,6 +35,8 @@ TEMPLATE = os.path.join(LOCALE_DIR, f"{DOMAIN}.pot")
 class Catalogue(gettext.GNUTranslations):
     """A compiled catalogue whose entries are found by their context: our keys."""
 
+    _catalog: dict[str, str]  # GNUTranslations' own table, which typeshed leaves out
+
     def by_key(self) -> dict[str, str]:
         """Every entry's text by its key (entries without a context, as the header, left out)."""
         return {original[: original.index("\x04")]: text for original, text in self._catalog.items() if "\x04" in original}

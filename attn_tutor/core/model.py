@@ -191,7 +191,7 @@ class Problem(NamedTuple):
             return tuple((True,) * n_k for _ in range(n_q))
         if self.mask == "causal":
             return tuple(tuple(j <= i for j in range(n_k)) for i in range(n_q))
-        return tuple(tuple(bool(v) for v in row) for row in self.mask)  # type: ignore[union-attr]
+        return tuple(tuple(bool(v) for v in row) for row in self.mask)
 
 
 # --- concept items (issue 21): "why" questions beside the hand calculation ----------------

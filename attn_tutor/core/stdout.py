@@ -188,7 +188,7 @@ class OutputFailed(AttnTutorError):
     def __init__(self, error: BaseException) -> None:
         if isinstance(error, UnicodeEncodeError):
             super().__init__("output.encoding", encoding=error.encoding)
-        elif getattr(error, "strerror", None):
+        elif isinstance(error, OSError) and error.strerror:
             super().__init__("output.failed", reason=error.strerror)
         else:
             super().__init__("output.closed")

@@ -151,6 +151,7 @@ class AtomicFile:
     def commit(self) -> None:
         """The temporary file flushed to disk and put in place (see :func:`atomic_file`)."""
         temp, target, existing = self.temp, self.target, self.existing
+        assert temp is not None, "committed twice"
         with _said_as_write_error(target):
             self.stream.flush()
             os.fsync(self.stream.fileno())

@@ -25,7 +25,7 @@ from __future__ import annotations
 
 import functools
 import re
-from typing import NamedTuple
+from typing import Any, NamedTuple, cast
 
 from attn_tutor.core.errors import Location
 from attn_tutor.core.text import excerpt
@@ -51,6 +51,8 @@ class _NodeKind(type):
     ``yaml.nodes.ScalarNode`` would hold for: PyYAML's nodes carry their kind as ``id``.
     """
 
+    ids: tuple[str, ...]
+
     def __instancecheck__(cls, node) -> bool:
         return getattr(type(node), "id", None) in cls.ids  # as _kind says it, without a second call
 
@@ -61,11 +63,17 @@ def _kind(node) -> str | None:
 
 
 class Node(metaclass=_NodeKind):
-    ids = ("scalar", "sequence", "mapping")
+    ids: tuple[str, ...] = ("scalar", "sequence", "mapping")
+    # what PyYAML's nodes carry, as its stubs say (for the type checker: a node here is always PyYAML's)
+    tag: str
+    value: Any
+    start_mark: Any
+    end_mark: Any
 
 
 class ScalarNode(Node):
     ids = ("scalar",)
+    style: str | None
 
 
 class SequenceNode(Node):
@@ -126,7 +134,7 @@ def compose(text: str, source: str) -> Node | None:
     import yaml
 
     try:
-        return yaml.compose(text, Loader=loader())
+        return cast(Node | None, yaml.compose(text, Loader=loader()))  # PyYAML's node: see Node
     except yaml.reader.ReaderError as error:
         char = error.character if isinstance(error.character, int) else ord(error.character)
         index = text.find(chr(char))
@@ -154,8 +162,8 @@ def _marked(error, text: str, source: str) -> BadYaml:
     detail = problem
     if error.context:
         cm = error.context_mark
-        at = f" (line {cm.line + 1}, column {cm.column + 1})" if cm else ""
-        detail = f"{problem}, {error.context}{at}"
+        said_at = f" (line {cm.line + 1}, column {cm.column + 1})" if cm else ""
+        detail = f"{problem}, {error.context}{said_at}"
     reason, args, at = _syntax(error, text, source)
     return BadYaml("syntax", at or place, detail=detail, problem=words, reason=reason, args=args)
 
@@ -368,7 +376,7 @@ def first_alias(text: str, source: str) -> tuple[Location, str]:
 
     for event in yaml.parse(text, Loader=loader()):
         if isinstance(event, yaml.AliasEvent):
-            return Location.of_mark(source, event.start_mark), event.anchor
+            return Location.of_mark(source, event.start_mark), event.anchor or "?"  # (an alias always names one)
     return Location(source), "?"  # pragma: no cover
 
 
