@@ -8,7 +8,7 @@ in a file it refers to (1-based line and column).
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import NamedTuple, Self
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.text import escape_unsafe
@@ -56,12 +56,12 @@ class AttnTutorError(Exception):
 
     exit_code = 1
 
-    def __init__(self, key: str, where: Location | None = None, **args: object) -> None:
+    def __init__(self, key: str, where: Location | None = None, /, **args: object) -> None:
         self.problems: list[Finding] = [Finding(key, dict(args), where)]
         super().__init__(self.problems[0].text())
 
     @classmethod
-    def many(cls, problems: list[Finding]) -> AttnTutorError:
+    def many(cls, problems: list[Finding]) -> Self:
         error = cls(problems[0].key, problems[0].where, **problems[0].args)
         error.problems = list(problems)
         return error

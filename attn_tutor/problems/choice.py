@@ -100,6 +100,7 @@ def same_set(
     ``packaged_file(name)``: a packaged set's file, or None when there is no such set.
     Comparing never waits on a FIFO nor reads past the problem-set cap."""
     cwd = os.path.realpath(cwd or os.getcwd())
+    assert override.key is not None  # teacher_choice always names a set
     mine = _set_file(spec, base, packaged_file, cwd)
     theirs = _set_file(override.key, cwd, packaged_file, cwd) if override.packaged else override.key
     if mine == theirs:

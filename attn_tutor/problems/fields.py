@@ -276,6 +276,7 @@ class Fields:
         """A list of rows of numbers; row lengths checked against ``ref``'s width or row 1."""
         if self._list(node, path, "problems.expected_matrix") is None:
             return None
+        assert isinstance(node, SequenceNode)  # _list read its items
         if all(isinstance(row, ScalarNode) for row in node.value):  # a flat list: [1, 2]
             self.add("problems.expected_matrix", node, path=path)
             return None
@@ -317,7 +318,7 @@ class Fields:
                 continue
             value, problem = self._number(entry)
             if problem is None:
-                problem = _hand_sized(entry.value, value)  # type: ignore[union-attr,arg-type]
+                problem = _hand_sized(entry.value, value)  # type: ignore[arg-type]  # no problem: value is a number
             if problem is not None:
                 self.add(f"problems.entry_{problem}", entry, path=path, row=r, col=c, text=_shown(entry))
                 value = None
@@ -414,7 +415,7 @@ class Fields:
                 elif problem is not None or value not in (0.0, 1.0):
                     self.add("problems.mask_entry", entry, path=path, row=r, col=c, text=_shown(entry))
                 else:
-                    entries.append(int(value))  # type: ignore[arg-type]
+                    entries.append(int(value))
             if len(entries) == len(row.value) and not any(entries):
                 token = tokens[r - 1] if tokens is not None and r <= len(tokens) else "?"
                 self.add("problems.mask_empty_row", row, path=path, row=r, token=token)

@@ -15,7 +15,12 @@ from attn_tutor.render.blocks import Block, Heading, Paragraph, Table
 
 def d_ks(problem: Problem) -> list[int]:
     """Each head's d_k: the width of its Q, or of its W_Q for a projection."""
-    return [len((head.Q if head.Q is not None else head.W_Q)[0]) for head in problem.heads]
+    widths = []
+    for head in problem.heads:
+        Q = head.Q if head.Q is not None else head.W_Q
+        assert Q is not None  # a head is given Q or W_Q
+        widths.append(len(Q[0]))
+    return widths
 
 
 def problem_row(problem: Problem) -> dict:

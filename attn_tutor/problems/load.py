@@ -268,6 +268,7 @@ class _Reader(ConceptFields):
                 self.add("problems.bad_key", issue.node, path=issue.path or "-")
                 self.bad.add(id(issue.node))
             else:
+                assert issue.first is not None  # scan gives a duplicate key its first copy
                 self.add("problems.duplicate_key", issue.node, path=issue.path, first_line=issue.first.start_mark.line + 1)
         if aliased:
             place, name = yamlread.first_alias(text, self.source)
@@ -400,7 +401,7 @@ class _Reader(ConceptFields):
         divide_by = self._divide_by(get("divide_by"), f"{path}.divide_by") if "divide_by" in m else None
         mask: str | Matrix = "none"
         if "mask" in m:
-            mask = self._mask(get("mask"), f"{path}.mask", tokens, n_k)  # type: ignore[assignment]
+            mask = self._mask(get("mask"), f"{path}.mask", tokens, n_k)
         rows = self._rows(get("rows"), f"{path}.rows", tokens) if "rows" in m else None
         ask = (
             self._ask(get("ask"), f"{path}.ask", has_values)
@@ -409,10 +410,10 @@ class _Reader(ConceptFields):
         )
         decimals = DEFAULT_DECIMALS
         if "decimals" in m:
-            decimals = self._decimals(get("decimals"), f"{path}.decimals")  # type: ignore[assignment]
+            decimals = self._decimals(get("decimals"), f"{path}.decimals")
         tolerance = DEFAULT_TOLERANCE
         if "tolerance" in m:
-            tolerance = self._tolerance(get("tolerance"), f"{path}.tolerance")  # type: ignore[assignment]
+            tolerance = self._tolerance(get("tolerance"), f"{path}.tolerance")
             if tolerance is not None and tolerance < half_unit(decimals) - 1e-15:
                 # tighter than the printed answer itself: typing the key as shown would be marked wrong
                 half = fmt_given(half_unit(decimals), decimals + 1)
@@ -496,7 +497,7 @@ class _Reader(ConceptFields):
             if key not in m:
                 self.add("problems.missing_key", node, path=path, field=key)
         d_in = context.X.width if context.X is not None else None
-        matrices = {}
+        matrices: dict[str, ReadMatrix | None] = {}
         for key in ("W_Q", "W_K", "W_V"):
             if key == "W_K":
                 W_Q = matrices["W_Q"]

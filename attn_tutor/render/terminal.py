@@ -20,9 +20,9 @@ from __future__ import annotations
 import os
 import shutil
 import sys
-from collections.abc import Iterator
+from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
-from typing import TextIO
+from typing import TYPE_CHECKING, TextIO
 
 from attn_tutor.render.blocks import (
     Bars,
@@ -37,6 +37,9 @@ from attn_tutor.render.blocks import (
     display_width,
     pad,
 )
+
+if TYPE_CHECKING:
+    from rich.style import Style
 
 BAR_WIDTH = 30
 GAP = "   "
@@ -67,7 +70,7 @@ class _Painter:
     """Styles text with escape codes when the console wants colour, else leaves it plain."""
 
     def __init__(self, out) -> None:
-        self.styles: dict[str, object] = {}
+        self.styles: dict[str, Style] = {}
         self.system = None
         if out.color_system is not None and not out.no_color:
             from rich.console import COLOR_SYSTEMS
@@ -260,7 +263,7 @@ def table_lines(block: Table, paint=lambda text, style: text, width: int | None 
 def _table_lines(block: Table, paint, width: int | None) -> Iterator[str]:
     """:func:`table_lines` a line at a time, holding one row at a time where the table fits the
     width (a class table of 50,000 students is read twice: once to measure, once to draw)."""
-    rows = _Drawn(block)
+    rows: Iterable[tuple[str, ...]] = _Drawn(block)
     header_cells = [visible(h) for h in block.header]
     widths = [display_width(h) for h in header_cells]
     words = [False] * len(widths)  # per column: holds a cell of words (then it aligns left)

@@ -42,6 +42,7 @@ import unicodedata
 import warnings
 from collections.abc import Iterable, Iterator
 from pathlib import Path
+from typing import Any, TypeGuard
 
 from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.i18n import t
@@ -329,7 +330,7 @@ def footers(first: int, pages: int, total: int, *, title: str, lang: str, paper:
 LINE_MM = 178.0  # the text width of A4 less the margins, a little to spare on Letter
 
 
-def _side_by_side(block: Block) -> bool:
+def _side_by_side(block: Block) -> TypeGuard[Table]:
     """A small table of values (givens, a key's stage): set beside its neighbours, as the HTML does."""
     return isinstance(block, Table) and not block.blank and len(block.header) - 1 <= WIDE and len(block.rows) <= LONG
 
@@ -348,7 +349,8 @@ def _body(blocks: list[Block]) -> list[str]:
 
     def flush() -> None:
         while run:
-            row, used = [], 0.0
+            row: list[Table] = []
+            used = 0.0
             while run and (not row or used + _width_mm(run[0]) + 8.0 <= LINE_MM):
                 used += _width_mm(run[0]) + 8.0
                 row.append(run.pop(0))
@@ -449,7 +451,7 @@ def render_pdf(
         searched = ", ".join(str(d) for d in (font_dirs() if font_dirs_ is None else font_dirs_))
         raise AttnTutorError("export.no_hangul_font", dirs=searched)
     family, folder = found if found is not None else (None, None)
-    settings = {"title": title, "lang": lang, "paper": paper, "font": family}
+    settings: dict[str, Any] = {"title": title, "lang": lang, "paper": paper, "font": family}
     chunks = _chunks("\n\n".join(_body(page)) for page in _pages(blocks))
     first = next(chunks)
     second = next(chunks, None)
@@ -475,10 +477,12 @@ def _typesetter(folder: Path | str | None, quiet: bool):
             try:
                 # untagged: a tagged PDF is seven times the size and twice the memory; the HTML
                 # export is the accessible one (screen readers), the PDF is for printing
-                return compiler.compile(document.encode("utf-8"), format="pdf", pdf_tags=False)
+                pdf = compiler.compile(document.encode("utf-8"), format="pdf", pdf_tags=False)
             except Exception as error:  # typst.TypstError: our source did not compile; say so in a sentence
                 first = str(error).strip().splitlines()[0] if str(error).strip() else type(error).__name__
                 raise AttnTutorError("export.pdf_failed", reason=first) from None
+        assert isinstance(pdf, bytes)  # one PDF, given no output path: its bytes
+        return pdf
 
     def settle() -> None:  # the last compile's cached layouts let go (comemo evicts after 10 compiles)
         for _ in range(SETTLE):

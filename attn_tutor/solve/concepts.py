@@ -229,7 +229,7 @@ def tie_findings(problem_set: ProblemSet) -> list[Finding]:
 
 def concept_dict(shown: ShownConcept) -> dict:
     """One entry of ``solve --format json``'s ``"concepts"``."""
-    out = {
+    out: dict[str, object] = {
         "id": shown.id,
         "kind": shown.kind,
         "stem": shown.stem,

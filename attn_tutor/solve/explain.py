@@ -173,6 +173,7 @@ def mix_line(weights, V, mask, output, decimals: int) -> str:
 
 
 def output_line(head: HeadResult, row: int, decimals: int) -> str:
+    assert head.output is not None  # asked only of a head with values
     return mix_line(head.weights[row], head.V, head.mask[row], head.output[row], decimals)
 
 
@@ -200,12 +201,14 @@ def explain_row(solution: Solution, row: int, decimals: int) -> dict[str, list[s
     for number, (given, head) in enumerate(zip(problem.heads, solution.heads), start=1):
         prefix = f"[{number}] " if many else ""
         if given.projected:
+            assert problem.X is not None  # a projected head's inputs
             x = problem.X[row]
             stages["projection"].append(prefix + projection_lines(x, given.W_Q, "q", problem.tokens[row], head.Q[row], decimals))
             for j, key in enumerate(problem.keys):
                 xj = problem.X[j]
                 stages["projection"].append(prefix + projection_lines(xj, given.W_K, "k", key, head.K[j], decimals))
                 if given.W_V is not None:
+                    assert head.V is not None  # projected from W_V
                     stages["projection"].append(prefix + projection_lines(xj, given.W_V, "v", key, head.V[j], decimals))
         stages["scores"] += [prefix + line for line in score_lines(head, row, problem.tokens, problem.keys, decimals)]
         stages["scaled"] += [prefix + line for line in scaled_lines(head, row, problem.divide_by, decimals)]

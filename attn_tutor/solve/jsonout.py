@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
+from typing import Any
 
 from attn_tutor.solve.engine import HeadResult, Solution
 
@@ -40,7 +41,7 @@ def head_dict(head: HeadResult) -> dict:
 
 def solution_dict(solution: Solution) -> dict:
     problem = solution.problem
-    result = {"id": problem.id, "tokens": list(problem.tokens), "key_tokens": list(problem.keys)}
+    result: dict[str, Any] = {"id": problem.id, "tokens": list(problem.tokens), "key_tokens": list(problem.keys)}
     result.update(head_dict(solution.head))
     result["output"] = _matrix(solution.output)
     if problem.multi_head:

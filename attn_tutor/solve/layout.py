@@ -22,7 +22,7 @@ def problem_heading(problem: Problem) -> Heading:
     return Heading(f"{problem.id} — {problem.title}" if problem.title else problem.id, level=2)
 
 
-def problem_notes(problem: Problem, lang: str) -> list[Block]:
+def problem_notes(problem: Problem, lang: str) -> list[Paragraph]:
     notes = []
     if problem.key_tokens is not None:
         notes.append(Paragraph(t("solve.cross", lang, keys=", ".join(problem.keys))))
@@ -122,13 +122,14 @@ def stage_table(
     many = len(solution.heads) > 1
     corner = t("solve.query_key", lang)
     if stage == "output":
+        assert solution.output is not None  # a problem without values has no output stage
         width = solution.output.shape[1]
         header = ("", *(f"{c + 1}" for c in range(width)))
-        body = tuple(
+        output_rows = tuple(
             (problem.tokens[i], *(("",) * width if blank else (fmt(v, decimals) for v in solution.output[i])))
             for i in rows
         )
-        return [Table(header, body, title=t("solve.output", lang), blank=blank)]
+        return [Table(header, output_rows, title=t("solve.output", lang), blank=blank)]
     tables = []
     for number, head in enumerate(solution.heads, start=1):
         note = None
@@ -138,7 +139,7 @@ def stage_table(
             title = t(f"solve.{stage}", lang)
         values = getattr(head, stage)
         header = (corner, *problem.keys)
-        body = []
+        body: list[tuple[str, ...]] = []
         for i in rows:
             if blank:
                 cells = tuple("" if head.mask[i, j] else "—" for j in range(len(problem.keys)))
@@ -192,7 +193,7 @@ def weight_bars(solution: Solution, row: int, decimals: int, lang: str) -> list[
     return result
 
 
-def explain_blocks(solution: Solution, row: int, decimals: int, lang: str, stages) -> list[Block]:
+def explain_blocks(solution: Solution, row: int, decimals: int, lang: str, stages) -> list[Math]:
     worked = explain.explain_row(solution, row, decimals)
     lines: list[str] = []
     for stage, stage_lines in worked.items():
