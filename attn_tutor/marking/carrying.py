@@ -32,7 +32,11 @@ def segments(solution: Solution, stage: str) -> list[slice]:
     """Each head's cells in a row of ``stage`` (heads side by side)."""
     result, start = [], 0
     for head in solution.heads:
-        width = head.V.shape[1] if stage == "output" else head.mask.shape[1]
+        if stage == "output":
+            assert head.V is not None  # only a problem with values has an output
+            width = head.V.shape[1]
+        else:
+            width = head.mask.shape[1]
         result.append(slice(start, start + width))
         start += width
     return result
@@ -76,7 +80,7 @@ def full_row(values: Sequence[float], open_: Sequence[bool]) -> list[float] | No
 # --- carrying a student's own numbers forward --------------------------------------
 
 
-def carry_forward(solution: Solution, row: int, stage: str, previous: Sequence[float]) -> np.ndarray:
+def carry_forward(solution: Solution, row: int, stage: str, previous: Sequence[float] | np.ndarray) -> np.ndarray:
     """``stage``'s row computed from the previous stage's row ``previous`` (a student's).
 
     NaN in masked cells of scaled scores, 0 in masked weights.
@@ -98,6 +102,7 @@ def carry_forward(solution: Solution, row: int, stage: str, previous: Sequence[f
             elif stage == "weights":
                 parts.append(engine.softmax(np.where(mask, part, 0.0), mask))
             else:
+                assert head.V is not None  # only a problem with values has an output
                 parts.append(engine.mix(part, head.V))
     return parts[0] if len(parts) == 1 else np.concatenate(parts)  # each part is a new array
 
@@ -127,6 +132,7 @@ def trivial_carry(
     """
     import numpy as np
     before = previous_stage(stage)
+    assert before is not None  # work carried from a previous stage
     prev = np.asarray(previous, dtype=np.float64)
     exact = solution.stage_row(before, row)
     marked = marked_cells(solution, row, before)
@@ -141,9 +147,10 @@ def trivial_carry(
         open_ = head.mask[row]
         values = prev[prev_seg][open_]
         if stage == "scaled":
+            assert carried is not None  # carried above
             trivial = bool(np.all(np.abs(carried[seg][open_] - values) <= EPS))
         else:
-            weights = carried[seg][open_] if stage == "weights" else values
+            weights = carried[seg][open_] if stage == "weights" and carried is not None else values
             constant = bool(weights.size == 0 or np.ptp(weights) <= EPS)
             trivial = constant or _one_hot(weights, one_hot_limit)
             if stage == "output":

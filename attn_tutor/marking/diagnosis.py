@@ -110,20 +110,20 @@ class Diagnoser:
                 fixed = self._fixed[(row, stage, code)] = (tried, [(t, t.width) for t in tried if not t.same])
             if carry is None:
                 return fixed[1]
-            key = (row, stage, code, False, bkey)
+            key: tuple = (row, stage, code, False, bkey)
             found = self._candidates.get(key)
             if found is None:
                 carried, cells = carry.carried, facts.marked_index
                 limit, wide = facts.tolerance + EPS, 2 * facts.window + EPS
                 found = []
-                for tried in fixed[0]:
-                    made = tried.made
-                    if tried.same or all(abs(made[i] - carried[i]) <= limit for i in cells):
+                for one in fixed[0]:
+                    made = one.made
+                    if one.same or all(abs(made[i] - carried[i]) <= limit for i in cells):
                         continue  # the mistake does not change the numbers
-                    if tried.near or all(abs(made[i] - carried[i]) <= wide for i in cells):
-                        found.append((tried, facts.tolerance + EPS))
+                    if one.near or all(abs(made[i] - carried[i]) <= wide for i in cells):
+                        found.append((one, facts.tolerance + EPS))
                     else:
-                        found.append((tried, tried.width))
+                        found.append((one, one.width))
                 self.keep(self._candidates, key, found)
             return found
         key = (row, stage, code, True, bkey, skey)
@@ -131,6 +131,7 @@ class Diagnoser:
         if found is None:
             mistakes = []
             if basis is not None and code in FROM_OWN_ROW[stage]:
+                assert carry is not None  # carried from the same basis
                 mistakes += self.own(("basis", row, stage, code, bkey), basis=basis, carried=carry.array, codes=(code,))
             if scores is not None and stage == "weights" and code in FROM_OWN_SCORES:
                 mistakes += self.own(("scores", row, stage, code, skey), scores=scores, codes=(code,))

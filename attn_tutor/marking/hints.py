@@ -116,6 +116,7 @@ def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Seq
             )
             line = explain.weight_lines(changed, row, decimals)[index]
         else:
+            assert head.V is not None  # the output stage: a problem with values
             weights = head.weights[row] if own is None else own
             pairs = [
                 (fmt_given(w, decimals), fmt_given(v, decimals)) for w, v, m in zip(weights, head.V[:, index], mask) if m or w != 0

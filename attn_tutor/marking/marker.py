@@ -113,7 +113,7 @@ from attn_tutor.solve.engine import Solution
 VERDICTS: tuple[Verdict, ...] = tuple(Verdict)
 CELL_STATES: tuple[str, ...] = ("correct", "follow_through", "wrong", "missing", "masked")
 MODES: tuple[str, ...] = ("practice", "exam")
-FOLLOW_THROUGH: dict[FollowThrough, float] = {policy: policy.credit for policy in FollowThrough}
+FOLLOW_THROUGH: dict[str, float] = {policy: policy.credit for policy in FollowThrough}
 
 
 def stage_tolerance(problem, stage: str) -> float:
@@ -388,7 +388,7 @@ class _Memo:
                         hints=hints, expected=facts.expected, **facts.common,
                     )  # fmt: skip
                 self._keep(self._correct, ckey, item)
-            if item:
+            if isinstance(item, Item):  # (else False: not right in every cell)
                 return item
         before = facts.before
         basis = own.get(before) if before is not None else None
@@ -421,6 +421,7 @@ class _Memo:
             elif abs(value - exact[i]) <= tolerance:
                 states.append("correct")
             elif carried is not None and abs(value - carried[i]) <= tolerance:
+                assert carry is not None  # carried comes from it
                 if trivial is None:
                     trivial = self.trivial(facts, basis, bkey, carry)
                 states.append("wrong" if trivial[i] else "follow_through")
@@ -468,6 +469,7 @@ class _Memo:
         key = (facts.row, facts.stage, bkey)
         flags = self._trivial.get(key)
         if flags is None:
+            assert facts.before is not None  # work carried from a previous stage
             limits = self._limits.get(facts.stage)
             if limits is None:
                 limits = self._limits[facts.stage] = (stage_tolerance(self.problem, facts.before), stage_tolerance(self.problem, "weights"))

@@ -39,6 +39,7 @@ each of 0, 1, 2 and the problem's decimals; rounding half up, as by hand):
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from attn_tutor.core.model import Stage
@@ -66,7 +67,7 @@ ROUND_PLACES = (0, 1, 2)  # early rounding looked for: to these places, and to t
 MAX_KEEP = 10
 
 # Which mistakes each stage can show.
-STAGE_DIAGNOSES: dict[Stage, tuple[str, ...]] = {
+STAGE_DIAGNOSES: dict[str, tuple[str, ...]] = {
     Stage.scores: ("transposed_scores",),
     Stage.scaled: ("not_scaled", "divided_by_d", "rounding"),
     Stage.weights: ("no_exp", "not_normalized", "skipped_scaling", "column_softmax", "ignored_mask", "rounding"),
@@ -75,7 +76,7 @@ STAGE_DIAGNOSES: dict[Stage, tuple[str, ...]] = {
 
 # Which of them a student's own rows can give (:func:`own_mistakes`): from the previous stage's
 # row, per stage, and (weights only) from the scores row; the rest come from the givens alone.
-FROM_OWN_ROW: dict[Stage, frozenset[str]] = {
+FROM_OWN_ROW: dict[str, frozenset[str]] = {
     Stage.scaled: frozenset(("not_scaled", "divided_by_d", "rounding")),
     Stage.weights: frozenset(("no_exp", "not_normalized", "ignored_mask", "rounding")),
     Stage.output: frozenset(("used_keys", "rounding")),
@@ -151,7 +152,7 @@ class Candidate(NamedTuple):
     made: np.ndarray
     right: np.ndarray
     rounding: Rounding | None = None
-    remake: object = None
+    remake: Callable[[int], np.ndarray | None] | None = None
 
 
 def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding=True, codes=None, known=None) -> list[Candidate]:
@@ -190,8 +191,9 @@ def _mistakes(
     with np.errstate(all="ignore"):
         if stage == "scores" and fixed:
             maker.transposed()
-        for basis, right in bases if from_basis is not None else ():
-            from_basis(basis, right)
+        if from_basis is not None:
+            for basis, right in bases:
+                from_basis(basis, right)
         for scores in score_rows if stage == "weights" else ():
             maker.from_scores(scores)
         if fixed:
@@ -236,8 +238,9 @@ class _Maker:
             return tuple(p for p in self.places if (kind, p) in self.rounding)
         return self.places
 
-    def roundings(self, kind: str, where: str, remake, right: np.ndarray) -> None:
+    def roundings(self, kind: str, where: str | None, remake, right: np.ndarray) -> None:
         """The ``rounding`` rows of one kind, each place tried (``remake(places)``: the row, or None)."""
+        assert where is not None  # a stage after the scores, which has a previous one
         for places in self.tried(kind):
             made = remake(places)
             if made is not None:
@@ -316,6 +319,7 @@ class _Maker:
             self.add("not_normalized", self.per_head(lambda h, hd: engine.student_exps(basis[segs[h]], hd.mask[row])), right)
         if self.masked_row and "ignored_mask" in want:
             full = self.per_head(lambda h, hd: engine.softmax(np.where(hd.mask[row], basis[segs[h]], _unmasked_scaled(hd, row))))
+            assert full is not None  # softmax makes every head's row
             self.add("ignored_mask", full, right)
             self.add("ignored_mask", np.where(open_cells(self.solution, row, self.stage), full, 0.0), right)
         if self.places:
@@ -485,6 +489,7 @@ def early_rounding(solution: Solution, row: int, item, own=None) -> Rounding | N
         if shown(mistake.made) != given or right == given:
             continue
         keep = MAX_KEEP
+        assert mistake.rounding is not None and mistake.remake is not None  # a rounding mistake says how it was made
         for places in range(mistake.rounding.places + 1, MAX_KEEP + 1):
             made = mistake.remake(places)
             if made is None or shown(made) == right:

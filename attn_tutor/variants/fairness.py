@@ -193,7 +193,7 @@ def answer_key(problem: Problem) -> tuple:
     solution = engine.solve(problem)
     key = []
     for stage in problem.asked_stages:
-        cells = []
+        cells: list[str] = []
         for row in _asked_rows(problem):
             if stage == "weights" and all(int(head.mask[row].sum()) < 2 for head in solution.heads):
                 continue

@@ -134,6 +134,10 @@ def _check_seed(seed: int) -> None:
 def _shape(matrix: Matrix | None) -> tuple[int, int] | None:
     if matrix is None:
         return None
+    return _size(matrix)
+
+
+def _size(matrix: Matrix) -> tuple[int, int]:
     return len(matrix), len(matrix[0]) if matrix else 0
 
 
@@ -146,11 +150,14 @@ def _dot(u: tuple[int, ...], v: tuple[int, ...]) -> int:
 
 
 def _qkv(X: IntMatrix | None, head: dict[str, IntMatrix | None]) -> tuple[IntMatrix, IntMatrix, IntMatrix | None]:
-    if head.get("W_Q") is not None:
-        assert X is not None
-        V = _matmul(X, head["W_V"]) if head.get("W_V") is not None else None
-        return _matmul(X, head["W_Q"]), _matmul(X, head["W_K"]), V
-    return head["Q"], head["K"], head.get("V")
+    W_Q, W_K, W_V = head.get("W_Q"), head.get("W_K"), head.get("W_V")
+    if W_Q is not None:
+        assert X is not None and W_K is not None
+        V = _matmul(X, W_V) if W_V is not None else None
+        return _matmul(X, W_Q), _matmul(X, W_K), V
+    Q, K = head["Q"], head["K"]
+    assert Q is not None and K is not None  # a head without W_Q is given Q and K
+    return Q, K, head.get("V")
 
 
 def guards_hold(problem: Problem) -> bool:
@@ -203,7 +210,7 @@ def _build(problem: Problem, X: IntMatrix | None, heads: list[dict]) -> Problem:
 def _draw(problem: Problem, stream: _Stream) -> tuple[IntMatrix | None, list[dict]]:
     X = None
     if problem.X is not None:
-        rows, d_in = _shape(problem.X)
+        rows, d_in = _size(problem.X)
         X = stream.matrix(rows, d_in, _embedding_range(d_in), nonzero_rows=True)
     heads = []
     for head in problem.heads:
@@ -241,7 +248,7 @@ def _safe(problem: Problem) -> tuple[IntMatrix | None, list[dict]]:
     def first_row(rows: int, cols: int) -> IntMatrix:
         return tuple(tuple(1 if r == 0 and k == 0 else 0 for k in range(cols)) for r in range(rows))
 
-    X = spread(*_shape(problem.X)) if problem.X is not None else None
+    X = spread(*_size(problem.X)) if problem.X is not None else None
     heads = []
     for head in problem.heads:
         drawn: dict[str, IntMatrix | None] = {}
@@ -377,7 +384,7 @@ def _draw_like(problem: Problem, stream: _Stream, where: dict) -> tuple[IntMatri
     X = None
     if problem.X is not None:
         grid = where[(None, "X")]
-        X = stream.matrix(*_shape(problem.X), (grid.low, grid.high), nonzero_rows=True)
+        X = stream.matrix(*_size(problem.X), (grid.low, grid.high), nonzero_rows=True)
     heads = []
     for h, head in enumerate(problem.heads):
         drawn: dict[str, IntMatrix | None] = {}
