@@ -54,7 +54,7 @@ class Cell(NamedTuple):
     row: int
     token: str  # the query token of the row
     stage: str
-    index: int  # position in the stage's row (heads side by side)
+    index: int  # type: ignore[assignment]  # a field may shadow tuple.index (NamedTuple allows it); position in the stage's row (heads side by side)
     column: str  # the key token (with "[h] " in a multi-head problem), or the output component "1", "2", ...
     value: float  # exact
     tolerance: float
@@ -67,7 +67,7 @@ class Question(NamedTuple):
 
     problem: Problem
     variant: int | None
-    solution: object  # attn_tutor.solve.engine.Solution
+    solution: engine.Solution
     cells: tuple[Cell, ...]
 
 

@@ -10,7 +10,7 @@ from collections.abc import Callable
 
 from attn_tutor.core.i18n import t
 from attn_tutor.export.worksheet import instructions
-from attn_tutor.render.blocks import Instructions, Paragraph, Table
+from attn_tutor.render.blocks import Block, Instructions, Paragraph, Table
 from attn_tutor.solve.layout import given_blocks, problem_notes
 
 TABLE_STYLE = "border-collapse: collapse; margin-bottom: 1em;"
@@ -51,7 +51,8 @@ def header(question, lang: str, text: Callable[[str], str]) -> list[str]:
         parts.append(f"<p><strong>{text(t('export.variant_number', lang, seed=question.variant))}</strong></p>")
     if problem.title:
         parts.append(f"<p><strong>{text(problem.title)}</strong></p>")
-    for item in [*problem_notes(problem, lang), instructions(problem, lang)]:
+    notes: list[Block] = [*problem_notes(problem, lang), instructions(problem, lang)]
+    for item in notes:
         parts.append(block(item, text))
     for item in given_blocks(question.solution, lang, problem.decimals, projected=False):
         parts.append(block(item, text))

@@ -118,7 +118,7 @@ def general_feedback(question: Question, lang: str) -> str:
     parts = []
     for row in asked_row_indices(problem):
         for block in explain_blocks(question.solution, row, problem.decimals, lang, asked_stages(problem)):
-            parts.append(f"<p><strong>{text(block.title)}</strong></p><pre>{text(chr(10).join(block.lines))}</pre>")
+            parts.append(f"<p><strong>{text(block.title or '')}</strong></p><pre>{text(chr(10).join(block.lines))}</pre>")
     return "\n".join(parts)
 
 

@@ -147,7 +147,7 @@ def item(question: Question, cell: Cell, lang: str, key: str) -> ET.Element:
     ET.SubElement(either, "varequal", {"respident": "response1"}).text = cell.right.text
     _range(ET.SubElement(either, "and"), cell.right.low, cell.right.high)
     ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
-    feedback_ids = []
+    feedback_ids: list[tuple[str, str | None]] = []
     for number, mistake in enumerate(cell.mistakes, start=1):
         low, high = bounds(mistake.value, cell.tolerance)
         condition = ET.SubElement(processing, "respcondition", {"continue": "No", "title": mistake.code})

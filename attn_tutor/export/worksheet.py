@@ -133,7 +133,7 @@ def key_table_blocks(sheets: list[Sheet], lang: str, *, title: str | None = None
 
     name = sheet_title(sheets[0].problem_set, lang, title)
     numbered = any(sheet.variant is not None for sheet in sheets)
-    header = (t("export.key_table.problem", lang), t("export.key_table.row", lang), t("export.key_table.stage", lang))
+    header: tuple[str, ...] = (t("export.key_table.problem", lang), t("export.key_table.row", lang), t("export.key_table.stage", lang))
     header += (t("export.key_table.answer", lang),)
     if numbered:
         header = (t("export.key_table.variant", lang), *header)
@@ -143,7 +143,7 @@ def key_table_blocks(sheets: list[Sheet], lang: str, *, title: str | None = None
             solution = engine.solve(problem)
             for row in asked_row_indices(problem):
                 for stage in asked_stages(problem):
-                    line = (problem.id, problem.tokens[row], t(f"quiz.stage.{stage}", lang))
+                    line: tuple[str, ...] = (problem.id, problem.tokens[row], t(f"quiz.stage.{stage}", lang))
                     line += (_answer_text(solution, row, stage, problem.decimals),)
                     rows.append((str(sheet.variant), *line) if numbered else line)
         for line in concept_sheet.key_rows(concept_sheet.shown_concepts(sheet), lang):

@@ -15,7 +15,7 @@ from __future__ import annotations
 import xml.etree.ElementTree as ET
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from typing import BinaryIO
+from typing import IO
 
 SPACE = "  "
 DECLARATION = '<?xml version="1.0" encoding="UTF-8"?>\n'
@@ -60,7 +60,7 @@ def serialize(write: Callable[[str], None], node: ET.Element | Streamed, level: 
 class Utf8Writer:
     """Text written to a binary stream as UTF-8, in pieces of about ``chunk`` characters."""
 
-    def __init__(self, stream: BinaryIO, chunk: int = 1 << 16) -> None:
+    def __init__(self, stream: IO[bytes], chunk: int = 1 << 16) -> None:
         self.stream, self.chunk = stream, chunk
         self.parts: list[str] = []
         self.size = 0
@@ -77,7 +77,7 @@ class Utf8Writer:
             self.parts, self.size = [], 0
 
 
-def write_document(stream: BinaryIO, root: ET.Element | Streamed) -> None:
+def write_document(stream: IO[bytes], root: ET.Element | Streamed) -> None:
     """An XML file: the declaration, ``root`` and a final newline, as UTF-8 bytes to ``stream``."""
     write = Utf8Writer(stream)
     write(DECLARATION)

@@ -24,6 +24,7 @@ from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.marking.concepts import mark_concept
 from attn_tutor.marking.hints import cell_labels, divisors, hint_blocks, hint_cells, stage_title
 from attn_tutor.marking.marker import match_window, stage_tolerance
+from attn_tutor.render.blocks import Math
 from attn_tutor.render.html import block_html
 from attn_tutor.solve import engine, explain
 from attn_tutor.solve.concepts import show
@@ -113,6 +114,7 @@ def hint_lines(solution, row: int, lang: str) -> dict[str, list[dict]]:
         walk = []
         for level in range(2, len(hint_cells(solution, row, stage)) + 2):
             block = hint_blocks(solution, row, stage, level, None, lang)[0]
+            assert isinstance(block, Math)  # a cell's arithmetic (level 2 on, within the walk)
             walk.append({"title": block.title, "line": block.lines[0]})
         result[stage] = walk
     return result

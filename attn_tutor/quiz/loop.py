@@ -49,6 +49,7 @@ import json
 import os
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
+from typing import Any
 
 from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.i18n import t
@@ -168,18 +169,22 @@ def feedback_blocks(solution: Solution, row: int, item: Item, lang: str, *, earl
     for i, state in enumerate(item.cells):
         if state not in ("wrong", "follow_through"):
             continue
+        expected = item.expected[i]
+        assert item.given is not None and expected is not None  # a marked cell of a given row
         args = dict(
             n=i + 1,
             label=labels[i],
             given=fmt_given(item.given[i], decimals),
-            expected=fmt_given(item.expected[i], decimals),
+            expected=fmt_given(expected, decimals),
         )
         if state == "wrong":
             lines.append(t("quiz.cell_off", lang, **args))
         else:
-            lines.append(t("quiz.cell_follow", lang, carried=fmt_given(item.carried[i], decimals), **args))
-    if item.diagnosis is not None:
-        lines.append(grading.explanation(item, lang))
+            carried = item.carried[i] if item.carried is not None else None
+            assert carried is not None  # followed through: carried
+            lines.append(t("quiz.cell_follow", lang, carried=fmt_given(carried, decimals), **args))
+    if (said := grading.explanation(item, lang)) is not None:  # (a diagnosis to explain)
+        lines.append(said)
     if early is not None:
         lines.append(t("quiz.early_rounding_note", lang, sentence=grading.rounding_sentence(early, lang)))
     if item.verdict != "correct":
@@ -378,7 +383,7 @@ def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
             own = marker.advance(solution, row, stage, None, own, config.mode)
             hint_basis = own
             continue
-        current = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
+        current: dict[str, Any] = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
         asking.current = current
         outcome.asked += 1
         show(question_blocks(solution, row, stage, lang, (outcome.asked, outcome.total)))
@@ -425,7 +430,9 @@ def _ask_concept(asking: _Asking, shown: ShownConcept) -> str | None:
         chosen, problem = parse_choice(shown, line)
         if problem is None:
             break
-        show("\n".join([problem_text(shown, ConceptMark(0.0, chosen, False, None, problem), lang), t("quiz.again", lang)]))
+        said = problem_text(shown, ConceptMark(0.0, chosen, False, None, problem), lang)
+        assert said is not None  # the answer has a problem
+        show("\n".join([said, t("quiz.again", lang)]))
     mark = mark_concept(shown, line)
     asking.current = None
     outcome.concepts.append((shown, mark))
