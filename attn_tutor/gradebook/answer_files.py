@@ -102,7 +102,7 @@ def read_answer_file(
     saying what it is.
     """
 
-    if type(path) is Document:  # a live session's student: the text of an answer file, from no file
+    if isinstance(path, Document):  # a live session's student: the text of an answer file, from no file
         return [read_yaml_text(path.text, path.file, base=path.base, default_student=path.student, cells=cells)]
     path = Path(path)
     file = str(path)
@@ -129,6 +129,7 @@ def read_answer_file(
     text, problem = _decode(data, file)
     if problem is not None:
         return [Submission(stem, file, findings=[problem], readable=False)]
+    assert text is not None  # decoded, as no problem says
     kind = problem_set_like(text, file) if skip_foreign else None
     if kind == "set":
         return [FileNote(file, "grade.left_out.problem_set")]
@@ -166,7 +167,7 @@ def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Pa
     return survey(paths, exclude=[("", Path(p)) for p in exclude]).files
 
 
-def _file_id(path: Path) -> tuple[int, int] | str:
+def _file_id(path: str | Path) -> tuple[int, int] | str:
     """A regular file's (device, inode): one file under two names (a hard link) is one; anything else
     (a link to nowhere, a FIFO) its own path, left for its reader to say what is wrong."""
     try:
@@ -240,7 +241,7 @@ def _folder_files(path: Path, left_out: list[FileNote]) -> list[tuple[str, str]]
     Each folder's name and real path are worked out once: a file's name is the folder's joined
     to it, as ``Path(folder, name)`` gives it, and its real path the folder's joined to it, as
     ``os.path.realpath`` gives it, unless the file is a link (then its own real path)."""
-    inside = []
+    inside: list[tuple] = []
     base = str(path)
 
     def unreadable(error: OSError) -> None:  # a folder os.walk cannot list

@@ -52,9 +52,10 @@ def read_plain_file(
     numbers are read from the text, as there.
     """
     cells = cells or CellReader()
-    if cells.plain_answers is None:
-        cells.plain_answers = PlainAnswers(cells)
-    return cells.plain_answers.read(text, Submission(student=default_student, file=file, base=base))
+    plain = cells.plain_answers
+    if not isinstance(plain, PlainAnswers):  # (None: not made yet)
+        plain = cells.plain_answers = PlainAnswers(cells)
+    return plain.read(text, Submission(student=default_student, file=file, base=base))
 
 
 class PlainAnswers:
@@ -78,7 +79,8 @@ class PlainAnswers:
                 if name == "student" or name == "problem_set":
                     setattr(sub, name, self.text_value(node))
                 elif name == "variant":
-                    seed = read_seed(node.value) if type(node) is yamlread.Leaf and node.style != "[" else None
+                    plain = type(node) is yamlread.Leaf and node.style != "[" and isinstance(node.value, str)  # (not a flow list)
+                    seed = read_seed(node.value) if plain else None
                     if seed is None:
                         return None
                     sub.variant = seed
@@ -92,7 +94,7 @@ class PlainAnswers:
 
     def text_value(self, node) -> str:
         """A non-empty scalar, as student and problem_set want it (its tag not remembered: a name comes once)."""
-        if type(node) is not yamlread.Leaf or node.style == "[":
+        if type(node) is not yamlread.Leaf or node.style == "[" or not isinstance(node.value, str):  # (a flow list's is a tuple)
             raise _GiveUp
         if not node.style and yamlread.resolve_plain(node.value) == NULL:
             raise _GiveUp
@@ -128,7 +130,7 @@ class PlainAnswers:
         if style == "[":
             if not all(map(PLAIN_CELL.match, text)):
                 raise _GiveUp
-            values = tuple(map(float, text))
+            values: tuple[float, ...] | None = tuple(map(float, text))
             values = (tuple(value + 0.0 for value in values) if 0.0 in values else values) if values else None  # no -0
         elif not style and (text == "" or self.tag(text) != STR):
             tag = self.tag(text) if text else NULL

@@ -37,8 +37,8 @@ class CellReader:
     def __init__(self, limit: int = 100_000) -> None:
         self._parsed: dict[str, tuple[float, ...] | AttnTutorError] = {}
         self._limit = limit
-        self.plain_tags = None  # an attn_tutor.core.yamlread.PlainTags, made when a YAML file is read
-        self.plain_answers = None  # the YAML answer reader's fast path for this run (answer_yaml.PlainAnswers)
+        self.plain_tags: PlainTags | None = None  # an attn_tutor.core.yamlread.PlainTags, made when a YAML file is read
+        self.plain_answers: object = None  # the YAML answer reader's fast path for this run (answer_yaml.PlainAnswers)
 
     def row(self, text: str) -> tuple[float, ...]:
         """A row as the quiz reads it (raises AnswerError).

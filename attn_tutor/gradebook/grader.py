@@ -12,7 +12,7 @@ from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.records import POLICIES, FileNote, ItemKey, NestedFinding, StudentResult, Submission, concept_key
 from attn_tutor.marking.concepts import mark_result
 from attn_tutor.marking.marker import Marker, Report, full_row, open_cells
-from attn_tutor.problems.choice import same_set, student_choice, teacher_choice
+from attn_tutor.problems.choice import Choice, same_set, student_choice, teacher_choice
 from attn_tutor.problems.load import DEFAULT_SET, load_problem_set, packaged_path, packaged_sets
 from attn_tutor.solve import engine
 from attn_tutor.solve.concepts import show_all
@@ -45,14 +45,15 @@ class Grader:
         self.order: list[ItemKey] = []  # every item column, in first-seen set order
         self.columns_by_key: dict[str, list[ItemKey]] = {}  # each solved set's items, by its key
         self._names: list[str] | None = None
-        self._choices: dict[tuple, object] = {}  # (problem_set, base) -> attn_tutor.problems.choice.Choice
-        self.override = None
+        self._choices: dict[tuple, Choice] = {}  # (problem_set, base) -> its Choice
+        self.override: Choice | None = None
         self._same: dict[tuple, bool] = {}  # (problem_set, base) -> whether it is the --problems set
         self._concept_marks: dict[tuple, tuple] = {}
         self._layouts: dict[int, tuple] = {}  # id(solved set) -> (the set, its rows to mark: see _layout)  # (id(shown), typed) -> (shown, its ConceptResult)
         if problems is not None:
 
             self.override = teacher_choice(problems, self._packaged())
+            assert self.override.key is not None  # the teacher's choice always names a set
             loaded = self._load(self.override.key, problems)
             if isinstance(loaded, AttnTutorError):
                 raise loaded
@@ -95,6 +96,7 @@ class Grader:
         """Whether the set an answer names is the ``--problems`` set: the same file by any path (after
         symlinks and ``..``, from the answer's folder, wherever the working directory is), or a file
         with the same bytes (a packaged set and a copy of it, say). Worked out once per (name, folder)."""
+        assert self.override is not None and sub.problem_set is not None  # asked only then (see resolve)
         if named.key == self.override.key:
             return True
         cache = (sub.problem_set, sub.base)
@@ -252,6 +254,7 @@ class Grader:
             problem_id, token, stage = item_key
             item = f"{problem_id}/{token}/{stage}"
             if open_ is not None:
+                assert answer.values is not None  # (else skipped above)
                 args = {"item": item, "given": len(answer.values), "expected": len(open_)}
                 if all(open_):
                     findings.append(Finding("grade.wrong_count", args, answer.where))

@@ -244,6 +244,7 @@ def make_sheet(student, solved, lang: str, format: str = "html") -> Sheet:
     set and variant, solved by that process's Grader); what stops it is kept in the sheet, said later."""
     try:
         blocks = sheet_blocks(student, solved, lang)
+        assert isinstance(blocks[0], Heading)  # the sheet's title
         return Sheet(render_sheet(blocks, blocks[0].text, lang, format))
     except AttnTutorError as error:  # a PDF that cannot be typeset: said before anything is written
         return Sheet(None, tuple(error.problems))

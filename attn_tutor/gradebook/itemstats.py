@@ -47,7 +47,7 @@ from __future__ import annotations
 
 from collections.abc import Mapping, Sequence
 from math import fsum
-from typing import TYPE_CHECKING, NamedTuple
+from typing import TYPE_CHECKING, NamedTuple, overload
 
 from attn_tutor.core.rounding import rounded
 
@@ -175,6 +175,10 @@ def _difference(upper: np.ndarray, lower: np.ndarray, values: np.ndarray, g: int
     return exact_sum(np.concatenate((upper * values, -(lower * values)))) / g
 
 
+@overload
+def _round(x: float) -> float: ...
+@overload
+def _round(x: None) -> None: ...
 def _round(x: float | None) -> float | None:
     return None if x is None else rounded(x, DECIMALS) + 0.0  # + 0.0: never -0.0
 
@@ -230,7 +234,7 @@ def _options(choice: Choice, chosen, upper, lower, g: int) -> dict[str, OptionSh
         if label not in choice.right:
             if not picked.any():
                 flags = ("unused",)
-            elif high is not None and high > low:
+            elif high is not None and low is not None and high > low:
                 flags = ("upper",)
         shares[label] = OptionShare(everyone, high, low, flags)
     return shares

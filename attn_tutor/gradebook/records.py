@@ -3,11 +3,15 @@
 from __future__ import annotations
 
 from dataclasses import dataclass, field
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import FollowThrough
+
+if TYPE_CHECKING:
+    from attn_tutor.gradebook.itemstats import ItemStatistics
+    from attn_tutor.marking.results import Report
 
 ANSWER_SUFFIXES = (".yaml", ".yml", ".csv")
 POLICIES = tuple(FollowThrough)
@@ -114,7 +118,7 @@ class StudentResult:
     line: int | None
     variant: int | None
     problem_set: str | None
-    report: object | None  # attn_tutor.marking.marker.Report
+    report: Report | None
     findings: list[Finding]
     set_key: str | None = None  # the problem set's key (its path or name) once it could be solved
     refused: bool = False  # the file itself was refused (not a regular file, over its size cap)
@@ -163,7 +167,7 @@ class ItemStats:
     students: int  # marked students who were set this item
     counts: tuple[tuple[str, int], ...]  # (verdict, count) in VERDICTS order
     diagnoses: tuple[tuple[str, int], ...]  # the most common first, at most TOP_DIAGNOSES
-    statistics: object = None  # its attn_tutor.gradebook.itemstats.ItemStatistics (None: not worked out)
+    statistics: ItemStatistics | None = None  # None: not worked out
 
     @property
     def name(self) -> str:

@@ -41,7 +41,7 @@ def peek(path: str | os.PathLike | Document) -> tuple[Key | None, int]:
     (size 0): the worker that reads it in full says what is wrong with it.
     """
 
-    if type(path) is Document:  # a live session's student: no file to peek at, and no variant
+    if isinstance(path, Document):  # a live session's student: no file to peek at, and no variant
         return None, len(path.text)
     name = os.fspath(path)  # a string: a Path would be parsed again for each use
     is_csv = name[-4:].lower() == ".csv"

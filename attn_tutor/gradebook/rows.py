@@ -116,7 +116,7 @@ def _concept_entry(result, lang: str) -> tuple:
     return (concept_key(result.id), result.score, cell, verdict, None)
 
 
-def _entries(marked, memo: dict, make) -> list[tuple]:
+def _entries(marked, memo: dict, make) -> list:
     """Each marked item's (or concept result's) entry, ``make(item)``, from ``memo`` where it is known:
     the marker and the Grader hand back the very same item for many students, so each entry is made
     once a run (and, shared, sent once a chunk); the item is held there, so its id is never another's."""
@@ -149,21 +149,20 @@ def student_row(
 
     report = student.report
     score, max_score = (None, None) if report is None else (report.score, report.max_score)
-    percent = None if report is None else percent_of(score, max_score)
+    percent = None if report is None else percent_of(report.score, report.max_score)
     rounded = None if percent is None else round_half_up(percent, 1)
-    items = ()
+    items: tuple = ()
     if report is not None:
         memo = {} if entries is None else entries
         found = _entries(report.items, memo, lambda item: _entry(item, lang, verdicts))
         if report.concepts:  # a concept item: its points, and the labels chosen on the student's own sheet
             found += _entries(report.concepts, memo, lambda result: _concept_entry(result, lang))
         items = tuple(found)
-    marked = report is not None
     summary = (
         student.student or "—",
         "" if student.variant is None else str(student.variant),
-        number(score) if marked else "—",
-        number(max_score) if marked else "—",
+        number(score) if score is not None else "—",  # (marked)
+        number(max_score) if max_score is not None else "—",
         pct(percent) if percent is not None else "—",
         str(len(student.findings)) if student.findings else "",
     )

@@ -113,7 +113,7 @@ class _Worker:
         self.texts: dict = {}  # each remembered item's JSON, made once (see student_json)
         self.entries: dict = {}  # each remembered item's entry in a row, made once (see student_row)
 
-    def grade(self, files: Files, before_each: Callable[[], None] | None = None) -> tuple[list[list[StudentRow]], dict]:
+    def grade(self, files: Files, before_each: Callable[[], None] | None = None) -> tuple[list[list[StudentRow | FileNote]], dict]:
         """Each file's students as rows, and the columns of every (set, variant) seen so far
         (``before_each``: called before each file, such as a worker's check for a stop).
 
@@ -134,7 +134,7 @@ class _Worker:
     def grade_file(self, path: Path, from_dir: bool) -> list[StudentRow | FileNote]:
         """The file read and marked once; each student's row made from that one result (a file
         that holds no students, such as a problem set in the folder: why, as a FileNote)."""
-        return [result if type(result) is FileNote else self.row(result) for result in self.results(path, from_dir)]
+        return [result if isinstance(result, FileNote) else self.row(result) for result in self.results(path, from_dir)]
 
     def failed_row(self, path: Path, reason: str) -> StudentRow:
         """The row of a file that could not be graded at all (in the CSV and the JSON alike)."""
@@ -142,7 +142,7 @@ class _Worker:
 
     def row(self, result: StudentResult) -> StudentRow:
         """A marked student as the outputs need them, with what ``extra`` names (see :data:`EXTRAS`)."""
-        extra = None
+        extra: object = None
         if self.extra == "student":
             extra = result
         elif self.extra is not None:
@@ -158,14 +158,14 @@ class _Worker:
             found = read_answer_file(
                 path, skip_foreign=from_dir, cells=self.cells, name_column=self.name_column, variant_column=self.variant_column
             )  # fmt: skip
-            return [sub if type(sub) is FileNote else self.grader.mark(sub) for sub in found]
+            return [sub if isinstance(sub, FileNote) else self.grader.mark(sub) for sub in found]
         except Exception as error:  # noqa: BLE001 - one file's failure is that student's error, never the batch's
             return [failed_file(path, f"{type(error).__name__}: {error}")]
 
 
-def failed_file(path: Path, reason: str) -> StudentResult:
+def failed_file(path: Path | Document, reason: str) -> StudentResult:
     """The student of a file that could not be graded at all, listed with why."""
-    if type(path) is Document:
+    if isinstance(path, Document):
         file, student = path.file, path.student
     else:
         file, student = str(path), Path(path).stem
@@ -214,10 +214,11 @@ def _note_stop(signum, frame) -> None:
     _STOPPED = signum
 
 
-def _grade_chunk(files: Files) -> tuple[list[list[StudentRow]], dict]:
+def _grade_chunk(files: Files) -> tuple[list[list[StudentRow | FileNote]], dict]:
     """The files' rows. A worker that was told to stop ends before its next file: at that safe
     point, never while it sends a result (a message cut short would hang the parent's executor),
     and the parent, stopped by the same signal or passing it on, shuts the run down."""
+    assert _WORKER is not None  # in a worker process
     return _WORKER.grade(files, before_each=_stop_if_told)
 
 

@@ -68,23 +68,23 @@ def summary_blocks(tally: Tally, lang: str = "en") -> list:
 def statistics_blocks(problem: str, group: list[ItemStats], lang: str = "en") -> list:
     """One problem's item statistics (docs/item-statistics.md) as a compact table, and for each
     choice item the share of each option overall and in the upper and lower groups."""
-    with_stats = [stats for stats in group if stats.statistics is not None]
+    with_stats = [(stats, stats.statistics) for stats in group if stats.statistics is not None]
     if not with_stats:
         return []
     rows = tuple(
         (
             f"{stats.row} · {t(f'quiz.stage.{stats.stage}', lang)}",
-            fmt(stats.statistics.facility, 2),
-            fmt(stats.statistics.discrimination, 2),
-            fmt(stats.statistics.point_biserial, 2),
-            flag_text(stats.statistics.flags, lang),
+            fmt(statistics.facility, 2),
+            fmt(statistics.discrimination, 2),
+            fmt(statistics.point_biserial, 2),
+            flag_text(statistics.flags, lang),
         )
-        for stats in with_stats
+        for stats, statistics in with_stats
     )
     header = tuple(t(f"grade.col.{name}", lang) for name in ("item", "facility", "discrimination", "point_biserial", "flags"))
     blocks: list = [Table(header, rows, title=t("grade.stats_title", lang, problem=problem))]
-    for stats in with_stats:
-        options = stats.statistics.options
+    for stats, statistics in with_stats:
+        options = statistics.options
         if not options:
             continue
         header = tuple(t(f"grade.col.{name}", lang) for name in ("option", "share_all", "share_upper", "share_lower", "flags"))

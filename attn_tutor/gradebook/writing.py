@@ -156,7 +156,7 @@ class GradebookWriter:
         self._csv = Spool() if csv_file else None
         self._index: dict = {}
         self._students = 0
-        self._json = None  # the reports so far, as the JSON file has them: its head, then each report
+        self._json: BinaryIO | None = None  # the reports so far, as the JSON file has them: its head, then each report
         if json_file:
             self.reports_to(tempfile.TemporaryFile())
         self._repeated: dict[str, list[str]] | None = None  # found once, when first asked
@@ -213,7 +213,8 @@ class GradebookWriter:
     def repeated(self) -> dict[str, list[str]]:
         """The students who appear in more than one place, with every place (each row gets an error)."""
         if self._repeated is None:
-            twice, seen = set(), set()
+            twice: set[int] = set()
+            seen: set[int] = set()
             for key in self._hashes:
                 (twice if key in seen else seen).add(key)
             del seen
@@ -232,6 +233,7 @@ class GradebookWriter:
         """The gradebook as typed cells: str is text, int/float/Decimal are numbers, None is empty."""
         columns = self.tally.columns
         repeated = self.repeated()
+        assert self._csv is not None  # made with csv_file
         yield header(columns)
         for record in iter(self._csv):
             yield _typed(record, len(columns), repeated, self.lang)
@@ -239,11 +241,13 @@ class GradebookWriter:
     def write_csv(self, stream) -> None:
         """The gradebook file: :meth:`typed_rows` as text, formulas neutralised (:func:`csv_cell`)."""
         columns = self.tally.columns
-        repeated, texts = self.repeated(), {}
+        repeated = self.repeated()
+        texts: dict = {}
+        assert self._csv is not None  # made with csv_file
         rows = (_typed(record, len(columns), repeated, self.lang, texts) for record in iter(self._csv))
         _write_csv(stream, itertools.chain([[csv_cell(cell) for cell in header(columns)]], rows))
 
-    def write_json(self, stream, files: Sequence = ()) -> None:
+    def write_json(self, stream: BinaryIO, files: Sequence = ()) -> None:
         """One object; each student, item and bin on a line of its own (readable, diffable).
         ``files`` (:class:`~attn_tutor.gradebook.records.FileNote`): what is said of files as a whole,
         as ``"not_marked"`` (each file under a graded folder left out: its path, why as a code and
@@ -273,6 +277,7 @@ class GradebookWriter:
         if not self._students:
             return
         repeated = self.repeated()
+        assert self._json is not None  # a student's report went somewhere
         self._json.seek(len(self._head()) + 2)  # after the head and the list's "[\n"
         for number_, (line, (name, place, _clean)) in enumerate(zip(self._json, self._who)):
             line = line.removesuffix(b"\n").removesuffix(b",")  # a report is one line, and ends with "}"

@@ -11,9 +11,19 @@ classes at start-up, and a NamedTuple class costs a sixth of a frozen dataclass
 
 from __future__ import annotations
 
-from typing import NamedTuple
+from typing import TYPE_CHECKING, NamedTuple
 
 from attn_tutor.core.text import display_width  # in core: --help measures text without these blocks
+
+if TYPE_CHECKING:  # for the type checker only: no class made at start-up
+    from collections.abc import Iterator
+    from typing import Protocol
+
+    class Rows(Protocol):
+        """A table's rows: a tuple, or a spool (attn_tutor.core.spool) a class table is read from a row at a time."""
+
+        def __len__(self) -> int: ...
+        def __iter__(self) -> Iterator[tuple[str, ...]]: ...
 
 
 def pad(text: str, width: int) -> str:
@@ -34,7 +44,7 @@ class Table(NamedTuple):
     """A table whose first column labels the rows. Empty cells are answer boxes."""
 
     header: tuple[str, ...]
-    rows: tuple[tuple[str, ...], ...]
+    rows: Rows
     title: str | None = None
     note: str | None = None  # a line under the table, e.g. "÷ √2 ≈ 1.414"
     blank: bool = False  # a worksheet's table to fill in: draw empty cells as boxes
