@@ -36,17 +36,30 @@ import sys
 from collections.abc import Sequence
 from difflib import get_close_matches
 from enum import Enum
-from typing import Annotated, Optional
+from typing import TYPE_CHECKING, Annotated, Optional, TypeGuard
 
 import typer
-from typer.core import TyperCommand, TyperGroup
+from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
 from attn_tutor.core.i18n import has, resolve_lang, t
 from attn_tutor.core.text import display_width
 
-click = typer._click  # typer's own copy of click: its exceptions and types are not re-exported
-UsageError = click.exceptions.UsageError
-NoArgsIsHelpError = click.exceptions.NoArgsIsHelpError
+# typer vendors click and re-exports, of its usage errors, only BadParameter (its copy of click is
+# private): the others are told apart here by what typer says of them in public — a TyperException
+# with exit status 2 is a usage error — and by the attributes click gives each.
+USAGE_EXIT = 2
+
+
+def is_usage_error(error: BaseException) -> TypeGuard[typer.BadParameter]:
+    """One of click's usage errors (an unknown option, a missing argument, an invalid value, …).
+
+    Typed as the one of them typer exports: each carries the same message, ctx and exit_code."""
+    return isinstance(error, typer.TyperException) and error.exit_code == USAGE_EXIT and hasattr(error, "ctx")
+
+
+def _is_no_args_help(error: BaseException) -> bool:
+    """click's "no arguments: here is the help", shown as click shows it (typer's own rich_utils tells it by name)."""
+    return type(error).__name__ == "NoArgsIsHelpError"
 
 WIDTH_MIN, WIDTH_MAX = 40, 120
 NBSP = "\u00a0"
@@ -167,9 +180,7 @@ def _metavar(param, lang: str) -> str:
     choices = getattr(param.type, "choices", None)
     if choices:
         return "[" + "|".join(str(getattr(c, "value", c)) for c in choices) + "]"
-    types = click.types
-    kinds = ((types.IntParamType, "integer"), (types.FloatParamType, "number"), ((typer.models.TyperPath, types.File), "path"))
-    kind = next((name for kind, name in kinds if isinstance(param.type, kind)), "text")
+    kind = "path" if isinstance(param.type, typer.models.TyperPath) else _KINDS.get(param.type.name, "text")
     return t(f"help.metavar.{kind}", lang)
 
 
@@ -293,6 +304,10 @@ _DETAILS = [
 ]
 
 
+# a parameter's kind in help, by its click type's name (a range is its number's kind)
+_KINDS = {"int": "integer", "int range": "integer", "float": "number", "float range": "number", "filename": "path"}
+
+
 def _said_again(text: str, table, lang: str, **extra) -> str | None:
     """``text``, one of click's sentences in ``table``, said in ``lang``; None for one it does not hold."""
     for pattern, key in table:
@@ -308,15 +323,14 @@ def _did_you_mean(names: Sequence[str], lang: str) -> str:
 
 def usage_message(error, lang: str) -> str:
     """The sentence of one of click's usage errors, in ``lang``."""
-    exceptions = click.exceptions
     ctx = getattr(error, "ctx", None)
-    if isinstance(error, exceptions.NoSuchOption):
+    if hasattr(error, "possibilities"):  # click's NoSuchOption
         names = sorted(error.possibilities or ())
         if not names and ctx is not None:
             known = [o for p in ctx.command.get_params(ctx) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")]
             names = get_close_matches(error.option_name, known) if error.option_name.startswith("--") else []
         return t("click.no_such_option", lang, name=error.option_name) + _did_you_mean(names, lang)
-    if isinstance(error, exceptions.MissingParameter):
+    if hasattr(error, "param_type"):  # click's MissingParameter (a BadParameter)
         param = error.param
         name = param.get_error_hint(ctx) if param is not None else ""
         kind = error.param_type or (param.param_type_name if param is not None else "parameter")
@@ -325,13 +339,13 @@ def usage_message(error, lang: str) -> str:
         if choices:
             sentence += " " + t("click.choose_from", lang, choices=", ".join(str(getattr(c, "value", c)) for c in choices))
         return sentence
-    if isinstance(error, exceptions.BadParameter):
+    if isinstance(error, typer.BadParameter):
         param = error.param
         detail = _said_again(error.message, _DETAILS, lang, range=(_range(param, lang, exact=True) or "") if param else "") or error.message
         if error.param_hint is not None:
             hint = error.param_hint if isinstance(error.param_hint, str) else " / ".join(repr(x) for x in error.param_hint)
         elif param is not None:
-            hint = param.get_error_hint(ctx)
+            hint = param.get_error_hint(ctx)  # type: ignore[arg-type]  # click's hint reads the parameter's names only, never ctx (None from the parser)
         else:
             return t("click.invalid_value_bare", lang, detail=detail)
         return t("click.invalid_value", lang, name=hint, detail=detail)
@@ -345,9 +359,10 @@ def usage_message(error, lang: str) -> str:
     return text
 
 
-class LocalUsageError(UsageError):
+class LocalUsageError(typer.BadParameter):
     """One of click's usage errors, shown from the catalogue: the usage line, where to find
-    help, and the sentence (exit status 2, as click's)."""
+    help, and the sentence (exit status 2, as click's). A BadParameter: the one usage error
+    typer exports, which its ``main`` shows and exits with as any other."""
 
     def __init__(self, error, lang: str) -> None:
         super().__init__(error.message, getattr(error, "ctx", None))
@@ -375,13 +390,21 @@ class LocalUsageError(UsageError):
 
 
 def _localised(error, lang: str):
-    if isinstance(error, (LocalUsageError, NoArgsIsHelpError)) or not isinstance(error, UsageError):
+    if isinstance(error, LocalUsageError) or _is_no_args_help(error) or not is_usage_error(error):
         return error
     return LocalUsageError(error, lang)
 
 
-class _Localised:
+if TYPE_CHECKING:  # what the mixin is mixed into: its methods go on to typer's through super()
+    _Command = TyperCommand
+else:
+    _Command = object
+
+
+class _Localised(_Command):
     """Mixed into typer's command and group classes: help texts resolved per language."""
+
+    lang: str
 
     def _own_key(self) -> str:
         return f"help.cmd.{self.name}"
@@ -389,12 +412,13 @@ class _Localised:
     def localise(self, lang: str) -> None:
         if not hasattr(self, "_help_keys"):
             self._help_key = self._own_key() if has(self._own_key()) else self.help
-            self._help_keys = {id(p): p.help for p in self.params}
+            self._help_keys = {id(p): p.help for p in self.params if isinstance(p, (TyperOption, TyperArgument))}  # (every one)
         self.lang = lang
         self.help = _text(self._help_key, lang)
         self.short_help = None
         for param in self.params:
-            param.help = _text(self._help_keys.get(id(param), param.help), lang)
+            if isinstance(param, (TyperOption, TyperArgument)):  # (typer makes every parameter one of these)
+                param.help = _text(self._help_keys.get(id(param), param.help), lang)
 
     def parse_args(self, ctx, args: list[str]) -> list[str]:
         # the language as this run resolves it: --lang if given, else the environment now
@@ -406,7 +430,9 @@ class _Localised:
                 command.localise(lang)
         try:
             return super().parse_args(ctx, args)
-        except UsageError as error:
+        except typer.TyperException as error:
+            if not is_usage_error(error):
+                raise
             if error.ctx is None:  # click's parser says what is wrong but not where: this command
                 error.ctx, error.cmd = ctx, self
             raise _localised(error, lang) from None
@@ -414,7 +440,9 @@ class _Localised:
     def make_context(self, *args, **kwargs):
         try:
             return super().make_context(*args, **kwargs)
-        except UsageError as error:
+        except typer.TyperException as error:
+            if not is_usage_error(error):
+                raise
             raise _localised(error, getattr(self, "lang", resolve_lang())) from None
 
     def get_help_option(self, ctx):
@@ -444,13 +472,17 @@ class LocalGroup(_Localised, TyperGroup):
     def resolve_command(self, ctx, args):
         try:
             return super().resolve_command(ctx, args)
-        except UsageError as error:
+        except typer.TyperException as error:
+            if not is_usage_error(error):
+                raise
             raise _localised(error, self.lang) from None
 
     def invoke(self, ctx):
         try:
             return super().invoke(ctx)
-        except UsageError as error:  # "Missing command."; a command's own are said already
+        except typer.TyperException as error:  # "Missing command."; a command's own are said already
+            if not is_usage_error(error):
+                raise
             raise _localised(error, self.lang) from None
 
 
