@@ -23,7 +23,7 @@ The run is a stream its caller follows: it yields each problem's sentence as it 
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator, Sequence
 from contextlib import closing
 from typing import NamedTuple
 
@@ -50,7 +50,7 @@ class Marking(NamedTuple):
     over: bool = False
 
 
-def grade(options: GradeOptions) -> Iterator[str | Note | Marking | Outcome]:
+def grade(options: GradeOptions) -> Generator[str | Note | Marking | Outcome, None, None]:
     """The whole of ``grade``: check, find the class, mark every file once, write, sum up; each
     sentence, the marking's progress, then the :class:`Outcome`, as they come (see the module)."""
     for path in options.paths:
@@ -74,7 +74,7 @@ def grade(options: GradeOptions) -> Iterator[str | Note | Marking | Outcome]:
         with closing(marking):
             for window in marking:
                 for row in window.rows:
-                    if type(row) is FileNote:  # what is said of a file as a whole
+                    if isinstance(row, FileNote):  # what is said of a file as a whole
                         yield from outputs.leave_out(row)
                     else:
                         yield from outputs.news(row)
@@ -94,7 +94,7 @@ def sources(options: GradeOptions) -> Survey:
     problem_set column needs ``--problems`` (forms know nothing of problem sets: the teacher says which)."""
     excluded = [*options.named_outputs(), *options.other_inputs()]
     found = survey(options.paths, exclude=excluded)
-    files = found.files
+    files: Sequence = found.files
     if options.sessions:
         documents = [(document, False) for target in options.sessions for document in session_documents(target)]
         files = [*files, *documents]

@@ -27,7 +27,7 @@ from __future__ import annotations
 
 import itertools
 import os
-from collections.abc import Iterator, Sequence
+from collections.abc import Generator, Sequence
 from dataclasses import dataclass
 from decimal import Decimal
 from pathlib import Path
@@ -186,6 +186,7 @@ class RosterOutputs:
     def read(cls, options: GradeOptions) -> RosterOutputs:
         """The roster read and its assignment column chosen: every problem said before any work."""
         path = options.roster
+        assert path is not None  # read only with --roster
         if not path.exists():
             raise AttnTutorError("grade.no_such_path", path=str(path))
         roster = rosters.read_roster(path)
@@ -199,6 +200,7 @@ class RosterOutputs:
                 raise UsageError("roster.no_assignment", columns=columns)
             chosen = roster.assignment_column(assignment) or assignment
         if options.layout == "canvas" and options.out_of is None:
+            assert assignment is not None  # chosen above: Canvas is an LMS layout
             lms_gradebook.roster_points(roster, roster.assignment_column(assignment) or assignment)  # a bad cell said now
         overrides = match_file.read_overrides(options.match, roster) if options.match is not None else None
         made = cls(roster, options, assignment, overrides)
@@ -218,6 +220,7 @@ class RosterOutputs:
         ]  # fmt: skip
 
         def left_out(lms: bool) -> list[str]:
+            assert self.matching is not None  # matched above
             return rosters.unmatched_messages(self.students, self.matching, self.roster, lang, lms=lms) + unused
 
         notes = [note for note in (rosters.absent_message(self.matching, lang), rosters.test_student_message(self.matching, self.roster, lang)) if note]
@@ -227,10 +230,12 @@ class RosterOutputs:
             return left_out(False), notes
         if self.chosen is not None:
             notes.append(t("roster.assignment_default", lang, column=self.chosen))
+        assert self.assignment is not None  # chosen in read() for an LMS layout
         self.lms = lms = lms_gradebook.lms_csv(
             self.layout, self.students, self.matching, self.roster, assignment=self.assignment, out_of=self.out_of
         )
         if lms.roster_points is not None:
+            assert lms.out_of is not None  # the roster's points are told only when --out-of differs
             roster_points, given = lms_gradebook.grade_text(lms.roster_points), lms_gradebook.grade_text(lms.out_of)
             notes.append(t("lms.points_differ", lang, column=lms.column, roster=roster_points, out_of=given))
         if lms.unmarked:
@@ -246,6 +251,7 @@ class RosterOutputs:
 
     def written(self, path: Path) -> str:
         lms = self.lms
+        assert lms is not None  # said only of an LMS file written
         key = ("lms.canvas_written" if self.layout == "canvas" else "lms.moodle_written") + ("_one" if lms.written == 1 else "")
         return t(key, self.lang, count=lms.written, column=lms.column, path=str(path), identifier=lms.identifier or "—")
 
@@ -280,7 +286,7 @@ class GradeOutputs:
         if options.feedback is not None:
             self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
             self.extra = options.feedback_format  # their hand-back sheet, in this format
-        self.answer_files: list = []  # every answer file read (no sheet may be written over one)
+        self.answer_files: Sequence = []  # every answer file read (no sheet may be written over one)
         self.set_files: set[str] = set()  # every problem-set file an answer was marked against (likewise)
         self.problems = 0  # files said as errors that are no student's (a folder that cannot be read)
         self.left_out: list[FileNote] = []  # files under the graded folders not marked, with why; unused columns
@@ -343,7 +349,7 @@ class GradeOutputs:
         self.left_out.append(left)
         return []
 
-    def finish(self) -> Iterator[str]:
+    def finish(self) -> Generator[str, None, Outcome]:
         """After marking: the repeated students said, then the roster matched, the sheets' targets
         checked and every file written. A file refused whole (a FIFO, a link to nowhere, over its
         size cap) is its own student's error, like any other bad file: the rest are written.
@@ -371,13 +377,13 @@ class GradeOutputs:
             status=1 if failed or repeated or len(self.sets) > 1 or unmatched or self.problems or self.tally.file_problems else 0,
         )
 
-    def _write(self) -> Iterator[str]:
+    def _write(self) -> Generator[str, None, tuple[list[str], list[str]]]:
         """Every check first (the roster's problems yielded, to say), then each file: the gradebook
         (or LMS file), the JSON, the report, the sheets. Returns (lines saying where each went, notes
         for the summary)."""
         options, lang = self.options, self.options.lang
         errors, notes = ([], []) if self.roster is None else self.roster.match()
-        inputs = InputFiles(itertools.chain(options.inputs(), self.set_files, (path for path, _from_dir in self.answer_files if type(path) is not Document)))  # one path at a time
+        inputs = InputFiles(itertools.chain(options.inputs(), self.set_files, (path for path, _from_dir in self.answer_files if not isinstance(path, Document))))  # one path at a time
         for _name, path in options.named_outputs():  # an answer file found in a folder, by another name (a hard link)
             if inputs.holds(path):
                 raise UsageError("files.is_input", path=str(path))
@@ -386,14 +392,15 @@ class GradeOutputs:
             self.sheets.check(self.tally.columns, others, inputs)
         yield from errors
         written = []
-        if options.csv is not None and not (options.lms_layout and self.roster.lms is None):  # no LMS file for nobody
-            lms = self.roster.lms if options.lms_layout else None
+        roster = self.roster  # (there with an LMS layout: read() asks for --roster)
+        lms = roster.lms if options.lms_layout and roster is not None else None
+        if options.csv is not None and not (options.lms_layout and lms is None):  # no LMS file for nobody
             with atomic_file(options.csv, replace=options.force) as stream:
                 if lms is not None:
                     stream.write(lms.data)
                 else:
                     self.writer.write_csv(stream)
-            written.append(self.roster.written(options.csv) if lms is not None else t("grade.written", lang, path=str(options.csv)))
+            written.append(roster.written(options.csv) if lms is not None and roster is not None else t("grade.written", lang, path=str(options.csv)))
         if options.json is not None:
             files = sorted(self.file_notes, key=lambda note: note.file)
             if self._json is not None and self.writer.in_place():  # the reports are in the file: the rest follows them
@@ -407,6 +414,7 @@ class GradeOutputs:
                     self.writer.write_json(stream, files)
             written.append(t("grade.json_written", lang, path=str(options.json)))
         if options.class_report is not None:
+            assert self.counts is not None  # counted for the class report
             write_atomic(options.class_report, render_report(self.tally, self.counts, lang), replace=options.force)
             written.append(t("report.written", lang, path=str(options.class_report)))
         if self.sheets is not None:

@@ -118,4 +118,5 @@ def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = 
 
 def render_report(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> str:
     blocks = report_blocks(tally, counts, lang, title=title)
+    assert isinstance(blocks[0], Heading)  # the report's title
     return html.render(blocks, title=blocks[0].text, lang=lang)

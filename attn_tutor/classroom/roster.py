@@ -210,13 +210,13 @@ def match(students: Sequence[str], roster: Roster, overrides: Overrides | None =
         entry, key = decided
         claimed.setdefault(id(entry), []).append((number, key.how, key.field))
     matches = []
-    for key, claims in claimed.items():
-        entry = by_id[key]
+    for entry_id, claims in claimed.items():
+        entry = by_id[entry_id]
         numbers = tuple(number for number, _, _ in claims)
-        if key in held or key in doubted:
-            holders = tuple(dict.fromkeys(held.get(key, []) + doubted.get(key, [])))
+        if entry_id in held or entry_id in doubted:
+            holders = tuple(dict.fromkeys(held.get(entry_id, []) + doubted.get(entry_id, [])))
             for number in numbers:
-                unmatched.append(Unmatched(number, "held" if key in held else "doubted", (entry,), holders))
+                unmatched.append(Unmatched(number, "held" if entry_id in held else "doubted", (entry,), holders))
         elif len(claims) == 1:
             number, how, label = claims[0]
             matches.append(Match(number, entry, how, label))

@@ -62,6 +62,7 @@ def _choose_format(format, output: Path | None, key_options: bool, paper, stdout
     if chosen is None:
         chosen = "html"
         if not to_stdout(output):
+            assert output is not None  # (None is standard output)
             chosen = _SUFFIX_FORMATS.get(output.suffix.lower())
             if chosen is None:
                 raise UsageError(

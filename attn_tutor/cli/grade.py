@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from collections.abc import Iterator
+from collections.abc import Generator
 from contextlib import ExitStack, closing
 from enum import StrEnum
 from pathlib import Path
@@ -30,7 +30,7 @@ class FeedbackFormat(StrEnum):
     pdf = "pdf"
 
 
-def _follow(run: Iterator, language: str) -> Outcome:
+def _follow(run: Generator, language: str) -> Outcome:
     """The run as it goes: each problem's sentence on standard error as an error, a note as it is,
     the marking as a progress bar (gone once the files are marked); then its outcome."""
     with closing(run), ExitStack() as bar:

@@ -7,7 +7,7 @@ import sys
 import tempfile
 from collections.abc import Callable
 from pathlib import Path
-from typing import Annotated, BinaryIO, Optional
+from typing import Annotated, BinaryIO, Optional, cast
 
 import typer
 
@@ -44,6 +44,7 @@ def write_output(path: Path | None, text: str | bytes, lang: str, force: bool = 
         sys.stdout.flush()
         return
 
+    assert path is not None  # (None is standard output)
     write_atomic(path, text, replace=force)
     terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)
 
@@ -54,12 +55,13 @@ def write_streamed(path: Path | None, produce: Callable[[BinaryIO], None], lang:
     gets the same bytes once they are all made (spooled to a temporary file when large)."""
     if to_stdout(path):
         with tempfile.SpooledTemporaryFile(max_size=1 << 22) as spool:
-            produce(spool)
+            produce(cast(BinaryIO, spool))  # a binary file, which typeshed types as IO[bytes] only
             spool.seek(0)
             sys.stdout.flush()
             shutil.copyfileobj(spool, sys.stdout.buffer)
             sys.stdout.buffer.flush()
         return
+    assert path is not None  # (None is standard output)
     with atomic_file(path, replace=force) as stream:
         produce(stream)
     terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)

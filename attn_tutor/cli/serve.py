@@ -68,7 +68,7 @@ def serve(
 
     problem_set = load_problem_set(file)
     defaulted = db is None
-    if defaulted:
+    if db is None:
         stem = Path(set_name(problem_set, file)).stem or "session"
         db = str(Path.cwd() / f"{stem}-{datetime.now().strftime('%Y%m%d-%H%M%S')}.sqlite")
     listener = _listen(host, port)
@@ -232,7 +232,7 @@ def _serve_workers(listener, db: str, file: str | None, lang: str, secret: str, 
     os.environ[LIVE_ENV] = json.dumps({"db": db, "set": file, "lang": lang, "secret": secret, "student_url": student_url})
     config = _config("attn_tutor.cli.serve:worker_app", factory=True, workers=workers)
     if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36: the supervisor is told what to run
-        supervisor = Multiprocess(config, target=_server_class([])(config).run, sockets=[listener])
+        supervisor = Multiprocess(config, target=_server_class([])(config).run, sockets=[listener])  # type: ignore[call-arg]  # (that older uvicorn's)
     else:
         supervisor = Multiprocess(config, sockets=[listener])
     if stops:  # a stop before the supervisor took the signals over (it queues its own the same way)

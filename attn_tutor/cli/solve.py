@@ -35,7 +35,7 @@ from attn_tutor.core.model import (
 )
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.render import markdown, terminal
-from attn_tutor.render.blocks import Heading, Math
+from attn_tutor.render.blocks import Block, Heading, Math
 from attn_tutor.solve import concepts, engine, jsonout
 from attn_tutor.solve.layout import solution_blocks
 
@@ -46,7 +46,7 @@ class SolveFormat(StrEnum):
     markdown = "markdown"
 
 
-StageChoice = StrEnum("StageChoice", {name: name for name in (*STAGES, *STAGE_ALIASES)})
+StageChoice = StrEnum("StageChoice", {name: name for name in (*STAGES, *STAGE_ALIASES)})  # type: ignore[misc]  # members made from STAGES at run time, which mypy cannot list
 """What ``--stage`` accepts: a stage's name, or another name for it (softmax: the weights)."""
 
 
@@ -161,7 +161,7 @@ def _plans(chosen, row: str | None, last_stage: str | None, source: str) -> list
 def _solution_document(problem_set, solutions, language: str, variant: int | None, *, decimals, last_stage, explain: bool) -> list:
     """The blocks of the solutions: the set's title (and variant) as a heading, then each solution."""
 
-    blocks = []
+    blocks: list[Block] = []
     if problem_set.title or variant is not None:
         title = problem_set.title or problem_set.name or problem_set.source
         if variant is not None:

@@ -162,7 +162,7 @@ def csv_without_problem_set(files) -> str | None:
     return None
 
 
-def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> AnswerFiles:
+def find_answer_files(paths: Sequence[str | Path], *, exclude: Iterable[str | Path] = ()) -> Sequence[tuple[Path, bool]]:
     """The answer files under ``paths`` (see :func:`survey`; what it leaves out is not said)."""
     return survey(paths, exclude=[("", Path(p)) for p in exclude]).files
 
@@ -230,7 +230,7 @@ class Survey(NamedTuple):
     """What a run finds under its paths: the answer files to read (each with whether it came from a
     directory), and every other file there, with why it is left out."""
 
-    files: AnswerFiles
+    files: Sequence  # AnswerFiles; with a live session's Documents after them, a list
     left_out: list[FileNote]
 
 

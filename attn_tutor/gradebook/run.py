@@ -36,7 +36,7 @@ import math
 import os
 import signal
 from collections import deque
-from collections.abc import Callable, Iterator, Sequence
+from collections.abc import Callable, Generator, Iterator, Sequence
 from concurrent.futures import ProcessPoolExecutor
 from contextlib import contextmanager
 from pathlib import Path
@@ -254,7 +254,7 @@ def grade_class(
     name_column: str | None = None,
     extra: str | None = None,
     variant_column: str | None = None,
-) -> Iterator[Marked]:
+) -> Generator[Marked, None, None]:
     """Mark every file; yield the class a window at a time, in input order (:class:`Marked`): each
     student's row, added to ``tally`` first, and what is said of a file as a whole (a
     :class:`FileNote`: a folder's problem set, a CSV's unused columns).

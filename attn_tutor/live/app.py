@@ -96,6 +96,8 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
         Route("/teacher/api/mode", views.mode_control, methods=["POST"], middleware=teacher + changes),
         Route("/teacher/qr.svg", views.qr, methods=["GET"], middleware=teacher),
     ]
-    app = Starlette(routes=routes, exception_handlers={RequestError: views.refused, AttnTutorError: views.failed, HTTPException: views.http_error})
+    handlers = {RequestError: views.refused, AttnTutorError: views.failed, HTTPException: views.http_error}
+    # Starlette types every handler as taking any Exception; each here is registered for its own class only
+    app = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
     app.state.live = live
     return app

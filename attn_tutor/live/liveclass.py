@@ -28,7 +28,7 @@ from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import pages
 from attn_tutor.live.marks import Marks, RequestError
-from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Store
+from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Session, Store
 
 CLIENT_ID_LIMIT = 100
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")  # Hangul fillers, Braille blank, CGJ: letters that show nothing
@@ -52,7 +52,7 @@ class LiveClass:
         self.data = {"practice": data, "exam": pages.exam_data(data)}
         self.solutions = pages.solutions_html(problem_set, lang)
         self._pages: dict[tuple[str, str], str] = {}
-        self._session = (None, None)
+        self._session: tuple[int | None, Session | None] = (None, None)  # (the store's session version, the session read at it)
         self._session_lock = threading.Lock()
         self._students: dict[str, Any] = {}  # token -> Student: a student's record never changes once joined
         self.events_wait = events_wait  # seconds the event stream waits for a change before a keep-alive line
@@ -127,7 +127,7 @@ class LiveClass:
                     if row in self.marks.concepts:
                         answers.append(self.concept_reply(session, row, latest.text, latest.client_id, latest))
                     continue
-                answer = {"problem": problem, "row": row, "stage": stage, "text": latest.text, "client_id": latest.client_id}
+                answer: dict[str, object] = {"problem": problem, "row": row, "stage": stage, "text": latest.text, "client_id": latest.client_id}
                 if self.shows_marks(session, problem):
                     answer.update(verdict=latest.verdict, diagnosis=latest.diagnosis, points=latest.points)
                 answers.append(answer)

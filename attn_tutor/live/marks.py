@@ -42,7 +42,7 @@ class RequestError(AttnTutorError):
 class Item(NamedTuple):
     problem: str
     row: str  # the query token
-    index: int  # the row's index in the problem
+    index: int  # type: ignore[assignment]  # a field may shadow tuple.index (NamedTuple allows it); the row's index in the problem
     stage: str
 
 

@@ -8,6 +8,7 @@ import queue
 import threading
 import time
 from datetime import UTC, datetime
+from typing import Any
 
 from attn_tutor.sessions.store import LiveError, Mark, ProblemSet, Saved, Session, Store
 
@@ -68,7 +69,7 @@ class PostgresStore(Store):
         self._unannounced = 0
         self._closing = False
         self._channel = ""
-        self._psycopg = None
+        self._psycopg: Any = None  # the driver's module, once connected
 
     def _connect(self, *, autocommit: bool = True):
         try:
@@ -147,6 +148,7 @@ class PostgresStore(Store):
 
     def start(self, problem_set: ProblemSet | None, *, create: bool) -> None:
         super().start(problem_set, create=create)
+        assert self._meta is not None  # started
         self._channel = "attn_tutor_live_" + self._meta.id
 
     def save(self, student_id, problem, row, stage, text, client_id, mark) -> Saved:
@@ -229,7 +231,7 @@ class PostgresStore(Store):
         with self._transaction(block=False) as conn:
             yield conn
 
-    def _current(self, session: Session) -> int:
+    def _current(self, session: Session | None) -> int:
         with self._read() as cur:
             last, called = cur.execute("SELECT last_value, is_called FROM live_seq").fetchone()
         return int(last) if called else 0

@@ -146,7 +146,7 @@ class Roll(NamedTuple):
 def fingerprint(problem_set: ProblemSet) -> str:
     """A hash of what marks in ``problem_set``: the problems' fields but where they stand in their
     file (so comments and reformatting keep it; any changed number, row or stage changes it)."""
-    marked = tuple(problem._replace(line=None) for problem in problem_set.problems)
+    marked: tuple = tuple(problem._replace(line=None) for problem in problem_set.problems)
     if problem_set.concepts:  # (a set without concept items keeps the fingerprint it had)
         marked += tuple(concept._replace(line=None) for concept in problem_set.concepts)
     return hashlib.sha256(repr(marked).encode("utf-8")).hexdigest()
@@ -329,7 +329,7 @@ class Store:
             meta.get("title") or None, meta["set_ref"], meta["fingerprint"], meta["mode"], problems, meta["created"], meta["id"]
         )
 
-    def _current(self, session: Session) -> int:
+    def _current(self, session: Session | None) -> int:
         return int(self._meta_raw.get("seq", "0"))
 
     # the session
