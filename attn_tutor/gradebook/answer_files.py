@@ -214,6 +214,7 @@ class AnswerFiles(Sequence):
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Sequence) and list(self) == list(other)
 
+    # the type: ignore below: unhashable, as a list is: typeshed wants a method
     __hash__ = None  # type: ignore[assignment]
 
     def __repr__(self) -> str:

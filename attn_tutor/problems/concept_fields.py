@@ -119,6 +119,7 @@ class ConceptFields(Fields):
         if len(self.findings) > before:
             return None
         return Concept(
+            # the type: ignore below: each field read without a finding is set (checked just above)
             id=concept_id, kind=kind, stem=stem, explanation=explanation,  # type: ignore[arg-type]
             line=node.start_mark.line + 1, **fields,
         )  # fmt: skip
@@ -132,6 +133,7 @@ class ConceptFields(Fields):
         elif concept_id in ids:
             self.add("problems.duplicate_concept_id", node, id=concept_id, first_line=ids[concept_id])
         else:
+            # the type: ignore below: a node read from the file carries its place
             ids[concept_id] = node.start_mark.line + 1  # type: ignore[union-attr]
         return concept_id
 

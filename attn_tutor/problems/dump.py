@@ -135,6 +135,7 @@ def dump_problem(problem: Problem, lang: str = "en") -> list[str]:
     elif problem.mask == "causal":
         lines.append(f"{ind}mask: causal{_comment(t('generate.comment.mask', lang))}")
     else:
+        # the type: ignore below: a matrix here: the mask's two strings are handled above
         lines += _matrix("mask", problem.mask, problem.tokens, ind, t("generate.comment.mask", lang))  # type: ignore[arg-type]
     if problem.rows is None:
         lines.append(f"{ind}# {comment_text(t('generate.comment.rows_default', lang))}")

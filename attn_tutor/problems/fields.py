@@ -64,6 +64,7 @@ class ReadMatrix(NamedTuple):
         return len(self.node.value)
 
     def value(self) -> Matrix:
+        # the type: ignore below: read only when no entry was bad (a bad one is a finding, and the set is refused)
         return tuple(tuple(row) for row in self.rows)  # type: ignore[arg-type]
 
 

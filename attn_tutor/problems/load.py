@@ -348,6 +348,7 @@ class _Reader(ConceptFields):
         if len(self.findings) > before:
             return None
         return Problem(
+            # the type: ignore below: each field read without a finding is set (checked just above)
             id=problem_id,  # type: ignore[arg-type]
             tokens=tokens,  # type: ignore[arg-type]
             heads=tuple(h.head for h in heads),  # type: ignore[misc]
@@ -366,6 +367,7 @@ class _Reader(ConceptFields):
             if problem_id in ids:
                 self.add("problems.duplicate_id", node, id=problem_id, first_line=ids[problem_id])
             else:
+                # the type: ignore below: a node read from the file carries its place
                 ids[problem_id] = node.start_mark.line + 1  # type: ignore[union-attr]
         return problem_id
 

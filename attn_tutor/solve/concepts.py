@@ -102,6 +102,7 @@ def work(concept: Concept, problem: Problem, lang: str | None = None) -> _Worked
     head = solution.head
     decimals = problem.decimals
     if concept.ask in ("most-attended", "least-attended"):
+        # the type: ignore below: a most/least-attended concept names its row (the loader checks)
         row = problem.row_index(concept.row)  # type: ignore[arg-type]
         allowed = [j for j, ok in enumerate(head.mask[row]) if ok]
         values = [float(head.weights[row, j]) for j in allowed]
@@ -120,6 +121,7 @@ def work(concept: Concept, problem: Problem, lang: str | None = None) -> _Worked
         options = tuple(problem.tokens[i] for i in rows)
         return _Worked(options, best, tuple(fmt(v, decimals) for v in tops), tied)
     # unscaled: the row's weights from the unscaled scores beside its weights
+    # the type: ignore below: a concept asked here names its row (the loader checks)
     row = problem.row_index(concept.row)  # type: ignore[arg-type]
     mask = head.mask[row]
     unscaled = engine.softmax(np.where(mask, head.scores[row], 0.0), mask)
@@ -165,6 +167,7 @@ def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None, 
         feedback_of: tuple[str | None, ...] = (None,) * len(texts)
         right: tuple[int, ...] = tuple(range(len(texts)))
     elif concept.kind == "computed":
+        # the type: ignore below: a computed concept names its problem (the loader checks)
         problem = problem_set.get(concept.problem)  # type: ignore[arg-type]
         worked = work(concept, problem, lang)
         texts, right, tied = worked.options, worked.right, worked.tied
@@ -218,6 +221,7 @@ def tie_findings(problem_set: ProblemSet) -> list[Finding]:
     for index, concept in enumerate(problem_set.concepts):
         if concept.kind != "computed":
             continue
+        # the type: ignore below: a computed concept names its problem (the loader checks)
         problem = problem_set.get(concept.problem)  # type: ignore[arg-type]
         worked = work(concept, problem)
         if worked.tied or len(worked.options) < 2:
