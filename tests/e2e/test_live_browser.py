@@ -17,7 +17,7 @@ from pathlib import Path
 import pytest
 from helpers import axe
 from helpers.live_page import WAIT, answer, saved
-from helpers.serve import Server, free_port
+from helpers.serve import Server
 
 pytestmark = pytest.mark.browser
 
@@ -32,7 +32,7 @@ def serve(tmp_path):
     started: list[Server] = []
 
     def _serve(mode: str = "practice") -> Server:
-        server = Server(str(tmp_path / "class.sqlite"), free_port(), mode=mode)
+        server = Server(str(tmp_path / "class.sqlite"), mode=mode)
         server.start()
         started.append(server)
         return server

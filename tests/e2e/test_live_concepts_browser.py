@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import pytest
 from helpers.live_page import WAIT, saved
-from helpers.serve import Server, free_port
+from helpers.serve import Server
 
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.solve.concepts import show
@@ -27,7 +27,7 @@ def serve(tmp_path):
     started: list[Server] = []
 
     def _serve(mode: str = "practice") -> Server:
-        started.append(Server(str(tmp_path / "class.sqlite"), free_port(), mode=mode))
+        started.append(Server(str(tmp_path / "class.sqlite"), mode=mode))
         started[-1].start()
         return started[-1]
 
