@@ -14,11 +14,8 @@ EXPECTED = ("Failed to load resource",)  # what chromium says while the server i
 
 
 @pytest.fixture
-def server(tmp_path):
-    started = Server(str(tmp_path / "class.sqlite"))
-    started.start()
-    yield started
-    started.stop()
+def server(serve):
+    return serve()
 
 
 @pytest.fixture

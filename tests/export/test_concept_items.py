@@ -14,6 +14,7 @@ import json
 import xml.etree.ElementTree as ET
 import zipfile
 from html import unescape
+from pathlib import Path
 
 import pytest
 from helpers.concept_set import concept_set
@@ -37,11 +38,25 @@ def shown_on(path, variants=None, seed=None):
     return [(sheet, [show(c, sheet.problem_set, seed=sheet.variant) for c in sheet.problem_set.concepts]) for sheet in sheets]
 
 
-def export_text(run_cli, tmp_path, name, *args) -> str:
+def exported(run_cli, tmp_path, name, *args) -> Path:
+    """``attn-tutor export ARGS -o NAME`` in ``tmp_path``, succeeding; the file it wrote."""
     out = tmp_path / name
     result = run_cli("export", *args, "-o", str(out))
     assert result.exit_code == 0, result.output
-    return out.read_text(encoding="utf-8")
+    return out
+
+
+def export_text(run_cli, tmp_path, name, *args) -> str:
+    return exported(run_cli, tmp_path, name, *args).read_text(encoding="utf-8")
+
+
+def bank(run_cli, tmp_path, fmt: str, variants: int | None, seed: int) -> tuple[bytes, list]:
+    """The concept set's question bank in ``fmt`` (one sheet, or ``variants`` sheets from ``seed``),
+    and each sheet's concept items as the library shows them (what the bank must carry)."""
+    path = concept_set(tmp_path)
+    args = [] if variants is None else ["--variants", str(variants), "--seed", str(seed)]
+    data = exported(run_cli, tmp_path, "bank.xml" if fmt == "moodle" else "bank.zip", str(path), "-f", fmt, *args).read_bytes()
+    return data, shown_on(path, variants=variants, seed=seed if variants else None)
 
 
 def written(shown) -> str:
@@ -143,13 +158,8 @@ def moodle_text(element) -> str:
 
 @pytest.mark.parametrize("variants", [None, 3])
 def test_moodle_multichoice_answers_feedback_and_grades_as_moodle_imports_them(run_cli, tmp_path, variants):
-    path = concept_set(tmp_path)
-    args = [] if variants is None else ["--variants", str(variants), "--seed", "4"]
-    out = tmp_path / "bank.xml"
-    result = run_cli("export", str(path), "-f", "moodle", "-o", str(out), *args)
-    assert result.exit_code == 0, result.output
-    questions = moodle_concepts(out.read_bytes())
-    sheets = shown_on(path, variants=variants, seed=4 if variants else None)
+    data, sheets = bank(run_cli, tmp_path, "moodle", variants, seed=4)
+    questions = moodle_concepts(data)
     expected = [(sheet, shown) for index in range(len(sheets[0][1])) for sheet, items in sheets for shown in [items[index]]]
     assert len(questions) == len(expected)
     for question, (sheet, shown) in zip(questions, expected):
@@ -233,13 +243,8 @@ def qti_scores(item) -> tuple[set[str], set[str]]:
 
 @pytest.mark.parametrize("variants", [None, 2])
 def test_qti_items_score_the_right_options_and_give_each_options_feedback(run_cli, tmp_path, variants):
-    path = concept_set(tmp_path)
-    args = [] if variants is None else ["--variants", str(variants), "--seed", "6"]
-    out = tmp_path / "bank.zip"
-    result = run_cli("export", str(path), "-f", "qti", "-o", str(out), *args)
-    assert result.exit_code == 0, result.output
-    items = qti_concept_items(out.read_bytes())
-    sheets = shown_on(path, variants=variants, seed=6 if variants else None)
+    data, sheets = bank(run_cli, tmp_path, "qti", variants, seed=6)
+    items = qti_concept_items(data)
     assert len(items) == sum(len(shown) for _, shown in sheets)
     by_title = {}
     for title, item in items:
