@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 import yaml
@@ -57,8 +58,10 @@ def loader(request, monkeypatch):
 
 
 @pytest.mark.parametrize(("name", "text", "place", "key", "english", "korean"), CASES, ids=[c[0] for c in CASES])
-def test_validate_says_what_is_wrong_where_it_is(run_cli, tmp_path, loader, name, text, place, key, english, korean):
-    path = tmp_path / "my-set.yaml"
+def test_validate_says_what_is_wrong_where_it_is(run_cli, tmp_path, monkeypatch, loader, name, text, place, key, english, korean):
+    # named from its own folder: a long temporary path (a worker's, a TMPDIR's) would be folded mid-name at the terminal's width
+    monkeypatch.chdir(tmp_path)
+    path = Path("my-set.yaml")
     path.write_text(text, encoding="utf-8")
     for lang, words in (("en", english), ("ko", korean)):
         result = run_cli("validate", str(path), "--lang", lang)
