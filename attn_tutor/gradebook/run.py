@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from attn_tutor.core.errors import Finding, Location
+from attn_tutor.core.i18n import language, set_language
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.cells import CellReader
@@ -198,10 +199,13 @@ def _stopping_signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def _start_worker(*args) -> None:
-    """A worker process's start: its Grader, and Ctrl-C, SIGTERM or SIGHUP only noted (see _grade_chunk)."""
+def _start_worker(lang: str, *args) -> None:
+    """A worker process's start: the run's language (``lang``: a process started by spawn or
+    forkserver has none of its parent's context), its Grader, and Ctrl-C, SIGTERM or SIGHUP only
+    noted (see _grade_chunk)."""
 
     global _WORKER
+    set_language(lang)  # for the process's whole life: it is the run's worker, and nothing else
     for signum in _STOPPING:
         signal.signal(signum, _note_stop)
     if hasattr(signal, "pthread_sigmask"):
@@ -318,13 +322,14 @@ class _Workers:
 
     def __init__(self, jobs: int, init_args: tuple, local: _Worker) -> None:
         self.init_args, self.local = init_args, local
+        self.lang = language()  # the run's, told to each worker: a new process starts in English
         self.executors: list = [None] * jobs
 
     def _new(self, worker: int):
         old = self.executors[worker]
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
-        self.executors[worker] = ProcessPoolExecutor(max_workers=1, initializer=_start_worker, initargs=self.init_args)
+        self.executors[worker] = ProcessPoolExecutor(max_workers=1, initializer=_start_worker, initargs=(self.lang, *self.init_args))
         return self.executors[worker]
 
     def run(self, files: Files):
