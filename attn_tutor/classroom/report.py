@@ -78,7 +78,7 @@ def misconception_chart(tally, lang: str) -> Chart | None:
         "grid",
         t("report.misconceptions", lang),
         tuple(item_label(key, lang) for key in rows),
-        tuple(diagnosis_name(code, lang) for code in used),  # a mistake's name in the report's language
+        tuple(diagnosis_name(code) for code in used),  # a mistake's name in the report's language
         tuple(tuple(per_item[key][code] for code in used) for key in rows),
         note=t("report.misconceptions_note", lang),
         keys=tuple(used),
@@ -108,7 +108,7 @@ def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = 
 
             blocks.append(Heading(t("report.codes", lang), level=2))  # under the h1, as "In numbers": no skipped level
             blocks.extend(
-                Paragraph(f"{diagnosis_name(code, lang)}: {t(f'grading.diagnosis.{code}', lang)}") for code in grid.keys
+                Paragraph(f"{diagnosis_name(code)}: {t(f'grading.diagnosis.{code}', lang)}") for code in grid.keys
             )
     blocks.append(Heading(t("report.numbers", lang), level=2))
     summary = summary_blocks(tally, lang)
@@ -118,4 +118,4 @@ def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = 
 
 def render_report(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> str:
     blocks = report_blocks(tally, counts, lang, title=title)
-    return html.render(blocks, title=blocks[0].text, lang=lang)
+    return html.render(blocks, title=blocks[0].text)

@@ -89,10 +89,10 @@ def _render_sheet(chosen: str, blocks, set_title: str, language: str, paper_size
     """A worksheet's blocks as a pdf, html, tex or md file's contents."""
     if chosen == "pdf":
 
-        return typst.render_pdf(blocks, title=set_title, lang=language, paper=paper_size)
+        return typst.render_pdf(blocks, title=set_title, paper=paper_size)
     if chosen == "html":
 
-        return html.render(blocks, title=set_title, lang=language)
+        return html.render(blocks, title=set_title)
     if chosen == "tex":
 
         return latex.render(blocks, paper=paper_size)
@@ -141,16 +141,16 @@ def export(
     sheets = variant_sheets.make_sheets(problem_set, variants=variants, seed=seed)
     if variants is not None:
 
-        terminal.plain(variant_sheets.fairness_note(problem_set, sheets, language), stderr=True)
+        terminal.plain(variant_sheets.fairness_note(problem_set, sheets), stderr=True)
     if chosen == "page":
 
         name = page_data.set_name(problem_set, file)
-        heading = variant_sheets.sheet_title(problem_set, language, title)
+        heading = variant_sheets.sheet_title(problem_set, title)
         data = page_data.page_data(sheets, lang=language, set_name=name, title=heading)
         write_output(output, page.render(data, title=heading, lang=language), language, force)
         terminal.plain(t("export.page_teacher_note", language), stderr=True)
         return
-    set_title = variant_sheets.sheet_title(problem_set, language, title)
+    set_title = variant_sheets.sheet_title(problem_set, title)
     if chosen in _BANKS:
         _write_bank(chosen, sheets, language, set_title, output, force)
         return

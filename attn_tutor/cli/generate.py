@@ -49,4 +49,4 @@ def generate(
         )
     )
     problem_set = ProblemSet(problems, title=t("generate.title", language, seed=seed))
-    write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), language, force)
+    write_output(output, dump_problem_set(problem_set, header_comment=header), language, force)

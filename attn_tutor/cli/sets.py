@@ -39,13 +39,12 @@ def list_problems(
 ) -> None:
     """List a problem set's problems: id, title, tokens, d_k, the rows and stages asked."""
 
-    language = resolve_lang(lang)
     problem_set = load_problem_set(file)
     if format is ListFormat.json:
         sys.stdout.write(list_json(problem_set))
         return
 
-    terminal.draw(list_blocks(problem_set, language, file))
+    terminal.draw(list_blocks(problem_set, file))
 
 
 @guarded

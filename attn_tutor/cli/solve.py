@@ -104,7 +104,7 @@ def solve(
         chosen = chosen[:1]
     plans = _plans(chosen, row, last_stage, problem_set.source)
     whole_set = not random and problem is None and row is None  # the set's concept items go with the whole set
-    items = concepts.show_all(problem_set, seed=variant, lang=None if format is SolveFormat.json else language) if whole_set else []
+    items = concepts.show_all(problem_set, seed=variant, bilingual=format is SolveFormat.json) if whole_set else []
     if format is SolveFormat.json:
 
         entries = [concepts.concept_dict(shown) for shown in items] if whole_set else None
@@ -116,7 +116,7 @@ def solve(
     if overview:
         blocks.append(_overview(problem_set, file, chosen[0], language, variant))
     elif items and (every or format is SolveFormat.markdown or len(problem_set.problems) == 1):
-        blocks += concepts.concept_blocks(items, language)
+        blocks += concepts.concept_blocks(items)
     if format is SolveFormat.markdown:
 
         sys.stdout.write(markdown.render(blocks))
@@ -169,5 +169,5 @@ def _solution_document(problem_set, solutions, language: str, variant: int | Non
         blocks.append(Heading(title, level=1))
     for solution, rows in solutions:
         last = last_stage if last_stage in solution.problem.stages else None
-        blocks += solution_blocks(solution, language, decimals=decimals, rows=rows, last_stage=last, explain_rows=explain)
+        blocks += solution_blocks(solution, decimals=decimals, rows=rows, last_stage=last, explain_rows=explain)
     return blocks

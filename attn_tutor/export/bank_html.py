@@ -51,8 +51,8 @@ def header(question, lang: str, text: Callable[[str], str]) -> list[str]:
         parts.append(f"<p><strong>{text(t('export.variant_number', lang, seed=question.variant))}</strong></p>")
     if problem.title:
         parts.append(f"<p><strong>{text(problem.title)}</strong></p>")
-    for item in [*problem_notes(problem, lang), instructions(problem, lang)]:
+    for item in [*problem_notes(problem), instructions(problem, lang)]:
         parts.append(block(item, text))
-    for item in given_blocks(question.solution, lang, problem.decimals, projected=False):
+    for item in given_blocks(question.solution, problem.decimals, projected=False):
         parts.append(block(item, text))
     return parts

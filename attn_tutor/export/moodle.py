@@ -98,7 +98,7 @@ def question_text(question: Question, lang: str) -> str:
     rows = asked_row_indices(problem)
     for stage in asked_stages(problem):
         # one table per head before the output (heads side by side in a row), in head order
-        for head, table in enumerate(stage_table(solution, stage, rows, problem.decimals, lang, blank=True)):
+        for head, table in enumerate(stage_table(solution, stage, rows, problem.decimals, blank=True)):
             offset = 0 if stage == "output" else head * len(problem.keys)
             body = []
             for (label, *cells), row in zip(table.rows, rows):
@@ -117,7 +117,7 @@ def general_feedback(question: Question, lang: str) -> str:
     problem = question.problem
     parts = []
     for row in asked_row_indices(problem):
-        for block in explain_blocks(question.solution, row, problem.decimals, lang, asked_stages(problem)):
+        for block in explain_blocks(question.solution, row, problem.decimals, asked_stages(problem)):
             parts.append(f"<p><strong>{text(block.title)}</strong></p><pre>{text(chr(10).join(block.lines))}</pre>")
     return "\n".join(parts)
 

@@ -39,7 +39,7 @@ def instructions(problem: Problem, lang: str) -> Instructions:
 def worksheet_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> list[Block]:
     """The questions of one sheet: header fields, then per problem its givens and blank tables."""
 
-    name = sheet_title(sheet.problem_set, lang, title)
+    name = sheet_title(sheet.problem_set, title)
     fields = [(t("export.name", lang), ""), (t("export.class", lang), ""), (t("export.date", lang), "")]
     blocks: list[Block] = []
     if sheet.variant is None:
@@ -53,11 +53,11 @@ def worksheet_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> li
         solution = engine.solve(problem)
         rows = asked_row_indices(problem)
         blocks.append(problem_heading(problem))
-        blocks.extend(problem_notes(problem, lang))
+        blocks.extend(problem_notes(problem))
         blocks.append(instructions(problem, lang))
-        blocks.extend(given_blocks(solution, lang, problem.decimals, projected=False))  # projecting is the student's
+        blocks.extend(given_blocks(solution, problem.decimals, projected=False))  # projecting is the student's
         for stage in asked_stages(problem):
-            blocks.extend(stage_table(solution, stage, rows, problem.decimals, lang, blank=True))
+            blocks.extend(stage_table(solution, stage, rows, problem.decimals, blank=True))
     blocks.extend(concept_sheet.question_blocks(concept_sheet.shown_concepts(sheet), lang))
     return blocks
 
@@ -65,7 +65,7 @@ def worksheet_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> li
 def key_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> list[Block]:
     """The answer key of one sheet: the filled tables and each asked row's worked arithmetic."""
 
-    name = sheet_title(sheet.problem_set, lang, title)
+    name = sheet_title(sheet.problem_set, title)
     if sheet.variant is None:
         heading = t("export.key_title", lang, title=name)
     else:
@@ -85,10 +85,10 @@ def key_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> list[Blo
                 blocks.extend(qkv_tables(problem, head, problem.decimals, title))
         for stage in stages:
             if stage == "weights":
-                blocks.extend(exp_tables(solution, rows, problem.decimals, lang))
-            blocks.extend(stage_table(solution, stage, rows, problem.decimals, lang))
+                blocks.extend(exp_tables(solution, rows, problem.decimals))
+            blocks.extend(stage_table(solution, stage, rows, problem.decimals))
         for row in rows:
-            blocks.extend(explain_blocks(solution, row, problem.decimals, lang, stages))
+            blocks.extend(explain_blocks(solution, row, problem.decimals, stages))
     blocks.extend(concept_sheet.key_blocks(concept_sheet.shown_concepts(sheet), lang))
     return blocks
 
@@ -131,7 +131,7 @@ def key_table_blocks(sheets: list[Sheet], lang: str, *, title: str | None = None
     stage, instead of a page of tables per variant.
     """
 
-    name = sheet_title(sheets[0].problem_set, lang, title)
+    name = sheet_title(sheets[0].problem_set, title)
     numbered = any(sheet.variant is not None for sheet in sheets)
     header = (t("export.key_table.problem", lang), t("export.key_table.row", lang), t("export.key_table.stage", lang))
     header += (t("export.key_table.answer", lang),)

@@ -59,7 +59,7 @@ def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
     """One marked stage: the table, the diagnosis, the follow-through, the working."""
 
     problem = solution.problem
-    labels = cell_labels(solution, item.stage, lang)
+    labels = cell_labels(solution, item.stage)
     rows = _mark_rows(item, len(labels), problem.decimals, lang)
     verdict = t(f"grading.verdict.{item.verdict}", lang)
     title = t("feedback.item_title", lang, stage=_stage_label(item.stage, lang), verdict=verdict, points=fmt_score(item.points))
@@ -190,7 +190,7 @@ def sheet_blocks(student, solved, lang: str) -> list[Block]:
         if not rows:
             continue
         blocks.append(problem_heading(problem))
-        blocks.extend(given_blocks(solution, lang, problem.decimals))
+        blocks.extend(given_blocks(solution, problem.decimals))
         for token in rows:
             stages = by_row[(problem.id, token)]
             blocks.append(Heading(t("quiz.row", lang, token=token), level=3))
@@ -213,8 +213,8 @@ def concept_sheet_blocks(results, shown_items, lang: str) -> list[Block]:
             continue
         if not blocks:
             blocks.append(Heading(t("concepts.heading", lang), level=2))
-        blocks.extend(concept_blocks([shown], lang, answers=False, start=number)[1:])
-        blocks.extend(concept_feedback(shown, result, lang))
+        blocks.extend(concept_blocks([shown], answers=False, start=number)[1:])
+        blocks.extend(concept_feedback(shown, result))
     return blocks
 
 
@@ -225,9 +225,9 @@ def render_sheet(blocks: list[Block], title: str, lang: str, format: str = "html
     """A sheet as a self-contained HTML page, or a PDF (A4) typeset by Typst."""
     if format == "pdf":
 
-        return typeset.render_pdf(blocks, title=title, lang=lang)
+        return typeset.render_pdf(blocks, title=title)
 
-    return html.render(blocks, title=title, lang=lang)
+    return html.render(blocks, title=title)
 
 
 class Sheet(NamedTuple):

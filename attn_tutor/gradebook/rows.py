@@ -51,7 +51,7 @@ def verdict_cell(item, lang: str = "en") -> str:
     """The gradebook's verdict cell in ``lang``: ``wrong: not divided by √d``, ``오답: √d로 안 나눔``."""
 
     verdict = t(f"grade.verdict.{item.verdict}", lang)
-    return f"{verdict}: {diagnosis_name(item.diagnosis, lang)}" if item.diagnosis else verdict
+    return f"{verdict}: {diagnosis_name(item.diagnosis)}" if item.diagnosis else verdict
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)  # what json.dumps would make for every call

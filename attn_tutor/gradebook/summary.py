@@ -40,7 +40,7 @@ def summary_blocks(tally: Tally, lang: str = "en") -> list:
         mistakes = tuple(
             (
                 f"{stats.row} · {t(f'quiz.stage.{stats.stage}', lang)}",
-                ", ".join(f"{diagnosis_name(code, lang)} ×{count}" for code, count in stats.diagnoses),
+                ", ".join(f"{diagnosis_name(code)} ×{count}" for code, count in stats.diagnoses),
             )
             for stats in group
             if stats.diagnoses

@@ -103,13 +103,13 @@ def solutions_html(problem_set: ProblemSet, lang: str) -> dict[str, str]:
     found = {}
     for problem in problem_set.problems:
         rows = [problem.row_index(token) for token in problem.asked_rows]
-        blocks = solution_blocks(engine.solve(problem), lang, rows=rows, explain_rows=True, bars=False)
+        blocks = solution_blocks(engine.solve(problem), rows=rows, explain_rows=True, bars=False)
         found[problem.id] = "\n".join(block_html(block) for block in blocks)
     return found
 
 
 def title_of(problem_set: ProblemSet, lang: str) -> str:
-    return sheet_title(problem_set, lang)
+    return sheet_title(problem_set)
 
 
 def _say(lang: str):
@@ -181,7 +181,7 @@ def map_rows(problem_set: ProblemSet, snapshot: dict, lang: str) -> list[MapRow]
     for key in keys[: len(keys) - len(problem_set.concepts)]:  # the problems' items (the concept items' below)
         counts = snapshot["map"].get(key, {"verdicts": {}, "diagnoses": {}})
         stage = key.rsplit("/", 1)[1]
-        diagnoses = [(code, diagnosis_name(code, lang), counts["diagnoses"].get(code, 0)) for code in STAGE_DIAGNOSES[Stage(stage)]]
+        diagnoses = [(code, diagnosis_name(code), counts["diagnoses"].get(code, 0)) for code in STAGE_DIAGNOSES[Stage(stage)]]
         rows.append(MapRow(key, False, [(v, counts["verdicts"].get(v, 0)) for v in MAP_VERDICTS], diagnoses))
     for concept in problem_set.concepts:
         key = f"concepts/{concept.id}"

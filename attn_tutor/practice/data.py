@@ -112,7 +112,7 @@ def hint_lines(solution, row: int, lang: str) -> dict[str, list[dict]]:
     for stage in solution.problem.stages:
         walk = []
         for level in range(2, len(hint_cells(solution, row, stage)) + 2):
-            block = hint_blocks(solution, row, stage, level, None, lang)[0]
+            block = hint_blocks(solution, row, stage, level, None)[0]
             walk.append({"title": block.title, "line": block.lines[0]})
         result[stage] = walk
     return result
@@ -124,7 +124,7 @@ def problem_data(problem: Problem, lang: str) -> dict:
     solution = engine.solve(problem)
     decimals = problem.decimals
     heads = [head_data(solution, problem, h, lang) for h in range(len(solution.heads))]
-    givens = "\n".join(block_html(block) for block in given_blocks(solution, lang, decimals))
+    givens = "\n".join(block_html(block) for block in given_blocks(solution, decimals))
     projection = {}
     if problem.X is not None:
         for i in range(len(problem.tokens)):
@@ -132,7 +132,7 @@ def problem_data(problem: Problem, lang: str) -> dict:
     return {
         "id": problem.id,
         "heading": problem_heading(problem).text,
-        "notes": [block.text for block in problem_notes(problem, lang)],
+        "notes": [block.text for block in problem_notes(problem)],
         "givens_html": givens,
         "tokens": list(problem.tokens),
         "keys": list(problem.keys),
@@ -144,8 +144,8 @@ def problem_data(problem: Problem, lang: str) -> dict:
         "stages": list(problem.stages),
         "asked_stages": [stage for stage in problem.stages if stage in problem.asked_stages],
         "asked_rows": [problem.row_index(token) for token in problem.asked_rows],
-        "labels": {stage: cell_labels(solution, stage, lang) for stage in problem.stages},
-        "titles": {stage: stage_title(solution, stage, lang) for stage in problem.stages},
+        "labels": {stage: cell_labels(solution, stage) for stage in problem.stages},
+        "titles": {stage: stage_title(solution, stage) for stage in problem.stages},
         "heads": heads,
         "output": None if solution.output is None else _matrix(solution.output),
         "output_text": None

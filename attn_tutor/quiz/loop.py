@@ -162,7 +162,7 @@ def feedback_blocks(solution: Solution, row: int, item: Item, lang: str, *, earl
     """Practice mode, after a stage: verdict, each cell that is off, the diagnosis (or, for a right
     row that shows early rounding, ``early``: a note), the exact row."""
     decimals = solution.problem.decimals
-    labels = cell_labels(solution, item.stage, lang)
+    labels = cell_labels(solution, item.stage)
     points = fmt_score(item.points)
     lines = [t("quiz.verdict", lang, verdict=t(f"grading.verdict.{item.verdict}", lang), points=points)]
     for i, state in enumerate(item.cells):
@@ -179,13 +179,13 @@ def feedback_blocks(solution: Solution, row: int, item: Item, lang: str, *, earl
         else:
             lines.append(t("quiz.cell_follow", lang, carried=fmt_given(item.carried[i], decimals), **args))
     if item.diagnosis is not None:
-        lines.append(grading.explanation(item, lang))
+        lines.append(grading.explanation(item))
     if early is not None:
-        lines.append(t("quiz.early_rounding_note", lang, sentence=grading.rounding_sentence(early, lang)))
+        lines.append(t("quiz.early_rounding_note", lang, sentence=grading.rounding_sentence(early)))
     if item.verdict != "correct":
         lines.append(t("quiz.go_on", lang))
     blocks: list[Block] = [Math(tuple(lines))]
-    blocks.extend(stage_table(solution, item.stage, [row], decimals, lang))
+    blocks.extend(stage_table(solution, item.stage, [row], decimals))
     return blocks
 
 
@@ -199,7 +199,7 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
         off = ", ".join(str(i + 1) for i, state in enumerate(item.cells) if state == "wrong")
         verdict = t(f"grading.verdict.{item.verdict}", lang)
         if item.diagnosis:
-            verdict += f" ({grading.diagnosis_name(item.diagnosis, lang)})"
+            verdict += f" ({grading.diagnosis_name(item.diagnosis)})"
         rows.append(
             (
                 item.problem,
@@ -215,7 +215,7 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
     if report.mode == "exam":  # the only feedback an exam gives: each diagnosis explained, once per item
         explained = tuple(
             f"{item.problem} · {item.row} · ({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}: "
-            f"{grading.explanation(item, lang)}"
+            f"{grading.explanation(item)}"
             for item in report.items
             if item.diagnosis is not None
         )
@@ -265,8 +265,8 @@ def _concept_summary(outcome: Outcome, lang: str) -> list[Block]:
 
 def intro_blocks(solution: Solution, row: int, lang: str) -> list[Block]:
     problem = solution.problem
-    blocks: list[Block] = [problem_heading(problem), *problem_notes(problem, lang)]
-    blocks.extend(given_blocks(solution, lang, problem.decimals))
+    blocks: list[Block] = [problem_heading(problem), *problem_notes(problem)]
+    blocks.extend(given_blocks(solution, problem.decimals))
     blocks.append(Heading(t("quiz.row", lang, token=problem.tokens[row]), level=3))
     return blocks
 
@@ -277,13 +277,13 @@ def question_blocks(
     """The question: the stage, how far through the quiz (``progress``: this question's number and
     the total), what to type and to how many decimals."""
     problem = solution.problem
-    labels = cell_labels(solution, stage, lang)
+    labels = cell_labels(solution, stage)
     key = "quiz.ask_output" if stage == "output" else "quiz.ask"
     ask = t(key, lang, token=problem.tokens[row], count=len(labels), cells=", ".join(labels))
     lines = [f"{ask} {t('quiz.ask_decimals', lang, decimals=problem.decimals)}"]
     if stage != "output" and not grading.open_cells(solution, row, stage).all():
         lines.append(t("quiz.ask_masked", lang))
-    title = stage_title(solution, stage, lang)
+    title = stage_title(solution, stage)
     if progress is not None:
         title = f"{title} — {t('quiz.progress', lang, n=progress[0], total=progress[1])}"
     return [Heading(title, level=3), *(Paragraph(line) for line in lines)]
@@ -406,7 +406,7 @@ def _ask_concept(asking: _Asking, shown: ShownConcept) -> str | None:
     outcome.asked += 1
     asking.current = {"concept": shown}
     number = config.concepts.index(shown) + 1
-    blocks = concept_blocks([shown], lang, answers=False, start=number)[1:]  # the item without the set's heading
+    blocks = concept_blocks([shown], answers=False, start=number)[1:]  # the item without the set's heading
     progress = t("quiz.progress", lang, n=outcome.asked, total=outcome.total)
     show([Heading(f"{blocks[0].text} — {progress}", level=3), *blocks[1:], Paragraph(t(f"quiz.concept_ask.{_ask_kind(shown)}", lang))])
     while True:
@@ -425,13 +425,13 @@ def _ask_concept(asking: _Asking, shown: ShownConcept) -> str | None:
         chosen, problem = parse_choice(shown, line)
         if problem is None:
             break
-        show("\n".join([problem_text(shown, ConceptMark(0.0, chosen, False, None, problem), lang), t("quiz.again", lang)]))
+        show("\n".join([problem_text(shown, ConceptMark(0.0, chosen, False, None, problem)), t("quiz.again", lang)]))
     mark = mark_concept(shown, line)
     asking.current = None
     outcome.concepts.append((shown, mark))
     asking.saved(False)
     if config.mode == "practice":
-        show(concept_feedback(shown, mark, lang))
+        show(concept_feedback(shown, mark))
     return None
 
 
@@ -458,7 +458,7 @@ def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lan
         if command == "hint":
             current["hints"] += 1
             basis = hint_basis.get(before) if before is not None else None
-            show(hint_blocks(solution, row, stage, current["hints"], basis, lang))
+            show(hint_blocks(solution, row, stage, current["hints"], basis))
             continue
         if command == "empty":
             show(t("quiz.empty", lang))
