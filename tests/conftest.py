@@ -43,7 +43,8 @@ def deterministic_env(monkeypatch):
 @pytest.fixture(autouse=True)
 def english_spoken():
     """Every test starts in English, as a library caller does, and leaves no language behind:
-    whatever it set (``i18n.speaking`` is the way), the token resets it."""
+    whatever it set (``i18n.speaking`` for a block, ``i18n.set_language`` for the rest of the
+    test), this token resets it."""
     from attn_tutor.core import i18n
 
     token = i18n.set_language("en")

@@ -82,7 +82,7 @@ def _write_bank(chosen: str, sheets, language: str, set_title: str, output, forc
     """A Moodle XML or a Canvas (QTI) zip of the sheets' questions, written as it is made."""
 
     writer = moodle.write if chosen == "moodle" else qti.write
-    write_streamed(output, lambda stream: writer(stream, sheets, language, set_title=set_title), language, force)
+    write_streamed(output, lambda stream: writer(stream, sheets, set_title=set_title), language, force)
 
 
 def _render_sheet(chosen: str, blocks, set_title: str, language: str, paper_size: str) -> str | bytes:
@@ -146,8 +146,8 @@ def export(
 
         name = page_data.set_name(problem_set, file)
         heading = variant_sheets.sheet_title(problem_set, title)
-        data = page_data.page_data(sheets, lang=language, set_name=name, title=heading)
-        write_output(output, page.render(data, title=heading, lang=language), language, force)
+        data = page_data.page_data(sheets, set_name=name, title=heading)
+        write_output(output, page.render(data, title=heading), language, force)
         terminal.plain(t("export.page_teacher_note", language), stderr=True)
         return
     set_title = variant_sheets.sheet_title(problem_set, title)
@@ -155,9 +155,9 @@ def export(
         _write_bank(chosen, sheets, language, set_title, output, force)
         return
     if key_table:
-        blocks = worksheet.key_table_blocks(sheets, language, title=title)
+        blocks = worksheet.key_table_blocks(sheets, title=title)
     else:
         part = "key" if key_only else "with_answers" if answers else "questions"
-        blocks = worksheet.build(sheets, language, part=part, title=title)
+        blocks = worksheet.build(sheets, part=part, title=title)
     text = _render_sheet(chosen, blocks, set_title, language, (paper or Paper.a4).value)
     write_output(output, text, language, force)

@@ -110,7 +110,7 @@ def grade(
         paths, problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, match=match,
         layout=csv_layout.value, assignment=assignment, out_of=out_of, feedback=feedback,
         feedback_format=feedback_format.value, class_report=class_report, jobs=jobs, name_column=name_column,
-        variant_column=variant_column, force=force, lang=language,
+        variant_column=variant_column, force=force,
     )  # fmt: skip
     outcome = _follow(grading.grade(options), language)
     _say_summary(outcome, language)

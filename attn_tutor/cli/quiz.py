@@ -86,7 +86,6 @@ def quiz(
         follow_through=follow_through.value,
         student=student,
         seed=chosen_seed,
-        lang=language,
         concepts=items,
     )
 

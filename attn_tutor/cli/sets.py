@@ -70,12 +70,12 @@ def _validate_answers(path: str, problems: str | None, language: str) -> bool:
         raise UsageError("grade.csv_needs_problems", path=str(path))
     results, notes = check_answer_file(path, problems)
     # each problem once: a CSV header's (an unknown column's item) touches every row
-    findings = list(dict.fromkeys(finding.text(language) for result in results for finding in result.findings))
+    findings = list(dict.fromkeys(finding.text() for result in results for finding in result.findings))
     if any(note.key.startswith(LEFT_OUT) for note in notes):  # a gradebook grade wrote: not answers
         terminal.plain(t("validate.gradebook", language, path=str(path)))
         return False
     for note in notes:
-        terminal.plain(note.text(language))
+        terminal.plain(note.text())
     if findings:
         key = "validate.answer_invalid_one" if len(findings) == 1 else "validate.answer_invalid"
         terminal.plain(t(key, language, path=str(path), count=len(findings)))
@@ -113,11 +113,11 @@ def validate(
             key = "validate.invalid_one" if len(findings) == 1 else "validate.invalid"
             terminal.plain(t(key, language, path=str(path), count=len(findings)))
             for finding in findings:
-                terminal.plain("  " + finding.text(language))
+                terminal.plain("  " + finding.text())
         else:
             terminal.plain(t("validate.valid", language, path=str(path)))
 
             for warning in tolerance.warnings(loaded):
-                terminal.plain("  " + t("validate.warning", language, message=warning.text(language)))
+                terminal.plain("  " + t("validate.warning", language, message=warning.text()))
     if bad:
         raise typer.Exit(1)

@@ -99,7 +99,6 @@ class _Worker:
         self,
         problems: str | None,
         follow_through: str,
-        lang: str,
         with_json: bool,
         name_column: str | None = None,
         extra: str | None = None,
@@ -108,7 +107,7 @@ class _Worker:
         self.grader = Grader(problems=problems, follow_through=follow_through)
         self.cells = CellReader()
         self.choices = ChoiceLabels(self.grader)
-        self.lang, self.with_json, self.name_column, self.extra = lang, with_json, name_column, extra
+        self.with_json, self.name_column, self.extra = with_json, name_column, extra
         self.variant_column = variant_column
         self.verdicts: dict = {}  # each distinct verdict cell, made once (see student_row)
         self.texts: dict = {}  # each remembered item's JSON, made once (see student_json)
@@ -148,8 +147,8 @@ class _Worker:
             extra = result
         elif self.extra is not None:
             solved = None if result.set_key is None else self.grader.solved(result.set_key, result.variant)
-            extra = make_sheet(result, solved, self.lang, self.extra)
-        row = student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra, texts=self.texts, entries=self.entries)
+            extra = make_sheet(result, solved, self.extra)
+        row = student_row(result, with_json=self.with_json, verdicts=self.verdicts, extra=extra, texts=self.texts, entries=self.entries)
         chosen = self.choices.chosen(result)
         return row._replace(chosen=chosen) if chosen else row
 
@@ -251,7 +250,6 @@ def grade_class(
     *,
     problems: str | None = None,
     follow_through: str = "full",
-    lang: str = "en",
     with_json: bool = False,
     jobs: int | None = None,
     name_column: str | None = None,
@@ -270,7 +268,7 @@ def grade_class(
     (``variant_column``: its variant's). Raises only for a bad ``problems``, at the first window
     asked for. Close the iterator (``contextlib.closing``) to stop a run part way: its workers stop.
     """
-    init_args = (problems, follow_through, lang, with_json, name_column, extra, variant_column)
+    init_args = (problems, follow_through, with_json, name_column, extra, variant_column)
     local = _Worker(*init_args)  # also checks --problems before any work
     wanted = jobs
     jobs = min(usable_jobs(jobs), max(1, len(files)))

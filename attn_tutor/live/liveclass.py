@@ -231,7 +231,7 @@ class LiveClass:
                 )
                 payload = await run_in_threadpool(self.snapshot) if seq != last else None
             except AttnTutorError as error:  # the database went away: said, and tried again until it is back
-                yield f": {error.messages(self.lang)[0]}\n\n"
+                yield f": {error.messages()[0]}\n\n"
                 await asyncio.sleep(self.events_wait)
                 continue
             if payload is not None:

@@ -69,12 +69,12 @@ def item_keys(problem_set: ProblemSet) -> list[str]:
 
 
 def live_messages(lang: str) -> dict[str, str]:
-    return messages("live.", lang)
+    return messages("live.")
 
 
 def practice_data(problem_set: ProblemSet, *, lang: str, set_name: str, title: str) -> dict:
     """The students' page data: the practice page's, with the live sentences."""
-    data = page_data.page_data(make_sheets(problem_set), lang=lang, set_name=set_name, title=title)
+    data = page_data.page_data(make_sheets(problem_set), set_name=set_name, title=title)
     data["messages"].update(live_messages(lang))
     return data
 
@@ -126,7 +126,7 @@ def student_page(data: dict, *, title: str, lang: str, mode: str, session_id: st
         header=header,
         meta={"attn-session": session_id, "attn-mode": mode},
     )
-    return page.render(data, title=title, lang=lang, served=served)
+    return page.render(data, title=title, served=served)
 
 
 def _page(name: str, *, title: str, lang: str, styles: tuple[str, ...], **context) -> str:
@@ -155,7 +155,7 @@ def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, lang: s
 
 
 def teacher_messages(lang: str) -> dict[str, str]:
-    return messages(("live.", "grading.verdict.", "grading.diagnosis_name."), lang)
+    return messages(("live.", "grading.verdict.", "grading.diagnosis_name."))
 
 
 def message_page(message: str, *, lang: str) -> str:

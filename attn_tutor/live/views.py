@@ -177,13 +177,11 @@ async def qr(request: Request) -> Response:
 
 
 def refused(request: Request, error: RequestError) -> Response:
-    live: LiveClass = request.app.state.live
-    return JSONResponse({"error": error.messages(live.lang)[0]}, status_code=error.status, headers=HEADERS)
+    return JSONResponse({"error": error.messages()[0]}, status_code=error.status, headers=HEADERS)
 
 
 def failed(request: Request, error: AttnTutorError) -> Response:  # the store: locked, full, unreachable
-    live: LiveClass = request.app.state.live
-    return JSONResponse({"error": error.messages(live.lang)[0]}, status_code=503, headers=HEADERS)
+    return JSONResponse({"error": error.messages()[0]}, status_code=503, headers=HEADERS)
 
 
 def http_error(request: Request, error: HTTPException) -> Response:

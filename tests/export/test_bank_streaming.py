@@ -38,7 +38,7 @@ def _export(run_cli, tmp_path, *args) -> bytes:
 def test_the_streamed_moodle_file_is_the_whole_tree(run_cli, tmp_path, variants, seed, lang):
     made, title = _sheets(variants, seed, lang)
     with speaking(lang):
-        expected = xmlstream.whole_document(moodle.document(made, lang, set_title=title))
+        expected = xmlstream.whole_document(moodle.document(made, set_title=title))
     args = ["-f", "moodle", "--lang", lang] + ([] if variants is None else ["--variants", str(variants), "--seed", str(seed)])
     assert _export(run_cli, tmp_path, *args) == expected
 
@@ -48,7 +48,7 @@ def test_the_streamed_qti_zip_is_the_zip_of_the_whole_trees(run_cli, tmp_path, v
     made, title = _sheets(variants, seed, lang)
     buffer = io.BytesIO()
     with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive, speaking(lang):
-        for name, root in qti.package(made, lang, set_title=title).items():
+        for name, root in qti.package(made, set_title=title).items():
             archive.writestr(qti.zip_info(name), xmlstream.whole_document(root))
     args = ["-f", "qti", "--lang", lang] + ([] if variants is None else ["--variants", str(variants), "--seed", str(seed)])
     assert _export(run_cli, tmp_path, *args) == buffer.getvalue()

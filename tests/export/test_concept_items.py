@@ -312,7 +312,7 @@ def test_an_order_items_right_order_is_not_always_the_first_choice(tmp_path):
     places = set()
     for _sheet, items in shown_on(concept_set(tmp_path), variants=8, seed=2):
         (shown,) = [s for s in items if s.kind == "order"]
-        choices = order_choices(shown, "en")
+        choices = order_choices(shown)
         assert [c.text for c in choices] == sorted(c.text for c in choices)
         assert [c.text for c in choices if c.right] == [" ".join(shown.answer)]
         assert len(choices) == len(shown.labels)  # the right order and each neighbouring swap

@@ -55,7 +55,7 @@ class Session:
 def run(lines, mode="practice", lang="en", save=None):
     with speaking(lang):
         items = tuple(show_all(SET, bilingual=False))
-        config = quiz.QuizConfig(plans=quiz.plan(SET.problems), problem_set="set.yaml", mode=mode, lang=lang, concepts=items)
+        config = quiz.QuizConfig(plans=quiz.plan(SET.problems), problem_set="set.yaml", mode=mode, concepts=items)
         session = Session(lines)
         return quiz.run(config, session.read_line, session.show, save), session, items
 

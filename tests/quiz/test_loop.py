@@ -228,7 +228,7 @@ def test_a_masked_row_of_the_wrong_length_says_both_counts():
 
 def test_korean_messages():
     with speaking("ko"):
-        _, session = run(["1 6 4", "0.714 4.286 2.857", "q"], row="먹었다", lang="ko")
+        _, session = run(["1 6 4", "0.714 4.286 2.857", "q"], row="먹었다")
     assert "2번 칸 (생선을): 4.286 — 정답 4.243" in session.screen
     assert "√2를 소수 1자리로 반올림한 1.4로 나누었습니다. √2는 소수 3자리 이상 남기세요." in " ".join(session.screen.split())
 

@@ -30,7 +30,7 @@ def test_the_typst_source_compiles_without_warnings():
     """Typst's warnings (an unknown font, a bad argument) are errors here (filterwarnings = error)."""
     sheets = variant_sheets.make_sheets(load_problem_set(None), variants=1, seed=1)
     with speaking("ko"):
-        for blocks in (worksheet.build(sheets, "ko", part="with_answers"), worksheet.key_table_blocks(sheets, "ko")):
+        for blocks in (worksheet.build(sheets, part="with_answers"), worksheet.key_table_blocks(sheets)):
             assert typst_render.render_pdf(blocks, title="t", quiet=False).startswith(b"%PDF-")
 
 
@@ -72,7 +72,7 @@ def test_a_hangul_font_is_found_by_loading_it_not_by_its_file_name(tmp_path):
     assert typst_render.hangul_font([tmp_path / "missing"]) is None
     with pytest.raises(AttnTutorError) as error:
         with speaking("ko"):
-            typst_render.render_pdf(worksheet.build(variant_sheets.make_sheets(load_problem_set(None)), "ko"), title="t", font_dirs_=[tmp_path / "missing"])
+            typst_render.render_pdf(worksheet.build(variant_sheets.make_sheets(load_problem_set(None))), title="t", font_dirs_=[tmp_path / "missing"])
     assert error.value.problems[0].key == "export.no_hangul_font"
 
 
