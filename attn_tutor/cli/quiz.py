@@ -20,7 +20,7 @@ from attn_tutor.cli.options import (
 )
 from attn_tutor.cli.random_options import CausalOption, DimOption, RandomOption, SeedOption, TokensOption, check_random, random_problem
 from attn_tutor.core.errors import AttnTutorError
-from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.i18n import t
 from attn_tutor.core.model import (
     FollowThrough,
 )
@@ -55,7 +55,6 @@ def quiz(
     (Its --help is the catalogue key help.cmd.quiz, not this docstring.)
     """
 
-    language = resolve_lang(lang)
     check_random(random, file, problem, tokens, dim, seed, causal)
     if report is not None:
         quiz_loop.check_report_path(report, force=force, inputs=[Path(file)] if file is not None and Path(file).exists() else [])
@@ -65,7 +64,7 @@ def quiz(
         made, chosen_seed, replay = random_problem("quiz", seed, tokens, dim, causal)
         chosen = [made]
         set_name = "random"
-        intro.append(Math(("  " + replay,), title=t("quiz.seed", language, seed=chosen_seed)))
+        intro.append(Math(("  " + replay,), title=t("quiz.seed", seed=chosen_seed)))
     else:
 
         chosen_seed = None
@@ -102,7 +101,7 @@ def quiz(
     if outcome.save_error is not None:
         raise outcome.save_error
     if report is not None:
-        show(t("quiz.report_written", language, path=str(report)))
+        show(t("quiz.report_written", path=str(report)))
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
 

@@ -44,10 +44,10 @@ class Finding:
     args: dict = field(default_factory=dict)
     where: Location | None = None
 
-    def text(self, lang: str | None = None) -> str:
+    def text(self) -> str:
         # What a file said is never shown raw: control and invisible characters become \u escapes.
         args = {name: escape_unsafe(value) if isinstance(value, str) else value for name, value in self.args.items()}
-        message = t(self.key, lang, **args)
+        message = t(self.key, **args)
         return f"{self.where}: {message}" if self.where else message
 
 
@@ -67,8 +67,8 @@ class AttnTutorError(Exception):
         error.problems = list(problems)
         return error
 
-    def messages(self, lang: str | None = None) -> list[str]:
-        return [p.text(lang) for p in self.problems]
+    def messages(self) -> list[str]:
+        return [p.text() for p in self.problems]
 
 
 class InvalidProblemSet(AttnTutorError):

@@ -92,11 +92,9 @@ def catalogue(lang: str) -> dict[str, str]:
         ) from None
 
 
-def text(key: str, lang: str | None = None) -> str:
-    """The message ``key`` as written in the catalogue: placeholders and particle markers left in."""
-    if lang is None:
-        lang = _LANGUAGE.get()
-    if lang == "ko":
+def text(key: str) -> str:
+    """The message ``key`` in the language spoken, as written in the catalogue: placeholders and particle markers left in."""
+    if _LANGUAGE.get() == "ko":
         found = catalogue("ko").get(key)
         if found is not None:
             return found
@@ -115,19 +113,19 @@ def keys() -> tuple[str, ...]:
         return tuple(line[len('msgctxt "') : -len('"\n')] for line in file if line.startswith('msgctxt "'))
 
 
-def messages(prefixes: str | tuple[str, ...], lang: str | None = None) -> dict[str, str]:
+def messages(prefixes: str | tuple[str, ...]) -> dict[str, str]:
     """The messages whose keys start with one of ``prefixes``, in the catalogue's order, as written
     (placeholders left as ``{name}``): the sentences a page's JavaScript fills in itself."""
-    return {key: text(key, lang) for key in keys() if key.startswith(prefixes)}
+    return {key: text(key) for key in keys() if key.startswith(prefixes)}
 
 
-def t(key: str, lang: str | None = None, /, **args: object) -> str:
+def t(key: str, /, **args: object) -> str:
     """The message ``key`` in the language spoken, with ``args`` filled in and its particles chosen.
 
     A particle is marked by its form after a consonant in square brackets, ``{path}[을]``;
     :mod:`attn_tutor.core.particles` picks 을 or 를 for what is written before it.
     """
-    template = text(key, lang)
+    template = text(key)
     parts = _particle_parts.get(template)
     if parts is None:
         parts = _particle_parts[template] = particles.MARKER.split(template)

@@ -105,7 +105,7 @@ def verdict_of(cells: Sequence[str]) -> Verdict:
 
 
 def diagnosis_name(code: str) -> str:
-    """A diagnosis's short name in ``lang`` (tables; the JSON keeps the code)."""
+    """A diagnosis's short name in the language spoken (tables; the JSON keeps the code)."""
 
     return t(f"grading.diagnosis_name.{code}")
 

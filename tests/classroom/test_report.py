@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from helpers.grading import grade
+from helpers.language import in_language
 from helpers.output import said
 from helpers.paths import TESTS
 
@@ -108,7 +109,7 @@ def test_the_misconception_map_counts_every_diagnosis_on_every_item(book, tallie
     }
     assert set(chart.keys) == {code for *_, code in expected}  # only mistakes someone made
     # the columns are headed by each mistake's name, never its code
-    assert list(chart.series) == [text(f"grading.diagnosis_name.{code}", "en") for code in chart.keys]
+    assert list(chart.series) == [in_language("en", text, f"grading.diagnosis_name.{code}") for code in chart.keys]
     cells = ET.fromstring(svg.render(chart))
     assert sum(int(t) for t in texts(cells) if t.isdigit()) == sum(expected.values())
 
@@ -139,7 +140,7 @@ def test_no_person_reads_a_diagnosis_code(run_cli, tmp_path, lang):
     shown = re.sub(r'(data-[\w-]+|class)="[^"]*"', "", shown)
     codes = [code for code in DIAGNOSES if re.search(rf"(?<![\w-]){code}(?![\w-])", shown)]
     assert codes == [], codes
-    assert text("grading.diagnosis_name.not_scaled", lang) in report.read_text(encoding="utf-8")
+    assert in_language(lang, text, "grading.diagnosis_name.not_scaled") in report.read_text(encoding="utf-8")
 
 
 def test_unmarkable_students_are_counted_out_and_said(tmp_path):

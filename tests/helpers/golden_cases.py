@@ -119,9 +119,10 @@ def run_sign(case: dict) -> str:
 
 
 def message(key: str, lang: str = "en") -> str:
-    from attn_tutor.core.i18n import t
+    from attn_tutor.core.i18n import speaking, t
 
-    return t(key, lang)
+    with speaking(lang):
+        return t(key)
 
 
 def run_hint(case: dict) -> str:

@@ -7,6 +7,7 @@ import math
 
 import numpy as np
 import pytest
+from helpers.language import in_language
 from helpers.reference_marking import mistaken_rows, reference_mark_stage
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -457,9 +458,9 @@ def test_every_verdict_and_diagnosis_has_a_label_in_both_languages():
     for code in VERDICTS:
         assert has(f"grading.verdict.{code}")
     for code in DIAGNOSES:
-        english, korean = (text(f"grading.diagnosis.{code}", lang) for lang in ("en", "ko"))
+        english, korean = (in_language(lang, text, f"grading.diagnosis.{code}") for lang in ("en", "ko"))
         assert english and korean and "\n" not in english + korean
-    assert t("grading.diagnosis.not_scaled", "ko").startswith("√d")
+    assert in_language("ko", t, "grading.diagnosis.not_scaled").startswith("√d")
 
 
 def test_advance_practice_keeps_only_the_last_stage():

@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.language import in_language
 from helpers.page import script_json
 from helpers.paths import ROOT, TESTS
 
@@ -108,7 +109,7 @@ def test_the_page_speaks_the_chosen_language(run_cli, tmp_path):
     korean = export(run_cli, tmp_path, "--lang", "ko")
     data = embedded(korean)
     assert data["lang"] == "ko"
-    assert data["messages"]["grading.diagnosis.not_scaled"] == i18n.text("grading.diagnosis.not_scaled", "ko")
+    assert data["messages"]["grading.diagnosis.not_scaled"] == in_language("ko", i18n.text, "grading.diagnosis.not_scaled")
     assert '<html lang="ko">' in korean and "연습용" in korean
     english = embedded(export(run_cli, tmp_path, "--lang", "en", "--force"))
     assert english["messages"]["quiz.row"] == "Row {token}"

@@ -11,6 +11,7 @@ import json
 
 import numpy as np
 import pytest
+from helpers.language import in_language
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -269,8 +270,8 @@ def test_every_quiz_message_has_both_languages_and_the_same_placeholders():
 
     from attn_tutor.core.i18n import messages, text
 
-    for key, english in messages(("quiz.", "grading."), "en").items():
-        korean = text(key, "ko")
+    for key, english in in_language("en", messages, ("quiz.", "grading.")).items():
+        korean = in_language("ko", text, key)
         names = [{f for _, f, _, _ in string.Formatter().parse(sentence) if f} for sentence in (english, korean)]
         assert english and korean and names[0] == names[1], key
 
