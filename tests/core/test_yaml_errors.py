@@ -14,6 +14,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers.language import in_language
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -117,6 +118,6 @@ def test_any_broken_text_is_a_sentence_at_a_place_inside_the_file(text, which):
         if bad.reason:
             from attn_tutor.core.i18n import t
 
-            assert t(f"yaml.{bad.reason}", "ko", **bad.fields) and t(f"yaml.{bad.reason}", "en", **bad.fields)
+            assert in_language("ko", t, f"yaml.{bad.reason}", **bad.fields) and in_language("en", t, f"yaml.{bad.reason}", **bad.fields)
     finally:
         yamlread.LOADER = None

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from helpers.concept_set import concept_set
+from helpers.language import in_language
 
 from attn_tutor.core.i18n import t
 from attn_tutor.problems.load import load_problem_set
@@ -65,7 +66,7 @@ def written(shown) -> str:
 
 def key_line(shown, lang: str) -> str:
     """The key's answer line: the right label(s), or where a variant's numbers tie, any of them."""
-    return t("export.concept.right_any" if shown.tied else "export.concept.right", lang, labels=written(shown))
+    return in_language(lang, t, "export.concept.right_any" if shown.tied else "export.concept.right", labels=written(shown))
 
 
 # --- worksheets and keys ----------------------------------------------------------------
@@ -76,17 +77,17 @@ def test_the_worksheet_asks_every_item_with_its_labelled_options_and_no_answer(r
     path = concept_set(tmp_path)
     (sheet, items), = shown_on(path)
     text = export_text(run_cli, tmp_path, "sheet.md", str(path), "--lang", lang)
-    assert t("export.concepts", lang) in text
+    assert in_language(lang, t, "export.concepts") in text
     for number, shown in enumerate(items, start=1):
-        assert t("export.concept.heading", lang, n=number, id=shown.id) in text
+        assert in_language(lang, t, "export.concept.heading", n=number, id=shown.id) in text
         for label, option in zip(shown.labels, shown.options):
             assert f"({label}) {option}" in text
-        assert (t("export.concept.several", lang) in text) == any(s.several for s in items)
+        assert (in_language(lang, t, "export.concept.several") in text) == any(s.several for s in items)
         if shown.explanation:
             assert shown.explanation not in text  # the questions alone: no explanation, no feedback
         for sentence in shown.feedback.values():
             assert sentence is None or sentence not in text
-    assert text.count(t("export.concept.answer", lang)) >= len(items)  # a blank to write on per item
+    assert text.count(in_language(lang, t, "export.concept.answer")) >= len(items)  # a blank to write on per item
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -99,7 +100,7 @@ def test_the_key_gives_the_right_labels_each_wrong_options_feedback_and_why(run_
         if shown.kind != "order":
             for label in shown.labels:
                 if label not in shown.answer and shown.feedback.get(label):
-                    assert t("export.concept.wrong", lang, label=label, feedback=shown.feedback[label]) in text
+                    assert in_language(lang, t, "export.concept.wrong", label=label, feedback=shown.feedback[label]) in text
         if shown.explanation:
             assert shown.explanation in text
 
@@ -110,8 +111,8 @@ def test_each_variant_prints_its_own_order_and_its_key_matches(run_cli, tmp_path
     text = export_text(run_cli, tmp_path, "both.md", str(path), "--variants", "5", "--seed", "7", "--answers")
     orders = set()
     for sheet, items in sheets:
-        heading = t("export.sheet_variant", "en", title="Concepts on every sheet", seed=sheet.variant)
-        key_heading = t("export.key_variant", "en", title="Concepts on every sheet", seed=sheet.variant)
+        heading = in_language("en", t, "export.sheet_variant", title="Concepts on every sheet", seed=sheet.variant)
+        key_heading = in_language("en", t, "export.key_variant", title="Concepts on every sheet", seed=sheet.variant)
         questions = text.split(heading + "\n", 1)[1].split("\n# ", 1)[0]  # up to the next sheet's heading
         key = text.split(key_heading + "\n", 1)[1].split("\n# ", 1)[0]
         for shown in items:
@@ -141,7 +142,7 @@ def test_the_key_table_has_a_line_per_item_and_variant(run_cli, tmp_path):
     lines = text.splitlines()
     for sheet, items in shown_on(path, variants=3, seed=5):
         for shown in items:
-            cells = [str(sheet.variant), shown.id, "—", t("export.key_table.concept", "en"), written(shown)]
+            cells = [str(sheet.variant), shown.id, "—", in_language("en", t, "export.key_table.concept"), written(shown)]
             assert any([c.strip().strip("*") for c in line.strip("|").split("|")] == cells for line in lines), cells
 
 
@@ -317,7 +318,7 @@ def test_an_order_items_right_order_is_not_always_the_first_choice(tmp_path):
     places = set()
     for _sheet, items in shown_on(concept_set(tmp_path), variants=8, seed=2):
         (shown,) = [s for s in items if s.kind == "order"]
-        choices = order_choices(shown, "en")
+        choices = order_choices(shown)
         assert [c.text for c in choices] == sorted(c.text for c in choices)
         assert [c.text for c in choices if c.right] == [" ".join(shown.answer)]
         assert len(choices) == len(shown.labels)  # the right order and each neighbouring swap
