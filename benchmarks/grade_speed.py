@@ -38,13 +38,19 @@ against the targets:
   --jobs 1 / parse, 10,000 files                    <= 1.3
 
 ``--gc-freeze`` instead times ``grade --jobs 1`` against the same run with ``gc.freeze`` made a
-no-op; ``--profile`` profiles one in-process grading run. The machine's load average is
-printed with each round. A benchmark, not a test.
+no-op, and ``--fast-path`` ``grade --jobs 1`` and with the default jobs against the same runs
+with the answer files' fast path turned off (``yamlread.PlainReader``: every file then composed
+by PyYAML's C parser, as ``answer_yaml.read_nodes`` reads it), each beside parsing: the fast
+path stays while it keeps grade ÷ parse at 10,000 files at or under 1.0 and composing does not
+(3 rounds, two cores: 0.98 against 1.36 with two jobs, 1.61 against 2.53 with one; CPU 0.63
+and 0.68 of composing's).
+``--profile`` profiles one in-process grading run. The machine's load average is printed with
+each round. A benchmark, not a test.
 
 ``--against PYTHON`` runs another interpreter's attn_tutor (main's, say) beside this one in
 every round, so before and after are measured under the same load.
 
-    python benchmarks/grade_speed.py [--sizes 10000,50000] [--rounds 3] [--against PYTHON] [--gc-freeze] [--profile]
+    python benchmarks/grade_speed.py [--sizes 10000,50000] [--rounds 3] [--against PYTHON] [--gc-freeze] [--fast-path] [--profile]
 """
 
 from __future__ import annotations
@@ -244,18 +250,28 @@ RUNNER = (
     "    with open(os.environ['GRADE_BENCH_PEAK'], 'w') as out:\n"
     "        out.write('%d %r' % (own.ru_maxrss, own.ru_utime + own.ru_stime))\n"
     "atexit.register(_peak)\n"
-    "{freeze}"
+    "{patch}"
     "sys.argv[0] = 'attn-tutor'\n"
     "runpy.run_module('attn_tutor', run_name='__main__', alter_sys=True)\n"
 )
 
 
-def cli(folder: Path, out: Path, *jobs: str, freeze: bool = True, python: str = sys.executable) -> list[str]:
+# What --gc-freeze and --fast-path turn off: (what both runs import, what the second then replaces)
+TRICKS = {
+    "gc.freeze": ("import gc\n", "gc.freeze = lambda: None\n"),
+    "the fast path": (
+        "import attn_tutor.gradebook.answer_yaml as answer_yaml\n",
+        "answer_yaml.read_plain_file = lambda *args, **kwargs: None\n",  # read_yaml_text then composes every file
+    ),
+}
+
+
+def cli(folder: Path, out: Path, *jobs: str, patch: str = "", python: str = sys.executable) -> list[str]:
     """``attn-tutor grade`` with every output but sheets, through the runner that reports its peak
     (``python``: the interpreter whose attn_tutor runs, its own installed one even when the working
-    directory is another checkout: ``-c`` alone would put that first on the path). Without ``freeze``:
-    with ``gc.freeze`` made a no-op (the collector rescans what survives)."""
-    runner = RUNNER.format(freeze="" if freeze else "import gc\ngc.freeze = lambda: None\n")
+    directory is another checkout: ``-c`` alone would put that first on the path). ``patch``: code the
+    runner runs first (a trick of :data:`TRICKS` turned off; forked workers inherit it)."""
+    runner = RUNNER.format(patch=patch)
     outputs = ("--csv", str(out / "grades.csv"), "--json", str(out / "grades.json"), "--class-report", str(out / "report.html"))
     return [python, "-P", "-c", runner, "grade", str(folder), *outputs, "--force", *jobs]  # -P: not the attn_tutor of the working directory
 
@@ -395,23 +411,41 @@ def scaling(sizes: list[int], slips: float, rounds: int, cache: bool, against: s
             )
 
 
-def freeze_gain(folder: Path, rounds: int) -> None:
-    """``grade --jobs 1`` as shipped against the same run with ``gc.freeze`` a no-op, alternating."""
+def trick_gain(folder: Path, rounds: int, trick: str, jobs: list[str]) -> None:
+    """``grade`` as shipped against the same run with ``trick`` (of :data:`TRICKS`) turned off, for
+    each of ``jobs`` (``--jobs`` values; "" the default), alternating, each beside parsing."""
     out = Path(tempfile.mkdtemp())
-    shipped, plain = cli(folder, out, "--jobs", "1"), cli(folder, out, "--jobs", "1", freeze=False)
-    measured(shipped)
-    ratios, cpu_ratios = [], []
-    for number in range(rounds):
-        runs = {name: measured(command) for name, command in (("shipped", shipped), ("no freeze", plain))}
-        ratios.append(runs["shipped"].wall / runs["no freeze"].wall)
-        cpu_ratios.append(runs["shipped"].cpu / runs["no freeze"].cpu)
-        print(
-            f"round {number + 1}: shipped {runs['shipped'].wall:.2f} s (CPU {runs['shipped'].cpu:.2f} s), "
-            f"without gc.freeze {runs['no freeze'].wall:.2f} s (CPU {runs['no freeze'].cpu:.2f} s); {load()}",
-            flush=True,
-        )
-    shutil.rmtree(out, ignore_errors=True)
-    print(f"median shipped / without gc.freeze: {median(ratios)}; CPU {median(cpu_ratios)}")
+    imports, off = TRICKS[trick]
+    runs = {
+        (number, name): cli(folder, out, *(("--jobs", number) if number else ()), patch=patch)
+        for number in jobs for name, patch in (("shipped", imports), (f"without {trick}", imports + off))
+    }  # fmt: skip
+    measured(next(iter(runs.values())))  # warm the imports once
+    figures: dict = {}
+    try:
+        for number in range(rounds):
+            start, cpu_start = time.perf_counter(), time.process_time()
+            parse_only(folder)
+            parse, parse_cpu = time.perf_counter() - start, time.process_time() - cpu_start
+            line = [f"round {number + 1}: parse {parse:.2f} s (CPU {parse_cpu:.2f} s)"]
+            for key, command in runs.items() if number % 2 == 0 else reversed(runs.items()):
+                run = measured(command)
+                figures.setdefault(key, []).append((run, parse, parse_cpu))
+                jobs_name = f"--jobs {key[0]}" if key[0] else "default jobs"
+                line.append(f"{key[1]}, {jobs_name} {run.wall:.2f} s (÷ parse {run.wall / parse:.2f}), CPU {run.cpu:.2f} s")
+            print("; ".join(line) + f"; {load()}", flush=True)
+    finally:
+        shutil.rmtree(out, ignore_errors=True)
+    print(f"medians over {rounds} rounds (lowest–highest):")
+    for number in jobs:
+        jobs_name = f"--jobs {number}" if number else "default jobs"
+        shipped, without = figures[(number, "shipped")], figures[(number, f"without {trick}")]
+        for name, results in (("shipped", shipped), (f"without {trick}", without)):
+            print(f"  {name}, {jobs_name}: ÷ parse {median([run.wall / parse for run, parse, _ in results])}; "
+                  f"CPU ÷ parse CPU {median([run.cpu / cpu for run, _, cpu in results])}")  # fmt: skip
+        gain = median([a.wall / b.wall for (a, _, _), (b, _, _) in zip(shipped, without)])
+        cpu = median([a.cpu / b.cpu for (a, _, _), (b, _, _) in zip(shipped, without)])
+        print(f"  shipped / without {trick}, {jobs_name}: {gain}; CPU {cpu}")
 
 
 def main() -> None:
@@ -423,13 +457,15 @@ def main() -> None:
     parser.add_argument("--against", metavar="PYTHON", help="also run another interpreter's attn_tutor (say main's) in every round")
     parser.add_argument("--profile", action="store_true", help="profile one grading run of the smallest class instead")
     parser.add_argument("--gc-freeze", action="store_true", help="grade --jobs 1 against the same run without gc.freeze instead")
+    parser.add_argument("--fast-path", action="store_true", help="grade against the same run without the answer files' fast path instead")
     options = parser.parse_args()
     sizes = sorted(int(size) for size in options.sizes.split(","))
     print(f"{available_cpus()} CPUs; {load()}")
-    if options.profile or options.gc_freeze:
+    if options.profile or options.gc_freeze or options.fast_path:
         folder = cached_class(sizes[0], options.slips, cache=not options.no_cache)
-        if options.gc_freeze:
-            freeze_gain(folder, options.rounds)
+        if options.gc_freeze or options.fast_path:
+            trick = "gc.freeze" if options.gc_freeze else "the fast path"
+            trick_gain(folder, options.rounds, trick, ["1"] if options.gc_freeze else ["1", ""])
             return
         import cProfile
         import pstats

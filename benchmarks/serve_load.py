@@ -44,7 +44,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))  # the helpers package
 
-from helpers.serve import Server, free_port  # noqa: E402
+from helpers.serve import Server  # noqa: E402
 
 TARGETS = {"p99_ms": 100.0, "errors": 0, "map_lag_s": 1.0, "rss_mb": 300.0, "missing": 0}
 
@@ -534,7 +534,7 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
     if db is None:
         made_dir = tempfile.TemporaryDirectory(prefix="serve-load-", dir=workdir)
         db = str(Path(made_dir.name) / "load.sqlite")
-    server = Server(db, free_port(), workers=workers)
+    server = Server(db, workers=workers)
     server.start()
     try:
         measured = Figures()

@@ -41,6 +41,18 @@ def deterministic_env(monkeypatch):
 
 
 @pytest.fixture(autouse=True)
+def english_spoken():
+    """Every test starts in English, as a library caller does, and leaves no language behind:
+    whatever it set (``i18n.speaking`` for a block, ``i18n.set_language`` for the rest of the
+    test), this token resets it."""
+    from attn_tutor.core import i18n
+
+    token = i18n.set_language("en")
+    yield
+    i18n.reset_language(token)
+
+
+@pytest.fixture(autouse=True)
 def two_cpus_at_least(monkeypatch):
     """``grade --jobs 2`` starts two workers on any machine, a one-CPU CI runner included (grade caps
     --jobs at the CPUs it may use; tests/gradebook/test_grade_jobs.py sets the count it tests)."""

@@ -80,7 +80,7 @@ SET_UP = [
     "python3 -m venv .venv",
     ". .venv/bin/activate",
     "pip install . && attn-tutor solve",
-    "pip install '.[test]' && pytest",
+    "pip install '.[test]' && pytest -n auto",
 ]
 
 

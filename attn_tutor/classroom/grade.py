@@ -64,11 +64,10 @@ def grade(options: GradeOptions) -> Generator[str | Note | Marking | Outcome, No
             yield from outputs.leave_out(left)
         outputs.start()
         if options.jobs is not None and (cpus := usable_jobs(options.jobs)) < options.jobs:
-            yield Note(t("grade.jobs_capped_one" if cpus == 1 else "grade.jobs_capped", options.lang, asked=options.jobs, cpus=cpus))
+            yield Note(t("grade.jobs_capped_one" if cpus == 1 else "grade.jobs_capped", asked=options.jobs, cpus=cpus))
         yield Marking(0, len(files))
         marking = grade_class(
-            files, outputs.tally, problems=options.problems, follow_through=options.follow_through, lang=options.lang,
-            with_json=options.json is not None, jobs=options.jobs, name_column=options.name_column,
+            files, outputs.tally, problems=options.problems, follow_through=options.follow_through, with_json=options.json is not None, jobs=options.jobs, name_column=options.name_column,
             extra=outputs.extra, variant_column=options.variant_column,
         )  # fmt: skip
         with closing(marking):

@@ -17,7 +17,7 @@ from collections.abc import Sequence
 from pathlib import Path
 
 from attn_tutor.core.errors import AttnTutorError, Finding, UsageError
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import language, t
 from attn_tutor.core.spool import Spool
 from attn_tutor.core.text import excerpt
 from attn_tutor.core.writing import InputFiles, make_directory, refuse_overwrite, write_atomic
@@ -82,11 +82,11 @@ def file_names(names: Sequence[str], suffix: str = ".html") -> list[str]:
     return [given.name(name) for name in names]
 
 
-def needs_hangul(names: Sequence[str], columns, lang: str) -> bool:
+def needs_hangul(names: Sequence[str], columns) -> bool:
     """Whether a class's sheets will have Korean in them: the language, a name, a problem or token."""
 
     return (
-        lang == "ko"
+        language() == "ko"
         or any(typeset.has_hangul(name or "") for name in names)
         or any(typeset.has_hangul(problem + token) for problem, token, _ in columns)
     )
@@ -96,8 +96,8 @@ class SheetFiles:
     """``--feedback DIR``: each row's sheet under a file name of its own student's, spooled as the rows
     come (so memory stays flat), checked once the class is marked, then written."""
 
-    def __init__(self, directory: Path, format: str = "html", *, lang: str = "en", force: bool = False) -> None:
-        self.directory, self.format, self.lang, self.force = Path(directory), format, lang, force
+    def __init__(self, directory: Path, format: str = "html", *, force: bool = False) -> None:
+        self.directory, self.format, self.force = Path(directory), format, force
         self.names: list[str] = []  # every student's name, in gradebook order
         self.targets: list[Path] = []  # the file each of them gets
         self._given = FileNames(FORMATS[format])
@@ -122,7 +122,7 @@ class SheetFiles:
         """Before any file is written: a Hangul font for Korean PDFs, no target that is another output
         (``others``: real path -> its option) or one of the run's ``inputs`` (even with ``--force``),
         every sheet made, and, without ``--force``, none already there."""
-        if self.format == "pdf" and typeset.hangul_font() is None and needs_hangul(self.names, columns, self.lang):
+        if self.format == "pdf" and typeset.hangul_font() is None and needs_hangul(self.names, columns):
             raise AttnTutorError("export.no_hangul_font", dirs=", ".join(str(d) for d in typeset.font_dirs()))
         if self.problems:
             raise AttnTutorError.many(self.problems)
@@ -141,7 +141,7 @@ class SheetFiles:
         make_directory(self.directory)
         for target, sheet in self._spool:
             write_atomic(target, sheet.page, replace=self.force)
-        return t("feedback.written", self.lang, count=len(self.targets), path=str(self.directory))
+        return t("feedback.written", count=len(self.targets), path=str(self.directory))
 
     def close(self) -> None:
         self._spool.close()

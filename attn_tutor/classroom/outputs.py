@@ -72,7 +72,6 @@ class GradeOptions:
     name_column: str | None = None
     variant_column: str | None = None
     force: bool = False
-    lang: str = "en"
 
     @classmethod
     def of(cls, targets: Sequence[str], **asked) -> GradeOptions:
@@ -172,7 +171,7 @@ class RosterOutputs:
     def __init__(
         self, roster: rosters.Roster, options: GradeOptions, assignment: str | None, overrides: match_file.Overrides | None = None
     ) -> None:
-        self.roster, self.layout, self.lang = roster, options.layout, options.lang
+        self.roster, self.layout = roster, options.layout
         self.lms_layout = options.lms_layout
         self.assignment = assignment
         self.overrides = overrides
@@ -196,7 +195,7 @@ class RosterOutputs:
         if options.lms_layout and assignment is None:
             assignment = lms_gradebook.default_assignment(roster)
             if assignment is None:
-                columns = ", ".join(roster.assignments) or t("roster.none", options.lang)
+                columns = ", ".join(roster.assignments) or t("roster.none")
                 raise UsageError("roster.no_assignment", columns=columns)
             chosen = roster.assignment_column(assignment) or assignment
         if options.layout == "canvas" and options.out_of is None:
@@ -213,23 +212,22 @@ class RosterOutputs:
     def match(self) -> tuple[list[str], list[str]]:
         """The students matched to the roster, and the LMS file built: (errors, notes). A student left
         out is said to be "not written to the LMS file" only when there is one."""
-        lang = self.lang
         self.matching = rosters.match([s.student for s in self.students], self.roster, self.overrides)
         unused = [] if self.overrides is None else [
-            t("match.unused", lang, where=where, student=student) for where, student in self.overrides.unused()
+            t("match.unused", where=where, student=student) for where, student in self.overrides.unused()
         ]  # fmt: skip
 
         def left_out(lms: bool) -> list[str]:
             assert self.matching is not None  # matched above
-            return rosters.unmatched_messages(self.students, self.matching, self.roster, lang, lms=lms) + unused
+            return rosters.unmatched_messages(self.students, self.matching, self.roster, lms=lms) + unused
 
-        notes = [note for note in (rosters.absent_message(self.matching, lang), rosters.test_student_message(self.matching, self.roster, lang)) if note]
+        notes = [note for note in (rosters.absent_message(self.matching), rosters.test_student_message(self.matching, self.roster)) if note]
         if self.students and not self.matching.matches:
-            return [*left_out(False), rosters.nobody_message(self.students, self.matching, self.roster, lang)], notes
+            return [*left_out(False), rosters.nobody_message(self.students, self.matching, self.roster)], notes
         if not self.lms_layout:
             return left_out(False), notes
         if self.chosen is not None:
-            notes.append(t("roster.assignment_default", lang, column=self.chosen))
+            notes.append(t("roster.assignment_default", column=self.chosen))
         assert self.assignment is not None  # chosen in read() for an LMS layout
         self.lms = lms = lms_gradebook.lms_csv(
             self.layout, self.students, self.matching, self.roster, assignment=self.assignment, out_of=self.out_of
@@ -237,15 +235,15 @@ class RosterOutputs:
         if lms.roster_points is not None:
             assert lms.out_of is not None  # the roster's points are told only when --out-of differs
             roster_points, given = lms_gradebook.grade_text(lms.roster_points), lms_gradebook.grade_text(lms.out_of)
-            notes.append(t("lms.points_differ", lang, column=lms.column, roster=roster_points, out_of=given))
+            notes.append(t("lms.points_differ", column=lms.column, roster=roster_points, out_of=given))
         if lms.unmarked:
             names = ", ".join(self.students[i].student or "—" for i in lms.unmarked)
-            notes.append(t("roster.unmarked", lang, names=names))
-        notes += [finding.text(lang) for finding in lms.changed]
-        refused = [finding.text(lang) for finding in lms.notes]
+            notes.append(t("roster.unmarked", names=names))
+        notes += [finding.text() for finding in lms.changed]
+        refused = [finding.text() for finding in lms.notes]
         if not lms.written:  # an import of nobody: no file to mislead
             self.lms = None
-            nobody = t("roster.placed_nobody_one" if len(self.students) == 1 else "roster.placed_nobody", lang, count=len(self.students), roster=self.roster.file)
+            nobody = t("roster.placed_nobody_one" if len(self.students) == 1 else "roster.placed_nobody", count=len(self.students), roster=self.roster.file)
             return [*left_out(False), *refused, nobody], notes
         return [*left_out(True), *refused], notes
 
@@ -253,7 +251,7 @@ class RosterOutputs:
         lms = self.lms
         assert lms is not None  # said only of an LMS file written
         key = ("lms.canvas_written" if self.layout == "canvas" else "lms.moodle_written") + ("_one" if lms.written == 1 else "")
-        return t(key, self.lang, count=lms.written, column=lms.column, path=str(path), identifier=lms.identifier or "—")
+        return t(key, count=lms.written, column=lms.column, path=str(path), identifier=lms.identifier or "—")
 
     @property
     def unmatched(self) -> int:
@@ -265,7 +263,7 @@ class RosterOutputs:
         return len(self.matching.unmatched) + unused + nobody + (len(self.lms.notes) if self.lms is not None else 0)
 
     def blocks(self) -> list:
-        return [] if self.matching is None else rosters.matching_blocks(self.students, self.matching, self.lang)
+        return [] if self.matching is None else rosters.matching_blocks(self.students, self.matching)
 
 
 class GradeOutputs:
@@ -278,13 +276,13 @@ class GradeOutputs:
         self.options, self.roster = options, roster
         self.tally = Tally(options.follow_through)
         self.writer = GradebookWriter(
-            self.tally, csv_file=options.csv is not None and not options.lms_layout, json_file=options.json is not None, lang=options.lang
+            self.tally, csv_file=options.csv is not None and not options.lms_layout, json_file=options.json is not None
         )  # fmt: skip
         self.counts: ClassCounts | None = ClassCounts() if options.class_report is not None else None
         self.sheets: SheetFiles | None = None
         self.extra: str | None = None  # what each worker makes of a marked student beside their row (gradebook.run.EXTRAS)
         if options.feedback is not None:
-            self.sheets = SheetFiles(options.feedback, options.feedback_format, lang=options.lang, force=options.force)
+            self.sheets = SheetFiles(options.feedback, options.feedback_format, force=options.force)
             self.extra = options.feedback_format  # their hand-back sheet, in this format
         self.answer_files: Sequence = []  # every answer file read (no sheet may be written over one)
         self.set_files: set[str] = set()  # every problem-set file an answer was marked against (likewise)
@@ -345,7 +343,7 @@ class GradeOutputs:
         self.file_notes.append(left)
         if left.problem:
             self.problems += 1
-            return [left.text(self.options.lang)]
+            return [left.text()]
         self.left_out.append(left)
         return []
 
@@ -357,16 +355,16 @@ class GradeOutputs:
         repeated = self.writer.repeated()
         for name, places in repeated.items():
             for place in places:
-                yield f"{place}: " + t("grade.duplicate_student", self.options.lang, student=name, places=", ".join(places))
+                yield f"{place}: " + t("grade.duplicate_student", student=name, places=", ".join(places))
         if self.tally.total == 0 and not self.tally.file_problems:  # every file held no student (problem sets, gradebooks)
-            yield t("grade.no_students", self.options.lang)
+            yield t("grade.no_students")
             self.problems += 1
         written, notes = yield from self._write()
-        notes = [note.text(self.options.lang) for note in sorted(self.left_out, key=lambda note: note.file)] + notes
+        notes = [note.text() for note in sorted(self.left_out, key=lambda note: note.file)] + notes
         failed = self.tally.failed + self.writer.newly_failed()
         unmatched = 0 if self.roster is None else self.roster.unmatched
         return Outcome(
-            blocks=summary_blocks(self.tally, self.options.lang) + ([] if self.roster is None else self.roster.blocks()),
+            blocks=summary_blocks(self.tally) + ([] if self.roster is None else self.roster.blocks()),
             total=self.tally.total,
             marked=self.tally.marked,
             failed=failed,
@@ -381,7 +379,7 @@ class GradeOutputs:
         """Every check first (the roster's problems yielded, to say), then each file: the gradebook
         (or LMS file), the JSON, the report, the sheets. Returns (lines saying where each went, notes
         for the summary)."""
-        options, lang = self.options, self.options.lang
+        options = self.options
         errors, notes = ([], []) if self.roster is None else self.roster.match()
         inputs = InputFiles(itertools.chain(options.inputs(), self.set_files, (path for path, _from_dir in self.answer_files if not isinstance(path, Document))))  # one path at a time
         for _name, path in options.named_outputs():  # an answer file found in a folder, by another name (a hard link)
@@ -400,7 +398,7 @@ class GradeOutputs:
                     stream.write(lms.data)
                 else:
                     self.writer.write_csv(stream)
-            written.append(roster.written(options.csv) if lms is not None and roster is not None else t("grade.written", lang, path=str(options.csv)))
+            written.append(roster.written(options.csv) if lms is not None and roster is not None else t("grade.written", path=str(options.csv)))
         if options.json is not None:
             files = sorted(self.file_notes, key=lambda note: note.file)
             if self._json is not None and self.writer.in_place():  # the reports are in the file: the rest follows them
@@ -412,11 +410,11 @@ class GradeOutputs:
             else:  # a student named in two places: each of their reports says so, in a new file
                 with atomic_file(options.json, replace=options.force) as stream:
                     self.writer.write_json(stream, files)
-            written.append(t("grade.json_written", lang, path=str(options.json)))
+            written.append(t("grade.json_written", path=str(options.json)))
         if options.class_report is not None:
             assert self.counts is not None  # counted for the class report
-            write_atomic(options.class_report, render_report(self.tally, self.counts, lang), replace=options.force)
-            written.append(t("report.written", lang, path=str(options.class_report)))
+            write_atomic(options.class_report, render_report(self.tally, self.counts), replace=options.force)
+            written.append(t("report.written", path=str(options.class_report)))
         if self.sheets is not None:
             written.append(self.sheets.write())
         return written, notes

@@ -26,9 +26,9 @@ from attn_tutor.render import html
 from attn_tutor.render.blocks import Bars, Block, Chart, Heading, Paragraph
 
 
-def item_label(key, lang: str) -> str:
+def item_label(key) -> str:
     problem, row, stage = key
-    return f"{problem} · {row} · {t(f'quiz.stage.{stage}', lang)}"
+    return f"{problem} · {row} · {t(f'quiz.stage.{stage}')}"
 
 
 class ClassCounts:
@@ -44,30 +44,30 @@ class ClassCounts:
             self.percents.append(100.0 * row.score / row.max_score)
 
 
-def distribution_chart(tally, lang: str) -> Chart:
+def distribution_chart(tally) -> Chart:
     counts = tally.distribution()
     return Chart(
         "columns",
-        t("report.distribution", lang, count=sum(counts)),
+        t("report.distribution", count=sum(counts)),
         tuple(bin_label(i) for i in range(len(counts))),
-        (t("report.students", lang),),
+        (t("report.students"),),
         tuple((count,) for count in counts),
     )
 
 
-def verdict_chart(stats, lang: str) -> Chart:
+def verdict_chart(stats) -> Chart:
     return Chart(
         "stacked",
-        t("report.verdicts", lang),
-        tuple(item_label((s.problem, s.row, s.stage), lang) for s in stats),
-        tuple(t(f"grade.verdict.{v}", lang) for v in VERDICTS),
+        t("report.verdicts"),
+        tuple(item_label((s.problem, s.row, s.stage)) for s in stats),
+        tuple(t(f"grade.verdict.{v}") for v in VERDICTS),
         tuple(tuple(s.count(v) for v in VERDICTS) for s in stats),
-        note=t("report.verdicts_note", lang),
+        note=t("report.verdicts_note"),
         keys=VERDICTS,
     )
 
 
-def misconception_chart(tally, lang: str) -> Chart | None:
+def misconception_chart(tally) -> Chart | None:
     counted = tally.diagnoses()
     per_item = {column: counted[column] for column in tally.columns}
     used = [code for code in DIAGNOSES if any(c[code] for c in per_item.values())]
@@ -76,47 +76,47 @@ def misconception_chart(tally, lang: str) -> Chart | None:
         return None
     return Chart(
         "grid",
-        t("report.misconceptions", lang),
-        tuple(item_label(key, lang) for key in rows),
-        tuple(diagnosis_name(code, lang) for code in used),  # a mistake's name in the report's language
+        t("report.misconceptions"),
+        tuple(item_label(key) for key in rows),
+        tuple(diagnosis_name(code) for code in used),  # a mistake's name in the report's language
         tuple(tuple(per_item[key][code] for code in used) for key in rows),
-        note=t("report.misconceptions_note", lang),
+        note=t("report.misconceptions_note"),
         keys=tuple(used),
     )
 
 
-def report_blocks(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> list[Block]:
+def report_blocks(tally, counts: ClassCounts, *, title: str | None = None) -> list[Block]:
     percents = counts.percents
-    blocks: list[Block] = [Heading(title or t("report.title", lang, count=tally.total), level=1)]
-    facts = t("report.marked", lang, marked=tally.marked, total=tally.total)
+    blocks: list[Block] = [Heading(title or t("report.title", count=tally.total), level=1)]
+    facts = t("report.marked", marked=tally.marked, total=tally.total)
     if percents:
         facts += " " + t(
-            "report.mean", lang, mean=fmt(sum(percents) / len(percents), 1), median=fmt(median(percents), 1)
+            "report.mean", mean=fmt(sum(percents) / len(percents), 1), median=fmt(median(percents), 1)
         )
     blocks.append(Paragraph(facts))
     if tally.marked < tally.total:
-        blocks.append(Paragraph(t("report.unmarked", lang, count=tally.total - tally.marked)))
-    blocks.append(distribution_chart(tally, lang))
+        blocks.append(Paragraph(t("report.unmarked", count=tally.total - tally.marked)))
+    blocks.append(distribution_chart(tally))
     stats = tally.analysis()
     if stats:
-        blocks.append(verdict_chart(stats, lang))
-        grid = misconception_chart(tally, lang)
+        blocks.append(verdict_chart(stats))
+        grid = misconception_chart(tally)
         if grid is None:
-            blocks.append(Paragraph(t("report.no_mistakes", lang)))
+            blocks.append(Paragraph(t("report.no_mistakes")))
         else:
             blocks.append(grid)
 
-            blocks.append(Heading(t("report.codes", lang), level=2))  # under the h1, as "In numbers": no skipped level
+            blocks.append(Heading(t("report.codes"), level=2))  # under the h1, as "In numbers": no skipped level
             blocks.extend(
-                Paragraph(f"{diagnosis_name(code, lang)}: {t(f'grading.diagnosis.{code}', lang)}") for code in grid.keys
+                Paragraph(f"{diagnosis_name(code)}: {t(f'grading.diagnosis.{code}')}") for code in grid.keys
             )
-    blocks.append(Heading(t("report.numbers", lang), level=2))
-    summary = summary_blocks(tally, lang)
+    blocks.append(Heading(t("report.numbers"), level=2))
+    summary = summary_blocks(tally)
     blocks.extend(b for b in summary[1:] if not isinstance(b, Bars))  # the class list and the text bars: not here
     return blocks
 
 
-def render_report(tally, counts: ClassCounts, lang: str, *, title: str | None = None) -> str:
-    blocks = report_blocks(tally, counts, lang, title=title)
+def render_report(tally, counts: ClassCounts, *, title: str | None = None) -> str:
+    blocks = report_blocks(tally, counts, title=title)
     assert isinstance(blocks[0], Heading)  # the report's title
-    return html.render(blocks, title=blocks[0].text, lang=lang)
+    return html.render(blocks, title=blocks[0].text)

@@ -235,20 +235,20 @@ def match(students: Sequence[str], roster: Roster, overrides: Overrides | None =
 # --- what the teacher is told --------------------------------------------------------------
 
 
-def how_text(m: Match, lang: str) -> str:
-    return t(f"roster.how.{m.how}", lang, field=m.field)
+def how_text(m: Match) -> str:
+    return t(f"roster.how.{m.how}", field=m.field)
 
 
-def matching_blocks(students: Sequence, matching: Matching, lang: str) -> list:
+def matching_blocks(students: Sequence, matching: Matching) -> list:
     """A table of every match (answer file's student, roster name and line, how)."""
 
     rows = tuple(
-        (students[m.student].student or "—", m.entry.name or "—", str(m.entry.line), how_text(m, lang))
+        (students[m.student].student or "—", m.entry.name or "—", str(m.entry.line), how_text(m))
         for m in matching.matches
     )
-    header = tuple(t(f"roster.col.{name}", lang) for name in ("student", "entry", "line", "how"))
+    header = tuple(t(f"roster.col.{name}") for name in ("student", "entry", "line", "how"))
     key = "roster.match_title_one" if len(students) == 1 else "roster.match_title"
-    title = t(key, lang, matched=len(matching.matches), total=len(students))
+    title = t(key, matched=len(matching.matches), total=len(students))
     return [Table(header, rows, title=title)]
 
 
@@ -256,7 +256,7 @@ def _entry_text(entry: RosterEntry, roster: Roster) -> str:
     return f"{entry.name or '—'} ({roster.file}:{entry.line})"
 
 
-def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, lang: str, *, lms: bool = False) -> list[str]:
+def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, *, lms: bool = False) -> list[str]:
     """One sentence per answer-file student who is not matched, with the file it came from
     (``lms``: an LMS file is written, which leaves them out: said only then)."""
 
@@ -264,50 +264,50 @@ def unmatched_messages(students: Sequence, matching: Matching, roster: Roster, l
     for u in matching.unmatched:
         student = students[u.student]
         where = student.where
-        name = student.student or t("feedback.no_name", lang)
+        name = student.student or t("feedback.no_name")
         if u.reason == "ambiguous":
             candidates = "; ".join(_entry_text(e, roster) for e in u.candidates)
-            lines.append(t("roster.unmatched.ambiguous", lang, where=where, student=name, candidates=candidates))
+            lines.append(t("roster.unmatched.ambiguous", where=where, student=name, candidates=candidates))
         elif u.reason == "duplicate":
             others = ", ".join(students[o].where for o in u.others)
-            lines.append(t("roster.unmatched.duplicate", lang, where=where, student=name, others=others))
+            lines.append(t("roster.unmatched.duplicate", where=where, student=name, others=others))
         elif u.reason == "conflict":
             parts = "; ".join(
-                t("roster.conflict.part", lang, entries=", ".join(_entry_text(e, roster) for e in key.entries), how=_key_how(key, lang))
+                t("roster.conflict.part", entries=", ".join(_entry_text(e, roster) for e in key.entries), how=_key_how(key))
                 for key in u.keys
             )
-            lines.append(t("roster.unmatched.conflict", lang, where=where, student=name, parts=parts))
+            lines.append(t("roster.unmatched.conflict", where=where, student=name, parts=parts))
         elif u.reason in ("held", "doubted"):
             others = ", ".join(students[o].where for o in u.others)
             entry = _entry_text(u.candidates[0], roster)
-            lines.append(t(f"roster.unmatched.{u.reason}", lang, where=where, student=name, entry=entry, others=others))
+            lines.append(t(f"roster.unmatched.{u.reason}", where=where, student=name, entry=entry, others=others))
         else:
-            lines.append(t("roster.unmatched.none", lang, where=where, student=name, roster=roster.file))
+            lines.append(t("roster.unmatched.none", where=where, student=name, roster=roster.file))
     if lms:
-        lines = [t("roster.not_written", lang, message=line) for line in lines]
+        lines = [t("roster.not_written", message=line) for line in lines]
     return lines
 
 
-def _key_how(key: Key, lang: str) -> str:
-    return t(f"roster.how.{key.how}", lang, field=key.field)
+def _key_how(key: Key) -> str:
+    return t(f"roster.how.{key.how}", field=key.field)
 
 
-def absent_message(matching: Matching, lang: str) -> str | None:
+def absent_message(matching: Matching) -> str | None:
     if not matching.absent:
         return None
-    return t("roster.absent", lang, names=", ".join(f"{e.name or '—'} ({e.line})" for e in matching.absent))
+    return t("roster.absent", names=", ".join(f"{e.name or '—'} ({e.line})" for e in matching.absent))
 
 
-def test_student_message(matching: Matching, roster: Roster, lang: str) -> str | None:
+def test_student_message(matching: Matching, roster: Roster) -> str | None:
     """Canvas's Student View account, left out of the absent list: said once."""
     if not matching.test_students:
         return None
     lines = ", ".join(str(entry.line) for entry in matching.test_students)
-    return t("roster.test_student", lang, name=matching.test_students[0].name, roster=roster.file, lines=lines)
+    return t("roster.test_student", name=matching.test_students[0].name, roster=roster.file, lines=lines)
 
 
-def nobody_message(students: Sequence, matching: Matching, roster: Roster, lang: str) -> str:
+def nobody_message(students: Sequence, matching: Matching, roster: Roster) -> str:
     """No answer-file student is matched, so no LMS file: how to make them match (or, when some were
     found but in conflict or not told apart, that the sentences above say what to settle)."""
     key = "roster.matched_nobody" if all(u.reason == "none" for u in matching.unmatched) else "roster.placed_nobody"
-    return t(key + ("_one" if len(students) == 1 else ""), lang, count=len(students), roster=roster.file)
+    return t(key + ("_one" if len(students) == 1 else ""), count=len(students), roster=roster.file)

@@ -28,7 +28,7 @@ import typer
 
 from attn_tutor import __version__
 from attn_tutor.cli.help import LangOption, LocalGroup, LocalTyper
-from attn_tutor.core.i18n import known_lang, resolve_lang, t
+from attn_tutor.core.i18n import known_lang, resolve_lang, speaking, t
 from attn_tutor.core.text import escape_unsafe
 
 COMMANDS: dict[str, tuple[str, str]] = {
@@ -61,8 +61,8 @@ def main_callback(
     if lang is not None:  # `attn-tutor --lang ko solve`: the command after it speaks that language too
         if not known_lang(lang):  # said as a command's guard says cli.bad_lang, without importing the errors
             said = resolve_lang()  # the environment's language: the refused one cannot be
-            message = t("cli.bad_lang", said, lang=escape_unsafe(lang))
-            sys.stderr.write(t("cli.error", said, message=message) + "\n")
+            with speaking(said):  # before any command's guard has set a language
+                sys.stderr.write(t("cli.error", message=t("cli.bad_lang", lang=escape_unsafe(lang))) + "\n")
             raise typer.Exit(2)
         os.environ["ATTN_TUTOR_LANG"] = lang.strip().lower()
 

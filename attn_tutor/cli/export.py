@@ -13,7 +13,7 @@ from attn_tutor.cli.help import LangOption
 from attn_tutor.cli.options import SetArgument, checked_title, guarded
 from attn_tutor.cli.output import ForceOption, OutputOption, check_output, to_stdout, write_output, write_streamed
 from attn_tutor.core.errors import UsageError
-from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.i18n import t
 from attn_tutor.core.model import (
     SHEET_SEED_MAX,
     VARIANTS_MAX,
@@ -79,21 +79,21 @@ def _choose_format(format, output: Path | None, key_options: bool, paper, stdout
     return chosen
 
 
-def _write_bank(chosen: str, sheets, language: str, set_title: str, output, force: bool) -> None:
+def _write_bank(chosen: str, sheets, set_title: str, output, force: bool) -> None:
     """A Moodle XML or a Canvas (QTI) zip of the sheets' questions, written as it is made."""
 
     writer = moodle.write if chosen == "moodle" else qti.write
-    write_streamed(output, lambda stream: writer(stream, sheets, language, set_title=set_title), language, force)
+    write_streamed(output, lambda stream: writer(stream, sheets, set_title=set_title), force)
 
 
-def _render_sheet(chosen: str, blocks, set_title: str, language: str, paper_size: str) -> str | bytes:
+def _render_sheet(chosen: str, blocks, set_title: str, paper_size: str) -> str | bytes:
     """A worksheet's blocks as a pdf, html, tex or md file's contents."""
     if chosen == "pdf":
 
-        return typst.render_pdf(blocks, title=set_title, lang=language, paper=paper_size)
+        return typst.render_pdf(blocks, title=set_title, paper=paper_size)
     if chosen == "html":
 
-        return html.render(blocks, title=set_title, lang=language)
+        return html.render(blocks, title=set_title)
     if chosen == "tex":
 
         return latex.render(blocks, paper=paper_size)
@@ -137,28 +137,27 @@ def export(
     check_output(output, force, inputs=(file,))
 
 
-    language = resolve_lang(lang)
     problem_set = load_problem_set(file)
     sheets = variant_sheets.make_sheets(problem_set, variants=variants, seed=seed)
     if variants is not None:
 
-        terminal.plain(variant_sheets.fairness_note(problem_set, sheets, language), stderr=True)
+        terminal.plain(variant_sheets.fairness_note(problem_set, sheets), stderr=True)
     if chosen == "page":
 
         name = page_data.set_name(problem_set, file)
-        heading = variant_sheets.sheet_title(problem_set, language, title)
-        data = page_data.page_data(sheets, lang=language, set_name=name, title=heading)
-        write_output(output, page.render(data, title=heading, lang=language), language, force)
-        terminal.plain(t("export.page_teacher_note", language), stderr=True)
+        heading = variant_sheets.sheet_title(problem_set, title)
+        data = page_data.page_data(sheets, set_name=name, title=heading)
+        write_output(output, page.render(data, title=heading), force)
+        terminal.plain(t("export.page_teacher_note"), stderr=True)
         return
-    set_title = variant_sheets.sheet_title(problem_set, language, title)
+    set_title = variant_sheets.sheet_title(problem_set, title)
     if chosen in _BANKS:
-        _write_bank(chosen, sheets, language, set_title, output, force)
+        _write_bank(chosen, sheets, set_title, output, force)
         return
     if key_table:
-        blocks = worksheet.key_table_blocks(sheets, language, title=title)
+        blocks = worksheet.key_table_blocks(sheets, title=title)
     else:
         part = "key" if key_only else "with_answers" if answers else "questions"
-        blocks = worksheet.build(sheets, language, part=part, title=title)
-    text = _render_sheet(chosen, blocks, set_title, language, (paper or Paper.a4).value)
-    write_output(output, text, language, force)
+        blocks = worksheet.build(sheets, part=part, title=title)
+    text = _render_sheet(chosen, blocks, set_title, (paper or Paper.a4).value)
+    write_output(output, text, force)

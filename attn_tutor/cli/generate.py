@@ -43,10 +43,10 @@ def generate(
     options += f" --lang {language}"
     header = "\n".join(
         (
-            t("generate.comment.made", language, options=options),
-            t("generate.comment.edit", language),
-            t("generate.comment.check", language),
+            t("generate.comment.made", options=options),
+            t("generate.comment.edit"),
+            t("generate.comment.check"),
         )
     )
-    problem_set = ProblemSet(problems, title=t("generate.title", language, seed=seed))
-    write_output(output, dump_problem_set(problem_set, header_comment=header, lang=language), language, force)
+    problem_set = ProblemSet(problems, title=t("generate.title", seed=seed))
+    write_output(output, dump_problem_set(problem_set, header_comment=header), force)

@@ -14,7 +14,7 @@ from attn_tutor.classroom import grade as grading
 from attn_tutor.classroom.outputs import GradeOptions, Outcome
 from attn_tutor.cli.help import LangOption
 from attn_tutor.cli.options import FollowThroughOption, guarded
-from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.i18n import t
 from attn_tutor.core.model import FollowThrough
 from attn_tutor.render import terminal
 
@@ -30,7 +30,7 @@ class FeedbackFormat(StrEnum):
     pdf = "pdf"
 
 
-def _follow(run: Generator, language: str) -> Outcome:
+def _follow(run: Generator) -> Outcome:
     """The run as it goes: each problem's sentence on standard error as an error, a note as it is,
     the marking as a progress bar (gone once the files are marked); then its outcome."""
     with closing(run), ExitStack() as bar:
@@ -42,16 +42,16 @@ def _follow(run: Generator, language: str) -> Outcome:
                 if event.over:
                     bar.close()
                 else:
-                    update = update or bar.enter_context(terminal.progress(event.total, t("grade.progress", language)))
+                    update = update or bar.enter_context(terminal.progress(event.total, t("grade.progress")))
                     update(event.done, event.total)
             elif isinstance(event, grading.Note):
                 terminal.plain(event, stderr=True)
             else:  # a problem's sentence
-                terminal.error(t("cli.error", language, message=event))
+                terminal.error(t("cli.error", message=event))
     raise AssertionError("grade ended without an outcome")  # pragma: no cover
 
 
-def _say_summary(outcome: Outcome, language: str) -> None:
+def _say_summary(outcome: Outcome) -> None:
     """After the run: the summary, the problem sets used, the notes (files left out, absent students),
     where each output went."""
 
@@ -59,16 +59,16 @@ def _say_summary(outcome: Outcome, language: str) -> None:
     failed, total = outcome.failed, outcome.total
     if failed:
         key = "grade.summary_one" if total == 1 else "grade.summary"
-        terminal.plain(t(key, language, marked=outcome.marked, total=total, failed=failed))
+        terminal.plain(t(key, marked=outcome.marked, total=total, failed=failed))
     elif total:
-        terminal.plain(t("grade.all_marked_one" if total == 1 else "grade.all_marked", language, total=total))
+        terminal.plain(t("grade.all_marked_one" if total == 1 else "grade.all_marked", total=total))
     if outcome.file_problems:
         key = "grade.file_problems_one" if outcome.file_problems == 1 else "grade.file_problems"
-        terminal.plain(t(key, language, count=outcome.file_problems))
+        terminal.plain(t(key, count=outcome.file_problems))
     if len(outcome.sets) > 1:
-        terminal.plain(t("grade.sets_used", language, count=len(outcome.sets)))
+        terminal.plain(t("grade.sets_used", count=len(outcome.sets)))
         for name, students in outcome.sets.items():
-            terminal.plain("  " + t("grade.set_students", language, name=name, students=", ".join(students)))
+            terminal.plain("  " + t("grade.set_students", name=name, students=", ".join(students)))
     for line in outcome.notes:
         terminal.plain(line)
     for line in outcome.written:
@@ -105,14 +105,13 @@ def grade(
     (Its --help is the catalogue key help.cmd.grade, not this docstring.)
     """
 
-    language = resolve_lang(lang)
     options = GradeOptions.of(
         paths, problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, match=match,
         layout=csv_layout.value, assignment=assignment, out_of=out_of, feedback=feedback,
         feedback_format=feedback_format.value, class_report=class_report, jobs=jobs, name_column=name_column,
-        variant_column=variant_column, force=force, lang=language,
+        variant_column=variant_column, force=force,
     )  # fmt: skip
-    outcome = _follow(grading.grade(options), language)
-    _say_summary(outcome, language)
+    outcome = _follow(grading.grade(options))
+    _say_summary(outcome)
     if outcome.status:
         raise typer.Exit(outcome.status)

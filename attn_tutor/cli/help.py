@@ -41,7 +41,7 @@ from typing import TYPE_CHECKING, Annotated, Optional, TypeGuard
 import typer
 from typer.core import TyperArgument, TyperCommand, TyperGroup, TyperOption
 
-from attn_tutor.core.i18n import has, resolve_lang, t
+from attn_tutor.core.i18n import has, resolve_lang, speaking, t
 from attn_tutor.core.text import display_width
 
 # typer vendors click and re-exports, of its usage errors, only BadParameter (its copy of click is
@@ -82,8 +82,15 @@ def lang_in(args: Sequence[str]) -> str | None:
     return None
 
 
+def _t(key: str, lang: str, /, **args: object) -> str:
+    """The message ``key`` in ``lang``: help is written as click parses, before a command's guard
+    sets the run's language (:func:`attn_tutor.cli.options.guarded`), in the language it found."""
+    with speaking(lang):
+        return t(key, **args)
+
+
 def _text(key: str | None, lang: str) -> str | None:
-    return t(key, lang) if key is not None and has(key) else key
+    return _t(key, lang) if key is not None and has(key) else key
 
 
 # --- laying help out ------------------------------------------------------------------
@@ -181,7 +188,7 @@ def _metavar(param, lang: str) -> str:
     if choices:
         return "[" + "|".join(str(getattr(c, "value", c)) for c in choices) + "]"
     kind = "path" if isinstance(param.type, typer.models.TyperPath) else _KINDS.get(param.type.name, "text")
-    return t(f"help.metavar.{kind}", lang)
+    return _t(f"help.metavar.{kind}", lang)
 
 
 def _range(param, lang: str, exact: bool = False) -> str | None:
@@ -191,10 +198,10 @@ def _range(param, lang: str, exact: bool = False) -> str | None:
     if low is None and high is None:
         return None
     if high is None or (abs(high) > HUGE_BOUND and not exact):
-        return t("help.range.at_least", lang, low=_number(low)) if low is not None else None
+        return _t("help.range.at_least", lang, low=_number(low)) if low is not None else None
     if low is None:
-        return t("help.range.at_most", lang, high=_number(high))
-    return t("help.range.between", lang, low=_number(low), high=_number(high))
+        return _t("help.range.at_most", lang, high=_number(high))
+    return _t("help.range.between", lang, low=_number(low), high=_number(high))
 
 
 def _default(param, lang: str, text: str) -> str | None:
@@ -204,10 +211,10 @@ def _default(param, lang: str, text: str) -> str | None:
     value = param.default
     if value is None or value == () or callable(value):
         return None
-    if t("help.default_word", lang).lower() in text.lower():
+    if _t("help.default_word", lang).lower() in text.lower():
         return None  # said once, in the words of the help text
     shown = value.value if isinstance(value, Enum) else value
-    return t("help.default", lang).format(shown)
+    return _t("help.default", lang).format(shown)
 
 
 def _param_row(param, lang: str) -> tuple[str, str, str]:
@@ -215,7 +222,7 @@ def _param_row(param, lang: str) -> tuple[str, str, str]:
     text = param.help or ""
     notes = [note for note in (_range(param, lang), _default(param, lang, text)) if note]
     if param.required:
-        notes.append(t("help.required", lang))
+        notes.append(_t("help.required", lang))
     notes = [note.replace(" ", NBSP) for note in notes]  # "[default: table]" is never broken over lines
     if param.param_type_name == "argument":
         return _metavar(param, lang), "", " ".join([text, *notes]).strip()
@@ -226,12 +233,12 @@ def _param_row(param, lang: str) -> tuple[str, str, str]:
 def usage_line(command, ctx, lang: str) -> str:
     pieces = [ctx.command_path]
     if any(p.param_type_name == "option" and not p.hidden for p in command.get_params(ctx)):
-        pieces.append(t("help.usage.options", lang))
+        pieces.append(_t("help.usage.options", lang))
     for param in command.get_params(ctx):
         if param.param_type_name == "argument" and not getattr(param, "hidden", False):
             pieces.append(_metavar(param, lang))
     if isinstance(command, TyperGroup):
-        pieces.append(t("help.usage.command", lang))
+        pieces.append(_t("help.usage.command", lang))
     return " ".join(pieces)
 
 
@@ -257,7 +264,7 @@ def write_help(command, ctx, lang: str) -> str:
     """The whole of a command's (or the group's) help, laid out for the terminal it goes to."""
     width = help_width()
     style = _Style(colour_wanted())
-    out = [style.heading(t("help.usage", lang)) + " " + usage_line(command, ctx, lang), ""]
+    out = [style.heading(_t("help.usage", lang)) + " " + usage_line(command, ctx, lang), ""]
     if command.help:
         out += ["  " + line for line in wrap(command.help, width - 2)] + [""]
     params = [p for p in command.get_params(ctx) if not getattr(p, "hidden", False)]
@@ -265,7 +272,7 @@ def write_help(command, ctx, lang: str) -> str:
     options = [_param_row(p, lang) for p in params if p.param_type_name == "option"]
     for title, rows in (("help.panel.arguments", arguments), ("help.panel.options", options)):
         if rows:
-            out += _section(t(title, lang), rows, width, style) + [""]
+            out += _section(_t(title, lang), rows, width, style) + [""]
     if isinstance(command, TyperGroup):
         rows = []
         for name in command.list_commands(ctx):
@@ -273,7 +280,7 @@ def write_help(command, ctx, lang: str) -> str:
             if sub is not None and not sub.hidden:
                 rows.append((name, "", sub.help or ""))
         if rows:
-            out += _section(t("help.panel.commands", lang), rows, width, style) + [""]
+            out += _section(_t("help.panel.commands", lang), rows, width, style) + [""]
     return "\n".join(line.rstrip() for line in out).rstrip("\n") + "\n"
 
 
@@ -313,12 +320,12 @@ def _said_again(text: str, table, lang: str, **extra) -> str | None:
     for pattern, key in table:
         found = re.fullmatch(pattern, text.strip(), flags=re.S)
         if found:
-            return t(key, lang, **{k: v or "" for k, v in found.groupdict().items()}, **extra)
+            return _t(key, lang, **{k: v or "" for k, v in found.groupdict().items()}, **extra)
     return None
 
 
 def _did_you_mean(names: Sequence[str], lang: str) -> str:
-    return " " + t("click.did_you_mean", lang, names=", ".join(names)) if names else ""
+    return " " + _t("click.did_you_mean", lang, names=", ".join(names)) if names else ""
 
 
 def usage_message(error, lang: str) -> str:
@@ -329,15 +336,15 @@ def usage_message(error, lang: str) -> str:
         if not names and ctx is not None:
             known = [o for p in ctx.command.get_params(ctx) for o in (*p.opts, *p.secondary_opts) if o.startswith("--")]
             names = get_close_matches(error.option_name, known) if error.option_name.startswith("--") else []
-        return t("click.no_such_option", lang, name=error.option_name) + _did_you_mean(names, lang)
+        return _t("click.no_such_option", lang, name=error.option_name) + _did_you_mean(names, lang)
     if hasattr(error, "param_type"):  # click's MissingParameter (a BadParameter)
         param = error.param
         name = param.get_error_hint(ctx) if param is not None else ""
         kind = error.param_type or (param.param_type_name if param is not None else "parameter")
-        sentence = t("click.missing_option" if kind == "option" else "click.missing_argument", lang, name=name)
+        sentence = _t("click.missing_option" if kind == "option" else "click.missing_argument", lang, name=name)
         choices = getattr(getattr(param, "type", None), "choices", None)
         if choices:
-            sentence += " " + t("click.choose_from", lang, choices=", ".join(str(getattr(c, "value", c)) for c in choices))
+            sentence += " " + _t("click.choose_from", lang, choices=", ".join(str(getattr(c, "value", c)) for c in choices))
         return sentence
     if isinstance(error, typer.BadParameter):
         param = error.param
@@ -347,15 +354,15 @@ def usage_message(error, lang: str) -> str:
         elif param is not None:
             hint = param.get_error_hint(ctx)  # type: ignore[arg-type]  # click's hint reads the parameter's names only, never ctx (None from the parser)
         else:
-            return t("click.invalid_value_bare", lang, detail=detail)
-        return t("click.invalid_value", lang, name=hint, detail=detail)
+            return _t("click.invalid_value_bare", lang, detail=detail)
+        return _t("click.invalid_value", lang, name=hint, detail=detail)
     text = error.format_message().strip()
     for pattern, key in _SENTENCES:
         found = re.fullmatch(pattern, text, flags=re.S)
         if found:
             fields = {k: v or "" for k, v in found.groupdict().items()}
             matches = [m.strip(" '") for m in fields.pop("matches", "").split(",") if m.strip(" '")]
-            return t(key, lang, **fields) + _did_you_mean(matches, lang)
+            return _t(key, lang, **fields) + _did_you_mean(matches, lang)
     return text
 
 
@@ -377,11 +384,11 @@ class LocalUsageError(typer.BadParameter):
         lines = []
         ctx = self.ctx
         if ctx is not None:
-            lines.append(t("help.usage", self.lang) + " " + usage_line(ctx.command, ctx, self.lang))
+            lines.append(_t("help.usage", self.lang) + " " + usage_line(ctx.command, ctx, self.lang))
             if ctx.command.get_help_option(ctx) is not None:
-                lines.append(t("click.try_help", self.lang, command=ctx.command_path))
+                lines.append(_t("click.try_help", self.lang, command=ctx.command_path))
             lines.append("")
-        lines.append(t("cli.error", self.lang, message=self.format_message()))
+        lines.append(_t("cli.error", self.lang, message=self.format_message()))
         try:
             file.write("\n".join(lines) + "\n")
             file.flush()
@@ -448,7 +455,7 @@ class _Localised(_Command):
     def get_help_option(self, ctx):
         option = super().get_help_option(ctx)
         if option is not None:
-            option.help = t("help.help", self.lang)
+            option.help = _t("help.help", self.lang)
         return option
 
     def format_help(self, ctx, formatter) -> None:

@@ -13,7 +13,7 @@ from typing import Annotated, Optional
 import typer
 
 from attn_tutor.core.errors import AttnTutorError, UsageError
-from attn_tutor.core.i18n import known_lang, resolve_lang, t
+from attn_tutor.core.i18n import known_lang, reset_language, resolve_lang, set_language, speaking, t
 from attn_tutor.core.model import TEXT_MAX, FollowThrough
 from attn_tutor.core.stdout import OutputFailed, guarded_stdout
 from attn_tutor.core.stopping import exit_status, signals_as_interrupt
@@ -44,33 +44,42 @@ def _say(message: str) -> None:
 def guarded(command):
     """Turn domain errors into a sentence and an exit status; never a traceback.
 
+    The command, and all it calls, speaks the language ``--lang`` (or the environment) chose
+    (:func:`attn_tutor.core.i18n.set_language`): the one place a command's language is set.
+
     SIGTERM and SIGHUP are handled as Ctrl-C is (:mod:`attn_tutor.core.stopping`), and
     standard output failures become a sentence too (:mod:`attn_tutor.core.stdout`).
     """
 
     @functools.wraps(command)
     def wrapper(*args, **kwargs):
-        lang = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("ko", "en") else None)
+        said = resolve_lang(kwargs.get("lang") if kwargs.get("lang") in ("ko", "en") else None)  # the guard's own sentences
         guard = None
+        token = set_language(resolve_lang(kwargs.get("lang")))  # the command's language, for all it calls
         try:
             with signals_as_interrupt(), guarded_stdout() as guard:
                 check_lang(kwargs.get("lang"))
                 return command(*args, **kwargs)
         except AttnTutorError as error:
-            for message in error.messages(lang):
-                _say(t("cli.error", lang, message=message))
+            with speaking(said):
+                for message in error.messages():
+                    _say(t("cli.error", message=message))
             raise typer.Exit(error.exit_code) from None
         except KeyboardInterrupt as interrupt:
-            _say(t("cli.interrupted", lang))
+            with speaking(said):
+                _say(t("cli.interrupted"))
             raise typer.Exit(exit_status(interrupt)) from None
         except BrokenPipeError:
             raise typer.Exit(0) from None
         except typer.Exit as done:  # the command's own status; a failed standard output is said as well
             if guard is not None and guard.error is not None:
-                for message in OutputFailed(guard.error).messages(lang):
-                    _say(t("cli.error", lang, message=message))
+                with speaking(said):
+                    for message in OutputFailed(guard.error).messages():
+                        _say(t("cli.error", message=message))
                 raise typer.Exit(done.exit_code or 1) from None
             raise
+        finally:
+            reset_language(token)
 
     return wrapper
 

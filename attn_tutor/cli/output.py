@@ -32,7 +32,7 @@ def check_output(path: Path | None, force: bool, inputs: tuple = ()) -> None:
         refuse_overwrite(path, force, inputs=[Path(p) for p in inputs if p is not None and Path(p).exists()])
 
 
-def write_output(path: Path | None, text: str | bytes, lang: str, force: bool = False) -> None:
+def write_output(path: Path | None, text: str | bytes, force: bool = False) -> None:
     """Standard output (no -o, or -o -), or the whole file or nothing, then a line on stderr saying where."""
     if to_stdout(path):
         if isinstance(text, bytes):
@@ -46,10 +46,10 @@ def write_output(path: Path | None, text: str | bytes, lang: str, force: bool = 
 
     assert path is not None  # (None is standard output)
     write_atomic(path, text, replace=force)
-    terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)
+    terminal.plain(t("cli.written", path=str(path)), stderr=True)
 
 
-def write_streamed(path: Path | None, produce: Callable[[BinaryIO], None], lang: str, force: bool = False) -> None:
+def write_streamed(path: Path | None, produce: Callable[[BinaryIO], None], force: bool = False) -> None:
     """Like :func:`write_output` for output made piece by piece: ``produce`` writes to a seekable binary
     stream. A file is still whole or nothing (a temporary file, then put in place); standard output
     gets the same bytes once they are all made (spooled to a temporary file when large)."""
@@ -64,4 +64,4 @@ def write_streamed(path: Path | None, produce: Callable[[BinaryIO], None], lang:
     assert path is not None  # (None is standard output)
     with atomic_file(path, replace=force) as stream:
         produce(stream)
-    terminal.plain(t("cli.written", lang, path=str(path)), stderr=True)
+    terminal.plain(t("cli.written", path=str(path)), stderr=True)

@@ -20,7 +20,7 @@ from attn_tutor.cli.options import (
 )
 from attn_tutor.cli.random_options import CausalOption, DimOption, RandomOption, SeedOption, TokensOption, check_random, random_problem
 from attn_tutor.core.errors import AttnTutorError
-from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.i18n import t
 from attn_tutor.core.model import (
     FollowThrough,
 )
@@ -55,7 +55,6 @@ def quiz(
     (Its --help is the catalogue key help.cmd.quiz, not this docstring.)
     """
 
-    language = resolve_lang(lang)
     check_random(random, file, problem, tokens, dim, seed, causal)
     if report is not None:
         quiz_loop.check_report_path(report, force=force, inputs=[Path(file)] if file is not None and Path(file).exists() else [])
@@ -65,7 +64,7 @@ def quiz(
         made, chosen_seed, replay = random_problem("quiz", seed, tokens, dim, causal)
         chosen = [made]
         set_name = "random"
-        intro.append(Math(("  " + replay,), title=t("quiz.seed", language, seed=chosen_seed)))
+        intro.append(Math(("  " + replay,), title=t("quiz.seed", seed=chosen_seed)))
     else:
 
         chosen_seed = None
@@ -73,7 +72,7 @@ def quiz(
         chosen = pick_problems(problem_set, problem)
         set_name = problem_set.name or problem_set.source
         if problem is None and row is None:  # the whole set: its concept items after its problems
-            items = tuple(show_all(problem_set, lang=language))
+            items = tuple(show_all(problem_set, bilingual=False))
     if row is not None and len(chosen) == 1:
         pick_row(chosen[0], row)  # a sentence naming the tokens there are
     plans = quiz_loop.plan(chosen, row)
@@ -86,7 +85,6 @@ def quiz(
         follow_through=follow_through.value,
         student=student,
         seed=chosen_seed,
-        lang=language,
         concepts=items,
     )
 
@@ -103,7 +101,7 @@ def quiz(
     if outcome.save_error is not None:
         raise outcome.save_error
     if report is not None:
-        show(t("quiz.report_written", language, path=str(report)))
+        show(t("quiz.report_written", path=str(report)))
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
 

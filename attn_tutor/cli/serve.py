@@ -81,14 +81,14 @@ def serve(
         if mode is not None and store.session().mode != mode:
             store.set_mode(mode)
         bound = listener.getsockname()[1]
-        address, note = _address(host, language)
+        address, note = _address(host)
         secret = store.teacher_secret(secrets.token_urlsafe(24))  # kept: a restart prints the same link
         student_url = f"http://{_url_host(address)}:{bound}/"
         teacher_url = f"http://{_url_host(address)}:{bound}/teacher?key={secret}"
         app = make_app(store, problem_set, lang=language, secret=secret, student_url=student_url, set_name=set_name(problem_set, file))
         with _stops_noted() as stops:
             try:
-                _announce(student_url, teacher_url, note, db if defaulted else None, language)
+                _announce(student_url, teacher_url, note, db if defaulted else None)
                 if workers > 1:
                     _serve_workers(listener, db, file, language, secret, student_url, workers, stops)
                 else:
@@ -98,7 +98,7 @@ def serve(
     finally:
         listener.close()
         store.close()
-    sys.stderr.write(t("serve.stopped", language, db=_shown_db(db)) + "\n")
+    sys.stderr.write(t("serve.stopped", db=_shown_db(db)) + "\n")
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -132,16 +132,16 @@ def _lan_address() -> str | None:
     return None
 
 
-def _address(host: str, lang: str) -> tuple[str, str]:
+def _address(host: str) -> tuple[str, str]:
     """The address to print in the links, and the sentence about who can reach it."""
     if host in ("0.0.0.0", "::", ""):
         lan = _lan_address()
         if lan is None:
-            return "127.0.0.1", t("serve.no_lan", lang)
-        return lan, t("serve.lan", lang, host=lan)
+            return "127.0.0.1", t("serve.no_lan")
+        return lan, t("serve.lan", host=lan)
     if host in ("localhost",) or host.startswith("127.") or host == "::1":
-        return host, t("serve.local_only", lang, host=host)
-    return host, t("serve.lan", lang, host=host)
+        return host, t("serve.local_only", host=host)
+    return host, t("serve.lan", host=host)
 
 
 def _url_host(address: str) -> str:
@@ -154,17 +154,17 @@ def _shown_db(db: str) -> str:
     return db
 
 
-def _announce(student_url: str, teacher_url: str, note: str, defaulted_db: str | None, lang: str) -> None:
+def _announce(student_url: str, teacher_url: str, note: str, defaulted_db: str | None) -> None:
     out = sys.stdout
-    out.write(t("serve.student", lang, url=student_url) + "\n")
-    out.write(t("serve.teacher", lang, url=teacher_url) + "\n")
+    out.write(t("serve.student", url=student_url) + "\n")
+    out.write(t("serve.teacher", url=teacher_url) + "\n")
     out.write(note + "\n")
     if defaulted_db is not None:
-        out.write(t("serve.db_default", lang, path=defaulted_db) + "\n")
+        out.write(t("serve.db_default", path=defaulted_db) + "\n")
     out.flush()
     with contextlib.suppress(OSError, UnicodeEncodeError):
         segno.make(student_url, error="m").terminal(out=out, compact=True)
-    out.write(t("serve.stop_hint", lang) + "\n")
+    out.write(t("serve.stop_hint") + "\n")
     out.flush()
 
 

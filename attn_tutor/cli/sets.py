@@ -15,7 +15,7 @@ from attn_tutor.cli.options import (
     guarded,
 )
 from attn_tutor.core.errors import AttnTutorError, InvalidProblemSet, UsageError
-from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.i18n import t
 from attn_tutor.gradebook.answer_files import csv_without_problem_set, is_answer_file
 from attn_tutor.gradebook.grader import check_answer_file
 from attn_tutor.gradebook.writing import LEFT_OUT
@@ -39,13 +39,12 @@ def list_problems(
 ) -> None:
     """List a problem set's problems: id, title, tokens, d_k, the rows and stages asked."""
 
-    language = resolve_lang(lang)
     problem_set = load_problem_set(file)
     if format is ListFormat.json:
         sys.stdout.write(list_json(problem_set))
         return
 
-    terminal.draw(list_blocks(problem_set, language, file))
+    terminal.draw(list_blocks(problem_set, file))
 
 
 @guarded
@@ -64,26 +63,26 @@ def show(
     sys.stdout.buffer.flush()
 
 
-def _validate_answers(path: str, problems: str | None, language: str) -> bool:
+def _validate_answers(path: str, problems: str | None) -> bool:
     """An answer file checked as grade checks it, against the set it names (or ``--problems``): its
     problems listed as the answer file's. True when it has none."""
     if problems is None and csv_without_problem_set([(path, False)]) is not None:
         raise UsageError("grade.csv_needs_problems", path=str(path))
     results, notes = check_answer_file(path, problems)
     # each problem once: a CSV header's (an unknown column's item) touches every row
-    findings = list(dict.fromkeys(finding.text(language) for result in results for finding in result.findings))
+    findings = list(dict.fromkeys(finding.text() for result in results for finding in result.findings))
     if any(note.key.startswith(LEFT_OUT) for note in notes):  # a gradebook grade wrote: not answers
-        terminal.plain(t("validate.gradebook", language, path=str(path)))
+        terminal.plain(t("validate.gradebook", path=str(path)))
         return False
     for note in notes:
-        terminal.plain(note.text(language))
+        terminal.plain(note.text())
     if findings:
         key = "validate.answer_invalid_one" if len(findings) == 1 else "validate.answer_invalid"
-        terminal.plain(t(key, language, path=str(path), count=len(findings)))
+        terminal.plain(t(key, path=str(path), count=len(findings)))
         for finding in findings:
             terminal.plain("  " + finding)
         return False
-    terminal.plain(t("validate.answer_valid", language, path=str(path)))
+    terminal.plain(t("validate.answer_valid", path=str(path)))
     return True
 
 
@@ -96,12 +95,11 @@ def validate(
     """Check problem-set files without solving them; list every error found. An answer file
     (a CSV, or YAML with student: or answers:) is checked as grade checks it."""
 
-    language = resolve_lang(lang)
 
     bad = 0
     for path in files:
         if os.path.isfile(path) and is_answer_file(path):
-            bad += not _validate_answers(path, problems, language)
+            bad += not _validate_answers(path, problems)
             continue
         loaded = None
         try:  # a file, or a packaged set's name, as every other command takes
@@ -112,13 +110,13 @@ def validate(
         if findings:
             bad += 1
             key = "validate.invalid_one" if len(findings) == 1 else "validate.invalid"
-            terminal.plain(t(key, language, path=str(path), count=len(findings)))
+            terminal.plain(t(key, path=str(path), count=len(findings)))
             for finding in findings:
-                terminal.plain("  " + finding.text(language))
+                terminal.plain("  " + finding.text())
         else:
-            terminal.plain(t("validate.valid", language, path=str(path)))
+            terminal.plain(t("validate.valid", path=str(path)))
 
             for warning in tolerance.warnings(loaded):
-                terminal.plain("  " + t("validate.warning", language, message=warning.text(language)))
+                terminal.plain("  " + t("validate.warning", message=warning.text()))
     if bad:
         raise typer.Exit(1)

@@ -22,7 +22,7 @@ from attn_tutor.cli.options import (
 )
 from attn_tutor.cli.random_options import CausalOption, DimOption, RandomOption, SeedOption, TokensOption, check_random, random_problem
 from attn_tutor.core.errors import AttnTutorError, UsageError
-from attn_tutor.core.i18n import resolve_lang, t
+from attn_tutor.core.i18n import t
 from attn_tutor.core.model import (
     DECIMALS_MAX,
     HAND_SIZED,
@@ -76,7 +76,6 @@ def solve(
     (Its --help is the catalogue key help.cmd.solve, not this docstring.)
     """
 
-    language = resolve_lang(lang)
     if large and format is not SolveFormat.json:
         raise UsageError("cli.large_needs_json")
     check_random(random, file, problem, tokens, dim, seed, causal)
@@ -89,7 +88,7 @@ def solve(
 
         made, chosen_seed, replay = random_problem("solve", seed, tokens, dim, causal)
         problem_set = ProblemSet((made,), source="random")
-        terminal.plain(t("solve.seed", language, seed=chosen_seed, command=replay), stderr=True)
+        terminal.plain(t("solve.seed", seed=chosen_seed, command=replay), stderr=True)
     else:
 
         problem_set = load_problem_set(file, LARGE if large else HAND_SIZED)
@@ -104,7 +103,7 @@ def solve(
         chosen = chosen[:1]
     plans = _plans(chosen, row, last_stage, problem_set.source)
     whole_set = not random and problem is None and row is None  # the set's concept items go with the whole set
-    items = concepts.show_all(problem_set, seed=variant, lang=None if format is SolveFormat.json else language) if whole_set else []
+    items = concepts.show_all(problem_set, seed=variant, bilingual=format is SolveFormat.json) if whole_set else []
     if format is SolveFormat.json:
 
         entries = [concepts.concept_dict(shown) for shown in items] if whole_set else None
@@ -112,11 +111,11 @@ def solve(
             sys.stdout.write(chunk)
         return
     solutions = [(engine.solve(item), rows) for item, rows in plans]
-    blocks = _solution_document(problem_set, solutions, language, variant, decimals=decimals, last_stage=last_stage, explain=explain)
+    blocks = _solution_document(problem_set, solutions, variant, decimals=decimals, last_stage=last_stage, explain=explain)
     if overview:
-        blocks.append(_overview(problem_set, file, chosen[0], language, variant))
+        blocks.append(_overview(problem_set, file, chosen[0], variant))
     elif items and (every or format is SolveFormat.markdown or len(problem_set.problems) == 1):
-        blocks += concepts.concept_blocks(items, language)
+        blocks += concepts.concept_blocks(items)
     if format is SolveFormat.markdown:
 
         sys.stdout.write(markdown.render(blocks))
@@ -125,7 +124,7 @@ def solve(
         terminal.draw(blocks)
 
 
-def _overview(problem_set, file: str | None, shown, language: str, variant: int | None = None):
+def _overview(problem_set, file: str | None, shown, variant: int | None = None):
     """After the first problem: the others, each with the command that shows it."""
 
     where = ("" if file is None else f" {file}") + ("" if variant is None else f" --variant {variant}")
@@ -134,10 +133,10 @@ def _overview(problem_set, file: str | None, shown, language: str, variant: int 
     lines = tuple(
         f"  attn-tutor solve{where} --problem {p.id.ljust(width)}" + (f"   # {p.title}" if p.title else "") for p in rest
     )
-    lines += ("", t("solve.overview_all", language, command=f"attn-tutor solve{where} --all"))
+    lines += ("", t("solve.overview_all", command=f"attn-tutor solve{where} --all"))
     if problem_set.concepts:
-        lines += (t("concepts.solve_more", language, count=len(problem_set.concepts)),)
-    return Math(lines, title=t("solve.overview_one" if len(rest) == 1 else "solve.overview", language, count=len(rest)))
+        lines += (t("concepts.solve_more", count=len(problem_set.concepts)),)
+    return Math(lines, title=t("solve.overview_one" if len(rest) == 1 else "solve.overview", count=len(rest)))
 
 
 def _plans(chosen, row: str | None, last_stage: str | None, source: str) -> list:
@@ -158,16 +157,16 @@ def _plans(chosen, row: str | None, last_stage: str | None, source: str) -> list
     return plans
 
 
-def _solution_document(problem_set, solutions, language: str, variant: int | None, *, decimals, last_stage, explain: bool) -> list:
+def _solution_document(problem_set, solutions, variant: int | None, *, decimals, last_stage, explain: bool) -> list:
     """The blocks of the solutions: the set's title (and variant) as a heading, then each solution."""
 
     blocks: list[Block] = []
     if problem_set.title or variant is not None:
         title = problem_set.title or problem_set.name or problem_set.source
         if variant is not None:
-            title = t("solve.variant_title", language, title=title, variant=variant)
+            title = t("solve.variant_title", title=title, variant=variant)
         blocks.append(Heading(title, level=1))
     for solution, rows in solutions:
         last = last_stage if last_stage in solution.problem.stages else None
-        blocks += solution_blocks(solution, language, decimals=decimals, rows=rows, last_stage=last, explain_rows=explain)
+        blocks += solution_blocks(solution, decimals=decimals, rows=rows, last_stage=last, explain_rows=explain)
     return blocks

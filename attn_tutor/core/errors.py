@@ -10,7 +10,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from typing import NamedTuple, Self
 
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import speaking, t
 from attn_tutor.core.text import escape_unsafe
 
 
@@ -44,10 +44,10 @@ class Finding:
     args: dict = field(default_factory=dict)
     where: Location | None = None
 
-    def text(self, lang: str = "en") -> str:
+    def text(self) -> str:
         # What a file said is never shown raw: control and invisible characters become \u escapes.
         args = {name: escape_unsafe(value) if isinstance(value, str) else value for name, value in self.args.items()}
-        message = t(self.key, lang, **args)
+        message = t(self.key, **args)
         return f"{self.where}: {message}" if self.where else message
 
 
@@ -58,7 +58,8 @@ class AttnTutorError(Exception):
 
     def __init__(self, key: str, where: Location | None = None, /, **args: object) -> None:
         self.problems: list[Finding] = [Finding(key, dict(args), where)]
-        super().__init__(self.problems[0].text())
+        with speaking("en"):  # str(error), as a traceback or a worker's reason shows it: English
+            super().__init__(self.problems[0].text())
 
     @classmethod
     def many(cls, problems: list[Finding]) -> Self:
@@ -66,8 +67,8 @@ class AttnTutorError(Exception):
         error.problems = list(problems)
         return error
 
-    def messages(self, lang: str = "en") -> list[str]:
-        return [p.text(lang) for p in self.problems]
+    def messages(self) -> list[str]:
+        return [p.text() for p in self.problems]
 
 
 class InvalidProblemSet(AttnTutorError):

@@ -6,7 +6,8 @@ entries with the Korean as ``msgstr`` (translators open them in Poedit or Weblat
 runs ``msgfmt --check-format`` on every translation). The build (setup.py) compiles each
 to a ``.mo``: the template as the English catalogue, each text its own translation.
 
-``t(key, lang, **args)`` looks a message up and fills in its ``{placeholders}``. Each
+``t(key, **args)`` looks a message up in the language spoken (:func:`language`) and fills in
+its ``{placeholders}``. Each
 language's ``.mo`` is read once, when a message of that language is first asked for,
 by :class:`Catalogue`, the standard library's ``gettext.GNUTranslations`` indexed by
 context: the compiled catalogue finds ``msgctxt + "\x04" + msgid``, and a key is the
@@ -20,9 +21,12 @@ pages' JavaScript receives its sentences in — is read from the template, only 
 
 from __future__ import annotations
 
+import contextlib
+import contextvars
 import functools
 import gettext
 import os
+from collections.abc import Iterator
 
 from attn_tutor.core import particles
 
@@ -30,6 +34,35 @@ LANGS = ("en", "ko")
 DOMAIN = "attn_tutor"
 LOCALE_DIR = os.path.join(os.path.dirname(os.path.dirname(__file__)), "locale")  # attn_tutor/locale
 TEMPLATE = os.path.join(LOCALE_DIR, f"{DOMAIN}.pot")
+
+_LANGUAGE: contextvars.ContextVar[str] = contextvars.ContextVar("attn_tutor_language", default="en")
+
+
+def language() -> str:
+    """The language spoken here: what the edge of this run, request or worker set (English if none did)."""
+    return _LANGUAGE.get()
+
+
+def set_language(lang: str) -> contextvars.Token[str]:
+    """Speak ``lang`` from here on in this context: the command line's guard, a live request and a
+    ``grade`` worker process at its start set it, once. Hand the token to :func:`reset_language`."""
+    return _LANGUAGE.set(lang)
+
+
+def reset_language(token: contextvars.Token[str]) -> None:
+    """Speak again what was spoken before the :func:`set_language` that gave ``token``."""
+    _LANGUAGE.reset(token)
+
+
+@contextlib.contextmanager
+def speaking(lang: str) -> Iterator[None]:
+    """Speak ``lang`` for the block, then what was spoken before: how a sheet in both languages
+    writes its second one. Not across a ``yield``: a generator may be resumed in another context."""
+    token = _LANGUAGE.set(lang)
+    try:
+        yield
+    finally:
+        _LANGUAGE.reset(token)
 
 
 class Catalogue(gettext.GNUTranslations):
@@ -61,9 +94,9 @@ def catalogue(lang: str) -> dict[str, str]:
         ) from None
 
 
-def text(key: str, lang: str = "en") -> str:
-    """The message ``key`` in ``lang`` as written in the catalogue: placeholders and particle markers left in."""
-    if lang == "ko":
+def text(key: str) -> str:
+    """The message ``key`` in the language spoken, as written in the catalogue: placeholders and particle markers left in."""
+    if _LANGUAGE.get() == "ko":
         found = catalogue("ko").get(key)
         if found is not None:
             return found
@@ -82,19 +115,19 @@ def keys() -> tuple[str, ...]:
         return tuple(line[len('msgctxt "') : -len('"\n')] for line in file if line.startswith('msgctxt "'))
 
 
-def messages(prefixes: str | tuple[str, ...], lang: str) -> dict[str, str]:
-    """The messages whose keys start with one of ``prefixes``, in ``lang``, in the catalogue's order, as written
+def messages(prefixes: str | tuple[str, ...]) -> dict[str, str]:
+    """The messages whose keys start with one of ``prefixes``, in the catalogue's order, as written
     (placeholders left as ``{name}``): the sentences a page's JavaScript fills in itself."""
-    return {key: text(key, lang) for key in keys() if key.startswith(prefixes)}
+    return {key: text(key) for key in keys() if key.startswith(prefixes)}
 
 
-def t(key: str, lang: str = "en", /, **args: object) -> str:
-    """The message ``key`` in ``lang``, with ``args`` filled in and its particles chosen.
+def t(key: str, /, **args: object) -> str:
+    """The message ``key`` in the language spoken, with ``args`` filled in and its particles chosen.
 
     A particle is marked by its form after a consonant in square brackets, ``{path}[을]``;
     :mod:`attn_tutor.core.particles` picks 을 or 를 for what is written before it.
     """
-    template = text(key, lang)
+    template = text(key)
     parts = _particle_parts.get(template)
     if parts is None:
         parts = _particle_parts[template] = particles.MARKER.split(template)
@@ -106,6 +139,16 @@ def t(key: str, lang: str = "en", /, **args: object) -> str:
 
 
 _particle_parts: dict[str, list[str]] = {}  # a template split at its particle markers, once
+
+
+def in_both(key: str, /, **args: object) -> str:
+    """The message ``key`` in Korean with the English after it, ``정답 (Right)``, whatever is spoken:
+    as a set's own texts are written, for what is read by students of either language."""
+    with speaking("ko"):
+        korean = t(key, **args)
+    with speaking("en"):
+        english = t(key, **args)
+    return f"{korean} ({english})"
 
 
 def known_lang(value: str) -> bool:

@@ -16,9 +16,9 @@ reader (:mod:`attn_tutor.gradebook.answer_yaml`) read through here:
 * :func:`read_plain` — a hand-written reader for the strict subset of YAML that
   ordinary files use (block mappings by indentation, one-line scalars, one-line flow
   lists of plain scalars, comments); None on anything else, so the caller composes.
-  A test holds the answer reader's fast path equal to its composed one.
-* :class:`PlainTags` — what a plain scalar resolves to, remembered per reader
-  object (never in a module-level cache).
+  A test holds the answer reader's fast path equal to its composed one; ``grade_speed.py
+  --fast-path`` measures what it earns (rapidyaml was weighed: see docs/architecture.md).
+* :func:`resolve_plain` — what a plain scalar resolves to, as the composer resolves it.
 """
 
 from __future__ import annotations
@@ -31,7 +31,7 @@ from attn_tutor.core.errors import Location
 from attn_tutor.core.text import excerpt
 
 __all__ = [
-    "LOADER", "BadYaml", "Leaf", "PlainTags", "compose", "first_alias", "is_plain", "read_plain",
+    "LOADER", "BadYaml", "Leaf", "compose", "first_alias", "is_plain", "read_plain",
     "resolve_plain", "scan", "short_tag", "split_keys", "where",
     "MappingNode", "Node", "ScalarNode", "SequenceNode",
 ]  # fmt: skip
@@ -397,22 +397,6 @@ def resolve_plain(value: str) -> str:
     return _resolver().resolve(yaml.ScalarNode, value, (True, False))
 
 
-class PlainTags:
-    """What YAML resolves a plain scalar to (the C composer asks the same resolver), remembered."""
-
-    def __init__(self, limit: int = 100_000) -> None:
-        self._known: dict[str, str] = {}
-        self._limit = limit
-
-    def __call__(self, value: str) -> str:
-        tag = self._known.get(value)
-        if tag is None:
-            tag = resolve_plain(value)
-            if len(self._known) < self._limit:
-                self._known[value] = tag
-        return tag
-
-
 class Leaf(NamedTuple):
     """A value :func:`read_plain` read, with where it starts (1-based, as :func:`where` gives).
 
@@ -468,9 +452,9 @@ _MAX_KEY = 1000  # YAML's simple keys stop at 1024 characters
 _BLANK = ("blank",)  # a line read as blank or a comment
 
 
-def read_plain(text: str, tags: PlainTags | None = None) -> dict | None:
+def read_plain(text: str) -> dict | None:
     """An ordinary YAML document as a tree, or None; see :class:`PlainReader` (one-off, nothing kept)."""
-    return PlainReader(tags)(text)
+    return PlainReader()(text)
 
 
 class PlainReader:
@@ -490,8 +474,7 @@ class PlainReader:
     most of their lines), up to ``limit`` lines; nothing is kept between runs.
     """
 
-    def __init__(self, tags: PlainTags | None = None, limit: int = 50_000) -> None:
-        self.tags = tags or PlainTags()
+    def __init__(self, limit: int = 50_000) -> None:
         self._odd, self._key_line, self._items, self._escape, self._skip, self._document_start = _fast_path()
         self._lines: dict[str, tuple] = {}
         self._limit = limit
@@ -551,7 +534,7 @@ class PlainReader:
         if m is None:
             return _BLANK if self._skip.match(line) else None
         indent, key, kind = m.end(1), m.group(2), m.lastindex
-        if m.start(3) - indent > _MAX_KEY or self.tags(key) != STR:
+        if m.start(3) - indent > _MAX_KEY or resolve_plain(key) != STR:
             return None
         if kind == 3:
             return (indent, key, None, "", m.end(3) + 1)

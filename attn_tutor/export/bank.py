@@ -92,7 +92,7 @@ def _columns(solution, stage: str) -> list[str]:
     return [f"[{h}] {key}" if many else key for h in range(1, len(solution.heads) + 1) for key in problem.keys]
 
 
-def asked_cells(solution, lang: str, marker=None) -> tuple[Cell, ...]:
+def asked_cells(solution, marker=None) -> tuple[Cell, ...]:
     """Every asked cell of a solved problem, in the order the worksheet's tables read: stage by
     stage, head by head (one table each before the output), each table's rows in the asked order."""
 
@@ -116,13 +116,13 @@ def asked_cells(solution, lang: str, marker=None) -> tuple[Cell, ...]:
                     if open_[i] and math.isfinite(value):
                         tolerance = grading.stage_tolerance(problem, stage)  # the teacher's, or the default that fits decimals
                         right = right_answer(value, tolerance, problem.decimals)
-                        chosen = _cell_mistakes(value, [(code, made[i]) for code, made in mistakes[row]], tolerance, lang)
+                        chosen = _cell_mistakes(value, [(code, made[i]) for code, made in mistakes[row]], tolerance)
                         chosen = tuple(m for m in chosen if not Decimal(right.low) <= Decimal(repr(m.value)) <= Decimal(right.high))
                         cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, tolerance, chosen, right))
     return tuple(cells)
 
 
-def _cell_mistakes(value: float, made: list[tuple[str, float | None]], tolerance: float, lang: str) -> tuple[Mistake, ...]:
+def _cell_mistakes(value: float, made: list[tuple[str, float | None]], tolerance: float) -> tuple[Mistake, ...]:
     """The mistakes that give this cell another number, each number once (the first mistake's)."""
 
     chosen: list[Mistake] = []
@@ -131,25 +131,25 @@ def _cell_mistakes(value: float, made: list[tuple[str, float | None]], tolerance
             continue
         if any(abs(wrong - other.value) <= tolerance + EPS for other in chosen):
             continue
-        chosen.append(Mistake(code, wrong, t(f"grading.diagnosis.{code}", lang)))
+        chosen.append(Mistake(code, wrong, t(f"grading.diagnosis.{code}")))
     return tuple(chosen)
 
 
-def question(sheet, problem: Problem, lang: str) -> Question:
+def question(sheet, problem: Problem) -> Question:
     """One problem of one sheet (the set as written, or a variant), solved, with every asked cell."""
     solution = engine.solve(problem)
-    return Question(problem, sheet.variant, solution, asked_cells(solution, lang, Marker()))
+    return Question(problem, sheet.variant, solution, asked_cells(solution, Marker()))
 
 
-def sheet_questions(sheet, lang: str) -> Iterator[Question]:
+def sheet_questions(sheet) -> Iterator[Question]:
     """The questions of one sheet, in the set's order, each made when it is asked for."""
     for problem in sheet.problem_set.problems:
-        yield question(sheet, problem, lang)
+        yield question(sheet, problem)
 
 
-def questions(sheets, lang: str) -> list[Question]:
+def questions(sheets) -> list[Question]:
     """One question per problem of each sheet (a sheet is the set as written, or a variant)."""
-    return [q for sheet in sheets for q in sheet_questions(sheet, lang)]
+    return [q for sheet in sheets for q in sheet_questions(sheet)]
 
 
 def decimal_text(x: float) -> str:

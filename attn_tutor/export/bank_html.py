@@ -42,18 +42,18 @@ def block(block, text: Callable[[str], str]) -> str:
     raise TypeError(f"cannot draw {type(block).__name__} in a quiz question")
 
 
-def header(question, lang: str, text: Callable[[str], str]) -> list[str]:
+def header(question, text: Callable[[str], str]) -> list[str]:
     """What every question of a problem starts with: its variant, title, notes, instructions, givens."""
 
     problem = question.problem
     parts = []
     if question.variant is not None:
-        parts.append(f"<p><strong>{text(t('export.variant_number', lang, seed=question.variant))}</strong></p>")
+        parts.append(f"<p><strong>{text(t('export.variant_number', seed=question.variant))}</strong></p>")
     if problem.title:
         parts.append(f"<p><strong>{text(problem.title)}</strong></p>")
-    notes: list[Block] = [*problem_notes(problem, lang), instructions(problem, lang)]
+    notes: list[Block] = [*problem_notes(problem), instructions(problem)]
     for item in notes:
         parts.append(block(item, text))
-    for item in given_blocks(question.solution, lang, problem.decimals, projected=False):
+    for item in given_blocks(question.solution, problem.decimals, projected=False):
         parts.append(block(item, text))
     return parts

@@ -41,19 +41,19 @@ def shown_concepts(sheet) -> list:
     return [show(concept, problem_set, seed=sheet.variant) for concept in problem_set.concepts]
 
 
-def stem(shown, lang: str) -> str:
+def stem(shown) -> str:
     """The stem as printed: with "(several)" when several options are right."""
-    return f"{shown.stem} {t('export.concept.several', lang)}" if shown.several else shown.stem
+    return f"{shown.stem} {t('export.concept.several')}" if shown.several else shown.stem
 
 
-def how_to_answer(shown, lang: str) -> str:
+def how_to_answer(shown) -> str:
     if shown.kind == "order":
-        return t("export.concept.order", lang)
-    return t("export.concept.choose_several" if shown.several else "export.concept.choose", lang)
+        return t("export.concept.order")
+    return t("export.concept.choose_several" if shown.several else "export.concept.choose")
 
 
-def option_line(label: str, text: str, lang: str) -> str:
-    return t("export.concept.option", lang, label=label, text=text)
+def option_line(label: str, text: str) -> str:
+    return t("export.concept.option", label=label, text=text)
 
 
 def answer_text(shown) -> str:
@@ -62,53 +62,53 @@ def answer_text(shown) -> str:
     return " ".join(shown.answer) if shown.kind == "order" else ", ".join(shown.answer)
 
 
-def _item_blocks(shown, number: int, lang: str) -> list[Block]:
+def _item_blocks(shown, number: int) -> list[Block]:
     """What a sheet and a key both print of an item: its heading, the stem, the labelled options."""
     return [
-        Heading(t("export.concept.heading", lang, n=number, id=shown.id), level=3),
-        Paragraph(stem(shown, lang)),
-        *(Paragraph(option_line(label, text, lang)) for label, text in zip(shown.labels, shown.options)),
+        Heading(t("export.concept.heading", n=number, id=shown.id), level=3),
+        Paragraph(stem(shown)),
+        *(Paragraph(option_line(label, text)) for label, text in zip(shown.labels, shown.options)),
     ]
 
 
-def question_blocks(shown_items: list, lang: str) -> list[Block]:
+def question_blocks(shown_items: list) -> list[Block]:
     """The worksheet's concept questions: stem, labelled options, what to write, a blank."""
     if not shown_items:
         return []
-    blocks: list[Block] = [Heading(t("export.concepts", lang), level=2)]
+    blocks: list[Block] = [Heading(t("export.concepts"), level=2)]
     for number, shown in enumerate(shown_items, start=1):
-        blocks.extend(_item_blocks(shown, number, lang))
-        blocks.append(Paragraph(how_to_answer(shown, lang)))
-        blocks.append(Fields(((t("export.concept.answer", lang), ""),)))
+        blocks.extend(_item_blocks(shown, number))
+        blocks.append(Paragraph(how_to_answer(shown)))
+        blocks.append(Fields(((t("export.concept.answer"), ""),)))
     return blocks
 
 
-def key_blocks(shown_items: list, lang: str) -> list[Block]:
+def key_blocks(shown_items: list) -> list[Block]:
     """The key's concept answers: the options, the right label(s), each wrong option's feedback, why."""
     if not shown_items:
         return []
-    blocks: list[Block] = [Heading(t("export.concepts", lang), level=2)]
+    blocks: list[Block] = [Heading(t("export.concepts"), level=2)]
     for number, shown in enumerate(shown_items, start=1):
-        blocks.extend(_item_blocks(shown, number, lang))
+        blocks.extend(_item_blocks(shown, number))
         right = "export.concept.right_any" if shown.tied else "export.concept.right"
-        blocks.append(Paragraph(t(right, lang, labels=answer_text(shown))))
+        blocks.append(Paragraph(t(right, labels=answer_text(shown))))
         if shown.kind != "order":
             for label in shown.labels:
                 sentence = shown.feedback.get(label)
                 if label not in shown.answer and sentence:
-                    blocks.append(Paragraph(t("export.concept.wrong", lang, label=label, feedback=sentence)))
+                    blocks.append(Paragraph(t("export.concept.wrong", label=label, feedback=sentence)))
         if shown.explanation:
-            blocks.append(Paragraph(t("export.concept.explanation", lang, text=shown.explanation)))
+            blocks.append(Paragraph(t("export.concept.explanation", text=shown.explanation)))
     return blocks
 
 
-def key_rows(shown_items: list, lang: str) -> Iterator[tuple[str, str, str, str]]:
+def key_rows(shown_items: list) -> Iterator[tuple[str, str, str, str]]:
     """The concept items' lines of the compact key table: id, —, "concept", the answer."""
     for shown in shown_items:
-        yield (shown.id, "—", t("export.key_table.concept", lang), answer_text(shown))
+        yield (shown.id, "—", t("export.key_table.concept"), answer_text(shown))
 
 
-def order_choices(shown, lang: str) -> list[Choice]:
+def order_choices(shown) -> list[Choice]:
     """An ``order`` item as one multiple choice: the right order and each order with two
     neighbouring steps swapped, written as the steps' labels (``C A D B``), in the labels'
     alphabetical order (the right one is not always first: the banks do not shuffle)."""
@@ -117,17 +117,17 @@ def order_choices(shown, lang: str) -> list[Choice]:
     choices = [Choice(" ".join(right), True, None)]
     for i in range(len(right) - 1):
         swapped = right[:i] + [right[i + 1], right[i]] + right[i + 2 :]
-        sentence = t("export.concept.order_swap", lang, first=text[right[i]], second=text[right[i + 1]])
+        sentence = t("export.concept.order_swap", first=text[right[i]], second=text[right[i + 1]])
         choices.append(Choice(" ".join(swapped), False, sentence))
     return sorted(choices)
 
 
-def choices(shown, lang: str) -> list[Choice]:
+def choices(shown) -> list[Choice]:
     """What a quiz system offers for an item, in the sheet's order: each labelled option as
     ``(A) text`` with its feedback, or for an order the orders of :func:`order_choices`."""
     if shown.kind == "order":
-        return order_choices(shown, lang)
+        return order_choices(shown)
     return [
-        Choice(option_line(label, text, lang), label in shown.answer, shown.feedback.get(label))
+        Choice(option_line(label, text), label in shown.answer, shown.feedback.get(label))
         for label, text in zip(shown.labels, shown.options)
     ]

@@ -89,16 +89,16 @@ def blank(cell: Cell) -> str:
     return "{1:NUMERICAL:" + "~".join(alternatives) + "}"
 
 
-def question_text(question: Question, lang: str) -> str:
+def question_text(question: Question) -> str:
     """The Cloze question text: what to do, the givens, and a table of blanks per asked stage."""
 
     problem, solution = question.problem, question.solution
-    parts = bank_html.header(question, lang, text)
+    parts = bank_html.header(question, text)
     blanks = {(c.row, c.stage, c.index): c for c in question.cells}
     rows = asked_row_indices(problem)
     for stage in asked_stages(problem):
         # one table per head before the output (heads side by side in a row), in head order
-        for head, table in enumerate(stage_table(solution, stage, rows, problem.decimals, lang, blank=True)):
+        for head, table in enumerate(stage_table(solution, stage, rows, problem.decimals, blank=True)):
             offset = 0 if stage == "output" else head * len(problem.keys)
             body = []
             for (label, *cells), row in zip(table.rows, rows):
@@ -111,13 +111,13 @@ def question_text(question: Question, lang: str) -> str:
     return "\n".join(parts)
 
 
-def general_feedback(question: Question, lang: str) -> str:
+def general_feedback(question: Question) -> str:
     """The worked arithmetic of each asked row, shown after an attempt."""
 
     problem = question.problem
     parts = []
     for row in asked_row_indices(problem):
-        for block in explain_blocks(question.solution, row, problem.decimals, lang, asked_stages(problem)):
+        for block in explain_blocks(question.solution, row, problem.decimals, asked_stages(problem)):
             parts.append(f"<p><strong>{text(block.title or '')}</strong></p><pre>{text(chr(10).join(block.lines))}</pre>")
     return "\n".join(parts)
 
@@ -178,20 +178,20 @@ def _text_element(parent: ET.Element, tag: str, value: str, html: bool = False) 
     return element
 
 
-def document(sheets, lang: str, *, set_title: str) -> Streamed:
+def document(sheets, *, set_title: str) -> Streamed:
     """A Moodle XML question file: per problem a category, then its questions (one per sheet,
     tagged with its variant), each question made as it is written."""
-    return Streamed("quiz", {}, _elements(sheets, lang, set_title))
+    return Streamed("quiz", {}, _elements(sheets, set_title))
 
 
-def _elements(sheets, lang: str, set_title: str) -> Iterator[ET.Element]:
+def _elements(sheets, set_title: str) -> Iterator[ET.Element]:
     for problem in sheets[0].problem_set.problems:
         category = ET.Element("question", {"type": "category"})
         _text_element(category, "category", category_path(set_title, problem))
         _text_element(category, "info", "", html=True)
         yield category
         for sheet in sheets:
-            yield question_element(bank.question(sheet, sheet.problem_set.get(problem.id), lang), lang)
+            yield question_element(bank.question(sheet, sheet.problem_set.get(problem.id)))
     for number, concept in enumerate(sheets[0].problem_set.concepts):
         category = ET.Element("question", {"type": "category"})
         _text_element(category, "category", concept_category_path(set_title, concept.id))
@@ -199,7 +199,7 @@ def _elements(sheets, lang: str, set_title: str) -> Iterator[ET.Element]:
         yield category
         for sheet in sheets:
             shown = show(sheet.problem_set.concepts[number], sheet.problem_set, seed=sheet.variant)
-            yield concept_element(shown, sheet.variant, lang)
+            yield concept_element(shown, sheet.variant)
 
 
 def concept_category_path(set_title: str, concept_id: str) -> str:
@@ -227,31 +227,31 @@ def fractions(choices, several: bool) -> list[str]:
     return [SHARES[right] if choice.right else ("-" + SHARES[wrong] if wrong else "0") for choice in choices]
 
 
-def concept_text(shown, lang: str) -> str:
+def concept_text(shown) -> str:
     """A concept item's question text: its stem, and for an order its labelled steps."""
-    parts = [f"<p>{escape(concept_sheet.stem(shown, lang), quote=False)}</p>"]
+    parts = [f"<p>{escape(concept_sheet.stem(shown), quote=False)}</p>"]
     if shown.kind == "order":
         for label, step in zip(shown.labels, shown.options):
-            parts.append(f"<p>{escape(concept_sheet.option_line(label, step, lang), quote=False)}</p>")
-        parts.append(f"<p>{escape(t('export.concept.order_choose', lang), quote=False)}</p>")
+            parts.append(f"<p>{escape(concept_sheet.option_line(label, step), quote=False)}</p>")
+        parts.append(f"<p>{escape(t('export.concept.order_choose'), quote=False)}</p>")
     return "\n".join(parts)
 
 
-def concept_element(shown, variant: int | None, lang: str) -> ET.Element:
+def concept_element(shown, variant: int | None) -> ET.Element:
     """One concept item of one sheet as a ``multichoice`` question: the options in the sheet's order
     and labelled as on it (``shuffleanswers`` off, no numbering of Moodle's own), each answer with its
     feedback; several right options make a ``single`` false question; an order offers the orders of
     :func:`attn_tutor.export.concept_sheet.order_choices`."""
     element = ET.Element("question", {"type": "multichoice"})
-    label = None if variant is None else t("export.variant_number", lang, seed=variant)
+    label = None if variant is None else t("export.variant_number", seed=variant)
     _text_element(element, "name", shown.id if label is None else f"{shown.id} — {label}")
-    _text_element(element, "questiontext", concept_text(shown, lang), html=True)
+    _text_element(element, "questiontext", concept_text(shown), html=True)
     explanation = "" if not shown.explanation else f"<p>{escape(shown.explanation, quote=False)}</p>"
     _text_element(element, "generalfeedback", explanation, html=True)
     ET.SubElement(element, "defaultgrade").text = "1"
     ET.SubElement(element, "penalty").text = "0.3333333"
     ET.SubElement(element, "hidden").text = "0"
-    choices = concept_sheet.choices(shown, lang)
+    choices = concept_sheet.choices(shown)
     several = shown.several
     ET.SubElement(element, "single").text = "false" if several else "true"
     ET.SubElement(element, "shuffleanswers").text = "false"  # shuffled per variant already: labels as on the sheet
@@ -265,14 +265,14 @@ def concept_element(shown, variant: int | None, lang: str) -> ET.Element:
     return element
 
 
-def question_element(question: Question, lang: str) -> ET.Element:
+def question_element(question: Question) -> ET.Element:
     """One Cloze question: a problem of one sheet."""
     problem_id = question.problem.id
     element = ET.Element("question", {"type": "cloze"})
-    variant = None if question.variant is None else t("export.variant_number", lang, seed=question.variant)
+    variant = None if question.variant is None else t("export.variant_number", seed=question.variant)
     _text_element(element, "name", problem_id if variant is None else f"{problem_id} — {variant}")
-    _text_element(element, "questiontext", question_text(question, lang), html=True)
-    _text_element(element, "generalfeedback", general_feedback(question, lang), html=True)
+    _text_element(element, "questiontext", question_text(question), html=True)
+    _text_element(element, "generalfeedback", general_feedback(question), html=True)
     ET.SubElement(element, "penalty").text = "0.3333333"
     ET.SubElement(element, "hidden").text = "0"
     # no <idnumber>: it must be unique in its category, so importing the file twice would clash
@@ -282,6 +282,6 @@ def question_element(question: Question, lang: str) -> ET.Element:
     return element
 
 
-def write(stream: BinaryIO, sheets, lang: str, *, set_title: str) -> None:
+def write(stream: BinaryIO, sheets, *, set_title: str) -> None:
     """The Moodle XML file, written to ``stream`` question by question."""
-    write_document(stream, document(sheets, lang, set_title=set_title))
+    write_document(stream, document(sheets, set_title=set_title))

@@ -41,7 +41,7 @@ from collections.abc import Iterator
 from html import escape
 from typing import BinaryIO
 
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import language, t
 from attn_tutor.core.rounding import fmt
 from attn_tutor.export import bank, bank_html, concept_sheet
 from attn_tutor.export.bank import Cell, Question, bounds
@@ -81,18 +81,17 @@ def _range(parent: ET.Element, low: str, high: str) -> None:
     ET.SubElement(parent, "varlte", {"respident": "response1"}).text = high
 
 
-def stage_name(stage: str, lang: str) -> str:
-    return t(f"export.stage.{stage}", lang)
+def stage_name(stage: str) -> str:
+    return t(f"export.stage.{stage}")
 
 
-def prompt(question: Question, cell: Cell, lang: str) -> str:
+def prompt(question: Question, cell: Cell) -> str:
     """The item's question: the problem's header and givens, then the one cell asked."""
 
-    parts = bank_html.header(question, lang, text)
+    parts = bank_html.header(question, text)
     asked = t(
         "export.qti_prompt",
-        lang,
-        stage=stage_name(cell.stage, lang),
+        stage=stage_name(cell.stage),
         row=cell.token,
         column=cell.column,
         decimals=question.problem.decimals,
@@ -101,28 +100,28 @@ def prompt(question: Question, cell: Cell, lang: str) -> str:
     return "\n".join(parts)
 
 
-def incorrect_feedback(cell: Cell, lang: str, decimals: int) -> str:
+def incorrect_feedback(cell: Cell, decimals: int) -> str:
     """Every diagnosis of the cell with the number it gives: what Canvas shows for any wrong answer."""
 
     if not cell.mistakes:
         return ""
     items = "".join(
-        f"<li>{text(t('export.qti_mistake', lang, value=fmt(m.value, decimals), sentence=m.sentence))}</li>"
+        f"<li>{text(t('export.qti_mistake', value=fmt(m.value, decimals), sentence=m.sentence))}</li>"
         for m in cell.mistakes
     )
-    return f"<p>{text(t('export.qti_mistakes', lang))}</p><ul>{items}</ul>"
+    return f"<p>{text(t('export.qti_mistakes'))}</p><ul>{items}</ul>"
 
 
-def item(question: Question, cell: Cell, lang: str, key: str) -> ET.Element:
+def item(question: Question, cell: Cell, key: str) -> ET.Element:
     """One cell's numerical item; ``key`` (:func:`set_key`) makes its ident the set's own."""
     problem = question.problem
     name = " · ".join(
         part
         for part in (
             problem.id,
-            None if question.variant is None else t("export.variant_number", lang, seed=question.variant),
+            None if question.variant is None else t("export.variant_number", seed=question.variant),
             cell.token,
-            t(f"quiz.stage.{cell.stage}", lang),
+            t(f"quiz.stage.{cell.stage}"),
             cell.column,
         )
         if part is not None
@@ -132,7 +131,7 @@ def item(question: Question, cell: Cell, lang: str, key: str) -> ET.Element:
     _field(meta, "question_type", "numerical_question")
     _field(meta, "points_possible", "1")
     presentation = ET.SubElement(element, "presentation")
-    _mattext(presentation, prompt(question, cell, lang))
+    _mattext(presentation, prompt(question, cell))
     response = ET.SubElement(presentation, "response_str", {"ident": "response1", "rcardinality": "Single"})
     ET.SubElement(ET.SubElement(response, "render_fib", {"fibtype": "Decimal"}), "response_label", {"ident": "answer1"})
 
@@ -156,7 +155,7 @@ def item(question: Question, cell: Cell, lang: str, key: str) -> ET.Element:
         feedback_id = f"mistake{number}_fb"
         ET.SubElement(condition, "displayfeedback", {"feedbacktype": "Response", "linkrefid": feedback_id})
         feedback_ids.append((feedback_id, mistake.sentence))
-    general = incorrect_feedback(cell, lang, problem.decimals)
+    general = incorrect_feedback(cell, problem.decimals)
     if general:
         other = ET.SubElement(processing, "respcondition", {"continue": "No"})
         ET.SubElement(ET.SubElement(other, "conditionvar"), "other")
@@ -168,24 +167,24 @@ def item(question: Question, cell: Cell, lang: str, key: str) -> ET.Element:
     return element
 
 
-def concept_item(shown, variant: int | None, lang: str, key: str) -> ET.Element:
+def concept_item(shown, variant: int | None, key: str) -> ET.Element:
     """One concept item of one sheet: Canvas's ``multiple_choice_question`` (several right options:
     ``multiple_answers_question``), the options in the sheet's order and labelled as on it; each
     option's feedback is shown when it is chosen (``displayfeedback`` of an ``itemfeedback``), the
     explanation with every answer (``general_fb``). An order offers the orders of
     :func:`attn_tutor.export.concept_sheet.order_choices`, one of them right."""
-    choices = concept_sheet.choices(shown, lang)
+    choices = concept_sheet.choices(shown)
     several = shown.several
-    name = shown.id if variant is None else f"{shown.id} · {t('export.variant_number', lang, seed=variant)}"
+    name = shown.id if variant is None else f"{shown.id} · {t('export.variant_number', seed=variant)}"
     element = ET.Element("item", {"ident": ident("concept", key, shown.id, variant), "title": name})
     meta = ET.SubElement(ET.SubElement(element, "itemmetadata"), "qtimetadata")
     _field(meta, "question_type", "multiple_answers_question" if several else "multiple_choice_question")
     _field(meta, "points_possible", "1")
     presentation = ET.SubElement(element, "presentation")
-    question = [f"<p>{text(concept_sheet.stem(shown, lang))}</p>"]
+    question = [f"<p>{text(concept_sheet.stem(shown))}</p>"]
     if shown.kind == "order":
-        question += [f"<p>{text(concept_sheet.option_line(label, step, lang))}</p>" for label, step in zip(shown.labels, shown.options)]
-        question.append(f"<p>{text(t('export.concept.order_choose', lang))}</p>")
+        question += [f"<p>{text(concept_sheet.option_line(label, step))}</p>" for label, step in zip(shown.labels, shown.options)]
+        question.append(f"<p>{text(t('export.concept.order_choose'))}</p>")
     _mattext(presentation, "\n".join(question))
     response = ET.SubElement(presentation, "response_lid", {"ident": "response1", "rcardinality": "Multiple" if several else "Single"})
     render = ET.SubElement(response, "render_choice")
@@ -238,13 +237,13 @@ def _concept_processing(processing: ET.Element, idents: list[str], choices, seve
     return feedback
 
 
-def set_key(sheets, set_title: str, lang: str) -> str:
+def set_key(sheets, set_title: str) -> str:
     """A stable hash of what a bank holds: its title, its language and every sheet's problems as
     given (not where they stand in the file). Every ident in the package is made with it, so two
     banks share none (the English and the Korean bank of one set imported into one course included:
     Canvas would take the second for an update of the first), and the same bank made again has the
     same idents."""
-    parts: list[object] = [set_title, lang]
+    parts: list[object] = [set_title, language()]
     for sheet in sheets:
         parts.append(sheet.variant)
         parts.extend(repr(problem._replace(line=None)) for problem in sheet.problem_set.problems)
@@ -252,44 +251,44 @@ def set_key(sheets, set_title: str, lang: str) -> str:
     return ident("set", *parts)
 
 
-def assessment_title(set_title: str, sheet, lang: str) -> str:
-    return set_title if sheet.variant is None else f"{set_title} — {t('export.variant_number', lang, seed=sheet.variant)}"
+def assessment_title(set_title: str, sheet) -> str:
+    return set_title if sheet.variant is None else f"{set_title} — {t('export.variant_number', seed=sheet.variant)}"
 
 
-def assessment(sheet, lang: str, *, set_title: str, key: str) -> Streamed:
+def assessment(sheet, *, set_title: str, key: str) -> Streamed:
     """One quiz: every asked cell of one sheet (a variant, or the set as written), a section per
     problem, its items made as they are written."""
     identifier = ident("assessment", key, sheet.variant)
-    parts = _assessment_parts(sheet, lang, key)
+    parts = _assessment_parts(sheet, key)
     return Streamed(
         "questestinterop",
         {"xmlns": QTI_NS, "xmlns:xsi": XSI_NS, "xsi:schemaLocation": QTI_LOCATION},
-        [Streamed("assessment", {"ident": identifier, "title": assessment_title(set_title, sheet, lang)}, parts)],
+        [Streamed("assessment", {"ident": identifier, "title": assessment_title(set_title, sheet)}, parts)],
     )
 
 
-def _assessment_parts(sheet, lang: str, key: str) -> Iterator[ET.Element | Streamed]:
+def _assessment_parts(sheet, key: str) -> Iterator[ET.Element | Streamed]:
     meta = ET.Element("qtimetadata")
     _field(meta, "cc_maxattempts", "1")
     yield meta
-    yield Streamed("section", {"ident": "root_section"}, _problem_sections(sheet, lang, key))
+    yield Streamed("section", {"ident": "root_section"}, _problem_sections(sheet, key))
 
 
-def _problem_sections(sheet, lang: str, key: str) -> Iterator[Streamed]:
-    for question in bank.sheet_questions(sheet, lang):
+def _problem_sections(sheet, key: str) -> Iterator[Streamed]:
+    for question in bank.sheet_questions(sheet):
         problem = question.problem
         title = f"{problem.id} — {problem.title}" if problem.title else problem.id
         yield Streamed(
             "section",
             {"ident": ident("problem", key, sheet.variant, problem.id), "title": title},
-            (item(question, cell, lang, key) for cell in question.cells),
+            (item(question, cell, key) for cell in question.cells),
         )
     shown = concept_sheet.shown_concepts(sheet)
     if shown:
         yield Streamed(
             "section",
-            {"ident": ident("concepts", key, sheet.variant), "title": t("export.concepts", lang)},
-            (concept_item(item_shown, sheet.variant, lang, key) for item_shown in shown),
+            {"ident": ident("concepts", key, sheet.variant), "title": t("export.concepts")},
+            (concept_item(item_shown, sheet.variant, key) for item_shown in shown),
         )
 
 
@@ -310,15 +309,15 @@ def manifest(key: str, quizzes: dict[str, str], title: str) -> ET.Element:
     return root
 
 
-def package(sheets, lang: str, *, set_title: str) -> dict[str, ET.Element | Streamed]:
+def package(sheets, *, set_title: str) -> dict[str, ET.Element | Streamed]:
     """The package's files, in zip order: ``imsmanifest.xml``, then one quiz per sheet (each made
     as it is written), so that a student keeps one variant through the whole quiz."""
-    key = set_key(sheets, set_title, lang)
+    key = set_key(sheets, set_title)
     quizzes = {ident("assessment", key, sheet.variant): sheet for sheet in sheets}
     paths = {identifier: f"{identifier}/{identifier}.xml" for identifier in quizzes}
     files: dict[str, ET.Element | Streamed] = {"imsmanifest.xml": manifest(key, paths, set_title)}
     for identifier, sheet in quizzes.items():
-        files[paths[identifier]] = assessment(sheet, lang, set_title=set_title, key=key)
+        files[paths[identifier]] = assessment(sheet, set_title=set_title, key=key)
     return files
 
 
@@ -330,10 +329,10 @@ def zip_info(name: str) -> zipfile.ZipInfo:
     return info
 
 
-def write(stream: BinaryIO, sheets, lang: str, *, set_title: str) -> None:
+def write(stream: BinaryIO, sheets, *, set_title: str) -> None:
     """The package as a zip written to ``stream`` (seekable), every file listed in the manifest,
     each item compressed as soon as it is made."""
     with zipfile.ZipFile(stream, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, root in package(sheets, lang, set_title=set_title).items():
+        for name, root in package(sheets, set_title=set_title).items():
             with archive.open(zip_info(name), "w") as entry:
                 write_document(entry, root)

@@ -23,53 +23,53 @@ from attn_tutor.variants.sheets import Sheet, sheet_title
 PARTS = ("questions", "with_answers", "key")
 
 
-def instructions(problem: Problem, lang: str) -> Instructions:
-    stages = ", ".join(t(f"export.stage.{stage}", lang) for stage in asked_stages(problem))
+def instructions(problem: Problem) -> Instructions:
+    stages = ", ".join(t(f"export.stage.{stage}") for stage in asked_stages(problem))
     items = []
     if any(head.projected for head in problem.heads):
-        items.append(t("export.project", lang))
+        items.append(t("export.project"))
     items += [
-        t("export.rows", lang, rows=", ".join(problem.asked_rows)),
-        t("export.stages", lang, stages=stages),
-        t("export.decimals", lang, decimals=problem.decimals),
+        t("export.rows", rows=", ".join(problem.asked_rows)),
+        t("export.stages", stages=stages),
+        t("export.decimals", decimals=problem.decimals),
     ]
     return Instructions(tuple(items))
 
 
-def worksheet_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> list[Block]:
+def worksheet_blocks(sheet: Sheet, *, title: str | None = None) -> list[Block]:
     """The questions of one sheet: header fields, then per problem its givens and blank tables."""
 
-    name = sheet_title(sheet.problem_set, lang, title)
-    fields = [(t("export.name", lang), ""), (t("export.class", lang), ""), (t("export.date", lang), "")]
+    name = sheet_title(sheet.problem_set, title)
+    fields = [(t("export.name"), ""), (t("export.class"), ""), (t("export.date"), "")]
     blocks: list[Block] = []
     if sheet.variant is None:
         blocks.append(Heading(name, level=1))
         blocks.append(Fields(tuple(fields)))
     else:
-        blocks.append(Heading(t("export.sheet_variant", lang, title=name, seed=sheet.variant), level=1))
-        blocks.append(Fields((*fields, (t("export.variant_label", lang), str(sheet.variant)))))
-        blocks.append(Paragraph(t("export.copy_variant", lang, seed=sheet.variant)))
+        blocks.append(Heading(t("export.sheet_variant", title=name, seed=sheet.variant), level=1))
+        blocks.append(Fields((*fields, (t("export.variant_label"), str(sheet.variant)))))
+        blocks.append(Paragraph(t("export.copy_variant", seed=sheet.variant)))
     for problem in sheet.problem_set.problems:
         solution = engine.solve(problem)
         rows = asked_row_indices(problem)
         blocks.append(problem_heading(problem))
-        blocks.extend(problem_notes(problem, lang))
-        blocks.append(instructions(problem, lang))
-        blocks.extend(given_blocks(solution, lang, problem.decimals, projected=False))  # projecting is the student's
+        blocks.extend(problem_notes(problem))
+        blocks.append(instructions(problem))
+        blocks.extend(given_blocks(solution, problem.decimals, projected=False))  # projecting is the student's
         for stage in asked_stages(problem):
-            blocks.extend(stage_table(solution, stage, rows, problem.decimals, lang, blank=True))
-    blocks.extend(concept_sheet.question_blocks(concept_sheet.shown_concepts(sheet), lang))
+            blocks.extend(stage_table(solution, stage, rows, problem.decimals, blank=True))
+    blocks.extend(concept_sheet.question_blocks(concept_sheet.shown_concepts(sheet)))
     return blocks
 
 
-def key_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> list[Block]:
+def key_blocks(sheet: Sheet, *, title: str | None = None) -> list[Block]:
     """The answer key of one sheet: the filled tables and each asked row's worked arithmetic."""
 
-    name = sheet_title(sheet.problem_set, lang, title)
+    name = sheet_title(sheet.problem_set, title)
     if sheet.variant is None:
-        heading = t("export.key_title", lang, title=name)
+        heading = t("export.key_title", title=name)
     else:
-        heading = t("export.key_variant", lang, title=name, seed=sheet.variant)
+        heading = t("export.key_variant", title=name, seed=sheet.variant)
     blocks: list[Block] = [Heading(heading, level=1)]
     for problem in sheet.problem_set.problems:
         solution = engine.solve(problem)
@@ -79,30 +79,30 @@ def key_blocks(sheet: Sheet, lang: str, *, title: str | None = None) -> list[Blo
         many = len(solution.heads) > 1
         for number, (given, head) in enumerate(zip(problem.heads, solution.heads), start=1):
             if given.projected:
-                title = t("solve.projected", lang)
+                title = t("solve.projected")
                 if many:
-                    title = f"{t('solve.head', lang, n=number)}: {title}"
+                    title = f"{t('solve.head', n=number)}: {title}"
                 blocks.extend(qkv_tables(problem, head, problem.decimals, title))
         for stage in stages:
             if stage == "weights":
-                blocks.extend(exp_tables(solution, rows, problem.decimals, lang))
-            blocks.extend(stage_table(solution, stage, rows, problem.decimals, lang))
+                blocks.extend(exp_tables(solution, rows, problem.decimals))
+            blocks.extend(stage_table(solution, stage, rows, problem.decimals))
         for row in rows:
-            blocks.extend(explain_blocks(solution, row, problem.decimals, lang, stages))
-    blocks.extend(concept_sheet.key_blocks(concept_sheet.shown_concepts(sheet), lang))
+            blocks.extend(explain_blocks(solution, row, problem.decimals, stages))
+    blocks.extend(concept_sheet.key_blocks(concept_sheet.shown_concepts(sheet)))
     return blocks
 
 
-def build(sheets: list[Sheet], lang: str, *, part: str = "questions", title: str | None = None) -> list[Block]:
+def build(sheets: list[Sheet], *, part: str = "questions", title: str | None = None) -> list[Block]:
     """Every sheet's questions (each on a new page), then, for ``with_answers``, every key;
     for ``key`` the keys alone."""
     if part not in PARTS:
         raise ValueError(f"part must be one of {PARTS}, not {part!r}")
     pages: list[list[Block]] = []
     if part in ("questions", "with_answers"):
-        pages += [worksheet_blocks(sheet, lang, title=title) for sheet in sheets]
+        pages += [worksheet_blocks(sheet, title=title) for sheet in sheets]
     if part in ("with_answers", "key"):
-        pages += [key_blocks(sheet, lang, title=title) for sheet in sheets]
+        pages += [key_blocks(sheet, title=title) for sheet in sheets]
     blocks: list[Block] = []
     for number, page in enumerate(pages):
         if number:
@@ -124,32 +124,32 @@ def _answer_text(solution, row: int, stage: str, decimals: int) -> str:
     return " | ".join(parts)
 
 
-def key_table_blocks(sheets: list[Sheet], lang: str, *, title: str | None = None) -> list[Block]:
+def key_table_blocks(sheets: list[Sheet], *, title: str | None = None) -> list[Block]:
     """Every sheet's expected answers as one compact table: (variant,) problem, row, stage, answer.
 
     For markers who check many printed variants at once: one line per asked row and
     stage, instead of a page of tables per variant.
     """
 
-    name = sheet_title(sheets[0].problem_set, lang, title)
+    name = sheet_title(sheets[0].problem_set, title)
     numbered = any(sheet.variant is not None for sheet in sheets)
-    header: tuple[str, ...] = (t("export.key_table.problem", lang), t("export.key_table.row", lang), t("export.key_table.stage", lang))
-    header += (t("export.key_table.answer", lang),)
+    header: tuple[str, ...] = (t("export.key_table.problem"), t("export.key_table.row"), t("export.key_table.stage"))
+    header += (t("export.key_table.answer"),)
     if numbered:
-        header = (t("export.key_table.variant", lang), *header)
+        header = (t("export.key_table.variant"), *header)
     rows = []
     for sheet in sheets:
         for problem in sheet.problem_set.problems:
             solution = engine.solve(problem)
             for row in asked_row_indices(problem):
                 for stage in asked_stages(problem):
-                    line: tuple[str, ...] = (problem.id, problem.tokens[row], t(f"quiz.stage.{stage}", lang))
+                    line: tuple[str, ...] = (problem.id, problem.tokens[row], t(f"quiz.stage.{stage}"))
                     line += (_answer_text(solution, row, stage, problem.decimals),)
                     rows.append((str(sheet.variant), *line) if numbered else line)
-        for line in concept_sheet.key_rows(concept_sheet.shown_concepts(sheet), lang):
+        for line in concept_sheet.key_rows(concept_sheet.shown_concepts(sheet)):
             rows.append((str(sheet.variant), *line) if numbered else line)
     return [
-        Heading(t("export.key_table.title", lang, title=name), level=1),
-        Paragraph(t("export.key_table.note", lang)),
+        Heading(t("export.key_table.title", title=name), level=1),
+        Paragraph(t("export.key_table.note")),
         Table(header, tuple(rows)),
     ]

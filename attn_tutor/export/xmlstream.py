@@ -7,7 +7,9 @@ either another container or an ordinary ``Element`` that is built, written and
 dropped. The text is what ``ET.indent(root)`` then ``ET.tostring(root,
 encoding="unicode")`` gives for the tree built whole (two spaces a level, a
 childless container as ``<tag />``), so streaming changes no byte; the tests check
-it against the whole tree.
+it against the whole tree. (lxml's incremental ``etree.xmlfile`` would write other
+bytes: ``<tag/>``, the declaration in single quotes, namespaces before attributes; see
+docs/architecture.md.)
 """
 
 from __future__ import annotations

@@ -17,7 +17,7 @@ from __future__ import annotations
 from attn_tutor.core import yamlread
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.text import did_you_mean, excerpt
-from attn_tutor.core.yamlread import BOOL, NULL, STR, MappingNode, ScalarNode, SequenceNode, is_plain, where
+from attn_tutor.core.yamlread import BOOL, NULL, STR, MappingNode, ScalarNode, SequenceNode, is_plain, resolve_plain, where
 from attn_tutor.gradebook.cells import PLAIN_CELL, CellReader, finding_from, parse_one, read_seed
 from attn_tutor.gradebook.records import TOP_KEYS, Answer, Submission
 
@@ -64,8 +64,8 @@ class PlainAnswers:
     def __init__(self, cells: CellReader, limit: int = 20_000) -> None:
         # limit: answers remembered, and lines by the reader (~2,500 students' worth: what comes later
         # is mostly met once, and memory stays flat as the class grows)
-        self.cells, self.tag = cells, cells.tags()
-        self.yaml = yamlread.PlainReader(self.tag, limit)
+        self.cells = cells
+        self.yaml = yamlread.PlainReader(limit)
         self._quoted: dict[str | tuple[str, ...], tuple[float, ...] | None] = {}  # quoted texts and flow lists
         self._plain: dict[str, tuple[float, ...] | None] = {}
         self._limit = limit
@@ -96,7 +96,7 @@ class PlainAnswers:
         """A non-empty scalar, as student and problem_set want it (its tag not remembered: a name comes once)."""
         if type(node) is not yamlread.Leaf or node.style == "[" or not isinstance(node.value, str):  # (a flow list's is a tuple)
             raise _GiveUp
-        if not node.style and yamlread.resolve_plain(node.value) == NULL:
+        if not node.style and resolve_plain(node.value) == NULL:
             raise _GiveUp
         value = node.value.strip()
         if not value:
@@ -106,7 +106,7 @@ class PlainAnswers:
     def answers(self, node, answers: dict, file: str) -> None:
         """``answers:`` three mappings deep (problem, row, stage); the hot loop."""
         if type(node) is not dict:
-            if node.style or self.tag(node.value) != NULL:
+            if node.style or resolve_plain(node.value) != NULL:
                 raise _GiveUp
             return  # `answers:` left empty: every item missing
         quoted, plain, value, new = self._quoted, self._plain, self.value, tuple.__new__
@@ -132,8 +132,8 @@ class PlainAnswers:
                 raise _GiveUp
             values: tuple[float, ...] | None = tuple(map(float, text))
             values = (tuple(value + 0.0 for value in values) if 0.0 in values else values) if values else None  # no -0
-        elif not style and (text == "" or self.tag(text) != STR):
-            tag = self.tag(text) if text else NULL
+        elif not style and (text == "" or resolve_plain(text) != STR):
+            tag = resolve_plain(text) if text else NULL
             if tag == BOOL:
                 raise _GiveUp
             values = None if tag == NULL else self.row(text)

@@ -6,7 +6,6 @@ import re
 
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import SEED_MAX
-from attn_tutor.core.yamlread import PlainTags
 from attn_tutor.gradebook.records import NestedFinding
 from attn_tutor.marking.answers import MAX_LENGTH, MAX_MAGNITUDE, parse_row
 
@@ -37,7 +36,6 @@ class CellReader:
     def __init__(self, limit: int = 100_000) -> None:
         self._parsed: dict[str, tuple[float, ...] | AttnTutorError] = {}
         self._limit = limit
-        self.plain_tags: PlainTags | None = None  # an attn_tutor.core.yamlread.PlainTags, made when a YAML file is read
         self.plain_answers: object = None  # the YAML answer reader's fast path for this run (answer_yaml.PlainAnswers)
 
     def row(self, text: str) -> tuple[float, ...]:
@@ -66,12 +64,6 @@ class CellReader:
         if isinstance(known, AttnTutorError):
             raise known
         return known
-
-    def tags(self):
-        if self.plain_tags is None:
-
-            self.plain_tags = PlainTags(self._limit)
-        return self.plain_tags
 
 
 def _worked_cells(inner: str) -> tuple[float, ...] | None:

@@ -51,42 +51,42 @@ def _answer(x: float, decimals: int) -> str:
     return fmt(x, decimals)
 
 
-def _stage_label(stage: str, lang: str) -> str:
-    return t(f"export.stage.{stage}", lang)
+def _stage_label(stage: str) -> str:
+    return t(f"export.stage.{stage}")
 
 
-def item_blocks(solution, item, items_by_stage: dict, lang: str) -> list[Block]:
+def item_blocks(solution, item, items_by_stage: dict) -> list[Block]:
     """One marked stage: the table, the diagnosis, the follow-through, the working."""
 
     problem = solution.problem
-    labels = cell_labels(solution, item.stage, lang)
-    rows = _mark_rows(item, len(labels), problem.decimals, lang)
-    verdict = t(f"grading.verdict.{item.verdict}", lang)
-    title = t("feedback.item_title", lang, stage=_stage_label(item.stage, lang), verdict=verdict, points=fmt_score(item.points))
-    blocks: list[Block] = _mark_tables(solution, item, labels, rows, title, lang)
-    blocks.extend(Paragraph(note) for note in _item_notes(item, items_by_stage, labels, problem.decimals, lang))
+    labels = cell_labels(solution, item.stage)
+    rows = _mark_rows(item, len(labels), problem.decimals)
+    verdict = t(f"grading.verdict.{item.verdict}")
+    title = t("feedback.item_title", stage=_stage_label(item.stage), verdict=verdict, points=fmt_score(item.points))
+    blocks: list[Block] = _mark_tables(solution, item, labels, rows, title)
+    blocks.extend(Paragraph(note) for note in _item_notes(item, items_by_stage, labels, problem.decimals))
     if item.verdict != "correct":
         worked = explain.explain_row(solution, problem.row_index(item.row), problem.decimals).get(item.stage, [])
         if worked:
-            blocks.append(Math(tuple(worked), title=t("feedback.working", lang)))
+            blocks.append(Math(tuple(worked), title=t("feedback.working")))
     return blocks
 
 
-def _mark_rows(item, width: int, decimals: int, lang: str) -> list[tuple[str, ...]]:
+def _mark_rows(item, width: int, decimals: int) -> list[tuple[str, ...]]:
     """The table's rows: typed, marks, correct and (where follow-through was used) carried; masked cells "—"."""
     given = item.given if item.given is not None else (None,) * width
     rows = [
-        (t("feedback.row.given", lang), *(_number(v, decimals) for v in given)),
-        (t("feedback.row.mark", lang), *(t(f"feedback.cell.{state}", lang) for state in item.cells)),
+        (t("feedback.row.given"), *(_number(v, decimals) for v in given)),
+        (t("feedback.row.mark"), *(t(f"feedback.cell.{state}") for state in item.cells)),
         (
-            t("feedback.row.expected", lang),
+            t("feedback.row.expected"),
             *("—" if v is None else _answer(v, decimals) for v in item.expected),
         ),
     ]
     if "follow_through" in item.cells and item.carried is not None:
         rows.append(
             (
-                t("feedback.row.carried", lang),
+                t("feedback.row.carried"),
                 *("—" if v is None else _answer(v, decimals) for v in item.carried),
             )
         )
@@ -96,7 +96,7 @@ def _mark_rows(item, width: int, decimals: int, lang: str) -> list[tuple[str, ..
     return rows
 
 
-def _mark_tables(solution, item, labels, rows: list[tuple[str, ...]], title: str, lang: str) -> list[Block]:
+def _mark_tables(solution, item, labels, rows: list[tuple[str, ...]], title: str) -> list[Block]:
     """The marked rows as one table, or with several heads a table each, as the worksheet has them."""
 
     problem = solution.problem
@@ -106,18 +106,18 @@ def _mark_tables(solution, item, labels, rows: list[tuple[str, ...]], title: str
         if len(parts) == 1:
             header, head_title = (item.row, *labels), title
         else:
-            head = t("solve.head", lang, n=number)
+            head = t("solve.head", n=number)
             header, head_title = (item.row, *problem.keys), f"{title} — {head}" if number == 1 else head
         tables.append(Table(header, tuple((r[0], *r[1:][part]) for r in rows), title=head_title))
     return tables
 
 
-def _item_notes(item, items_by_stage: dict, labels, decimals: int, lang: str) -> list[str]:
+def _item_notes(item, items_by_stage: dict, labels, decimals: int) -> list[str]:
     """The sentences under the table: the diagnosis, where follow-through came from, a missing answer."""
 
     notes = []
     if item.diagnosis:
-        notes.append(t(f"grading.diagnosis.{item.diagnosis}", lang))
+        notes.append(t(f"grading.diagnosis.{item.diagnosis}"))
     follow = [i for i, state in enumerate(item.cells) if state == "follow_through"]
     if follow:
         before = previous_stage(item.stage)
@@ -127,16 +127,15 @@ def _item_notes(item, items_by_stage: dict, labels, decimals: int, lang: str) ->
             notes.append(
                 t(
                     "feedback.follow_from",
-                    lang,
                     cells=cells,
-                    stage=t(f"quiz.stage.{before}", lang),
+                    stage=t(f"quiz.stage.{before}"),
                     row=_tuple(earlier.given, decimals),
                 )
             )
         else:
-            notes.append(t("feedback.follow_from_own", lang, cells=cells, stage=t(f"quiz.stage.{before}", lang)))
+            notes.append(t("feedback.follow_from_own", cells=cells, stage=t(f"quiz.stage.{before}")))
     if item.verdict == "missing":
-        notes.append(t("feedback.missing", lang))
+        notes.append(t("feedback.missing"))
     return notes
 
 
@@ -144,7 +143,7 @@ def _tuple(values, decimals: int) -> str:
     return "(" + ", ".join(_number(v, decimals) for v in values) + ")"
 
 
-def sheet_message(finding: Finding, lang: str) -> str:
+def sheet_message(finding: Finding) -> str:
     """A problem found in a student's answers as their sheet says it: at the file as they handed it
     in (its name and line, never a folder of the teacher's machine), in the sentence meant for a
     student — a key's ``.sheet`` form where the teacher's sentence names a path of theirs, an
@@ -152,35 +151,35 @@ def sheet_message(finding: Finding, lang: str) -> str:
     where = finding.where
     place = None if where is None else Location(os.path.basename(where.file) or where.file, where.line, where.column)
     if has(f"{finding.key}.sheet"):
-        message = Finding(f"{finding.key}.sheet", finding.args).text(lang)
+        message = Finding(f"{finding.key}.sheet", finding.args).text()
     else:
-        message = dataclasses.replace(finding, where=None).text(lang)
+        message = dataclasses.replace(finding, where=None).text()
     return f"{place}: {message}" if place else message
 
 
-def sheet_blocks(student, solved, lang: str) -> list[Block]:
+def sheet_blocks(student, solved) -> list[Block]:
     """A student's hand-back sheet. ``solved``: (problem set, {problem id: Solution}) of their variant."""
 
-    name = student.student or t("feedback.no_name", lang)
-    blocks: list[Block] = [Heading(t("feedback.title", lang, student=name), level=1)]
-    fields = [(t("export.name", lang), name)]
+    name = student.student or t("feedback.no_name")
+    blocks: list[Block] = [Heading(t("feedback.title", student=name), level=1)]
+    fields = [(t("export.name"), name)]
     if student.variant is not None:
-        fields.append((t("grade.col.variant", lang), str(student.variant)))
+        fields.append((t("grade.col.variant"), str(student.variant)))
     if student.report is not None:
         score = f"{fmt_score(student.score)} / {fmt_score(student.max_score)}"
         if student.percent is not None:
             score += f" ({fmt(student.percent, 1)}%)"
-        fields.append((t("grade.col.score", lang), score))
+        fields.append((t("grade.col.score"), score))
     blocks.append(Fields(tuple(fields)))
     for finding in student.findings:
-        blocks.append(Paragraph(t("feedback.problem_found", lang, message=sheet_message(finding, lang))))
+        blocks.append(Paragraph(t("feedback.problem_found", message=sheet_message(finding))))
     if student.report is None or solved is None or isinstance(solved, Exception):
-        blocks.append(Paragraph(t("feedback.not_marked", lang)))
+        blocks.append(Paragraph(t("feedback.not_marked")))
         return blocks
     problem_set, solutions = solved[0], solved[1]
     if problem_set.title:
         blocks.append(Paragraph(problem_set.title))
-    blocks.append(Paragraph(t("feedback.legend", lang)))
+    blocks.append(Paragraph(t("feedback.legend")))
     by_row: dict[tuple[str, str], dict[str, object]] = {}
     for item in student.report.items:
         by_row.setdefault((item.problem, item.row), {})[item.stage] = item
@@ -190,19 +189,19 @@ def sheet_blocks(student, solved, lang: str) -> list[Block]:
         if not rows:
             continue
         blocks.append(problem_heading(problem))
-        blocks.extend(given_blocks(solution, lang, problem.decimals))
+        blocks.extend(given_blocks(solution, problem.decimals))
         for token in rows:
             stages = by_row[(problem.id, token)]
-            blocks.append(Heading(t("quiz.row", lang, token=token), level=3))
+            blocks.append(Heading(t("quiz.row", token=token), level=3))
             for stage in problem.stages:
                 item = stages.get(stage)
                 if item is not None:
-                    blocks.extend(item_blocks(solution, item, stages, lang))
-    blocks.extend(concept_sheet_blocks(student.report.concepts, solved[3] if len(solved) > 3 else (), lang))
+                    blocks.extend(item_blocks(solution, item, stages))
+    blocks.extend(concept_sheet_blocks(student.report.concepts, solved[3] if len(solved) > 3 else ()))
     return blocks
 
 
-def concept_sheet_blocks(results, shown_items, lang: str) -> list[Block]:
+def concept_sheet_blocks(results, shown_items) -> list[Block]:
     """The concept items of a sheet: each as the student's variant printed it, their choice marked,
     the misconception a wrong choice reveals, the answer and the explanation."""
     shown_by_id = {shown.id: shown for shown in shown_items}
@@ -212,22 +211,22 @@ def concept_sheet_blocks(results, shown_items, lang: str) -> list[Block]:
         if shown is None:
             continue
         if not blocks:
-            blocks.append(Heading(t("concepts.heading", lang), level=2))
-        blocks.extend(concept_blocks([shown], lang, answers=False, start=number)[1:])
-        blocks.extend(concept_feedback(shown, result, lang))
+            blocks.append(Heading(t("concepts.heading"), level=2))
+        blocks.extend(concept_blocks([shown], answers=False, start=number)[1:])
+        blocks.extend(concept_feedback(shown, result))
     return blocks
 
 
 FORMATS = {"html": ".html", "pdf": ".pdf"}
 
 
-def render_sheet(blocks: list[Block], title: str, lang: str, format: str = "html") -> str | bytes:
+def render_sheet(blocks: list[Block], title: str, format: str = "html") -> str | bytes:
     """A sheet as a self-contained HTML page, or a PDF (A4) typeset by Typst."""
     if format == "pdf":
 
-        return typeset.render_pdf(blocks, title=title, lang=lang)
+        return typeset.render_pdf(blocks, title=title)
 
-    return html.render(blocks, title=title, lang=lang)
+    return html.render(blocks, title=title)
 
 
 class Sheet(NamedTuple):
@@ -239,13 +238,13 @@ class Sheet(NamedTuple):
     problems: tuple[Finding, ...] = ()
 
 
-def make_sheet(student, solved, lang: str, format: str = "html") -> Sheet:
+def make_sheet(student, solved, format: str = "html") -> Sheet:
     """A marked student's sheet, made where they were marked from their one marking (``solved``: their
     set and variant, solved by that process's Grader); what stops it is kept in the sheet, said later."""
     try:
-        blocks = sheet_blocks(student, solved, lang)
+        blocks = sheet_blocks(student, solved)
         assert isinstance(blocks[0], Heading)  # the sheet's title
-        return Sheet(render_sheet(blocks, blocks[0].text, lang, format))
+        return Sheet(render_sheet(blocks, blocks[0].text, format))
     except AttnTutorError as error:  # a PDF that cannot be typeset: said before anything is written
         return Sheet(None, tuple(error.problems))
     except Exception as error:  # noqa: BLE001 - a sheet that breaks is said, never a traceback

@@ -45,9 +45,9 @@ class NestedFinding(Finding):
 
     inner: Finding | None = None
 
-    def text(self, lang: str = "en") -> str:
-        inner = self.inner.text(lang) if self.inner is not None else ""
-        message = t(self.key, lang, **self.args, message=inner)
+    def text(self) -> str:
+        inner = self.inner.text() if self.inner is not None else ""
+        message = t(self.key, **self.args, message=inner)
         return f"{self.where}: {message}" if self.where else message
 
 
@@ -81,8 +81,8 @@ class FileNote(NamedTuple):
     args: dict = {}  # noqa: RUF012 - never changed
     problem: bool = False  # True: something may be missing (a folder that cannot be read): an error, exit status 1
 
-    def text(self, lang: str = "en") -> str:
-        return t(self.key, lang, path=self.file, **self.args)
+    def text(self) -> str:
+        return t(self.key, path=self.file, **self.args)
 
 
 @dataclass
@@ -142,10 +142,10 @@ class StudentResult:
             return {}
         return {(i.problem, i.row, i.stage): i for i in self.report.items}
 
-    def to_dict(self, lang: str = "en") -> dict:
-        return {**self.head(lang), "report": None if self.report is None else self.report.to_dict()}
+    def to_dict(self) -> dict:
+        return {**self.head(), "report": None if self.report is None else self.report.to_dict()}
 
-    def head(self, lang: str) -> dict:
+    def head(self) -> dict:
         """What :meth:`to_dict` holds before ``report``, in its order."""
         return {
             "student": self.student,
@@ -153,7 +153,7 @@ class StudentResult:
             "line": self.line,
             "variant": self.variant,
             "problem_set": self.problem_set,
-            "errors": [f.text(lang) for f in self.findings],
+            "errors": [f.text() for f in self.findings],
         }
 
 

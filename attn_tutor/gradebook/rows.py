@@ -47,11 +47,11 @@ def pct(value: float, decimals: int = 1) -> str:
     return fmt(value, decimals) + "%"
 
 
-def verdict_cell(item, lang: str = "en") -> str:
-    """The gradebook's verdict cell in ``lang``: ``wrong: not divided by √d``, ``오답: √d로 안 나눔``."""
+def verdict_cell(item) -> str:
+    """The gradebook's verdict cell in the language spoken: ``wrong: not divided by √d``, ``오답: √d로 안 나눔``."""
 
-    verdict = t(f"grade.verdict.{item.verdict}", lang)
-    return f"{verdict}: {diagnosis_name(item.diagnosis, lang)}" if item.diagnosis else verdict
+    verdict = t(f"grade.verdict.{item.verdict}")
+    return f"{verdict}: {diagnosis_name(item.diagnosis)}" if item.diagnosis else verdict
 
 
 _ENCODER = json.JSONEncoder(ensure_ascii=False, allow_nan=False)  # what json.dumps would make for every call
@@ -69,15 +69,15 @@ entry (:func:`student_row`): so ~6 MB (a 10,000-file class: 87% of its items met
 against 88% with no bound)."""
 
 
-def student_json(student: StudentResult, lang: str = "en", texts: dict | None = None) -> bytes:
-    """``dumps(student.to_dict(lang))`` as UTF-8, the same bytes, with each marked item's part made once a run.
+def student_json(student: StudentResult, texts: dict | None = None) -> bytes:
+    """``dumps(student.to_dict())`` as UTF-8, the same bytes, with each marked item's part made once a run.
 
     The marker hands back the very same :class:`~attn_tutor.marking.results.Item` for every row typed
     alike (most of a class's items: right rows, the usual slips), so ``texts``, the run's memo of
     ``id(item) -> (item, its JSON as UTF-8)``, turns each such item into text once (the item is held
     there, so its id is never another's); at most :data:`ITEM_TEXTS` are remembered. The parts are
     joined as bytes: a report's text is never made whole as a str and then encoded."""
-    head = dumps(student.head(lang))[:-1].encode("utf-8")  # a dict's text, less its closing brace
+    head = dumps(student.head())[:-1].encode("utf-8")  # a dict's text, less its closing brace
     report = student.report
     if report is None:
         return head + b', "report": null}'
@@ -98,21 +98,21 @@ def _text(item) -> bytes:
     return dumps(item.to_dict()).encode("utf-8")
 
 
-def _entry(item, lang: str, verdicts: dict | None) -> tuple:
+def _entry(item, verdicts: dict | None) -> tuple:
     """A marked item as a row carries it: (column, points, verdict cell, verdict, diagnosis); the
     verdict cell from ``verdicts``, the run's memo by (verdict, diagnosis), where it is known."""
     verdict, diagnosis = item.verdict, item.diagnosis
     cells = {} if verdicts is None else verdicts
     cell = cells.get((verdict, diagnosis))
     if cell is None:
-        cell = cells[(verdict, diagnosis)] = verdict_cell(item, lang)
+        cell = cells[(verdict, diagnosis)] = verdict_cell(item)
     return ((item.problem, item.row, item.stage), item.points, cell, verdict, diagnosis)
 
 
-def _concept_entry(result, lang: str) -> tuple:
+def _concept_entry(result) -> tuple:
     """A marked concept item as a row carries it: its points, and the labels chosen on the student's own sheet."""
     verdict = "correct" if result.right else "missing" if not result.chosen else "wrong"
-    cell = t(f"grade.concept_cell.{verdict}", lang, choice=result.typed)
+    cell = t(f"grade.concept_cell.{verdict}", choice=result.typed)
     return (concept_key(result.id), result.score, cell, verdict, None)
 
 
@@ -133,7 +133,6 @@ def _entries(marked, memo: dict, make) -> list:
 
 def student_row(
     student: StudentResult,
-    lang: str = "en",
     *,
     with_json: bool = False,
     verdicts: dict | None = None,
@@ -154,9 +153,9 @@ def student_row(
     items: tuple = ()
     if report is not None:
         memo = {} if entries is None else entries
-        found = _entries(report.items, memo, lambda item: _entry(item, lang, verdicts))
+        found = _entries(report.items, memo, lambda item: _entry(item, verdicts))
         if report.concepts:  # a concept item: its points, and the labels chosen on the student's own sheet
-            found += _entries(report.concepts, memo, lambda result: _concept_entry(result, lang))
+            found += _entries(report.concepts, memo, lambda result: _concept_entry(result))
         items = tuple(found)
     summary = (
         student.student or "—",
@@ -169,12 +168,12 @@ def student_row(
     return StudentRow(
         cells=(student.student, student.variant, score, max_score, rounded),
         items=items,
-        errors=tuple(f.text(lang) for f in student.findings),
+        errors=tuple(f.text() for f in student.findings),
         score=score,
         max_score=max_score,
         set_key=student.set_key,
         summary=summary,
-        json=student_json(student, lang, texts) if with_json else None,
+        json=student_json(student, texts) if with_json else None,
         problem_set=student.problem_set,
         file=str(Location(student.file, student.line)),
         refused=student.refused,

@@ -43,6 +43,7 @@ from pathlib import Path
 from typing import NamedTuple
 
 from attn_tutor.core.errors import Finding, Location
+from attn_tutor.core.i18n import language, set_language
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.cells import CellReader
@@ -98,7 +99,6 @@ class _Worker:
         self,
         problems: str | None,
         follow_through: str,
-        lang: str,
         with_json: bool,
         name_column: str | None = None,
         extra: str | None = None,
@@ -107,7 +107,7 @@ class _Worker:
         self.grader = Grader(problems=problems, follow_through=follow_through)
         self.cells = CellReader()
         self.choices = ChoiceLabels(self.grader)
-        self.lang, self.with_json, self.name_column, self.extra = lang, with_json, name_column, extra
+        self.with_json, self.name_column, self.extra = with_json, name_column, extra
         self.variant_column = variant_column
         self.verdicts: dict = {}  # each distinct verdict cell, made once (see student_row)
         self.texts: dict = {}  # each remembered item's JSON, made once (see student_json)
@@ -147,8 +147,8 @@ class _Worker:
             extra = result
         elif self.extra is not None:
             solved = None if result.set_key is None else self.grader.solved(result.set_key, result.variant)
-            extra = make_sheet(result, solved, self.lang, self.extra)
-        row = student_row(result, self.lang, with_json=self.with_json, verdicts=self.verdicts, extra=extra, texts=self.texts, entries=self.entries)
+            extra = make_sheet(result, solved, self.extra)
+        row = student_row(result, with_json=self.with_json, verdicts=self.verdicts, extra=extra, texts=self.texts, entries=self.entries)
         chosen = self.choices.chosen(result)
         return row._replace(chosen=chosen) if chosen else row
 
@@ -198,10 +198,13 @@ def _stopping_signals_held() -> Iterator[None]:
         signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
-def _start_worker(*args) -> None:
-    """A worker process's start: its Grader, and Ctrl-C, SIGTERM or SIGHUP only noted (see _grade_chunk)."""
+def _start_worker(lang: str, *args) -> None:
+    """A worker process's start: the run's language (``lang``: a process started by spawn or
+    forkserver has none of its parent's context), its Grader, and Ctrl-C, SIGTERM or SIGHUP only
+    noted (see _grade_chunk)."""
 
     global _WORKER
+    set_language(lang)  # for the process's whole life: it is the run's worker, and nothing else
     for signum in _STOPPING:
         signal.signal(signum, _note_stop)
     if hasattr(signal, "pthread_sigmask"):
@@ -248,7 +251,6 @@ def grade_class(
     *,
     problems: str | None = None,
     follow_through: str = "full",
-    lang: str = "en",
     with_json: bool = False,
     jobs: int | None = None,
     name_column: str | None = None,
@@ -267,7 +269,7 @@ def grade_class(
     (``variant_column``: its variant's). Raises only for a bad ``problems``, at the first window
     asked for. Close the iterator (``contextlib.closing``) to stop a run part way: its workers stop.
     """
-    init_args = (problems, follow_through, lang, with_json, name_column, extra, variant_column)
+    init_args = (problems, follow_through, with_json, name_column, extra, variant_column)
     local = _Worker(*init_args)  # also checks --problems before any work
     wanted = jobs
     jobs = min(usable_jobs(jobs), max(1, len(files)))
@@ -319,13 +321,14 @@ class _Workers:
 
     def __init__(self, jobs: int, init_args: tuple, local: _Worker) -> None:
         self.init_args, self.local = init_args, local
+        self.lang = language()  # the run's, told to each worker: a new process starts in English
         self.executors: list = [None] * jobs
 
     def _new(self, worker: int):
         old = self.executors[worker]
         if old is not None:
             old.shutdown(wait=False, cancel_futures=True)
-        self.executors[worker] = ProcessPoolExecutor(max_workers=1, initializer=_start_worker, initargs=self.init_args)
+        self.executors[worker] = ProcessPoolExecutor(max_workers=1, initializer=_start_worker, initargs=(self.lang, *self.init_args))
         return self.executors[worker]
 
     def run(self, files: Files):

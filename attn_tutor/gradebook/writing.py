@@ -94,7 +94,7 @@ def _record(row, index: dict, name: str) -> tuple:
     return row.cells, items, (row.problem_set, row.file), row.errors, name
 
 
-def _typed(record: tuple, width: int, repeated: dict | None = None, lang: str = "en", texts: dict | None = None) -> list:
+def _typed(record: tuple, width: int, repeated: dict | None = None, texts: dict | None = None) -> list:
     """A student's gradebook row: their cells, then each of the ``width`` items' points and verdict
     cell at its column's place (empty where they were not set it), the problem set, the file and the
     errors (with the repeat's, for a student named in two places). As typed cells (None is empty),
@@ -102,7 +102,7 @@ def _typed(record: tuple, width: int, repeated: dict | None = None, lang: str = 
     distinct item points and verdict cell formatted once."""
     cells, items, source, errors, name = record
     if repeated and name in repeated:
-        said = f"{source[1]}: " + t("grade.duplicate_student", lang, student=name, places=", ".join(repeated[name]))
+        said = f"{source[1]}: " + t("grade.duplicate_student", student=name, places=", ".join(repeated[name]))
         if said not in errors:
             errors = (*errors, said)
     start = len(cells)
@@ -148,9 +148,8 @@ class GradebookWriter:
     hash met twice is read back from the spool of names and compared by the names themselves, so a
     collision changes nothing)."""
 
-    def __init__(self, tally: Tally, *, csv_file: bool = True, json_file: bool = False, lang: str = "en") -> None:
+    def __init__(self, tally: Tally, *, csv_file: bool = True, json_file: bool = False) -> None:
         self.tally = tally
-        self.lang = lang
         self._hashes = array("q")  # hash(name) of each named row that was not refused
         self._who = Spool()  # (name or "" when refused, place, no other error) of every row, in order
         self._csv = Spool() if csv_file else None
@@ -200,7 +199,7 @@ class GradebookWriter:
 
     def _with_repeat(self, line: bytes, name: str, place: str, places: list[str]) -> bytes:
         student = json.loads(line)
-        said = f"{place}: " + t("grade.duplicate_student", self.lang, student=name, places=", ".join(places))
+        said = f"{place}: " + t("grade.duplicate_student", student=name, places=", ".join(places))
         if said not in student["errors"]:
             student["errors"].append(said)
         return dumps(student).encode("utf-8")
@@ -236,7 +235,7 @@ class GradebookWriter:
         assert self._csv is not None  # made with csv_file
         yield header(columns)
         for record in iter(self._csv):
-            yield _typed(record, len(columns), repeated, self.lang)
+            yield _typed(record, len(columns), repeated)
 
     def write_csv(self, stream) -> None:
         """The gradebook file: :meth:`typed_rows` as text, formulas neutralised (:func:`csv_cell`)."""
@@ -244,7 +243,7 @@ class GradebookWriter:
         repeated = self.repeated()
         texts: dict = {}
         assert self._csv is not None  # made with csv_file
-        rows = (_typed(record, len(columns), repeated, self.lang, texts) for record in iter(self._csv))
+        rows = (_typed(record, len(columns), repeated, texts) for record in iter(self._csv))
         _write_csv(stream, itertools.chain([[csv_cell(cell) for cell in header(columns)]], rows))
 
     def write_json(self, stream: BinaryIO, files: Sequence = ()) -> None:
@@ -264,8 +263,8 @@ class GradebookWriter:
         analysis = [dumps(stats.to_dict()) for stats in tally.analysis()]
         bins = [dumps({"bin": bin_label(i), "students": count}) for i, count in enumerate(tally.distribution())]
         left = [note for note in files if note.key.startswith(LEFT_OUT)]
-        not_marked = [dumps({"file": n.file, "why": n.key[len(LEFT_OUT):], "message": n.text(self.lang)}) for n in left]
-        said = [dumps({"file": n.file, "message": n.text(self.lang)}) for n in files if not n.key.startswith(LEFT_OUT)]
+        not_marked = [dumps({"file": n.file, "why": n.key[len(LEFT_OUT):], "message": n.text()}) for n in left]
+        said = [dumps({"file": n.file, "message": n.text()}) for n in files if not n.key.startswith(LEFT_OUT)]
         for name, texts in (("item_analysis", analysis), ("distribution", bins), ("not_marked", not_marked), ("file_notes", said)):
             body = "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
             stream.write(f',\n"{name}": {body}'.encode())

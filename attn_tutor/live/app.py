@@ -28,6 +28,7 @@ a view stand its route's middleware, pure ASGI, in the order they answer: the te
 where one must have joined); the rate last (:mod:`attn_tutor.live.ratelimit`, 429), so a request
 refused before it spends no token. They wrap routes, not the app, so the router's 404 and 405
 answer first, and they raise :class:`RequestError` for the app's one handler, as a view does.
+In front of them all, :class:`Speaking` sets each request's language: the session's.
 """
 
 from __future__ import annotations
@@ -39,6 +40,7 @@ from starlette.requests import Request
 from starlette.routing import Route
 
 from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.i18n import reset_language, set_language, speaking
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.live import views
 from attn_tutor.live.auth import Student, TeacherOnly
@@ -67,13 +69,30 @@ def by_student(request: Request) -> tuple | None:
     return None if student is None else ("student", student.id)
 
 
+class Speaking:
+    """Each request in the session's language (:func:`attn_tutor.core.i18n.language`), its
+    response and its handlers' too: pure ASGI, so a streamed response is sent while it holds
+    (the threads of ``run_in_threadpool`` start with the request's context)."""
+
+    def __init__(self, app, lang: str) -> None:
+        self.app, self.lang = app, lang
+
+    async def __call__(self, scope, receive, send) -> None:
+        token = set_language(self.lang)
+        try:
+            await self.app(scope, receive, send)
+        finally:
+            reset_language(token)
+
+
 def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None = None,
              set_name: str | None = None, rate: tuple[int, float] = RATE, body_limit: int = BODY_LIMIT,
              join_rate: tuple[int, float] = JOIN_RATE) -> Starlette:  # fmt: skip
     """The app for one session: ``store`` open for ``problem_set``; ``secret`` the teacher's;
     ``student_url`` the address students use (the QR code; default: the request's own)."""
-    live = LiveClass(store, problem_set, lang=lang, secret=secret, student_url=student_url,
-                     set_name=set_name or problem_set.name or problem_set.source, events_wait=EVENTS_WAIT, events_gap=EVENTS_GAP)  # fmt: skip
+    with speaking(lang):  # the pages made once, in the session's language
+        live = LiveClass(store, problem_set, lang=lang, secret=secret, student_url=student_url,
+                         set_name=set_name or problem_set.name or problem_set.source, events_wait=EVENTS_WAIT, events_gap=EVENTS_GAP)  # fmt: skip
 
     # each route's checks before its view, in the order they answer (see the module's docstring)
     teacher = [Middleware(TeacherOnly, secret=secret)]
@@ -98,6 +117,6 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
     ]
     handlers = {RequestError: views.refused, AttnTutorError: views.failed, HTTPException: views.http_error}
     # Starlette types every handler as taking any Exception; each here is registered for its own class only
-    app = Starlette(routes=routes, exception_handlers=handlers)  # type: ignore[arg-type]
+    app = Starlette(routes=routes, middleware=[Middleware(Speaking, lang=lang)], exception_handlers=handlers)  # type: ignore[arg-type]
     app.state.live = live
     return app

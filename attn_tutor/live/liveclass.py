@@ -23,6 +23,7 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.i18n import speaking
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
@@ -46,11 +47,11 @@ class LiveClass:
         self.secret = secret
         self.student_url = student_url
         self.marks = Marks(problem_set)
-        self.title = pages.title_of(problem_set, lang)
+        self.title = pages.title_of(problem_set)
         self.items = pages.item_keys(problem_set)
-        data = pages.practice_data(problem_set, lang=lang, set_name=set_name, title=self.title)
+        data = pages.practice_data(problem_set, set_name=set_name, title=self.title)
         self.data = {"practice": data, "exam": pages.exam_data(data)}
-        self.solutions = pages.solutions_html(problem_set, lang)
+        self.solutions = pages.solutions_html(problem_set)
         self._pages: dict[tuple[str, str], str] = {}
         self._session: tuple[int | None, Session | None] = (None, None)  # (the store's session version, the session read at it)
         self._session_lock = threading.Lock()
@@ -84,7 +85,7 @@ class LiveClass:
     def student_page(self, mode: str, session_id: str) -> str:
         key = (mode, session_id)
         if key not in self._pages:
-            self._pages[key] = pages.student_page(self.data[mode], title=self.title, lang=self.lang, mode=mode, session_id=session_id)
+            self._pages[key] = pages.student_page(self.data[mode], title=self.title, mode=mode, session_id=session_id)
         return self._pages[key]
 
     def student_by(self, token: str | None):
@@ -231,7 +232,9 @@ class LiveClass:
                 )
                 payload = await run_in_threadpool(self.snapshot) if seq != last else None
             except AttnTutorError as error:  # the database went away: said, and tried again until it is back
-                yield f": {error.messages(self.lang)[0]}\n\n"
+                with speaking(self.lang):  # the session's, whoever iterates the stream (never across the yield)
+                    said = error.messages()[0]
+                yield f": {said}\n\n"
                 await asyncio.sleep(self.events_wait)
                 continue
             if payload is not None:

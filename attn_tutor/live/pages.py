@@ -18,7 +18,7 @@ import copy
 from importlib import resources
 from typing import NamedTuple
 
-from attn_tutor.core.i18n import messages, t
+from attn_tutor.core.i18n import language, messages, t
 from attn_tutor.core.model import ProblemSet, Stage
 from attn_tutor.marking.marker import diagnosis_name
 from attn_tutor.marking.mistakes import STAGE_DIAGNOSES
@@ -68,14 +68,14 @@ def item_keys(problem_set: ProblemSet) -> list[str]:
     ] + [f"concepts/{c.id}" for c in problem_set.concepts]
 
 
-def live_messages(lang: str) -> dict[str, str]:
-    return messages("live.", lang)
+def live_messages() -> dict[str, str]:
+    return messages("live.")
 
 
-def practice_data(problem_set: ProblemSet, *, lang: str, set_name: str, title: str) -> dict:
+def practice_data(problem_set: ProblemSet, *, set_name: str, title: str) -> dict:
     """The students' page data: the practice page's, with the live sentences."""
-    data = page_data.page_data(make_sheets(problem_set), lang=lang, set_name=set_name, title=title)
-    data["messages"].update(live_messages(lang))
+    data = page_data.page_data(make_sheets(problem_set), set_name=set_name, title=title)
+    data["messages"].update(live_messages())
     return data
 
 
@@ -98,69 +98,68 @@ def exam_data(data: dict) -> dict:
     return stripped
 
 
-def solutions_html(problem_set: ProblemSet, lang: str) -> dict[str, str]:
+def solutions_html(problem_set: ProblemSet) -> dict[str, str]:
     """Each problem's worked solution, as the answer key shows it (solve's layout, in HTML)."""
     found = {}
     for problem in problem_set.problems:
         rows = [problem.row_index(token) for token in problem.asked_rows]
-        blocks = solution_blocks(engine.solve(problem), lang, rows=rows, explain_rows=True, bars=False)
+        blocks = solution_blocks(engine.solve(problem), rows=rows, explain_rows=True, bars=False)
         found[problem.id] = "\n".join(block_html(block) for block in blocks)
     return found
 
 
-def title_of(problem_set: ProblemSet, lang: str) -> str:
-    return sheet_title(problem_set, lang)
+def title_of(problem_set: ProblemSet) -> str:
+    return sheet_title(problem_set)
 
 
-def _say(lang: str):
-    """``t`` in ``lang``, as the templates call it: ``t("live.join")``."""
-    return lambda key, **args: t(key, lang, **args)
+def _say():
+    """``t`` as the templates call it: ``t("live.join")``, in the language spoken."""
+    return lambda key, **args: t(key, **args)
 
 
-def student_page(data: dict, *, title: str, lang: str, mode: str, session_id: str) -> str:
+def student_page(data: dict, *, title: str, mode: str, session_id: str) -> str:
     """The students' page (``data``: :func:`practice_data`, or :func:`exam_data` of it for an exam)."""
-    header = templating.render("attn_tutor.live", "student_header.html", {"t": _say(lang), "mode": mode, "name_limit": NAME_LIMIT})
+    header = templating.render("attn_tutor.live", "student_header.html", {"t": _say(), "mode": mode, "name_limit": NAME_LIMIT})
     served = page.Served(
         scripts=tuple(f"/assets/{name}" for name in STUDENT_SCRIPTS),
         styles=tuple(f"/assets/{name}" for name in STUDENT_STYLES),
         header=header,
         meta={"attn-session": session_id, "attn-mode": mode},
     )
-    return page.render(data, title=title, lang=lang, served=served)
+    return page.render(data, title=title, served=served)
 
 
-def _page(name: str, *, title: str, lang: str, styles: tuple[str, ...], **context) -> str:
+def _page(name: str, *, title: str, styles: tuple[str, ...], **context) -> str:
     """One of ``templates/``'s pages on ``base.html``: the served page's policy, ``styles``, ``title``."""
-    head = {"lang": "ko" if lang == "ko" else "en", "t": _say(lang), "csp": page.SERVED_CSP, "title": title, "styles": styles}
+    head = {"lang": "ko" if language() == "ko" else "en", "t": _say(), "csp": page.SERVED_CSP, "title": title, "styles": styles}
     return templating.render("attn_tutor.live", name, head | context)
 
 
-def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, lang: str, student_url: str) -> str:
+def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, student_url: str) -> str:
     """The teacher's page as it is now (``snapshot``: the app's map payload); teacher.js keeps it current."""
     concepts = {"id": CONCEPTS, "open": snapshot["problems"][CONCEPTS]["open"]} if problem_set.concepts else None
     return _page(
         "teacher.html",
-        title=t("live.teacher_title", lang, title=title),
-        lang=lang,
+        title=t("live.teacher_title", title=title),
         styles=TEACHER_STYLES,
         snapshot=snapshot,
         student_url=student_url,
         problems=[(p.id, snapshot["problems"][p.id]) for p in problem_set.problems],
         concepts=concepts,  # the concept items open and close together
         verdicts=MAP_VERDICTS,
-        map_rows=map_rows(problem_set, snapshot, lang),
-        data=page.json_for_script({"messages": teacher_messages(lang)}),
+        map_rows=map_rows(problem_set, snapshot),
+        data=page.json_for_script({"messages": teacher_messages()}),
         scripts=TEACHER_SCRIPTS,
     )
 
 
-def teacher_messages(lang: str) -> dict[str, str]:
-    return messages(("live.", "grading.verdict.", "grading.diagnosis_name."), lang)
+def teacher_messages() -> dict[str, str]:
+    return messages(("live.", "grading.verdict.", "grading.diagnosis_name."))
 
 
-def message_page(message: str, *, lang: str) -> str:
+def message_page(message: str) -> str:
     """A page of one sentence (a refused teacher's link, a page that is not there)."""
-    return _page("message.html", title="attn-tutor", lang=lang, styles=("page.css",), message=message)
+    return _page("message.html", title="attn-tutor", styles=("page.css",), message=message)
 
 
 class MapRow(NamedTuple):
@@ -173,7 +172,7 @@ class MapRow(NamedTuple):
     counts: list[tuple]
 
 
-def map_rows(problem_set: ProblemSet, snapshot: dict, lang: str) -> list[MapRow]:
+def map_rows(problem_set: ProblemSet, snapshot: dict) -> list[MapRow]:
     """The class's map (``data-map-*``): the problems' items, then each concept item's options
     (none for an order), right and wrong."""
     rows = []
@@ -181,7 +180,7 @@ def map_rows(problem_set: ProblemSet, snapshot: dict, lang: str) -> list[MapRow]
     for key in keys[: len(keys) - len(problem_set.concepts)]:  # the problems' items (the concept items' below)
         counts = snapshot["map"].get(key, {"verdicts": {}, "diagnoses": {}})
         stage = key.rsplit("/", 1)[1]
-        diagnoses = [(code, diagnosis_name(code, lang), counts["diagnoses"].get(code, 0)) for code in STAGE_DIAGNOSES[Stage(stage)]]
+        diagnoses = [(code, diagnosis_name(code), counts["diagnoses"].get(code, 0)) for code in STAGE_DIAGNOSES[Stage(stage)]]
         rows.append(MapRow(key, False, [(v, counts["verdicts"].get(v, 0)) for v in MAP_VERDICTS], diagnoses))
     for concept in problem_set.concepts:
         key = f"concepts/{concept.id}"

@@ -41,7 +41,7 @@ HEADERS = {
 
 def json_error(live: LiveClass, status: int, key: str, **args) -> JSONResponse:
     """A refusal of the view's own: ``{"error": sentence}`` in the session's language."""
-    return JSONResponse({"error": t(key, live.lang, **args)}, status_code=status, headers=HEADERS)
+    return JSONResponse({"error": t(key, **args)}, status_code=status, headers=HEADERS)
 
 
 # --- the students ----------------------------------------------------------------
@@ -107,14 +107,14 @@ async def teacher_page(request: Request) -> Response:
     key = request.query_params.get("key")
     if key is not None:
         if not is_secret(key, live.secret):
-            return HTMLResponse(pages.message_page(t("live.error.teacher", live.lang), lang=live.lang), status_code=403, headers=HEADERS)
+            return HTMLResponse(pages.message_page(t("live.error.teacher")), status_code=403, headers=HEADERS)
         response = RedirectResponse("/teacher", status_code=303, headers=HEADERS)
         response.set_cookie(TEACHER_COOKIE, live.secret, httponly=True, samesite="strict", path="/teacher")
         return response
     if not is_teacher(request, live.secret):
-        return HTMLResponse(pages.message_page(t("live.error.teacher", live.lang), lang=live.lang), status_code=403, headers=HEADERS)
+        return HTMLResponse(pages.message_page(t("live.error.teacher")), status_code=403, headers=HEADERS)
     snapshot = await run_in_threadpool(live.snapshot)
-    html = pages.teacher_page(live.problem_set, snapshot, title=live.title, lang=live.lang, student_url=student_url(request))
+    html = pages.teacher_page(live.problem_set, snapshot, title=live.title, student_url=student_url(request))
     return with_csrf(HTMLResponse(html, headers=HEADERS), csrf_of(request))
 
 
@@ -177,13 +177,11 @@ async def qr(request: Request) -> Response:
 
 
 def refused(request: Request, error: RequestError) -> Response:
-    live: LiveClass = request.app.state.live
-    return JSONResponse({"error": error.messages(live.lang)[0]}, status_code=error.status, headers=HEADERS)
+    return JSONResponse({"error": error.messages()[0]}, status_code=error.status, headers=HEADERS)
 
 
 def failed(request: Request, error: AttnTutorError) -> Response:  # the store: locked, full, unreachable
-    live: LiveClass = request.app.state.live
-    return JSONResponse({"error": error.messages(live.lang)[0]}, status_code=503, headers=HEADERS)
+    return JSONResponse({"error": error.messages()[0]}, status_code=503, headers=HEADERS)
 
 
 def http_error(request: Request, error: HTTPException) -> Response:

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import in_both, t
 from attn_tutor.render.blocks import Paragraph
 from attn_tutor.solve.concepts import ShownConcept
 
@@ -103,7 +103,7 @@ def mark_concept(shown: ShownConcept, typed: str | None) -> ConceptMark:
     if shown.kind == "order":
         right = chosen == shown.answer
         order = " ".join(shown.answer)
-        feedback = None if right else f"{t('concepts.order_wrong', 'ko', answer=order)} ({t('concepts.order_wrong', 'en', answer=order)})"
+        feedback = None if right else in_both("concepts.order_wrong", answer=order)
     elif shown.several:
         right = set(chosen) == set(shown.answer)
         wrong = [shown.feedback.get(label) for label in chosen if label not in shown.answer]
@@ -111,7 +111,7 @@ def mark_concept(shown: ShownConcept, typed: str | None) -> ConceptMark:
         sentences = [text for text in wrong if text]
         if missed:
             missing = ", ".join(missed)
-            sentences.append(f"{t('concepts.several_missed', 'ko', labels=missing)} ({t('concepts.several_missed', 'en', labels=missing)})")
+            sentences.append(in_both("concepts.several_missed", labels=missing))
         feedback = " ".join(sentences) or None
     else:
         right = chosen[0] in shown.answer
@@ -157,19 +157,19 @@ def mark_result(shown: ShownConcept, typed: str | None) -> ConceptResult:
                          mark.score, mark.right, mark.feedback, mark.problem, shown.labels)  # fmt: skip
 
 
-def problem_text(shown: ShownConcept, mark: ConceptMark, lang: str) -> str | None:
+def problem_text(shown: ShownConcept, mark: ConceptMark) -> str | None:
     """The sentence for an answer that could not be read (None when it was read)."""
     if mark.problem is None:
         return None
-    return t(mark.problem, lang, first=shown.labels[0], last=shown.labels[-1], count=len(shown.labels))
+    return t(mark.problem, first=shown.labels[0], last=shown.labels[-1], count=len(shown.labels))
 
 
-def concept_feedback(shown: ShownConcept, mark, lang: str) -> list:
+def concept_feedback(shown: ShownConcept, mark) -> list:
     """After a concept item (the quiz in practice, an exam's hand-back sheet): right or not, the
     chosen option's feedback, the answer and the explanation. ``mark``: a ConceptMark or ConceptResult."""
     joined = (" " if shown.kind == "order" else ", ").join
     key = "quiz.concept_right" if mark.right else "quiz.concept_wrong"
-    lines = [t(key, lang, chosen=joined(mark.chosen) or "—", answer=joined(shown.answer))]
+    lines = [t(key, chosen=joined(mark.chosen) or "—", answer=joined(shown.answer))]
     if mark.feedback and not mark.right:
         lines.append(mark.feedback)
     if shown.explanation:

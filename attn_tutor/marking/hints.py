@@ -23,7 +23,7 @@ if TYPE_CHECKING:
     import numpy as np
 
 
-def cell_labels(solution: Solution, stage: str, lang: str) -> list[str]:
+def cell_labels(solution: Solution, stage: str) -> list[str]:
     """What each cell of a row is: a key (``head 2·생선을`` with several heads) or an output component."""
     problem = solution.problem
     many = len(solution.heads) > 1
@@ -32,7 +32,7 @@ def cell_labels(solution: Solution, stage: str, lang: str) -> list[str]:
     labels = []
     for number, _head in enumerate(solution.heads, start=1):
         for key in problem.keys:
-            labels.append(f"{t('solve.head', lang, n=number)}·{key}" if many else key)
+            labels.append(f"{t('solve.head', n=number)}·{key}" if many else key)
     return labels
 
 
@@ -42,10 +42,10 @@ def divisors(solution: Solution) -> str:
     return " | ".join(dict.fromkeys(divisor_label(solution, head, decimals) for head in solution.heads))
 
 
-def stage_title(solution: Solution, stage: str, lang: str) -> str:
+def stage_title(solution: Solution, stage: str) -> str:
     if stage == "scaled":
-        return t("solve.scaled", lang, divisor=divisors(solution))
-    return t(f"solve.{stage}", lang)
+        return t("solve.scaled", divisor=divisors(solution))
+    return t(f"solve.{stage}")
 
 
 def _with_row(matrix: np.ndarray, row: int, values: np.ndarray) -> np.ndarray:
@@ -70,7 +70,7 @@ def hint_cells(solution: Solution, row: int, stage: str) -> list[tuple[int, int,
     return cells
 
 
-def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Sequence[float] | None, lang: str) -> list[Block]:
+def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Sequence[float] | None) -> list[Block]:
     """Hint ``level``: 1, the formula; 2, 3, …: the next cell's arithmetic on ``basis``, one cell
     per hint along the row; after the last cell, a line saying there is nothing more.
 
@@ -81,10 +81,10 @@ def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Seq
     token = problem.tokens[row]
     decimals = problem.decimals
     if level <= 1:
-        return [Paragraph(t(f"quiz.hint.{stage}", lang, token=token, divisor=divisors(solution)))]
+        return [Paragraph(t(f"quiz.hint.{stage}", token=token, divisor=divisors(solution)))]
     walk = hint_cells(solution, row, stage)
     if level - 2 >= len(walk):
-        return [Paragraph(t("quiz.hint.no_more", lang))]
+        return [Paragraph(t("quiz.hint.no_more"))]
     cell, h, index = walk[level - 2]
     head = solution.heads[h]
     before = marker.previous_stage(stage)
@@ -124,7 +124,7 @@ def hint_blocks(solution: Solution, row: int, stage: str, level: int, basis: Seq
             terms = " + ".join(f"{w}×{v}" for w, v in pairs)
             value = float(engine.mix(weights, head.V)[index])
             line = f"{terms} {explain.result_sign(explain.dot(pairs), value, decimals)} {fmt(value, decimals)}"
-    label = cell_labels(solution, stage, lang)[cell]
+    label = cell_labels(solution, stage)[cell]
     key = "quiz.hint.cell_own" if own is not None else "quiz.hint.cell"
-    lines = (line, t(explain.APPROX_NOTE, lang)) if explain.has_approx([line]) else (line,)
-    return [Math(lines, title=t(key, lang, n=cell + 1, label=label))]
+    lines = (line, t(explain.APPROX_NOTE)) if explain.has_approx([line]) else (line,)
+    return [Math(lines, title=t(key, n=cell + 1, label=label))]

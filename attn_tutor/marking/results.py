@@ -104,36 +104,35 @@ def verdict_of(cells: Sequence[str]) -> Verdict:
 # --- what a diagnosis says ----------------------------------------------------------
 
 
-def diagnosis_name(code: str, lang: str = "en") -> str:
-    """A diagnosis's short name in ``lang`` (tables; the JSON keeps the code)."""
+def diagnosis_name(code: str) -> str:
+    """A diagnosis's short name in the language spoken (tables; the JSON keeps the code)."""
 
-    return t(f"grading.diagnosis_name.{code}", lang)
+    return t(f"grading.diagnosis_name.{code}")
 
 
-def explanation(item: Item, lang: str = "en") -> str | None:
+def explanation(item: Item) -> str | None:
     """The sentence that explains ``item``'s diagnosis (for ``rounding``: which number, and places to keep)."""
 
     if item.diagnosis is None:
         return None
     found = item.diagnosis_detail
     if item.diagnosis != "rounding" or found is None:
-        return t(f"grading.diagnosis.{item.diagnosis}", lang)
-    return rounding_sentence(found, lang)
+        return t(f"grading.diagnosis.{item.diagnosis}")
+    return rounding_sentence(found)
 
 
-def rounding_sentence(found, lang: str = "en") -> str:
+def rounding_sentence(found) -> str:
     """What a :class:`~attn_tutor.marking.mistakes.Rounding` found: which number, rounded to how
     many places, and how many to keep."""
 
     def places(n: int) -> str:
-        return t(f"grading.places_{n}", lang) if n in (0, 1) else t("grading.places", lang, n=n)
+        return t(f"grading.places_{n}") if n in (0, 1) else t("grading.places", n=n)
 
     return t(
         f"grading.rounding.{found.kind}",
-        lang,
         places=places(found.places),
         keep=places(found.keep),
-        stage=t(f"grading.rounded_stage.{found.stage}", lang) if found.kind == "previous" else "",
+        stage=t(f"grading.rounded_stage.{found.stage}") if found.kind == "previous" else "",
         divisor=found.divisor,
         rounded=found.rounded,
     )

@@ -18,7 +18,7 @@ import os
 import zlib
 
 from attn_tutor.core import i18n
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import language, t
 from attn_tutor.core.model import Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.marking.concepts import mark_concept
@@ -47,12 +47,12 @@ def _texts(values, mask, number) -> list[str]:
     return [number(v) if m else "—" for v, m in zip(values, mask)]
 
 
-def messages(lang: str) -> dict[str, str]:
-    """The catalogue entries the page uses, in ``lang`` (placeholders left as ``{name}``)."""
-    return i18n.messages(MESSAGE_PREFIXES, lang)
+def messages() -> dict[str, str]:
+    """The catalogue entries the page uses, in the language spoken (placeholders left as ``{name}``)."""
+    return i18n.messages(MESSAGE_PREFIXES)
 
 
-def head_data(solution, problem: Problem, number: int, lang: str) -> dict:
+def head_data(solution, problem: Problem, number: int) -> dict:
     """One head: exact matrices for the marker, texts for the widget, each cell's arithmetic."""
 
     head = solution.heads[number]
@@ -105,7 +105,7 @@ def head_data(solution, problem: Problem, number: int, lang: str) -> dict:
     }
 
 
-def hint_lines(solution, row: int, lang: str) -> dict[str, list[dict]]:
+def hint_lines(solution, row: int) -> dict[str, list[dict]]:
     """Each stage's hints after the formula, on the exact previous row, as the quiz shows them:
     one cell after another along the row (``title``, ``line``)."""
 
@@ -113,20 +113,20 @@ def hint_lines(solution, row: int, lang: str) -> dict[str, list[dict]]:
     for stage in solution.problem.stages:
         walk = []
         for level in range(2, len(hint_cells(solution, row, stage)) + 2):
-            block = hint_blocks(solution, row, stage, level, None, lang)[0]
+            block = hint_blocks(solution, row, stage, level, None)[0]
             assert isinstance(block, Math)  # a cell's arithmetic (level 2 on, within the walk)
             walk.append({"title": block.title, "line": block.lines[0]})
         result[stage] = walk
     return result
 
 
-def problem_data(problem: Problem, lang: str) -> dict:
+def problem_data(problem: Problem) -> dict:
     """One problem: what the marker needs (as marking/marker.py reads a Solution) and what the widget shows."""
 
     solution = engine.solve(problem)
     decimals = problem.decimals
-    heads = [head_data(solution, problem, h, lang) for h in range(len(solution.heads))]
-    givens = "\n".join(block_html(block) for block in given_blocks(solution, lang, decimals))
+    heads = [head_data(solution, problem, h) for h in range(len(solution.heads))]
+    givens = "\n".join(block_html(block) for block in given_blocks(solution, decimals))
     projection = {}
     if problem.X is not None:
         for i in range(len(problem.tokens)):
@@ -134,7 +134,7 @@ def problem_data(problem: Problem, lang: str) -> dict:
     return {
         "id": problem.id,
         "heading": problem_heading(problem).text,
-        "notes": [block.text for block in problem_notes(problem, lang)],
+        "notes": [block.text for block in problem_notes(problem)],
         "givens_html": givens,
         "tokens": list(problem.tokens),
         "keys": list(problem.keys),
@@ -146,14 +146,14 @@ def problem_data(problem: Problem, lang: str) -> dict:
         "stages": list(problem.stages),
         "asked_stages": [stage for stage in problem.stages if stage in problem.asked_stages],
         "asked_rows": [problem.row_index(token) for token in problem.asked_rows],
-        "labels": {stage: cell_labels(solution, stage, lang) for stage in problem.stages},
-        "titles": {stage: stage_title(solution, stage, lang) for stage in problem.stages},
+        "labels": {stage: cell_labels(solution, stage) for stage in problem.stages},
+        "titles": {stage: stage_title(solution, stage) for stage in problem.stages},
         "heads": heads,
         "output": None if solution.output is None else _matrix(solution.output),
         "output_text": None
         if solution.output is None
         else [[fmt(v, decimals) for v in row] for row in solution.output],
-        "hints": [hint_lines(solution, i, lang) for i in range(len(problem.tokens))],
+        "hints": [hint_lines(solution, i) for i in range(len(problem.tokens))],
         "hint_walk": {
             stage: [[list(cell) for cell in hint_cells(solution, i, stage)] for i in range(len(problem.tokens))]
             for stage in problem.stages
@@ -162,8 +162,8 @@ def problem_data(problem: Problem, lang: str) -> dict:
     }
 
 
-def set_data(problem_set: ProblemSet, lang: str) -> list[dict]:
-    return [problem_data(problem, lang) for problem in problem_set.problems]
+def set_data(problem_set: ProblemSet) -> list[dict]:
+    return [problem_data(problem) for problem in problem_set.problems]
 
 
 def concept_scores(shown) -> dict[str, float]:
@@ -186,13 +186,13 @@ def concept_scores(shown) -> dict[str, float]:
     return scores
 
 
-def concept_base(shown, lang: str) -> dict:
+def concept_base(shown) -> dict:
     """An item's texts, once for the whole page (as the first sheet shows it): each variant's entry
     (:func:`concept_entry`) gives only its order and whatever of its own differs."""
     return {
         "id": shown.id,
         "kind": shown.kind,
-        "stem": f"{shown.stem} {t('export.concept.several', lang)}" if shown.several else shown.stem,
+        "stem": f"{shown.stem} {t('export.concept.several')}" if shown.several else shown.stem,
         "several": shown.several,
         "options": list(shown.options),
         "feedback": [shown.feedback.get(label) for label in shown.labels],
@@ -248,7 +248,7 @@ def unpack(packed: str):
     return json.loads(zlib.decompress(base64.b64decode(packed)).decode("utf-8"))
 
 
-def page_data(sheets, *, lang: str, set_name: str, title: str) -> dict:
+def page_data(sheets, *, set_name: str, title: str) -> dict:
     """Everything the page's script reads: one entry per variant (``variant`` None: the set as
     written). The first variant's ``problems`` and ``concepts`` (:func:`concept_entry`) are plain, so
     the page shows them at once; every other's are ``packed`` together (:func:`pack` of
@@ -256,9 +256,9 @@ def page_data(sheets, *, lang: str, set_name: str, title: str) -> dict:
     carries those texts after its scripts: :func:`attn_tutor.practice.page.render`). The concept
     items' texts are ``concepts`` at the top, once (:func:`concept_base`)."""
     variants = []
-    bases = [concept_base(shown, lang) for shown in shown_concepts(sheets[0].problem_set, sheets[0].variant)]
+    bases = [concept_base(shown) for shown in shown_concepts(sheets[0].problem_set, sheets[0].variant)]
     for n, sheet in enumerate(sheets):
-        problems = set_data(sheet.problem_set, lang)
+        problems = set_data(sheet.problem_set)
         concepts = [concept_entry(shown, base) for shown, base in zip(shown_concepts(sheet.problem_set, sheet.variant), bases)]
         variants.append(
             {"variant": sheet.variant, "problems": problems, "concepts": concepts}
@@ -266,5 +266,5 @@ def page_data(sheets, *, lang: str, set_name: str, title: str) -> dict:
             else {"variant": sheet.variant, "packed": pack({"problems": problems, "concepts": concepts})}
         )
     return {
-        "lang": lang, "title": title, "problem_set": set_name, "variants": variants, "concepts": bases, "messages": messages(lang),
+        "lang": language(), "title": title, "problem_set": set_name, "variants": variants, "concepts": bases, "messages": messages(),
     }  # fmt: skip

@@ -21,7 +21,7 @@ import json
 from importlib import resources
 from typing import NamedTuple
 
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import language, t
 from attn_tutor.render import templating
 
 SCRIPTS = ("numbers.js", "particles.js", "answers.js", "marking.js", "widget.js")
@@ -67,15 +67,15 @@ SERVED_CSP = (
 json_for_script = _json_for_script  # the live pages' JSON blocks too
 
 
-def render(data: dict, *, title: str, lang: str, served: Served | None = None) -> str:
+def render(data: dict, *, title: str, served: Served | None = None) -> str:
     """The complete page for ``data`` (:func:`attn_tutor.practice.data.page_data`): self-contained,
     or, ``served``, with the server's scripts and stylesheets (:class:`Served`)."""
 
     shown, packed = _split(data)
     context = {
-        "lang": "ko" if lang == "ko" else "en",
+        "lang": "ko" if language() == "ko" else "en",
         "title": title,
-        "t": lambda key, **args: t(key, lang, **args),
+        "t": lambda key, **args: t(key, **args),
         "served": served,
         "data": _json_for_script(shown),
         "packed": None if packed is None else _json_for_script(packed),

@@ -90,16 +90,16 @@ def _matrix(name: str, matrix: Matrix, labels, indent: str, note: str) -> list[s
     return lines
 
 
-def _head(head: Head, problem: Problem, indent: str, lang: str) -> list[str]:
+def _head(head: Head, problem: Problem, indent: str) -> list[str]:
     lines: list[str] = []
-    row_note = t("generate.comment.matrix", lang)
+    row_note = t("generate.comment.matrix")
     if head.Q is not None:
         lines += _matrix("Q", head.Q, problem.tokens, indent, row_note)
     if head.K is not None:
         lines += _matrix("K", head.K, problem.keys, indent, "")
     if head.V is not None:
         lines += _matrix("V", head.V, problem.keys, indent, "")
-    w_note = t("generate.comment.weights", lang)
+    w_note = t("generate.comment.weights")
     for name in ("W_Q", "W_K", "W_V"):
         W = getattr(head, name)
         if W is not None:
@@ -107,53 +107,53 @@ def _head(head: Head, problem: Problem, indent: str, lang: str) -> list[str]:
     return lines
 
 
-def dump_problem(problem: Problem, lang: str = "en") -> list[str]:
+def dump_problem(problem: Problem) -> list[str]:
     """One problem as lines of YAML, starting with ``  - id: ...``."""
     lines = [f"  - id: {quote(problem.id)}"]
     ind = "    "
     if problem.title is not None:
         lines.append(f"{ind}title: {quote(problem.title)}")
-    lines.append(f"{ind}tokens: {_strings(problem.tokens)}{_comment(t('generate.comment.tokens', lang))}")
+    lines.append(f"{ind}tokens: {_strings(problem.tokens)}{_comment(t('generate.comment.tokens'))}")
     if problem.key_tokens is not None:
-        lines.append(f"{ind}key_tokens: {_strings(problem.key_tokens)}{_comment(t('generate.comment.key_tokens', lang))}")
+        lines.append(f"{ind}key_tokens: {_strings(problem.key_tokens)}{_comment(t('generate.comment.key_tokens'))}")
     if problem.X is not None:
-        lines += _matrix("X", problem.X, problem.tokens, ind, t("generate.comment.matrix", lang))
+        lines += _matrix("X", problem.X, problem.tokens, ind, t("generate.comment.matrix"))
     if problem.multi_head:
         lines.append(f"{ind}heads:")
         for head in problem.heads:
-            head_lines = _head(head, problem, ind + "    ", lang)
+            head_lines = _head(head, problem, ind + "    ")
             head_lines[0] = ind + "  - " + head_lines[0][len(ind) + 4 :]
             lines += head_lines
     else:
-        lines += _head(problem.heads[0], problem, ind, lang)
+        lines += _head(problem.heads[0], problem, ind)
     if problem.divide_by is None:
-        lines.append(f"{ind}# divide_by: sqrt_d  # {comment_text(t('generate.comment.divide_by', lang))}")
+        lines.append(f"{ind}# divide_by: sqrt_d  # {comment_text(t('generate.comment.divide_by'))}")
     else:
-        lines.append(f"{ind}divide_by: {number(problem.divide_by)}{_comment(t('generate.comment.divide_by', lang))}")
+        lines.append(f"{ind}divide_by: {number(problem.divide_by)}{_comment(t('generate.comment.divide_by'))}")
     if problem.mask == "none":
-        lines.append(f"{ind}# mask: none  # {comment_text(t('generate.comment.mask', lang))}")
+        lines.append(f"{ind}# mask: none  # {comment_text(t('generate.comment.mask'))}")
     elif problem.mask == "causal":
-        lines.append(f"{ind}mask: causal{_comment(t('generate.comment.mask', lang))}")
+        lines.append(f"{ind}mask: causal{_comment(t('generate.comment.mask'))}")
     else:
         # the type: ignore below: a matrix here: the mask's two strings are handled above
-        lines += _matrix("mask", problem.mask, problem.tokens, ind, t("generate.comment.mask", lang))  # type: ignore[arg-type]
+        lines += _matrix("mask", problem.mask, problem.tokens, ind, t("generate.comment.mask"))  # type: ignore[arg-type]
     if problem.rows is None:
-        lines.append(f"{ind}# {comment_text(t('generate.comment.rows_default', lang))}")
+        lines.append(f"{ind}# {comment_text(t('generate.comment.rows_default'))}")
     else:
-        lines.append(f"{ind}rows: {_strings(problem.rows)}{_comment(t('generate.comment.rows', lang))}")
+        lines.append(f"{ind}rows: {_strings(problem.rows)}{_comment(t('generate.comment.rows'))}")
     if problem.ask is None:
-        lines.append(f"{ind}# {comment_text(t('generate.comment.ask_default', lang))}")
+        lines.append(f"{ind}# {comment_text(t('generate.comment.ask_default'))}")
     else:
-        lines.append(f"{ind}ask: {_strings(problem.ask)}{_comment(t('generate.comment.ask', lang))}")
-    lines.append(f"{ind}decimals: {problem.decimals}{_comment(t('generate.comment.decimals', lang))}")
+        lines.append(f"{ind}ask: {_strings(problem.ask)}{_comment(t('generate.comment.ask'))}")
+    lines.append(f"{ind}decimals: {problem.decimals}{_comment(t('generate.comment.decimals'))}")
     if problem.tolerance is None:
-        lines.append(f"{ind}# {comment_text(t('generate.comment.tolerance_default', lang))}")
+        lines.append(f"{ind}# {comment_text(t('generate.comment.tolerance_default'))}")
     else:
-        lines.append(f"{ind}tolerance: {number(problem.tolerance)}{_comment(t('generate.comment.tolerance', lang))}")
+        lines.append(f"{ind}tolerance: {number(problem.tolerance)}{_comment(t('generate.comment.tolerance'))}")
     return lines
 
 
-def dump_problem_set(problem_set: ProblemSet, *, header_comment: str = "", lang: str = "en") -> str:
+def dump_problem_set(problem_set: ProblemSet, *, header_comment: str = "") -> str:
     """The whole set as YAML text: the header comment (each line prefixed ``# ``),
     the title, then every problem separated by a blank line."""
     lines = [f"# {comment_text(line)}".rstrip() for line in header_comment.splitlines()]
@@ -165,5 +165,5 @@ def dump_problem_set(problem_set: ProblemSet, *, header_comment: str = "", lang:
     for index, problem in enumerate(problem_set.problems):
         if index:
             lines.append("")
-        lines += dump_problem(problem, lang)
+        lines += dump_problem(problem)
     return "\n".join(lines) + "\n"

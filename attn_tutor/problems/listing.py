@@ -46,13 +46,13 @@ def list_json(problem_set: ProblemSet) -> str:
     return json.dumps(data, ensure_ascii=False, indent=2) + "\n"
 
 
-def list_blocks(problem_set: ProblemSet, lang: str, file: str | None = None) -> list[Block]:
+def list_blocks(problem_set: ProblemSet, file: str | None = None) -> list[Block]:
     """A table of the problems, then the commands that solve or quiz one (``file``: as the user named the set)."""
-    header = tuple(t(f"list.col.{name}", lang) for name in ("id", "title", "tokens", "d_k", "rows", "stages"))
+    header = tuple(t(f"list.col.{name}") for name in ("id", "title", "tokens", "d_k", "rows", "stages"))
     rows = []
     for problem in problem_set.problems:
         sizes = d_ks(problem)
-        d_k = str(sizes[0]) if len(sizes) == 1 else t("list.heads", lang, d_k=" + ".join(map(str, sizes)), count=len(sizes))
+        d_k = str(sizes[0]) if len(sizes) == 1 else t("list.heads", d_k=" + ".join(map(str, sizes)), count=len(sizes))
         rows.append(
             (
                 problem.id,
@@ -60,14 +60,14 @@ def list_blocks(problem_set: ProblemSet, lang: str, file: str | None = None) -> 
                 " ".join(problem.tokens),
                 d_k,
                 " ".join(problem.asked_rows),
-                ", ".join(t(f"quiz.stage.{stage}", lang) for stage in asked_stages(problem)),
+                ", ".join(t(f"quiz.stage.{stage}") for stage in asked_stages(problem)),
             )
         )
     name = problem_set.name or problem_set.source
     title = problem_set.title or name
     count = len(problem_set.problems)
     blocks: list[Block] = [Heading(title, level=1)]
-    blocks.append(Table(header, tuple(rows), title=t("list.count_one" if count == 1 else "list.count", lang, count=count)))
+    blocks.append(Table(header, tuple(rows), title=t("list.count_one" if count == 1 else "list.count", count=count)))
     where = "" if file is None else f" {file}"
-    blocks.append(Paragraph(t("list.see", lang, solve=f"attn-tutor solve{where} --problem ID", quiz=f"attn-tutor quiz{where} --problem ID")))
+    blocks.append(Paragraph(t("list.see", solve=f"attn-tutor solve{where} --problem ID", quiz=f"attn-tutor quiz{where} --problem ID")))
     return blocks

@@ -91,7 +91,6 @@ class QuizConfig:
     follow_through: str = "full"
     student: str | None = None
     seed: int | None = None
-    lang: str = "en"
     concepts: tuple[ShownConcept, ...] = ()  # the set's concept items, asked after the problems
 
     def __post_init__(self) -> None:
@@ -159,13 +158,13 @@ def parse_answer(solution: Solution, row: int, stage: str, text: str) -> list[fl
 # --- feedback -----------------------------------------------------------------------
 
 
-def feedback_blocks(solution: Solution, row: int, item: Item, lang: str, *, early=None) -> list[Block]:
+def feedback_blocks(solution: Solution, row: int, item: Item, *, early=None) -> list[Block]:
     """Practice mode, after a stage: verdict, each cell that is off, the diagnosis (or, for a right
     row that shows early rounding, ``early``: a note), the exact row."""
     decimals = solution.problem.decimals
-    labels = cell_labels(solution, item.stage, lang)
+    labels = cell_labels(solution, item.stage)
     points = fmt_score(item.points)
-    lines = [t("quiz.verdict", lang, verdict=t(f"grading.verdict.{item.verdict}", lang), points=points)]
+    lines = [t("quiz.verdict", verdict=t(f"grading.verdict.{item.verdict}"), points=points)]
     for i, state in enumerate(item.cells):
         if state not in ("wrong", "follow_through"):
             continue
@@ -178,55 +177,55 @@ def feedback_blocks(solution: Solution, row: int, item: Item, lang: str, *, earl
             expected=fmt_given(expected, decimals),
         )
         if state == "wrong":
-            lines.append(t("quiz.cell_off", lang, **args))
+            lines.append(t("quiz.cell_off", **args))
         else:
             carried = item.carried[i] if item.carried is not None else None
             assert carried is not None  # followed through: carried
-            lines.append(t("quiz.cell_follow", lang, carried=fmt_given(carried, decimals), **args))
-    if (said := grading.explanation(item, lang)) is not None:  # (a diagnosis to explain)
+            lines.append(t("quiz.cell_follow", carried=fmt_given(carried, decimals), **args))
+    if (said := grading.explanation(item)) is not None:  # (a diagnosis to explain)
         lines.append(said)
     if early is not None:
-        lines.append(t("quiz.early_rounding_note", lang, sentence=grading.rounding_sentence(early, lang)))
+        lines.append(t("quiz.early_rounding_note", sentence=grading.rounding_sentence(early)))
     if item.verdict != "correct":
-        lines.append(t("quiz.go_on", lang))
+        lines.append(t("quiz.go_on"))
     blocks: list[Block] = [Math(tuple(lines))]
-    blocks.extend(stage_table(solution, item.stage, [row], decimals, lang))
+    blocks.extend(stage_table(solution, item.stage, [row], decimals))
     return blocks
 
 
-def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
+def summary_blocks(outcome: Outcome) -> list[Block]:
     report = outcome.report
     header = tuple(
-        t(f"quiz.summary.{name}", lang) for name in ("problem", "row", "stage", "verdict", "off", "hints", "points")
+        t(f"quiz.summary.{name}") for name in ("problem", "row", "stage", "verdict", "off", "hints", "points")
     )
     rows = []
     for item in report.items:
         off = ", ".join(str(i + 1) for i, state in enumerate(item.cells) if state == "wrong")
-        verdict = t(f"grading.verdict.{item.verdict}", lang)
+        verdict = t(f"grading.verdict.{item.verdict}")
         if item.diagnosis:
-            verdict += f" ({grading.diagnosis_name(item.diagnosis, lang)})"
+            verdict += f" ({grading.diagnosis_name(item.diagnosis)})"
         rows.append(
             (
                 item.problem,
                 item.row,
-                f"({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}",
+                f"({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}')}",
                 verdict,
                 off or "—",
                 str(item.hints),
                 fmt_score(item.points),
             )
         )
-    blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title", lang))]
+    blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title"))]
     if report.mode == "exam":  # the only feedback an exam gives: each diagnosis explained, once per item
         explained = tuple(
-            f"{item.problem} · {item.row} · ({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}', lang)}: "
-            f"{grading.explanation(item, lang)}"
+            f"{item.problem} · {item.row} · ({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}')}: "
+            f"{grading.explanation(item)}"
             for item in report.items
             if item.diagnosis is not None
         )
         if explained:
-            blocks.append(Math(explained, title=t("quiz.summary.mistakes", lang)))
-    blocks += _concept_summary(outcome, lang)
+            blocks.append(Math(explained, title=t("quiz.summary.mistakes")))
+    blocks += _concept_summary(outcome)
     concept_score = sum(mark.score for _, mark in outcome.concepts)
     score = dict(score=fmt_score(report.score + concept_score), max=fmt_score(report.max_score + len(outcome.concepts)))
     if outcome.ended != "done":  # stopped early: the score of the questions answered, not of the one left open
@@ -237,60 +236,60 @@ def summary_blocks(outcome: Outcome, lang: str) -> list[Block]:
             max=fmt_score(sum(item.max_points for item in answered) + len(marked)),
         )
     if outcome.ended == "done":
-        blocks.append(Paragraph(t("quiz.score", lang, **score)))
+        blocks.append(Paragraph(t("quiz.score", **score)))
     else:
         blocks.append(
             Paragraph(
-                t(f"quiz.stopped.{outcome.ended}_one", lang, **score)
+                t(f"quiz.stopped.{outcome.ended}_one", **score)
                 if outcome.total == 1
-                else t(f"quiz.stopped.{outcome.ended}", lang, asked=outcome.asked, total=outcome.total, **score)
+                else t(f"quiz.stopped.{outcome.ended}", asked=outcome.asked, total=outcome.total, **score)
             )
         )
     return blocks
 
 
-def _concept_summary(outcome: Outcome, lang: str) -> list[Block]:
+def _concept_summary(outcome: Outcome) -> list[Block]:
     """The concept items answered: each one's choice, the answer and the points; an exam adds
     each wrong choice's feedback (its only feedback)."""
     if not outcome.concepts:
         return []
-    header = tuple(t(f"quiz.summary.{name}", lang) for name in ("concept", "chosen", "answer", "points"))
+    header = tuple(t(f"quiz.summary.{name}") for name in ("concept", "chosen", "answer", "points"))
     rows = tuple(
         (shown.id, (" " if shown.kind == "order" else ", ").join(mark.chosen) or "—",
          (" " if shown.kind == "order" else ", ").join(shown.answer), fmt_score(mark.score))
         for shown, mark in outcome.concepts
     )  # fmt: skip
-    blocks: list[Block] = [Table(header, rows, title=t("quiz.summary.concepts", lang))]
+    blocks: list[Block] = [Table(header, rows, title=t("quiz.summary.concepts"))]
     if outcome.report.mode == "exam":
         lines = tuple(f"{shown.id}: {mark.feedback}" for shown, mark in outcome.concepts if mark.feedback and not mark.right)
         if lines:
-            blocks.append(Math(lines, title=t("quiz.summary.misconceptions", lang)))
+            blocks.append(Math(lines, title=t("quiz.summary.misconceptions")))
     return blocks
 
 
-def intro_blocks(solution: Solution, row: int, lang: str) -> list[Block]:
+def intro_blocks(solution: Solution, row: int) -> list[Block]:
     problem = solution.problem
-    blocks: list[Block] = [problem_heading(problem), *problem_notes(problem, lang)]
-    blocks.extend(given_blocks(solution, lang, problem.decimals))
-    blocks.append(Heading(t("quiz.row", lang, token=problem.tokens[row]), level=3))
+    blocks: list[Block] = [problem_heading(problem), *problem_notes(problem)]
+    blocks.extend(given_blocks(solution, problem.decimals))
+    blocks.append(Heading(t("quiz.row", token=problem.tokens[row]), level=3))
     return blocks
 
 
 def question_blocks(
-    solution: Solution, row: int, stage: str, lang: str, progress: tuple[int, int] | None = None
+    solution: Solution, row: int, stage: str, progress: tuple[int, int] | None = None
 ) -> list[Block]:
     """The question: the stage, how far through the quiz (``progress``: this question's number and
     the total), what to type and to how many decimals."""
     problem = solution.problem
-    labels = cell_labels(solution, stage, lang)
+    labels = cell_labels(solution, stage)
     key = "quiz.ask_output" if stage == "output" else "quiz.ask"
-    ask = t(key, lang, token=problem.tokens[row], count=len(labels), cells=", ".join(labels))
-    lines = [f"{ask} {t('quiz.ask_decimals', lang, decimals=problem.decimals)}"]
+    ask = t(key, token=problem.tokens[row], count=len(labels), cells=", ".join(labels))
+    lines = [f"{ask} {t('quiz.ask_decimals', decimals=problem.decimals)}"]
     if stage != "output" and not grading.open_cells(solution, row, stage).all():
-        lines.append(t("quiz.ask_masked", lang))
-    title = stage_title(solution, stage, lang)
+        lines.append(t("quiz.ask_masked"))
+    title = stage_title(solution, stage)
     if progress is not None:
-        title = f"{title} — {t('quiz.progress', lang, n=progress[0], total=progress[1])}"
+        title = f"{title} — {t('quiz.progress', n=progress[0], total=progress[1])}"
     return [Heading(title, level=3), *(Paragraph(line) for line in lines)]
 
 
@@ -309,7 +308,6 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
     killed, or with its terminal gone — leaves a complete report of what was answered.
     """
 
-    lang = config.lang
     report = Report(config.student, config.problem_set, config.seed, config.mode, [])
     outcome = Outcome(report, "done", 0, count_questions(config.plans) + len(config.concepts))
     solutions: dict[str, Solution] = {}
@@ -317,8 +315,8 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
     saved = _saver(save, outcome, config, solutions, marker, show)
     if save is not None:
         save(report_dict(outcome, config, solutions, finished=False, marker=marker))  # fails before any question
-    asking = _Asking(config, marker, outcome, read_line, show, saved, t("quiz.prompt", lang))
-    show([Paragraph(t(f"quiz.intro.{config.mode}", lang))])
+    asking = _Asking(config, marker, outcome, read_line, show, saved, t("quiz.prompt"))
+    show([Paragraph(t(f"quiz.intro.{config.mode}"))])
     try:
         for item_plan in config.plans:
             solution = _solution(item_plan.problem, solutions)
@@ -351,7 +349,7 @@ def _saver(save: Save | None, outcome: Outcome, config: QuizConfig, solutions: d
             outcome.save_error = None
         except AttnTutorError as error:
             if outcome.save_error is None:  # say it once; the next item tries again
-                show("\n".join(error.messages(config.lang)))
+                show("\n".join(error.messages()))
             outcome.save_error = error
 
     return saved
@@ -373,9 +371,9 @@ class _Asking:
 
 def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
     """Ask one row's asked stages in order, marking each answer; how the quiz ended if it stopped, else None."""
-    config, marker, outcome, show, lang = asking.config, asking.marker, asking.outcome, asking.show, asking.config.lang
+    config, marker, outcome, show = asking.config, asking.marker, asking.outcome, asking.show
     problem = solution.problem
-    show(intro_blocks(solution, row, lang))
+    show(intro_blocks(solution, row))
     own: dict[str, tuple[float, ...]] = {}
     hint_basis: dict[str, tuple[float, ...]] = {}
     for stage in problem.stages:
@@ -386,8 +384,8 @@ def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
         current: dict[str, Any] = {"solution": solution, "row": row, "stage": stage, "hints": 0, "own": own, "marker": marker}
         asking.current = current
         outcome.asked += 1
-        show(question_blocks(solution, row, stage, lang, (outcome.asked, outcome.total)))
-        ended, given = _ask(solution, row, stage, current, hint_basis, asking.read_line, show, asking.prompt, lang)
+        show(question_blocks(solution, row, stage, (outcome.asked, outcome.total)))
+        ended, given = _ask(solution, row, stage, current, hint_basis, asking.read_line, show, asking.prompt)
         if ended is not None:
             return ended
         item = marker.stage(solution, row, stage, given, own, hints=current["hints"])
@@ -397,7 +395,7 @@ def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
         asking.saved(False)
         own = marker.advance(solution, row, stage, given, own, config.mode)
         if config.mode == "practice":
-            show(feedback_blocks(solution, row, item, lang, early=early))
+            show(feedback_blocks(solution, row, item, early=early))
             hint_basis = own if item.verdict in ("correct", "follow_through") else {}
         else:
             hint_basis = own
@@ -407,13 +405,13 @@ def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
 def _ask_concept(asking: _Asking, shown: ShownConcept) -> str | None:
     """Ask one concept item: a letter or number (several, or an order, as the item says); practice
     shows the option's feedback, the answer and the explanation at once, an exam at the end."""
-    config, outcome, show, lang = asking.config, asking.outcome, asking.show, asking.config.lang
+    config, outcome, show = asking.config, asking.outcome, asking.show
     outcome.asked += 1
     asking.current = {"concept": shown}
     number = config.concepts.index(shown) + 1
-    blocks = concept_blocks([shown], lang, answers=False, start=number)[1:]  # the item without the set's heading
-    progress = t("quiz.progress", lang, n=outcome.asked, total=outcome.total)
-    show([Heading(f"{blocks[0].text} — {progress}", level=3), *blocks[1:], Paragraph(t(f"quiz.concept_ask.{_ask_kind(shown)}", lang))])
+    blocks = concept_blocks([shown], answers=False, start=number)[1:]  # the item without the set's heading
+    progress = t("quiz.progress", n=outcome.asked, total=outcome.total)
+    show([Heading(f"{blocks[0].text} — {progress}", level=3), *blocks[1:], Paragraph(t(f"quiz.concept_ask.{_ask_kind(shown)}"))])
     while True:
         line = asking.read_line(asking.prompt)
         if line is None:
@@ -422,23 +420,23 @@ def _ask_concept(asking: _Asking, shown: ShownConcept) -> str | None:
         if command == "quit":
             return "quit"
         if command == "hint":
-            show(t("quiz.concept_no_hint", lang))
+            show(t("quiz.concept_no_hint"))
             continue
         if command == "empty":
-            show(t("quiz.empty", lang))
+            show(t("quiz.empty"))
             continue
         chosen, problem = parse_choice(shown, line)
         if problem is None:
             break
-        said = problem_text(shown, ConceptMark(0.0, chosen, False, None, problem), lang)
+        said = problem_text(shown, ConceptMark(0.0, chosen, False, None, problem))
         assert said is not None  # the answer has a problem
-        show("\n".join([said, t("quiz.again", lang)]))
+        show("\n".join([said, t("quiz.again")]))
     mark = mark_concept(shown, line)
     asking.current = None
     outcome.concepts.append((shown, mark))
     asking.saved(False)
     if config.mode == "practice":
-        show(concept_feedback(shown, mark, lang))
+        show(concept_feedback(shown, mark))
     return None
 
 
@@ -452,7 +450,7 @@ def _solution(problem: Problem, solutions: dict) -> Solution:
     return solutions[problem.id]
 
 
-def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lang):
+def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt):
     """Read lines until one is a row of the right size: (None, values) or (how it ended, None)."""
     before = grading.previous_stage(stage)
     while True:
@@ -465,15 +463,15 @@ def _ask(solution, row, stage, current, hint_basis, read_line, show, prompt, lan
         if command == "hint":
             current["hints"] += 1
             basis = hint_basis.get(before) if before is not None else None
-            show(hint_blocks(solution, row, stage, current["hints"], basis, lang))
+            show(hint_blocks(solution, row, stage, current["hints"], basis))
             continue
         if command == "empty":
-            show(t("quiz.empty", lang))
+            show(t("quiz.empty"))
             continue
         try:
             return None, parse_answer(solution, row, stage, line)
         except AttnTutorError as error:
-            show("\n".join([*error.messages(lang), t("quiz.again", lang)]))
+            show("\n".join([*error.messages(), t("quiz.again")]))
 
 
 def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Show, saved) -> Outcome:
@@ -486,7 +484,7 @@ def _finish(outcome: Outcome, current: dict | None, config: QuizConfig, show: Sh
             )
         )
     saved(outcome.ended == "done")  # before anything is shown: a terminal that is gone loses nothing
-    show(summary_blocks(outcome, config.lang))
+    show(summary_blocks(outcome))
     return outcome
 
 

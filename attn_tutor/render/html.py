@@ -14,6 +14,7 @@ from __future__ import annotations
 
 import html as _html
 
+from attn_tutor.core.i18n import language
 from attn_tutor.core.text import escape_unsafe
 from attn_tutor.render import svg, templating
 from attn_tutor.render.blocks import Bars, Block, Chart, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table
@@ -169,8 +170,8 @@ def block_html(block: Block) -> str:
     raise TypeError(f"cannot draw {type(block).__name__} as HTML")
 
 
-def render(blocks: list[Block], *, title: str = "attn-tutor", lang: str = "en") -> str:
-    """A complete HTML document.
+def render(blocks: list[Block], *, title: str = "attn-tutor") -> str:
+    """A complete HTML document, its ``lang`` the language spoken.
 
     Each PageBreak closes a ``<div class="sheet">`` and opens the next one, which
     starts a new printed page. Each level-2 heading (a problem) opens a
@@ -210,5 +211,5 @@ def render(blocks: list[Block], *, title: str = "attn-tutor", lang: str = "en") 
         body.append(block_html(block))
     close_section()
     body.append("</div>")
-    context = {"lang": "ko" if lang == "ko" else "en", "title": title, "css": CSS, "body": "\n".join(body)}
+    context = {"lang": "ko" if language() == "ko" else "en", "title": title, "css": CSS, "body": "\n".join(body)}
     return templating.render("attn_tutor.render", "document.html", context, escape)

@@ -45,7 +45,7 @@ from pathlib import Path
 from typing import Any, TypeGuard
 
 from attn_tutor.core.errors import AttnTutorError
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import language, set_language, t
 from attn_tutor.render import pdfjoin, terminal
 from attn_tutor.render.blocks import Bars, Block, Fields, Heading, Instructions, Math, PageBreak, Paragraph, Table, display_width
 
@@ -287,7 +287,7 @@ def _block(block: Block) -> str:
 NUMBERED = '"1 / 1"'  # the footer: "page / pages"
 
 
-def _head(*, title: str, lang: str, paper: str, font: str | None, numbering: str = NUMBERED) -> str:
+def _head(*, title: str, paper: str, font: str | None, numbering: str = NUMBERED) -> str:
     """The document's settings: page, fonts, headings, and the pages' ``numbering`` (Typst: a pattern or none)."""
     families = ([font] if font else []) + list(EMBEDDED_FALLBACK)
     fonts = "(" + ", ".join(string(f) for f in families) + ",)"
@@ -297,7 +297,7 @@ def _head(*, title: str, lang: str, paper: str, font: str | None, numbering: str
         f"#set document(title: {string(title)}, date: none)",
         f"#set page(paper: {string('us-letter' if paper == 'letter' else 'a4')}, margin: (x: 14mm, top: 14mm, bottom: 16mm), "
         f"numbering: {numbering})",
-        f"#set text(font: {fonts}, size: 10.5pt, lang: {string('ko' if lang == 'ko' else 'en')})",
+        f"#set text(font: {fonts}, size: 10.5pt, lang: {string('ko' if language() == 'ko' else 'en')})",
         "#set par(leading: 0.65em, spacing: 1em)",
         "#set enum(spacing: 0.8em)",
         f"#show raw: set text(font: {mono}, size: 9pt)",
@@ -311,18 +311,18 @@ def _head(*, title: str, lang: str, paper: str, font: str | None, numbering: str
     return "\n".join(head) + "\n\n"
 
 
-def source(blocks: list[Block], *, title: str, lang: str, paper: str = "a4", font: str | None = None) -> str:
+def source(blocks: list[Block], *, title: str, paper: str = "a4", font: str | None = None) -> str:
     """The Typst document for ``blocks``; ``font`` is the Hangul family (None: Typst's own fonts)."""
-    return _head(title=title, lang=lang, paper=paper, font=font) + "\n\n".join(_body(blocks)) + "\n"
+    return _head(title=title, paper=paper, font=font) + "\n\n".join(_body(blocks)) + "\n"
 
 
-def footers(first: int, pages: int, total: int, *, title: str, lang: str, paper: str = "a4", font: str | None = None) -> str:
+def footers(first: int, pages: int, total: int, *, title: str, paper: str = "a4", font: str | None = None) -> str:
     """``pages`` empty pages holding only the footers of pages ``first``, ``first + 1`` ... of ``total``
     ("12 / 140", as :data:`NUMBERED` prints them): laid over the pages of a document typeset in
     chunks (:func:`render_pdf`), so its numbers run on as in one document."""
     numbering = f'(..n) => numbering({NUMBERED}, n.pos().first(), {total})'
     return (
-        _head(title=title, lang=lang, paper=paper, font=font, numbering=numbering)
+        _head(title=title, paper=paper, font=font, numbering=numbering)
         + f"#counter(page).update({first})\n#box()\n#for _ in range({pages - 1}) {{ pagebreak() }}\n"
     )  # box(): the first page is set in the document's font too
 
@@ -432,7 +432,7 @@ def _chunks(bodies: Iterable[str]) -> Iterator[list[str]]:
 
 
 def render_pdf(
-    blocks: list[Block], *, title: str, lang: str, paper: str = "a4", font_dirs_: list[Path] | None = None, quiet: bool = True
+    blocks: list[Block], *, title: str, paper: str = "a4", font_dirs_: list[Path] | None = None, quiet: bool = True
 ) -> bytes:
     """The PDF's bytes. Refuses (``export.no_hangul_font``) when Korean text has no font to print in.
 
@@ -446,12 +446,12 @@ def render_pdf(
     for path in skipped:
         if path not in _told:  # once a run, not once a hand-back sheet
             _told.add(path)
-            terminal.plain(t("export.font_unreadable", lang, path=str(path)), stderr=True)
+            terminal.plain(t("export.font_unreadable", path=str(path)), stderr=True)
     if found is None and has_hangul(_all_text(blocks) + title):
         searched = ", ".join(str(d) for d in (font_dirs() if font_dirs_ is None else font_dirs_))
         raise AttnTutorError("export.no_hangul_font", dirs=searched)
     family, folder = found if found is not None else (None, None)
-    settings: dict[str, Any] = {"title": title, "lang": lang, "paper": paper, "font": family}
+    settings: dict[str, Any] = {"title": title, "paper": paper, "font": family}
     chunks = _chunks("\n\n".join(_body(page)) for page in _pages(blocks))
     first = next(chunks)
     second = next(chunks, None)
@@ -522,7 +522,8 @@ def _typeset_apart(directory: Path, settings: dict, folder: Path | None, quiet: 
     ``export.pdf_failed`` with the sentence it gave (or how it ended)."""
     root = str(Path(__file__).resolve().parents[2])  # the folder that holds this attn_tutor package
     code = "import sys; sys.path.insert(0, sys.argv[1]); from attn_tutor.render.typst import typeset_files; typeset_files(*sys.argv[2:])"
-    command = [sys.executable, "-c", code, root, str(directory), json.dumps(settings), str(folder or ""),
+    told = {**settings, "language": language()}  # a new process speaks only what it is told
+    command = [sys.executable, "-c", code, root, str(directory), json.dumps(told), str(folder or ""),
                "quiet" if quiet else "warnings", str(pdfjoin.FOOTER_PAGES)]
     done = subprocess.run(command, stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
     if done.returncode:
@@ -534,13 +535,15 @@ def typeset_files(directory: str, settings: str, folder: str, quiet: str, footer
     """In a process of its own (:func:`_typeset_apart`): every ``chunk-NNNNN.typ`` of ``directory``
     typeset into ``chunk-NNNNN.pdf``, in turn (the source removed once typeset), then the page numbers of all their pages into
     ``footers-NNNNNNN.pdf``, ``footer_pages`` pages a file. ``settings`` is the document's
-    :func:`footers` settings as JSON; ``quiet`` is ``"quiet"`` or ``"warnings"`` (Typst's warnings
+    :func:`footers` settings as JSON, with the language it is in; ``quiet`` is ``"quiet"`` or ``"warnings"`` (Typst's warnings
     are then errors). A failure is written to standard error as one sentence, and the process ends
     with status 1."""
     if quiet != "quiet":
         warnings.simplefilter("error")
     compile_, settle = _typesetter(folder or None, quiet == "quiet")
     pages = int(footer_pages)
+    told = json.loads(settings)
+    set_language(told.pop("language"))  # this process's, for its whole life
     try:
         total = 0
         for source in sorted(Path(directory).glob("chunk-*.typ")):
@@ -549,7 +552,7 @@ def typeset_files(directory: str, settings: str, folder: str, quiet: str, footer
             settle()
             total += pdfjoin.page_count(source.with_suffix(".pdf"))
         for start in range(0, total, pages):
-            document = footers(start + 1, min(pages, total - start), total, **json.loads(settings))
+            document = footers(start + 1, min(pages, total - start), total, **told)
             (Path(directory) / f"footers-{start:07d}.pdf").write_bytes(compile_(document))
             settle()
     except AttnTutorError as error:

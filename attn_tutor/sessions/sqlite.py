@@ -107,19 +107,15 @@ class SqliteStore(Store):
 
     @contextlib.contextmanager
     def _transaction(self):
-        with self._lock:
-            if self.connection is None:
-                raise self._error("live.store.closed")
-            with self._sqlite_errors():
-                cur = self.connection.cursor()
-                cur.execute("BEGIN IMMEDIATE")
-                try:
-                    yield cur
-                except BaseException:
-                    if self.connection.in_transaction:
-                        self.connection.rollback()
-                    raise
-                cur.execute("COMMIT")
+        with self._read() as cur:  # the lock, the open connection and its errors as sentences; then BEGIN
+            cur.execute("BEGIN IMMEDIATE")
+            try:
+                yield cur
+            except BaseException:
+                if self.connection is not None and self.connection.in_transaction:  # (not closed meanwhile)
+                    self.connection.rollback()
+                raise
+            cur.execute("COMMIT")
 
     def _serial(self):
         return self._lock  # re-entrant: the transaction inside takes it again

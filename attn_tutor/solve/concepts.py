@@ -46,7 +46,7 @@ import zlib
 from typing import NamedTuple
 
 from attn_tutor.core.errors import Finding, Location
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import in_both, t
 from attn_tutor.core.model import UNSCALED_ANSWERS, Concept, Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, rounded
 from attn_tutor.render.blocks import Heading, Paragraph
@@ -87,14 +87,12 @@ def _best(values: list[float], decimals: int, largest: bool) -> tuple[tuple[int,
     return best, len(best) > 1
 
 
-def _both(key: str, lang: str | None, **args: object) -> str:
-    """A catalogue sentence in ``lang``, or (None) Korean with English after it, as the set's own texts are."""
-    if lang is not None:
-        return t(key, lang, **args)
-    return f"{t(key, 'ko', **args)} ({t(key, 'en', **args)})"
+def _both(key: str, bilingual: bool, **args: object) -> str:
+    """A catalogue sentence in the language spoken, or (``bilingual``) Korean with English after it, as the set's own texts are."""
+    return in_both(key, **args) if bilingual else t(key, **args)
 
 
-def work(concept: Concept, problem: Problem, lang: str | None = None) -> _Worked:
+def work(concept: Concept, problem: Problem, bilingual: bool = True) -> _Worked:
     """A computed item's options and answer from ``problem``'s numbers (one head)."""
     import numpy as np
 
@@ -127,19 +125,19 @@ def work(concept: Concept, problem: Problem, lang: str | None = None) -> _Worked
     unscaled = engine.softmax(np.where(mask, head.scores[row], 0.0), mask)
     before, after = rounded(float(head.weights[row].max()), decimals), rounded(float(unscaled.max()), decimals)
     answer = 0 if after > before else 1 if after < before else 2
-    options = tuple(_both(f"concepts.unscaled.{word}", lang) for word in UNSCALED_ANSWERS)
+    options = tuple(_both(f"concepts.unscaled.{word}", bilingual) for word in UNSCALED_ANSWERS)
     numbers = (fmt(float(head.weights[row].max()), decimals), fmt(float(unscaled.max()), decimals), "")
     return _Worked(options, (answer,), numbers, False)
 
 
-def _worked_text(concept: Concept, worked: _Worked, lang: str | None) -> str:
+def _worked_text(concept: Concept, worked: _Worked, bilingual: bool) -> str:
     """The worked numbers of a computed item."""
     if concept.ask == "unscaled":
-        return _both("concepts.worked.unscaled", lang, row=concept.row, before=worked.numbers[0], after=worked.numbers[1])
+        return _both("concepts.worked.unscaled", bilingual, row=concept.row, before=worked.numbers[0], after=worked.numbers[1])
     pairs = ", ".join(f"{option} {number}" for option, number in zip(worked.options, worked.numbers))
     if concept.ask in ("most-attended", "least-attended"):
-        return _both("concepts.worked.weights", lang, row=concept.row, pairs=pairs)
-    return _both("concepts.worked.rows", lang, pairs=pairs)
+        return _both("concepts.worked.weights", bilingual, row=concept.row, pairs=pairs)
+    return _both("concepts.worked.rows", bilingual, pairs=pairs)
 
 
 def _permutation(n: int, seed: int | None, concept: Concept) -> list[int]:
@@ -155,11 +153,11 @@ def _permutation(n: int, seed: int | None, concept: Concept) -> list[int]:
     return order[1:] + order[:1]  # pragma: no cover - twenty identities in a row
 
 
-def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None, lang: str | None = None) -> ShownConcept:
+def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None, bilingual: bool = True) -> ShownConcept:
     """The item as printed: options labelled in (shuffled, with a seed) order, with its answer.
 
-    ``lang``: the language of what a computed item's options, feedback and worked numbers
-    say (None: Korean with English after it, as the set's texts are)."""
+    ``bilingual``: what a computed item's options, feedback and worked numbers say is in Korean
+    with English after it, as the set's texts are (False: in the language spoken)."""
     explanation = concept.explanation
     tied = False
     if concept.kind == "order":
@@ -169,10 +167,10 @@ def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None, 
     elif concept.kind == "computed":
         # the type: ignore below: a computed concept names its problem (the loader checks)
         problem = problem_set.get(concept.problem)  # type: ignore[arg-type]
-        worked = work(concept, problem, lang)
+        worked = work(concept, problem, bilingual)
         texts, right, tied = worked.options, worked.right, worked.tied
-        feedback_of = tuple(None if i in right else _computed_feedback(concept, worked, i, lang) for i in range(len(texts)))
-        numbers = _worked_text(concept, worked, lang)
+        feedback_of = tuple(None if i in right else _computed_feedback(concept, worked, i, bilingual) for i in range(len(texts)))
+        numbers = _worked_text(concept, worked, bilingual)
         explanation = f"{explanation} {numbers}" if explanation else numbers
     else:
         texts = tuple(option.text for option in concept.options)
@@ -199,20 +197,20 @@ def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None, 
     )
 
 
-def _computed_feedback(concept: Concept, worked: _Worked, index: int, lang: str | None) -> str:
+def _computed_feedback(concept: Concept, worked: _Worked, index: int, bilingual: bool) -> str:
     """Why a wrong option of a computed item is wrong: its own number beside the right one's."""
     right = worked.right[0]
     if concept.ask == "unscaled":
-        return _worked_text(concept, worked, lang)
+        return _worked_text(concept, worked, bilingual)
     return _both(
-        "concepts.feedback.computed", lang,
+        "concepts.feedback.computed", bilingual,
         chosen=worked.options[index], chosen_number=worked.numbers[index],
         right=worked.options[right], right_number=worked.numbers[right],
     )  # fmt: skip
 
 
-def show_all(problem_set: ProblemSet, *, seed: int | None = None, lang: str | None = None) -> list[ShownConcept]:
-    return [show(concept, problem_set, seed=seed, lang=lang) for concept in problem_set.concepts]
+def show_all(problem_set: ProblemSet, *, seed: int | None = None, bilingual: bool = True) -> list[ShownConcept]:
+    return [show(concept, problem_set, seed=seed, bilingual=bilingual) for concept in problem_set.concepts]
 
 
 def tie_findings(problem_set: ProblemSet) -> list[Finding]:
@@ -250,18 +248,18 @@ def concept_dict(shown: ShownConcept) -> dict:
     return out
 
 
-def concept_blocks(items: list[ShownConcept], lang: str, *, answers: bool = True, start: int = 1) -> list:
+def concept_blocks(items: list[ShownConcept], *, answers: bool = True, start: int = 1) -> list:
     """The items as document blocks, under one heading: each stem, then its options a line each,
     labelled (with ``answers``: ✓ by the right one, each wrong one's feedback after it, then the
     answer and the explanation)."""
     if not items:
         return []
-    blocks: list = [Heading(t("concepts.heading", lang), level=2)]
+    blocks: list = [Heading(t("concepts.heading"), level=2)]
     for number, shown in enumerate(items, start=start):
         blocks.append(Heading(f"{number}. {shown.stem}", level=3))
         note = {"order": "concepts.order_note", "computed": None}.get(shown.kind, "concepts.several_note" if shown.several else None)
         if note:
-            blocks.append(Paragraph(t(note, lang)))
+            blocks.append(Paragraph(t(note)))
         for label, text in zip(shown.labels, shown.options):  # a paragraph each: long options wrap on any page
             line = f"{label}. {text}"
             if answers and shown.kind != "order":
@@ -269,7 +267,7 @@ def concept_blocks(items: list[ShownConcept], lang: str, *, answers: bool = True
             blocks.append(Paragraph(line))
         if answers:
             key = "concepts.answer_tied" if shown.tied else "concepts.answer_order_line" if shown.kind == "order" else "concepts.answer_line"
-            blocks.append(Paragraph(t(key, lang, answer=(" " if shown.kind == "order" else ", ").join(shown.answer))))
+            blocks.append(Paragraph(t(key, answer=(" " if shown.kind == "order" else ", ").join(shown.answer))))
             if shown.explanation:
                 blocks.append(Paragraph(shown.explanation))
     return blocks

@@ -22,30 +22,30 @@ def problem_heading(problem: Problem) -> Heading:
     return Heading(f"{problem.id} — {problem.title}" if problem.title else problem.id, level=2)
 
 
-def problem_notes(problem: Problem, lang: str) -> list[Paragraph]:
+def problem_notes(problem: Problem) -> list[Paragraph]:
     notes = []
     if problem.key_tokens is not None:
-        notes.append(Paragraph(t("solve.cross", lang, keys=", ".join(problem.keys))))
+        notes.append(Paragraph(t("solve.cross", keys=", ".join(problem.keys))))
     if problem.mask == "causal":
-        notes.append(Paragraph(t("solve.causal", lang)))
+        notes.append(Paragraph(t("solve.causal")))
     elif problem.mask != "none":
-        notes.append(Paragraph(t("solve.matrix_mask", lang)))
+        notes.append(Paragraph(t("solve.matrix_mask")))
     if not problem.has_values:
-        notes.append(Paragraph(t("solve.no_values", lang)))
+        notes.append(Paragraph(t("solve.no_values")))
     return notes
 
 
-def _head_title(lang: str, number: int, many: bool, title: str) -> str:
-    return f"{t('solve.head', lang, n=number)}: {title}" if many else title
+def _head_title(number: int, many: bool, title: str) -> str:
+    return f"{t('solve.head', n=number)}: {title}" if many else title
 
 
-def given_blocks(solution: Solution, lang: str, decimals: int, *, projected: bool = True) -> list[Block]:
+def given_blocks(solution: Solution, decimals: int, *, projected: bool = True) -> list[Block]:
     """The givens with token labels: Q, K, V (or X and the W's, then the projected Q, K, V).
 
     ``projected=False`` leaves out the projected Q, K, V: a worksheet asks for them.
     """
     problem = solution.problem
-    token = t("solve.token", lang)
+    token = t("solve.token")
     many = len(solution.heads) > 1
     blocks: list[Block] = []
     if problem.X is not None:
@@ -54,7 +54,7 @@ def given_blocks(solution: Solution, lang: str, decimals: int, *, projected: boo
             Table(
                 (token, *(f"x{c + 1}" for c in range(width))),
                 _matrix_rows(problem.tokens, problem.X, decimals),
-                title=t("solve.given_projection", lang),
+                title=t("solve.given_projection"),
             )
         )
     for number, (given, head) in enumerate(zip(problem.heads, solution.heads), start=1):
@@ -67,12 +67,12 @@ def given_blocks(solution: Solution, lang: str, decimals: int, *, projected: boo
                     Table(
                         ("", *(f"{c + 1}" for c in range(len(W[0])))),
                         _matrix_rows([str(r + 1) for r in range(len(W))], W, decimals),
-                        title=_head_title(lang, number, many, name),
+                        title=_head_title(number, many, name),
                     )
                 )
         if given.projected and not projected:
             continue
-        title = _head_title(lang, number, many, t("solve.projected" if given.projected else "solve.given", lang))
+        title = _head_title(number, many, t("solve.projected" if given.projected else "solve.given"))
         blocks.extend(qkv_tables(problem, head, decimals, title))
     return blocks
 
@@ -112,7 +112,7 @@ def divisor_label(solution: Solution, head: HeadResult, decimals: int) -> str:
 
 
 def stage_table(
-    solution: Solution, stage: str, rows: list[int], decimals: int, lang: str, *, blank: bool = False
+    solution: Solution, stage: str, rows: list[int], decimals: int, *, blank: bool = False
 ) -> list[Table]:
     """One stage's table (one per head before the output), for the given query rows.
 
@@ -120,7 +120,7 @@ def stage_table(
     """
     problem = solution.problem
     many = len(solution.heads) > 1
-    corner = t("solve.query_key", lang)
+    corner = t("solve.query_key")
     if stage == "output":
         assert solution.output is not None  # a problem without values has no output stage
         width = solution.output.shape[1]
@@ -129,14 +129,14 @@ def stage_table(
             (problem.tokens[i], *(("",) * width if blank else (fmt(v, decimals) for v in solution.output[i])))
             for i in rows
         )
-        return [Table(header, output_rows, title=t("solve.output", lang), blank=blank)]
+        return [Table(header, output_rows, title=t("solve.output"), blank=blank)]
     tables = []
     for number, head in enumerate(solution.heads, start=1):
         note = None
         if stage == "scaled":
-            title = t("solve.scaled", lang, divisor=divisor_label(solution, head, decimals))
+            title = t("solve.scaled", divisor=divisor_label(solution, head, decimals))
         else:
-            title = t(f"solve.{stage}", lang)
+            title = t(f"solve.{stage}")
         values = getattr(head, stage)
         header = (corner, *problem.keys)
         body: list[tuple[str, ...]] = []
@@ -148,19 +148,19 @@ def stage_table(
                 cells = _cells(values[i], decimals, head.mask[i], fmt_given if stage == "scores" else fmt)
             body.append((problem.tokens[i], *cells))
         if not head.mask[rows].all():
-            note = t("solve.masked_note", lang)
-        tables.append(Table(header, tuple(body), title=_head_title(lang, number, many, title), note=note, blank=blank))
+            note = t("solve.masked_note")
+        tables.append(Table(header, tuple(body), title=_head_title(number, many, title), note=note, blank=blank))
     return tables
 
 
-def exp_tables(solution: Solution, rows: list[int], decimals: int, lang: str) -> list[Table]:
+def exp_tables(solution: Solution, rows: list[int], decimals: int) -> list[Table]:
     """The softmax work: e^x of each scaled score and the row sum."""
     import numpy as np
     problem = solution.problem
     many = len(solution.heads) > 1
     tables = []
     for number, head in enumerate(solution.heads, start=1):
-        header = (t("solve.query_key", lang), *problem.keys, t("solve.sum", lang))
+        header = (t("solve.query_key"), *problem.keys, t("solve.sum"))
         body = []
         for i in rows:
             cells = _cells(head.exps[i], decimals, head.mask[i])
@@ -170,14 +170,14 @@ def exp_tables(solution: Solution, rows: list[int], decimals: int, lang: str) ->
             Table(
                 header,
                 tuple(body),
-                title=_head_title(lang, number, many, t("solve.exps", lang)),
-                note=t("solve.overflow_note", lang) if overflow else None,
+                title=_head_title(number, many, t("solve.exps")),
+                note=t("solve.overflow_note") if overflow else None,
             )
         )
     return tables
 
 
-def weight_bars(solution: Solution, row: int, decimals: int, lang: str) -> list[Bars]:
+def weight_bars(solution: Solution, row: int, decimals: int) -> list[Bars]:
     problem = solution.problem
     many = len(solution.heads) > 1
     result = []
@@ -188,27 +188,26 @@ def weight_bars(solution: Solution, row: int, decimals: int, lang: str) -> list[
             for j, key in enumerate(problem.keys)
             if head.mask[row, j]
         )
-        title = _head_title(lang, number, many, t("solve.bars", lang, token=problem.tokens[row]))
+        title = _head_title(number, many, t("solve.bars", token=problem.tokens[row]))
         result.append(Bars(title, bars))
     return result
 
 
-def explain_blocks(solution: Solution, row: int, decimals: int, lang: str, stages) -> list[Math]:
+def explain_blocks(solution: Solution, row: int, decimals: int, stages) -> list[Math]:
     worked = explain.explain_row(solution, row, decimals)
     lines: list[str] = []
     for stage, stage_lines in worked.items():
         if stage != "projection" and stage not in stages:
             continue
-        lines.append(f"{t(f'solve.explain_stage.{stage}', lang)}:")
+        lines.append(f"{t(f'solve.explain_stage.{stage}')}:")
         lines.extend(f"  {line}" for line in stage_lines)
     if explain.has_approx(lines):
-        lines.append(t(explain.APPROX_NOTE, lang))
-    return [Math(tuple(lines), title=t("solve.explain", lang, token=solution.problem.tokens[row]))]
+        lines.append(t(explain.APPROX_NOTE))
+    return [Math(tuple(lines), title=t("solve.explain", token=solution.problem.tokens[row]))]
 
 
 def solution_blocks(
     solution: Solution,
-    lang: str,
     *,
     decimals: int | None = None,
     rows: list[int] | None = None,
@@ -223,18 +222,18 @@ def solution_blocks(
     stages = problem.stages
     if last_stage is not None:
         stages = stages[: stages.index(last_stage) + 1]
-    blocks: list[Block] = [problem_heading(problem), *problem_notes(problem, lang)]
-    blocks.extend(given_blocks(solution, lang, places))
+    blocks: list[Block] = [problem_heading(problem), *problem_notes(problem)]
+    blocks.extend(given_blocks(solution, places))
     for stage in stages:
         if stage == "weights":
-            blocks.extend(exp_tables(solution, chosen, places, lang))
-        blocks.extend(stage_table(solution, stage, chosen, places, lang))
+            blocks.extend(exp_tables(solution, chosen, places))
+        blocks.extend(stage_table(solution, stage, chosen, places))
     if bars and "weights" in stages:
         for i in chosen:
-            blocks.extend(weight_bars(solution, i, places, lang))
+            blocks.extend(weight_bars(solution, i, places))
     if explain_rows:
         for i in chosen:
-            blocks.extend(explain_blocks(solution, i, places, lang, stages))
+            blocks.extend(explain_blocks(solution, i, places, stages))
     return blocks
 
 

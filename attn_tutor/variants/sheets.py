@@ -81,7 +81,7 @@ def make_sheets(problem_set: ProblemSet, *, variants: int | None = None, seed: i
 REPEATS_MAX = 60  # sheets drawn in a row that each repeat an earlier one: the problem has no more variants
 
 
-def fairness_note(problem_set: ProblemSet, sheets: list[Sheet], lang: str) -> str:
+def fairness_note(problem_set: ProblemSet, sheets: list[Sheet]) -> str:
     """One sentence for ``export --variants``: how far the variants' largest weight and largest e^x
     range, beside the set's own (every variant passed :mod:`attn_tutor.variants.fairness`)."""
 
@@ -89,7 +89,6 @@ def fairness_note(problem_set: ProblemSet, sheets: list[Sheet], lang: str) -> st
     weight, exp = fairness.largest(problem_set.problems)
     return t(
         "export.fairness",
-        lang,
         count=len(sheets),
         weight_low=fmt(figures.weight[0], 3),
         weight_high=fmt(figures.weight[1], 3),
@@ -100,7 +99,7 @@ def fairness_note(problem_set: ProblemSet, sheets: list[Sheet], lang: str) -> st
     )
 
 
-def sheet_title(problem_set: ProblemSet, lang: str, title: str | None = None) -> str:
-    return title or problem_set.title or t("export.default_title", lang)
+def sheet_title(problem_set: ProblemSet, title: str | None = None) -> str:
+    return title or problem_set.title or t("export.default_title")
 
 

@@ -145,7 +145,7 @@ def test_an_unmarkable_student_still_gets_a_page_saying_so(tmp_path):
     bad.write_text("student: 누구\nanswers: [1, 2\n", encoding="utf-8")
     (student,) = grade([bad]).students  # as the worker that marked them has them
     assert student.set_key is None  # no set to solve: the worker's sheet is made with none
-    blocks = sheet.sheet_blocks(student, None, "en")
+    blocks = sheet.sheet_blocks(student, None)
     texts = [getattr(b, "text", "") for b in blocks]
     assert any("could not be marked" in text for text in texts)
     assert any("the '[' opened at line 2, column 10 is not closed" in text for text in texts)

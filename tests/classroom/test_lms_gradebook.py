@@ -83,12 +83,16 @@ def write(tmp_path: Path, name: str, text: str) -> Path:
     return path
 
 
-def test_canvas_layout_fills_the_rosters_assignment_scaled_to_its_points(run_cli, three, tmp_path):
+def canvas_grade(run_cli, three: Path, tmp_path: Path, *args: str, roster: str = CANVAS):
+    """``grade THREE --roster r.csv --csv-layout canvas --csv canvas.csv ARGS``, ``roster`` the
+    text of r.csv: the result and the path of the gradebook."""
     out = tmp_path / "canvas.csv"
-    result = run_cli(
-        "grade", str(three), "--roster", str(write(tmp_path, "r.csv", CANVAS)),
-        "--csv-layout", "canvas", "--csv", str(out), "--assignment", "Attention by hand",
-    )  # fmt: skip
+    result = run_cli("grade", str(three), "--roster", str(write(tmp_path, "r.csv", roster)), "--csv-layout", "canvas", "--csv", str(out), *args)
+    return result, out
+
+
+def test_canvas_layout_fills_the_rosters_assignment_scaled_to_its_points(run_cli, three, tmp_path):
+    result, out = canvas_grade(run_cli, three, tmp_path, "--assignment", "Attention by hand")
     assert result.exit_code == 0, result.output
     rows = read_back(out.read_bytes())
     assert canvas_header_ok(rows[0])
@@ -105,11 +109,7 @@ def test_canvas_layout_fills_the_rosters_assignment_scaled_to_its_points(run_cli
 
 
 def test_canvas_out_of_overrides_and_a_new_assignment_gets_its_points(run_cli, three, tmp_path):
-    out = tmp_path / "canvas.csv"
-    result = run_cli(
-        "grade", str(three), "--roster", str(write(tmp_path, "r.csv", CANVAS)),
-        "--csv-layout", "canvas", "--csv", str(out), "--assignment", "손계산 시험", "--out-of", "100",
-    )  # fmt: skip
+    result, out = canvas_grade(run_cli, three, tmp_path, "--assignment", "손계산 시험", "--out-of", "100")
     assert result.exit_code == 0, result.output
     rows = read_back(out.read_bytes())
     assert rows[0][-1] == "손계산 시험"  # not in the roster: Canvas offers to create it
@@ -118,11 +118,7 @@ def test_canvas_out_of_overrides_and_a_new_assignment_gets_its_points(run_cli, t
 
 
 def test_out_of_against_the_rosters_points_possible_is_pointed_out(run_cli, three, tmp_path):
-    out = tmp_path / "canvas.csv"
-    result = run_cli(
-        "grade", str(three), "--roster", str(write(tmp_path, "r.csv", CANVAS)),
-        "--csv-layout", "canvas", "--csv", str(out), "--assignment", "Attention by hand", "--out-of", "20",
-    )  # fmt: skip
+    result, out = canvas_grade(run_cli, three, tmp_path, "--assignment", "Attention by hand", "--out-of", "20")
     assert result.exit_code == 0, result.output
     assert "gives 'Attention by hand (4242)' 10 points possible; the file says 20" in said(result)
     assert [row[-1] for row in read_back(out.read_bytes())[1:]] == ["20", "20", "7.5", "7.5"]
@@ -160,11 +156,7 @@ def test_moodle_falls_back_to_the_id_number_when_an_email_is_missing():
 
 def test_an_unmatched_student_is_listed_not_written_and_the_exit_status_is_1(run_cli, three, tmp_path):
     shutil.copy(CLASS / "04-no-exp.yaml", three / "04-no-exp.yaml")  # 최도윤: not in the roster
-    out = tmp_path / "canvas.csv"
-    result = run_cli(
-        "grade", str(three), "--roster", str(write(tmp_path, "r.csv", CANVAS)),
-        "--csv-layout", "canvas", "--csv", str(out), "--assignment", "Attention by hand",
-    )  # fmt: skip
+    result, out = canvas_grade(run_cli, three, tmp_path, "--assignment", "Attention by hand")
     assert result.exit_code == 1
     assert "04-no-exp.yaml: '최도윤' is not in the roster" in said(result)
     assert "(not written to the LMS file)" in said(result)
@@ -173,11 +165,7 @@ def test_an_unmatched_student_is_listed_not_written_and_the_exit_status_is_1(run
 
 def test_an_ambiguous_name_is_not_guessed(run_cli, three, tmp_path):
     text = CANVAS + '"이, 하은",105,20230005,haeun2@uni.ac.kr,AI-03,,,\n'
-    out = tmp_path / "canvas.csv"
-    result = run_cli(
-        "grade", str(three), "--roster", str(write(tmp_path, "r.csv", text)),
-        "--csv-layout", "canvas", "--csv", str(out), "--assignment", "Attention by hand",
-    )  # fmt: skip
+    result, out = canvas_grade(run_cli, three, tmp_path, "--assignment", "Attention by hand", roster=text)
     assert result.exit_code == 1
     assert "fits several roster students" in said(result) and "r.csv:5" in said(result) and "r.csv:7" in said(result)
     assert "이, 하은" not in [row[0] for row in read_back(out.read_bytes())]
@@ -185,10 +173,7 @@ def test_an_ambiguous_name_is_not_guessed(run_cli, three, tmp_path):
 
 def test_the_only_assignment_of_a_roster_is_the_default(run_cli, three, tmp_path):
     text = "\n".join(line.rsplit(",", 2)[0] for line in CANVAS.splitlines()) + "\n"  # drop Quiz 1 and the total
-    out = tmp_path / "canvas.csv"
-    result = run_cli(
-        "grade", str(three), "--roster", str(write(tmp_path, "r.csv", text)), "--csv-layout", "canvas", "--csv", str(out)
-    )
+    result, out = canvas_grade(run_cli, three, tmp_path, roster=text)
     assert result.exit_code == 0, result.output
     assert read_back(out.read_bytes())[0][-1] == "Attention by hand (4242)"
 

@@ -8,6 +8,7 @@ from collections import Counter
 
 import pytest
 from helpers.grading import grade
+from helpers.language import in_language
 from helpers.output import said
 from helpers.paths import TESTS
 
@@ -65,7 +66,7 @@ def test_the_page_is_self_contained(run_cli, tmp_path):
 
 def test_the_distribution_chart_counts_every_bin(tallied):
     tally, _ = tallied
-    chart = class_report.distribution_chart(tally, "en")
+    chart = class_report.distribution_chart(tally)
     drawn = ET.fromstring(svg.render(chart))
     counts = tally.distribution()
     bars = [r for r in drawn.iter(f"{NS}rect")]
@@ -82,7 +83,7 @@ def test_the_distribution_chart_counts_every_bin(tallied):
 
 def test_the_verdict_bars_add_up_to_each_item(tallied):
     stats = tallied[0].analysis()
-    chart = class_report.verdict_chart(stats, "en")
+    chart = class_report.verdict_chart(stats)
     assert chart.labels[0] == "cat-fish · 먹었다 · scores"
     assert [sum(row) for row in chart.values] == [s.students for s in stats]
     drawn = ET.fromstring(svg.render(chart))
@@ -90,7 +91,7 @@ def test_the_verdict_bars_add_up_to_each_item(tallied):
 
 
 def test_the_misconception_map_counts_every_diagnosis_on_every_item(book, tallied):
-    chart = class_report.misconception_chart(tallied[0], "en")
+    chart = class_report.misconception_chart(tallied[0])
     expected = Counter(
         (item.problem, item.row, item.stage, item.diagnosis)
         for student in book.marked
@@ -104,18 +105,18 @@ def test_the_misconception_map_counts_every_diagnosis_on_every_item(book, tallie
         if count
     }
     assert drawn == {
-        (class_report.item_label((p, r, s), "en"), code): count for (p, r, s, code), count in expected.items()
+        (class_report.item_label((p, r, s)), code): count for (p, r, s, code), count in expected.items()
     }
     assert set(chart.keys) == {code for *_, code in expected}  # only mistakes someone made
     # the columns are headed by each mistake's name, never its code
-    assert list(chart.series) == [text(f"grading.diagnosis_name.{code}", "en") for code in chart.keys]
+    assert list(chart.series) == [in_language("en", text, f"grading.diagnosis_name.{code}") for code in chart.keys]
     cells = ET.fromstring(svg.render(chart))
     assert sum(int(t) for t in texts(cells) if t.isdigit()) == sum(expected.values())
 
 
 def test_a_class_without_mistakes_says_so(tmp_path):
     only = grade([CLASS / "01-correct.yaml"])
-    blocks = class_report.report_blocks(*tallied_of(only), "en")
+    blocks = class_report.report_blocks(*tallied_of(only))
     assert [b.kind for b in blocks if isinstance(b, Chart)] == ["columns", "stacked"]
     assert any(getattr(b, "text", "") == "No answer matched a known mistake." for b in blocks)
 
@@ -139,14 +140,14 @@ def test_no_person_reads_a_diagnosis_code(run_cli, tmp_path, lang):
     shown = re.sub(r'(data-[\w-]+|class)="[^"]*"', "", shown)
     codes = [code for code in DIAGNOSES if re.search(rf"(?<![\w-]){code}(?![\w-])", shown)]
     assert codes == [], codes
-    assert text("grading.diagnosis_name.not_scaled", lang) in report.read_text(encoding="utf-8")
+    assert in_language(lang, text, "grading.diagnosis_name.not_scaled") in report.read_text(encoding="utf-8")
 
 
 def test_unmarkable_students_are_counted_out_and_said(tmp_path):
     bad = tmp_path / "bad.yaml"
     bad.write_text("student: x\nanswers: [\n", encoding="utf-8")
     book = grade([CLASS / "01-correct.yaml", bad])
-    texts_ = [getattr(b, "text", "") for b in class_report.report_blocks(*tallied_of(book), "en")]
+    texts_ = [getattr(b, "text", "") for b in class_report.report_blocks(*tallied_of(book))]
     assert "1 of 2 students marked. Mean 100.0%, median 100.0%." in texts_
     assert any(text.startswith("1 could not be marked") for text in texts_)
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 from helpers.answers import answer
+from helpers.language import in_language
 from helpers.output import flat
 from helpers.paths import SET
 from hypothesis import given
@@ -195,12 +196,12 @@ NEVER_ON_A_SHEET = {
 def test_every_teachers_sentence_in_the_catalogue_that_can_reach_a_sheet_has_a_students_form():
     from attn_tutor.core.i18n import has, keys, messages, text
 
-    for key, english in messages("", "en").items():
+    for key, english in in_language("en", messages, "").items():
         if not key.startswith(("grade.", "input.", "problems.")) or key.endswith(".sheet") or key in NEVER_ON_A_SHEET:
             continue
         teachers = re.search(r"(?<![\w-])--[a-z]", english) or "attn-tutor" in english or "{directory}" in english
         if teachers:
             assert has(f"{key}.sheet"), f"{key} can reach a student's sheet: give it a {key}.sheet sentence"
     for key in (k for k in keys() if k.endswith(".sheet")):
-        for sentence in (text(key, "en"), text(key, "ko")):
+        for sentence in (in_language("en", text, key), in_language("ko", text, key)):
             assert not re.search(r"(?<![\w-])--[a-z]", sentence) and "attn-tutor" not in sentence and "{directory}" not in sentence, key

@@ -324,7 +324,7 @@ def test_the_printed_number_regenerates_its_sheet(run_cli):
     original = load_problem_set(None)
     remade = [variant_sheets.Sheet(variant_set(original, n), n) for n in printed]
     assert text == html.render(
-        worksheet.build(remade, "en", part="with_answers"), title=original.title or "", lang="en"
+        worksheet.build(remade, part="with_answers"), title=original.title or ""
     )
     # the key of the second sheet is the regenerated set, solved
     from attn_tutor.core.rounding import fmt

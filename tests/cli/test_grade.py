@@ -5,7 +5,6 @@ from __future__ import annotations
 import csv
 import io
 import json
-import os
 import shutil
 
 import pytest
@@ -134,13 +133,9 @@ def test_some_files_failing_gives_exit_1_and_a_gradebook_anyway(run_cli, tmp_pat
         (["grade", str(CLASS), "--follow-through", "most"], 2, "most"),
     ],
 )
-def test_command_line_mistakes_are_sentences(run_cli, tmp_path, args, code, message):
-    cwd = os.getcwd()
-    os.chdir(tmp_path)
-    try:
-        result = run_cli(*args)
-    finally:
-        os.chdir(cwd)
+def test_command_line_mistakes_are_sentences(run_cli, tmp_path, monkeypatch, args, code, message):
+    monkeypatch.chdir(tmp_path)
+    result = run_cli(*args)
     assert result.exit_code == code
     assert message in flat(result.output)
     assert "Traceback" not in result.output

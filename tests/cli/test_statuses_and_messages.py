@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+from pathlib import Path
+
 import pytest
 from helpers.output import flat
 
@@ -29,13 +31,14 @@ def test_missing_things_exit_1_malformed_usage_exits_2(run_cli, args, code, mess
 # --- small things -----------------------------------------------------------------------
 
 
-def test_commands_that_write_say_where_on_stderr(run_cli, tmp_path):
-    sheet, practice, book = tmp_path / "s.html", tmp_path / "p.yaml", tmp_path / "b.csv"
+def test_commands_that_write_say_where_on_stderr(run_cli, tmp_path, monkeypatch):
+    monkeypatch.chdir(tmp_path)  # short names: a long temporary path would be folded at the terminal's width
+    sheet, practice, book = Path("s.html"), Path("p.yaml"), Path("b.csv")
     exported = run_cli("export", "-o", str(sheet))
     assert exported.stdout == "" and flat(exported.stderr) == f"written to {sheet}"
     generated = run_cli("generate", "--seed", "1", "-o", str(practice), "--lang", "ko")
     assert generated.stderr.strip() == f"{practice}에 저장했습니다"
-    answers = tmp_path / "kim.yaml"
+    answers = Path("kim.yaml")
     answers.write_text("student: kim\nproblem_set: ch13\nanswers: {}\n", "utf-8")
     graded = run_cli("grade", str(answers), "--csv", str(book))
     assert f"gradebook written to {book}" in flat(graded.stderr) and "written" not in graded.stdout

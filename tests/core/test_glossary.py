@@ -11,6 +11,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from helpers.language import in_language
 
 from attn_tutor.core.i18n import messages, text
 
@@ -44,18 +45,18 @@ def prose(korean: str) -> str:
 @pytest.mark.parametrize("concept", sorted(GLOSSARY))
 def test_no_korean_message_uses_a_synonym_of_the_glossarys_term(concept):
     term, banned = GLOSSARY[concept]
-    used = {key: korean for key, korean in messages("", "ko").items() if any(b in prose(korean) for b in banned)}
+    used = {key: korean for key, korean in in_language("ko", messages, "").items() if any(b in prose(korean) for b in banned)}
     assert not used, f"use {term!r} for {concept!r}: {used}"
 
 
 @pytest.mark.parametrize("concept", sorted(GLOSSARY))
 def test_the_glossarys_term_is_the_one_the_catalogue_uses(concept):
     term, _banned = GLOSSARY[concept]
-    assert any(term in korean for korean in messages("", "ko").values()), term
+    assert any(term in korean for korean in in_language("ko", messages, "").values()), term
 
 
 def test_every_english_message_about_query_tokens_says_query_token_in_korean():
-    keys = [key for key, english in messages("", "en").items() if "query token" in english.lower() and not key.startswith("help.")]
+    keys = [key for key, english in in_language("en", messages, "").items() if "query token" in english.lower() and not key.startswith("help.")]
     assert keys
     for key in keys:
-        assert "Query 토큰" in text(key, "ko"), key
+        assert "Query 토큰" in in_language("ko", text, key), key

@@ -15,6 +15,7 @@ import subprocess
 
 import pytest
 from babel.messages.pofile import read_po
+from helpers.language import in_language
 from helpers.paths import PACKAGE
 
 from attn_tutor.core import i18n
@@ -39,11 +40,11 @@ def test_every_message_has_both_languages():
     assert keys() and len(set(keys())) == len(keys())
     for lang in i18n.LANGS:
         assert set(catalogue(lang)) == set(keys()), f"{lang}: a message missing, empty or fuzzy in its catalogue"
-        assert all(sentence.strip() for sentence in messages("", lang).values()), lang
+        assert all(sentence.strip() for sentence in in_language(lang, messages, "").values()), lang
 
 
 def test_korean_messages_are_korean():
-    hangul = sum(any("\uac00" <= ch <= "\ud7a3" for ch in ko) for ko in messages("", "ko").values())
+    hangul = sum(any("\uac00" <= ch <= "\ud7a3" for ch in ko) for ko in in_language("ko", messages, "").values())
     assert hangul >= 0.8 * len(keys())
 
 
@@ -86,15 +87,15 @@ def test_the_compiled_catalogues_say_what_the_sources_say():
     for path in TRANSLATIONS:
         lang = path.parent.parent.name
         assert catalogue(lang) == {message.context: message.string for message in read(path)}, lang
-    assert text("cli.error", "ko") == "오류: {message}" and text("cli.error") == "error: {message}"
+    assert in_language("ko", text, "cli.error") == "오류: {message}" and text("cli.error") == "error: {message}"
 
 
 def test_the_pages_take_their_sentences_in_the_catalogues_order():
     wanted = ("live.", "grading.verdict.")
     for lang in i18n.LANGS:
-        found = messages(wanted, lang)
+        found = in_language(lang, messages, wanted)
         assert list(found) == [key for key in keys() if key.startswith(wanted)]
-        assert all(found[key] == text(key, lang) for key in found)
+        assert all(found[key] == in_language(lang, text, key) for key in found)
 
 
 def test_a_missing_compiled_catalogue_says_how_to_make_it():
@@ -119,8 +120,8 @@ def test_language_choice(option, env, expected):
 
 
 def test_t_fills_placeholders_in_both_languages():
-    assert "생선을" in t("solve.bars", "ko", token="생선을")
-    assert "생선을" in t("solve.bars", "en", token="생선을")
+    assert "생선을" in in_language("ko", t, "solve.bars", token="생선을")
+    assert "생선을" in in_language("en", t, "solve.bars", token="생선을")
 
 
 # --- Korean that reads naturally --------------------------------------------------------
@@ -131,5 +132,5 @@ TOKEN_PLACEHOLDERS = ("token", "row", "keys")
 def test_no_korean_message_glues_a_particle_to_a_token():
     """"친구를의 시선" came from "{token}의 시선": a token is quoted or followed by a noun (행), never a particle."""
     glued = re.compile(r"\{(" + "|".join(TOKEN_PLACEHOLDERS) + r")\}[의을를이가은는에와과로도만]")
-    bad = {key: korean for key, korean in messages("", "ko").items() if glued.search(korean)}
+    bad = {key: korean for key, korean in in_language("ko", messages, "").items() if glued.search(korean)}
     assert not bad, bad

@@ -10,6 +10,7 @@ import re
 import string
 
 import pytest
+from helpers.language import in_language
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -188,14 +189,14 @@ BRACKETED = re.compile(r"\[([을를이가은는와과으로라]+)\]")
 
 
 def test_no_catalogue_entry_keeps_a_generic_particle_pair():
-    pairs = {key: korean for key, korean in messages("", "ko").items() if PAIR.search(korean)}
+    pairs = {key: korean for key, korean in in_language("ko", messages, "").items() if PAIR.search(korean)}
     assert not pairs, pairs
 
 
 def test_every_particle_marker_in_the_catalogue_is_one_the_rule_knows():
-    unknown = {key: m for key, ko in messages("", "ko").items() for m in BRACKETED.findall(ko) if m not in PARTICLES}
+    unknown = {key: m for key, ko in in_language("ko", messages, "").items() for m in BRACKETED.findall(ko) if m not in PARTICLES}
     assert not unknown, unknown
-    assert not any(MARKER.search(english) for english in messages("", "en").values())
+    assert not any(MARKER.search(english) for english in in_language("en", messages, "").values())
 
 
 SAMPLES = ["√2", "1.4", "'a'", "weights", "my-set.yaml", "생선을", "고양이가", "42005", "output", "ㄹ"]
@@ -204,9 +205,9 @@ SAMPLES = ["√2", "1.4", "'a'", "weights", "my-set.yaml", "생선을", "고양�
 @pytest.mark.parametrize("sample", SAMPLES)
 def test_every_korean_sentence_renders_without_a_pair_or_a_marker(sample):
     fields = string.Formatter()
-    for key, korean in messages("", "ko").items():
+    for key, korean in in_language("ko", messages, "").items():
         names = {name for _, name, _, _ in fields.parse(korean) if name}
-        text = t(key, "ko", **{name: sample for name in names})
+        text = in_language("ko", t, key, **{name: sample for name in names})
         assert not PAIR.search(text) and not MARKER.search(text), (key, text)
 
 

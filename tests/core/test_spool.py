@@ -5,6 +5,7 @@ from __future__ import annotations
 import tempfile
 
 import pytest
+from helpers.language import in_language
 from hypothesis import given
 from hypothesis import strategies as st
 
@@ -135,9 +136,9 @@ def test_a_temporary_file_that_fails_is_a_sentence_naming_the_temporary_director
             for number in range(100):
                 kept.add(("student", number))
             list(kept)
-    said = raised.value.messages("en")[0]
+    said = in_language("en", raised.value.messages)[0]
     assert said.startswith(f"cannot keep the class's rows in temporary files in {tempfile.gettempdir()}: {reason}")
-    assert "TMPDIR" in said and "TMPDIR" in raised.value.messages("ko")[0]
+    assert "TMPDIR" in said and "TMPDIR" in in_language("ko", raised.value.messages)[0]
 
 
 def test_a_full_temporary_directory_while_grading_is_a_sentence_and_writes_nothing(run_cli, tmp_path, monkeypatch):

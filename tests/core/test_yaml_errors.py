@@ -10,9 +10,11 @@ from __future__ import annotations
 
 import json
 import re
+from pathlib import Path
 
 import pytest
 import yaml
+from helpers.language import in_language
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
@@ -57,8 +59,10 @@ def loader(request, monkeypatch):
 
 
 @pytest.mark.parametrize(("name", "text", "place", "key", "english", "korean"), CASES, ids=[c[0] for c in CASES])
-def test_validate_says_what_is_wrong_where_it_is(run_cli, tmp_path, loader, name, text, place, key, english, korean):
-    path = tmp_path / "my-set.yaml"
+def test_validate_says_what_is_wrong_where_it_is(run_cli, tmp_path, monkeypatch, loader, name, text, place, key, english, korean):
+    # named from its own folder: a long temporary path (a worker's, a TMPDIR's) would be folded mid-name at the terminal's width
+    monkeypatch.chdir(tmp_path)
+    path = Path("my-set.yaml")
     path.write_text(text, encoding="utf-8")
     for lang, words in (("en", english), ("ko", korean)):
         result = run_cli("validate", str(path), "--lang", lang)
@@ -114,6 +118,6 @@ def test_any_broken_text_is_a_sentence_at_a_place_inside_the_file(text, which):
         if bad.reason:
             from attn_tutor.core.i18n import t
 
-            assert t(f"yaml.{bad.reason}", "ko", **bad.fields) and t(f"yaml.{bad.reason}", "en", **bad.fields)
+            assert in_language("ko", t, f"yaml.{bad.reason}", **bad.fields) and in_language("en", t, f"yaml.{bad.reason}", **bad.fields)
     finally:
         yamlread.LOADER = None

@@ -14,6 +14,7 @@ from pathlib import Path
 import pytest
 from helpers import axe
 from helpers.paths import TESTS
+from helpers.watched import Watched
 
 pytestmark = [pytest.mark.browser, pytest.mark.axe]
 
@@ -37,11 +38,8 @@ def press_until(page, key: str, reached: str, tries: int = 3) -> None:
 
 
 def open_file(browser, path: Path, width: int = 1280):
-    context = browser.new_context(viewport={"width": width, "height": 900})
-    page = context.new_page()
-    errors: list[str] = []
-    page.on("pageerror", lambda error: errors.append(str(error)))
-    page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+    watched = Watched(browser, width)
+    context, page, errors = watched.context, watched.page, watched.errors
     page.goto(path.resolve().as_uri())
     page.wait_for_load_state("load")
     # two animation frames: the page has been painted, so chromium takes keys (it drops input before the first paint)

@@ -12,6 +12,7 @@ from pathlib import Path
 import pytest
 import yaml
 from helpers.concept_set import concept_set
+from helpers.watched import Watched
 
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.solve.concepts import show
@@ -25,20 +26,16 @@ def open_page(browser):
     opened = []
 
     def _open(path: Path):
-        context = browser.new_context(viewport={"width": 1280, "height": 900}, accept_downloads=True)
-        page = context.new_page()
-        errors: list[str] = []
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" else None)
+        opened.append(Watched(browser, accept_downloads=True))
+        page = opened[-1].page
         page.goto(path.resolve().as_uri())
         page.wait_for_selector("section[data-concept]")
-        opened.append((context, errors))
         return page
 
     yield _open
-    for context, errors in opened:
-        assert errors == [], errors  # no script error, no CSP violation
-        context.close()
+    for watched in opened:
+        assert watched.errors == [], watched.errors  # no script error, no CSP violation
+        watched.context.close()
 
 
 def page_for(run_cli, tmp_path: Path, *args: str) -> tuple[Path, list]:
@@ -55,12 +52,16 @@ def shown_items(source: Path, variants=None, seed=None):
     return [{c.id: show(c, s.problem_set, seed=s.variant) for c in s.problem_set.concepts} for s in sheets], sheets
 
 
-def test_each_option_is_marked_at_once_with_its_own_feedback(run_cli, tmp_path, open_page):
+def one_item(run_cli, tmp_path: Path, open_page, concept: str):
+    """The page of the concept set opened, the item ``concept`` as shown on it, and its section."""
     out, source = page_for(run_cli, tmp_path)
     (items,), _ = shown_items(source)
     page = open_page(out)
-    shown = items["why-scale"]
-    section = page.locator('section[data-concept="why-scale"]')
+    return page, items[concept], page.locator(f'section[data-concept="{concept}"]')
+
+
+def test_each_option_is_marked_at_once_with_its_own_feedback(run_cli, tmp_path, open_page):
+    page, shown, section = one_item(run_cli, tmp_path, open_page, "why-scale")
     assert section.locator("button[data-option]").evaluate_all("bs => bs.map(b => b.dataset.option)") == list(shown.labels)
     wrong = next(label for label in shown.labels if label not in shown.answer)
     section.locator(f'button[data-option="{wrong}"]').click()
@@ -79,11 +80,7 @@ def test_each_option_is_marked_at_once_with_its_own_feedback(run_cli, tmp_path, 
 
 
 def test_several_right_options_are_checked_together(run_cli, tmp_path, open_page):
-    out, source = page_for(run_cli, tmp_path)
-    (items,), _ = shown_items(source)
-    page = open_page(out)
-    shown = items["which-sum-to-one"]
-    section = page.locator('section[data-concept="which-sum-to-one"]')
+    page, shown, section = one_item(run_cli, tmp_path, open_page, "which-sum-to-one")
     section.locator('[data-action="check"]').click()
     assert section.locator('[data-error="page.concept_none"]').count() == 1 and section.get_attribute("data-verdict") is None
     for label in shown.answer:
@@ -95,11 +92,7 @@ def test_several_right_options_are_checked_together(run_cli, tmp_path, open_page
 
 
 def test_an_order_is_chosen_step_by_step_and_right_only_when_whole(run_cli, tmp_path, open_page):
-    out, source = page_for(run_cli, tmp_path)
-    (items,), _ = shown_items(source)
-    page = open_page(out)
-    shown = items["steps"]
-    section = page.locator('section[data-concept="steps"]')
+    page, shown, section = one_item(run_cli, tmp_path, open_page, "steps")
     swapped = [shown.answer[1], shown.answer[0], *shown.answer[2:]]
     for label in swapped:
         section.locator(f'button[data-option="{label}"]').click()

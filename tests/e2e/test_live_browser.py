@@ -16,8 +16,9 @@ from pathlib import Path
 
 import pytest
 from helpers import axe
-from helpers.live_page import WAIT, answer, saved
-from helpers.serve import Server, free_port
+from helpers.live_page import WAIT, answer, closed, saved, shows
+from helpers.serve import Server
+from helpers.watched import Watched
 
 pytestmark = pytest.mark.browser
 
@@ -27,45 +28,19 @@ EXPECTED = ("Failed to load resource", "The Content Security Policy directive 'f
 
 
 @pytest.fixture
-def serve(tmp_path):
-    """``serve(mode=...)``: a server on a fresh SQLite file; stopped at the end."""
-    started: list[Server] = []
-
-    def _serve(mode: str = "practice") -> Server:
-        server = Server(str(tmp_path / "class.sqlite"), free_port(), mode=mode)
-        server.start()
-        started.append(server)
-        return server
-
-    yield _serve
-    for server in started:
-        server.stop()
-
-
-@pytest.fixture
 def shots(tmp_path) -> Path:
     folder = Path(os.environ.get("ATTN_TUTOR_SHOTS") or tmp_path / "shots")
     folder.mkdir(parents=True, exist_ok=True)
     return folder
 
 
-class Person:
-    """One browser context (a phone or the teacher's laptop), every script error it met recorded."""
-
-    def __init__(self, browser, width: int = 1280):
-        self.context = browser.new_context(viewport={"width": width, "height": 900})
-        self.page = self.context.new_page()
-        self.errors: list[str] = []
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" and not m.text.startswith(EXPECTED) else None)
-
-
 @pytest.fixture
 def people(browser):
-    made: list[Person] = []
+    """``people(width)``: one person's browser (a phone or the teacher's laptop)."""
+    made: list[Watched] = []
 
-    def _person(width: int = 1280) -> Person:
-        made.append(Person(browser, width))
+    def _person(width: int = 1280) -> Watched:
+        made.append(Watched(browser, width, expected=EXPECTED))
         return made[-1]
 
     yield _person
@@ -74,7 +49,7 @@ def people(browser):
     assert [e for p in made for e in p.errors] == []  # no script error, no CSP violation
 
 
-def join(person: Person, server: Server, name: str):
+def join(person: Watched, server: Server, name: str):
     page = person.page
     page.goto(server.student_url)
     page.locator("[data-join-name]").fill(name)
@@ -83,7 +58,7 @@ def join(person: Person, server: Server, name: str):
     return page
 
 
-def teacher(person: Person, server: Server):
+def teacher(person: Watched, server: Server):
     page = person.page
     page.goto(server.teacher_url)
     page.locator("[data-map]").wait_for()
@@ -109,10 +84,7 @@ def test_students_answer_and_the_teachers_map_names_their_mistakes(serve, people
     scaled = 'section[data-problem="cat-fish"] [data-row="먹었다"] [data-stage-block="scaled"]'
     assert pages["Lee"].locator(scaled).get_attribute("data-diagnosis") == "not_scaled"
     assert pages["박서준"].locator(scaled).get_attribute("data-diagnosis") == "divided_by_d"
-    board.wait_for_function(
-        """() => document.querySelector('[data-map-item="cat-fish/먹었다/scaled"] [data-map-diagnosis="divided_by_d"]')?.textContent === '1'""",
-        timeout=WAIT,
-    )
+    shows(board, '[data-map-item="cat-fish/먹었다/scaled"] [data-map-diagnosis="divided_by_d"]')
     assert map_count(board, "cat-fish/먹었다/scaled", "not_scaled") == "1"
     scores = board.locator('[data-map-item="cat-fish/먹었다/scores"] [data-map-verdict="correct"]')
     assert scores.inner_text() == "3"
@@ -139,15 +111,9 @@ def test_an_exam_shows_no_verdict_until_the_teacher_closes_the_problem(serve, pe
     for block in (scores, scaled):
         assert block.get_attribute("data-verdict") is None and not block.get_attribute("data-diagnosis")
     assert page.locator('section[data-problem="cat-fish"] [data-diagnosis-text]').count() == 0
-    board.wait_for_function(
-        """() => document.querySelector('[data-map-item="cat-fish/먹었다/scaled"] [data-map-diagnosis="not_scaled"]')?.textContent === '1'""",
-        timeout=WAIT,
-    )  # the teacher sees the mistake at once
+    shows(board, '[data-map-item="cat-fish/먹었다/scaled"] [data-map-diagnosis="not_scaled"]')  # the teacher sees the mistake at once
     board.locator('[data-problem-control="cat-fish"] [data-control="open"]').click()
-    board.wait_for_function(
-        """() => document.querySelector('[data-problem-control="cat-fish"] [data-control="open"]').dataset.value === 'true'""",
-        timeout=WAIT,
-    )
+    closed(board, "cat-fish")
     page.reload()  # or the page's next look at the session (every 10 s)
     page.locator('section[data-problem="cat-fish"] [data-row="먹었다"] [data-stage-block="scaled"][data-verdict]').wait_for(timeout=WAIT)
     block = page.locator('section[data-problem="cat-fish"] [data-row="먹었다"] [data-stage-block="scaled"]')
@@ -177,6 +143,15 @@ def test_a_killed_server_started_again_gets_what_the_pages_kept(serve, people):
     assert first.locator('section[data-problem="cat-fish"] [data-row="먹었다"] input[data-stage="scaled"]').input_value() == "0.707 4.243 2.828"
 
 
+def tab_to(page, selector: str, presses: int, what: str) -> None:
+    """Press Tab until the focused element matches ``selector``, at most ``presses`` times."""
+    for _ in range(presses):
+        page.keyboard.press("Tab")
+        if page.evaluate("s => document.activeElement.matches(s)", selector):
+            return
+    raise AssertionError(f"Tab never reached {what}")
+
+
 @pytest.mark.axe
 def test_both_pages_break_no_rule_and_work_by_keyboard_alone(serve, people):
     server = serve()
@@ -185,21 +160,11 @@ def test_both_pages_break_no_rule_and_work_by_keyboard_alone(serve, people):
     student.goto(server.student_url)
     assert axe.violations(student) == []  # the join form
     # by keyboard: Tab to the name field, type, Enter joins
-    for _ in range(20):
-        student.keyboard.press("Tab")
-        if student.evaluate("document.activeElement.matches('[data-join-name]')"):
-            break
-    else:
-        raise AssertionError("Tab never reached the name field")
+    tab_to(student, "[data-join-name]", 20, "the name field")
     student.keyboard.type("Yoon")
     student.keyboard.press("Enter")
     student.locator('section[data-problem="cat-fish"]').wait_for(state="visible", timeout=WAIT)
-    for _ in range(80):  # Tab to the first stage's field
-        student.keyboard.press("Tab")
-        if student.evaluate("document.activeElement.matches('section[data-problem=\"cat-fish\"] input[data-stage=\"scores\"]')"):
-            break
-    else:
-        raise AssertionError("Tab never reached the first answer field")
+    tab_to(student, 'section[data-problem="cat-fish"] input[data-stage="scores"]', 80, "the first answer field")
     row = student.evaluate("document.activeElement.closest('[data-row]').dataset.row")
     student.keyboard.type({"먹었다": "1 6 4", "고양이가": "2 2 3"}[row])
     student.keyboard.press("Enter")
@@ -209,20 +174,9 @@ def test_both_pages_break_no_rule_and_work_by_keyboard_alone(serve, people):
     assert axe.violations(student) == []  # the page as used: a verdict, the saved state
     # the teacher: Tab to the first problem's close button, Enter closes it
     assert axe.violations(board) == []
-    for _ in range(40):
-        board.keyboard.press("Tab")
-        if board.evaluate("document.activeElement.matches('[data-problem-control=\"cat-fish\"] [data-control=\"open\"]')"):
-            break
-    else:
-        raise AssertionError("Tab never reached the first problem's control")
+    tab_to(board, '[data-problem-control="cat-fish"] [data-control="open"]', 40, "the first problem's control")
     assert board.evaluate("getComputedStyle(document.activeElement).outlineStyle") != "none"
     board.keyboard.press("Enter")
-    board.wait_for_function(
-        """() => document.querySelector('[data-problem-control="cat-fish"] [data-control="open"]').dataset.value === 'true'""",
-        timeout=WAIT,
-    )
-    board.wait_for_function(
-        f"""() => document.querySelector('[data-map-item="cat-fish/{row}/scores"] [data-map-verdict="correct"]')?.textContent === '1'""",
-        timeout=WAIT,
-    )
+    closed(board, "cat-fish")
+    shows(board, f'[data-map-item="cat-fish/{row}/scores"] [data-map-verdict="correct"]')
     assert axe.violations(board) == []

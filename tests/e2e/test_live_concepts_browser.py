@@ -8,8 +8,9 @@ closes the concept items.
 from __future__ import annotations
 
 import pytest
-from helpers.live_page import WAIT, saved
-from helpers.serve import Server, free_port
+from helpers.live_page import WAIT, closed, saved, shows
+from helpers.serve import Server
+from helpers.watched import Watched
 
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.solve.concepts import show
@@ -23,35 +24,17 @@ EXPECTED = ("The Content Security Policy directive 'frame-ancestors' is ignored"
 
 
 @pytest.fixture
-def serve(tmp_path):
-    started: list[Server] = []
-
-    def _serve(mode: str = "practice") -> Server:
-        started.append(Server(str(tmp_path / "class.sqlite"), free_port(), mode=mode))
-        started[-1].start()
-        return started[-1]
-
-    yield _serve
-    for server in started:
-        server.stop()
-
-
-@pytest.fixture
 def person(browser):
-    made, errors = [], []
+    made: list[Watched] = []
 
     def _person(width: int = 1280):
-        context = browser.new_context(viewport={"width": width, "height": 900})
-        made.append(context)
-        page = context.new_page()
-        page.on("pageerror", lambda error: errors.append(str(error)))
-        page.on("console", lambda m: errors.append(m.text) if m.type == "error" and not m.text.startswith(EXPECTED) else None)
-        return page
+        made.append(Watched(browser, width, expected=EXPECTED))
+        return made[-1].page
 
     yield _person
-    for context in made:
-        context.close()
-    assert errors == []  # no script error, no CSP violation
+    for watched in made:
+        watched.context.close()
+    assert [e for w in made for e in w.errors] == []  # no script error, no CSP violation
 
 
 def join(page, server: Server, name: str):
@@ -77,10 +60,7 @@ def test_a_choice_is_saved_reaches_the_teachers_map_and_comes_back_after_a_reloa
     assert section.get_attribute("data-verdict") == "wrong"  # marked at once, on the phone
     saved(section)
     assert section.get_attribute("data-server-verdict") == "wrong"  # and the server agrees
-    teacher.wait_for_function(
-        f"""() => document.querySelector('[data-map-item="concepts/why-scale"] [data-map-option="{WRONG}"]')?.textContent === '1'""",
-        timeout=WAIT,
-    )
+    shows(teacher, f'[data-map-item="concepts/why-scale"] [data-map-option="{WRONG}"]')
     assert teacher.locator('[data-map-item="concepts/why-scale"] [data-map-verdict="wrong"]').inner_text() == "1"
     assert teacher.locator(f'[data-map-item="concepts/why-scale"] [data-map-option="{WHY.answer[0]}"]').inner_text() == "0"
     phone.reload()
@@ -102,15 +82,9 @@ def test_an_exam_keeps_the_choice_unmarked_until_the_teacher_closes_the_concept_
     assert section.get_attribute("data-verdict") is None
     body = phone.inner_text("body")
     assert WHY.feedback[WRONG][:20] not in body and (WHY.explanation or "")[:20] not in body
-    teacher.wait_for_function(
-        f"""() => document.querySelector('[data-map-item="concepts/why-scale"] [data-map-option="{WRONG}"]')?.textContent === '1'""",
-        timeout=WAIT,
-    )  # the teacher sees the choice at once
+    shows(teacher, f'[data-map-item="concepts/why-scale"] [data-map-option="{WRONG}"]')  # the teacher sees the choice at once
     teacher.locator('[data-problem-control="#concepts"] [data-control="open"]').click()
-    teacher.wait_for_function(
-        """() => document.querySelector('[data-problem-control="#concepts"] [data-control="open"]').dataset.value === 'true'""",
-        timeout=WAIT,
-    )
+    closed(teacher, "#concepts")
     phone.reload()  # or the page's next look at the session (every 10 s)
     marked = phone.locator('section[data-concept="why-scale"][data-verdict]')
     marked.wait_for(timeout=WAIT)

@@ -6,7 +6,7 @@ from __future__ import annotations
 import pytest
 from helpers.live_page import WAIT, saved
 from helpers.live_page import answer as answer_in
-from helpers.serve import Server, free_port
+from helpers.serve import Server
 
 pytestmark = pytest.mark.browser
 
@@ -14,11 +14,8 @@ EXPECTED = ("Failed to load resource",)  # what chromium says while the server i
 
 
 @pytest.fixture
-def server(tmp_path):
-    started = Server(str(tmp_path / "class.sqlite"), free_port())
-    started.start()
-    yield started
-    started.stop()
+def server(serve):
+    return serve()
 
 
 @pytest.fixture

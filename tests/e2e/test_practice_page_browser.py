@@ -19,22 +19,19 @@ import pytest
 import yaml
 from helpers import golden_cases as g
 from helpers.page import script_json
+from helpers.watched import Watched
 
 pytestmark = pytest.mark.browser
 GOLDEN = g.load()
 
 
-class Opened:
+class Opened(Watched):
     """A page opened from disk, with every request and script error it made recorded."""
 
     def __init__(self, browser, path: Path, width: int = 1280, fragment: str = ""):
-        self.context = browser.new_context(viewport={"width": width, "height": 900}, accept_downloads=True)
-        self.page = self.context.new_page()
+        super().__init__(browser, width, accept_downloads=True)
         self.requests: list[str] = []
-        self.errors: list[str] = []
         self.page.on("request", lambda request: self.requests.append(request.url))
-        self.page.on("pageerror", lambda error: self.errors.append(str(error)))
-        self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" else None)
         self.url = path.resolve().as_uri()
         self.page.goto(self.url + fragment)
         self.page.wait_for_selector("section[data-problem]")

@@ -92,7 +92,7 @@ def test_a_row_the_marker_marks_right_is_right_in_every_bank_cell(seed, tokens, 
 
     solution = engine.solve(random_problem(seed, tokens=tokens, dim=dim, causal=causal))
     problem = solution.problem
-    cells = asked_cells(solution, "en")
+    cells = asked_cells(solution)
     by_row: dict[tuple[int, str], dict[int, object]] = {}
     for cell in cells:
         by_row.setdefault((cell.row, cell.stage), {})[cell.index] = cell

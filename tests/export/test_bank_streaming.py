@@ -14,6 +14,7 @@ import zipfile
 
 import pytest
 
+from attn_tutor.core.i18n import speaking
 from attn_tutor.export import moodle, qti, xmlstream
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.variants import sheets as variant_sheets
@@ -22,7 +23,8 @@ from attn_tutor.variants import sheets as variant_sheets
 def _sheets(variants, seed, lang="en"):
     problem_set = load_problem_set(None)
     made = variant_sheets.make_sheets(problem_set, variants=variants, seed=seed)
-    return made, variant_sheets.sheet_title(problem_set, lang)
+    with speaking(lang):
+        return made, variant_sheets.sheet_title(problem_set)
 
 
 def _export(run_cli, tmp_path, *args) -> bytes:
@@ -35,7 +37,8 @@ def _export(run_cli, tmp_path, *args) -> bytes:
 @pytest.mark.parametrize(("variants", "seed", "lang"), [(None, None, "en"), (2, 3, "ko"), (3, 11, "en")])
 def test_the_streamed_moodle_file_is_the_whole_tree(run_cli, tmp_path, variants, seed, lang):
     made, title = _sheets(variants, seed, lang)
-    expected = xmlstream.whole_document(moodle.document(made, lang, set_title=title))
+    with speaking(lang):
+        expected = xmlstream.whole_document(moodle.document(made, set_title=title))
     args = ["-f", "moodle", "--lang", lang] + ([] if variants is None else ["--variants", str(variants), "--seed", str(seed)])
     assert _export(run_cli, tmp_path, *args) == expected
 
@@ -44,8 +47,8 @@ def test_the_streamed_moodle_file_is_the_whole_tree(run_cli, tmp_path, variants,
 def test_the_streamed_qti_zip_is_the_zip_of_the_whole_trees(run_cli, tmp_path, variants, seed, lang):
     made, title = _sheets(variants, seed, lang)
     buffer = io.BytesIO()
-    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive:
-        for name, root in qti.package(made, lang, set_title=title).items():
+    with zipfile.ZipFile(buffer, "w", zipfile.ZIP_DEFLATED) as archive, speaking(lang):
+        for name, root in qti.package(made, set_title=title).items():
             archive.writestr(qti.zip_info(name), xmlstream.whole_document(root))
     args = ["-f", "qti", "--lang", lang] + ([] if variants is None else ["--variants", str(variants), "--seed", str(seed)])
     assert _export(run_cli, tmp_path, *args) == buffer.getvalue()

@@ -14,9 +14,11 @@ import json
 import xml.etree.ElementTree as ET
 import zipfile
 from html import unescape
+from pathlib import Path
 
 import pytest
 from helpers.concept_set import concept_set
+from helpers.language import in_language
 
 from attn_tutor.core.i18n import t
 from attn_tutor.problems.load import load_problem_set
@@ -37,11 +39,25 @@ def shown_on(path, variants=None, seed=None):
     return [(sheet, [show(c, sheet.problem_set, seed=sheet.variant) for c in sheet.problem_set.concepts]) for sheet in sheets]
 
 
-def export_text(run_cli, tmp_path, name, *args) -> str:
+def exported(run_cli, tmp_path, name, *args) -> Path:
+    """``attn-tutor export ARGS -o NAME`` in ``tmp_path``, succeeding; the file it wrote."""
     out = tmp_path / name
     result = run_cli("export", *args, "-o", str(out))
     assert result.exit_code == 0, result.output
-    return out.read_text(encoding="utf-8")
+    return out
+
+
+def export_text(run_cli, tmp_path, name, *args) -> str:
+    return exported(run_cli, tmp_path, name, *args).read_text(encoding="utf-8")
+
+
+def bank(run_cli, tmp_path, fmt: str, variants: int | None, seed: int) -> tuple[bytes, list]:
+    """The concept set's question bank in ``fmt`` (one sheet, or ``variants`` sheets from ``seed``),
+    and each sheet's concept items as the library shows them (what the bank must carry)."""
+    path = concept_set(tmp_path)
+    args = [] if variants is None else ["--variants", str(variants), "--seed", str(seed)]
+    data = exported(run_cli, tmp_path, "bank.xml" if fmt == "moodle" else "bank.zip", str(path), "-f", fmt, *args).read_bytes()
+    return data, shown_on(path, variants=variants, seed=seed if variants else None)
 
 
 def written(shown) -> str:
@@ -50,7 +66,7 @@ def written(shown) -> str:
 
 def key_line(shown, lang: str) -> str:
     """The key's answer line: the right label(s), or where a variant's numbers tie, any of them."""
-    return t("export.concept.right_any" if shown.tied else "export.concept.right", lang, labels=written(shown))
+    return in_language(lang, t, "export.concept.right_any" if shown.tied else "export.concept.right", labels=written(shown))
 
 
 # --- worksheets and keys ----------------------------------------------------------------
@@ -61,17 +77,17 @@ def test_the_worksheet_asks_every_item_with_its_labelled_options_and_no_answer(r
     path = concept_set(tmp_path)
     (sheet, items), = shown_on(path)
     text = export_text(run_cli, tmp_path, "sheet.md", str(path), "--lang", lang)
-    assert t("export.concepts", lang) in text
+    assert in_language(lang, t, "export.concepts") in text
     for number, shown in enumerate(items, start=1):
-        assert t("export.concept.heading", lang, n=number, id=shown.id) in text
+        assert in_language(lang, t, "export.concept.heading", n=number, id=shown.id) in text
         for label, option in zip(shown.labels, shown.options):
             assert f"({label}) {option}" in text
-        assert (t("export.concept.several", lang) in text) == any(s.several for s in items)
+        assert (in_language(lang, t, "export.concept.several") in text) == any(s.several for s in items)
         if shown.explanation:
             assert shown.explanation not in text  # the questions alone: no explanation, no feedback
         for sentence in shown.feedback.values():
             assert sentence is None or sentence not in text
-    assert text.count(t("export.concept.answer", lang)) >= len(items)  # a blank to write on per item
+    assert text.count(in_language(lang, t, "export.concept.answer")) >= len(items)  # a blank to write on per item
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -84,7 +100,7 @@ def test_the_key_gives_the_right_labels_each_wrong_options_feedback_and_why(run_
         if shown.kind != "order":
             for label in shown.labels:
                 if label not in shown.answer and shown.feedback.get(label):
-                    assert t("export.concept.wrong", lang, label=label, feedback=shown.feedback[label]) in text
+                    assert in_language(lang, t, "export.concept.wrong", label=label, feedback=shown.feedback[label]) in text
         if shown.explanation:
             assert shown.explanation in text
 
@@ -95,8 +111,8 @@ def test_each_variant_prints_its_own_order_and_its_key_matches(run_cli, tmp_path
     text = export_text(run_cli, tmp_path, "both.md", str(path), "--variants", "5", "--seed", "7", "--answers")
     orders = set()
     for sheet, items in sheets:
-        heading = t("export.sheet_variant", "en", title="Concepts on every sheet", seed=sheet.variant)
-        key_heading = t("export.key_variant", "en", title="Concepts on every sheet", seed=sheet.variant)
+        heading = in_language("en", t, "export.sheet_variant", title="Concepts on every sheet", seed=sheet.variant)
+        key_heading = in_language("en", t, "export.key_variant", title="Concepts on every sheet", seed=sheet.variant)
         questions = text.split(heading + "\n", 1)[1].split("\n# ", 1)[0]  # up to the next sheet's heading
         key = text.split(key_heading + "\n", 1)[1].split("\n# ", 1)[0]
         for shown in items:
@@ -126,7 +142,7 @@ def test_the_key_table_has_a_line_per_item_and_variant(run_cli, tmp_path):
     lines = text.splitlines()
     for sheet, items in shown_on(path, variants=3, seed=5):
         for shown in items:
-            cells = [str(sheet.variant), shown.id, "—", t("export.key_table.concept", "en"), written(shown)]
+            cells = [str(sheet.variant), shown.id, "—", in_language("en", t, "export.key_table.concept"), written(shown)]
             assert any([c.strip().strip("*") for c in line.strip("|").split("|")] == cells for line in lines), cells
 
 
@@ -143,13 +159,8 @@ def moodle_text(element) -> str:
 
 @pytest.mark.parametrize("variants", [None, 3])
 def test_moodle_multichoice_answers_feedback_and_grades_as_moodle_imports_them(run_cli, tmp_path, variants):
-    path = concept_set(tmp_path)
-    args = [] if variants is None else ["--variants", str(variants), "--seed", "4"]
-    out = tmp_path / "bank.xml"
-    result = run_cli("export", str(path), "-f", "moodle", "-o", str(out), *args)
-    assert result.exit_code == 0, result.output
-    questions = moodle_concepts(out.read_bytes())
-    sheets = shown_on(path, variants=variants, seed=4 if variants else None)
+    data, sheets = bank(run_cli, tmp_path, "moodle", variants, seed=4)
+    questions = moodle_concepts(data)
     expected = [(sheet, shown) for index in range(len(sheets[0][1])) for sheet, items in sheets for shown in [items[index]]]
     assert len(questions) == len(expected)
     for question, (sheet, shown) in zip(questions, expected):
@@ -233,13 +244,8 @@ def qti_scores(item) -> tuple[set[str], set[str]]:
 
 @pytest.mark.parametrize("variants", [None, 2])
 def test_qti_items_score_the_right_options_and_give_each_options_feedback(run_cli, tmp_path, variants):
-    path = concept_set(tmp_path)
-    args = [] if variants is None else ["--variants", str(variants), "--seed", "6"]
-    out = tmp_path / "bank.zip"
-    result = run_cli("export", str(path), "-f", "qti", "-o", str(out), *args)
-    assert result.exit_code == 0, result.output
-    items = qti_concept_items(out.read_bytes())
-    sheets = shown_on(path, variants=variants, seed=6 if variants else None)
+    data, sheets = bank(run_cli, tmp_path, "qti", variants, seed=6)
+    items = qti_concept_items(data)
     assert len(items) == sum(len(shown) for _, shown in sheets)
     by_title = {}
     for title, item in items:
@@ -312,7 +318,7 @@ def test_an_order_items_right_order_is_not_always_the_first_choice(tmp_path):
     places = set()
     for _sheet, items in shown_on(concept_set(tmp_path), variants=8, seed=2):
         (shown,) = [s for s in items if s.kind == "order"]
-        choices = order_choices(shown, "en")
+        choices = order_choices(shown)
         assert [c.text for c in choices] == sorted(c.text for c in choices)
         assert [c.text for c in choices if c.right] == [" ".join(shown.answer)]
         assert len(choices) == len(shown.labels)  # the right order and each neighbouring swap

@@ -29,7 +29,7 @@ from helpers.moodle import BLANK, moodle_questions, parse_cloze, shown
 from hypothesis import given
 from hypothesis import strategies as st
 
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import set_language, t
 from attn_tutor.core.model import Head, Problem, ProblemSet
 from attn_tutor.core.rounding import fmt
 from attn_tutor.export import bank as lms
@@ -53,11 +53,12 @@ def export_bytes(run_cli, tmp_path, name, *args) -> bytes:
 def test_every_cloze_blank_parses_with_the_tolerance_and_the_diagnosis_feedback(run_cli, tmp_path, lang):
     data = export_bytes(run_cli, tmp_path, "bank.xml", "--variants", "2", "--seed", "7", "--lang", lang)
     problem_set = load_problem_set(None)
-    expected = lms.questions(sheets.make_sheets(problem_set, variants=2, seed=7), lang)
+    set_language(lang)  # the rest of the test speaks it (tests/conftest.py resets it after)
+    expected = lms.questions(sheets.make_sheets(problem_set, variants=2, seed=7))
     expected.sort(key=lambda q: problem_set.ids.index(q.problem.id))  # the file groups the variants by problem
     found = moodle_questions(data)
     assert len(found) == len(expected) == 2 * len(problem_set.problems)
-    sentences = {t(f"grading.diagnosis.{code}", lang) for code in ("not_scaled", "no_exp", "used_keys")}
+    sentences = {t(f"grading.diagnosis.{code}") for code in ("not_scaled", "no_exp", "used_keys")}
     seen_sentences = set()
     for (category, element), question in zip(found, expected):
         assert category.endswith(question.problem.id + (f" — {question.problem.title}" if question.problem.title else ""))
@@ -78,7 +79,7 @@ def test_every_cloze_blank_parses_with_the_tolerance_and_the_diagnosis_feedback(
                 assert alternative["tolerance"] == tolerance
                 assert abs(alternative["value"] - right["value"]) > right["tolerance"]
                 # Moodle shows the decoded feedback as HTML: the reader sees the diagnosis sentence
-                assert shown(alternative["feedback"]) == t(f"grading.diagnosis.{mistake.code}", lang)
+                assert shown(alternative["feedback"]) == t(f"grading.diagnosis.{mistake.code}")
                 seen_sentences.add(shown(alternative["feedback"]))
     assert sentences <= seen_sentences
 
@@ -119,7 +120,7 @@ def test_the_first_mistake_listed_is_the_one_grade_would_name(run_cli, tmp_path)
     for code, made in lms.applicable_mistakes(solution, row, "scaled"):
         item = grading.mark_stage(solution, row, "scaled", made)
         assert item.diagnosis == code
-    cells = [c for c in lms.asked_cells(solution, "en") if c.row == row and c.stage == "scaled"]
+    cells = [c for c in lms.asked_cells(solution) if c.row == row and c.stage == "scaled"]
     # √2 taken as 1.4 and as 1.41 give numbers of their own (as 1 it is not_scaled's, listed once)
     assert [m.code for m in cells[1].mistakes] == ["not_scaled", "divided_by_d", "rounding", "rounding"]
 
@@ -149,7 +150,7 @@ def test_tokens_that_look_like_cloze_or_html_stay_text(run_cli, tmp_path):
     problem = load_problem_set(str(path)).problems[0]
     from attn_tutor.solve import engine
 
-    cells = lms.asked_cells(engine.solve(problem), "en")
+    cells = lms.asked_cells(engine.solve(problem))
     blanks, rest = parse_cloze(element.findtext("questiontext/text"))
     assert len(blanks) == len(cells)  # no token opened a blank of its own
     page = shown(rest)
@@ -235,7 +236,7 @@ def test_qti_items_accept_the_tolerance_and_give_each_diagnosis_on_its_range(run
         sections = quiz.find(f"{QTI}assessment/{QTI}section").findall(f"{QTI}section")
         if problem_set.concepts:  # the concept items' section follows the problems' (tests/export/test_concept_items.py)
             assert sections.pop().get("title") == t("export.concepts")
-        expected = lms.questions([sheet], "en")
+        expected = lms.questions([sheet])
         assert len(sections) == len(expected) == len(problem_set.problems)
         for section, question in zip(sections, expected):
             items = section.findall(f"{QTI}item")
@@ -343,7 +344,7 @@ def test_blanks_follow_the_tables_for_every_shape(run_cli, tmp_path, shape):
     from attn_tutor.solve import engine
 
     loaded = load_problem_set(str(path)).problems[0]
-    cells = lms.asked_cells(engine.solve(loaded), "en")
+    cells = lms.asked_cells(engine.solve(loaded))
     blanks, _rest = parse_cloze(element.findtext("questiontext/text"))
     assert [b["alternatives"][0]["value"] for b in blanks] == [float(fmt(c.value, loaded.decimals)) for c in cells]
     assert all(b["alternatives"][0]["tolerance"] == float(c.right.margin) for b, c in zip(blanks, cells))
@@ -374,7 +375,7 @@ def test_every_listed_mistake_is_one_grade_would_diagnose(seed, tokens, dim, cau
                 typed = [0.0 if v is None else v for v in made]  # a masked score: any number goes there
                 item = grading.mark_stage(solution, row, stage, typed)
                 assert item.diagnosis is not None and order[item.diagnosis] <= order[code]
-    for cell in lms.asked_cells(solution, "en"):
+    for cell in lms.asked_cells(solution):
         values = [cell.value] + [m.value for m in cell.mistakes]
         for i, a in enumerate(values):  # every alternative is its own number: Moodle reaches each one
             for b in values[i + 1 :]:

@@ -61,7 +61,7 @@ def test_a_diagnosis_holding_cloze_or_html_syntax_reads_back_as_written(run_cli,
         monkeypatch.setitem(i18n.catalogue(lang), CODE, sentence)
     found = moodle_questions(export_moodle(run_cli, tmp_path))
     problem_set = load_problem_set(None)
-    expected = bank.questions(sheets.make_sheets(problem_set), "en")
+    expected = bank.questions(sheets.make_sheets(problem_set))
     assert len(found) == len(expected)
     seen = 0
     for (_category, element), question in zip(found, expected):
@@ -88,7 +88,7 @@ def test_a_token_and_title_holding_cloze_or_html_syntax_stay_text(run_cli, tmp_p
     ((_category, element),) = moodle_questions(export_moodle(run_cli, tmp_path, str(path)))
     from attn_tutor.solve import engine
 
-    cells = bank.asked_cells(engine.solve(load_problem_set(str(path)).problems[0]), "en")
+    cells = bank.asked_cells(engine.solve(load_problem_set(str(path)).problems[0]))
     blanks, rest = parse_cloze(element.findtext("questiontext/text"))
     assert len(blanks) == len(cells)  # the text opened no blank, and closed none
     page = shown(rest)

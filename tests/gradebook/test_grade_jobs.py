@@ -176,7 +176,7 @@ def test_a_worker_collects_once_a_chunk_and_looks_for_a_stop_before_each_file(mo
 
     files = find_answer_files([CLASS])
     collections, looked = [], []
-    monkeypatch.setattr(class_run, "_WORKER", class_run._Worker(None, "full", "en", False))
+    monkeypatch.setattr(class_run, "_WORKER", class_run._Worker(None, "full", False))
     monkeypatch.setattr(class_run, "_stop_if_told", lambda: looked.append(1))
     monkeypatch.setattr(class_run.gc, "collect", lambda *args: collections.append(1) or 0)
     try:

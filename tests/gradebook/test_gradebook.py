@@ -25,7 +25,7 @@ from hypothesis import strategies as st
 
 from attn_tutor import gradebook
 from attn_tutor.core.errors import AttnTutorError
-from attn_tutor.core.i18n import t
+from attn_tutor.core.i18n import speaking, t
 from attn_tutor.gradebook import answer_yaml as yaml_reader
 from attn_tutor.marking.answers import parse_row
 from attn_tutor.marking.marker import VERDICTS, diagnosis_name
@@ -71,8 +71,9 @@ def shown(cell: str, lang: str = "en") -> str:
 
     points, _, text = cell.partition("|")
     verdict, _, code = text.partition(": ")
-    label = t(f"grade.verdict.{verdict}", lang)
-    return f"{points}|{label}: {diagnosis_name(code, lang)}" if code else f"{points}|{label}"
+    with speaking(lang):
+        label = t(f"grade.verdict.{verdict}")
+        return f"{points}|{label}: {diagnosis_name(code)}" if code else f"{points}|{label}"
 
 
 # student, score, percent, the 먹었다 row's four items, the 고양이가 row's four items

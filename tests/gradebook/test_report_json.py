@@ -7,6 +7,7 @@ import dataclasses
 
 import pytest
 
+from attn_tutor.core.i18n import speaking
 from attn_tutor.gradebook.rows import dumps, student_json, student_row
 from tests.helpers.grading import grade
 from tests.helpers.paths import GRADE
@@ -31,18 +32,19 @@ def test_every_report_is_the_dict_dumped(lang, tmp_path):
     assert len(graded.rows) > 20
     assert any(s.report is None for s in graded.students) and any(s.report and s.report.concepts for s in graded.students)
     for row, student in zip(graded.rows, graded.students):
-        assert row.json == dumps(student.to_dict(lang)).encode("utf-8")
+        with speaking(lang):
+            assert row.json == dumps(student.to_dict()).encode("utf-8")
 
 
 def test_an_item_met_again_is_written_from_its_text_and_a_stale_one_never():
     student = grade([GRADE / "class" / "02-not-scaled.yaml"]).students[0]
     first = student.report.items[0]
     texts: dict = {}
-    assert student_json(student, "en", texts) == dumps(student.to_dict("en")).encode("utf-8")
+    assert student_json(student, texts) == dumps(student.to_dict()).encode("utf-8")
     assert texts[id(first)] == (first, dumps(first.to_dict()).encode("utf-8"))
     other = dataclasses.replace(first, points=0.125)
     texts[id(first)] = (other, dumps(other.to_dict()).encode("utf-8"))  # another item under the same id: not this one's text
-    assert student_json(student, "en", texts) == dumps(student.to_dict("en")).encode("utf-8")
+    assert student_json(student, texts) == dumps(student.to_dict()).encode("utf-8")
 
 
 @pytest.mark.parametrize("lang", ["en", "ko"])
@@ -53,15 +55,17 @@ def test_students_sharing_a_marked_item_share_its_entry_equal_to_a_fresh_one(lan
     marked = [s for s in students if s.report is not None]
     assert any(s.report.concepts for s in marked)
     entries: dict = {}
-    shared = [student_row(s, lang, entries=entries) for s in marked]
-    fresh = [student_row(s, lang) for s in marked]
+    with speaking(lang):
+        shared = [student_row(s, entries=entries) for s in marked]
+        fresh = [student_row(s) for s in marked]
     assert [row.items for row in shared] == [row.items for row in fresh]
     ids = [id(entry) for row in shared for entry in row.items]
     assert len(set(ids)) < len(ids)  # some students share an item, and so its entry
     first = marked[0].report.items[0]
     other = dataclasses.replace(first, points=0.125)
     entries[id(first)] = (other, ((first.problem, first.row, first.stage), 0.125, "stale", "wrong", None))
-    assert student_row(marked[0], lang, entries=entries).items == fresh[0].items
+    with speaking(lang):
+        assert student_row(marked[0], entries=entries).items == fresh[0].items
 
 
 def test_students_who_chose_alike_share_one_concept_mark_equal_to_a_fresh_one(tmp_path):

@@ -88,7 +88,7 @@ def run_marking(case: dict) -> dict:
         if stage in problem.asked_stages:
             item = next(asked)
             early = grading.early_rounding(sol, row, item, own) if case["mode"] == "practice" else None
-            notes.append(None if early is None else grading.rounding_sentence(early, "en"))
+            notes.append(None if early is None else grading.rounding_sentence(early))
         own = grading.advance(sol, row, stage, answers.get(stage), own, case["mode"])
     result = {
         "items": [
@@ -98,7 +98,7 @@ def run_marking(case: dict) -> dict:
                 "cells": list(item.cells),
                 "verdict": item.verdict,
                 "diagnosis": item.diagnosis,
-                "explanation": grading.explanation(item, "en"),
+                "explanation": grading.explanation(item),
                 "points": item.points,
                 "note": note,
             }
@@ -119,9 +119,10 @@ def run_sign(case: dict) -> str:
 
 
 def message(key: str, lang: str = "en") -> str:
-    from attn_tutor.core.i18n import t
+    from attn_tutor.core.i18n import speaking, t
 
-    return t(key, lang)
+    with speaking(lang):
+        return t(key)
 
 
 def run_hint(case: dict) -> str:
@@ -129,7 +130,7 @@ def run_hint(case: dict) -> str:
 
     sol = solution(case["problem"])
     row = sol.problem.row_index(case["row"])
-    return hint_blocks(sol, row, case["stage"], case.get("level", 2), case["basis"], "en")[0].lines[0]
+    return hint_blocks(sol, row, case["stage"], case.get("level", 2), case["basis"])[0].lines[0]
 
 
 def run_command(text: str) -> str | None:

@@ -16,6 +16,7 @@ from collections.abc import Iterable, Sequence
 from dataclasses import dataclass
 from pathlib import Path
 
+from attn_tutor.core.i18n import reset_language, set_language
 from attn_tutor.gradebook.analysis import Tally
 from attn_tutor.gradebook.answer_files import find_answer_files
 from attn_tutor.gradebook.records import FileNote
@@ -71,14 +72,15 @@ def grade(
     name_column: str | None = None,
     extra: str | None = "student",
 ) -> Graded:
-    """Read and mark every answer file under ``paths`` as ``grade`` does. Raises only for a bad ``problems``."""
+    """Read and mark every answer file under ``paths`` as ``grade`` does, speaking ``lang``. Raises only for a bad ``problems``."""
     files = find_answer_files(paths, exclude=exclude)
     tally = Tally(follow_through)
-    writer = GradebookWriter(tally, csv_file=True, json_file=True, lang=lang)
+    writer = GradebookWriter(tally, csv_file=True, json_file=True)
     rows: list = []
+    token = set_language(lang)
     try:
         marking = grade_class(
-            files, tally, problems=problems, follow_through=follow_through, lang=lang, with_json=True, jobs=jobs,
+            files, tally, problems=problems, follow_through=follow_through, with_json=True, jobs=jobs,
             name_column=name_column, extra=extra,
         )  # fmt: skip
         for window in marking:
@@ -93,3 +95,4 @@ def grade(
         return Graded(rows, tally, csv_bytes.getvalue(), json_bytes.getvalue(), typed, writer.repeated())
     finally:
         writer.close()
+        reset_language(token)

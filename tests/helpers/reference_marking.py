@@ -51,18 +51,9 @@ def _within(a: np.ndarray, b: np.ndarray, cells: np.ndarray, tolerance: float) -
         return bool(np.all(np.abs(a[cells] - b[cells]) <= tolerance + EPS))
 
 
-def diagnose(
-    solution: Solution,
-    row: int,
-    stage: str,
-    given: Sequence[float],
-    cells: Sequence[str],
-    own: Mapping[str, Sequence[float]] | None = None,
-    carried: np.ndarray | None = None,
-    trivial: np.ndarray | None = None,
-) -> str | None:
-    """The mistake that explains a row with a wrong cell, or None."""
-    return diagnose_detail(solution, row, stage, given, cells, own, carried, trivial)[0]
+def diagnose(*args, **kwargs) -> str | None:
+    """The mistake that explains a row with a wrong cell, or None (:func:`diagnose_detail`'s arguments)."""
+    return diagnose_detail(*args, **kwargs)[0]
 
 
 def diagnose_detail(

@@ -3,8 +3,9 @@
 :class:`Server` starts ``python -m attn_tutor serve SET --host 127.0.0.1 --port P --db DB``,
 reads the ``student:`` and ``teacher:`` links it prints, waits until it listens, samples its
 resident memory, and stops it with SIGINT (Ctrl-C, as a teacher does) or kills it with SIGKILL
-(a crash), the whole process group. ``start`` again on the same port and database resumes the
-session. Used by tests/live/test_serve_load.py, tests/e2e/test_live_browser.py and
+(a crash), the whole process group. The port is the system's choice (``--port 0``, read back from
+the printed link), so that tests running side by side (pytest-xdist) never ask for the same one;
+``start`` again resumes the session on the same port and database. Used by tests/live/test_serve_load.py, tests/e2e/test_live_browser.py and
 benchmarks/serve_load.py.
 """
 
@@ -18,18 +19,13 @@ import sys
 import threading
 import time
 from pathlib import Path
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
+from urllib.parse import urlsplit
 
 
 class Server:
     """``attn-tutor serve`` in a process of its own; its standard output read in a thread."""
 
-    def __init__(self, db: str, port: int, *, workers: int = 1, mode: str = "practice", set_name: str = "ch13"):
+    def __init__(self, db: str, port: int = 0, *, workers: int = 1, mode: str = "practice", set_name: str = "ch13"):
         self.db, self.port, self.workers, self.mode, self.set_name = db, port, workers, mode, set_name
         self.process: subprocess.Popen | None = None
         self._reader: threading.Thread | None = None
@@ -66,6 +62,7 @@ class Server:
         if not ready.wait(timeout) or not (self.student_url and self.teacher_url):
             self.kill()
             raise RuntimeError("serve did not start: " + "\n".join(self.lines[-20:]))
+        self.port = urlsplit(self.student_url).port  # the one the system chose, kept for a restart
         self._wait_listening(timeout)
         self._stop_sampling = threading.Event()
         threading.Thread(target=self._sample, daemon=True).start()

@@ -1,7 +1,8 @@
 """The live tests' stores: ``live_store_url`` is a fresh session target on each backend.
 
 ``sqlite``: a file in the test's temporary folder. ``postgresql``: a schema of its own in the
-database ``ATTN_TUTOR_TEST_PG`` names (made before the test, dropped after), as a URL whose
+database ``ATTN_TUTOR_TEST_PG`` names (made before the test, dropped after; its name carries the
+pytest-xdist worker and a random part), as a URL whose
 ``search_path`` is that schema. Without ``ATTN_TUTOR_TEST_PG`` the PostgreSQL case is skipped,
 and fails under ``CI=true`` (the ``postgresql`` marker; tests/helpers/tools.py).
 """
@@ -27,7 +28,10 @@ def pg_schema() -> Iterator[str]:
     import psycopg
 
     base = os.environ["ATTN_TUTOR_TEST_PG"]
-    schema = f"test_{uuid.uuid4().hex[:16]}"
+    # one a test, named for its pytest-xdist worker (gw0, gw1, …; "main" in one process), so that
+    # workers side by side never share one and a schema left by a killed run says whose it was
+    worker = os.environ.get("PYTEST_XDIST_WORKER", "main")
+    schema = f"test_{worker}_{uuid.uuid4().hex[:16]}"
     with psycopg.connect(base, autocommit=True) as conn:
         conn.execute(f"CREATE SCHEMA {schema}")
     try:

@@ -5,6 +5,7 @@ from __future__ import annotations
 import math
 
 import pytest
+from helpers.language import in_language
 from helpers.work import bounded_work
 from hypothesis import given
 from hypothesis import strategies as st
@@ -192,7 +193,7 @@ def test_refusals_name_what_and_where(text, key, offending, pos):
     if pos is not None:
         assert finding.args["pos"] == pos
     for lang in ("en", "ko"):
-        message = error.messages(lang)[0]
+        message = in_language(lang, error.messages)[0]
         assert "{" not in message
         if pos is not None:
             assert str(pos) in message and offending in message
@@ -213,8 +214,8 @@ def test_every_refusal_takes_little_work():
 def test_the_message_a_student_reads():
     with pytest.raises(AnswerError) as caught:
         parse_row("1.5 3..2")
-    assert caught.value.messages("en") == ["could not read '3..2' at character 5: a number has two decimal points"]
-    assert caught.value.messages("ko") == ["5번째 글자의 '3..2'를 읽을 수 없습니다: 한 숫자에 소수점이 두 개 있습니다"]
+    assert in_language("en", caught.value.messages) == ["could not read '3..2' at character 5: a number has two decimal points"]
+    assert in_language("ko", caught.value.messages) == ["5번째 글자의 '3..2'를 읽을 수 없습니다: 한 숫자에 소수점이 두 개 있습니다"]
 
 
 def test_positions_count_characters_as_typed_not_as_normalised():
@@ -261,7 +262,7 @@ def test_parse_cells_checks_the_count_and_shows_what_it_read(text, expected, giv
     finding = caught.value.problems[0]
     assert finding.key == "answers.wrong_count"
     assert finding.args == {"given": given, "expected": expected, "read": read}
-    assert f"(read as {read})" in caught.value.messages("en")[0]
+    assert f"(read as {read})" in in_language("en", caught.value.messages)[0]
 
 
 def test_parse_cells_returns_the_row():
@@ -288,7 +289,7 @@ def _reads_or_refuses(text: str) -> None:
     try:
         values = parse_row(text)
     except AnswerError as error:
-        assert error.messages("en")[0] and error.messages("ko")[0]
+        assert in_language("en", error.messages)[0] and in_language("ko", error.messages)[0]
     else:
         assert values and all(math.isfinite(v) for v in values)
 

@@ -96,7 +96,7 @@ def test_what_a_student_types_for_one_choice(typed, score, problem):
     mark = mark_concept(show(choice(4, (1,)), EMPTY), typed)
     assert (mark.score, mark.problem) == (score, problem)
     if problem is not None:
-        assert problem_text(show(choice(4, (1,)), EMPTY), mark, "en")
+        assert problem_text(show(choice(4, (1,)), EMPTY), mark)
 
 
 SEVERAL = [

@@ -7,11 +7,12 @@ import math
 
 import numpy as np
 import pytest
+from helpers.language import in_language
 from helpers.reference_marking import mistaken_rows, reference_mark_stage
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from attn_tutor.core.i18n import has, t, text
+from attn_tutor.core.i18n import has, speaking, t, text
 from attn_tutor.core.model import Head, Problem
 from attn_tutor.core.rounding import round_half_up
 from attn_tutor.marking.marker import (
@@ -180,14 +181,15 @@ def test_the_explanation_says_which_number_and_how_many_places():
     from attn_tutor.marking.marker import explanation
 
     item = mark("scaled", [0.714, 4.286, 2.857])
-    assert explanation(item, "en") == (
+    assert explanation(item) == (
         "Rounded too soon: you divided by √2 rounded to 1 decimal place (1.4). Keep √2 to at least 3 decimal places."
     )
-    assert explanation(item, "ko") == (
-        "너무 일찍 반올림했습니다: √2를 소수 1자리로 반올림한 1.4로 나누었습니다. √2는 소수 3자리 이상 남기세요."
-    )
+    with speaking("ko"):
+        assert explanation(item) == (
+            "너무 일찍 반올림했습니다: √2를 소수 1자리로 반올림한 1.4로 나누었습니다. √2는 소수 3자리 이상 남기세요."
+        )
     previous = mark("weights", [round(float(v), 3) for v in softmax(np.round(SCALED[EAT_ROW]))])
-    assert explanation(previous, "en") == (
+    assert explanation(previous) == (
         "Rounded too soon: you worked from the scaled scores rounded to whole numbers. Keep at least 1 decimal place in them."
     )
     assert item.to_dict()["diagnosis"] == "rounding" and "diagnosis_detail" not in item.to_dict()
@@ -456,9 +458,9 @@ def test_every_verdict_and_diagnosis_has_a_label_in_both_languages():
     for code in VERDICTS:
         assert has(f"grading.verdict.{code}")
     for code in DIAGNOSES:
-        english, korean = (text(f"grading.diagnosis.{code}", lang) for lang in ("en", "ko"))
+        english, korean = (in_language(lang, text, f"grading.diagnosis.{code}") for lang in ("en", "ko"))
         assert english and korean and "\n" not in english + korean
-    assert t("grading.diagnosis.not_scaled", "ko").startswith("√d")
+    assert in_language("ko", t, "grading.diagnosis.not_scaled").startswith("√d")
 
 
 def test_advance_practice_keeps_only_the_last_stage():

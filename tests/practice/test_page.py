@@ -13,6 +13,7 @@ import re
 from pathlib import Path
 
 import pytest
+from helpers.language import in_language
 from helpers.page import script_json
 from helpers.paths import ROOT, TESTS
 
@@ -91,7 +92,7 @@ def test_every_message_the_script_shows_is_in_the_catalogue():
     assert keys <= set(i18n.keys()), keys - set(i18n.keys())
     for prefix in re.findall(r"\bt\(`([a-z_.]+)\$\{", source):  # t(`grading.verdict.${...}`)
         assert any(key.startswith(prefix) for key in i18n.keys()), prefix
-    embedded_keys = set(page_data.messages("en"))
+    embedded_keys = set(page_data.messages())
     assert keys <= embedded_keys
     assert {k for k in i18n.keys() if k.startswith("grading.diagnosis.")} <= embedded_keys
 
@@ -108,7 +109,7 @@ def test_the_page_speaks_the_chosen_language(run_cli, tmp_path):
     korean = export(run_cli, tmp_path, "--lang", "ko")
     data = embedded(korean)
     assert data["lang"] == "ko"
-    assert data["messages"]["grading.diagnosis.not_scaled"] == i18n.text("grading.diagnosis.not_scaled", "ko")
+    assert data["messages"]["grading.diagnosis.not_scaled"] == in_language("ko", i18n.text, "grading.diagnosis.not_scaled")
     assert '<html lang="ko">' in korean and "연습용" in korean
     english = embedded(export(run_cli, tmp_path, "--lang", "en", "--force"))
     assert english["messages"]["quiz.row"] == "Row {token}"
@@ -186,7 +187,8 @@ def test_a_many_variant_page_carries_every_variant_but_the_first_packed(run_cli,
     data = embedded(html)
     for index in (1, 17, 29):
         number = data["variants"][index]["variant"]
-        made = page_data.set_data(variant_set(load_problem_set("ch13"), number), data["lang"])
+        with i18n.speaking(data["lang"]):
+            made = page_data.set_data(variant_set(load_problem_set("ch13"), number))
         assert data["variants"][index]["problems"] == json.loads(json.dumps(made))
 
 

@@ -18,6 +18,7 @@ from pathlib import Path
 
 import pytest
 import yaml
+from helpers.language import in_language
 from helpers.work import bounded_work
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
@@ -536,16 +537,16 @@ def test_several_problems_in_one_matrix_are_all_reported():
 
 def test_messages_in_korean():
     found = findings(base(replace={K_LINE: "    K: [[1, 0], [0, 1, 2]]"}))
-    assert found[0].text("ko") == "f.yaml:5:17: problems[0].K의 2행에는 숫자가 3개 있지만 Q의 d_k는 2입니다"
+    assert in_language("ko", found[0].text) == "f.yaml:5:17: problems[0].K의 2행에는 숫자가 3개 있지만 Q의 d_k는 2입니다"
     found = findings(base(add="ask: [weight]"))
-    assert "'weights'를 쓰려던 것인가요?" in found[0].text("ko")
+    assert "'weights'를 쓰려던 것인가요?" in in_language("ko", found[0].text)
 
 
 def test_problems_messages_share_placeholders_in_both_languages():
     fields = string.Formatter()
     names = lambda s: {n for _, n, _, _ in fields.parse(s) if n}  # noqa: E731
-    for key, english in messages("problems.", "en").items():
-        korean = text(key, "ko")
+    for key, english in in_language("en", messages, "problems.").items():
+        korean = in_language("ko", text, key)
         assert names(english) == names(korean), key
         assert any("\uac00" <= ch <= "\ud7a3" for ch in korean), key
 
@@ -571,7 +572,7 @@ def test_non_utf8_bytes_point_at_the_byte():
     assert [f.key for f in found] == ["problems.not_utf8"]
     assert (found[0].where.line, found[0].where.column) == (2, 9)
     assert "0xB0" in found[0].text() and "CP949" in found[0].text()
-    assert "UTF-8로 다시 저장하세요" in found[0].text("ko")
+    assert "UTF-8로 다시 저장하세요" in in_language("ko", found[0].text)
 
 
 def test_utf16_is_not_utf8():
@@ -1097,7 +1098,7 @@ def test_any_structure_loads_or_raises_invalid_problem_set(items):
     except InvalidProblemSet as error:
         for finding in error.problems:
             assert finding.where is not None and finding.where.file == "<string>"
-            finding.text("en"), finding.text("ko")
+            in_language("en", finding.text), in_language("ko", finding.text)
 
 
 @settings(max_examples=200, deadline=None)
@@ -1106,4 +1107,4 @@ def test_any_text_loads_or_raises_invalid_problem_set(text):
     try:
         load_text(text)
     except InvalidProblemSet as error:
-        assert error.messages() and error.messages("ko")
+        assert error.messages() and in_language("ko", error.messages)

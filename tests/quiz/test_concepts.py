@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import json
 
+from attn_tutor.core.i18n import speaking
 from attn_tutor.problems.load import load_problem_set, load_text
 from attn_tutor.quiz import loop as quiz
 from attn_tutor.render import terminal
@@ -52,10 +53,11 @@ class Session:
 
 
 def run(lines, mode="practice", lang="en", save=None):
-    items = tuple(show_all(SET, lang=lang))
-    config = quiz.QuizConfig(plans=quiz.plan(SET.problems), problem_set="set.yaml", mode=mode, lang=lang, concepts=items)
-    session = Session(lines)
-    return quiz.run(config, session.read_line, session.show, save), session, items
+    with speaking(lang):
+        items = tuple(show_all(SET, bilingual=False))
+        config = quiz.QuizConfig(plans=quiz.plan(SET.problems), problem_set="set.yaml", mode=mode, concepts=items)
+        session = Session(lines)
+        return quiz.run(config, session.read_line, session.show, save), session, items
 
 
 def answer_of(shown):

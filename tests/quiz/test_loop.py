@@ -11,10 +11,12 @@ import json
 
 import numpy as np
 import pytest
+from helpers.language import in_language
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.i18n import speaking
 from attn_tutor.core.model import Head, Problem
 from attn_tutor.quiz import loop as quiz
 from attn_tutor.render import terminal
@@ -226,7 +228,8 @@ def test_a_masked_row_of_the_wrong_length_says_both_counts():
 
 
 def test_korean_messages():
-    _, session = run(["1 6 4", "0.714 4.286 2.857", "q"], row="먹었다", lang="ko")
+    with speaking("ko"):
+        _, session = run(["1 6 4", "0.714 4.286 2.857", "q"], row="먹었다")
     assert "2번 칸 (생선을): 4.286 — 정답 4.243" in session.screen
     assert "√2를 소수 1자리로 반올림한 1.4로 나누었습니다. √2는 소수 3자리 이상 남기세요." in " ".join(session.screen.split())
 
@@ -267,8 +270,8 @@ def test_every_quiz_message_has_both_languages_and_the_same_placeholders():
 
     from attn_tutor.core.i18n import messages, text
 
-    for key, english in messages(("quiz.", "grading."), "en").items():
-        korean = text(key, "ko")
+    for key, english in in_language("en", messages, ("quiz.", "grading.")).items():
+        korean = in_language("ko", text, key)
         names = [{f for _, f, _, _ in string.Formatter().parse(sentence) if f} for sentence in (english, korean)]
         assert english and korean and names[0] == names[1], key
 

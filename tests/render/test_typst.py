@@ -11,6 +11,7 @@ import pytest
 from helpers.sheets import export_pdf, one_problem_set
 
 from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.i18n import speaking
 from attn_tutor.export import worksheet
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.render import typst as typst_render
@@ -28,8 +29,9 @@ def test_same_input_gives_the_same_bytes(run_cli, tmp_path):
 def test_the_typst_source_compiles_without_warnings():
     """Typst's warnings (an unknown font, a bad argument) are errors here (filterwarnings = error)."""
     sheets = variant_sheets.make_sheets(load_problem_set(None), variants=1, seed=1)
-    for blocks in (worksheet.build(sheets, "ko", part="with_answers"), worksheet.key_table_blocks(sheets, "ko")):
-        assert typst_render.render_pdf(blocks, title="t", lang="ko", quiet=False).startswith(b"%PDF-")
+    with speaking("ko"):
+        for blocks in (worksheet.build(sheets, part="with_answers"), worksheet.key_table_blocks(sheets)):
+            assert typst_render.render_pdf(blocks, title="t", quiet=False).startswith(b"%PDF-")
 
 
 def test_korean_without_a_hangul_font_is_refused_with_what_to_install(run_cli, tmp_path, monkeypatch):
@@ -69,7 +71,8 @@ def test_a_hangul_font_is_found_by_loading_it_not_by_its_file_name(tmp_path):
     assert skipped == [tmp_path / "random" / "NanumGothic.ttf"]
     assert typst_render.hangul_font([tmp_path / "missing"]) is None
     with pytest.raises(AttnTutorError) as error:
-        typst_render.render_pdf(worksheet.build(variant_sheets.make_sheets(load_problem_set(None)), "ko"), title="t", lang="ko", font_dirs_=[tmp_path / "missing"])
+        with speaking("ko"):
+            typst_render.render_pdf(worksheet.build(variant_sheets.make_sheets(load_problem_set(None))), title="t", font_dirs_=[tmp_path / "missing"])
     assert error.value.problems[0].key == "export.no_hangul_font"
 
 

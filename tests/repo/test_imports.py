@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import pytest
 from helpers.paths import CLASS, SET
-from helpers.startup import imported_by
+from helpers.startup import imported_by, modules_after
 
 
 @pytest.mark.parametrize("args", [["--version"], ["--help"], ["solve", "--help"], ["validate", "--help"]])
@@ -44,29 +44,9 @@ def test_solve_does_import_numpy_and_yaml():
     assert "numpy" in heavy and "yaml" in heavy
 
 
-HELP_PROBE = """
-import sys
-sys.argv = ["attn-tutor", *{args!r}]
-from attn_tutor.cli.app import main
-try:
-    main()
-except SystemExit:
-    pass
-sys.stderr.write("\\nMODULES=" + " ".join(sorted(sys.modules)) + "\\n")
-"""
-
-
 def probed(args: list[str]) -> set[str]:
-    """The modules a fresh interpreter has imported once ``attn-tutor ARGS`` is done (HELP_PROBE)."""
-    import subprocess
-    import sys
-
-    result = subprocess.run(
-        [sys.executable, "-c", HELP_PROBE.format(args=args)], capture_output=True, text=True,
-        env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"}, timeout=60,
-    )  # fmt: skip
-    line = [part for part in result.stderr.splitlines() if part.startswith("MODULES=")][-1]
-    return set(line.removeprefix("MODULES=").split())
+    """The modules a fresh interpreter has imported once ``attn-tutor ARGS`` is done (helpers/startup.py)."""
+    return modules_after(*args, env={"COLUMNS": "100", "PATH": "/usr/bin:/bin", "LANG": "C.UTF-8"})
 
 
 @pytest.mark.parametrize(

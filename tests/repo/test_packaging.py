@@ -10,6 +10,7 @@ import sys
 import tomllib
 import zipfile
 
+from helpers.language import in_language
 from helpers.paths import ROOT
 
 from attn_tutor.core.i18n import text
@@ -90,7 +91,7 @@ def test_the_wheel_carries_the_compiled_catalogues_and_speaks_korean(tmp_path):
     assert where.stdout.startswith(str(site)), where.stdout + where.stderr
     spoken = subprocess.run([sys.executable, "-m", "attn_tutor", "solve", "--lang", "ko"], capture_output=True, text=True, env=env, cwd=tmp_path)
     assert spoken.returncode == 0, spoken.stderr
-    assert f"\n{text('solve.given', 'ko')}\n" in spoken.stdout and text("solve.given", "ko") == "주어진 값"
+    assert f"\n{in_language('ko', text, 'solve.given')}\n" in spoken.stdout and in_language("ko", text, "solve.given") == "주어진 값"
 
 
 def test_an_editable_install_compiles_the_catalogues_beside_the_po_files(tmp_path):
@@ -108,7 +109,7 @@ def test_an_editable_install_compiles_the_catalogues_beside_the_po_files(tmp_pat
     ]
     [site] = (tmp_path / "prefix").glob("lib/python*/site-packages")
     # -S: no site-packages but the editable install's own (its .pth hooks the checkout in)
-    code = f"import site; site.addsitedir({str(site)!r}); from attn_tutor.core import i18n; print(i18n.__file__); print(i18n.t('solve.given', 'ko'))"
+    code = f"import site; site.addsitedir({str(site)!r}); from attn_tutor.core import i18n; print(i18n.__file__); i18n.set_language('ko'); print(i18n.t('solve.given'))"
     spoken = subprocess.run([sys.executable, "-S", "-c", code], capture_output=True, text=True, cwd=tmp_path)
     assert spoken.returncode == 0, spoken.stderr
     assert spoken.stdout.splitlines() == [str(source / "attn_tutor" / "core" / "i18n.py"), "주어진 값"]
