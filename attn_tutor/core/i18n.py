@@ -4,7 +4,8 @@ The messages are data: ``attn_tutor/locale/attn_tutor.pot`` holds each one's key
 ``msgctxt`` and its English as its ``msgid``, and ``ko/LC_MESSAGES/attn_tutor.po`` the same
 entries with the Korean as ``msgstr`` (translators open them in Poedit or Weblate; a test
 runs ``msgfmt --check-format`` on every translation). The build (setup.py) compiles each
-to a ``.mo``: the template as the English catalogue, each text its own translation.
+to a ``.mo``: the template as the English catalogue, each text its own translation. A
+checkout run without a build of its own has no ``.mo``: there the sources are read.
 
 ``t(key, **args)`` looks a message up in the language spoken (:func:`language`) and fills in
 its ``{placeholders}``. Each
@@ -26,6 +27,7 @@ import contextvars
 import functools
 import gettext
 import os
+import re
 from collections.abc import Iterator
 
 from attn_tutor.core import particles
@@ -80,18 +82,77 @@ def compiled(lang: str) -> str:
     return os.path.join(LOCALE_DIR, lang, "LC_MESSAGES", f"{DOMAIN}.mo")
 
 
+def source(lang: str) -> str:
+    """The path of ``lang``'s catalogue as written: the template for English, else its ``.po``."""
+    return TEMPLATE if lang == "en" else os.path.join(LOCALE_DIR, lang, "LC_MESSAGES", f"{DOMAIN}.po")
+
+
 @functools.cache
 def catalogue(lang: str) -> dict[str, str]:
-    """``lang``'s messages by key, read from its ``.mo`` once (the dict itself: read it, never change it)."""
-    path = compiled(lang)
+    """``lang``'s messages by key, read once (the dict itself: read it, never change it).
+
+    From the ``.mo`` the build compiled; in a checkout run without an install of its own
+    (``python -m attn_tutor`` beside the sources, the package installed elsewhere) there is
+    none, and the catalogue as written is read instead, by :func:`read_source`.
+    """
     try:
-        with open(path, "rb") as file:
+        with open(compiled(lang), "rb") as file:
             return Catalogue(file).by_key()
     except FileNotFoundError:
+        pass
+    try:
+        return read_source(source(lang), english=lang == "en")
+    except FileNotFoundError:
         raise RuntimeError(
-            f"{path} is missing: the message catalogues are compiled when attn-tutor is installed;"
+            f"{compiled(lang)} is missing and so is {source(lang)}: attn-tutor has no messages in {lang!r};"
             " run pip install . (or pip install -e .) in its folder"
         ) from None
+
+
+_PO_ESCAPES = {"n": "\n", "t": "\t", "r": "\r", '"': '"', "\\": "\\"}
+
+
+def read_source(path: str, *, english: bool) -> dict[str, str]:
+    """The entries of a ``.po`` or ``.pot`` by key, as the build compiles them (setup.py, with Babel):
+    the English of the template (``english``), else each ``msgstr``; a fuzzy or empty one left out.
+
+    Only what a catalogue of ours holds is read: ``msgctxt``, ``msgid`` and ``msgstr``, each
+    string on one line or continued on the next ones, ``#,`` flags, other comments skipped.
+    """
+    found: dict[str, str] = {}
+    entry: dict[str, str] = {}
+    field = ""
+    fuzzy = False
+
+    def close() -> None:
+        nonlocal fuzzy
+        text = entry.get("msgid", "") if english else entry.get("msgstr", "")
+        if "msgctxt" in entry and text and not fuzzy:
+            found[entry["msgctxt"]] = text
+        entry.clear()
+        fuzzy = False
+
+    with open(path, encoding="utf-8") as file:
+        for line in file:
+            line = line.strip()
+            if line.startswith('"'):
+                entry[field] += _unquoted(line)
+                continue
+            if "msgstr" in entry:  # the entry ended: what follows is the next one's
+                close()
+            if line.startswith("#,"):
+                fuzzy = fuzzy or "fuzzy" in line[2:].replace(",", " ").split()
+            elif line and not line.startswith("#"):
+                field, _, quoted = line.partition(" ")
+                entry[field] = _unquoted(quoted)
+    close()
+    return found
+
+
+def _unquoted(quoted: str) -> str:
+    """The text of one quoted string of a ``.po`` line, its C escapes undone."""
+    inner = quoted.strip()[1:-1]
+    return re.sub(r"\\(.)", lambda match: _PO_ESCAPES.get(match.group(1), match.group(1)), inner)
 
 
 def text(key: str) -> str:

@@ -9,9 +9,12 @@ from them, which must say what the sources say.
 
 from __future__ import annotations
 
+import os
 import re
+import shutil
 import string
 import subprocess
+import sys
 
 import pytest
 from babel.messages.pofile import read_po
@@ -98,9 +101,49 @@ def test_the_pages_take_their_sentences_in_the_catalogues_order():
         assert all(found[key] == in_language(lang, text, key) for key in found)
 
 
-def test_a_missing_compiled_catalogue_says_how_to_make_it():
-    with pytest.raises(RuntimeError, match=r"attn_tutor\.mo is missing: .* pip install"):
+def test_a_missing_catalogue_says_how_to_make_it():
+    with pytest.raises(RuntimeError, match=r"attn_tutor\.mo is missing and so is .*attn_tutor\.po: .* pip install"):
         catalogue("xx")
+
+
+def test_a_checkout_with_no_compiled_catalogue_reads_the_sources_word_for_word():
+    """``python -m attn_tutor`` beside the sources, the package installed elsewhere: no .mo, the same messages."""
+    for path in [TEMPLATE, *TRANSLATIONS]:
+        english = path == TEMPLATE
+        expected = {message.context: message.id if english else message.string for message in read(path)}
+        assert i18n.read_source(str(path), english=english) == expected, path.name
+
+
+@pytest.mark.parametrize(
+    ("entries", "expected"),
+    [
+        ('msgctxt "a"\nmsgid "A"\nmsgstr "에이"\n', {"a": "에이"}),
+        ('msgctxt "a"\nmsgid ""\n"A "\n"long"\nmsgstr ""\n"에이 "\n"길게"\n', {"a": "에이 길게"}),
+        ('msgctxt "a"\nmsgid "A"\nmsgstr "\\"q\\" \\\\n\\tx\\n"\n', {"a": '"q" \\n\tx\n'}),
+        ('#, fuzzy, python-brace-format\nmsgctxt "a"\nmsgid "A"\nmsgstr "에이"\n\nmsgctxt "b"\nmsgid "B"\nmsgstr "비"\n', {"b": "비"}),
+        ('#. a note\n# a comment\nmsgctxt "a"\nmsgid "A"\nmsgstr ""\n\nmsgctxt "b"\nmsgid "B"\nmsgstr "비"\n', {"b": "비"}),
+        ('#~ msgctxt "old"\n#~ msgid "Old"\n#~ msgstr "옛"\nmsgctxt "a"\nmsgid "A"\nmsgstr "에이"\n', {"a": "에이"}),
+    ],
+    ids=["one line", "continued", "escapes", "fuzzy left out", "empty left out", "obsolete left out"],
+)
+def test_a_translation_is_read_as_the_build_compiles_it(tmp_path, entries, expected):
+    po = tmp_path / "ko.po"
+    po.write_text('msgid ""\nmsgstr ""\n"Content-Type: text/plain; charset=UTF-8\\n"\n\n' + entries, encoding="utf-8")
+    assert i18n.read_source(str(po), english=False) == expected
+    with po.open("rb") as file:  # Babel, which the build compiles with, reads the same
+        assert {m.context: m.string for m in read_po(file) if m.id and m.string and not m.fuzzy} == expected
+
+
+def test_python_dash_m_in_a_checkout_with_no_compiled_catalogue_speaks_both_languages(tmp_path):
+    """The package run from its sources, never installed there: the messages come from the .po files."""
+    shutil.copytree(PACKAGE, tmp_path / "attn_tutor", ignore=shutil.ignore_patterns("*.mo", "__pycache__"))
+    env = {**os.environ, "PYTHONPATH": str(tmp_path)}
+    where = subprocess.run([sys.executable, "-c", "import attn_tutor; print(attn_tutor.__file__)"], cwd=tmp_path, env=env, capture_output=True, text=True)
+    assert where.stdout.startswith(str(tmp_path)), where
+    for lang, said in (("ko", "스코어 S = Q·Kᵀ"), ("en", "Scores S = Q·Kᵀ")):
+        run = subprocess.run([sys.executable, "-m", "attn_tutor", "solve", "--lang", lang], cwd=tmp_path, env=env, capture_output=True, text=True, timeout=60)
+        assert run.returncode == 0 and said in run.stdout, run.stderr
+    assert not list((tmp_path / "attn_tutor").rglob("*.mo"))
 
 
 @pytest.mark.parametrize(
