@@ -59,7 +59,7 @@ def test_a_bad_line_is_asked_again_and_ctrl_c_stops_with_130(terminal, tmp_path)
     terminal.tmux("send-keys", "-t", "quiz", "C-c")
     assert terminal.exit_status() == 130
     screen = terminal.screen()
-    assert "8문제 중 2번째에서 중단되었습니다. 지금까지 점수: 1 / 1" in screen  # over the question answered
+    assert "10문제 중 2번째에서 중단되었습니다. 지금까지 점수: 1 / 1" in screen  # over the question answered
     (typed,) = [line for line in screen.splitlines() if "0.71" in line and line.startswith(">")]
     assert typed.rstrip() == "> 0.71", screen  # the summary starts on a line of its own
     assert (tmp_path / "r.json").exists()
@@ -108,9 +108,9 @@ def test_an_exam_killed_with_sighup_leaves_a_complete_report(terminal, tmp_path)
     (quiz_pid,) = children  # the shell waits for the one quiz
     os.kill(quiz_pid, signal.SIGHUP)
     assert terminal.exit_status() == 129
-    assert "Interrupted after 3 of 8 questions. Score so far: 2 / 2" in terminal.screen()
+    assert "Interrupted after 3 of 10 questions. Score so far: 2 / 2" in terminal.screen()
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert (report["finished"], report["score"], report["max_score"]) == (False, 2, 8)
+    assert (report["finished"], report["score"], report["max_score"]) == (False, 2, 10)
     items = [(i["row"], i["stage"], i["verdict"]) for i in report["items"]]
     assert len(items) == 8 and items[:3] == [("먹었다", "scores", "correct"), ("먹었다", "scaled", "correct"), ("먹었다", "weights", "missing")]
     assert [name for name in os.listdir(tmp_path) if name.startswith(".")] == []  # no temporary file
