@@ -5,10 +5,14 @@ from __future__ import annotations
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt
 from attn_tutor.gradebook.analysis import Tally, bin_label
+from attn_tutor.gradebook.itemstats import DECIMALS, EASY, HARD, WEAK, Caution, caution
 from attn_tutor.gradebook.records import ItemStats
 from attn_tutor.gradebook.rows import pct
 from attn_tutor.marking.marker import VERDICTS, diagnosis_name
-from attn_tutor.render.blocks import Bar, Bars, Table
+from attn_tutor.render.blocks import Bar, Bars, Paragraph, Table
+
+SHOWN = 2  # places a statistic is shown to, unless that would put it across a bound (figure_text)
+BOUNDS = {"facility": (HARD, EASY), "discrimination": (0.0, WEAK), "point_biserial": (0.0, WEAK)}
 
 
 def summary_blocks(tally: Tally) -> list:
@@ -31,6 +35,7 @@ def summary_blocks(tally: Tally) -> list:
         t("grade.col.n"),
         *(t(f"grade.verdict.{verdict}") for verdict in VERDICTS),
     )
+    said = caution_blocks(tally)
     for problem, group in groups.items():
         rows = tuple(
             (f"{stats.row} · {t(f'quiz.stage.{stats.stage}')}", str(stats.students), *(pct(stats.percent(v), 0) for v in VERDICTS))
@@ -53,6 +58,9 @@ def summary_blocks(tally: Tally) -> list:
                     title=t("grade.mistakes_title", problem=problem),
                 )
             )
+        if any(stats.statistics is not None for stats in group):
+            blocks.extend(said)  # once, before the first table of statistics
+            said = []
         blocks.extend(statistics_blocks(problem, group))
     counts = tally.distribution()
     total = sum(counts)
@@ -74,10 +82,10 @@ def statistics_blocks(problem: str, group: list[ItemStats]) -> list:
     rows = tuple(
         (
             f"{stats.row} · {t(f'quiz.stage.{stats.stage}')}",
-            fmt(statistics.facility, 2),
-            fmt(statistics.discrimination, 2),
-            fmt(statistics.point_biserial, 2),
-            flag_text(statistics.flags),
+            figure_text("facility", statistics.facility),
+            figure_text("discrimination", statistics.discrimination),
+            figure_text("point_biserial", statistics.point_biserial),
+            reasons_text(statistics),
         )
         for stats, statistics in with_stats
     )
@@ -103,3 +111,49 @@ def _share(value: float | None) -> str:
 def flag_text(flags) -> str:
     """An item's or an option's flags as words, in the run's language (empty: none)."""
     return ", ".join(t(f"grade.flag.{flag}") for flag in flags)
+
+
+def figure_text(figure: str, value: float | None) -> str:
+    """A statistic as shown: two places, or four (as flagged) where two would put it on the other
+    side of, or onto, a bound it is flagged against (0.1996 is shown 0.1996, not 0.20, beside "< 0.20")."""
+    if value is None:
+        return fmt(None, SHOWN)
+    near = float(fmt(value, SHOWN))
+    moved = any((near < bound) != (value < bound) or (near <= bound) != (value <= bound) for bound in BOUNDS[figure])
+    return fmt(value, DECIMALS if moved else SHOWN)
+
+
+def reasons_text(statistics) -> str:
+    """Each flag with the figures that raised it ("weak discrimination: r_pb 0.06 < 0.20"), and a
+    figure of the same kind that does not meet the test ("D 1.00 says otherwise"); empty: no flag."""
+    said = []
+    for flag in statistics.flags:
+        reasons = [reason for reason in statistics.reasons if reason.flag == flag]
+        figures = ", ".join(
+            f"{t(f'grade.col.{r.figure}')} {figure_text(r.figure, r.value)} {r.test} {_bound(r.bound)}" for r in reasons
+        )
+        raised = {reason.figure for reason in reasons}
+        others = [
+            t("grade.flag_otherwise", figure=t(f"grade.col.{name}"), value=figure_text(name, getattr(statistics, name)))
+            for name in ("discrimination", "point_biserial")
+            if flag in ("negative", "weak") and name not in raised and getattr(statistics, name) is not None
+        ]
+        said.append(t("grade.flag_reason", flag=t(f"grade.flag.{flag}"), figures="; ".join([figures, *others])))
+    return ", ".join(said)
+
+
+def _bound(bound: float) -> str:
+    return "0" if bound == 0 else fmt(bound, SHOWN)
+
+
+def caution_text(found: Caution) -> str:
+    """The one sentence for a class (or items) under the students D and r_pb need."""
+    if found.items == found.total:
+        key = "grade.small_class_one" if found.students == 1 else "grade.small_class"
+        return t(key, students=found.students, minimum=found.minimum)
+    return t("grade.small_items", items=found.items, total=found.total, students=found.students, minimum=found.minimum)
+
+
+def caution_blocks(tally: Tally) -> list:
+    found = caution(list(tally.statistics().values()))
+    return [] if found is None else [Paragraph(caution_text(found))]
