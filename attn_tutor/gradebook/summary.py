@@ -12,7 +12,12 @@ from attn_tutor.marking.marker import VERDICTS, diagnosis_name
 from attn_tutor.render.blocks import Bar, Bars, Paragraph, Table
 
 SHOWN = 2  # places a statistic is shown to, unless that would put it across a bound (figure_text)
-BOUNDS = {"facility": (HARD, EASY), "discrimination": (0.0, WEAK), "point_biserial": (0.0, WEAK)}
+TESTS = {"<": lambda value, bound: value < bound, "≤": lambda value, bound: value <= bound, "≥": lambda value, bound: value >= bound}
+BOUNDS = {  # each figure's flag tests (gradebook/itemstats.py: flag_reasons)
+    "facility": (("≤", HARD), ("≥", EASY)),
+    "discrimination": (("<", 0.0), ("<", WEAK)),
+    "point_biserial": (("<", 0.0), ("<", WEAK)),
+}
 
 
 def summary_blocks(tally: Tally) -> list:
@@ -115,11 +120,11 @@ def flag_text(flags) -> str:
 
 def figure_text(figure: str, value: float | None) -> str:
     """A statistic as shown: two places, or four (as flagged) where two would put it on the other
-    side of, or onto, a bound it is flagged against (0.1996 is shown 0.1996, not 0.20, beside "< 0.20")."""
+    side of a bound it is tested against (0.1996 is shown 0.1996, not 0.20, beside "< 0.20")."""
     if value is None:
         return fmt(None, SHOWN)
     near = float(fmt(value, SHOWN))
-    moved = any((near < bound) != (value < bound) or (near <= bound) != (value <= bound) for bound in BOUNDS[figure])
+    moved = any(TESTS[test](near, bound) != TESTS[test](value, bound) for test, bound in BOUNDS[figure])
     return fmt(value, DECIMALS if moved else SHOWN)
 
 
