@@ -122,3 +122,24 @@ def _parent(pid: str) -> int | None:
     except OSError:
         return None
     return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def test_concept_items_practised_alone_in_a_real_terminal(terminal, tmp_path):
+    """`quiz --concepts --problem cat-fish --exam` in Korean: the problem's computed items only, no
+    stage asked, a wrong choice re-asked, the verdicts only at the end."""
+    from attn_tutor.problems.load import load_problem_set
+    from attn_tutor.quiz import loop as quiz
+
+    items = quiz.concept_items(load_problem_set("ch13"), "cat-fish")
+    terminal.start("quiz", "ch13", "--concepts", "--problem", "cat-fish", "--exam", "--lang", "ko", "--report", "r.json", cwd=tmp_path)
+    screen = terminal.wait_for("> ")
+    assert f"{len(items)}문제 중 1번째" in screen and "스코어 S" not in screen
+    terminal.type("Z")  # no such option: asked again, not marked
+    terminal.wait_for("> ", count=2)
+    for shown in items:
+        terminal.type(", ".join(shown.answer))
+    assert terminal.exit_status() == 0
+    screen = terminal.screen()
+    assert f"점수: {len(items)} / {len(items)}" in screen
+    report = (tmp_path / "r.json").read_text(encoding="utf-8")
+    assert '"finished": true' in report and '"items": []' in report
