@@ -101,16 +101,24 @@ def statistics_blocks(problem: str, group: list[ItemStats]) -> list:
         if not options:
             continue
         header = tuple(t(f"grade.col.{name}") for name in ("option", "share_all", "share_upper", "share_lower", "flags"))
-        rows = tuple(
-            (label, pct(100 * share.all, 0), _share(share.upper), _share(share.lower), flag_text(share.flags))
-            for label, share in options.items()
-        )
+        rows = tuple(option_row(label, share) for label, share in options.items())
         blocks.append(Table(header, rows, title=t("grade.options_title", item=f"{problem} · {stats.row}")))
     return blocks
 
 
-def _share(value: float | None) -> str:
-    return "—" if value is None else pct(100 * value, 0)
+def _share(value: float | None, decimals: int = 0) -> str:
+    return "—" if value is None else pct(100 * value, decimals)
+
+
+def option_row(label: str, share) -> tuple[str, str, str, str, str]:
+    """An option's shares and flags; ``upper`` names its figures (the upper group's share > the
+    lower's), both shown to as many places as it takes for the one to be seen above the other."""
+    if "upper" not in share.flags:
+        return (label, pct(100 * share.all, 0), _share(share.upper), _share(share.lower), flag_text(share.flags))
+    decimals = next((d for d in range(3) if float(fmt(100 * share.upper, d)) > float(fmt(100 * share.lower, d))), 2)
+    upper, lower = _share(share.upper, decimals), _share(share.lower, decimals)
+    said = t("grade.flag_reason", flag=t("grade.flag.upper"), figures=f"{upper} > {lower}")
+    return (label, pct(100 * share.all, 0), upper, lower, said)
 
 
 def flag_text(flags) -> str:

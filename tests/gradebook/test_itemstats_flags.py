@@ -16,12 +16,13 @@ from attn_tutor.gradebook.itemstats import (
     WEAK,
     Caution,
     ItemStatistics,
+    OptionShare,
     Reason,
     caution,
     flag_reasons,
     item_statistic,
 )
-from attn_tutor.gradebook.summary import caution_text, figure_text, reasons_text
+from attn_tutor.gradebook.summary import caution_text, figure_text, option_row, reasons_text
 
 R = Reason
 
@@ -143,3 +144,20 @@ def test_no_flag_contradicts_the_numbers_beside_it(students, seed, spread):
         bound = 0.0 if flag == "negative" else WEAK
         meets = {f for f in FIGURES[1:] if getattr(stats, f) is not None and getattr(stats, f) < bound}
         assert {r.figure for r in discriminating} == meets
+
+
+# an option's "upper" flag says the shares that raised it, each to as many places as it takes
+OPTIONS = [
+    (OptionShare(0.2, 0.1667, 0.0, ("upper",)), ("17%", "0%"), "chosen more by the upper group (17% > 0%)", "상위 집단이 더 많이 고름 (17% > 0%)"),
+    (OptionShare(0.2, 0.1234, 0.12, ("upper",)), ("12.3%", "12.0%"), "chosen more by the upper group (12.3% > 12.0%)", "상위 집단이 더 많이 고름 (12.3% > 12.0%)"),
+    (OptionShare(0.2, 0.1201, 0.12, ("upper",)), ("12.01%", "12.00%"), "chosen more by the upper group (12.01% > 12.00%)", "상위 집단이 더 많이 고름 (12.01% > 12.00%)"),
+    (OptionShare(0.4, 0.8333, 0.0, ("right",)), ("83%", "0%"), "the right answer", "정답"),
+    (OptionShare(0.0, 0.0, 0.0, ("unused",)), ("0%", "0%"), "chosen by no one", "아무도 고르지 않음"),
+]
+
+
+@pytest.mark.parametrize(("share", "groups", "english", "korean"), OPTIONS)
+def test_an_options_flag_names_the_shares_beside_it(share, groups, english, korean):
+    row = in_language("en", option_row, "C", share)
+    assert row[2:] == (*groups, english)
+    assert in_language("ko", option_row, "C", share)[4] == korean
