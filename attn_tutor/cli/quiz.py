@@ -19,7 +19,7 @@ from attn_tutor.cli.options import (
     pick_row,
 )
 from attn_tutor.cli.random_options import CausalOption, DimOption, RandomOption, SeedOption, TokensOption, check_random, random_problem
-from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import (
     FollowThrough,
@@ -29,7 +29,6 @@ from attn_tutor.problems.load import load_problem_set
 from attn_tutor.quiz import loop as quiz_loop
 from attn_tutor.render import terminal
 from attn_tutor.render.blocks import Math
-from attn_tutor.solve.concepts import show_all
 
 
 @guarded
@@ -42,6 +41,7 @@ def quiz(
     dim: DimOption = None,
     seed: SeedOption = None,
     causal: CausalOption = False,
+    concepts: Annotated[bool, typer.Option("--concepts", help="help.quiz.concepts")] = False,
     exam: Annotated[bool, typer.Option("--exam", help="help.quiz.exam")] = False,
     follow_through: FollowThroughOption = FollowThrough.full,
     report: Annotated[Optional[Path], typer.Option("--report", help="help.quiz.report")] = None,
@@ -56,6 +56,7 @@ def quiz(
     """
 
     check_random(random, file, problem, tokens, dim, seed, causal)
+    _check_concepts(concepts, random, row)
     if report is not None:
         quiz_loop.check_report_path(report, force=force, inputs=[Path(file)] if file is not None and Path(file).exists() else [])
     intro = []
@@ -71,12 +72,14 @@ def quiz(
         problem_set = load_problem_set(file)
         chosen = pick_problems(problem_set, problem)
         set_name = problem_set.name or problem_set.source
-        if problem is None and row is None:  # the whole set: its concept items after its problems
-            items = tuple(show_all(problem_set, bilingual=False))
+        # the whole set's concept items after its problems; a problem's computed ones after it
+        items = quiz_loop.concept_items(problem_set, problem, row)
+        if concepts and not items:
+            raise AttnTutorError("quiz.no_concepts" if problem is None else "quiz.no_computed_concepts", source=set_name, problem=problem)
     if row is not None and len(chosen) == 1:
         pick_row(chosen[0], row)  # a sentence naming the tokens there are
-    plans = quiz_loop.plan(chosen, row)
-    if not plans:
+    plans = () if concepts else quiz_loop.plan(chosen, row)
+    if not plans and not concepts:
         raise AttnTutorError("cli.row_in_no_problem", row=row, source=set_name)
     config = quiz_loop.QuizConfig(
         plans=plans,
@@ -104,6 +107,14 @@ def quiz(
         show(t("quiz.report_written", path=str(report)))
     if outcome.exit_code:
         raise typer.Exit(outcome.exit_code)
+
+
+def _check_concepts(concepts: bool, random: bool, row: str | None) -> None:
+    """--concepts asks a set's concept items: not a random problem's (it has none), nor a row's stages."""
+    if concepts and random:
+        raise UsageError("quiz.concepts_and_random")
+    if concepts and row is not None:
+        raise UsageError("quiz.concepts_and_row")
 
 
 def _stdin_reader():

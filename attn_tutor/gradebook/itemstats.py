@@ -31,7 +31,15 @@ Flags (on the values as rounded for display, :data:`DECIMALS` places)
     ``D < 0.20`` or ``r_pb < 0.20`` (Ebel's "poor" band for D; Moodle's "very weak" band 0–19%
     for its index); ``hard``: ``F ≤ 0.05`` and ``easy``: ``F ≥ 0.95`` (the Open University's
     Moodle guide: "5 or less: extremely difficult or something wrong with the question",
-    "95–100: extremely easy"). Undefined statistics raise no flag.
+    "95–100: extremely easy"). Undefined statistics raise no flag. Each flag comes with the
+    figures that raised it (:class:`Reason`: "r_pb 0.06 < 0.20"); a figure that does not meet the
+    flag's test is not among them, so where D and r_pb disagree the reasons say which one flagged.
+
+Small classes
+    D, r_pb and the upper and lower groups mean little under :data:`MIN_STUDENTS` students (with 5,
+    each group is one student). An item set to fewer raises no ``negative`` or ``weak`` flag and
+    its options no ``upper``; the facility flags and ``unused`` stay (they are counts, not
+    correlations). :func:`caution` says so once for the class, with the number of students.
 
 Choice items
     For each label, the share of the students who chose it, overall and in the upper and lower
@@ -59,6 +67,7 @@ DECIMALS = 4  # every statistic is rounded half up to this many places before it
 WEAK = 0.20  # below this (and not negative), D or r_pb is weak
 HARD = 0.05  # facility at or below: extremely difficult
 EASY = 0.95  # facility at or above: extremely easy
+MIN_STUDENTS = 30  # below this many students an item raises no flag on D, r_pb or the groups' choices
 FLAGS = ("negative", "weak", "hard", "easy")
 OPTION_FLAGS = ("right", "unused", "upper")
 PLACES = 6  # scores and totals are compared to this many places (marks are given to 4; float32 keeps 7 digits)
@@ -86,6 +95,20 @@ class OptionShare(NamedTuple):
         return {"overall": self.all, "upper": self.upper, "lower": self.lower, "flags": list(self.flags)}
 
 
+class Reason(NamedTuple):
+    """One figure that raised a flag: ``figure`` (``facility``, ``discrimination`` or
+    ``point_biserial``) ``value`` ``test`` (``<``, ``≤``, ``≥``) ``bound``."""
+
+    flag: str
+    figure: str
+    value: float
+    test: str
+    bound: float
+
+    def to_dict(self) -> dict:
+        return {"flag": self.flag, "figure": self.figure, "value": self.value, "test": self.test, "bound": self.bound}
+
+
 class ItemStatistics(NamedTuple):
     """One item's statistics (rounded to DECIMALS places; None: undefined, see the module)."""
 
@@ -95,6 +118,20 @@ class ItemStatistics(NamedTuple):
     point_biserial: float | None
     flags: tuple[str, ...]
     options: dict[str, OptionShare] | None = None  # choice items: by label, in printed order
+    reasons: tuple[Reason, ...] = ()  # the figures that raised each flag, in flag order
+
+
+class Caution(NamedTuple):
+    """Items set to fewer than ``minimum`` students (``items`` of ``total``; ``students``: the most
+    students any of them had), whose D and r_pb raise no flag."""
+
+    students: int
+    items: int
+    total: int
+    minimum: int = MIN_STUDENTS
+
+    def to_dict(self) -> dict:
+        return {"students": self.students, "items": self.items, "total": self.total, "minimum": self.minimum}
 
 
 def group_size(n: int, fraction: float = KELLEY) -> int:
@@ -183,9 +220,12 @@ def _round(x: float | None) -> float | None:
     return None if x is None else rounded(x, DECIMALS) + 0.0  # + 0.0: never -0.0
 
 
-def item_statistic(scores: np.ndarray, totals: np.ndarray, choice: Choice | None = None, *, fraction: float = KELLEY) -> ItemStatistics:
+def item_statistic(
+    scores: np.ndarray, totals: np.ndarray, choice: Choice | None = None, *, fraction: float = KELLEY, minimum: int = MIN_STUDENTS
+) -> ItemStatistics:
     """One item: ``scores`` (0..1) and ``totals`` of the students who were set it, in the same order;
-    ``choice``: its labels and what each of those students chose, for a choice item."""
+    ``choice``: its labels and what each of those students chose, for a choice item; ``minimum``: the
+    students under which D, r_pb and the groups raise no flag."""
     import numpy as np
 
     scores = np.round(np.clip(np.asarray(scores, dtype=np.float64), 0.0, 1.0), PLACES)
@@ -197,27 +237,51 @@ def item_statistic(scores: np.ndarray, totals: np.ndarray, choice: Choice | None
     facility = _round(exact_sum(scores) / n)
     discrimination = _round(_difference(upper, lower, scores, g)) if g else None
     point_biserial = _round(_correlation(scores, np.round(totals - scores, PLACES))) if n >= 2 else None
-    flags = item_flags(facility, discrimination, point_biserial)
-    options = _options(choice, np.asarray(choice.chosen, dtype=np.int64), upper, lower, g) if choice else None
-    return ItemStatistics(n, facility, discrimination, point_biserial, flags, options)
+    reasons = flag_reasons(facility, discrimination, point_biserial, students=n, minimum=minimum)
+    flags = tuple(dict.fromkeys(reason.flag for reason in reasons))
+    grouped = g if n >= minimum else 0  # a small class: no "upper" flag on its options
+    options = _options(choice, np.asarray(choice.chosen, dtype=np.int64), upper, lower, g, grouped) if choice else None
+    return ItemStatistics(n, facility, discrimination, point_biserial, flags, options, reasons)
 
 
-def item_flags(facility: float | None, discrimination: float | None, point_biserial: float | None) -> tuple[str, ...]:
-    """The flags of an item's (rounded) statistics, in FLAGS order."""
-    found = [value for value in (discrimination, point_biserial) if value is not None]
-    flags = []
-    if any(value < 0 for value in found):
-        flags.append("negative")
-    elif any(value < WEAK for value in found):
-        flags.append("weak")
+def item_flags(
+    facility: float | None, discrimination: float | None, point_biserial: float | None, *, students: int | None = None, minimum: int = MIN_STUDENTS
+) -> tuple[str, ...]:
+    """The flags of an item's (rounded) statistics, in FLAGS order (``students``: how many were set
+    it; under ``minimum``, none on D or r_pb)."""
+    reasons = flag_reasons(facility, discrimination, point_biserial, students=students, minimum=minimum)
+    return tuple(dict.fromkeys(reason.flag for reason in reasons))
+
+
+def flag_reasons(
+    facility: float | None, discrimination: float | None, point_biserial: float | None, *, students: int | None = None, minimum: int = MIN_STUDENTS
+) -> tuple[Reason, ...]:
+    """Each flag with each figure that raised it, in FLAGS order and D before r_pb; D and r_pb raise
+    none when ``students`` (if given) is under ``minimum``."""
+    found = [] if students is not None and students < minimum else [
+        (name, value) for name, value in (("discrimination", discrimination), ("point_biserial", point_biserial)) if value is not None
+    ]  # fmt: skip
+    reasons = [Reason("negative", name, value, "<", 0.0) for name, value in found if value < 0]
+    if not reasons:
+        reasons = [Reason("weak", name, value, "<", WEAK) for name, value in found if value < WEAK]
     if facility is not None and facility <= HARD:
-        flags.append("hard")
+        reasons.append(Reason("hard", "facility", facility, "≤", HARD))
     if facility is not None and facility >= EASY:
-        flags.append("easy")
-    return tuple(flags)
+        reasons.append(Reason("easy", "facility", facility, "≥", EASY))
+    return tuple(reasons)
 
 
-def _options(choice: Choice, chosen, upper, lower, g: int) -> dict[str, OptionShare]:
+def caution(statistics: Sequence[ItemStatistics], minimum: int = MIN_STUDENTS) -> Caution | None:
+    """The one caution for a class whose items were set to fewer than ``minimum`` students (their
+    D and r_pb raised no flag), or None; items no one was set are left out."""
+    small = [stats.students for stats in statistics if 0 < stats.students < minimum]
+    if not small:
+        return None
+    return Caution(max(small), len(small), sum(1 for stats in statistics if stats.students > 0), minimum)
+
+
+def _options(choice: Choice, chosen, upper, lower, g: int, grouped: int | None = None) -> dict[str, OptionShare]:
+    """Each label's shares; ``grouped`` 0: too few students for the ``upper`` flag (default ``g``)."""
     import numpy as np
 
     shares = {}
@@ -234,7 +298,7 @@ def _options(choice: Choice, chosen, upper, lower, g: int) -> dict[str, OptionSh
         if label not in choice.right:
             if not picked.any():
                 flags = ("unused",)
-            elif high is not None and low is not None and high > low:
+            elif (g if grouped is None else grouped) and high is not None and low is not None and high > low:
                 flags = ("upper",)
         shares[label] = OptionShare(everyone, high, low, flags)
     return shares
@@ -247,6 +311,7 @@ def item_statistics(
     taken: np.ndarray | None = None,
     choices: Mapping[int, Choice] | None = None,
     fraction: float = KELLEY,
+    minimum: int = MIN_STUDENTS,
 ) -> list[ItemStatistics]:
     """Every item of a students × items score matrix (0..1, missing = 0) with the students' totals.
 
@@ -267,5 +332,5 @@ def item_statistics(
         choice = (choices or {}).get(item)
         if choice is not None:
             choice = choice._replace(chosen=np.asarray(choice.chosen, dtype=np.int64)[rows])
-        found.append(item_statistic(scores[rows, item], totals[rows], choice, fraction=fraction))
+        found.append(item_statistic(scores[rows, item], totals[rows], choice, fraction=fraction, minimum=minimum))
     return found

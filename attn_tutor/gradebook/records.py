@@ -198,7 +198,8 @@ class ItemStats:
 
 def statistics_dict(statistics) -> dict:
     """An item's statistics as the JSON carries them (docs/item-statistics.md): ``facility``,
-    ``discrimination``, ``point_biserial`` (null: undefined), ``flags``; choice items add
+    ``discrimination``, ``point_biserial`` (null: undefined), ``flags``, ``flag_reasons`` (each flag's
+    figures: ``{"flag", "figure", "value", "test", "bound"}``); choice items add
     ``options``: ``{label: {"overall", "upper", "lower", "flags"}}`` in printed order."""
     if statistics is None:
         return {}
@@ -207,6 +208,7 @@ def statistics_dict(statistics) -> dict:
         "discrimination": statistics.discrimination,
         "point_biserial": statistics.point_biserial,
         "flags": list(statistics.flags),
+        "flag_reasons": [reason.to_dict() for reason in statistics.reasons],
     }
     if statistics.options is not None:
         found["options"] = {label: share.to_dict() for label, share in statistics.options.items()}

@@ -28,8 +28,10 @@ from typing import BinaryIO
 from attn_tutor.core.i18n import t
 from attn_tutor.core.spool import Spool
 from attn_tutor.gradebook.analysis import Tally, bin_label
+from attn_tutor.gradebook.itemstats import caution
 from attn_tutor.gradebook.records import FORMULA_STARTS, item_name
 from attn_tutor.gradebook.rows import dumps, number
+from attn_tutor.gradebook.summary import caution_text
 
 HEAD = ("student", "variant", "score", "max_score", "percent")
 LEFT_OUT = "grade.left_out."  # the catalogue keys of the files a run leaves out, with why
@@ -268,6 +270,9 @@ class GradebookWriter:
         for name, texts in (("item_analysis", analysis), ("distribution", bins), ("not_marked", not_marked), ("file_notes", said)):
             body = "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
             stream.write(f',\n"{name}": {body}'.encode())
+        found = caution(list(tally.statistics().values()))
+        note = None if found is None else {**found.to_dict(), "message": caution_text(found)}
+        stream.write(f',\n"statistics_caution": {dumps(note)}'.encode())
         stream.write(b"\n}\n")
 
     def _copy_reports(self, stream) -> None:

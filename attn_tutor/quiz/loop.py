@@ -53,7 +53,7 @@ from typing import Any
 
 from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.i18n import t
-from attn_tutor.core.model import Problem, Stage
+from attn_tutor.core.model import Problem, ProblemSet, Stage
 from attn_tutor.core.rounding import fmt_given, fmt_score
 from attn_tutor.core.stopping import exit_status
 from attn_tutor.core.writing import refuse_overwrite, write_atomic
@@ -65,6 +65,7 @@ from attn_tutor.marking.marker import Item, Report
 from attn_tutor.render.blocks import Block, Heading, Math, Paragraph, Table
 from attn_tutor.solve import engine
 from attn_tutor.solve.concepts import ShownConcept, concept_blocks
+from attn_tutor.solve.concepts import show as show_concept
 from attn_tutor.solve.engine import Solution
 from attn_tutor.solve.layout import given_blocks, problem_heading, problem_notes, stage_table
 
@@ -126,6 +127,16 @@ def plan(problems: Sequence[Problem], row: str | None = None) -> tuple[Plan, ...
         elif row in problem.tokens:
             plans.append(Plan(problem, (problem.row_index(row),)))
     return tuple(plans)
+
+
+def concept_items(problem_set: ProblemSet, problem_id: str | None = None, row: str | None = None) -> tuple[ShownConcept, ...]:
+    """The concept items a quiz asks, as shown in the language spoken: the whole set's (``problem_id``
+    None), in the set's order; of one problem, only the computed items worked out from its numbers;
+    none for one row (``row``)."""
+    if row is not None:
+        return ()
+    chosen = [c for c in problem_set.concepts if problem_id is None or (c.kind == "computed" and c.problem == problem_id)]
+    return tuple(show_concept(concept, problem_set, bilingual=False) for concept in chosen)
 
 
 def count_questions(plans: Sequence[Plan]) -> int:
@@ -215,7 +226,7 @@ def summary_blocks(outcome: Outcome) -> list[Block]:
                 fmt_score(item.points),
             )
         )
-    blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title"))]
+    blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title"))] if rows or not outcome.concepts else []
     if report.mode == "exam":  # the only feedback an exam gives: each diagnosis explained, once per item
         explained = tuple(
             f"{item.problem} · {item.row} · ({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}')}: "
@@ -316,7 +327,7 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
     if save is not None:
         save(report_dict(outcome, config, solutions, finished=False, marker=marker))  # fails before any question
     asking = _Asking(config, marker, outcome, read_line, show, saved, t("quiz.prompt"))
-    show([Paragraph(t(f"quiz.intro.{config.mode}"))])
+    show([Paragraph(t(f"quiz.intro.{config.mode}" if config.plans else f"quiz.intro.concepts_{config.mode}"))])
     try:
         for item_plan in config.plans:
             solution = _solution(item_plan.problem, solutions)

@@ -80,11 +80,11 @@ def test_cli_end_of_input_writes_the_report_so_far(run_cli, tmp_path):
     report = tmp_path / "r.json"
     result = run_cli(*CAT_FISH, "--report", str(report), input=typed(EAT[:2]))
     assert result.exit_code == 0, result.output
-    assert "Input ended after 3 of 8 questions. Score so far: 2 / 2" in result.output
+    assert "Input ended after 3 of 10 questions. Score so far: 2 / 2" in result.output
     saved = json.loads(report.read_text())
     # every item of the quiz: the two answered, the one on screen and the five never reached
     assert [i["verdict"] for i in saved["items"]] == ["correct", "correct"] + ["missing"] * 6
-    assert (saved["score"], saved["max_score"], saved["finished"], saved["asked"], saved["total"]) == (2, 8, False, 3, 8)
+    assert (saved["score"], saved["max_score"], saved["finished"], saved["asked"], saved["total"]) == (2, 10, False, 3, 10)
 
 
 def test_cli_interrupt_exits_130_with_the_report_written(run_cli, tmp_path, monkeypatch):
@@ -105,7 +105,7 @@ def test_cli_interrupt_exits_130_with_the_report_written(run_cli, tmp_path, monk
     report = tmp_path / "r.json"
     result = run_cli(*CAT_FISH, "--report", str(report))
     assert result.exit_code == 130
-    assert "Interrupted after 2 of 8 questions" in result.output
+    assert "Interrupted after 2 of 10 questions" in result.output
     assert [i["verdict"] for i in json.loads(report.read_text())["items"]] == ["correct"] + ["missing"] * 7
 
 
@@ -203,16 +203,16 @@ def test_quiz_help_imports_neither_numpy_nor_yaml():
 
 def test_the_quiz_says_how_far_and_how_many_decimals(run_cli):
     result = run_cli("quiz", "-p", "cat-fish", input="1 6 4\nq\n")
-    assert "(a) Scores S = Q·Kᵀ — question 1 of 8" in result.output
-    assert "(b) Scaled scores S / √2 ≈ 1.414 — question 2 of 8" in result.output
+    assert "(a) Scores S = Q·Kᵀ — question 1 of 10" in result.output
+    assert "(b) Scaled scores S / √2 ≈ 1.414 — question 2 of 10" in result.output
     assert "Round to 3 decimal places." in result.output
     korean = run_cli("quiz", "-p", "cat-fish", "--lang", "ko", input="q\n")
-    assert "8문제 중 1번째" in korean.output and "소수점 아래 3자리까지 반올림하세요" in flat(korean.output)
+    assert "10문제 중 1번째" in korean.output and "소수점 아래 3자리까지 반올림하세요" in flat(korean.output)
 
 
 def test_a_stopped_quiz_scores_the_questions_answered(run_cli, tmp_path):
     report = tmp_path / "r.json"
     result = run_cli("quiz", "-p", "cat-fish", "--report", str(report), input="1 6 4\n1 2 3\nq\n")
-    assert "Stopped after 3 of 8 questions. Score so far: 1 / 2" in result.output
+    assert "Stopped after 3 of 10 questions. Score so far: 1 / 2" in result.output
     data = json.loads(report.read_text("utf-8"))
     assert [item["verdict"] for item in data["items"]][-1] == "missing"  # the report still lists it

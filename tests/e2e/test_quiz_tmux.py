@@ -59,7 +59,7 @@ def test_a_bad_line_is_asked_again_and_ctrl_c_stops_with_130(terminal, tmp_path)
     terminal.tmux("send-keys", "-t", "quiz", "C-c")
     assert terminal.exit_status() == 130
     screen = terminal.screen()
-    assert "8문제 중 2번째에서 중단되었습니다. 지금까지 점수: 1 / 1" in screen  # over the question answered
+    assert "10문제 중 2번째에서 중단되었습니다. 지금까지 점수: 1 / 1" in screen  # over the question answered
     (typed,) = [line for line in screen.splitlines() if "0.71" in line and line.startswith(">")]
     assert typed.rstrip() == "> 0.71", screen  # the summary starts on a line of its own
     assert (tmp_path / "r.json").exists()
@@ -108,9 +108,9 @@ def test_an_exam_killed_with_sighup_leaves_a_complete_report(terminal, tmp_path)
     (quiz_pid,) = children  # the shell waits for the one quiz
     os.kill(quiz_pid, signal.SIGHUP)
     assert terminal.exit_status() == 129
-    assert "Interrupted after 3 of 8 questions. Score so far: 2 / 2" in terminal.screen()
+    assert "Interrupted after 3 of 10 questions. Score so far: 2 / 2" in terminal.screen()
     report = json.loads((tmp_path / "r.json").read_text(encoding="utf-8"))
-    assert (report["finished"], report["score"], report["max_score"]) == (False, 2, 8)
+    assert (report["finished"], report["score"], report["max_score"]) == (False, 2, 10)
     items = [(i["row"], i["stage"], i["verdict"]) for i in report["items"]]
     assert len(items) == 8 and items[:3] == [("먹었다", "scores", "correct"), ("먹었다", "scaled", "correct"), ("먹었다", "weights", "missing")]
     assert [name for name in os.listdir(tmp_path) if name.startswith(".")] == []  # no temporary file
@@ -122,3 +122,24 @@ def _parent(pid: str) -> int | None:
     except OSError:
         return None
     return int(stat.rsplit(")", 1)[1].split()[1])
+
+
+def test_concept_items_practised_alone_in_a_real_terminal(terminal, tmp_path):
+    """`quiz --concepts --problem cat-fish --exam` in Korean: the problem's computed items only, no
+    stage asked, a wrong choice re-asked, the verdicts only at the end."""
+    from attn_tutor.problems.load import load_problem_set
+    from attn_tutor.quiz import loop as quiz
+
+    items = quiz.concept_items(load_problem_set("ch13"), "cat-fish")
+    terminal.start("quiz", "ch13", "--concepts", "--problem", "cat-fish", "--exam", "--lang", "ko", "--report", "r.json", cwd=tmp_path)
+    screen = terminal.wait_for("> ")
+    assert f"{len(items)}문제 중 1번째" in screen and "스코어 S" not in screen
+    terminal.type("Z")  # no such option: asked again, not marked
+    terminal.wait_for("> ", count=2)
+    for shown in items:
+        terminal.type(", ".join(shown.answer))
+    assert terminal.exit_status() == 0
+    screen = terminal.screen()
+    assert f"점수: {len(items)} / {len(items)}" in screen
+    report = (tmp_path / "r.json").read_text(encoding="utf-8")
+    assert '"finished": true' in report and '"items": []' in report

@@ -533,7 +533,7 @@ def test_hostile_names_survive_the_round_trip(class_book):
 
 def test_json_has_every_students_full_report(class_book):
     data = json.loads(class_book.json)
-    assert list(data) == ["follow_through", "students", "item_analysis", "distribution", "not_marked", "file_notes"]
+    assert list(data) == ["follow_through", "students", "item_analysis", "distribution", "not_marked", "file_notes", "statistics_caution"]
     first = data["students"][0]
     assert list(first) == ["student", "file", "line", "variant", "problem_set", "errors", "report"]
     assert list(first["report"]) == ["student", "problem_set", "seed", "mode", "score", "max_score", "items"]

@@ -34,11 +34,15 @@ WORKSHEET_D = (0.4, 0, 0, 0.6, 0.4, 0.4, 0.6, 0.4, -0.2, 0.4)  # as printed
 def test_the_published_worksheet_is_reproduced_to_its_printed_decimals():
     matrix = np.array([[int(cell) for cell in line.split()] for line in WORKSHEET.strip().splitlines()], dtype=float)
     assert tuple(matrix.sum(axis=1) * 10) == WORKSHEET_TOTALS  # the printed totals are the sums
-    stats = item_statistics(matrix, np.array(WORKSHEET_TOTALS, dtype=float), fraction=0.5)  # the worksheet's halves
+    # the worksheet's halves; its ten students flagged as the worksheet does (minimum=2: below
+    # MIN_STUDENTS, the default raises no flag on D or r_pb)
+    stats = item_statistics(matrix, np.array(WORKSHEET_TOTALS, dtype=float), fraction=0.5, minimum=2)
     assert [round(s.facility, 2) for s in stats] == list(WORKSHEET_P)
     assert [round(s.discrimination, 1) for s in stats] == list(WORKSHEET_D)
     # Question 9, the one the worksheet says to eliminate, is the one flagged negative.
     assert [i + 1 for i, s in enumerate(stats) if "negative" in s.flags] == [9]
+    default = item_statistics(matrix, np.array(WORKSHEET_TOTALS, dtype=float), fraction=0.5)
+    assert [s.flags for s in default] == [tuple(f for f in s.flags if f in ("hard", "easy")) for s in stats]
 
 
 # A class of ten worked on paper (Kelley's 27%):
@@ -85,7 +89,7 @@ def _choice() -> Choice:
 def test_a_class_of_ten_worked_on_paper():
     item_c = tuple(int(label == "B") for label in CHOSEN)
     matrix = np.array([ITEM_A, ITEM_B, item_c], dtype=float).T
-    a, b, c = item_statistics(matrix, np.array(TOTALS, dtype=float), choices={2: _choice()})
+    a, b, c = item_statistics(matrix, np.array(TOTALS, dtype=float), choices={2: _choice()}, minimum=10)
     assert (a.students, a.facility, a.discrimination, a.point_biserial) == (10, 0.5, 0.8333, 0.4563)
     assert (b.facility, b.discrimination) == (0.4, 0.5833)
     assert (c.facility, c.discrimination) == (0.4, 0.8333)
@@ -233,7 +237,7 @@ def test_the_tally_carries_the_class_of_ten_into_the_json_and_the_summary():
     assert third["options"] == {
         "A": {"overall": 0.4, "upper": 0.0, "lower": 1.0, "flags": []},
         "B": {"overall": 0.4, "upper": 0.8333, "lower": 0.0, "flags": ["right"]},
-        "C": {"overall": 0.2, "upper": 0.1667, "lower": 0.0, "flags": ["upper"]},
+        "C": {"overall": 0.2, "upper": 0.1667, "lower": 0.0, "flags": []},  # ten students: no "upper" flag
         "D": {"overall": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
         "E": {"overall": 0.0, "upper": 0.0, "lower": 0.0, "flags": ["unused"]},
     }
@@ -242,7 +246,7 @@ def test_the_tally_carries_the_class_of_ten_into_the_json_and_the_summary():
     assert [tuple(row) for row in options.rows] == [
         ("A", "40%", "0%", "100%", ""),
         ("B", "40%", "83%", "0%", "the right answer"),
-        ("C", "20%", "17%", "0%", "chosen more by the upper group"),
+        ("C", "20%", "17%", "0%", ""),
         ("D", "0%", "0%", "0%", "chosen by no one"),
         ("E", "0%", "0%", "0%", "chosen by no one"),
     ]

@@ -18,8 +18,10 @@ D = −0.8333: flagged negative (the strong students miss it).
 from __future__ import annotations
 
 import csv
+import html
 import json
 
+from helpers.output import flat
 from helpers.paths import TESTS
 
 SET = TESTS / "fixtures" / "grade" / "set.yaml"
@@ -31,14 +33,16 @@ RIGHT = {
 COLUMNS = [(row, stage, right) for row, answers in RIGHT.items() for stage, right in zip(STAGES, answers)]
 
 
-def write_class(path):
+def write_class(path, copies: int = 1):
+    """The class of ten (``copies`` times over: S1, S1·2, ...)."""
     with path.open("w", encoding="utf-8", newline="") as out:
         writer = csv.writer(out)
         writer.writerow(["student", *(f"cat-fish/{row}/{stage}" for row, stage, _ in COLUMNS)])
-        for s in range(1, 11):
-            cells = [right if s <= 10 - item else "" for item, (_, _, right) in enumerate(COLUMNS[:7], start=1)]
-            cells.append(COLUMNS[7][2] if s >= 8 else "")
-            writer.writerow([f"S{s}", *cells])
+        for copy in range(1, copies + 1):
+            for s in range(1, 11):
+                cells = [right if s <= 10 - item else "" for item, (_, _, right) in enumerate(COLUMNS[:7], start=1)]
+                cells.append(COLUMNS[7][2] if s >= 8 else "")
+                writer.writerow([f"S{s}" + (f"·{copy}" if copy > 1 else ""), *cells])
     return path
 
 
@@ -53,26 +57,49 @@ def test_grade_shows_json_and_reports_the_statistics(run_cli, tmp_path):
     first, last = items[0], items[-1]
     assert (first["row"], first["stage"], last["row"], last["stage"]) == ("먹었다", "scores", "고양이가", "output")
     assert (first["facility"], first["discrimination"], first["flags"]) == (0.9, 0.3333, [])
-    assert (last["facility"], last["discrimination"], last["flags"]) == (0.3, -0.8333, ["negative"])
+    # ten students: too few for D and r_pb to flag anything (one caution instead, with the number)
+    assert (last["facility"], last["discrimination"], last["flags"], last["flag_reasons"]) == (0.3, -0.8333, [], [])
     assert last["point_biserial"] < 0
     assert all(-1 <= item["point_biserial"] <= 1 for item in items)
     assert "options" not in first  # numeric items have no options
+    caution = json.loads((tmp_path / "out.json").read_text("utf-8"))["statistics_caution"]
+    assert (caution["students"], caution["minimum"], caution["items"], caution["total"]) == (10, 30, 8, 8)
+    assert caution["message"].startswith("Only 10 students")
 
     assert "Item statistics: cat-fish" in result.output
+    assert flat(result.output).count("Only 10 students: D, r_pb") == 1
     shown = {" ".join(line.split()[:3]): line.split()[3:] for line in result.output.splitlines() if " · " in line}
     assert shown["먹었다 · scores"] == ["0.90", "0.33", f"{first['point_biserial']:.2f}"]
-    assert shown["고양이가 · output"][:2] == ["0.30", "-0.83"]
-    assert " ".join(shown["고양이가 · output"][3:]) == "discriminates negatively: check the key"
+    assert shown["고양이가 · output"] == ["0.30", "-0.83", f"{last['point_biserial']:.2f}"]  # and no flag
 
-    html = (tmp_path / "report.html").read_text("utf-8")
-    assert "Item statistics: cat-fish" in html and "discriminates negatively" in html
+    page = flat((tmp_path / "report.html").read_text("utf-8"))
+    assert "Item statistics: cat-fish" in page and "Only 10 students" in page and "discriminates negatively" not in page
+
+
+def test_thirty_students_are_flagged_and_each_flag_names_its_figures(run_cli, tmp_path):
+    answers = write_class(tmp_path / "class.csv", copies=3)
+    result = run_cli("grade", str(answers), "--problems", str(SET), "--json", str(tmp_path / "out.json"), "--class-report", str(tmp_path / "r.html"))
+    assert result.exit_code == 0, result.output
+    data = json.loads((tmp_path / "out.json").read_text("utf-8"))
+    assert data["statistics_caution"] is None
+    last = data["item_analysis"][-1]
+    assert last["flags"] == ["negative"]
+    assert [(r["flag"], r["figure"], r["test"], r["bound"]) for r in last["flag_reasons"]] == [
+        ("negative", "discrimination", "<", 0.0), ("negative", "point_biserial", "<", 0.0),
+    ]  # fmt: skip
+    d, r = (f"{last[name]:.2f}" for name in ("discrimination", "point_biserial"))
+    said = f"discriminates negatively: check the key (D {d} < 0, r_pb {r} < 0)"
+    assert said in flat(result.output) and said in flat(html.unescape((tmp_path / "r.html").read_text("utf-8")))
+    assert "Only" not in result.output
 
 
 def test_the_statistics_in_korean(run_cli, tmp_path):
-    answers = write_class(tmp_path / "class.csv")
-    result = run_cli("grade", str(answers), "--problems", str(SET), "--lang", "ko")
-    assert result.exit_code == 0, result.output
-    assert "문항 통계: cat-fish" in result.output and "역변별" in result.output
+    small = run_cli("grade", str(write_class(tmp_path / "class.csv")), "--problems", str(SET), "--lang", "ko")
+    assert small.exit_code == 0, small.output
+    assert "문항 통계: cat-fish" in small.output and "역변별" not in small.output
+    assert "학생이 10명뿐입니다" in flat(small.output)
+    large = run_cli("grade", str(write_class(tmp_path / "class30.csv", copies=3)), "--problems", str(SET), "--lang", "ko")
+    assert "역변별: 정답 확인 필요 (D -0." in flat(large.output) and "학생이" not in large.output
 
 
 def test_undefined_statistics_are_null_in_the_json_and_a_dash_on_the_terminal(run_cli, tmp_path):

@@ -115,10 +115,14 @@ def test_the_report_file_carries_each_concept_item():
     json.dumps(report)
 
 
-def test_the_command_asks_the_packaged_sets_items_only_for_the_whole_set(run_cli):
+def test_the_command_asks_every_item_for_the_whole_set_and_a_problems_computed_items_for_it(run_cli):
     ch13 = load_problem_set("ch13")
     numeric = quiz.count_questions(quiz.plan(ch13.problems))
     whole = run_cli("quiz", "ch13", "--lang", "en", input="q\n")
     assert f"question 1 of {numeric + len(ch13.concepts)}" in whole.output
     one = run_cli("quiz", "ch13", "--problem", "cat-fish", "--lang", "en", input="q\n")
-    assert f"question 1 of {quiz.count_questions(quiz.plan([ch13.get('cat-fish')]))}" in one.output
+    computed = [c for c in ch13.concepts if c.kind == "computed" and c.problem == "cat-fish"]
+    assert computed  # the chapter's first problem has items worked out from its numbers
+    assert f"question 1 of {quiz.count_questions(quiz.plan([ch13.get('cat-fish')])) + len(computed)}" in one.output
+    row = run_cli("quiz", "ch13", "--problem", "cat-fish", "--row", "먹었다", "--lang", "en", input="q\n")
+    assert "question 1 of 4" in row.output  # one row's stages: no concept item

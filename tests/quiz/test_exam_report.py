@@ -12,6 +12,9 @@ from pathlib import Path
 
 import pytest
 
+from attn_tutor.problems.load import load_problem_set
+from attn_tutor.quiz import loop as quiz
+
 # --- 4. an exam never loses an answered item -----------------------------------------------
 
 EAT = ["1 6 4", "0.71 4.24 2.83", "0.02 0.79 0.19", "0.21 0.98"]
@@ -24,19 +27,22 @@ def test_quit_early_reports_every_item_and_the_whole_max_score(run_cli, tmp_path
     report = tmp_path / "r.json"
     result = run_cli(*EXAM, "--report", str(report), input="1 6 4\n0.71 4.24 2.83\nq\n")
     assert result.exit_code == 0
-    assert "Stopped after 3 of 8 questions. Score so far: 2 / 2" in result.output  # the score over what was answered
+    assert "Stopped after 3 of 10 questions. Score so far: 2 / 2" in result.output  # the score over what was answered
     saved = json.loads(report.read_text("utf-8"))
-    assert (saved["score"], saved["max_score"], saved["finished"], len(saved["items"])) == (2, 8, False, 8)
+    assert (saved["score"], saved["max_score"], saved["finished"], len(saved["items"])) == (2, 10, False, 8)
     assert [i["verdict"] for i in saved["items"]] == ["correct", "correct"] + ["missing"] * 6
 
 
 def test_a_finished_exam_says_so(run_cli, tmp_path):
     report = tmp_path / "r.json"
-    lines = EAT + ["2 2 3", "1.414 1.414 2.121", "0.248 0.248 0.503", "0.752 0.752"]
+    ch13 = load_problem_set("ch13")
+    items = quiz.concept_items(ch13, "cat-fish")  # cat-fish's computed items come after its stages
+    lines = EAT + ["2 2 3", "1.414 1.414 2.121", "0.248 0.248 0.503", "0.752 0.752"] + [", ".join(i.answer) for i in items]
     result = run_cli(*EXAM, "--report", str(report), input="\n".join(lines) + "\n")
     assert result.exit_code == 0, result.output
     saved = json.loads(report.read_text("utf-8"))
-    assert (saved["score"], saved["max_score"], saved["finished"]) == (8, 8, True)
+    assert (saved["score"], saved["max_score"], saved["finished"]) == (10, 10, True)
+    assert [c["right"] for c in saved["concepts"]] == [True, True]
 
 
 def _wait_for_items(report: Path, answered: int, timeout: float = 15.0) -> dict:
@@ -67,9 +73,9 @@ def test_a_signal_mid_exam_leaves_a_complete_report(tmp_path, signum, status):
     assert process.returncode == status, err
     assert "Traceback" not in err
     # the signal may come before the third question is put, or while it waits for an answer
-    assert re.search(r"Interrupted after [23] of 8 questions\. Score so far: 2 / 2", out), out
+    assert re.search(r"Interrupted after [23] of 10 questions\. Score so far: 2 / 2", out), out
     saved = json.loads(report.read_text("utf-8"))
-    assert (saved["finished"], saved["score"], saved["max_score"], len(saved["items"])) == (False, 2, 8, 8)
+    assert (saved["finished"], saved["score"], saved["max_score"], len(saved["items"])) == (False, 2, 10, 8)
     assert list(tmp_path.iterdir()) == [report]  # no temporary file left
 
 
