@@ -113,3 +113,40 @@ def test_a_message_names_the_numbers_read_as_the_cli_does(page):
 
         parse_cells("83148.25 0.1234565", 3)
     assert caught.value.problems[0].args["read"] == got
+
+
+@pytest.mark.parametrize("line", ["1 𜳶 2", "１ ① ２", "2^2000 1 1", "1 2 9^9^9^9"])
+def test_the_sentence_under_a_line_typed_into_the_page_is_the_clis(page, line):
+    row = page.locator('section[data-problem="cat-fish"] [data-row="먹었다"]')
+    field = row.locator('input[data-stage="scores"]')
+    field.fill(line)
+    field.press("Enter")
+    with pytest.raises(AnswerError) as caught:
+        parse_row(line)
+    key = caught.value.problems[0].key
+    shown = row.locator(f'[data-error="{key}"]')
+    assert shown.count() == 1, line
+    sentence = caught.value.messages()[0]
+    if "\\U" not in sentence:  # (the CLI escapes a character its Unicode tables do not know)
+        assert sentence in shown.inner_text()
+
+
+def test_the_live_class_reads_the_same_lines(serve, browser):
+    server = serve()
+    student = Watched(browser)
+    try:
+        student.page.goto(server.student_url)
+        student.page.locator("[data-join-name]").fill("김민지")
+        student.page.locator("[data-join]").click()
+        student.page.locator('section[data-problem="cat-fish"]').wait_for(state="visible", timeout=30_000)
+        got = student.page.evaluate(PARSE, LINES)
+        for text, mine in zip(LINES, got):
+            if "args" in mine:
+                mine["args"] = {k: str(v) for k, v in mine["args"].items()}
+            assert mine == python_reading(text), text
+        values = _values(2000)
+        shown = student.page.evaluate("xs => xs.map(x => globalThis.AttnTutor.numbers.short(x))", values)
+        assert shown == [fmt_short(x) for x in values]
+        assert student.errors == []
+    finally:
+        student.context.close()
