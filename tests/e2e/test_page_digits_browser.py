@@ -13,6 +13,7 @@ import random
 
 import pytest
 from helpers import golden_cases as g
+from helpers.language import in_language
 from helpers.watched import Watched
 
 from attn_tutor.core.rounding import fmt_short
@@ -43,19 +44,32 @@ def python_reading(text: str) -> dict:
         return {"error": finding.key, "args": {k: str(v) for k, v in finding.args.items()}}
 
 
-@pytest.fixture(scope="module")
-def page(browser, tmp_path_factory):
+def _opened(browser, tmp_path_factory, lang: str):
     from typer.testing import CliRunner
 
     from attn_tutor.cli.app import app_for
 
     out = tmp_path_factory.mktemp("digits") / "page.html"
-    args = ["export", str(g.PROBLEMS), "-f", "page", "-o", str(out), "--lang", "en"]
+    args = ["export", str(g.PROBLEMS), "-f", "page", "-o", str(out), "--lang", lang]
     result = CliRunner().invoke(app_for(args), args, prog_name="attn-tutor")
     assert result.exit_code == 0, result.output
     watched = Watched(browser)
     watched.page.goto(out.resolve().as_uri())
     watched.page.wait_for_selector("section[data-problem]")
+    return watched
+
+
+@pytest.fixture(scope="module", params=["en", "ko"])
+def any_page(browser, tmp_path_factory, request):
+    watched = _opened(browser, tmp_path_factory, request.param)
+    yield request.param, watched.page
+    assert watched.errors == []
+    watched.context.close()
+
+
+@pytest.fixture(scope="module")
+def page(browser, tmp_path_factory):
+    watched = _opened(browser, tmp_path_factory, "en")
     yield watched.page
     assert watched.errors == []
     watched.context.close()
@@ -116,7 +130,8 @@ def test_a_message_names_the_numbers_read_as_the_cli_does(page):
 
 
 @pytest.mark.parametrize("line", ["1 𜳶 2", "１ ① ２", "2^2000 1 1", "1 2 9^9^9^9"])
-def test_the_sentence_under_a_line_typed_into_the_page_is_the_clis(page, line):
+def test_the_sentence_under_a_line_typed_into_the_page_is_the_clis(any_page, line):
+    lang, page = any_page
     row = page.locator('section[data-problem="cat-fish"] [data-row="먹었다"]')
     field = row.locator('input[data-stage="scores"]')
     field.fill(line)
@@ -126,7 +141,7 @@ def test_the_sentence_under_a_line_typed_into_the_page_is_the_clis(page, line):
     key = caught.value.problems[0].key
     shown = row.locator(f'[data-error="{key}"]')
     assert shown.count() == 1, line
-    sentence = caught.value.messages()[0]
+    sentence = in_language(lang, caught.value.messages)[0]
     if "\\U" not in sentence:  # (the CLI escapes a character its Unicode tables do not know)
         assert sentence in shown.inner_text()
 
