@@ -86,3 +86,36 @@ def fmt_score(x: float) -> str:
 def fmt_row(values, decimals: int = 3) -> str:
     """``(0.214, 0.977)``"""
     return "(" + ", ".join(fmt(v, decimals) for v in values) + ")"
+
+
+SHORT_DIGITS = 6
+
+
+def fmt_short(x: float) -> str:
+    """A number in a sentence (what was read, an exponent): six significant digits, rounded half up
+    from the shortest decimal that reads back as the same float (as :func:`fmt`), laid out as Python's
+    ``.6g`` lays them out (``83148.3``, ``1.23457e+06``, ``1e-05``), never ``-0``. One rule for the
+    command line and the pages (``numbers.js`` ``short`` is its port): ``.6g`` alone rounds the binary
+    value half to even, so 83148.25 would read 83148.2 here and 83148.3 in a browser."""
+    x = float(x)
+    if not math.isfinite(x):
+        return "nan" if math.isnan(x) else ("inf" if x > 0 else "-inf")
+    if x == 0:
+        return "0"
+    with localcontext() as context:
+        context.prec, context.rounding = SHORT_DIGITS, ROUND_HALF_UP
+        rounded = +Decimal(repr(x))
+    sign, digits, _ = rounded.as_tuple()
+    text = "".join(map(str, digits)).rstrip("0") or "0"
+    exponent = rounded.adjusted()
+    if -4 <= exponent < SHORT_DIGITS:
+        point = exponent + 1
+        if point <= 0:
+            body = "0." + "0" * -point + text
+        elif point >= len(text):
+            body = text + "0" * (point - len(text))
+        else:
+            body = text[:point] + "." + text[point:]
+    else:
+        body = text[0] + ("." + text[1:] if len(text) > 1 else "") + f"e{'-' if exponent < 0 else '+'}{abs(exponent):02d}"
+    return ("-" if sign else "") + body

@@ -38,7 +38,6 @@ import hashlib
 import xml.etree.ElementTree as ET
 import zipfile
 from collections.abc import Iterator
-from html import escape
 from typing import BinaryIO
 
 from attn_tutor.core.i18n import language, t
@@ -55,8 +54,22 @@ CP_LOCATION = f"{CP_NS} http://www.imsglobal.org/xsd/imscp_v1p1.xsd"
 ZIP_TIME = (1980, 1, 1, 0, 0, 0)
 
 
+# Canvas reads a QTI 1.2 package through instructure/QTIMigrationTool (lib/imsqtiv1.py, MatText.MakeText:
+# a text/html mattext is passed on as its source text, in a ``div class="html"``), then canvas-lms's
+# gems/plugins/qti_exporter/lib/qti/html_helper.rb, HtmlHelper#detect_html: a feedback or option whose
+# sanitised HTML is a single text node (a text-only <p>) is kept as plain text, which
+# HtmlHelper#clear_html makes by removing the tags, decoding the *decimal* entities (&#39;) only and
+# deleting every named one (&amp;); a hex entity (&#x27;) is left as it is, and Canvas shows it so
+# (choice_interaction.rb, ChoiceInteraction#get_answers, reads an option's text with clear_html too).
+# So every text is written as its characters, with only the three that HTML needs escaped, each as a
+# decimal entity, which both that plain reading and an HTML parser (Canvas's other reading, and
+# every other QTI consumer) give back as the character: no named or hex entity anywhere.
+_DECIMAL = {"&": "&#38;", "<": "&#60;", ">": "&#62;"}
+
+
 def text(value: str) -> str:
-    return escape(value, quote=True)
+    """Plain text as HTML that Canvas shows as written, whether it reads it as HTML or as plain text."""
+    return "".join(_DECIMAL.get(ch, ch) for ch in value)
 
 
 def ident(*parts: object) -> str:

@@ -16,9 +16,13 @@ Numbers are decimals with an optional exponent (``0.214``, ``.5``, ``1e-3``); ``
 alone is Euler's number and ``e^x`` is computed as ``exp(x)``. ``**`` is read as
 ``^``; ``×``, ``·`` and ``⋅`` as ``*``; ``÷`` as ``/``; the minus sign ``−`` and
 dashes as ``-``; superscripts as powers (``3²`` = ``3^2``). Text is NFKC-normalised
-first, so full-width digits, commas, parentheses and the ideographic space typed
+first, so full-width commas, parentheses and the ideographic space typed
 with a Korean (or Japanese, Chinese) input method read as their ASCII forms; the
-ideographic comma ``、`` is a comma. A student who forgot to switch the keyboard
+ideographic comma ``、`` is a comma. The digits read are an explicit set, not the
+runtime's Unicode tables: :data:`DIGITS` (ASCII and full-width) and the vulgar
+fractions of :data:`FRACTIONS` (``½`` = ``(1/2)``); any other character that Unicode
+makes a digit (``①``, ``₆``, ``𝟔``, ``𜳶`` where the tables know it) is refused as a
+character that is not part of a number (:mod:`attn_tutor.marking.digits`). A student who forgot to switch the keyboard
 from Hangul to English types ``ㄷ`` for ``e``, ``ㄷ테`` for ``exp`` and ``ㄴㅂㄱㅅ`` (or
 ``ㄴㅂㄳ``) for ``sqrt`` on the standard two-set layout: those are understood;
 any other Korean text is refused with a sentence saying to press 한/영.
@@ -59,8 +63,10 @@ from collections.abc import Callable
 from decimal import Decimal
 
 from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.rounding import fmt_short
+from attn_tutor.marking.digits import DIGITS, FRACTIONS, NOT_A_DIGIT
 
-__all__ = ["AnswerError", "parse_row", "parse_cells", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT", "MAX_MAGNITUDE"]
+__all__ = ["AnswerError", "parse_row", "parse_cells", "DIGITS", "FRACTIONS", "MAX_LENGTH", "MAX_DEPTH", "MAX_EXPONENT", "MAX_MAGNITUDE"]
 
 MAX_LENGTH = 1000
 """The longest answer line read, in characters."""
@@ -104,9 +110,13 @@ _ASCII_SPACES = str.maketrans({c: " " for c in "\t\n\r\x0b\x0c\x1c\x1d\x1e\x1f"}
 
 @functools.lru_cache(maxsize=1024)
 def _normalise_char(char: str) -> str:
+    if char in DIGITS:
+        return DIGITS[char]
+    if char in FRACTIONS:
+        return FRACTIONS[char]
     piece = unicodedata.normalize("NFKC", char)
-    if "⁄" in piece:  # a vulgar fraction: ½ -> (1/2), so 1½ is refused rather than read as 11/2
-        piece = "(" + piece + ")"
+    if any(c in _DIGITS for c in piece):  # a digit of Unicode's (①, ₆, 𝟔), not of ours
+        return NOT_A_DIGIT
     return "".join(" " if c.isspace() else _AFTER_NFKC.get(c, c) for c in piece)
 
 
@@ -430,7 +440,7 @@ class _Reader:
         if base.is_e:
             return self.exp(b, start, end)
         if abs(b) > MAX_EXPONENT:
-            raise self.fail("answers.exponent_too_large", start, end, exponent=_short(b), limit=_short(MAX_EXPONENT))
+            raise self.fail("answers.exponent_too_large", start, end, exponent=fmt_short(b), limit=fmt_short(MAX_EXPONENT))
         if a == 0:
             if b < 0:
                 raise self.fail("answers.division_by_zero", start, end)
@@ -544,10 +554,6 @@ class _Value:
         self.is_e = is_e  # Euler's number written as "e": e^x is exp(x)
 
 
-def _short(x: float) -> str:
-    return f"{x:.6g}"
-
-
 _LIMIT_TEXT = "10^12"
 
 
@@ -588,6 +594,6 @@ def parse_cells(text: str, expected: int) -> list[float]:
     """:func:`parse_row`, then exactly ``expected`` cells or ``answers.wrong_count``."""
     values = parse_row(text)
     if len(values) != expected:
-        read = ", ".join(_short(v) for v in values)
+        read = ", ".join(fmt_short(v) for v in values)
         raise AnswerError("answers.wrong_count", given=len(values), expected=expected, read=read)
     return values

@@ -22,6 +22,7 @@ from attn_tutor.core.i18n import language, t
 from attn_tutor.core.model import Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.marking.concepts import mark_concept
+from attn_tutor.marking.digits import DIGITS, FRACTIONS
 from attn_tutor.marking.hints import cell_labels, divisors, hint_blocks, hint_cells, stage_title
 from attn_tutor.marking.marker import match_window, stage_tolerance
 from attn_tutor.render.blocks import Math
@@ -267,4 +268,5 @@ def page_data(sheets, *, set_name: str, title: str) -> dict:
         )
     return {
         "lang": language(), "title": title, "problem_set": set_name, "variants": variants, "concepts": bases, "messages": messages(),
+        "digits": DIGITS, "fractions": FRACTIONS,  # what answers.js reads as digits: marking/digits.py's sets
     }  # fmt: skip

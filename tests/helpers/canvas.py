@@ -24,6 +24,8 @@ number Python's ``repr`` writes.
 
 from __future__ import annotations
 
+import html
+import re
 from decimal import Decimal, localcontext
 
 
@@ -45,3 +47,44 @@ def numerical_accepts(exact: str, upper: str, typed: str) -> bool:
         context.prec = 80
         number = Decimal(typed)
         return value - margin <= number <= value + margin
+
+
+# --- text: what Canvas shows of a QTI text -------------------------------------------------
+#
+# QTIMigrationTool (lib/imsqtiv1.py, MatText.MakeText) passes a text/html mattext on as its source
+# text; canvas-lms (gems/plugins/qti_exporter/lib/qti/html_helper.rb, HtmlHelper#detect_html) keeps a
+# feedback or an option whose sanitised HTML is one text node (a text-only <p>) as plain text, made by
+# HtmlHelper#clear_html (ChoiceInteraction#get_answers reads an option's text with it too):
+#
+#     text.gsub(%r{</?[^>\n]*>}, "").gsub(/&#\d+;/) { |m| m[2..].to_i.chr(text.encoding) rescue '' }
+#         .gsub(/&\w+;/, "").gsub(/(?:\\r\\n)+/, "\n")
+#
+# detect_html collapses white space first (``node.text.gsub(/\s+/, " ")``) and strips the result.
+
+_TAG = re.compile(r"</?[^>\n]*>")
+_DECIMAL = re.compile(r"&#\d+;")
+_NAMED = re.compile(r"&\w+;")
+_CRLF = re.compile(r"(?:\\r\\n)+")
+ENTITY_NOT_DECIMAL = re.compile(r"&(?!#\d+;)")
+
+
+def _decimal(match: re.Match) -> str:
+    try:
+        return chr(int(match.group()[2:-1]))
+    except (ValueError, OverflowError):
+        return ""
+
+
+def clear_html(text: str) -> str:
+    """canvas-lms's HtmlHelper#clear_html, in Python."""
+    return _CRLF.sub("\n", _NAMED.sub("", _DECIMAL.sub(_decimal, _TAG.sub("", text))))
+
+
+def plain_text(source: str) -> str:
+    """What Canvas shows of an HTML text it keeps as plain text (detect_html's ``text``)."""
+    return clear_html(re.sub(r"\s+", " ", source)).strip()
+
+
+def meant_text(source: str) -> str:
+    """What the HTML says, as a browser reads it: the tags removed, every entity decoded."""
+    return re.sub(r"\s+", " ", html.unescape(_TAG.sub("", source))).strip()

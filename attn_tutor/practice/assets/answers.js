@@ -47,9 +47,19 @@
   function isAlpha(c) { return /^\p{L}$/u.test(c); }
   function isAscii(chars) { return chars.every((c) => c.codePointAt(0) < 128); }
 
+  // The digits read and the fractions read as numbers: marking/digits.py's DIGITS and FRACTIONS, given to
+  // the page as data (setNumerals), never this browser's Unicode tables. Until then: ASCII digits.
+  let NUMERALS = { "0": "0", "1": "1", "2": "2", "3": "3", "4": "4", "5": "5", "6": "6", "7": "7", "8": "8", "9": "9" };
+  const NOT_A_DIGIT = "\ufffd";
+
+  function setNumerals(digits, fractions) {
+    NUMERALS = Object.assign(Object.create(null), digits || {}, fractions || {});
+  }
+
   function normaliseChar(char) {
-    let piece = char.normalize("NFKC");
-    if (piece.includes("⁄")) piece = "(" + piece + ")";
+    if (Object.prototype.hasOwnProperty.call(NUMERALS, char)) return NUMERALS[char];
+    const piece = char.normalize("NFKC");
+    if (/[0-9]/.test(piece)) return NOT_A_DIGIT;  // a digit of Unicode's (①, ₆, 𝟔, 𜳶), not of ours
     let out = "";
     for (const c of piece) out += isSpace(c) ? " " : (c in AFTER_NFKC ? AFTER_NFKC[c] : c);
     return out;
@@ -110,21 +120,8 @@
     }
   }
 
-  function short(x) {
-    // Python's f"{x:.6g}"
-    if (x === 0) return Object.is(x, -0) ? "-0" : "0";
-    let [mantissa, exponent] = x.toExponential(5).split("e");
-    const exp = Number(exponent);
-    if (exp < -4 || exp >= 6) {
-      if (mantissa.includes(".")) mantissa = mantissa.replace(/0+$/, "").replace(/\.$/, "");
-      const sign = exp < 0 ? "-" : "+";
-      const digits = String(Math.abs(exp)).padStart(2, "0");
-      return mantissa + "e" + sign + digits;
-    }
-    let text = x.toFixed(Math.max(0, 5 - exp));
-    if (text.includes(".")) text = text.replace(/0+$/, "").replace(/\.$/, "");
-    return text;
-  }
+  // core/rounding.py fmt_short (a number in a message), ported in numbers.js.
+  function short(x) { return AT.numbers.short(x); }
 
   class Reader {
     constructor(original) {
@@ -529,5 +526,5 @@
     return null;
   }
 
-  AT.answers = { AnswerError, parseRow, parseCells, short, command, MAX_LENGTH };
+  AT.answers = { AnswerError, parseRow, parseCells, short, command, setNumerals, MAX_LENGTH };
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});

@@ -60,6 +60,40 @@
     return "(" + values.map((v) => fmt(v, decimals)).join(", ") + ")";
   }
 
+  // core/rounding.py fmt_short: a number in a sentence, six significant digits rounded half up from
+  // the shortest decimal (as fmt), laid out as Python's ".6g" ("83148.3", "1.23457e+06"), never -0.
+  const SHORT_DIGITS = 6;
+
+  function short(x) {
+    if (Number.isNaN(x)) return "nan";
+    if (!Number.isFinite(x)) return x > 0 ? "inf" : "-inf";
+    if (x === 0) return "0";
+    let [sign, digits, point] = decimalParts(x);
+    const first = digits.search(/[1-9]/);
+    digits = digits.slice(first);
+    point -= first;
+    if (digits.length > SHORT_DIGITS) {
+      const up = digits[SHORT_DIGITS] >= "5";
+      digits = (BigInt(digits.slice(0, SHORT_DIGITS)) + (up ? 1n : 0n)).toString();
+      if (digits.length > SHORT_DIGITS) {  // 999999.5 -> 1000000
+        digits = digits.slice(0, SHORT_DIGITS);
+        point += 1;
+      }
+    }
+    const text = digits.replace(/0+$/, "") || "0";
+    const exponent = point - 1;
+    let body;
+    if (exponent >= -4 && exponent < SHORT_DIGITS) {
+      if (point <= 0) body = "0." + "0".repeat(-point) + text;
+      else if (point >= text.length) body = text + "0".repeat(point - text.length);
+      else body = text.slice(0, point) + "." + text.slice(point);
+    } else {
+      body = text[0] + (text.length > 1 ? "." + text.slice(1) : "") + "e" + (exponent < 0 ? "-" : "+") +
+        String(Math.abs(exponent)).padStart(2, "0");
+    }
+    return (sign < 0 ? "-" : "") + body;
+  }
+
   // Python's round(x, places): the nearest, ties to even, judged on the exact binary value.
   function pyRound(x, places) {
     const wide = x.toFixed(20);
@@ -128,5 +162,5 @@
   // numbers.round_half_up as a float: float(round_half_up(x, places)) (grading.half_up).
   function roundHalfUp(x, places) { return Number(roundHalfUpText(x, places)) + 0; }
 
-  AT.numbers = { fmt, fmtGiven, fmtRow, pyRound, roundHalfUp, APPROX, shown, dot, quotient, resultSign };
+  AT.numbers = { fmt, fmtGiven, short, fmtRow, pyRound, roundHalfUp, APPROX, shown, dot, quotient, resultSign };
 })(globalThis.AttnTutor = globalThis.AttnTutor || {});

@@ -828,6 +828,7 @@
     const source = document.getElementById("page-data");
     data = JSON.parse(source.textContent);
     M = data.messages;
+    AT.answers.setNumerals(data.digits, data.fractions);  // the digits Python reads (marking/digits.py)
     hooks = AT.hooks || {};
     const wanted = /variant=(\d+)/.exec(location.hash);
     if (wanted) {
