@@ -72,7 +72,7 @@ def quiz(
         chosen = pick_problems(problem_set, problem)
         set_name = problem_set.name or problem_set.source
         if problem is None and row is None:  # the whole set: its concept items after its problems
-            items = tuple(show_all(problem_set, bilingual=False))
+            items = tuple(show_all(problem_set))
     if row is not None and len(chosen) == 1:
         pick_row(chosen[0], row)  # a sentence naming the tokens there are
     plans = quiz_loop.plan(chosen, row)

@@ -54,7 +54,7 @@ class Session:
 
 def run(lines, mode="practice", lang="en", save=None):
     with speaking(lang):
-        items = tuple(show_all(SET, bilingual=False))
+        items = tuple(show_all(SET))
         config = quiz.QuizConfig(plans=quiz.plan(SET.problems), problem_set="set.yaml", mode=mode, concepts=items)
         session = Session(lines)
         return quiz.run(config, session.read_line, session.show, save), session, items
@@ -79,7 +79,7 @@ def test_a_wrong_choice_shows_its_misconception_and_the_answer_in_practice():
     screen = session.screen
     assert "Not right: you chose B; the answer is A. 속도와는 상관없습니다 (not about speed)" in screen
     assert "극단적 분포를 완화합니다" in screen
-    assert "고양이가: 0.023, but 생선을: 0.786" in screen  # the computed item's wrong option, with the numbers
+    assert "the weight on '고양이가' is 0.023, and on '생선을' 0.786" in screen  # the computed item's wrong option, with the numbers
     assert [mark.score for _, mark in outcome.concepts] == [0.0, 0.0, 0.0]
 
 
