@@ -153,3 +153,36 @@ def test_english_mode_writes_the_concept_items_in_english(run_cli):
     concepts = result.output.split("Concept items", 1)[1]
     assert "Which key does ‘먹었다’ attend to most?" in flat(concepts)
     assert "왜 스코어를" not in concepts and "Why divide the scores by √d?" in concepts
+
+
+@pytest.mark.parametrize("lang", ["ko", "en"])
+def test_each_students_hand_back_sheet_explains_their_own_variant(run_cli, tmp_path, monkeypatch, lang):
+    """Two students on variants whose eat-attends keys differ, each choosing a wrong option: each
+    sheet names the student's own key and the feedback of the option they chose, in one language."""
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "class").mkdir()
+    students, keys = {}, set()
+    for number in range(variant_seed(SEED, 1), variant_seed(SEED, 60)):  # the first two variants, one answer each, with different keys
+        shown = in_language(lang, show, CH13.concept("eat-attends"), variant_set(CH13, number), seed=number)
+        key = shown.options[shown.labels.index(shown.answer[0])]
+        if len(shown.answer) == 1 and key not in keys:
+            keys.add(key)
+            wrong = next(label for label in shown.labels if label not in shown.answer)
+            students[("ann", "bob")[len(students)]] = (number, shown, wrong)
+        if len(students) == 2:
+            break
+    for name, (number, _shown, wrong) in students.items():
+        (tmp_path / "class" / f"{name}.yaml").write_text(
+            f"student: {name}\nproblem_set: ch13\nvariant: {number}\nanswers:\nconcepts:\n  eat-attends: {wrong}\n", encoding="utf-8"
+        )
+    assert len(keys) == 2  # the two variants' keys differ: each sheet must say its own
+    result = run_cli("grade", "class", "--feedback", "sheets", "--lang", lang)
+    assert result.exit_code == 0, result.output
+    for name, (number, shown, wrong) in students.items():
+        page = (tmp_path / "sheets" / f"{name}.html").read_text(encoding="utf-8")
+        sheet = flat(html.unescape(re.sub("<[^>]+>", " ", page)))
+        assert flat(said(CH13.concept("eat-attends"), number, lang)) in sheet
+        assert flat(shown.feedback[wrong]) in sheet
+        if lang == "ko":
+            concepts = sheet.split("개념 문항", 1)[-1]
+            assert not {w for w in ENGLISH_WORD.findall(concepts)} - {"html"}, concepts

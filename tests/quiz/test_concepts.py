@@ -122,3 +122,15 @@ def test_the_command_asks_the_packaged_sets_items_only_for_the_whole_set(run_cli
     assert f"question 1 of {numeric + len(ch13.concepts)}" in whole.output
     one = run_cli("quiz", "ch13", "--problem", "cat-fish", "--lang", "en", input="q\n")
     assert f"question 1 of {quiz.count_questions(quiz.plan([ch13.get('cat-fish')]))}" in one.output
+
+
+def test_in_korean_the_quiz_writes_its_own_concept_feedback_in_korean_only():
+    """Issue 35: "…D C A B입니다 (not this order; …)" and "(고양이가: 0.023, but 생선을: 0.786)" were
+    English inside Korean; the set's own texts are shown as written."""
+    outcome, session, _ = run(["1 6 4", "b", "A", "A B C D"], lang="ko")
+    screen = session.screen
+    assert "'고양이가'의 가중치는 0.023, '생선을'의 가중치는 0.786입니다" in screen  # never 고양이가은
+    assert "이 순서가 아닙니다. 맞는 순서는" in screen
+    for english in ("but", "not this order", "the right order", "Not right", "the answer is"):
+        assert english not in screen, english
+    assert [mark.score for _, mark in outcome.concepts] == [0.0, 0.0, 0.0]
