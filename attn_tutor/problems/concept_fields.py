@@ -22,6 +22,13 @@ The YAML, one item per entry (see ``docs/reference.md``, "Concept items")::
         kind: order
         steps: [a, b, c, d]           # 3 to 6 distinct steps, in the right order
 
+Every text (stem, option text and feedback, step, explanation) is a string, shown as written, or
+``{ko: "…", en: "…"}``, of which the language spoken is shown (:class:`attn_tutor.core.model.Bilingual`).
+A computed item's texts may hold the slots of its ask (``CONCEPT_SLOTS``: ``{answer}``,
+``{runner_up}``, …; a stem only ``{row}``), filled from each variant's numbers by
+:func:`attn_tutor.solve.concepts.show`; an unknown slot, and an explanation naming a token of its
+problem as written (but the item's row), are findings: the answer changes with the numbers.
+
 Every finding carries its ``file:line:column``, as the problems' do; a key of another kind
 of item, an unknown key (with a did-you-mean), a missing one, a second right option, a
 wrong option without feedback and a computed item naming a problem or row that does not

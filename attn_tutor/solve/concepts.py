@@ -33,6 +33,11 @@ Computed items are worked out from the problem's numbers (the variant's, when
 * ``unscaled``: what ``row``'s weights become if the scores are not divided: ``sharper``
   (its largest weight grows), ``flatter`` (it shrinks) or ``unchanged``.
 
+Every text is made here, in the language spoken: a set's text written ``{ko, en}`` shows its own
+(:func:`local`), a computed item's slots are filled from the numbers it is shown for
+(:func:`slots`, :func:`filled`), and what the tool writes itself (options of ``unscaled``,
+feedback, worked numbers) is one catalogue sentence in that language.
+
 Two candidates equal when rounded to the problem's ``decimals`` are a tie: a student
 working to that precision cannot tell them apart. ``validate`` refuses a tie in the file
 (:func:`tie_findings`); a variant whose numbers tie gets ``tied=True`` and every tied
