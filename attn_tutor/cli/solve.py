@@ -103,7 +103,7 @@ def solve(
         chosen = chosen[:1]
     plans = _plans(chosen, row, last_stage, problem_set.source)
     whole_set = not random and problem is None and row is None  # the set's concept items go with the whole set
-    items = concepts.show_all(problem_set, seed=variant, bilingual=format is SolveFormat.json) if whole_set else []
+    items = concepts.show_all(problem_set, seed=variant) if whole_set else []
     if format is SolveFormat.json:
 
         entries = [concepts.concept_dict(shown) for shown in items] if whole_set else None

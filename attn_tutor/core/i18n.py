@@ -202,16 +202,6 @@ def t(key: str, /, **args: object) -> str:
 _particle_parts: dict[str, list[str]] = {}  # a template split at its particle markers, once
 
 
-def in_both(key: str, /, **args: object) -> str:
-    """The message ``key`` in Korean with the English after it, ``정답 (Right)``, whatever is spoken:
-    as a set's own texts are written, for what is read by students of either language."""
-    with speaking("ko"):
-        korean = t(key, **args)
-    with speaking("en"):
-        english = t(key, **args)
-    return f"{korean} ({english})"
-
-
 def known_lang(value: str) -> bool:
     """Whether ``--lang value`` names a language of the catalogue: ``ko`` or ``en``, in any case."""
     return value.strip().lower() in LANGS

@@ -218,13 +218,37 @@ CONCEPTS_MAX = 50  # concept items per set
 CONCEPT_TEXT_MAX = 600  # characters in a stem, an option, a feedback sentence or an explanation (Korean and English in one)
 
 
+class Bilingual(NamedTuple):
+    """A concept item's text written in both languages, ``{ko: ..., en: ...}`` in the file: the
+    language spoken shows its own (:func:`attn_tutor.solve.concepts.show`)."""
+
+    ko: str
+    en: str
+
+
+SetText = str | Bilingual
+"""A concept item's text as written: one string (shown as written) or a :class:`Bilingual`."""
+
+CONCEPT_SLOTS: dict[str, tuple[str, ...]] = {
+    "most-attended": ("row", "answer", "answer_weight", "runner_up", "runner_up_weight", "top", "top_weight"),
+    "least-attended": ("row", "answer", "answer_weight", "runner_up", "runner_up_weight", "top", "top_weight"),
+    "most-uniform-row": ("answer", "answer_weight", "runner_up", "runner_up_weight"),
+    "sharpest-row": ("answer", "answer_weight", "runner_up", "runner_up_weight"),
+    "unscaled": ("row", "answer", "top", "top_weight", "unscaled_weight"),
+}
+"""The slots a computed item's texts may hold, by its ``ask``, filled from each variant's own
+numbers (docs/reference.md, "Slots"): ``{row}`` the item's query token, ``{answer}`` the right
+option, ``{runner_up}`` the next best, ``{top}`` the key ``row`` attends to most, and each one's
+``_weight``; ``{unscaled_weight}`` the largest weight of ``row`` without ÷√d."""
+
+
 class ConceptOption(NamedTuple):
     """One option of a choice item as written: its text, whether it is right, and for a wrong
     one the misconception it reveals."""
 
-    text: str
+    text: SetText
     right: bool = False
-    feedback: str | None = None
+    feedback: SetText | None = None
 
 
 class Concept(NamedTuple):
@@ -233,14 +257,14 @@ class Concept(NamedTuple):
 
     id: str
     kind: str  # a ConceptKind
-    stem: str
+    stem: SetText
     options: tuple[ConceptOption, ...] = ()  # choice only
     several: bool = False  # choice: several options are right (the sheet says so)
-    explanation: str | None = None
+    explanation: SetText | None = None
     problem: str | None = None  # computed: the problem's id
     row: str | None = None  # computed: a query token of that problem (for ROW_ASKS)
     ask: str | None = None  # computed: one of COMPUTED_ASKS
-    steps: tuple[str, ...] = ()  # order: the steps in the right order
+    steps: tuple[SetText, ...] = ()  # order: the steps in the right order
     line: int | None = None  # where the item starts in its file
 
 

@@ -26,7 +26,7 @@ from __future__ import annotations
 import re
 from typing import NamedTuple
 
-from attn_tutor.core.i18n import in_both, t
+from attn_tutor.core.i18n import t
 from attn_tutor.render.blocks import Paragraph
 from attn_tutor.solve.concepts import ShownConcept
 
@@ -103,7 +103,7 @@ def mark_concept(shown: ShownConcept, typed: str | None) -> ConceptMark:
     if shown.kind == "order":
         right = chosen == shown.answer
         order = " ".join(shown.answer)
-        feedback = None if right else in_both("concepts.order_wrong", answer=order)
+        feedback = None if right else t("concepts.order_wrong", answer=order)
     elif shown.several:
         right = set(chosen) == set(shown.answer)
         wrong = [shown.feedback.get(label) for label in chosen if label not in shown.answer]
@@ -111,7 +111,7 @@ def mark_concept(shown: ShownConcept, typed: str | None) -> ConceptMark:
         sentences = [text for text in wrong if text]
         if missed:
             missing = ", ".join(missed)
-            sentences.append(in_both("concepts.several_missed", labels=missing))
+            sentences.append(t("concepts.several_missed", labels=missing))
         feedback = " ".join(sentences) or None
     else:
         right = chosen[0] in shown.answer

@@ -22,6 +22,13 @@ The YAML, one item per entry (see ``docs/reference.md``, "Concept items")::
         kind: order
         steps: [a, b, c, d]           # 3 to 6 distinct steps, in the right order
 
+Every text (stem, option text and feedback, step, explanation) is a string, shown as written, or
+``{ko: "…", en: "…"}``, of which the language spoken is shown (:class:`attn_tutor.core.model.Bilingual`).
+A computed item's texts may hold the slots of its ask (``CONCEPT_SLOTS``: ``{answer}``,
+``{runner_up}``, …; a stem only ``{row}``), filled from each variant's numbers by
+:func:`attn_tutor.solve.concepts.show`; an unknown slot, and an explanation naming a token of its
+problem as written (but the item's row), are findings: the answer changes with the numbers.
+
 Every finding carries its ``file:line:column``, as the problems' do; a key of another kind
 of item, an unknown key (with a did-you-mean), a missing one, a second right option, a
 wrong option without feedback and a computed item naming a problem or row that does not
@@ -33,8 +40,10 @@ from __future__ import annotations
 
 import re
 
+from attn_tutor.core.errors import Location
 from attn_tutor.core.model import (
     COMPUTED_ASKS,
+    CONCEPT_SLOTS,
     CONCEPT_TEXT_MAX,
     CONCEPTS_MAX,
     OPTIONS_MAX,
@@ -42,13 +51,15 @@ from attn_tutor.core.model import (
     ROW_ASKS,
     STEPS_MAX,
     STEPS_MIN,
+    Bilingual,
     Concept,
     ConceptKind,
     ConceptOption,
     Problem,
+    SetText,
 )
 from attn_tutor.core.text import did_you_mean
-from attn_tutor.core.yamlread import STR, Node, ScalarNode, is_plain
+from attn_tutor.core.yamlread import STR, MappingNode, Node, ScalarNode, is_plain
 from attn_tutor.problems.fields import Fields
 
 KINDS = tuple(ConceptKind)
@@ -60,6 +71,11 @@ KIND_KEYS = {
 }
 CONCEPT_KEYS = COMMON_KEYS + tuple(key for keys in KIND_KEYS.values() for key in keys)
 OPTION_KEYS = ("text", "right", "feedback")
+LANGUAGES = ("ko", "en")  # the keys of a text written in both languages
+
+SLOT = re.compile(r"\{([A-Za-z_][A-Za-z0-9_]*)\}")
+"""A slot in a computed item's text, ``{answer}``: filled from each variant's numbers."""
+STEM_SLOTS = ("row",)  # a stem asks: it may name the row, never the answer
 
 _ID = re.compile(r"[a-z0-9][a-z0-9-]*")
 _TRUE, _FALSE = frozenset({"true", "True", "TRUE"}), frozenset({"false", "False", "FALSE"})
@@ -95,8 +111,8 @@ class ConceptFields(Fields):
 
         concept_id = self._concept_id(value("id"), f"{path}.id", ids)
         kind = self._kind(value("kind"), f"{path}.kind") if "kind" in m else "choice"
-        stem = self._text(value("stem"), f"{path}.stem", CONCEPT_TEXT_MAX)
-        explanation = self._text(value("explanation"), f"{path}.explanation", CONCEPT_TEXT_MAX) if "explanation" in m else None
+        stem = self._set_text(value("stem"), f"{path}.stem")
+        explanation = self._set_text(value("explanation"), f"{path}.explanation") if "explanation" in m else None
         if kind is None:
             return None
         for key in CONCEPT_KEYS:
@@ -112,6 +128,7 @@ class ConceptFields(Fields):
             fields = dict(options=options or (), several=bool(several))
         elif kind == "computed":
             fields = self._computed(m, node, path, problems)
+            self._computed_texts(m, path, fields, problems)
         else:
             if "steps" not in m:
                 self.add("problems.missing_key", node, path=path, field="steps")
@@ -181,15 +198,15 @@ class ConceptFields(Fields):
             if m is None:
                 ok = False
                 continue
-            text = self._text(m["text"][1], f"{item_path}.text", CONCEPT_TEXT_MAX) if "text" in m else None
+            text = self._set_text(m["text"][1], f"{item_path}.text") if "text" in m else None
             right = self._flag(m["right"][1], f"{item_path}.right") if "right" in m else False
-            feedback = self._text(m["feedback"][1], f"{item_path}.feedback", CONCEPT_TEXT_MAX) if "feedback" in m else None
+            feedback = self._set_text(m["feedback"][1], f"{item_path}.feedback") if "feedback" in m else None
             if text is None or right is None or ("feedback" in m and feedback is None):
                 ok = False
                 continue
             if not right and feedback is None:
                 self.add("problems.concept_no_feedback", item, path=item_path, option=i)
-            folded = " ".join(text.split()).casefold()
+            folded = " ".join(str(text).split()).casefold()
             if folded in first:
                 self.add("problems.concept_same_option", m["text"][1], path=path, first=first[folded], second=i)
             else:
@@ -246,15 +263,95 @@ class ConceptFields(Fields):
             self.add("problems.unknown_row", node, path=path, token=token, tokens=", ".join(problem.tokens))
         return None
 
-    def _steps(self, node: Node | None, path: str) -> tuple[str, ...]:
-        items = self._text_list(node, path)
+    def _steps(self, node: Node | None, path: str) -> tuple[SetText, ...]:
+        items = self._list(node, path)
         if items is None:
             return ()
         if not STEPS_MIN <= len(items) <= STEPS_MAX:
             self.add("problems.concept_step_count", node, path=path, count=len(items), least=STEPS_MIN, most=STEPS_MAX)
-        seen: set[str] = set()
-        for step, item in items:
+        steps: list[SetText] = []
+        seen: set[SetText] = set()
+        for i, item in enumerate(items):
+            step = self._set_text(item, f"{path}[{i}]")
+            if step is None:
+                continue
             if step in seen:
-                self.add("problems.duplicate_entry", item, path=path, value=step)
+                self.add("problems.duplicate_entry", item, path=path, value=str(step))
             seen.add(step)
-        return tuple(step for step, _ in items)
+            steps.append(step)
+        return tuple(steps)
+
+    # -- texts in one language or both, and a computed item's slots -----------------
+
+    def _set_text(self, node: Node | None, path: str) -> SetText | None:
+        """A text as written (a string), or ``{ko: ..., en: ...}``: the one the language spoken shows."""
+        if not isinstance(node, MappingNode):
+            return self._text(node, path, CONCEPT_TEXT_MAX)
+        m = self._mapping(node, path, LANGUAGES, required=LANGUAGES)
+        if m is None:
+            return None
+        texts = {lang: self._text(m[lang][1], f"{path}.{lang}", CONCEPT_TEXT_MAX) for lang in LANGUAGES if lang in m}
+        if texts.get("ko") is None or texts.get("en") is None:
+            return None
+        return Bilingual(ko=texts["ko"], en=texts["en"])  # type: ignore[arg-type]  # both read (checked just above)
+
+    def _computed_texts(self, m: dict, path: str, fields: dict, problems: dict[str, Problem]) -> None:
+        """A computed item's stem and explanation: known slots only (a stem: ``{row}``), and the
+        explanation naming no token of its problem but the row (the answer changes with the numbers)."""
+        ask = fields.get("ask")
+        if ask is None:
+            return
+        problem = problems.get(fields.get("problem") or "")
+        for field, allowed in (("stem", tuple(s for s in CONCEPT_SLOTS[ask] if s in STEM_SLOTS)), ("explanation", CONCEPT_SLOTS[ask])):
+            if field not in m:
+                continue
+            for text, node, where in self._pieces(m[field][1], f"{path}.{field}"):
+                for match in SLOT.finditer(text):
+                    if match[1] not in allowed:
+                        self.add("problems.concept_slot", self._at(node, text, match.start()), path=where,
+                                 slot=match[0], ask=ask, slots=", ".join(f"{{{s}}}" for s in allowed) or "-")  # fmt: skip
+                if field == "explanation" and problem is not None:
+                    self._literal_tokens(text, node, where, problem, fields.get("row"), allowed)
+
+    def _pieces(self, node: Node, path: str) -> list[tuple[str, ScalarNode, str]]:
+        """The texts of a stem or an explanation as read, each with its node and its path."""
+        if isinstance(node, MappingNode):
+            pairs = [(key.value, value) for key, value in node.value if isinstance(key, ScalarNode)]
+            return [(v.value, v, f"{path}.{k}") for k, v in pairs if k in LANGUAGES and isinstance(v, ScalarNode)]
+        return [(node.value, node, path)] if isinstance(node, ScalarNode) else []
+
+    def _literal_tokens(self, text: str, node: ScalarNode, path: str, problem: Problem, row: str | None, allowed: tuple[str, ...]) -> None:
+        """A finding for the first token of ``problem`` (not the item's row) that ``text`` names as written."""
+        plain = SLOT.sub(lambda match: " " * len(match[0]), text)
+        for token in sorted(set(problem.tokens) | set(problem.keys), key=len, reverse=True):
+            if token == row:
+                continue
+            at = _named_at(plain, token)
+            if at is not None:
+                self.add("problems.concept_literal_token", self._at(node, text, at), path=path, token=token,
+                         slots=", ".join(f"{{{s}}}" for s in allowed))  # fmt: skip
+                return
+
+    def _at(self, node: ScalarNode, text: str, index: int) -> Node | Location:
+        """Where ``text[index]`` stands in the file: exact for a text on one line written without
+        escapes, else the text's start."""
+        start, end = node.start_mark, node.end_mark
+        quote = 0 if node.style in (None, "") else 1
+        if node.style in (None, "", "'", '"') and start.line == end.line and end.column - start.column == len(text) + 2 * quote:
+            return Location(self.source, start.line + 1, start.column + 1 + quote + index)
+        return node
+
+
+
+def _named_at(text: str, token: str) -> int | None:
+    """Where ``text`` names ``token`` as a word: not inside another word (a Korean particle may
+    follow a Hangul token; a token ending in a Latin letter or digit is followed by neither)."""
+    start = 0
+    while (at := text.find(token, start)) >= 0:
+        before = text[at - 1] if at else " "
+        after = text[at + len(token)] if at + len(token) < len(text) else " "
+        latin_end = token[-1].isascii() and token[-1].isalnum()
+        if not before.isalnum() and not (latin_end and after.isascii() and after.isalnum()):
+            return at
+        start = at + 1
+    return None

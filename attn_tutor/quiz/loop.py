@@ -136,7 +136,7 @@ def concept_items(problem_set: ProblemSet, problem_id: str | None = None, row: s
     if row is not None:
         return ()
     chosen = [c for c in problem_set.concepts if problem_id is None or (c.kind == "computed" and c.problem == problem_id)]
-    return tuple(show_concept(concept, problem_set, bilingual=False) for concept in chosen)
+    return tuple(show_concept(concept, problem_set) for concept in chosen)
 
 
 def count_questions(plans: Sequence[Plan]) -> int:

@@ -33,6 +33,11 @@ Computed items are worked out from the problem's numbers (the variant's, when
 * ``unscaled``: what ``row``'s weights become if the scores are not divided: ``sharper``
   (its largest weight grows), ``flatter`` (it shrinks) or ``unchanged``.
 
+Every text is made here, in the language spoken: a set's text written ``{ko, en}`` shows its own
+(:func:`local`), a computed item's slots are filled from the numbers it is shown for
+(:func:`slots`, :func:`filled`), and what the tool writes itself (options of ``unscaled``,
+feedback, worked numbers) is one catalogue sentence in that language.
+
 Two candidates equal when rounded to the problem's ``decimals`` are a tie: a student
 working to that precision cannot tell them apart. ``validate`` refuses a tie in the file
 (:func:`tie_findings`); a variant whose numbers tie gets ``tied=True`` and every tied
@@ -45,10 +50,12 @@ import random
 import zlib
 from typing import NamedTuple
 
+from attn_tutor.core import particles
 from attn_tutor.core.errors import Finding, Location
-from attn_tutor.core.i18n import in_both, t
-from attn_tutor.core.model import UNSCALED_ANSWERS, Concept, Problem, ProblemSet
+from attn_tutor.core.i18n import language, t
+from attn_tutor.core.model import UNSCALED_ANSWERS, Bilingual, Concept, Problem, ProblemSet, SetText
 from attn_tutor.core.rounding import fmt, rounded
+from attn_tutor.problems.concept_fields import SLOT
 from attn_tutor.render.blocks import Heading, Paragraph
 from attn_tutor.solve import engine
 
@@ -87,12 +94,7 @@ def _best(values: list[float], decimals: int, largest: bool) -> tuple[tuple[int,
     return best, len(best) > 1
 
 
-def _both(key: str, bilingual: bool, **args: object) -> str:
-    """A catalogue sentence in the language spoken, or (``bilingual``) Korean with English after it, as the set's own texts are."""
-    return in_both(key, **args) if bilingual else t(key, **args)
-
-
-def work(concept: Concept, problem: Problem, bilingual: bool = True) -> _Worked:
+def work(concept: Concept, problem: Problem) -> _Worked:
     """A computed item's options and answer from ``problem``'s numbers (one head)."""
     import numpy as np
 
@@ -125,19 +127,65 @@ def work(concept: Concept, problem: Problem, bilingual: bool = True) -> _Worked:
     unscaled = engine.softmax(np.where(mask, head.scores[row], 0.0), mask)
     before, after = rounded(float(head.weights[row].max()), decimals), rounded(float(unscaled.max()), decimals)
     answer = 0 if after > before else 1 if after < before else 2
-    options = tuple(_both(f"concepts.unscaled.{word}", bilingual) for word in UNSCALED_ANSWERS)
+    options = tuple(t(f"concepts.unscaled.{word}") for word in UNSCALED_ANSWERS)
     numbers = (fmt(float(head.weights[row].max()), decimals), fmt(float(unscaled.max()), decimals), "")
     return _Worked(options, (answer,), numbers, False)
 
 
-def _worked_text(concept: Concept, worked: _Worked, bilingual: bool) -> str:
+def _worked_text(concept: Concept, worked: _Worked) -> str:
     """The worked numbers of a computed item."""
     if concept.ask == "unscaled":
-        return _both("concepts.worked.unscaled", bilingual, row=concept.row, before=worked.numbers[0], after=worked.numbers[1])
+        return t("concepts.worked.unscaled", row=concept.row, before=worked.numbers[0], after=worked.numbers[1])
     pairs = ", ".join(f"{option} {number}" for option, number in zip(worked.options, worked.numbers))
     if concept.ask in ("most-attended", "least-attended"):
-        return _both("concepts.worked.weights", bilingual, row=concept.row, pairs=pairs)
-    return _both("concepts.worked.rows", bilingual, pairs=pairs)
+        return t("concepts.worked.weights", row=concept.row, pairs=pairs)
+    return t("concepts.worked.rows", pairs=pairs)
+
+
+def local(text: SetText) -> str:
+    """A set's text in the language spoken: a :class:`Bilingual`'s own, a string as written."""
+    return getattr(text, language()) if isinstance(text, Bilingual) else text
+
+
+def filled(text: SetText, slots: dict[str, str] | None = None) -> str:
+    """A set's text as a student reads it: in the language spoken, a computed item's slots filled
+    from the variant's numbers (``slots``) and a particle marked after one, ``{answer}[이]``, chosen
+    for the word it follows."""
+    out = local(text)
+    if slots is None:
+        return out
+    out = SLOT.sub(lambda match: slots.get(match[1], match[0]), out)
+    parts = particles.MARKER.split(out)
+    return particles.resolve(parts) if len(parts) > 1 else out
+
+
+def slots(concept: Concept, problem: Problem, worked: _Worked) -> dict[str, str]:
+    """A computed item's slots (``CONCEPT_SLOTS``), from ``problem``'s own numbers: the right
+    option, the next best (``runner_up``: "—" where there is none), the key the row attends to
+    most (``top``), each with its number as the worked numbers show it."""
+    solution = engine.solve(problem)
+    head, decimals = solution.head, problem.decimals
+    out = {"answer": ", ".join(worked.options[i] for i in worked.right)}
+    if concept.row is not None:
+        row = problem.row_index(concept.row)
+        top = max((j for j, ok in enumerate(head.mask[row]) if ok), key=lambda j: float(head.weights[row, j]))
+        out.update(row=concept.row, top=problem.keys[top], top_weight=fmt(float(head.weights[row, top]), decimals))
+    if concept.ask == "unscaled":
+        out["unscaled_weight"] = worked.numbers[1]
+        return out
+    if concept.ask in ("most-attended", "least-attended"):
+        row = problem.row_index(concept.row)  # type: ignore[arg-type]  # a row ask names its row (the loader checks)
+        values = [float(head.weights[row, j]) for j, ok in enumerate(head.mask[row]) if ok]
+        rank = [-v for v in values] if concept.ask == "most-attended" else values
+    else:  # the row asks: each row's largest weight (sharpest), or its distance from 1/n (most uniform)
+        sizes = [int(n) for n in head.mask.sum(axis=1) if n >= 2]
+        tops = [float(head.weights[i].max()) for i in range(len(problem.tokens)) if int(head.mask[i].sum()) >= 2]
+        rank = [-top for top in tops] if concept.ask == "sharpest-row" else [top - 1.0 / n for top, n in zip(tops, sizes)]
+    others = sorted((i for i in range(len(rank)) if i not in worked.right), key=lambda i: rank[i])
+    out["answer_weight"] = worked.numbers[worked.right[0]] if worked.right else "—"
+    out["runner_up"] = worked.options[others[0]] if others else "—"
+    out["runner_up_weight"] = worked.numbers[others[0]] if others else "—"
+    return out
 
 
 def _permutation(n: int, seed: int | None, concept: Concept) -> list[int]:
@@ -153,28 +201,29 @@ def _permutation(n: int, seed: int | None, concept: Concept) -> list[int]:
     return order[1:] + order[:1]  # pragma: no cover - twenty identities in a row
 
 
-def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None, bilingual: bool = True) -> ShownConcept:
-    """The item as printed: options labelled in (shuffled, with a seed) order, with its answer.
-
-    ``bilingual``: what a computed item's options, feedback and worked numbers say is in Korean
-    with English after it, as the set's texts are (False: in the language spoken)."""
-    explanation = concept.explanation
+def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None) -> ShownConcept:
+    """The item as printed, in the language spoken: options labelled in (shuffled, with a seed)
+    order, with its answer; every text a student reads of it is made here (:func:`filled`), a
+    computed item's from ``problem_set``'s own numbers (a variant's, for a variant)."""
+    values = None
+    explanation = None if concept.explanation is None else filled(concept.explanation)
     tied = False
     if concept.kind == "order":
-        texts = concept.steps
+        texts = tuple(local(step) for step in concept.steps)
         feedback_of: tuple[str | None, ...] = (None,) * len(texts)
         right: tuple[int, ...] = tuple(range(len(texts)))
     elif concept.kind == "computed":
         # the type: ignore below: a computed concept names its problem (the loader checks)
         problem = problem_set.get(concept.problem)  # type: ignore[arg-type]
-        worked = work(concept, problem, bilingual)
+        worked = work(concept, problem)
+        values = slots(concept, problem, worked)
         texts, right, tied = worked.options, worked.right, worked.tied
-        feedback_of = tuple(None if i in right else _computed_feedback(concept, worked, i, bilingual) for i in range(len(texts)))
-        numbers = _worked_text(concept, worked, bilingual)
-        explanation = f"{explanation} {numbers}" if explanation else numbers
+        feedback_of = tuple(None if i in right else _computed_feedback(concept, worked, i) for i in range(len(texts)))
+        numbers = _worked_text(concept, worked)
+        explanation = f"{filled(concept.explanation, values)} {numbers}" if concept.explanation is not None else numbers
     else:
-        texts = tuple(option.text for option in concept.options)
-        feedback_of = tuple(option.feedback for option in concept.options)
+        texts = tuple(local(option.text) for option in concept.options)
+        feedback_of = tuple(None if option.feedback is None else local(option.feedback) for option in concept.options)
         right = tuple(i for i, option in enumerate(concept.options) if option.right)
     order = _permutation(len(texts), seed, concept)
     labels = tuple(LABELS[: len(texts)])
@@ -186,7 +235,7 @@ def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None, 
     return ShownConcept(
         id=concept.id,
         kind=concept.kind,
-        stem=concept.stem,
+        stem=filled(concept.stem, values),
         labels=labels,
         options=tuple(texts[i] for i in order),
         answer=answer,
@@ -197,20 +246,19 @@ def show(concept: Concept, problem_set: ProblemSet, *, seed: int | None = None, 
     )
 
 
-def _computed_feedback(concept: Concept, worked: _Worked, index: int, bilingual: bool) -> str:
-    """Why a wrong option of a computed item is wrong: its own number beside the right one's."""
+def _computed_feedback(concept: Concept, worked: _Worked, index: int) -> str:
+    """Why a wrong option of a computed item is wrong: its own number beside the right one's (an
+    unscaled item: what the weights do; its numbers are the explanation's)."""
     right = worked.right[0]
     if concept.ask == "unscaled":
-        return _worked_text(concept, worked, bilingual)
-    return _both(
-        "concepts.feedback.computed", bilingual,
-        chosen=worked.options[index], chosen_number=worked.numbers[index],
-        right=worked.options[right], right_number=worked.numbers[right],
-    )  # fmt: skip
+        return t("concepts.feedback.unscaled", right=worked.options[right])
+    key = "concepts.feedback.computed" if concept.ask in ("most-attended", "least-attended") else "concepts.feedback.computed_rows"
+    return t(key, chosen=worked.options[index], chosen_number=worked.numbers[index],
+             right=worked.options[right], right_number=worked.numbers[right])  # fmt: skip
 
 
-def show_all(problem_set: ProblemSet, *, seed: int | None = None, bilingual: bool = True) -> list[ShownConcept]:
-    return [show(concept, problem_set, seed=seed, bilingual=bilingual) for concept in problem_set.concepts]
+def show_all(problem_set: ProblemSet, *, seed: int | None = None) -> list[ShownConcept]:
+    return [show(concept, problem_set, seed=seed) for concept in problem_set.concepts]
 
 
 def tie_findings(problem_set: ProblemSet) -> list[Finding]:

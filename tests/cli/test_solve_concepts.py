@@ -21,6 +21,9 @@ def test_the_json_carries_every_concept_item_per_the_contract(run_cli):
     eat = items["eat-attends"]
     assert eat["options"][eat["labels"].index(eat["answer"][0])] == "생선을"  # 0.786, the chapter's number
     steps = items["steps"]
+    assert [steps["options"][steps["labels"].index(label)] for label in steps["answer"]][0].startswith("the scores S = Q·Kᵀ")
+    korean = {item["id"]: item for item in json.loads(run_cli("solve", "ch13", "--format", "json", "--lang", "ko").output)["concepts"]}
+    steps = korean["steps"]  # the set's texts in both languages: each shows its own
     assert [steps["options"][steps["labels"].index(label)] for label in steps["answer"]][0].startswith("스코어 S = Q·Kᵀ")
 
 

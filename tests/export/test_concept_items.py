@@ -93,7 +93,7 @@ def test_the_worksheet_asks_every_item_with_its_labelled_options_and_no_answer(r
 @pytest.mark.parametrize("lang", ["en", "ko"])
 def test_the_key_gives_the_right_labels_each_wrong_options_feedback_and_why(run_cli, tmp_path, lang):
     path = concept_set(tmp_path)
-    (sheet, items), = shown_on(path)
+    (sheet, items), = in_language(lang, shown_on, path)  # the feedback a computed item writes: in the key's language
     text = export_text(run_cli, tmp_path, "key.md", str(path), "--key-only", "--lang", lang)
     for shown in items:
         assert key_line(shown, lang) in text

@@ -13,6 +13,7 @@ import numpy as np
 import pytest
 from helpers.paths import ROOT
 
+from attn_tutor.core.model import Bilingual
 from attn_tutor.core.rounding import fmt, fmt_row
 from attn_tutor.problems.load import load_path, load_problem_set, validate_path
 from attn_tutor.solve import engine
@@ -238,10 +239,16 @@ def test_the_chapters_concept_items_cover_its_why_questions(ch13):
     assert kinds.count("computed") >= 2 and kinds.count("order") >= 1
     for topic in ("qkv-query", "why-scale", "why-not-rnn", "bank-two-sentences", "why-positional", "why-multi-head"):
         assert concepts[topic].kind == "choice"
-    for concept in concepts.values():  # Korean first, English in the same text, as the titles are
-        assert re.search("[가-힣]", concept.stem) and re.search(r"\([A-Z][^)]*[?.]\)", concept.stem), concept.id
+    for concept in concepts.values():  # every text in both languages, marked: each language shows its own
+        texts = [concept.stem, *concept.steps, *(t for o in concept.options for t in (o.text, o.feedback) if t is not None)]
+        texts += [concept.explanation] if concept.explanation is not None else []
+        for text in texts:
+            assert isinstance(text, Bilingual), (concept.id, text)
+            assert re.search("[가-힣]", text.ko) and re.search("[A-Za-z]{3}", text.en), (concept.id, text)
+            assert not re.search(r"\([A-Z][^)]*[?.]\)$", text.ko), (concept.id, text.ko)  # no English left in the Korean
+        assert concept.stem.en.rstrip().endswith("?") or concept.kind == "order", concept.id
         for option in concept.options:
-            assert option.right or re.search("[가-힣]", option.feedback), concept.id
+            assert option.right or option.feedback is not None, concept.id
 
 
 def test_the_computed_items_agree_with_the_chapters_numbers(ch13, solved):

@@ -13,7 +13,7 @@ import pytest
 
 from attn_tutor.core.errors import InvalidProblemSet
 from attn_tutor.core.i18n import keys
-from attn_tutor.core.model import Concept, ConceptOption
+from attn_tutor.core.model import Bilingual, Concept, ConceptOption
 from attn_tutor.problems.load import load_text
 
 BASE = """\
@@ -74,6 +74,19 @@ def test_computed_and_order_items_load_and_a_row_may_be_a_number():
     assert (most.kind, most.problem, most.row, most.ask) == ("computed", "a", "y", "most-attended")
     assert (sharp.row, sharp.ask) == (None, "sharpest-row")
     assert steps.steps == ("a", "b", "c", "d")
+
+
+def test_texts_in_both_languages_load_and_slots_and_the_row_may_be_written():
+    problem_set = load_text(with_items(
+        "- {id: w, stem: {ko: 왜?, en: Why?}, options: [{text: {ko: 가, en: a}, right: true},"
+        " {text: b, feedback: {ko: 나, en: n}}, {text: c, feedback: f}], explanation: {ko: 설명, en: because}}\n",
+        "- {id: most, kind: computed, problem: a, row: x, ask: most-attended, stem: 'Where does x look?',"
+        " explanation: 'x looks at {answer} ({answer_weight}), then {runner_up}; the maximum, exact, is there'}\n",
+    ), "f.yaml")  # fmt: skip
+    why, most = problem_set.concepts
+    assert why.stem == Bilingual(ko="왜?", en="Why?") and why.explanation == Bilingual(ko="설명", en="because")
+    assert why.options[0].text == Bilingual(ko="가", en="a") and why.options[1] == ConceptOption("b", False, Bilingual(ko="나", en="n"))
+    assert "{answer}" in most.explanation  # the row (x) as written, x inside a word (maximum, exact): no finding
 
 
 def test_a_set_without_concepts_has_none():
@@ -142,6 +155,22 @@ RULES = [
     ("order: a step twice", "- {id: q, kind: order, stem: s, steps: [a, b, a]}\n", "problems.duplicate_entry", 8, 49),
     ("order: steps missing", "- {id: q, kind: order, stem: s}\n", "problems.missing_key", 8, 5),
     ("concepts not a list", None, "problems.expected_list", 7, 11),
+    # texts in both languages, and a computed item's slots (the column: the slot's or the token's own)
+    ("both languages: en missing", f"- {{id: q, stem: {{ko: 가}}, {OPTIONS3}}}\n", "problems.missing_key", 8, 19),
+    ("both languages: a third", f"- {{id: q, stem: {{ko: 가, en: a, fr: b}}, {OPTIONS3}}}\n", "problems.unknown_key", 8, 34),
+    ("both languages: an empty one", f"- {{id: q, stem: {{ko: 가, en: ''}}, {OPTIONS3}}}\n", "problems.empty_text", 8, 31),
+    ("computed: an unknown slot", "- {id: q, kind: computed, problem: a, row: x, ask: most-attended, stem: s, explanation: 'it is {answr}'}\n",
+     "problems.concept_slot", 8, 98),
+    ("computed: a slot its ask has not", "- {id: q, kind: computed, problem: a, ask: sharpest-row, stem: s, explanation: 'row {top}'}\n",
+     "problems.concept_slot", 8, 87),
+    ("computed: the answer in the stem", "- {id: q, kind: computed, problem: a, row: x, ask: most-attended, stem: 'is it {answer}?'}\n",
+     "problems.concept_slot", 8, 82),
+    ("computed: a token named as written", "- {id: q, kind: computed, problem: a, row: x, ask: most-attended, stem: s, explanation: 'x looks at z most'}\n",
+     "problems.concept_literal_token", 8, 103),
+    ("computed: a token named in one language", "- {id: q, kind: computed, problem: a, row: x, ask: most-attended, stem: s, explanation: {ko: '{answer}', en: 'y'}}\n",
+     "problems.concept_literal_token", 8, 113),
+    ("computed: a key token named", "- {id: q, kind: computed, problem: a, ask: sharpest-row, stem: s, explanation: \"row {answer}, like y.\"}\n",
+     "problems.concept_literal_token", 8, 102),
 ]
 
 

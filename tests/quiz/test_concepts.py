@@ -54,7 +54,7 @@ class Session:
 
 def run(lines, mode="practice", lang="en", save=None):
     with speaking(lang):
-        items = tuple(show_all(SET, bilingual=False))
+        items = tuple(show_all(SET))
         config = quiz.QuizConfig(plans=quiz.plan(SET.problems), problem_set="set.yaml", mode=mode, concepts=items)
         session = Session(lines)
         return quiz.run(config, session.read_line, session.show, save), session, items
@@ -79,7 +79,7 @@ def test_a_wrong_choice_shows_its_misconception_and_the_answer_in_practice():
     screen = session.screen
     assert "Not right: you chose B; the answer is A. 속도와는 상관없습니다 (not about speed)" in screen
     assert "극단적 분포를 완화합니다" in screen
-    assert "고양이가: 0.023, but 생선을: 0.786" in screen  # the computed item's wrong option, with the numbers
+    assert "the weight on '고양이가' is 0.023, and on '생선을' 0.786" in screen  # the computed item's wrong option, with the numbers
     assert [mark.score for _, mark in outcome.concepts] == [0.0, 0.0, 0.0]
 
 
@@ -126,3 +126,16 @@ def test_the_command_asks_every_item_for_the_whole_set_and_a_problems_computed_i
     assert f"question 1 of {quiz.count_questions(quiz.plan([ch13.get('cat-fish')])) + len(computed)}" in one.output
     row = run_cli("quiz", "ch13", "--problem", "cat-fish", "--row", "먹었다", "--lang", "en", input="q\n")
     assert "question 1 of 4" in row.output  # one row's stages: no concept item
+
+
+
+def test_in_korean_the_quiz_writes_its_own_concept_feedback_in_korean_only():
+    """Issue 35: "…D C A B입니다 (not this order; …)" and "(고양이가: 0.023, but 생선을: 0.786)" were
+    English inside Korean; the set's own texts are shown as written."""
+    outcome, session, _ = run(["1 6 4", "b", "A", "A B C D"], lang="ko")
+    screen = session.screen
+    assert "'고양이가'의 가중치는 0.023, '생선을'의 가중치는 0.786입니다" in screen  # never 고양이가은
+    assert "이 순서가 아닙니다. 맞는 순서는" in screen
+    for english in ("but", "not this order", "the right order", "Not right", "the answer is"):
+        assert english not in screen, english
+    assert [mark.score for _, mark in outcome.concepts] == [0.0, 0.0, 0.0]
