@@ -78,6 +78,12 @@ CREATE TABLE live_latest (
 :attr:`Store.words`."""
 
 
+FIRST_SAVE = (
+    "SELECT verdict, diagnosis, points, problem, row_key, stage FROM live_attempts WHERE student_id = ? AND client_id = ?"
+)
+"""A resent ``client_id``'s first save: its mark and the item it was for (a client id names one answer)."""
+
+
 class LiveError(AttnTutorError):
     """A live session that cannot be opened, read or written: one catalogue sentence, exit status 1."""
 
@@ -124,6 +130,7 @@ class Saved(NamedTuple):
     points: float
     seq: int  # the change number after this save
     resent: bool  # True: this client_id was saved before; nothing changed
+    item: tuple[str, str, str] | None = None  # (problem, row, stage) the client_id was first saved for
 
 
 class Latest(NamedTuple):
@@ -456,7 +463,8 @@ class Store:
     ) -> Saved:
         """Keep one answer (``text`` as typed, the server's ``mark``) as an attempt and as the
         student's latest for (problem, row, stage), committed before this returns. A ``client_id``
-        this student saved before gives back that first save and changes nothing."""
+        this student saved before gives back that first save (and the item it was for: :attr:`Saved.item`)
+        and changes nothing."""
         mark = Mark(*mark)
         with self._serial():
             saved = self._save(student_id, problem, row, stage, text, client_id, mark)
@@ -478,10 +486,10 @@ class Store:
             ).fetchone()
             if found is None:
                 first = cur.execute(
-                    self._q("SELECT verdict, diagnosis, points FROM live_attempts WHERE student_id = ? AND client_id = ?"),
+                    self._q(FIRST_SAVE),
                     (student_id, client_id),
                 ).fetchone()
-                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True)
+                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True, tuple(first[3:6]))
             cur.execute(
                 self._q(
                     "INSERT INTO live_latest (student_id, problem, row_key, stage, attempt_id, text, verdict, diagnosis, points)"

@@ -1,0 +1,112 @@
+"""The live class at its edges (issue 35, rule 9 and rule 10's live part): each edge a sentence and the
+right status, nothing acknowledged that is not stored, and tests that fail when the student is taken
+from anywhere but the cookie or the CSRF check is skipped.
+"""
+
+from __future__ import annotations
+
+import pytest
+from starlette.testclient import TestClient
+
+from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.live.app import make_app
+from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions.opening import open_store
+from attn_tutor.solve import engine
+
+CH13 = load_problem_set("ch13")
+CAT = CH13.get("cat-fish")
+SECRET = "teacher-secret-0123456789abcdef"
+ORIGIN = "http://testserver"
+
+
+def right_row(token: str, stage: str) -> str:
+    solution = engine.solve(CAT)
+    values = getattr(solution.heads[0], stage)[CAT.row_index(token)]
+    number = fmt_given if stage == "scores" else fmt
+    return ", ".join(number(v, CAT.decimals) for v in values)
+
+
+@pytest.fixture
+def store(live_store_url):
+    with open_store(live_store_url, CH13, create=True) as opened:
+        yield opened
+
+
+@pytest.fixture
+def app(store):
+    return make_app(store, CH13, lang="en", secret=SECRET, student_url="http://192.0.2.7:8000/")
+
+
+def csrf(client: TestClient) -> dict:
+    return {"X-CSRF-Token": client.cookies.get("attn_csrf")}
+
+
+def joined(app, name: str, device: str) -> TestClient:
+    client = TestClient(app, base_url=ORIGIN)
+    client.get("/")
+    reply = client.post("/api/join", json={"name": name, "device": device}, headers=csrf(client))
+    assert reply.status_code == 200, reply.text
+    return client
+
+
+def send(client, row="먹었다", stage="scores", client_id="c-1", text=None, **extra):
+    body = {"problem": "cat-fish", "row": row, "stage": stage, "client_id": client_id,
+            "text": right_row(row, stage) if text is None else text}  # fmt: skip
+    return client.post("/api/answer", json={**body, **extra}, headers=csrf(client))
+
+
+def answers_of(client) -> list[tuple]:
+    return sorted((a.get("problem"), a.get("row"), a.get("stage"), a["text"]) for a in client.get("/api/state").json()["answers"])
+
+
+# --- a client_id names one answer ----------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    "first, then",
+    [
+        ({"stage": "scores"}, {"stage": "weights"}),
+        ({"row": "먹었다"}, {"row": "고양이가"}),
+        ({"stage": "scores"}, {"concept": "why-scale", "text": "A"}),
+        ({"concept": "why-scale", "text": "A"}, {"stage": "scores"}),
+    ],
+)
+def test_a_client_id_used_for_another_item_is_refused_with_409_and_nothing_is_stored(app, first, then):
+    kim = joined(app, "김민지", "device-0001-abcdef")
+    def body(fields):
+        if "concept" in fields:
+            return kim.post("/api/answer", json={**fields, "client_id": "same"}, headers=csrf(kim))
+        return send(kim, client_id="same", **fields)
+    assert body(first).status_code == 200
+    before = answers_of(kim)
+    reply = body(then)
+    assert reply.status_code == 409, reply.text
+    said = reply.json()["error"]
+    assert "same" in said and "nothing was saved" in said
+    assert answers_of(kim) == before
+    assert body(first).status_code == 200  # the first item's resend is still its first answer, acknowledged
+
+
+# --- the teacher's secret ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("secret", [None, "", "short", "x" * 15, "teacher\n-secret-0123456789"])
+def test_a_missing_empty_or_short_teacher_secret_is_refused_with_a_sentence(store, secret):
+    from attn_tutor.core.errors import AttnTutorError
+
+    with pytest.raises(AttnTutorError) as refused:
+        make_app(store, CH13, lang="en", secret=secret)  # type: ignore[arg-type]
+    [said] = refused.value.messages()
+    assert "at least 16" in said and store.where.split("@")[-1] in said
+
+
+@pytest.mark.parametrize("stored", ["", "abc", "x" * 15])
+def test_serve_refuses_a_session_whose_teacher_secret_is_empty_or_short(tmp_path, run_cli, stored):
+    db = tmp_path / "class.sqlite"
+    with open_store(db, CH13, create=True) as opened:
+        assert opened.teacher_secret(stored) == stored
+    result = run_cli("serve", "ch13", "--db", str(db), "--host", "127.0.0.1", "--port", "0")
+    assert result.exit_code == 1, result.output
+    assert "teacher secret is" in " ".join(result.output.split()) and "Traceback" not in result.output
+    assert "teacher:" not in result.output  # no link printed, nothing served
