@@ -110,3 +110,49 @@ def test_serve_refuses_a_session_whose_teacher_secret_is_empty_or_short(tmp_path
     assert result.exit_code == 1, result.output
     assert "teacher secret is" in " ".join(result.output.split()) and "Traceback" not in result.output
     assert "teacher:" not in result.output  # no link printed, nothing served
+
+
+# --- rule 10: tests that fail when the student or the CSRF check is taken from the wrong place --
+
+
+@pytest.mark.parametrize("where", ["token", "student", "attn_student"])
+def test_a_body_naming_another_students_token_saves_for_the_cookies_student_only(app, store, where):
+    kim = joined(app, "김민지", "device-0001-abcdef")
+    lee = joined(app, "이서준", "device-0002-abcdef")
+    lee_token = next(student.token for student, _, _ in store.roster() if student.name == "이서준")
+    reply = send(kim, client_id="k-1", **{where: lee_token})
+    assert reply.status_code in (200, 400), reply.text
+    assert answers_of(lee) == []  # nothing saved for the student the body names
+    saved_for = {student.name: count for student, count, _ in store.roster()}
+    assert saved_for["이서준"] == 0
+    if reply.status_code == 200:  # saved, then for the cookie's student
+        assert answers_of(kim) == [("cat-fish", "먹었다", "scores", right_row("먹었다", "scores"))]
+        assert saved_for["김민지"] == 1
+
+
+def without_csrf_cookie(client: TestClient) -> TestClient:
+    client.cookies.delete("attn_csrf")
+    assert "attn_csrf" not in client.cookies
+    return client
+
+
+@pytest.mark.parametrize("header", ["", "x", "a" * 43, "null", "undefined", None])
+@pytest.mark.parametrize("route", ["join", "answer", "teacher"])
+def test_no_csrf_cookie_with_any_header_is_403_and_changes_nothing(app, store, route, header):
+    headers = {} if header is None else {"X-CSRF-Token": header}
+    if route == "join":
+        client = without_csrf_cookie(TestClient(app, base_url=ORIGIN))
+        reply = client.post("/api/join", json={"name": "박지우", "device": "device-0003-abcdef"}, headers=headers)
+    elif route == "answer":
+        client = without_csrf_cookie(joined(app, "김민지", "device-0001-abcdef"))
+        reply = client.post("/api/answer", headers=headers, json={"problem": "cat-fish", "row": "먹었다", "stage": "scores",
+                                                                  "text": right_row("먹었다", "scores"), "client_id": "c-1"})  # fmt: skip
+    else:
+        client = TestClient(app, base_url=ORIGIN)
+        client.get(f"/teacher?key={SECRET}", follow_redirects=False)
+        client = without_csrf_cookie(client)
+        reply = client.post("/teacher/api/mode", json={"mode": "exam"}, headers=headers)
+    assert reply.status_code == 403, reply.text
+    assert "CSRF" in reply.json()["error"] or "token" in reply.json()["error"]
+    assert store.session().mode == "practice"
+    assert [a for _, a, _ in store.roster()] in ([], [0])  # no one joined by the refused join; no answer saved
