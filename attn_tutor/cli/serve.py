@@ -97,8 +97,21 @@ def serve(
                 pass
     finally:
         listener.close()
+        stopped = _rescued(store, db)
         store.close()
-    sys.stderr.write(t("serve.stopped", db=_shown_db(db)) + "\n")
+    sys.stderr.write(stopped + "\n")
+
+
+def _rescued(store, db: str) -> str:
+    """What the stop says of the answers: where every one is saved (the session file removed or
+    replaced while serving: copied to a new file first, or why it could not be)."""
+    if not store.gone():
+        return t("serve.stopped", db=_shown_db(db))
+    try:
+        rescued = store.rescue()
+    except AttnTutorError as error:
+        return t("serve.stopped_gone", db=db, reason=error.messages()[0])
+    return t("serve.stopped_rescued", db=db, rescued=rescued)
 
 
 def _listen(host: str, port: int) -> socket.socket:

@@ -8,6 +8,7 @@ import fcntl
 import os
 import sqlite3
 import threading
+from datetime import datetime
 from pathlib import Path
 
 from attn_tutor.sessions.store import LiveError, Store
@@ -28,6 +29,7 @@ class SqliteStore(Store):
         self.path, self.where = path, str(path)
         self._lock = threading.RLock()
         self._holder: int | None = None
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the file held: gone() compares the path's
         self.connection: sqlite3.Connection | None = None
         existed = path.exists()
         if not existed and not create:
@@ -83,6 +85,37 @@ class SqliteStore(Store):
             os.close(holder)
             raise self._error("live.store.in_use") from None
         self._holder = holder
+        found = os.fstat(holder)
+        self._identity = (found.st_dev, found.st_ino)
+
+    def gone(self) -> bool:
+        """Whether the file this store writes is no longer the one at its path (removed, or replaced by
+        another): what it would save from now on would be saved nowhere anyone finds it."""
+        if self._identity is None:
+            return False
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return True
+        return (found.st_dev, found.st_ino) != self._identity
+
+    def rescue(self) -> str | None:
+        """When the file is :meth:`gone`: every answer it holds (this store still has it open) copied to
+        a new file beside where it was, whose path is returned (never over a file). None: not gone."""
+        if not self.gone() or self.connection is None:
+            return None
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target, number = self.path.with_name(f"{self.path.stem}-rescued-{stamp}{self.path.suffix}"), 1
+        while os.path.lexists(target):
+            number += 1
+            target = self.path.with_name(f"{self.path.stem}-rescued-{stamp}-{number}{self.path.suffix}")
+        with self._lock, self._sqlite_errors():
+            copy = sqlite3.connect(f"{target.absolute().as_uri()}?mode=rwc", uri=True)
+            try:
+                self.connection.backup(copy)
+            finally:
+                copy.close()
+        return str(target)
 
     @contextlib.contextmanager
     def _sqlite_errors(self):
@@ -108,6 +141,8 @@ class SqliteStore(Store):
     @contextlib.contextmanager
     def _transaction(self):
         with self._read() as cur:  # the lock, the open connection and its errors as sentences; then BEGIN
+            if self.gone():  # nothing acknowledged that the file at the path will not hold
+                raise self._error("live.store.gone")
             cur.execute("BEGIN IMMEDIATE")
             try:
                 yield cur

@@ -260,6 +260,14 @@ class Store:
     def close(self) -> None:
         raise NotImplementedError
 
+    def gone(self) -> bool:
+        """Whether the session is no longer where it was opened (a SQLite file removed or replaced)."""
+        return False
+
+    def rescue(self) -> str | None:
+        """A session that is :meth:`gone`, copied where it can be found again: the copy's path (None: not gone)."""
+        return None
+
     def _serial(self):
         """A lock held across a write's transaction and the tally's update, so the tally follows the
         commits in their order (SQLite: its one connection's lock; only a store that is :attr:`alone` tallies)."""

@@ -5,6 +5,8 @@ from anywhere but the cookie or the CSRF check is skipped.
 
 from __future__ import annotations
 
+import os
+
 import pytest
 from starlette.testclient import TestClient
 
@@ -156,3 +158,67 @@ def test_no_csrf_cookie_with_any_header_is_403_and_changes_nothing(app, store, r
     assert "CSRF" in reply.json()["error"] or "token" in reply.json()["error"]
     assert store.session().mode == "practice"
     assert [a for _, a, _ in store.roster()] in ([], [0])  # no one joined by the refused join; no answer saved
+
+
+# --- the session file removed or replaced while serving ---------------------------------------
+
+
+def _remove(db):
+    for path in db.parent.glob(db.name + "*"):  # the file, its -wal and -shm, as a teacher's rm session* would
+        path.unlink()
+
+
+def _replace(db):
+    other = db.with_name("other.sqlite")
+    with open_store(other, CH13, create=True):
+        pass
+    os.replace(other, db)
+
+
+@pytest.mark.parametrize("change", [_remove, _replace])
+def test_a_session_file_removed_or_replaced_while_serving_stops_acknowledgements_with_a_sentence(tmp_path, change):
+    db = tmp_path / "class.sqlite"
+    with open_store(db, CH13, create=True) as store:
+        app = make_app(store, CH13, lang="en", secret=SECRET)
+        kim = joined(app, "김민지", "device-0001-abcdef")
+        assert send(kim, client_id="c-1").status_code == 200
+        change(db)
+        reply = send(kim, row="고양이가", client_id="c-2")
+        assert reply.status_code == 503, reply.text  # the page keeps a 503's answer and sends it again later
+        assert "removed or replaced" in reply.json()["error"] and "saved" not in reply.json()
+        late = TestClient(app, base_url=ORIGIN)
+        late.get("/")
+        assert late.post("/api/join", json={"name": "이서준"}, headers=csrf(late)).status_code == 503
+        rescued = store.rescue()
+    assert rescued is not None and rescued != str(db)
+    with open_store(rescued, CH13, create=False, readonly=True) as copy:  # every answer acknowledged, and none other
+        [(name, answers)] = list(copy.answer_files())
+    assert name == "김민지" and answers["answers"] == {"cat-fish": {"먹었다": {"scores": right_row("먹었다", "scores")}}}
+
+
+def test_serve_stopped_after_its_file_was_removed_says_where_the_answers_are_not_that_they_are_in_it(tmp_path):
+    import httpx2
+    from helpers.serve import Server
+
+    db = tmp_path / "class.sqlite"
+    server = Server(str(db))
+    server.start()
+    try:
+        with httpx2.Client(base_url=server.student_url, timeout=10) as student:
+            student.get("/")
+            token = {"X-CSRF-Token": student.cookies["attn_csrf"]}
+            assert student.post("/api/join", json={"name": "김민지"}, headers=token).status_code == 200
+            body = {"problem": "cat-fish", "row": "먹었다", "stage": "scores", "text": "1, 6, 5", "client_id": "c-1"}
+            assert student.post("/api/answer", json=body, headers=token).status_code == 200
+            _remove(db)
+            refused = student.post("/api/answer", json={**body, "client_id": "c-2", "row": "고양이가"}, headers=token)
+            assert refused.status_code == 503 and "removed or replaced" in refused.json()["error"]
+    finally:
+        server.stop()
+    said = " ".join(" ".join(server.lines).split())
+    assert "every answer is saved in" not in said and "Traceback" not in said
+    [rescued] = list(tmp_path.glob("class-rescued-*.sqlite"))
+    assert f"every answer saved before is now in {rescued}" in said
+    with open_store(rescued, CH13, create=False, readonly=True) as copy:
+        [(name, answers)] = list(copy.answer_files())
+    assert answers["answers"] == {"cat-fish": {"먹었다": {"scores": "1, 6, 5"}}}
