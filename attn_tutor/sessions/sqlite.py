@@ -19,6 +19,24 @@ BUSY_MS = 2000  # how long SQLite waits for a lock another process holds before 
 _BUSY, _LOCKED, _CORRUPT, _FULL, _CANTOPEN, _NOTADB, _READONLY, _IOERR = 5, 6, 11, 13, 14, 26, 8, 10
 
 
+def _unwritable(path: Path) -> bool:
+    """Whether nothing can write beside ``path`` (a read-only file system, a folder this process may
+    not write) and no WAL is left beside it: SQLite could not make the WAL's index there to read it,
+    and no one can change the file while it is read, so it is opened ``immutable`` (read as it stands,
+    no locks, no index). A WAL left by a server that was killed holds answers: read with it (SQLite
+    reads a WAL and its index read-only when both are there)."""
+    folder = path.absolute().parent
+    with contextlib.suppress(OSError):
+        if os.path.getsize(f"{path}-wal") > 0:
+            return False
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return True
+    except OSError:
+        return False
+    return not os.access(folder, os.W_OK) and not os.path.exists(f"{path}-shm")
+
+
 class SqliteStore(Store):
     """A session in one SQLite file: one connection, one lock, WAL, ``synchronous=NORMAL``."""
 
@@ -47,7 +65,7 @@ class SqliteStore(Store):
         with self._sqlite_errors():
             if not readonly:
                 self._hold(path)
-            uri = path.absolute().as_uri() + ("?mode=ro" if readonly else "?mode=rwc")
+            uri = path.absolute().as_uri() + ("?mode=rwc" if not readonly else "?mode=ro&immutable=1" if _unwritable(path) else "?mode=ro")
             self.connection = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000)
             if existed:  # read before anything is written: another program's database is left as it was
                 self._check_header(path)

@@ -5,7 +5,13 @@ from anywhere but the cookie or the CSRF check is skipped.
 
 from __future__ import annotations
 
+import csv
+import io
 import os
+import shlex
+import shutil
+import subprocess
+import sys
 
 import pytest
 from starlette.testclient import TestClient
@@ -14,6 +20,7 @@ from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.live.app import make_app
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.sessions.opening import open_store
+from attn_tutor.sessions.store import Mark
 from attn_tutor.solve import engine
 
 CH13 = load_problem_set("ch13")
@@ -222,3 +229,47 @@ def test_serve_stopped_after_its_file_was_removed_says_where_the_answers_are_not
     with open_store(rescued, CH13, create=False, readonly=True) as copy:
         [(name, answers)] = list(copy.answer_files())
     assert answers["answers"] == {"cat-fish": {"먹었다": {"scores": "1, 6, 5"}}}
+
+
+# --- a session on a read-only file system ---------------------------------------------------
+
+
+def _session_with_answers(folder, *, left_wal: bool):
+    """A session with two students' answers in ``folder``; ``left_wal``: as a server killed mid-class
+    leaves it (the answers still in the WAL beside the file, not yet in the file itself)."""
+    folder.mkdir()
+    db = folder / "class.sqlite"
+    store = open_store(db, CH13, create=True)
+    for number, name in enumerate(["김민지", "이서준"], start=1):
+        student = store.join(name, f"device-{number:04}-abcdefghij")
+        store.save(student.id, "cat-fish", "먹었다", "scores", right_row("먹었다", "scores"), f"c-{number}", Mark("correct", None, 1.0))
+    if left_wal:
+        held = folder.with_name("held")
+        held.mkdir()
+        for path in folder.iterdir():  # the file, its WAL and index as they are while it is served
+            shutil.copy(path, held / path.name)
+        store.close()
+        shutil.rmtree(folder)
+        held.rename(folder)
+        assert (folder / "class.sqlite-wal").stat().st_size > 0
+    else:
+        store.close()
+        assert not (folder / "class.sqlite-wal").exists()
+    return db
+
+
+@pytest.mark.parametrize("left_wal", [False, True], ids=["closed cleanly", "a WAL left by a killed server"])
+def test_grade_reads_a_session_on_a_read_only_file_system(tmp_path, left_wal):
+    if shutil.which("unshare") is None or subprocess.run(["unshare", "-m", "true"], capture_output=True).returncode:
+        pytest.skip("mounting a read-only folder needs unshare -m (util-linux, and the right to mount)")
+    db = _session_with_answers(tmp_path / "ro", left_wal=left_wal)
+    out = tmp_path / "out"
+    out.mkdir()
+    folder = shlex.quote(str(db.parent))
+    script = (f"mount --bind {folder} {folder} && mount -o remount,ro,bind {folder} && ! touch {folder}/x 2>/dev/null && "
+              f"{shlex.quote(sys.executable)} -m attn_tutor grade {shlex.quote(str(db))} --csv {shlex.quote(str(out / 'g.csv'))} --lang en")  # fmt: skip
+    result = subprocess.run(["unshare", "-m", "sh", "-c", script], capture_output=True, text=True, timeout=120, cwd=tmp_path)
+    assert result.returncode == 0, result.stdout + result.stderr
+    rows = list(csv.DictReader(io.StringIO((out / "g.csv").read_text(encoding="utf-8-sig"))))
+    assert [(row["student"], row["cat-fish/먹었다/scores points"]) for row in rows] == [("김민지", "1"), ("이서준", "1")]
+    assert sorted(p.name for p in db.parent.iterdir()) == sorted(["class.sqlite"] + (["class.sqlite-shm", "class.sqlite-wal"] if left_wal else []))
