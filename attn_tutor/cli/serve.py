@@ -78,11 +78,12 @@ def serve(
         listener.close()
         raise
     try:
-        if mode is not None and store.session().mode != mode:
-            store.set_mode(mode)
+        with store.starting():
+            if mode is not None and store.session().mode != mode:
+                store.set_mode(mode)
+            secret = store.teacher_secret(secrets.token_urlsafe(24))  # kept: a restart prints the same link
         bound = listener.getsockname()[1]
         address, note = _address(host)
-        secret = store.teacher_secret(secrets.token_urlsafe(24))  # kept: a restart prints the same link
         student_url = f"http://{_url_host(address)}:{bound}/"
         teacher_url = f"http://{_url_host(address)}:{bound}/teacher?key={secret}"
         app = make_app(store, problem_set, lang=language, secret=secret, student_url=student_url, set_name=set_name(problem_set, file))

@@ -150,6 +150,17 @@ class Roll(NamedTuple):
     scores: dict[int, float]
 
 
+@contextlib.contextmanager
+def full_at_start(where: str):
+    """A full disk while a session starts said as such (``live.store.full_start``), not as an answer refused."""
+    try:
+        yield
+    except LiveError as error:
+        if error.problems[0].key != "live.store.full":
+            raise
+        raise LiveError("live.store.full_start", Location(where)) from None
+
+
 def fingerprint(problem_set: ProblemSet) -> str:
     """A hash of what marks in ``problem_set``: the problems' fields but where they stand in their
     file (so comments and reformatting keep it; any changed number, row or stage changes it)."""
@@ -278,6 +289,13 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @contextlib.contextmanager
+    def starting(self):
+        """A block of the session's start (made, opened, its secret kept): a full disk here is said as
+        what it stopped, the session's start, not an answer (no answer was sent yet)."""
+        with full_at_start(self.where):
+            yield
 
     def _error(self, key: str, **args: object) -> LiveError:
         return LiveError(key, Location(self.where), **args)

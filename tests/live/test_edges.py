@@ -273,3 +273,44 @@ def test_grade_reads_a_session_on_a_read_only_file_system(tmp_path, left_wal):
     rows = list(csv.DictReader(io.StringIO((out / "g.csv").read_text(encoding="utf-8-sig"))))
     assert [(row["student"], row["cat-fish/먹었다/scores points"]) for row in rows] == [("김민지", "1"), ("이서준", "1")]
     assert sorted(p.name for p in db.parent.iterdir()) == sorted(["class.sqlite"] + (["class.sqlite-shm", "class.sqlite-wal"] if left_wal else []))
+
+
+# --- a full disk at start-up ------------------------------------------------------------------
+
+
+def _full_from(step: str):
+    """SQLite's own SQLITE_FULL at ``step`` of the start: the file may not grow past its pages then."""
+    from attn_tutor.sessions.sqlite import SqliteStore
+
+    original = getattr(SqliteStore, step)
+
+    def full(self, cur, *args, **kwargs):
+        pages = cur.execute("PRAGMA page_count").fetchone()[0]
+        cur.execute(f"PRAGMA max_page_count = {max(pages, 1)}")
+        return original(self, cur, *args, **kwargs)
+
+    return step, full
+
+
+def test_a_full_disk_at_start_up_says_the_session_could_not_start_not_that_an_answer_was_lost(tmp_path, run_cli, monkeypatch):
+    from attn_tutor.sessions.sqlite import SqliteStore
+
+    monkeypatch.setattr(SqliteStore, *_full_from("_create_tables"))
+    result = run_cli("serve", "ch13", "--db", str(tmp_path / "class.sqlite"), "--host", "127.0.0.1", "--port", "0")
+    said = " ".join(result.output.split())
+    assert result.exit_code == 1, said
+    assert "is full: the session could not be started" in said and "the answer was not saved" not in said
+    assert "Traceback" not in said and "teacher:" not in said
+
+
+def test_a_full_disk_while_serving_still_says_the_answer_was_not_saved(tmp_path):
+    with open_store(tmp_path / "s.sqlite", CH13, create=True) as store:
+        kim = store.join("김민지", "device-0001-abcdefghij")
+        pages = store.connection.execute("PRAGMA page_count").fetchone()[0]
+        store.connection.execute(f"PRAGMA max_page_count = {pages}")
+        from attn_tutor.sessions.store import LiveError
+
+        with pytest.raises(LiveError) as raised:
+            for n in range(10_000):
+                store.save(kim.id, "cat-fish", "먹었다", "scaled", "x" * 500, f"c{n}", Mark("wrong"))
+    assert "the answer was not saved" in str(raised.value)
