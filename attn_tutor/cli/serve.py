@@ -26,6 +26,7 @@ from typing import Annotated, Optional
 import segno
 import typer
 import uvicorn
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 from uvicorn.supervisors import Multiprocess
 
 from attn_tutor.cli.help import LangOption
@@ -227,9 +228,70 @@ def _server_class(stops: list[int]):
     return Server
 
 
+HEADER_TIMEOUT = 10.0  # seconds a connection has to send a request's headers (slowloris: a byte a minute holds a socket)
+PARTIAL_LIMIT = 256  # connections at once still sending their headers, each process: more are turned away (503)
+
+
+_PARTIAL: set = set()  # this process's connections still sending a request's headers
+
+
+class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # (httptools' or h11's, chosen at import)
+    """uvicorn's HTTP protocol (httptools where installed, else h11) with what uvicorn does not offer:
+    a deadline for each request's headers (:data:`HEADER_TIMEOUT`, from the connection or the last
+    response: 408, then closed) and a cap on connections still sending them (:data:`PARTIAL_LIMIT`:
+    503, closed at once). uvicorn's own limits stand: an incomplete request's size (h11's 16 KiB, the
+    body by :data:`attn_tutor.live.app.BODY_LIMIT`) and the keep-alive timeout between requests."""
+
+    _deadline = None
+    _before = None  # the request/response cycle before the headers awaited: a new one means they came
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        if len(_PARTIAL) >= PARTIAL_LIMIT:
+            self._refuse(503, "serve.too_many_partial")
+            return
+        self._await_headers()
+
+    def _await_headers(self) -> None:
+        self._stop_waiting()
+        self._before = self.cycle
+        self._deadline = self.loop.call_later(HEADER_TIMEOUT, self._refuse, 408, "serve.header_timeout")
+        _PARTIAL.add(self)
+
+    def _stop_waiting(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        _PARTIAL.discard(self)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._deadline is not None and self.cycle is not self._before:  # the headers came: a request
+            self._stop_waiting()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
+            self._await_headers()  # kept alive, no request pipelined behind: the next one's headers have the same time
+
+    def connection_lost(self, exc) -> None:
+        self._stop_waiting()
+        super().connection_lost(exc)
+
+    def _refuse(self, status: int, key: str) -> None:
+        self._stop_waiting()
+        if self.transport.is_closing():
+            return
+        body = (t(key, seconds=f"{HEADER_TIMEOUT:g}") + "\n").encode("utf-8")
+        reason = {408: "Request Timeout", 503: "Service Unavailable"}[status]
+        head = f"HTTP/1.1 {status} {reason}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {len(body)}\r\nconnection: close\r\n\r\n"
+        self.transport.write(head.encode("ascii") + body)
+        self.transport.close()
+
+
 def _config(app, **extra):
     return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=3,
-                          server_header=False, **extra)  # fmt: skip
+                          server_header=False, http=GuardedHTTP, **extra)  # fmt: skip
 
 
 def _serve_one(app, listener: socket.socket, stops: list[int]) -> None:

@@ -314,3 +314,69 @@ def test_a_full_disk_while_serving_still_says_the_answer_was_not_saved(tmp_path)
             for n in range(10_000):
                 store.save(kim.id, "cat-fish", "먹었다", "scaled", "x" * 500, f"c{n}", Mark("wrong"))
     assert "the answer was not saved" in str(raised.value)
+
+
+# --- a header timeout and a cap on partial requests ---------------------------------------------
+
+
+@pytest.fixture
+def server(tmp_path):
+    from helpers.serve import Server
+
+    running = Server(str(tmp_path / "class.sqlite"))
+    running.start()
+    yield running
+    running.stop()
+
+
+def _partial(port: int):
+    import socket
+
+    sock = socket.create_connection(("127.0.0.1", port), timeout=30)
+    sock.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nX-Slow: ")  # and then nothing more
+    return sock
+
+
+def _read_all(sock) -> bytes:
+    got = b""
+    while chunk := sock.recv(4096):
+        got += chunk
+    return got
+
+
+def test_a_request_whose_headers_never_finish_gets_408_and_is_closed_within_the_header_timeout(server):
+    import time
+
+    from attn_tutor.cli.serve import HEADER_TIMEOUT
+
+    with _partial(server.port) as slow:
+        started = time.monotonic()
+        answer = _read_all(slow)  # blocks until the server closes it
+        waited = time.monotonic() - started
+    assert answer.startswith(b"HTTP/1.1 408 ") and b"did not come within 10 seconds" in answer
+    assert HEADER_TIMEOUT - 1 < waited < HEADER_TIMEOUT + 10
+    import httpx2
+
+    assert httpx2.get(server.student_url, timeout=10).status_code == 200  # the server serves on
+
+
+def test_connections_past_the_cap_on_partial_requests_are_turned_away_and_the_others_served(server):
+    import socket
+
+    import httpx2
+
+    from attn_tutor.cli.serve import PARTIAL_LIMIT
+
+    held = [_partial(server.port) for _ in range(PARTIAL_LIMIT)]
+    try:
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as one_more:  # turned away as it connects
+            answer = _read_all(one_more)
+        assert answer.startswith(b"HTTP/1.1 503 ") and b"Too many connections" in answer
+    finally:
+        for sock in held:
+            sock.close()
+    for _ in range(50):  # the held ones closed: the server lets them go as it reads each close
+        reply = httpx2.get(server.student_url, timeout=10)
+        if reply.status_code == 200:
+            break
+    assert reply.status_code == 200
