@@ -380,3 +380,17 @@ def test_connections_past_the_cap_on_partial_requests_are_turned_away_and_the_ot
         if reply.status_code == 200:
             break
     assert reply.status_code == 200
+
+
+def test_the_edges_sentences_are_korean_in_a_korean_session(tmp_path):
+    db = tmp_path / "class.sqlite"
+    with open_store(db, CH13, create=True) as store:
+        app = make_app(store, CH13, lang="ko", secret=SECRET)
+        kim = joined(app, "김민지", "device-0001-abcdef")
+        assert send(kim, client_id="same").status_code == 200
+        reused = send(kim, stage="weights", client_id="same")
+        assert reused.status_code == 409 and "이미 cat-fish/먹었다/scores에 쓰였습니다" in reused.json()["error"]
+        _remove(db)
+        gone = send(kim, row="고양이가", client_id="c-2")
+        assert gone.status_code == 503 and "세션 파일이 지워지거나" in gone.json()["error"]
+        assert "removed" not in gone.json()["error"] and "nothing was saved" not in reused.json()["error"]
