@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import math
 import os
 import secrets
 import threading
@@ -45,6 +44,7 @@ from typing import NamedTuple
 
 from attn_tutor.core.errors import AttnTutorError, Location
 from attn_tutor.core.model import ProblemSet, Stage
+from attn_tutor.sessions.tally import Tally
 
 SCHEMA = 1  # the session tables' version; a session with a higher one is refused (made by a newer attn-tutor)
 APPLICATION = "attn-tutor live session"
@@ -177,7 +177,7 @@ def set_reference(problem_set: ProblemSet) -> str:
 
 def class_map(groups) -> dict[str, dict[str, dict[str, int]]]:
     """The class map (:meth:`Store.counts`) from the latest answers' groups: (problem, row, stage,
-    verdict, diagnosis, how many), as ``GROUP BY`` gives them or :class:`_Tally` keeps them."""
+    verdict, diagnosis, how many), as ``GROUP BY`` gives them or :class:`~attn_tutor.sessions.tally.Tally` keeps them."""
     found: dict[str, dict[str, dict[str, int]]] = {}
     for problem, row, stage, verdict, diagnosis, count in groups:
         key = f"concepts/{row}" if problem == CONCEPTS else f"{problem}/{row}/{stage}"
@@ -190,48 +190,6 @@ def class_map(groups) -> dict[str, dict[str, dict[str, int]]]:
         elif diagnosis:
             item["diagnoses"][diagnosis] = item["diagnoses"].get(diagnosis, 0) + int(count)
     return found
-
-
-class _Tally:
-    """What the teacher's page counts, kept as answers are committed, so a map costs the groups and the
-    roll rather than a read of every answer: each student's latest (verdict, diagnosis, points) per
-    item, the count of each (problem, row, stage, verdict, diagnosis) group, each student's score."""
-
-    def __init__(self, students: list[Student], latest) -> None:
-        self._students: dict[int, list] = {student.id: [student, {}, 0.0] for student in students}  # in order of joining
-        self._groups: dict[tuple, int] = {}
-        for student_id, problem, row, stage, verdict, diagnosis, points in latest:
-            self._set(student_id, (problem, row, stage), Mark(verdict, diagnosis, float(points)))
-        for entry in self._students.values():
-            entry[2] = math.fsum(mark.points for mark in entry[1].values())
-
-    def joined(self, student: Student) -> None:
-        self._students.setdefault(student.id, [student, {}, 0.0])
-
-    def saved(self, student_id: int, item: tuple[str, str, str], mark: Mark) -> None:
-        self._set(student_id, item, mark)
-        entry = self._students[student_id]
-        entry[2] = math.fsum(kept.points for kept in entry[1].values())
-
-    def _set(self, student_id: int, item: tuple[str, str, str], mark: Mark) -> None:
-        latest = self._students[student_id][1]
-        before = latest.get(item)
-        if before is not None:
-            group = (*item, before.verdict, before.diagnosis)
-            self._groups[group] -= 1
-            if not self._groups[group]:
-                del self._groups[group]
-        latest[item] = mark
-        group = (*item, mark.verdict, mark.diagnosis)
-        self._groups[group] = self._groups.get(group, 0) + 1
-
-    def groups(self) -> list[tuple]:
-        """The groups in ``GROUP BY``'s order (SQLite's: each column ascending, no diagnosis first)."""
-        ordered = sorted(self._groups.items(), key=lambda kv: (*kv[0][:4], kv[0][4] is not None, kv[0][4] or ""))
-        return [(*group, count) for group, count in ordered]
-
-    def roster(self) -> list[tuple[Student, int, float]]:
-        return [(student, len(latest), score) for student, latest, score in self._students.values()]
 
 
 class Store:
@@ -248,7 +206,7 @@ class Store:
         self._seq = 0
         self._controls = 0  # the controls (mode, open, revealed) made through this store
         self._meta: Session | None = None
-        self._tally: _Tally | None = None  # the map's counts and the roll as committed, kept while alone
+        self._tally: Tally | None = None  # the map's counts and the roll as committed, kept while alone
 
     # the backend's part
     def _transaction(self):  # a context manager yielding a cursor-like object with execute()
@@ -570,7 +528,7 @@ class Store:
                 " GROUP BY problem, row_key, stage, verdict, diagnosis"
             ).fetchall()
 
-    def _tallied(self) -> _Tally:
+    def _tallied(self) -> Tally:
         """The tally, read from the tables the first time (under :meth:`_serial`: no save in between)."""
         if self._tally is None:
             with self._read() as cur:
@@ -578,7 +536,7 @@ class Store:
                     "SELECT student_id, problem, row_key, stage, verdict, diagnosis, points FROM live_latest"
                     " ORDER BY student_id, problem, row_key, stage"
                 ).fetchall()
-            self._tally = _Tally([student for student, _count, _points in self._roster_from_tables()], latest)
+            self._tally = Tally([student for student, _count, _points in self._roster_from_tables()], latest)
         return self._tally
 
     # changes
