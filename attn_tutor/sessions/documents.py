@@ -32,7 +32,9 @@ def session_documents(target: str, problems: str | None = None) -> list[Document
         if named is None:
             try:
                 current = load_problem_set(session.set_ref)
-            except AttnTutorError:  # gone or broken: the grader says so of each student (or --problems stands in)
+            except AttnTutorError as error:  # broken: the grader says so of each student (or --problems stands in)
+                if problems is None and error.problems[0].key in ("problems.not_found", "problems.no_such_set"):  # gone: said once
+                    raise LiveError("live.store.set_gone", Location(store.where), set=session.set_ref) from None
                 current = None
             if current is not None and fingerprint(current) != session.fingerprint:
                 raise LiveError("live.store.changed_set", Location(store.where), set=session.set_ref)

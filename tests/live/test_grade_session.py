@@ -238,3 +238,15 @@ def test_grade_session_with_problems_naming_another_set_still_says_so_of_each_st
     said, status, _written = grade([live_store_url], "--problems", "ch13", "--csv", "out/g.csv")
     assert status == 1
     assert " ".join(said.split()).count("ch13") >= count
+
+
+def test_a_session_whose_set_is_gone_is_said_once_not_of_every_student(graded_both, live_store_url, tmp_path):
+    grade, _files, count = graded_both
+    (tmp_path / "set.yaml").rename(tmp_path / "kept.yaml")
+    said, status, written = grade([live_store_url], "--csv", "out/g.csv")
+    flat = " ".join(said.split())
+    assert status == 1 and not written
+    assert flat.count("this session was made for is not there any more; name it with --problems") == 1, flat
+    assert "#1" not in flat and "#2" not in flat
+    said, status, _ = grade([live_store_url], "--problems", "kept.yaml", "--csv", "out/g.csv")
+    assert status == 0, said
