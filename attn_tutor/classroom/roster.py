@@ -136,7 +136,8 @@ def _id_like(word: str) -> bool:
 
 def keys_of(text: str, index: Index) -> list[Key]:
     """Everything ``text`` says about who it is, each with the entries it fits: the whole text as an
-    identifier or email; each identifier-like word in it; and the rest of it as a name."""
+    identifier or email; the whole text as a roster name written so (whatever characters it holds: then
+    none of its words is an identifier); else each identifier-like word in it and the rest of it as a name."""
     whole = fold(text)
     if not whole:
         return []
@@ -145,6 +146,9 @@ def keys_of(text: str, index: Index) -> list[Key]:
     if found:
         how = "email" if all(label == "email" for _, label in found) else "id"
         keys.append(Key(how, found[0][1], tuple(entry for entry, _ in found)))
+    as_written = index.named(text)  # the whole text a roster name as written, whatever it holds ("@Cho, Bo", "Stu5, Name5")
+    if as_written:  # its words are that name's, not identifiers
+        return [*keys, Key("name", "name", tuple(as_written))]
     words = [word for word in ID_WORD_SPLIT.split(HANGUL_DIGITS.sub(" ", whole)) if word]
     for word in dict.fromkeys(words):
         if word == whole or not _id_like(word):

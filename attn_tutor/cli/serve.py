@@ -26,6 +26,7 @@ from typing import Annotated, Optional
 import segno
 import typer
 import uvicorn
+from uvicorn.protocols.http.auto import AutoHTTPProtocol
 from uvicorn.supervisors import Multiprocess
 
 from attn_tutor.cli.help import LangOption
@@ -78,11 +79,12 @@ def serve(
         listener.close()
         raise
     try:
-        if mode is not None and store.session().mode != mode:
-            store.set_mode(mode)
+        with store.starting():
+            if mode is not None and store.session().mode != mode:
+                store.set_mode(mode)
+            secret = store.teacher_secret(secrets.token_urlsafe(24))  # kept: a restart prints the same link
         bound = listener.getsockname()[1]
         address, note = _address(host)
-        secret = store.teacher_secret(secrets.token_urlsafe(24))  # kept: a restart prints the same link
         student_url = f"http://{_url_host(address)}:{bound}/"
         teacher_url = f"http://{_url_host(address)}:{bound}/teacher?key={secret}"
         app = make_app(store, problem_set, lang=language, secret=secret, student_url=student_url, set_name=set_name(problem_set, file))
@@ -97,8 +99,21 @@ def serve(
                 pass
     finally:
         listener.close()
+        stopped = _rescued(store, db)
         store.close()
-    sys.stderr.write(t("serve.stopped", db=_shown_db(db)) + "\n")
+    sys.stderr.write(stopped + "\n")
+
+
+def _rescued(store, db: str) -> str:
+    """What the stop says of the answers: where every one is saved (the session file removed or
+    replaced while serving: copied to a new file first, or why it could not be)."""
+    if not store.gone():
+        return t("serve.stopped", db=_shown_db(db))
+    try:
+        rescued = store.rescue()
+    except AttnTutorError as error:
+        return t("serve.stopped_gone", db=db, reason=error.messages()[0])
+    return t("serve.stopped_rescued", db=db, rescued=rescued)
 
 
 def _listen(host: str, port: int) -> socket.socket:
@@ -213,9 +228,70 @@ def _server_class(stops: list[int]):
     return Server
 
 
+HEADER_TIMEOUT = 10.0  # seconds a connection has to send a request's headers (slowloris: a byte a minute holds a socket)
+PARTIAL_LIMIT = 256  # connections at once still sending their headers, each process: more are turned away (503)
+
+
+_PARTIAL: set = set()  # this process's connections still sending a request's headers
+
+
+class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # (httptools' or h11's, chosen at import)
+    """uvicorn's HTTP protocol (httptools where installed, else h11) with what uvicorn does not offer:
+    a deadline for each request's headers (:data:`HEADER_TIMEOUT`, from the connection or the last
+    response: 408, then closed) and a cap on connections still sending them (:data:`PARTIAL_LIMIT`:
+    503, closed at once). uvicorn's own limits stand: an incomplete request's size (h11's 16 KiB, the
+    body by :data:`attn_tutor.live.app.BODY_LIMIT`) and the keep-alive timeout between requests."""
+
+    _deadline = None
+    _before = None  # the request/response cycle before the headers awaited: a new one means they came
+
+    def connection_made(self, transport) -> None:
+        super().connection_made(transport)
+        if len(_PARTIAL) >= PARTIAL_LIMIT:
+            self._refuse(503, "serve.too_many_partial")
+            return
+        self._await_headers()
+
+    def _await_headers(self) -> None:
+        self._stop_waiting()
+        self._before = self.cycle
+        self._deadline = self.loop.call_later(HEADER_TIMEOUT, self._refuse, 408, "serve.header_timeout")
+        _PARTIAL.add(self)
+
+    def _stop_waiting(self) -> None:
+        if self._deadline is not None:
+            self._deadline.cancel()
+            self._deadline = None
+        _PARTIAL.discard(self)
+
+    def data_received(self, data: bytes) -> None:
+        super().data_received(data)
+        if self._deadline is not None and self.cycle is not self._before:  # the headers came: a request
+            self._stop_waiting()
+
+    def on_response_complete(self) -> None:
+        super().on_response_complete()
+        if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
+            self._await_headers()  # kept alive, no request pipelined behind: the next one's headers have the same time
+
+    def connection_lost(self, exc) -> None:
+        self._stop_waiting()
+        super().connection_lost(exc)
+
+    def _refuse(self, status: int, key: str) -> None:
+        self._stop_waiting()
+        if self.transport.is_closing():
+            return
+        body = (t(key, seconds=f"{HEADER_TIMEOUT:g}") + "\n").encode("utf-8")
+        reason = {408: "Request Timeout", 503: "Service Unavailable"}[status]
+        head = f"HTTP/1.1 {status} {reason}\r\ncontent-type: text/plain; charset=utf-8\r\ncontent-length: {len(body)}\r\nconnection: close\r\n\r\n"
+        self.transport.write(head.encode("ascii") + body)
+        self.transport.close()
+
+
 def _config(app, **extra):
     return uvicorn.Config(app, log_level="warning", access_log=False, lifespan="off", timeout_graceful_shutdown=3,
-                          server_header=False, **extra)  # fmt: skip
+                          server_header=False, http=GuardedHTTP, **extra)  # fmt: skip
 
 
 def _serve_one(app, listener: socket.socket, stops: list[int]) -> None:

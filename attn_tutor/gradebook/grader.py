@@ -49,6 +49,7 @@ class Grader:
         self.override: Choice | None = None
         self._same: dict[tuple, bool] = {}  # (problem_set, base) -> whether it is the --problems set
         self._concept_marks: dict[tuple, tuple] = {}
+        self._columns_said: set[tuple] = set()  # (CSV file, id(set), concept id): an unknown column said once
         self._layouts: dict[int, tuple] = {}  # id(solved set) -> (the set, its rows to mark: see _layout)  # (id(shown), typed) -> (shown, its ConceptResult)
         if problems is not None:
 
@@ -212,7 +213,9 @@ class Grader:
             marked.append(result)
         ids = [c.id for c in problem_set.concepts]
         for concept_id, (_, where) in sub.concepts.items():
-            if concept_id not in ids:
+            if concept_id not in ids and not self._column_said(sub, problem_set, concept_id):
+                if sub.line is not None:  # a CSV's column: said once, at its header
+                    where = Location(where.file, 1, where.column)
                 suggestion = did_you_mean(concept_id, ids)
                 args = {"item": f"concepts/{excerpt(concept_id)}", "ids": ", ".join(ids) or "-"}
                 if suggestion is not None:
@@ -220,6 +223,18 @@ class Grader:
                 else:
                     findings.append(Finding("grade.unknown_concept", args, where))
         return marked
+
+    def _column_said(self, sub: Submission, problem_set: ProblemSet, concept_id: str) -> bool:
+        """Whether an unknown concept column of a CSV was already said for this file and set (a file
+        is read and marked by one process): a column's note is said once, not on every row."""
+        if sub.line is None:  # a YAML file's own key: its own note
+            return False
+        said = (sub.file, id(problem_set), concept_id)
+        if said in self._columns_said:
+            return True
+        if len(self._columns_said) < 10_000:
+            self._columns_said.add(said)
+        return False
 
     def _set_errors(self, sub: Submission, label: str, error: AttnTutorError) -> list[Finding]:
         """Why a set did not load: the loader's messages for the teacher's own or a packaged set; for a

@@ -43,7 +43,7 @@ from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.i18n import reset_language, set_language, speaking
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.live import views
-from attn_tutor.live.auth import Student, TeacherOnly
+from attn_tutor.live.auth import Student, TeacherOnly, checked_secret
 from attn_tutor.live.csrf import CSRFCheck
 from attn_tutor.live.jsonbody import JSONBody
 from attn_tutor.live.liveclass import LiveClass
@@ -89,7 +89,9 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
              set_name: str | None = None, rate: tuple[int, float] = RATE, body_limit: int = BODY_LIMIT,
              join_rate: tuple[int, float] = JOIN_RATE) -> Starlette:  # fmt: skip
     """The app for one session: ``store`` open for ``problem_set``; ``secret`` the teacher's;
-    ``student_url`` the address students use (the QR code; default: the request's own)."""
+    ``student_url`` the address students use (the QR code; default: the request's own). A missing,
+    empty or short ``secret`` is refused (:func:`attn_tutor.live.auth.checked_secret`)."""
+    secret = checked_secret(secret, store.where)
     with speaking(lang):  # the pages made once, in the session's language
         live = LiveClass(store, problem_set, lang=lang, secret=secret, student_url=student_url,
                          set_name=set_name or problem_set.name or problem_set.source, events_wait=EVENTS_WAIT, events_gap=EVENTS_GAP)  # fmt: skip

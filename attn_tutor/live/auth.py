@@ -17,10 +17,21 @@ from typing import Any
 from starlette.requests import Request
 from starlette.types import ASGIApp, Receive, Scope, Send
 
+from attn_tutor.core.errors import AttnTutorError, Location
 from attn_tutor.live.marks import RequestError
 
 STUDENT_COOKIE = "attn_student"
 TEACHER_COOKIE = "attn_teacher"
+SECRET_MIN = 16  # characters of the teacher's secret at least (serve makes 32: 24 random bytes)
+
+
+def checked_secret(secret: str | None, where: str) -> str:
+    """The teacher's secret, refused when missing, empty or short (an empty one would open every
+    teacher's route to a request with no cookie): a sentence naming the session ``where`` it is kept."""
+    if not isinstance(secret, str) or len(secret) < SECRET_MIN or not secret.isprintable():
+        length = len(secret) if isinstance(secret, str) else 0
+        raise AttnTutorError("live.secret_short", Location(where), length=length, minimum=SECRET_MIN)
+    return secret
 
 
 def is_secret(given: str, secret: str) -> bool:

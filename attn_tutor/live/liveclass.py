@@ -29,7 +29,7 @@ from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import pages
 from attn_tutor.live.marks import Marks, RequestError
-from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Session, Store
+from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Saved, Session, Store
 
 CLIENT_ID_LIMIT = 100
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")  # Hangul fillers, Braille blank, CGJ: letters that show nothing
@@ -155,7 +155,8 @@ class LiveClass:
                 raise RequestError(409, "live.error.closed", problem=item.problem)
             others = {s: a.text for (p, r, s), a in latest.items() if p == item.problem and r == item.row and s != item.stage}
             mark = self.marks.mark(item, text, others)
-            saved = self.store.save(student.id, item.problem, item.row, item.stage, text, client_id, Mark(*mark))
+            saved = _unreused(self.store.save(student.id, item.problem, item.row, item.stage, text, client_id, Mark(*mark)),
+                              (item.problem, item.row, item.stage))  # fmt: skip
             verdict, diagnosis, points = saved.verdict, saved.diagnosis, saved.points
         reply = {"saved": True, "client_id": client_id, "problem": item.problem, "row": item.row, "stage": item.stage}
         if self.shows_marks(session, item.problem):
@@ -178,6 +179,7 @@ class LiveClass:
         chosen = None if shown.kind == "order" else " ".join(mark.chosen)  # the map counts each label chosen
         saved = self.store.save(student.id, CONCEPTS, shown.id, CONCEPT_STAGE, text, client_id,
                                 Mark("correct" if mark.right else "wrong", chosen, mark.score))  # fmt: skip
+        _unreused(saved, (CONCEPTS, shown.id, CONCEPT_STAGE))
         return self.concept_reply(session, shown.id, text, client_id, saved)
 
     def concept_reply(self, session, concept: str, text: str, client_id: str, mark) -> dict:
@@ -255,6 +257,15 @@ def _field(body: dict, name: str, kind: type, said: str):
         except UnicodeEncodeError:  # a lone surrogate from a JSON \ud800 escape
             raise RequestError(400, "live.error.field", field=name, kind=said) from None
     return value
+
+
+def _unreused(saved: Saved, item: tuple[str, str, str]) -> Saved:
+    """The save, unless its ``client_id`` was first saved for another item: then nothing was stored
+    for this one, and it is refused (409) rather than acknowledged."""
+    if saved.resent and saved.item is not None and tuple(saved.item) != item:
+        first = saved.item[1] if saved.item[0] == CONCEPTS else "/".join(saved.item)
+        raise RequestError(409, "live.error.client_id_reused", client_id=saved.client_id[:40], first=first[:120])
+    return saved
 
 
 def _checked_client_id(client_id: str) -> str:

@@ -7,7 +7,8 @@ import json
 
 from attn_tutor.core.errors import AttnTutorError, Location
 from attn_tutor.gradebook.records import Document
-from attn_tutor.problems.load import load_problem_set
+from attn_tutor.problems.choice import teacher_choice
+from attn_tutor.problems.load import load_problem_set, packaged_sets
 from attn_tutor.sessions.opening import is_postgres, open_store
 from attn_tutor.sessions.store import LiveError, fingerprint
 
@@ -18,24 +19,43 @@ def is_session_target(target: str) -> bool:
     return is_postgres(target) or target.lower().endswith((".sqlite", ".sqlite3"))
 
 
-def session_documents(target: str) -> list[Document]:
+def session_documents(target: str, problems: str | None = None) -> list[Document]:
     """Each student who answered in the session at ``target``, in order of joining, as the text of the
     answer file holding the answers they typed last (see :meth:`Store.answer_files`): ``grade`` marks
     them as it marks that file. Read-only (a session still being served may be graded). The set the
-    session names must still be the set it was made for (its fingerprint), or it is said."""
+    session names must still be the set it was made for (its fingerprint), or it is said. ``problems``
+    (``grade --problems``): when it is the session's set by content (its fingerprint: the set moved or
+    copied, as docs/live.md has teachers do), the documents name it, so it marks them as their own set."""
     with open_store(target, None, create=False, readonly=True) as store:
         session = store.session()
-        try:
-            current = load_problem_set(session.set_ref)
-        except AttnTutorError:  # gone or broken: the grader says so of each student (or --problems stands in)
-            current = None
-        if current is not None and fingerprint(current) != session.fingerprint:
-            raise LiveError("live.store.changed_set", Location(store.where), set=session.set_ref)
+        named = _same_by_content(problems, session.fingerprint)
+        if named is None:
+            try:
+                current = load_problem_set(session.set_ref)
+            except AttnTutorError as error:  # broken: the grader says so of each student (or --problems stands in)
+                if problems is None and error.problems[0].key in ("problems.not_found", "problems.no_such_set"):  # gone: said once
+                    raise LiveError("live.store.set_gone", Location(store.where), set=session.set_ref) from None
+                current = None
+            if current is not None and fingerprint(current) != session.fingerprint:
+                raise LiveError("live.store.changed_set", Location(store.where), set=session.set_ref)
         where = store.where
         return [
-            Document(f"{where}#{number}", answer_file_text(answers), name)
+            Document(f"{where}#{number}", answer_file_text({**answers, "problem_set": named or answers["problem_set"]}), name)
             for number, (name, answers) in enumerate(store.answer_files(), start=1)
         ]
+
+
+def _same_by_content(problems: str | None, made_for: str) -> str | None:
+    """The ``--problems`` set as the grader resolves it (a packaged name, or its file's real path) when it
+    marks as the set the session was made for (the same fingerprint), else None."""
+    if problems is None:
+        return None
+    choice = teacher_choice(problems, packaged_sets())
+    try:
+        loaded = load_problem_set(problems)
+    except AttnTutorError:  # the grader says why, once
+        return None
+    return choice.key if choice.key is not None and fingerprint(loaded) == made_for else None
 
 
 def answer_file_text(answers: dict) -> str:

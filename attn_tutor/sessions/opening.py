@@ -10,7 +10,7 @@ from pathlib import Path
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.sessions.postgres import PostgresStore
 from attn_tutor.sessions.sqlite import SqliteStore
-from attn_tutor.sessions.store import Store
+from attn_tutor.sessions.store import Store, full_at_start
 
 
 def is_postgres(target: str) -> bool:
@@ -26,12 +26,14 @@ def open_store(target: str | os.PathLike, problem_set: ProblemSet | None, *, cre
     ``readonly`` (``grade``): reads only; takes no lock, so it may read a session being served.
     """
     text = os.fspath(target)
-    if is_postgres(text):
-        store: Store = PostgresStore(text)
-    else:
-        store = SqliteStore(Path(text), create=create and not readonly, readonly=readonly)
+    with full_at_start(text if not is_postgres(text) else text.split("@")[-1]):
+        if is_postgres(text):
+            store: Store = PostgresStore(text)
+        else:
+            store = SqliteStore(Path(text), create=create and not readonly, readonly=readonly)
     try:
-        store.start(problem_set, create=create and not readonly)
+        with store.starting():
+            store.start(problem_set, create=create and not readonly)
     except BaseException:
         store.close()
         raise

@@ -10,7 +10,7 @@ import time
 from datetime import UTC, datetime
 from typing import Any
 
-from attn_tutor.sessions.store import LiveError, Mark, ProblemSet, Saved, Session, Store
+from attn_tutor.sessions.store import FIRST_SAVE, LiveError, Mark, ProblemSet, Saved, Session, Store
 
 APPLICATION_NAME = "attn-tutor serve"  # how the server's pg_stat_activity names our connections
 PG_CONNECTIONS = 8  # connections a PostgreSQL store keeps for the app's threads (commits wait on the disk together)
@@ -181,11 +181,8 @@ class PostgresStore(Store):
         with self._statement() as conn:
             found = conn.execute(_SAVE, values).fetchone()
             if found is None:
-                first = conn.execute(
-                    "SELECT verdict, diagnosis, points FROM live_attempts WHERE student_id = %s AND client_id = %s",
-                    (student_id, client_id),
-                ).fetchone()
-                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True)
+                first = conn.execute(FIRST_SAVE.replace("?", "%s"), (student_id, client_id)).fetchone()
+                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True, tuple(first[3:6]))
         seq = int(found[0])
         self._changed_to(seq)
         self._announce(seq)

@@ -8,6 +8,7 @@ import fcntl
 import os
 import sqlite3
 import threading
+from datetime import datetime
 from pathlib import Path
 
 from attn_tutor.sessions.store import LiveError, Store
@@ -16,6 +17,24 @@ BUSY_MS = 2000  # how long SQLite waits for a lock another process holds before 
 
 # sqlite3 result codes (error.sqlite_errorcode & 0xff)
 _BUSY, _LOCKED, _CORRUPT, _FULL, _CANTOPEN, _NOTADB, _READONLY, _IOERR = 5, 6, 11, 13, 14, 26, 8, 10
+
+
+def _unwritable(path: Path) -> bool:
+    """Whether nothing can write beside ``path`` (a read-only file system, a folder this process may
+    not write) and no WAL is left beside it: SQLite could not make the WAL's index there to read it,
+    and no one can change the file while it is read, so it is opened ``immutable`` (read as it stands,
+    no locks, no index). A WAL left by a server that was killed holds answers: read with it (SQLite
+    reads a WAL and its index read-only when both are there)."""
+    folder = path.absolute().parent
+    with contextlib.suppress(OSError):
+        if os.path.getsize(f"{path}-wal") > 0:
+            return False
+    try:
+        if os.statvfs(folder).f_flag & os.ST_RDONLY:
+            return True
+    except OSError:
+        return False
+    return not os.access(folder, os.W_OK) and not os.path.exists(f"{path}-shm")
 
 
 class SqliteStore(Store):
@@ -28,6 +47,7 @@ class SqliteStore(Store):
         self.path, self.where = path, str(path)
         self._lock = threading.RLock()
         self._holder: int | None = None
+        self._identity: tuple[int, int] | None = None  # (device, inode) of the file held: gone() compares the path's
         self.connection: sqlite3.Connection | None = None
         existed = path.exists()
         if not existed and not create:
@@ -45,7 +65,7 @@ class SqliteStore(Store):
         with self._sqlite_errors():
             if not readonly:
                 self._hold(path)
-            uri = path.absolute().as_uri() + ("?mode=ro" if readonly else "?mode=rwc")
+            uri = path.absolute().as_uri() + ("?mode=rwc" if not readonly else "?mode=ro&immutable=1" if _unwritable(path) else "?mode=ro")
             self.connection = sqlite3.connect(uri, uri=True, isolation_level=None, check_same_thread=False, timeout=BUSY_MS / 1000)
             if existed:  # read before anything is written: another program's database is left as it was
                 self._check_header(path)
@@ -83,6 +103,37 @@ class SqliteStore(Store):
             os.close(holder)
             raise self._error("live.store.in_use") from None
         self._holder = holder
+        found = os.fstat(holder)
+        self._identity = (found.st_dev, found.st_ino)
+
+    def gone(self) -> bool:
+        """Whether the file this store writes is no longer the one at its path (removed, or replaced by
+        another): what it would save from now on would be saved nowhere anyone finds it."""
+        if self._identity is None:
+            return False
+        try:
+            found = os.stat(self.path)
+        except OSError:
+            return True
+        return (found.st_dev, found.st_ino) != self._identity
+
+    def rescue(self) -> str | None:
+        """When the file is :meth:`gone`: every answer it holds (this store still has it open) copied to
+        a new file beside where it was, whose path is returned (never over a file). None: not gone."""
+        if not self.gone() or self.connection is None:
+            return None
+        stamp = datetime.now().strftime("%Y%m%d-%H%M%S")
+        target, number = self.path.with_name(f"{self.path.stem}-rescued-{stamp}{self.path.suffix}"), 1
+        while os.path.lexists(target):
+            number += 1
+            target = self.path.with_name(f"{self.path.stem}-rescued-{stamp}-{number}{self.path.suffix}")
+        with self._lock, self._sqlite_errors():
+            copy = sqlite3.connect(f"{target.absolute().as_uri()}?mode=rwc", uri=True)
+            try:
+                self.connection.backup(copy)
+            finally:
+                copy.close()
+        return str(target)
 
     @contextlib.contextmanager
     def _sqlite_errors(self):
@@ -108,6 +159,8 @@ class SqliteStore(Store):
     @contextlib.contextmanager
     def _transaction(self):
         with self._read() as cur:  # the lock, the open connection and its errors as sentences; then BEGIN
+            if self.gone():  # nothing acknowledged that the file at the path will not hold
+                raise self._error("live.store.gone")
             cur.execute("BEGIN IMMEDIATE")
             try:
                 yield cur

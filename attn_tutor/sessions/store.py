@@ -34,7 +34,6 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
-import math
 import os
 import secrets
 import threading
@@ -45,6 +44,7 @@ from typing import NamedTuple
 
 from attn_tutor.core.errors import AttnTutorError, Location
 from attn_tutor.core.model import ProblemSet, Stage
+from attn_tutor.sessions.tally import Tally
 
 SCHEMA = 1  # the session tables' version; a session with a higher one is refused (made by a newer attn-tutor)
 APPLICATION = "attn-tutor live session"
@@ -76,6 +76,12 @@ CREATE TABLE live_latest (
 """The session's tables, written once for SQLite and PostgreSQL: each fills in its own words for
 ``{id}`` (a row id the database gives), ``{integer}`` (a reference to one) and ``{real}`` (a double):
 :attr:`Store.words`."""
+
+
+FIRST_SAVE = (
+    "SELECT verdict, diagnosis, points, problem, row_key, stage FROM live_attempts WHERE student_id = ? AND client_id = ?"
+)
+"""A resent ``client_id``'s first save: its mark and the item it was for (a client id names one answer)."""
 
 
 class LiveError(AttnTutorError):
@@ -124,6 +130,7 @@ class Saved(NamedTuple):
     points: float
     seq: int  # the change number after this save
     resent: bool  # True: this client_id was saved before; nothing changed
+    item: tuple[str, str, str] | None = None  # (problem, row, stage) the client_id was first saved for
 
 
 class Latest(NamedTuple):
@@ -143,6 +150,17 @@ class Roll(NamedTuple):
     scores: dict[int, float]
 
 
+@contextlib.contextmanager
+def full_at_start(where: str):
+    """A full disk while a session starts said as such (``live.store.full_start``), not as an answer refused."""
+    try:
+        yield
+    except LiveError as error:
+        if error.problems[0].key != "live.store.full":
+            raise
+        raise LiveError("live.store.full_start", Location(where)) from None
+
+
 def fingerprint(problem_set: ProblemSet) -> str:
     """A hash of what marks in ``problem_set``: the problems' fields but where they stand in their
     file (so comments and reformatting keep it; any changed number, row or stage changes it)."""
@@ -159,7 +177,7 @@ def set_reference(problem_set: ProblemSet) -> str:
 
 def class_map(groups) -> dict[str, dict[str, dict[str, int]]]:
     """The class map (:meth:`Store.counts`) from the latest answers' groups: (problem, row, stage,
-    verdict, diagnosis, how many), as ``GROUP BY`` gives them or :class:`_Tally` keeps them."""
+    verdict, diagnosis, how many), as ``GROUP BY`` gives them or :class:`~attn_tutor.sessions.tally.Tally` keeps them."""
     found: dict[str, dict[str, dict[str, int]]] = {}
     for problem, row, stage, verdict, diagnosis, count in groups:
         key = f"concepts/{row}" if problem == CONCEPTS else f"{problem}/{row}/{stage}"
@@ -172,48 +190,6 @@ def class_map(groups) -> dict[str, dict[str, dict[str, int]]]:
         elif diagnosis:
             item["diagnoses"][diagnosis] = item["diagnoses"].get(diagnosis, 0) + int(count)
     return found
-
-
-class _Tally:
-    """What the teacher's page counts, kept as answers are committed, so a map costs the groups and the
-    roll rather than a read of every answer: each student's latest (verdict, diagnosis, points) per
-    item, the count of each (problem, row, stage, verdict, diagnosis) group, each student's score."""
-
-    def __init__(self, students: list[Student], latest) -> None:
-        self._students: dict[int, list] = {student.id: [student, {}, 0.0] for student in students}  # in order of joining
-        self._groups: dict[tuple, int] = {}
-        for student_id, problem, row, stage, verdict, diagnosis, points in latest:
-            self._set(student_id, (problem, row, stage), Mark(verdict, diagnosis, float(points)))
-        for entry in self._students.values():
-            entry[2] = math.fsum(mark.points for mark in entry[1].values())
-
-    def joined(self, student: Student) -> None:
-        self._students.setdefault(student.id, [student, {}, 0.0])
-
-    def saved(self, student_id: int, item: tuple[str, str, str], mark: Mark) -> None:
-        self._set(student_id, item, mark)
-        entry = self._students[student_id]
-        entry[2] = math.fsum(kept.points for kept in entry[1].values())
-
-    def _set(self, student_id: int, item: tuple[str, str, str], mark: Mark) -> None:
-        latest = self._students[student_id][1]
-        before = latest.get(item)
-        if before is not None:
-            group = (*item, before.verdict, before.diagnosis)
-            self._groups[group] -= 1
-            if not self._groups[group]:
-                del self._groups[group]
-        latest[item] = mark
-        group = (*item, mark.verdict, mark.diagnosis)
-        self._groups[group] = self._groups.get(group, 0) + 1
-
-    def groups(self) -> list[tuple]:
-        """The groups in ``GROUP BY``'s order (SQLite's: each column ascending, no diagnosis first)."""
-        ordered = sorted(self._groups.items(), key=lambda kv: (*kv[0][:4], kv[0][4] is not None, kv[0][4] or ""))
-        return [(*group, count) for group, count in ordered]
-
-    def roster(self) -> list[tuple[Student, int, float]]:
-        return [(student, len(latest), score) for student, latest, score in self._students.values()]
 
 
 class Store:
@@ -230,7 +206,7 @@ class Store:
         self._seq = 0
         self._controls = 0  # the controls (mode, open, revealed) made through this store
         self._meta: Session | None = None
-        self._tally: _Tally | None = None  # the map's counts and the roll as committed, kept while alone
+        self._tally: Tally | None = None  # the map's counts and the roll as committed, kept while alone
 
     # the backend's part
     def _transaction(self):  # a context manager yielding a cursor-like object with execute()
@@ -253,6 +229,14 @@ class Store:
     def close(self) -> None:
         raise NotImplementedError
 
+    def gone(self) -> bool:
+        """Whether the session is no longer where it was opened (a SQLite file removed or replaced)."""
+        return False
+
+    def rescue(self) -> str | None:
+        """A session that is :meth:`gone`, copied where it can be found again: the copy's path (None: not gone)."""
+        return None
+
     def _serial(self):
         """A lock held across a write's transaction and the tally's update, so the tally follows the
         commits in their order (SQLite: its one connection's lock; only a store that is :attr:`alone` tallies)."""
@@ -263,6 +247,13 @@ class Store:
 
     def __exit__(self, *exc) -> None:
         self.close()
+
+    @contextlib.contextmanager
+    def starting(self):
+        """A block of the session's start (made, opened, its secret kept): a full disk here is said as
+        what it stopped, the session's start, not an answer (no answer was sent yet)."""
+        with full_at_start(self.where):
+            yield
 
     def _error(self, key: str, **args: object) -> LiveError:
         return LiveError(key, Location(self.where), **args)
@@ -456,7 +447,8 @@ class Store:
     ) -> Saved:
         """Keep one answer (``text`` as typed, the server's ``mark``) as an attempt and as the
         student's latest for (problem, row, stage), committed before this returns. A ``client_id``
-        this student saved before gives back that first save and changes nothing."""
+        this student saved before gives back that first save (and the item it was for: :attr:`Saved.item`)
+        and changes nothing."""
         mark = Mark(*mark)
         with self._serial():
             saved = self._save(student_id, problem, row, stage, text, client_id, mark)
@@ -478,10 +470,10 @@ class Store:
             ).fetchone()
             if found is None:
                 first = cur.execute(
-                    self._q("SELECT verdict, diagnosis, points FROM live_attempts WHERE student_id = ? AND client_id = ?"),
+                    self._q(FIRST_SAVE),
                     (student_id, client_id),
                 ).fetchone()
-                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True)
+                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True, tuple(first[3:6]))
             cur.execute(
                 self._q(
                     "INSERT INTO live_latest (student_id, problem, row_key, stage, attempt_id, text, verdict, diagnosis, points)"
@@ -536,7 +528,7 @@ class Store:
                 " GROUP BY problem, row_key, stage, verdict, diagnosis"
             ).fetchall()
 
-    def _tallied(self) -> _Tally:
+    def _tallied(self) -> Tally:
         """The tally, read from the tables the first time (under :meth:`_serial`: no save in between)."""
         if self._tally is None:
             with self._read() as cur:
@@ -544,7 +536,7 @@ class Store:
                     "SELECT student_id, problem, row_key, stage, verdict, diagnosis, points FROM live_latest"
                     " ORDER BY student_id, problem, row_key, stage"
                 ).fetchall()
-            self._tally = _Tally([student for student, _count, _points in self._roster_from_tables()], latest)
+            self._tally = Tally([student for student, _count, _points in self._roster_from_tables()], latest)
         return self._tally
 
     # changes

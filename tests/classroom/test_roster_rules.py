@@ -756,3 +756,44 @@ def test_a_canvas_export_with_first_and_last_names_apart_is_a_canvas_roster(run_
     assert rows[0] == ["Student", "ID", "SIS User ID", "SIS Login ID", "Section", "Attention by hand (4242)"]
     assert rows[2:] == [["김, 민지", "101", "20231234", "minji@uni.ac.kr", "AI-01", "10"], ["박, 서준", "102", "20231235", "seojun@uni.ac.kr", "AI-01", "3.75"]]
     assert "Canvas's test student ('Student, Test'" in said(result)
+
+
+# --- names exactly as written, whatever characters they hold (issue 35, rule 9) ----------------
+
+WRITTEN_NAMES = (
+    "Student,ID,SIS User ID,SIS Login ID,Section,Attention by hand (4242),Current Score\n"
+    "    Points Possible,,,,,10.00,(read only)\n"
+    '"@Cho, Bo",201,S201,cho@uni.ac.kr,AI-01,,\n'
+    '"Stu5, Name5",202,S202,stu5@uni.ac.kr,AI-01,,\n'
+    '"R2D2, C3PO",203,S203,droid@uni.ac.kr,AI-01,,\n'
+    '"O\'Neil-Park, Ann #2",204,S204,ann@uni.ac.kr,AI-01,,\n'
+    '"김민지 (AI) 2023",205,S205,kim@uni.ac.kr,AI-01,,\n'
+)
+
+
+@pytest.mark.parametrize(
+    "student, entry",
+    [
+        ("@Cho, Bo", "@Cho, Bo"),
+        ("Bo @Cho", "@Cho, Bo"),
+        ("Stu5, Name5", "Stu5, Name5"),
+        ("Name5 Stu5", "Stu5, Name5"),
+        ("R2D2, C3PO", "R2D2, C3PO"),
+        ("O'Neil-Park, Ann #2", "O'Neil-Park, Ann #2"),
+        ("김민지 (AI) 2023", "김민지 (AI) 2023"),
+        ("S202", "Stu5, Name5"),  # an identifier still matches as one
+        ("Name5 Stu5 S202", "Stu5, Name5"),
+    ],
+)
+def test_a_roster_name_matches_as_written_whatever_characters_it_holds(run_cli, tmp_path, monkeypatch, student, entry):
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [(student, RIGHT)], WRITTEN_NAMES)
+    assert result.exit_code == 0, said(result)
+    cell = "'@Cho, Bo" if entry.startswith("@") else entry  # a cell that starts like a formula is neutralised
+    assert grades(rows)[cell] == "10", (grades(rows), said(result))
+    assert "matches no roster student" not in said(result)
+
+
+def test_a_name_as_written_that_is_someone_elses_does_not_take_their_grade(run_cli, tmp_path, monkeypatch):
+    result, rows = grade(run_cli, tmp_path, monkeypatch, [("Stu5, Name6", RIGHT)], WRITTEN_NAMES)
+    assert result.exit_code == 1
+    assert all(grade == "" for grade in grades(rows).values())

@@ -99,3 +99,28 @@ def test_an_answer_refused_because_the_problem_closed_meanwhile_is_kept_and_save
         saved(page.locator('section[data-problem="cat-fish"] [data-row="먹었다"] [data-stage-block="scores"]'))
     finally:
         board_context.close()
+
+
+def test_a_session_file_removed_while_serving_leaves_the_answer_waiting_on_the_page_and_the_stop_says_where_the_rest_are(server, context):
+    """Issue 35, rule 9: nothing acknowledged that is not stored. The page keeps the answer the
+    server refused (503) as not saved yet, and Ctrl-C names the copy of what the file held."""
+    from pathlib import Path
+
+    page = opened(context, server)
+    page.locator("[data-join-name]").fill("Jung")
+    page.locator("[data-join]").click()
+    page.locator('section[data-problem="cat-fish"]').wait_for(state="visible", timeout=WAIT)
+    saved(answer(page, "먹었다", "scores", "1 6 4"))
+    db = Path(server.db)
+    for path in db.parent.glob(db.name + "*"):
+        path.unlink()
+    block = answer(page, "고양이가", "scores", "2 2 3")
+    page.wait_for_function("() => document.getElementById('live-status').getAttribute('data-pending') === '1'", timeout=WAIT)
+    assert "not saved yet" in page.locator("#live-status").inner_text()
+    assert block.get_attribute("data-saved") != "true"
+    assert page.evaluate("AttnTutor.live.queue().length") == 1
+    server.stop()
+    said = " ".join(" ".join(server.lines).split())
+    assert "every answer is saved in" not in said and "every answer saved before is now in" in said
+    [rescued] = list(db.parent.glob("class-rescued-*.sqlite"))
+    assert rescued.stat().st_size > 0

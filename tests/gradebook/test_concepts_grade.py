@@ -107,3 +107,19 @@ def test_a_bad_choice_is_said_with_its_place(run_cli, tmp_path, monkeypatch):
     assert "eve.yaml:5:14: concepts/why-sclae: the set has no concept item of that id; did you mean 'why-scale'?" in text
     assert "eve.yaml:6:10: concepts/steps must be the choice's letter or number" in text
     assert run_cli("validate", "eve.yaml", "--lang", "en").exit_code == 1
+
+
+@pytest.mark.parametrize("jobs", [[], ["--jobs", "2"]], ids=["one process", "two workers"])
+def test_an_unknown_concept_column_of_a_csv_is_said_once_at_its_header_not_on_every_row(run_cli, tmp_path, monkeypatch, jobs):
+    monkeypatch.chdir(tmp_path)
+    with open(tmp_path / "form.csv", "w", encoding="utf-8", newline="") as stream:
+        writer = csv.writer(stream)
+        writer.writerow(["student", "problem_set", "concepts/why-scale", "concepts/why-sclae"])
+        for number in range(7):
+            writer.writerow([f"S{number}", "ch13", "A", "B"])
+    result = run_cli("grade", "form.csv", "--csv", "gb.csv", "--lang", "en", *jobs)
+    text = " ".join(result.output.split())
+    assert text.count("concepts/why-sclae: the set has no concept item of that id") == 1, text
+    assert "form.csv:1:4: concepts/why-sclae: the set has no concept item of that id; did you mean 'why-scale'?" in text
+    rows = list(csv.DictReader((tmp_path / "gb.csv").read_text(encoding="utf-8-sig").splitlines()))
+    assert len(rows) == 7 and all(row["concepts/why-scale points"] == "1" for row in rows)

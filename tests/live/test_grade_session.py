@@ -11,6 +11,8 @@ files are written independently, with PyYAML.
 
 from __future__ import annotations
 
+import csv
+import io
 import shutil
 import sqlite3
 from pathlib import Path
@@ -201,3 +203,50 @@ def test_grade_says_what_is_wrong_with_a_session_file_and_writes_nothing(run_cli
     assert result.exit_code == 1
     assert f"class.sqlite: {sentence}" in " ".join(result.output.split())
     assert "Traceback" not in result.output and not Path("g.csv").exists()
+
+
+@pytest.mark.parametrize(
+    "move",
+    [
+        lambda old: old.rename(old.parent / "moved" / "set.yaml"),
+        lambda old: (old.parent / "moved" / "set.yaml").write_text("# the teacher's copy, commented\n" + old.read_text(encoding="utf-8"), encoding="utf-8"),
+    ],
+    ids=["moved", "a commented copy"],
+)
+def test_grade_session_with_problems_naming_the_same_set_by_content_marks_it_as_its_own_and_exits_0(graded_both, live_store_url, tmp_path, move):
+    grade, _files, count = graded_both
+    said_before, status_before, written_before = grade([live_store_url], "--csv", "out/g.csv")
+    assert status_before == 0, said_before
+    (tmp_path / "moved").mkdir()
+    move(tmp_path / "set.yaml")
+    said, status, written = grade([live_store_url], "--problems", "moved/set.yaml", "--csv", "out/g.csv")
+    assert status == 0, said
+    assert "Error" not in said and "not the set" not in said
+    assert written["g.csv"].decode("utf-8").count("\n") == written_before["g.csv"].decode("utf-8").count("\n") >= count
+    assert marks_of(written["g.csv"]) == marks_of(written_before["g.csv"])
+
+
+def marks_of(gradebook: bytes) -> list[dict]:
+    """A gradebook's rows but the set's label (the same set by another path)."""
+    rows = list(csv.DictReader(io.StringIO(gradebook.decode("utf-8-sig"))))
+    assert rows and "problem_set" in rows[0]
+    return [{k: v for k, v in row.items() if k != "problem_set"} for row in rows]
+
+
+def test_grade_session_with_problems_naming_another_set_still_says_so_of_each_student(graded_both, live_store_url):
+    grade, _files, count = graded_both
+    said, status, _written = grade([live_store_url], "--problems", "ch13", "--csv", "out/g.csv")
+    assert status == 1
+    assert " ".join(said.split()).count("ch13") >= count
+
+
+def test_a_session_whose_set_is_gone_is_said_once_not_of_every_student(graded_both, live_store_url, tmp_path):
+    grade, _files, count = graded_both
+    (tmp_path / "set.yaml").rename(tmp_path / "kept.yaml")
+    said, status, written = grade([live_store_url], "--csv", "out/g.csv")
+    flat = " ".join(said.split())
+    assert status == 1 and not written
+    assert flat.count("this session was made for is not there any more; name it with --problems") == 1, flat
+    assert "#1" not in flat and "#2" not in flat
+    said, status, _ = grade([live_store_url], "--problems", "kept.yaml", "--csv", "out/g.csv")
+    assert status == 0, said
