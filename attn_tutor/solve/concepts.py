@@ -332,7 +332,7 @@ def concept_blocks(items: list[ShownConcept], *, answers: bool = True, start: in
         blocks.append(Heading(f"{number}. {shown.stem}", level=3))
         note = {"order": "concepts.order_note", "computed": None}.get(shown.kind, "concepts.several_note" if shown.several else None)
         if note:
-            blocks.append(Paragraph(t(note)))
+            blocks.append(Paragraph(t(note, count=len(shown.answer))))  # several: how many are right
         for label, text in zip(shown.labels, shown.options):  # a paragraph each: long options wrap on any page
             line = f"{label}. {text}"
             if answers and shown.kind != "order":
