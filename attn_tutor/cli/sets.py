@@ -23,7 +23,7 @@ from attn_tutor.marking import tolerance
 from attn_tutor.problems.listing import list_blocks, list_json
 from attn_tutor.problems.load import load_problem_set, packaged_path, packaged_sets
 from attn_tutor.render import terminal
-from attn_tutor.solve.concepts import tie_findings as concept_ties
+from attn_tutor.variants.fairness import concept_findings as concept_ties
 
 
 class ListFormat(StrEnum):

@@ -6,8 +6,8 @@ Pure: reads a sheet, returns blocks and records. Each item is shown as
 numbers and its options shuffled with its own fixed seed, so each student's labels are
 their own, and the key, the Moodle and the Canvas banks of that variant use the same ones.
 
-The worksheet prints, after the problems, each item's stem (with "(several)" when several
-options are right), its labelled options and a blank to write the answer on; the key
+The worksheet prints, after the problems, each item's stem (with how many are right, "(2 right)", when several
+options are), its labelled options and a blank to write the answer on; the key
 prints the right label(s), the feedback of every wrong option and the explanation.
 
 An ``order`` item has no wrong options of its own; a quiz system that asks it as one
@@ -42,14 +42,17 @@ def shown_concepts(sheet) -> list:
 
 
 def stem(shown) -> str:
-    """The stem as printed: with "(several)" when several options are right."""
-    return f"{shown.stem} {t('export.concept.several')}" if shown.several else shown.stem
+    """The stem as printed: with how many options are right ("(2 right)") when several are."""
+    return f"{shown.stem} {t('export.concept.several', count=len(shown.answer))}" if shown.several else shown.stem
 
 
 def how_to_answer(shown) -> str:
+    """What to write: one letter, every right one's (saying how many), or for numbers that tie any one of them."""
     if shown.kind == "order":
         return t("export.concept.order")
-    return t("export.concept.choose_several" if shown.several else "export.concept.choose")
+    if shown.several:
+        return t("export.concept.choose_several", count=len(shown.answer))
+    return t("export.concept.choose_tied", count=len(shown.answer)) if shown.tied else t("export.concept.choose")
 
 
 def option_line(label: str, text: str) -> str:

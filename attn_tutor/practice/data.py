@@ -193,8 +193,9 @@ def concept_base(shown) -> dict:
     return {
         "id": shown.id,
         "kind": shown.kind,
-        "stem": f"{shown.stem} {t('export.concept.several')}" if shown.several else shown.stem,
+        "stem": f"{shown.stem} {t('export.concept.several', count=len(shown.answer))}" if shown.several else shown.stem,
         "several": shown.several,
+        "right_count": len(shown.answer),  # how many options are right (the page says so for several)
         "options": list(shown.options),
         "feedback": [shown.feedback.get(label) for label in shown.labels],
         "explanation": shown.explanation,

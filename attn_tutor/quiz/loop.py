@@ -422,7 +422,7 @@ def _ask_concept(asking: _Asking, shown: ShownConcept) -> str | None:
     number = config.concepts.index(shown) + 1
     blocks = concept_blocks([shown], answers=False, start=number)[1:]  # the item without the set's heading
     progress = t("quiz.progress", n=outcome.asked, total=outcome.total)
-    show([Heading(f"{blocks[0].text} — {progress}", level=3), *blocks[1:], Paragraph(t(f"quiz.concept_ask.{_ask_kind(shown)}"))])
+    show([Heading(f"{blocks[0].text} — {progress}", level=3), *blocks[1:], Paragraph(t(f"quiz.concept_ask.{_ask_kind(shown)}", count=len(shown.answer)))])
     while True:
         line = asking.read_line(asking.prompt)
         if line is None:

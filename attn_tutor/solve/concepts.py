@@ -5,6 +5,7 @@ Public API::
     show(concept, problem_set, *, seed=None) -> ShownConcept
     show_all(problem_set, *, seed=None) -> list[ShownConcept]
     tie_findings(problem_set) -> list[Finding]          # validate: computed items whose answer is a tie
+    answer_margin(concept, problem) -> Margin           # how clearly a computed item's answer stands out
     concept_dict(shown) -> dict                         # solve --format json's "concepts" entries
 
 ``ShownConcept(id, kind, stem, labels, options, answer, feedback, explanation, tied)``:
@@ -40,12 +41,15 @@ feedback, worked numbers) is one catalogue sentence in that language.
 
 Two candidates equal when rounded to the problem's ``decimals`` are a tie: a student
 working to that precision cannot tell them apart. ``validate`` refuses a tie in the file
-(:func:`tie_findings`); a variant whose numbers tie gets ``tied=True`` and every tied
-option as the answer, any one of which scores full marks.
+(:func:`tie_findings`), and :func:`answer_margin` says how far the right option stands from
+the nearest other (the variants' draw keeps only numbers where that margin is clear). Numbers
+that tie anyway (a file never validated) give ``tied=True`` and every tied option as the
+answer, any one of which scores full marks.
 """
 
 from __future__ import annotations
 
+import math
 import random
 import zlib
 from typing import NamedTuple
@@ -261,6 +265,75 @@ def show_all(problem_set: ProblemSet, *, seed: int | None = None) -> list[ShownC
     return [show(concept, problem_set, seed=seed) for concept in problem_set.concepts]
 
 
+class Margin(NamedTuple):
+    """How clearly a computed item's right option stands out from the others, from exact values.
+
+    ``gap``: the smallest distance between the right option's deciding value (a weight, a row's
+    largest weight, or for ``unscaled`` the largest weight with and without the division) and
+    another option's (``inf`` with a single option, or an ``unscaled`` row that does not change);
+    ``distinct``: no other option's value equals the right one's at the problem's decimals (a
+    student cannot tell values apart that round alike); ``right``/``other``: the right option and
+    the option nearest it (indices into :func:`work`'s options; ``other`` None when there is none),
+    ``values``: each option's deciding value."""
+
+    gap: float
+    distinct: bool
+    right: int
+    other: int | None
+    values: tuple[float, ...]
+
+
+def _deciding(concept: Concept, problem: Problem) -> tuple[list[float], bool]:
+    """Each option's deciding value (in :func:`work`'s order) and whether the largest one is right."""
+    head = engine.solve(problem).head
+    if concept.ask in ("most-attended", "least-attended"):
+        # the type: ignore below: a most/least-attended concept names its row (the loader checks)
+        row = problem.row_index(concept.row)  # type: ignore[arg-type]
+        values = [float(head.weights[row, j]) for j, ok in enumerate(head.mask[row]) if ok]
+        return values, concept.ask == "most-attended"
+    rows = [i for i in range(len(problem.tokens)) if int(head.mask[i].sum()) >= 2]
+    tops = [float(head.weights[i].max()) for i in rows]
+    if concept.ask == "sharpest-row":
+        return tops, True
+    return [top - 1.0 / int(head.mask[i].sum()) for top, i in zip(tops, rows)], False
+
+
+def _unscaled_margin(concept: Concept, problem: Problem) -> Margin:
+    """``unscaled``: the row's largest weight with the division and without it; an exact
+    "unchanged" (no division, or a row that does not move) is clear."""
+    import numpy as np
+
+    head = engine.solve(problem).head
+    # the type: ignore below: an unscaled concept names its row (the loader checks)
+    row = problem.row_index(concept.row)  # type: ignore[arg-type]
+    mask = head.mask[row]
+    before = float(head.weights[row].max())
+    after = float(engine.softmax(np.where(mask, head.scores[row], 0.0), mask).max())
+    if abs(after - before) <= 1e-12:
+        return Margin(math.inf, True, 2, None, (before, after))
+    distinct = rounded(after, problem.decimals) != rounded(before, problem.decimals)
+    return Margin(abs(after - before), distinct, 0 if after > before else 1, 2, (before, after))
+
+
+def answer_margin(concept: Concept, problem: Problem) -> Margin:
+    """How clearly a computed item's answer stands out in ``problem``'s numbers (see :class:`Margin`).
+
+    The right option is the best exact value; the margin is its distance to the nearest other
+    option's. A caller compares ``gap`` with the weights stage's tolerance (the marking's, a level
+    above): an answer is clear when ``distinct`` and ``gap`` is larger than that tolerance."""
+    if concept.ask == "unscaled":
+        return _unscaled_margin(concept, problem)
+    values, largest = _deciding(concept, problem)
+    right = max(range(len(values)), key=lambda i: values[i] if largest else -values[i])
+    others = [i for i in range(len(values)) if i != right]
+    if not others:
+        return Margin(math.inf, True, right, None, tuple(values))
+    other = min(others, key=lambda i: abs(values[i] - values[right]))
+    near = rounded(values[right], problem.decimals)
+    distinct = all(rounded(values[i], problem.decimals) != near for i in others)
+    return Margin(abs(values[right] - values[other]), distinct, right, other, tuple(values))
+
+
 def tie_findings(problem_set: ProblemSet) -> list[Finding]:
     """A finding for each computed item whose answer, from the file's own numbers, is a tie."""
     findings = []
@@ -307,7 +380,7 @@ def concept_blocks(items: list[ShownConcept], *, answers: bool = True, start: in
         blocks.append(Heading(f"{number}. {shown.stem}", level=3))
         note = {"order": "concepts.order_note", "computed": None}.get(shown.kind, "concepts.several_note" if shown.several else None)
         if note:
-            blocks.append(Paragraph(t(note)))
+            blocks.append(Paragraph(t(note, count=len(shown.answer))))  # several: how many are right
         for label, text in zip(shown.labels, shown.options):  # a paragraph each: long options wrap on any page
             line = f"{label}. {text}"
             if answers and shown.kind != "order":

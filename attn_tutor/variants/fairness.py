@@ -19,7 +19,14 @@ range and granularity, then keeps it only if :func:`is_fair` holds against
   exact work stands more than the tolerance from every right answer; see
   :func:`attn_tutor.marking.mistakes.mistake_margins`) stands more than the tolerance plus the
   rounding error of the asked decimals from every right answer in the variant, so
-  the mistake can always be told from correct work.
+  the mistake can always be told from correct work;
+* **concepts** — every computed concept item about the problem has one right option with a
+  clear margin (:func:`clear_answer`): its deciding value differs from every other option's at
+  the problem's decimals and by more than the weights stage's tolerance, so a student who
+  rounds as asked cannot reach another option (checked by :func:`unclear_item`, a variant
+  being drawn against the concept items of its set).
+
+:func:`concept_findings` says the same of a set as written (``validate``).
 
 :func:`summary` gives the figures ``export --variants`` prints: the range, over the
 sheets, of each sheet's largest weight and largest e^x.
@@ -31,10 +38,12 @@ import functools
 import math
 from typing import NamedTuple
 
-from attn_tutor.core.model import Problem
+from attn_tutor.core.errors import Finding, Location
+from attn_tutor.core.model import Concept, Problem, ProblemSet
 from attn_tutor.core.rounding import fmt
 from attn_tutor.marking import marker, tolerance
 from attn_tutor.marking.mistakes import half_up, mistake_margins
+from attn_tutor.solve import concepts as concept_items
 from attn_tutor.solve import engine
 
 BAND_SLACK = 0.5
@@ -180,6 +189,43 @@ def is_fair(problem: Problem, facts: Facts) -> bool:
             if any(margins.get(code, 0.0) <= needed for code in codes):
                 return False  # "rounding" itself: some early rounding the source shows is still visible
     return True
+
+
+def clear_answer(concept: Concept, problem: Problem) -> bool:
+    """Whether computed item ``concept`` has one right option in ``problem``'s numbers with a clear
+    margin: not equal to another option's at the problem's decimals, and further from each than the
+    weights stage's tolerance (:func:`attn_tutor.marking.tolerance.tolerance`)."""
+    margin = concept_items.answer_margin(concept, problem)
+    return margin.distinct and margin.gap > tolerance.tolerance(problem, "weights")
+
+
+def unclear_item(problem: Problem, items: tuple[Concept, ...]) -> Concept | None:
+    """The first computed item of ``items`` about ``problem`` without a clear answer in its numbers (None: every one has one)."""
+    return next((c for c in items if c.kind == "computed" and c.problem == problem.id and not clear_answer(c, problem)), None)
+
+
+def concept_findings(problem_set: ProblemSet) -> list[Finding]:
+    """``validate``: a finding for each computed item whose answer, from the file's own numbers, is a
+    tie (:func:`attn_tutor.solve.concepts.tie_findings`) or stands within the weights stage's
+    tolerance of another option (a student's rounding could reach either)."""
+    findings = concept_items.tie_findings(problem_set)
+    tied = {finding.args["path"] for finding in findings}
+    for index, concept in enumerate(problem_set.concepts):
+        if concept.kind != "computed" or f"concepts[{index}]" in tied:
+            continue
+        # the type: ignore below: a computed concept names its problem (the loader checks)
+        problem = problem_set.get(concept.problem)  # type: ignore[arg-type]
+        margin = concept_items.answer_margin(concept, problem)
+        limit = tolerance.tolerance(problem, "weights")
+        if margin.other is None or (margin.distinct and margin.gap > limit):
+            continue
+        options = concept_items.work(concept, problem).options
+        args = dict(
+            path=f"concepts[{index}]", problem=problem.id, right=options[margin.right], other=options[margin.other],
+            gap=fmt(margin.gap, problem.decimals + 1), tolerance=fmt(limit, problem.decimals + 1),
+        )  # fmt: skip
+        findings.append(Finding("problems.concept_margin", args, Location(problem_set.source, concept.line)))
+    return findings
 
 
 def givens(problem: Problem) -> tuple:

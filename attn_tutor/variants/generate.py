@@ -14,7 +14,7 @@
   scores and e^x in the source's band, no asked cell on a rounding tie, no
   weights row rounding to one-hot or uniform and no output row free of the
   weights unless the source's is, every mistake the source shows still
-  visible). Without a fair draw in
+  visible, every computed concept item about it with one clear answer). Without a fair draw in
   :data:`VARIANT_ATTEMPTS`, an :class:`~attn_tutor.core.errors.AttnTutorError` says so.
 * :func:`variant_set` varies every problem of a set (per-student worksheets; the
   grader regenerates them from the printed seed).
@@ -25,7 +25,8 @@ same on every platform) over a key made from the seed and a label, read as
 ``random``: a numpy or Python upgrade cannot change a problem. A problem's
 stream is derived from ``(seed, problem.id)`` only — not from its position in
 the set — so adding, removing or reordering problems never changes the others'
-variants, and ``variant_set(s, seed).problems[i] == variant(s.problems[i], seed)``.
+variants, and ``variant_set(s, seed).problems[i] == variant(s.problems[i], seed, s.concepts)``
+(a problem no computed item is about draws the same variant with or without ``s.concepts``).
 
 Guards, checked in exact integer arithmetic (in units of each matrix's grid): no
 all-zero row in Q, K or V (the projected ones for projection problems); in every
@@ -49,7 +50,7 @@ import secrets
 from typing import NamedTuple
 
 from attn_tutor.core.errors import AttnTutorError, UsageError
-from attn_tutor.core.model import DIM_MAX, SEED_MAX, SHEET_SEED_MAX, TOKENS_MAX, VARIANTS_MAX, Head, Matrix, Problem, ProblemSet
+from attn_tutor.core.model import DIM_MAX, SEED_MAX, SHEET_SEED_MAX, TOKENS_MAX, VARIANTS_MAX, Concept, Head, Matrix, Problem, ProblemSet
 from attn_tutor.variants import fairness
 
 __all__ = [
@@ -414,25 +415,34 @@ def _build_like(problem: Problem, X: IntMatrix | None, heads: list[dict], where:
     return problem._replace(X=new_X, heads=new_heads)
 
 
-def variant(problem: Problem, seed: int) -> Problem:
+def variant(problem: Problem, seed: int, concepts: tuple[Concept, ...] = ()) -> Problem:
     """``problem`` with new numbers drawn from ``(seed, problem.id)`` that keep its character; nothing else changes.
 
     Entries come from each matrix's own range and granularity (:func:`grids`); a draw
-    is kept when it passes the guards and :func:`attn_tutor.variants.fairness.is_fair`. After
-    :data:`VARIANT_ATTEMPTS` draws without one, an :class:`AttnTutorError` says so.
+    is kept when it passes the guards and :func:`attn_tutor.variants.fairness.is_fair`, and every
+    computed item of ``concepts`` about the problem has one clear answer in its numbers
+    (:func:`attn_tutor.variants.fairness.unclear_item`). After :data:`VARIANT_ATTEMPTS` draws
+    without one, an :class:`AttnTutorError` says so (naming the concept item when the draws that
+    were fair otherwise all left it without one clear answer).
     """
     _check_seed(seed)
 
     where = grids(problem)
     original = _numbers(problem)
     facts = fairness.source_facts(problem)
+    unclear, item = 0, None  # draws fair but for a concept item, and the last such item
     for attempt in range(VARIANT_ATTEMPTS):
         X, heads = _draw_like(problem, _Stream("variant", seed, problem.id, attempt), where)
         if not _passes(problem, X, heads, bound=None):
             continue
         candidate = _build_like(problem, X, heads, where)
         if _numbers(candidate) != original and fairness.is_fair(candidate, facts):
-            return candidate
+            item = fairness.unclear_item(candidate, concepts)
+            if item is None:
+                return candidate
+            unclear += 1
+    if item is not None:
+        raise AttnTutorError("generate.no_clear_concept", id=problem.id, seed=seed, attempts=VARIANT_ATTEMPTS, item=item.id, unclear=unclear)
     raise AttnTutorError("generate.no_fair_variant", id=problem.id, seed=seed, attempts=VARIANT_ATTEMPTS)
 
 
@@ -452,7 +462,7 @@ def variant_set(problem_set: ProblemSet, seed: int) -> ProblemSet:
     ``grade`` and by ``solve --variant`` alike (:func:`regenerate`).
     """
     _check_seed(seed)
-    return problem_set._replace(problems=tuple(variant(p, seed) for p in problem_set.problems))
+    return problem_set._replace(problems=tuple(variant(p, seed, problem_set.concepts) for p in problem_set.problems))
 
 
 def regenerate(problem_set: ProblemSet, number: int | None) -> ProblemSet:

@@ -14,6 +14,7 @@ import yaml
 from helpers.concept_set import concept_set
 from helpers.watched import Watched
 
+from attn_tutor.core.i18n import t
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.solve.concepts import show
 from attn_tutor.variants import sheets as variant_sheets
@@ -81,6 +82,9 @@ def test_each_option_is_marked_at_once_with_its_own_feedback(run_cli, tmp_path, 
 
 def test_several_right_options_are_checked_together(run_cli, tmp_path, open_page):
     page, shown, section = one_item(run_cli, tmp_path, open_page, "which-sum-to-one")
+    # how many are right, in the stem and in what to do (the page's language: the export's)
+    assert section.locator("p.pick").inner_text() == t("page.concept_pick_several", count=len(shown.answer))
+    assert t("export.concept.several", count=len(shown.answer)) in section.locator("h3").inner_text()
     section.locator('[data-action="check"]').click()
     assert section.locator('[data-error="page.concept_none"]').count() == 1 and section.get_attribute("data-verdict") is None
     for label in shown.answer:

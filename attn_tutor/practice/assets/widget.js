@@ -487,7 +487,7 @@
         const options = own.options || own.order.map((i) => base.options[i]);
         const texts = own.feedback || own.order.map((i) => base.feedback[i]);
         return {
-          id: base.id, kind: base.kind, stem: base.stem, several: base.several, labels, options,
+          id: base.id, kind: base.kind, stem: base.stem, several: base.several, right_count: base.right_count, labels, options,
           feedback: Object.fromEntries(labels.map((label, i) => [label, texts[i]])),
           explanation: "explanation" in own ? own.explanation : base.explanation, answer: own.answer, scores: own.scores,
         };
@@ -597,7 +597,7 @@
       if (first) first.focus();
       updateScore();
     });
-    section.append(el("h3", { text: c.stem }), el("p", { class: "pick", text: t(pick) }), group,
+    section.append(el("h3", { text: c.stem }), el("p", { class: "pick", text: t(pick, { count: c.right_count }) }), group,
       el("div", { class: "answer-line" }, check, restart), message);
     show();
     return section;
