@@ -13,14 +13,17 @@ whole row: a cell per key for scores, scaled scores and weights (heads side by
 side in a multi-head problem), a cell per output component for the output.
 
 Cells
-    ``correct``         ``abs(given - exact) <= tolerance + 1e-12`` (never
-                        ``np.isclose``). The tolerance is per stage
-                        (:func:`stage_tolerance`): the teacher's ``tolerance`` for
-                        every stage, or when it is left out the default that fits
-                        ``decimals`` — ``max(0.005, rounding_error(stage))``, the
-                        bound of :mod:`attn_tutor.marking.tolerance`, so work rounded half
-                        up to the asked decimals at every stage and carried forward
-                        is always correct.
+    ``correct``         ``low <= given <= high``: the cell's window
+                        (:func:`cell_window`), ``exact ± tolerance`` with its ends
+                        written as decimals (never ``np.isclose``): the same two
+                        numbers the page, Moodle and Canvas are given. The tolerance is
+                        per stage (:func:`stage_tolerance`): the teacher's ``tolerance``
+                        for every stage, or when it is left out the default of
+                        :mod:`attn_tutor.marking.tolerance` — the smallest that holds
+                        every value correct work rounded half up as asked can give
+                        (from the exact rows, the rows as displayed, the student's own
+                        carried rows), plus half a displayed unit: such work is always
+                        correct, and work further off never is.
     ``follow_through``  not correct, but within the tolerance of the value computed
                         from the student's *own* previous-stage row (scores → scaled:
                         divide by the divisor; scaled → weights: softmax along the row
@@ -119,6 +122,12 @@ FOLLOW_THROUGH: dict[str, float] = {policy: policy.credit for policy in FollowTh
 def stage_tolerance(problem, stage: str) -> float:
     """The tolerance of a cell of ``stage`` (the teacher's, or the default that fits decimals)."""
     return tolerances.tolerance(problem, stage)
+
+
+def cell_window(exact: float, tolerance: float, decimals: int) -> tuple[float, float]:
+    """The closed interval a typed number of a cell must lie in to be ``correct``
+    (:func:`attn_tutor.marking.tolerance.window`: ``exact ± tolerance``, its ends written as decimals)."""
+    return tolerances.window_floats(exact, tolerance, decimals)
 
 
 def match_window(problem, stage: str) -> float:
@@ -342,6 +351,8 @@ class _Memo:
             solution, problem = self.solution, self.problem
             exact = solution.stage_row(stage, row)
             marked = tuple(bool(m) for m in marked_cells(solution, row, stage))
+            tolerance = stage_tolerance(problem, stage)
+            bounds = [cell_window(float(v), tolerance, problem.decimals) if m else (math.nan, math.nan) for v, m in zip(exact, marked)]
             facts = StageFacts(
                 row=row,
                 stage=stage,
@@ -355,8 +366,10 @@ class _Memo:
                 missing=tuple("missing" if m else "masked" for m in marked),
                 correct=tuple("correct" if m else "masked" for m in marked),
                 common=dict(problem=problem.id, row=problem.tokens[row], stage=stage, max_points=1.0),
-                tolerance=stage_tolerance(problem, stage),
+                tolerance=tolerance,
                 window=match_window(problem, stage),
+                low=tuple(bound[0] for bound in bounds),
+                high=tuple(bound[1] for bound in bounds),
                 codes=tuple(code for code in DIAGNOSES if code in STAGE_DIAGNOSES[stage]),
                 own_codes=FROM_OWN_ROW.get(stage, frozenset()) | (FROM_OWN_SCORES if stage == "weights" else frozenset()),
             )
@@ -379,9 +392,8 @@ class _Memo:
             ckey = (facts.row, facts.stage, vkey, hints)
             item = self._correct.get(ckey)
             if item is None:
-                tolerance = facts.tolerance + EPS
                 item = False
-                if all(not m or abs(v - e) <= tolerance for v, e, m in zip(values, facts.exact, facts.marked)):
+                if all(not m or low <= v <= high for v, low, high, m in zip(values, facts.low, facts.high, facts.marked)):
                     # Right in every cell: correct whatever came before, and nothing is carried.
                     item = Item(
                         given=values, cells=facts.correct, verdict=Verdict.correct, diagnosis=None, points=1.0,
@@ -411,14 +423,14 @@ class _Memo:
         common = dict(expected=facts.expected, hints=hints, carried=carried_t, **facts.common)
         if values is None:
             return Item(given=None, cells=facts.missing, verdict=Verdict.missing, diagnosis=None, points=0.0, **common)
-        tolerance, exact, marked = facts.tolerance + EPS, facts.exact, facts.marked
+        tolerance, low, high, marked = facts.tolerance + EPS, facts.low, facts.high, facts.marked
         carried = carry.carried if carry is not None else None
         trivial = None
         states = []
         for i, value in enumerate(values):
             if not marked[i]:
                 states.append("masked")
-            elif abs(value - exact[i]) <= tolerance:
+            elif low[i] <= value <= high[i]:
                 states.append("correct")
             elif carried is not None and abs(value - carried[i]) <= tolerance:
                 assert carry is not None  # carried comes from it

@@ -9,8 +9,6 @@
 
 from __future__ import annotations
 
-import math
-
 import numpy as np
 import pytest
 from helpers.mistakes import half_up, simulated_mistakes
@@ -89,35 +87,40 @@ def test_correct_work_rounded_as_asked_is_never_marked_down(problem, data):
 
 
 def test_the_default_tolerance_fits_decimals():
-    """decimals: 1 is marked to 1 place (not 0.005); 3 keeps the old 0.005; the output follows V."""
+    """Rounding as asked moves a score by half a unit and nothing else: the scores' window is that
+    half unit; integer scores divided exactly give scaled scores as exact; the weights and the output
+    add only what carried rounded rows move them (issue 35: no wider)."""
     cat = Problem(id="c", tokens=("a", "b", "c"), heads=(Head(Q=((2, 1), (1, 2), (1, 3)), K=((1, 0), (0, 2), (1, 1)), V=((1, 0), (0, 1), (1, 1))),))
     one = cat._replace(decimals=1)
-    s = 0.05
-    assert tolerance.tolerance(one, "scores") == s
-    assert tolerance.tolerance(one, "scaled") == pytest.approx(s + s / math.sqrt(2))
-    assert tolerance.tolerance(one, "weights") == pytest.approx(s + (s + s / math.sqrt(2)) / 2)
-    assert tolerance.tolerance(one, "output") == pytest.approx(s + 2 * (s + (s + s / math.sqrt(2)) / 2))  # Σ|V_j1| = 2
-    assert [tolerance.tolerance(cat, stage) for stage in cat.stages] == [0.005] * 4
+    for decimals in (1, 2, 3, 4):
+        s = 0.5 * 10.0**-decimals
+        problem = cat._replace(decimals=decimals)
+        scores, scaled, weights, output = (tolerance.tolerance(problem, stage) for stage in problem.stages)
+        assert scores == pytest.approx(s, abs=1e-15) and scaled == pytest.approx(s, abs=1e-15)
+        assert s < weights < 1.5 * s and s < output < 3 * s  # not s + the old bounds' weights · Σ|V|
     assert [tolerance.tolerance(cat._replace(tolerance=0.01), stage) for stage in cat.stages] == [0.01] * 4
     # the chapter's row typed to 1 place, as asked, is right
     sol = engine.solve(one)
     items = grading.mark_row(sol, 2, {"scores": [1, 6, 4], "scaled": [0.7, 4.2, 2.8], "weights": [0.0, 0.8, 0.2], "output": [0.2, 1.0]})
     assert [i.verdict for i in items] == ["correct"] * 4
+    # ... and to 2 places when 3 are asked is not: 0.71 is 0.0029 from 0.7071, 0.0005 is the scaled scores' window
+    item = grading.mark_stage(engine.solve(cat), 2, "scaled", [0.71, 4.24, 2.83])
+    assert item.verdict == "wrong"
 
 
 def test_validate_warns_when_a_tolerance_is_too_tight(run_cli, tmp_path):
     path = tmp_path / "tight.yaml"
     path.write_text(
         "problems:\n  - id: p\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n"
-        "    decimals: 1\n    tolerance: 0.06\n",
+        "    decimals: 1\n    tolerance: 0.05\n",
         encoding="utf-8",
     )
     result = run_cli("validate", str(path))
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())  # long lines wrap to the terminal's width
     assert f"{path}: valid" in said
-    assert f"warning: {path}:2: problem p: tolerance 0.06 is tighter than decimals: 1 allows" in said
-    assert "moves the weights by up to 0.093" in said  # the worst asked stage (no V: weights)
+    assert f"warning: {path}:2: problem p: tolerance 0.05 is tighter than decimals: 1 allows" in said
+    assert "moves the weights by up to 0.052" in said  # the worst asked stage (no V: weights): 0.05 + 0.0016
     assert "leave tolerance out" in said
     ko = run_cli("validate", str(path), "--lang", "ko")
     assert ko.exit_code == 0 and "경고:" in ko.output and "tolerance를 빼서" in " ".join(ko.output.split())
@@ -260,14 +263,14 @@ def test_grade_accepts_a_causal_row_with_the_masked_cells_left_out(tmp_path):
     )
     (tmp_path / "kim.yaml").write_text(
         "student: kim\nanswers:\n  c:\n    b:\n      scores: '1 4'\n      scaled: [0.707, 2.828]\n"
-        "      weights: '0.106 0.894'\n    c:\n      weights: '0.1 0.2'\n",
+        "      weights: '0.107 0.893'\n    c:\n      weights: '0.1 0.2'\n",
         encoding="utf-8",
     )
     book = grade([tmp_path / "kim.yaml"], problems=str(tmp_path / "set.yaml"))
     (student,) = book.students
     items = {(i.row, i.stage): i for i in student.report.items}
     assert [items[("b", s)].verdict for s in ("scores", "scaled", "weights")] == ["correct"] * 3
-    assert items[("b", "weights")].given == (0.106, 0.894, 0.0)
+    assert items[("b", "weights")].given == (0.107, 0.893, 0.0)
     (finding,) = student.findings  # two numbers for a row that may see all three keys
     assert finding.text().endswith("c/c/weights: 2 numbers given, 3 expected")
 

@@ -111,9 +111,14 @@
 
   const slice = (values, seg) => values.slice(seg[0], seg[1]);
 
-  // grading.stage_tolerance and grading.match_window: worked out by Python, in the page's data.
+  // grading.stage_tolerance, grading.match_window and each cell's window (grading.cell_window,
+  // [low, high] or null): worked out by Python, in the page's data.
   const stageTolerance = (solution, stage) => solution.tolerances[stage];
   const matchWindow = (solution, stage) => solution.windows[stage];
+  const inWindow = (solution, stage, row, i, value) => {
+    const bound = solution.bounds[stage][row][i];
+    return bound !== null && bound[0] <= value && value <= bound[1];
+  };
 
   function roundPlaces(solution) {
     return [...new Set([...ROUND_PLACES, solution.decimals])].sort((a, b) => a - b);
@@ -466,7 +471,7 @@
     const tolerance = stageTolerance(solution, stage) + EPS;
     const cells = given.map((value, i) => {
       if (!marked[i]) return "masked";
-      if (Math.abs(value - exact[i]) <= tolerance) return "correct";
+      if (inWindow(solution, stage, row, i, value)) return "correct";
       if (carried !== null && !trivial[i] && Math.abs(value - carried[i]) <= tolerance) return "follow_through";
       return "wrong";
     });
