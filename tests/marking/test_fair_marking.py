@@ -9,6 +9,9 @@
 
 from __future__ import annotations
 
+import math
+from decimal import Decimal
+
 import numpy as np
 import pytest
 from helpers.mistakes import half_up, simulated_mistakes
@@ -16,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attn_tutor.core.model import Head, Problem
+from attn_tutor.core.rounding import round_half_up
 from attn_tutor.marking import marker as grading
 from attn_tutor.marking import tolerance
 from attn_tutor.solve import engine
@@ -381,3 +385,55 @@ def test_work_that_needs_no_arithmetic_of_its_stage_earns_no_follow_through(run_
     assert result.exit_code == 0, result.output
     (student,) = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))["students"]
     assert [item["verdict"] for item in student["report"]["items"]] == verdicts, student["report"]["items"]
+
+
+# --- issue 35, rule 3: a tolerance marks a slip, no wider ---------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(teacher_problems(), st.data())
+def test_a_value_outside_the_window_is_never_correct(problem, data):
+    """Each marked cell nudged just past its window (a unit of the place after its ends), the rest
+    of the row exact: that cell is never ``correct``, whatever mode; just inside, it always is."""
+    problem = problem._replace(tolerance=None)
+    solution = engine.solve(problem)
+    row = data.draw(st.integers(0, len(problem.tokens) - 1), label="row")
+    stage = data.draw(st.sampled_from(problem.stages), label="stage")
+    exact = [float(v) for v in solution.stage_row(stage, row)]
+    marked = grading.marked_cells(solution, row, stage)
+    index = data.draw(st.sampled_from([i for i, m in enumerate(marked) if m]), label="cell")
+    low, high = tolerance.window(exact[index], tolerance.tolerance(problem, stage), problem.decimals)
+    unit = Decimal(1).scaleb(low.as_tuple().exponent - 1)
+    typed = [0.0 if math.isnan(v) else v for v in exact]
+    for value, right in ((low - unit, False), (high + unit, False), (low, True), (high, True)):
+        typed[index] = float(value)
+        item = grading.mark_stage(solution, row, stage, typed)
+        assert (item.cells[index] == "correct") == right, (value, low, high)
+
+
+RULE3 = Problem(id="r3", tokens=("a", "b", "c"), heads=(Head(Q=((2, -1), (1, 3), (-2, 1)), K=((1, 1), (0, -2), (3, 1)), V=((-3, 2), (1, -2), (2, 3))),))
+
+
+@pytest.mark.parametrize(
+    ("decimals", "stage", "row", "typed", "correct"),
+    [
+        (2, "output", 0, "whole", False),  # the issue's kind (-6 for -5.545): 2 3 for 1.648 2.441
+        (2, "output", 0, "asked", True),
+        (2, "output", 0, "one place", False),  # a digit that rounding as asked never gives
+        (1, "output", 1, "asked", True),
+        (3, "weights", 2, "asked", True),
+        (3, "weights", 2, "two places", False),  # 2 places when 3 are asked: 0.005 was the old floor
+        (3, "scores", 1, "asked", True),
+        (4, "scaled", 0, "three places", False),
+    ],
+)
+def test_rounding_as_asked_is_right_and_coarser_is_not(decimals, stage, row, typed, correct):
+    problem = RULE3._replace(decimals=decimals)
+    solution = engine.solve(problem)
+    places = {"whole": 0, "one place": 1, "two places": 2, "three places": 3, "asked": decimals}[typed]
+    exact = solution.stage_row(stage, row)
+    given = [float(round_half_up(float(v), places)) if math.isfinite(v) else 0.0 for v in exact]
+    if typed != "asked":
+        assert [float(round_half_up(float(v), decimals)) for v in exact if math.isfinite(v)] != [v for v, e in zip(given, exact) if math.isfinite(e)]
+    item = grading.mark_stage(solution, row, stage, given)
+    assert (item.verdict == "correct") == correct, (item, tolerance.tolerance(problem, stage))
