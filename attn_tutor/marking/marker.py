@@ -81,6 +81,11 @@ and from the student's own (``own``). Let ``tol`` be the stage's tolerance and
   decimals may so use up the tolerance without hiding the mistake, and a row
   within ``window`` of a right answer is never matched to such a mistake.
 
+A wrong row that no mistake matches so is ``rounding`` when its numbers at the asked decimals are
+exactly those of correct work from a number rounded to fewer places
+(:func:`attn_tutor.marking.mistakes.shown_rounding`, the practice note's rule): early rounding that
+changes a displayed digit is diagnosed even where its unrounded numbers stay near the window.
+
 The mistakes themselves, and how each row is made, are listed in :mod:`attn_tutor.marking.mistakes`.
 
 Points: each item is worth 1 (``max_points``); a cell earns 1 if correct, the
@@ -103,7 +108,7 @@ from attn_tutor.marking.carrying import open_cells as open_cells  # re-exported:
 from attn_tutor.marking.carrying import segments as segments
 from attn_tutor.marking.diagnosis import Carry, Diagnoser, StageFacts
 from attn_tutor.marking.mistakes import DIAGNOSES as DIAGNOSES  # re-exported: the marker's vocabulary
-from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, STAGE_DIAGNOSES
+from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, STAGE_DIAGNOSES, shown_rounding
 from attn_tutor.marking.mistakes import early_rounding as early_rounding  # re-exported: practice's note
 from attn_tutor.marking.results import Item as Item  # re-exported: the marker's results
 from attn_tutor.marking.results import Report as Report
@@ -444,6 +449,10 @@ class _Memo:
         diagnosis = detail = None
         if verdict in (Verdict.partial, Verdict.wrong) and "wrong" in cells:
             diagnosis, detail = self.diagnoser.diagnose(facts, values, carry, basis, bkey, scores, _key(scores))
+            if diagnosis is None and "rounding" in facts.codes:  # digits that only early rounding gives
+                own = None if basis is None or facts.before is None else {facts.before: basis}
+                detail = shown_rounding(self.solution, facts.row, facts.stage, values, own)
+                diagnosis = None if detail is None else "rounding"
         credit = {"correct": 1.0, "follow_through": self.marker.credit}
         scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
         points = round(sum(scored) / len(scored), 4) if scored else 0.0

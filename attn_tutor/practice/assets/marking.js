@@ -19,6 +19,7 @@
   const EPS = 1e-12;
   const ROUND_PLACES = [0, 1, 2];
   const MAX_KEEP = 10;
+  const STAGE_ROUNDING = { scores: false, scaled: true, weights: true, output: true }; // "rounding" in mistakes.STAGE_DIAGNOSES
   const EXP_LIMIT = Math.log(Number.MAX_VALUE); // engine._EXP_LIMIT
   const ORDER = Object.fromEntries(DIAGNOSES.map((code, i) => [code, i]));
 
@@ -481,6 +482,10 @@
       const scores = stage === "weights" && "scores" in own ? own.scores : null;
       const candidates = diagnosisCandidates(solution, row, stage, exact, carried, markedIndex, basis, scores);
       [diagnosis, detail] = diagnoseValues(markedIndex, candidates, given, cells);
+      if (diagnosis === null && cells.includes("wrong") && STAGE_ROUNDING[stage]) {  // digits only early rounding gives
+        detail = shownRounding(solution, row, stage, given, basis !== null ? { [before]: basis } : null);
+        diagnosis = detail === null ? null : "rounding";
+      }
     }
     const credit = { correct: 1.0, follow_through: FOLLOW_THROUGH[followThrough] };
     const scored = cells.filter((s) => s !== "masked").map((s) => credit[s] || 0.0);
@@ -529,11 +534,16 @@
   // grading.early_rounding: what a right row shows was rounded too soon (practice's note), else null.
   function earlyRounding(solution, row, item, own) {
     if (item.verdict !== "correct" || item.given === null) return null;
-    const stage = item.stage, decimals = solution.decimals;
+    return shownRounding(solution, row, item.stage, item.given, own);
+  }
+
+  // grading.shown_rounding: the early rounding a row's numbers show at the asked decimals, else null.
+  function shownRounding(solution, row, stage, values, own) {
+    const decimals = solution.decimals;
     const cells = markedCells(solution, row, stage).map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
-    const shown = (values) => cells.map((i) => AT.numbers.roundHalfUp(values[i], decimals));
+    const shown = (v) => cells.map((i) => AT.numbers.roundHalfUp(v[i], decimals));
     const same = (a, b) => a.every((v, i) => v === b[i]);
-    const given = shown(item.given);
+    const given = shown(values);
     if (same(given, shown(stageRow(solution, stage, row)))) return null;
     let found = exactMistakes(solution, row, stage).filter((m) => m.code === "rounding");
     const before = previousStage(stage);
