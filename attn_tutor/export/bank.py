@@ -22,7 +22,7 @@ from __future__ import annotations
 
 import math
 from collections.abc import Iterator
-from decimal import ROUND_CEILING, Decimal, localcontext
+from decimal import Decimal, localcontext
 from typing import NamedTuple
 
 from attn_tutor.core.i18n import t
@@ -30,6 +30,7 @@ from attn_tutor.core.model import Problem, asked_row_indices, asked_stages
 from attn_tutor.core.rounding import round_half_up
 from attn_tutor.marking import marker as grading
 from attn_tutor.marking.marker import EPS, Marker
+from attn_tutor.marking.tolerance import window
 from attn_tutor.solve import engine
 
 
@@ -40,12 +41,16 @@ class Mistake(NamedTuple):
 
 
 class Answer(NamedTuple):
-    """The right answer of a cell as a quiz system is told it (see :func:`right_answer`)."""
+    """The right answer of a cell as a quiz system is told it (see :func:`right_answer`): the rounded
+    value with a margin that keeps inside the cell's window, and the window itself."""
 
     text: str  # the exact value rounded half up to the asked places, as a student writes it: "1.414"
-    margin: str  # how far from ``text`` an answer may be and still be right
-    low: str  # text - margin
-    high: str  # text + margin
+    margin: str  # how far from ``text`` an answer may be and stay inside the window: text ± margin ⊆ [low, high]
+    low: str  # the window (attn_tutor.marking.tolerance.window): what the marker takes as right
+    high: str
+    centre: str  # (low + high) / 2 and (high - low) / 2: the window as a value and a tolerance
+    half: str
+    whole: bool  # text ± margin is the whole window already (the rounded value is its centre): no second answer
 
 
 class Cell(NamedTuple):
@@ -117,7 +122,7 @@ def asked_cells(solution, marker=None) -> tuple[Cell, ...]:
                         tolerance = grading.stage_tolerance(problem, stage)  # the teacher's, or the default that fits decimals
                         right = right_answer(value, tolerance, problem.decimals)
                         chosen = _cell_mistakes(value, [(code, made[i]) for code, made in mistakes[row]], tolerance)
-                        chosen = tuple(m for m in chosen if not Decimal(right.low) <= Decimal(repr(m.value)) <= Decimal(right.high))
+                        chosen = tuple(m for m in chosen if not Decimal(right.low) <= Decimal(repr(m.value)) <= Decimal(right.high))  # never reached
                         cells.append(Cell(row, problem.tokens[row], stage, i, columns[i], value, tolerance, chosen, right))
     return tuple(cells)
 
@@ -163,38 +168,50 @@ def bounds(value: float, tolerance: float) -> tuple[str, str]:
     return _plain(v - tol), _plain(v + tol)
 
 
-# How far a float computation may stray from the decimal one: the marker's own slack, and a few
-# units in the last place of the numbers compared (a typed number read as a float, the subtraction).
-_ULPS = Decimal(4) * Decimal(2) ** -52
-
-
 def right_answer(value: float, tolerance: float, decimals: int) -> Answer:
-    """The right answer as Moodle and Canvas are told it: the value rounded half up to ``decimals``
-    places (what they show as the correct answer), and a margin around it wide enough that
+    """The right answer as Moodle and Canvas are told it, accepting exactly what the marker accepts.
 
-    * every number the marker takes as right (within ``tolerance`` of the exact value, with the
-      marker's slack ``EPS`` for binary floats) is inside, however the system computes the range;
-    * so the correctly rounded answer is inside (it is the centre);
-
-    that is ``tolerance + |exact - rounded|`` and the slack, rounded *up* to two places more than
-    asked (0.00522 for 3 places and √2's 1.414 at a tolerance of 0.005). Both systems read the
-    numbers as floats (Moodle) or through floats (Canvas's importer): the margin has few digits,
-    so it reads back as written, and the centre's float is taken into account.
+    The marker takes a typed number as right when it lies in the cell's window
+    (:func:`attn_tutor.marking.tolerance.window`: ``exact ± tolerance``, its ends decimals of a few
+    more places than asked). The systems show one right answer, the first: the value rounded half
+    up to ``decimals`` places (in the window whenever the tolerance is at least half a unit, as
+    ``validate`` requires; else the window's centre).
+    So the bank gives it a margin that stays inside the window (``min(high - text, text - low)``:
+    one end of it is an end of the window) and then the window as a whole, as a second right
+    answer (Moodle: ``centre:half``; Canvas: the range ``low``–``high``). Their union is the window.
+    Every number is a short decimal that reads back as written.
     """
 
-    rounded = round_half_up(value, decimals)
-    text = _fixed(rounded)
+    text = _fixed(round_half_up(value, decimals))
+    low, high = window(value, tolerance, decimals)
+    rounded = Decimal(text)
     with localcontext() as context:
-        context.prec = 80  # exact: every float's decimal, and their sums, fit
-        exact = Decimal(repr(float(value)))
-        tol = Decimal(repr(float(tolerance)))
-        centre = Decimal(repr(float(text)))  # the number the system keeps for the text
-        slack = Decimal(repr(EPS)) + _ULPS * max(Decimal(1), abs(exact) + tol + 1)
-        needed = tol + abs(exact - centre) + abs(rounded - centre) + slack
-        margin = needed.quantize(Decimal(1).scaleb(-(decimals + 2)), rounding=ROUND_CEILING)
-        while Decimal(repr(float(margin))) < needed:  # never, with so few digits; but never narrower
-            margin = Decimal(repr(math.nextafter(float(margin), math.inf)))
-        return Answer(text, _plain(margin), _plain(rounded - margin), _plain(rounded + margin))
+        context.prec = 80
+        centre, half = _in_doubles((low + high) / 2, (high - low) / 2, low, high)
+        if not low <= rounded <= high:  # a tolerance under half a unit (validate refuses it): show the window's centre
+            return Answer(_plain(centre), _plain(half), _plain(low), _plain(high), _plain(centre), _plain(half), True)
+        margin = max(Decimal(0), min(high - rounded, rounded - low))
+        whole = rounded - margin == low and rounded + margin == high
+        if whole:
+            margin = _in_doubles(rounded, margin, low, high)[1]
+    return Answer(text, _plain(margin), _plain(low), _plain(high), _plain(centre), _plain(half), whole)
+
+
+def _in_doubles(centre: Decimal, half: Decimal, low: Decimal, high: Decimal) -> tuple[Decimal, Decimal]:
+    """``centre ± half`` covering ``[low, high]`` also when a system computes it in doubles: ``half``
+    widened, where it must be, three places past the window's ends (a number typed with no more
+    places than the ends is inside iff it is inside the window)."""
+    places = min(_places(low), _places(high))
+    step = Decimal(1).scaleb(-places - 3)
+    while float(centre) - float(half) > float(low) or float(centre) + float(half) < float(high):
+        half += step
+    return centre, half
+
+
+def _places(d: Decimal) -> int:
+    """The places after the point of a finite decimal as written (0.0050 has 4)."""
+    exponent = d.as_tuple().exponent
+    return -exponent if isinstance(exponent, int) else 0
 
 
 def _fixed(d: Decimal) -> str:

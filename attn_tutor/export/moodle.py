@@ -4,15 +4,18 @@
 Each question shows the problem's instructions and givens (HTML tables) and a table
 per asked stage whose open cells are ``NUMERICAL`` blanks::
 
-    {1:NUMERICAL:=0.786:0.00540~%0%0.545:0.005#You divided the scaled scores ...~...}
+    {1:NUMERICAL:=0.786:0.0005~=0.78586:0.00064~%0%0.545:0.00064#You divided the scaled scores ...~...}
 
 The first alternative (full marks) is the value rounded to the asked places, which
-Moodle shows as "the correct answer", with a margin wide enough that the exact value
-± the problem's tolerance is inside (:func:`attn_tutor.export.bank.right_answer`);
-every mistake that applies to the cell (:mod:`attn_tutor.export.bank`) and lies
-outside that range follows as a 0% alternative whose feedback is the diagnosis. Moodle's numerical marking takes
-the first alternative within its tolerance, so the right answer always wins where
-ranges overlap. The worked arithmetic is the general feedback, shown after an
+Moodle shows as "the correct answer" (``qtype_numerical_question::get_correct_answer``: the
+first answer graded right), with a margin that stays inside the cell's window; the second
+(full marks too, where the first does not fill it) is the window itself as its centre and
+half-width, so the blank accepts exactly what ``grade``, the quiz, the page and the live class
+accept (:func:`attn_tutor.export.bank.right_answer`). Every mistake that applies to the cell
+(:mod:`attn_tutor.export.bank`) and lies outside the window follows as a 0% alternative whose
+feedback is the diagnosis. Moodle's numerical marking takes the first alternative within its
+tolerance (``get_matching_answer``; ``answer ± (tolerance + 1e-14·max(1, |answer|))``, ends
+included), so the right answers always win where ranges overlap. The worked arithmetic is the general feedback, shown after an
 attempt. All sheets of one problem share a category (``$course$/top/<set>/<problem>``,
 each level escaped as Moodle's own export does), so a quiz's "random question" from
 that category gives each student one variant of that problem (a whole problem, every
@@ -79,11 +82,18 @@ def feedback(sentence: str) -> str:
 
 
 def blank(cell: Cell) -> str:
-    """``{1:NUMERICAL:=rounded:margin~%0%wrong:tolerance#diagnosis~...}``: the right answer as
-    rounded to the asked places (what Moodle shows as the correct answer), its margin wide enough for
-    the exact value ± the tolerance (:func:`attn_tutor.export.bank.right_answer`)."""
+    """``{1:NUMERICAL:=rounded:margin~=centre:half~%0%wrong:tolerance#diagnosis~...}``: the right
+    answer as rounded to the asked places with a margin that stays inside the cell's window (what
+    Moodle shows as the correct answer: ``get_correct_answer`` takes the first answer graded right),
+    then the window itself as a further full-marks answer, so that the blank accepts exactly the
+    window the marker accepts (:func:`attn_tutor.export.bank.right_answer`). Moodle marks with the
+    first answer within its tolerance (``get_matching_answer``), so the mistakes after them only
+    speak outside the window."""
     tolerance = decimal_text(cell.tolerance)
-    alternatives = [f"={cell.right.text}:{cell.right.margin}"]
+    right = cell.right
+    alternatives = [f"={right.text}:{right.margin}"]
+    if not right.whole:
+        alternatives.append(f"={right.centre}:{right.half}")
     for mistake in cell.mistakes:
         alternatives.append(f"%0%{decimal_text(mistake.value)}:{tolerance}#{feedback(mistake.sentence)}")
     return "{1:NUMERICAL:" + "~".join(alternatives) + "}"

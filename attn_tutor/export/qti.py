@@ -12,9 +12,11 @@ with a stable hash of the set (:func:`set_key`): two banks never share one.
 An item is Canvas's ``numerical_question``: a ``render_fib fibtype="Decimal"``
 box; the right answer is an exact answer with a margin worth 100: ``varequal``
 the value rounded to the asked places (what Canvas shows as the correct answer), or
-the range ``vargte``/``varlte`` around it, wide enough that the exact value ± the
-problem's tolerance is inside (:func:`attn_tutor.export.bank.right_answer`). Each mistake
-that applies to the cell (:mod:`attn_tutor.export.bank`) is a further condition on its
+the range ``vargte``/``varlte`` around it that stays inside the cell's window (Canvas reads the
+two as an exact answer whose margin is ``varlte`` minus the value); then, where that does not
+fill the window, the window itself as a range worth 100 (Canvas: a range answer). The two
+together accept exactly what the marker accepts (:func:`attn_tutor.export.bank.right_answer`).
+Each mistake that applies to the cell (:mod:`attn_tutor.export.bank`) is a further condition on its
 own range, worth 0, whose feedback is the diagnosis. Canvas reads every plain
 range or exact answer of a numerical item as another *right* answer, so a
 mistake's range is written inside an ``<or>`` with no exact value, a form
@@ -157,8 +159,12 @@ def item(question: Question, cell: Cell, key: str) -> ET.Element:
     right = ET.SubElement(processing, "respcondition", {"continue": "No"})
     either = ET.SubElement(ET.SubElement(right, "conditionvar"), "or")
     ET.SubElement(either, "varequal", {"respident": "response1"}).text = cell.right.text
-    _range(ET.SubElement(either, "and"), cell.right.low, cell.right.high)
+    _range(ET.SubElement(either, "and"), *bounds(float(cell.right.text), float(cell.right.margin)))
     ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
+    if not cell.right.whole:  # the rest of the window: a range answer
+        rest = ET.SubElement(processing, "respcondition", {"continue": "No"})
+        _range(ET.SubElement(ET.SubElement(rest, "conditionvar"), "and"), cell.right.low, cell.right.high)
+        ET.SubElement(rest, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
     feedback_ids: list[tuple[str, str | None]] = []
     for number, mistake in enumerate(cell.mistakes, start=1):
         low, high = bounds(mistake.value, cell.tolerance)

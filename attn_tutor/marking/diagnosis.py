@@ -41,6 +41,8 @@ class StageFacts(NamedTuple):
     common: dict  # Item's fields that do not depend on the answer, hints aside
     tolerance: float  # stage_tolerance
     window: float  # match_window
+    low: tuple[float, ...]  # each cell's window (tolerance.window): right when low <= typed <= high
+    high: tuple[float, ...]
     codes: tuple[str, ...]  # the diagnoses the stage can show, in DIAGNOSES order
     own_codes: frozenset[str]  # those a student's own rows can give (the others come from the exact rows alone)
 

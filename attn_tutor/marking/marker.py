@@ -13,14 +13,17 @@ whole row: a cell per key for scores, scaled scores and weights (heads side by
 side in a multi-head problem), a cell per output component for the output.
 
 Cells
-    ``correct``         ``abs(given - exact) <= tolerance + 1e-12`` (never
-                        ``np.isclose``). The tolerance is per stage
-                        (:func:`stage_tolerance`): the teacher's ``tolerance`` for
-                        every stage, or when it is left out the default that fits
-                        ``decimals`` — ``max(0.005, rounding_error(stage))``, the
-                        bound of :mod:`attn_tutor.marking.tolerance`, so work rounded half
-                        up to the asked decimals at every stage and carried forward
-                        is always correct.
+    ``correct``         ``low <= given <= high``: the cell's window
+                        (:func:`cell_window`), ``exact ± tolerance`` with its ends
+                        written as decimals (never ``np.isclose``): the same two
+                        numbers the page, Moodle and Canvas are given. The tolerance is
+                        per stage (:func:`stage_tolerance`): the teacher's ``tolerance``
+                        for every stage, or when it is left out the default of
+                        :mod:`attn_tutor.marking.tolerance` — the smallest that holds
+                        every value correct work rounded half up as asked can give
+                        (from the exact rows, the rows as displayed, the student's own
+                        carried rows), plus half a displayed unit: such work is always
+                        correct, and work further off never is.
     ``follow_through``  not correct, but within the tolerance of the value computed
                         from the student's *own* previous-stage row (scores → scaled:
                         divide by the divisor; scaled → weights: softmax along the row
@@ -78,6 +81,11 @@ and from the student's own (``own``). Let ``tol`` be the stage's tolerance and
   decimals may so use up the tolerance without hiding the mistake, and a row
   within ``window`` of a right answer is never matched to such a mistake.
 
+A wrong row that no mistake matches so is ``rounding`` when its numbers at the asked decimals are
+exactly those of correct work from a number rounded to fewer places
+(:func:`attn_tutor.marking.mistakes.shown_rounding`, the practice note's rule): early rounding that
+changes a displayed digit is diagnosed even where its unrounded numbers stay near the window.
+
 The mistakes themselves, and how each row is made, are listed in :mod:`attn_tutor.marking.mistakes`.
 
 Points: each item is worth 1 (``max_points``); a cell earns 1 if correct, the
@@ -100,7 +108,7 @@ from attn_tutor.marking.carrying import open_cells as open_cells  # re-exported:
 from attn_tutor.marking.carrying import segments as segments
 from attn_tutor.marking.diagnosis import Carry, Diagnoser, StageFacts
 from attn_tutor.marking.mistakes import DIAGNOSES as DIAGNOSES  # re-exported: the marker's vocabulary
-from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, STAGE_DIAGNOSES
+from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, STAGE_DIAGNOSES, shown_rounding
 from attn_tutor.marking.mistakes import early_rounding as early_rounding  # re-exported: practice's note
 from attn_tutor.marking.results import Item as Item  # re-exported: the marker's results
 from attn_tutor.marking.results import Report as Report
@@ -119,6 +127,12 @@ FOLLOW_THROUGH: dict[str, float] = {policy: policy.credit for policy in FollowTh
 def stage_tolerance(problem, stage: str) -> float:
     """The tolerance of a cell of ``stage`` (the teacher's, or the default that fits decimals)."""
     return tolerances.tolerance(problem, stage)
+
+
+def cell_window(exact: float, tolerance: float, decimals: int) -> tuple[float, float]:
+    """The closed interval a typed number of a cell must lie in to be ``correct``
+    (:func:`attn_tutor.marking.tolerance.window`: ``exact ± tolerance``, its ends written as decimals)."""
+    return tolerances.window_floats(exact, tolerance, decimals)
 
 
 def match_window(problem, stage: str) -> float:
@@ -342,6 +356,8 @@ class _Memo:
             solution, problem = self.solution, self.problem
             exact = solution.stage_row(stage, row)
             marked = tuple(bool(m) for m in marked_cells(solution, row, stage))
+            tolerance = stage_tolerance(problem, stage)
+            bounds = [cell_window(float(v), tolerance, problem.decimals) if m else (math.nan, math.nan) for v, m in zip(exact, marked)]
             facts = StageFacts(
                 row=row,
                 stage=stage,
@@ -355,8 +371,10 @@ class _Memo:
                 missing=tuple("missing" if m else "masked" for m in marked),
                 correct=tuple("correct" if m else "masked" for m in marked),
                 common=dict(problem=problem.id, row=problem.tokens[row], stage=stage, max_points=1.0),
-                tolerance=stage_tolerance(problem, stage),
+                tolerance=tolerance,
                 window=match_window(problem, stage),
+                low=tuple(bound[0] for bound in bounds),
+                high=tuple(bound[1] for bound in bounds),
                 codes=tuple(code for code in DIAGNOSES if code in STAGE_DIAGNOSES[stage]),
                 own_codes=FROM_OWN_ROW.get(stage, frozenset()) | (FROM_OWN_SCORES if stage == "weights" else frozenset()),
             )
@@ -379,9 +397,8 @@ class _Memo:
             ckey = (facts.row, facts.stage, vkey, hints)
             item = self._correct.get(ckey)
             if item is None:
-                tolerance = facts.tolerance + EPS
                 item = False
-                if all(not m or abs(v - e) <= tolerance for v, e, m in zip(values, facts.exact, facts.marked)):
+                if all(not m or low <= v <= high for v, low, high, m in zip(values, facts.low, facts.high, facts.marked)):
                     # Right in every cell: correct whatever came before, and nothing is carried.
                     item = Item(
                         given=values, cells=facts.correct, verdict=Verdict.correct, diagnosis=None, points=1.0,
@@ -411,14 +428,14 @@ class _Memo:
         common = dict(expected=facts.expected, hints=hints, carried=carried_t, **facts.common)
         if values is None:
             return Item(given=None, cells=facts.missing, verdict=Verdict.missing, diagnosis=None, points=0.0, **common)
-        tolerance, exact, marked = facts.tolerance + EPS, facts.exact, facts.marked
+        tolerance, low, high, marked = facts.tolerance + EPS, facts.low, facts.high, facts.marked
         carried = carry.carried if carry is not None else None
         trivial = None
         states = []
         for i, value in enumerate(values):
             if not marked[i]:
                 states.append("masked")
-            elif abs(value - exact[i]) <= tolerance:
+            elif low[i] <= value <= high[i]:
                 states.append("correct")
             elif carried is not None and abs(value - carried[i]) <= tolerance:
                 assert carry is not None  # carried comes from it
@@ -432,6 +449,10 @@ class _Memo:
         diagnosis = detail = None
         if verdict in (Verdict.partial, Verdict.wrong) and "wrong" in cells:
             diagnosis, detail = self.diagnoser.diagnose(facts, values, carry, basis, bkey, scores, _key(scores))
+            if diagnosis is None and "rounding" in facts.codes:  # digits that only early rounding gives
+                own = None if basis is None or facts.before is None else {facts.before: basis}
+                detail = shown_rounding(self.solution, facts.row, facts.stage, values, own)
+                diagnosis = None if detail is None else "rounding"
         credit = {"correct": 1.0, "follow_through": self.marker.credit}
         scored = [credit.get(state, 0.0) for state in cells if state != "masked"]
         points = round(sum(scored) / len(scored), 4) if scored else 0.0

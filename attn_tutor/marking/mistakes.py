@@ -466,17 +466,27 @@ def early_rounding(solution: Solution, row: int, item, own=None) -> Rounding | N
     √2 taken as 1.4 and carried, still within the tolerance. ``keep`` is the fewest places
     whose work shows the right numbers. The marks are not changed; the student learns the habit.
     """
-    import numpy as np
     if item.verdict != "correct" or item.given is None:
         return None
-    stage, decimals = item.stage, solution.problem.decimals
+    return shown_rounding(solution, row, item.stage, item.given, own)
+
+
+def shown_rounding(solution: Solution, row: int, stage: str, given, own=None) -> Rounding | None:
+    """The early rounding a row's numbers show at the asked decimals, else None: they are not the
+    exact row's as displayed but exactly those of correct work from a number rounded to fewer places
+    (a ``rounding`` mistake made from the exact rows, or from the student's own previous row in
+    ``own``), with ``keep`` the fewest places whose work shows the right numbers. The practice note
+    of a right row (:func:`early_rounding`) and the diagnosis of a row marked down that no other
+    mistake explains (issue 35: early rounding that changes a displayed digit is diagnosed)."""
+    import numpy as np
+    decimals = solution.problem.decimals
     cells = [i for i, m in enumerate(marked_cells(solution, row, stage)) if m]
 
     def shown(values) -> tuple[float, ...]:
         return tuple(rounded(float(values[i]), decimals) for i in cells)
 
-    given = shown(item.given)
-    if given == shown(solution.stage_row(stage, row)):
+    typed = shown(given)
+    if typed == shown(solution.stage_row(stage, row)):
         return None
     found = exact_mistakes(solution, row, stage, codes=("rounding",))
     before = previous_stage(stage)
@@ -486,7 +496,7 @@ def early_rounding(solution: Solution, row: int, item, own=None) -> Rounding | N
         found += own_mistakes(solution, row, stage, basis, carry_forward(solution, row, stage, basis), None, codes=("rounding",))
     for mistake in found:
         right = shown(mistake.right)
-        if shown(mistake.made) != given or right == given:
+        if shown(mistake.made) != typed or right == typed:
             continue
         keep = MAX_KEEP
         assert mistake.rounding is not None and mistake.remake is not None  # a rounding mistake says how it was made

@@ -1,138 +1,157 @@
-"""How far an answer may be off and still be right: pure Python, no numpy.
+"""How far an answer may be off and still be right: the window of a stage, and its bounds.
 
-A teacher's ``tolerance`` applies to every stage as written. Left out, the
-tolerance of a stage is the default that fits the problem's ``decimals``::
+A teacher's ``tolerance`` applies to every stage as written. Left out, the tolerance of a
+stage is the smallest that holds every value correct work can give when it rounds as asked,
+plus half a displayed unit, and no wider::
 
-    tolerance(stage) = max(FLOOR, rounding_error(stage))
+    tolerance(stage) = rounding_error(stage) = reach(stage) + s        s = 0.5·10^-decimals
 
-``rounding_error(stage)`` bounds how far correct work can land from the exact
-value when every stage is rounded half up to ``decimals`` places and the rounded
-numbers are carried forward (what a student does by hand). With
-``s = 0.5·10^-decimals`` (half a unit in the last asked place):
+``reach(stage)`` is the farthest, over every query row and marked cell of the problem, that
+the stage's value *before its own rounding* lands from the exact value when it is worked
+from any of the rows correct work carries: the exact previous stage, the previous stage as
+displayed (rounded half up to ``decimals``: practice mode shows it), or the student's own
+rounded rows all the way from the scores (exam mode) — every mix of rounded and unrounded
+earlier stages, each computed as the marker carries them (:mod:`attn_tutor.marking.carrying`:
+divide, softmax along the row with the mask, weights·V). A problem that projects (``X`` and
+``W_Q``, ``W_K``, ``W_V``) is worked from Q, K and V as given exactly or as the solution shows
+them, rounded to ``decimals``. Rounding that value half up moves it by at most ``s``: so the
+window ``exact ± tolerance`` holds every such answer, and nothing more than ``s`` beyond the
+farthest of them. The scores of a problem that does not project reach 0: their window is the
+exact score ± half a unit, the correctly rounded score and nothing else at that many places.
+The e^x and their sum are taken at a calculator's precision: rounding them too is the
+``rounding`` diagnosis when it shows.
 
-    scores   s                          the dot products, rounded
-    scaled   s + s / divisor            rounded scores divided exactly, rounded
-    weights  s + scaled / 2             softmax of rows each cell off by at most
-                                        ``scaled``: |Δw_i| <= scaled / 2, since
-                                        |∂w_i/∂t| = w_i·|δ_i - Σ w_j δ_j|
-                                        <= 2·w_i·(1 - w_i)·scaled <= scaled / 2
-    output   s + weights · mass         each weight off by at most ``weights``:
-                                        |Δo_c| <= weights · Σ_j |V_jc|
+The window of a cell is a closed interval of decimals, ``exact ± tolerance`` rounded outward
+to :func:`window_places` places (:func:`window`): the marker, the page's script, Moodle and
+Canvas are all given these two numbers, so one typed number gets one verdict everywhere.
 
-A problem that projects (``X`` and ``W_Q``, ``W_K``, ``W_V``) is worked from Q, K and V
-rounded to ``decimals`` as the solution shows them: when they have more places than
-that, each entry may be off by ``s`` and :func:`projection_error` adds what that moves
-a score (``Σ_c |q_c|·s + |k_c|·s + s²``) and a value entry (``s``, carried into the output
-bound).
-
-``divisor`` is the smallest head's divisor (√d_k, or ``divide_by``); ``mass`` is
-the largest ``Σ_j |V_jc|`` over every head and value column (V as given, or
-X·W_V). The e^x and their sum are taken at a calculator's precision: rounding
-them too is the ``rounding`` diagnosis when it shows.
-
-``FLOOR`` (0.005, the least tolerance a stage gets) keeps rows typed to 2 decimals right for
-the default 3, as the textbook writes them (0.71 4.24 2.83). Property tests in
-``tests/marking/test_fair_marking.py`` check that such work is never marked down.
-
-:func:`too_tight` says when a teacher's own tolerance is tighter than the
-rounding error of some asked stage (``validate`` warns).
+:func:`too_tight` says when a teacher's own tolerance is tighter than the rounding error of
+some asked stage (``validate`` warns).
 """
 
 from __future__ import annotations
 
+import functools
 import math
+from decimal import ROUND_CEILING, ROUND_FLOOR, Decimal, localcontext
 
 from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.model import Problem
 from attn_tutor.core.rounding import fmt_given, rounded
 from attn_tutor.core.rounding import half_unit as half_unit  # re-exported: half a unit in the last place
+from attn_tutor.solve import engine
 
-FLOOR = 0.005
-
-
-def _values(problem: Problem, head) -> tuple[tuple[float, ...], ...] | None:
-    if head.V is not None:
-        return head.V
-    if head.W_V is None or problem.X is None:
-        return None
-    X, W = problem.X, head.W_V
-    return tuple(tuple(sum(x[k] * W[k][c] for k in range(len(W))) for c in range(len(W[0]))) for x in X)
+WINDOW_PLACES_MORE = 3
+"""How many places beyond ``decimals`` a window's bounds are written with (fewer for a large
+number, so that a bound keeps at most 15 significant digits and reads back as written)."""
 
 
-def _divisor(problem: Problem, head) -> float:
-    if problem.divide_by is not None:
-        return float(problem.divide_by)
-    d_k = len(head.Q[0]) if head.Q is not None else len(head.W_Q[0])
-    return math.sqrt(d_k)
+def _half_up(matrix, decimals: int):
+    import numpy as np
+    flat = [rounded(float(v), decimals) if math.isfinite(v) else float(v) for v in np.ravel(matrix)]
+    return np.array(flat, dtype=np.float64).reshape(np.shape(matrix))
 
 
-def value_mass(problem: Problem) -> float:
-    """The largest Σ_j |V_jc| over every head and value column (0 without V)."""
-    mass = 0.0
-    for head in problem.heads:
-        V = _values(problem, head)
-        if V:
-            for c in range(len(V[0])):
-                mass = max(mass, sum(abs(row[c]) for row in V))
-    return mass
+def _both(matrix, decimals: int) -> list:
+    """``matrix`` as carried unrounded and rounded half up (once, when rounding changes nothing)."""
+    import numpy as np
+    shown = _half_up(matrix, decimals)
+    same = bool(np.array_equal(np.nan_to_num(shown), np.nan_to_num(np.asarray(matrix, dtype=np.float64))))
+    return [matrix] if same else [matrix, shown]
 
 
-def _product(X, W) -> tuple[tuple[float, ...], ...]:
-    return tuple(tuple(sum(x[k] * W[k][c] for k in range(len(W))) for c in range(len(W[0]))) for x in X)
-
-
-def _off(matrix, decimals: int) -> float:
-    """How far rounding ``matrix``'s entries to ``decimals`` places can move each: half a unit,
-    or 0 when every entry already has at most ``decimals`` places (rounding changes nothing)."""
-    exact = all(abs(rounded(v, decimals) - v) <= 1e-12 * max(1.0, abs(v)) for row in matrix for v in row)
-    return 0.0 if exact else half_unit(decimals)
-
-
-def projection_error(problem: Problem) -> tuple[float, float]:
-    """(scores, values): how far rounding the projected Q, K (and V) to the asked decimals, as the
-    worked solution shows them, can move a score and a value entry. (0, 0) without projection, or
-    when the projections already have at most ``decimals`` places."""
-    if problem.X is None:
-        return 0.0, 0.0
+def _givens(problem: Problem, head, result) -> list[tuple]:
+    """(Q, K, V) as a student may work from them: as given, and for a projection also as shown."""
+    if not head.projected:
+        return [(result.Q, result.K, result.V)]
     d = problem.decimals
-    scores = values = 0.0
-    for head in problem.heads:
-        if head.W_Q is None or head.W_K is None:
-            continue
-        Q, K = _product(problem.X, head.W_Q), _product(problem.X, head.W_K)
-        dq, dk = _off(Q, d), _off(K, d)
-        if dq or dk:  # |Δ(q·k)| <= Σ_c |q_c|·dk + |k_c|·dq + dq·dk
-            q_sum = max(sum(abs(v) for v in row) for row in Q)
-            k_sum = max(sum(abs(v) for v in row) for row in K)
-            scores = max(scores, q_sum * dk + k_sum * dq + len(Q[0]) * dq * dk)
-        if head.W_V is not None:
-            values = max(values, _off(_product(problem.X, head.W_V), d))
-    return scores, values
+    values = [None] if result.V is None else _both(result.V, d)
+    return [(q, k, v) for q in _both(result.Q, d) for k in _both(result.K, d) for v in values]
+
+
+def _farthest(made, exact, marked) -> float:
+    import numpy as np
+    with np.errstate(invalid="ignore"):
+        off = np.abs(np.asarray(made, dtype=np.float64) - exact)[marked]
+    return float(np.max(off)) if off.size else 0.0
+
+
+def _head_reach(problem: Problem, head, result) -> dict[str, float]:
+    """Per stage: the farthest an unrounded value of correct work lands from the exact one (one head)."""
+    import numpy as np
+    d, mask = problem.decimals, result.mask
+    far = dict.fromkeys(("scores", "scaled", "weights", "output"), 0.0)
+    for Q, K, V in _givens(problem, head, result):
+        scores = np.where(mask, np.asarray(Q, dtype=np.float64) @ np.asarray(K, dtype=np.float64).T, np.nan)
+        far["scores"] = max(far["scores"], _farthest(scores, result.scores, mask))
+        for s in _both(scores, d):
+            scaled = np.where(mask, engine.scale(s, result.divisor), np.nan)
+            far["scaled"] = max(far["scaled"], _farthest(scaled, result.scaled, mask))
+            for c in _both(scaled, d):
+                weights = engine.softmax(np.where(mask, c, 0.0), mask)
+                far["weights"] = max(far["weights"], _farthest(weights, result.weights, np.ones_like(mask)))
+                if V is None or result.output is None:
+                    continue
+                for w in _both(weights, d):
+                    out = engine.mix(w, V)
+                    far["output"] = max(far["output"], _farthest(out, result.output, np.ones(out.shape, dtype=bool)))
+    return far
+
+
+@functools.lru_cache(maxsize=512)
+def _errors(problem: Problem) -> tuple[tuple[str, float], ...]:
+    solution = engine.solve(problem)
+    s = half_unit(problem.decimals)
+    far = dict.fromkeys(problem.stages, 0.0)
+    for head, result in zip(problem.heads, solution.heads):
+        for stage, value in _head_reach(problem, head, result).items():
+            if stage in far:
+                far[stage] = max(far[stage], value)
+    return tuple((stage, value + s) for stage, value in far.items())
 
 
 def rounding_error(problem: Problem, stage: str) -> float:
-    """How far correct work rounded to the asked decimals at every stage can be from the exact value."""
-    s = half_unit(problem.decimals)
-    from_q_k, from_v = projection_error(problem)
-    if stage == "scores":
-        return s + from_q_k
-    divisor = min(_divisor(problem, head) for head in problem.heads)
-    scaled = s + (s + from_q_k) / divisor
-    if stage == "scaled":
-        return scaled
-    weights = s + scaled / 2
-    if stage == "weights":
-        return weights
-    keys = len(problem.keys)
-    # weights each off by `weights`, V's entries each by `from_v`: Σ_j |w'_j V'_jc - w_j V_jc|
-    return s + weights * (value_mass(problem) + keys * from_v) + from_v * (1 + keys * weights)
+    """How far correct work rounded half up to the asked decimals can land from the exact value:
+    the farthest its unrounded value reaches, plus half a displayed unit (see the module)."""
+    errors = dict(_errors(problem))
+    if stage not in errors:
+        raise ValueError(f"problem {problem.id!r} has no stage {stage!r}")
+    return errors[stage]
 
 
 def tolerance(problem: Problem, stage: str) -> float:
     """The tolerance a cell of ``stage`` is marked with."""
     if problem.tolerance is not None:
         return problem.tolerance
-    return max(FLOOR, rounding_error(problem, stage))
+    return rounding_error(problem, stage)
+
+
+def window_places(exact: float, tolerance: float, decimals: int) -> int:
+    """The places a window's bounds are written with: ``decimals`` + 3, or fewer so that a bound
+    keeps at most 15 significant digits (never fewer than ``decimals`` + 1)."""
+    magnitude = abs(exact) + abs(tolerance)
+    digits = 1 if magnitude < 1 else int(math.floor(math.log10(magnitude))) + 1
+    return max(decimals + 1, min(decimals + WINDOW_PLACES_MORE, 15 - digits))
+
+
+def window(exact: float, tolerance: float, decimals: int) -> tuple[Decimal, Decimal]:
+    """The closed interval a typed number must lie in to be right: ``exact ± tolerance`` in decimal
+    arithmetic, each end rounded outward to :func:`window_places` places."""
+    places = Decimal(1).scaleb(-window_places(exact, tolerance, decimals))
+    with localcontext() as context:
+        context.prec = 80
+        value, tol = Decimal(repr(float(exact))), Decimal(repr(float(tolerance)))
+        low = (value - tol).quantize(places, rounding=ROUND_FLOOR)
+        high = (value + tol).quantize(places, rounding=ROUND_CEILING)
+    return low, high
+
+
+def window_floats(exact: float, tolerance: float, decimals: int) -> tuple[float, float]:
+    """:func:`window` as the floats a marker compares a typed number with (``low <= x <= high``)."""
+    if not (math.isfinite(exact) and math.isfinite(tolerance)):
+        return math.nan, math.nan  # no number is within a tolerance of an infinite one
+    low, high = window(exact, tolerance, decimals)
+    return float(low), float(high)
 
 
 def too_tight(problem: Problem) -> tuple[str, float] | None:

@@ -21,10 +21,11 @@ from attn_tutor.core import i18n
 from attn_tutor.core.i18n import language, t
 from attn_tutor.core.model import Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.marking.carrying import marked_cells
 from attn_tutor.marking.concepts import mark_concept
 from attn_tutor.marking.digits import DIGITS, FRACTIONS
 from attn_tutor.marking.hints import cell_labels, divisors, hint_blocks, hint_cells, stage_title
-from attn_tutor.marking.marker import match_window, stage_tolerance
+from attn_tutor.marking.marker import cell_window, match_window, stage_tolerance
 from attn_tutor.render.blocks import Math
 from attn_tutor.render.html import block_html
 from attn_tutor.solve import engine, explain
@@ -121,6 +122,25 @@ def hint_lines(solution, row: int) -> dict[str, list[dict]]:
     return result
 
 
+def cell_bounds(solution) -> dict[str, list[list[list[float] | None]]]:
+    """Each cell's window, ``[low, high]`` (:func:`attn_tutor.marking.marker.cell_window`), per stage and
+    query row: the two numbers the marker compares a typed number with (None: a cell not marked)."""
+
+    problem = solution.problem
+    result = {}
+    for stage in problem.stages:
+        tolerance = stage_tolerance(problem, stage)
+        rows = []
+        for row in range(len(problem.tokens)):
+            cells = []
+            for value, marked in zip(solution.stage_row(stage, row), marked_cells(solution, row, stage)):
+                low, high = cell_window(float(value), tolerance, problem.decimals)
+                cells.append([low, high] if marked and math.isfinite(low) else None)
+            rows.append(cells)
+        result[stage] = rows
+    return result
+
+
 def problem_data(problem: Problem) -> dict:
     """One problem: what the marker needs (as marking/marker.py reads a Solution) and what the widget shows."""
 
@@ -142,6 +162,7 @@ def problem_data(problem: Problem) -> dict:
         "decimals": decimals,
         "tolerances": {stage: stage_tolerance(problem, stage) for stage in problem.stages},
         "windows": {stage: match_window(problem, stage) for stage in problem.stages},
+        "bounds": cell_bounds(solution),
         "divide_by": None if problem.divide_by is None else float(problem.divide_by),
         "divisors": divisors(solution),
         "stages": list(problem.stages),

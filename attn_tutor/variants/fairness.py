@@ -15,8 +15,8 @@ range and granularity, then keeps it only if :func:`is_fair` holds against
   the source's same row does (rows with a single open key excepted);
 * **values** — no output row comes out the same whatever the weights (the v rows
   of the keys the row may see all equal) unless the source's does;
-* **mistakes** — every diagnosis that changes the source's numbers (its row from the
-  exact work stands more than the tolerance from every right answer; see
+* **mistakes** — every diagnosis that changes the source's numbers clearly (its row from the
+  exact work stands more than the tolerance plus the rounding error from every right answer; see
   :func:`attn_tutor.marking.mistakes.mistake_margins`) stands more than the tolerance plus the
   rounding error of the asked decimals from every right answer in the variant, so
   the mistake can always be told from correct work;
@@ -121,7 +121,9 @@ def source_facts(problem: Problem) -> Facts:
     mistakes = {}
     for row in _asked_rows(problem):
         for stage in problem.asked_stages:
-            limit = marker.stage_tolerance(problem, stage)
+            # What a variant must keep (is_fair): a mistake the source shows clearly, beyond the window and
+            # the rounding error together; one closer than that the source itself does not set apart.
+            limit = marker.stage_tolerance(problem, stage) + tolerance.rounding_error(problem, stage)
             margins = mistake_margins(solution, row, stage)
             mistakes[(row, stage)] = frozenset(code for code, margin in margins.items() if margin > limit)
     return Facts(band, frozenset(one_hot), frozenset(uniform), mistakes, frozenset(_flat_values(solution)))

@@ -49,6 +49,15 @@ def numerical_accepts(exact: str, upper: str, typed: str) -> bool:
         return value - margin <= number <= value + margin
 
 
+def range_accepts(low: str, high: str, typed: str) -> bool:
+    """Whether Canvas marks ``typed`` right for a range answer (``vargte``/``varlte`` in an ``<and>``
+    with no exact value): the importer keeps ``start`` and ``end`` as Ruby floats (``text.to_f``), and
+    ``correct_answer_parts`` compares in BigDecimal of their ``to_s``, ends included."""
+    with localcontext() as context:
+        context.prec = 80
+        return _float_text(float(low)) <= Decimal(typed) <= _float_text(float(high))
+
+
 # --- text: what Canvas shows of a QTI text -------------------------------------------------
 #
 # QTIMigrationTool (lib/imsqtiv1.py, MatText.MakeText) passes a text/html mattext on as its source

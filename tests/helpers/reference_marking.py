@@ -86,6 +86,13 @@ def diagnose_detail(
             continue
         detail = with_keep(mistake, marked, tolerance) if mistake.rounding is not None else None
         return mistake.code, detail
+    if stage != "scores":  # digits that only early rounding gives (issue 35): the practice note's rule
+        from attn_tutor.marking.mistakes import shown_rounding
+
+        before = {"scaled": "scores", "weights": "scaled", "output": "weights"}[stage]
+        found = shown_rounding(solution, row, stage, g, {before: own[before]} if own and before in own else None)
+        if found is not None:
+            return "rounding", found
     return None, None
 
 

@@ -10,6 +10,7 @@
 from __future__ import annotations
 
 import math
+from decimal import Decimal
 
 import numpy as np
 import pytest
@@ -18,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from attn_tutor.core.model import Head, Problem
+from attn_tutor.core.rounding import round_half_up
 from attn_tutor.marking import marker as grading
 from attn_tutor.marking import tolerance
 from attn_tutor.solve import engine
@@ -89,35 +91,40 @@ def test_correct_work_rounded_as_asked_is_never_marked_down(problem, data):
 
 
 def test_the_default_tolerance_fits_decimals():
-    """decimals: 1 is marked to 1 place (not 0.005); 3 keeps the old 0.005; the output follows V."""
+    """Rounding as asked moves a score by half a unit and nothing else: the scores' window is that
+    half unit; integer scores divided exactly give scaled scores as exact; the weights and the output
+    add only what carried rounded rows move them (issue 35: no wider)."""
     cat = Problem(id="c", tokens=("a", "b", "c"), heads=(Head(Q=((2, 1), (1, 2), (1, 3)), K=((1, 0), (0, 2), (1, 1)), V=((1, 0), (0, 1), (1, 1))),))
     one = cat._replace(decimals=1)
-    s = 0.05
-    assert tolerance.tolerance(one, "scores") == s
-    assert tolerance.tolerance(one, "scaled") == pytest.approx(s + s / math.sqrt(2))
-    assert tolerance.tolerance(one, "weights") == pytest.approx(s + (s + s / math.sqrt(2)) / 2)
-    assert tolerance.tolerance(one, "output") == pytest.approx(s + 2 * (s + (s + s / math.sqrt(2)) / 2))  # Σ|V_j1| = 2
-    assert [tolerance.tolerance(cat, stage) for stage in cat.stages] == [0.005] * 4
+    for decimals in (1, 2, 3, 4):
+        s = 0.5 * 10.0**-decimals
+        problem = cat._replace(decimals=decimals)
+        scores, scaled, weights, output = (tolerance.tolerance(problem, stage) for stage in problem.stages)
+        assert scores == pytest.approx(s, abs=1e-15) and scaled == pytest.approx(s, abs=1e-15)
+        assert s < weights < 1.5 * s and s < output < 3 * s  # not s + the old bounds' weights · Σ|V|
     assert [tolerance.tolerance(cat._replace(tolerance=0.01), stage) for stage in cat.stages] == [0.01] * 4
     # the chapter's row typed to 1 place, as asked, is right
     sol = engine.solve(one)
     items = grading.mark_row(sol, 2, {"scores": [1, 6, 4], "scaled": [0.7, 4.2, 2.8], "weights": [0.0, 0.8, 0.2], "output": [0.2, 1.0]})
     assert [i.verdict for i in items] == ["correct"] * 4
+    # ... and to 2 places when 3 are asked is not: 0.71 is 0.0029 from 0.7071, 0.0005 is the scaled scores' window
+    item = grading.mark_stage(engine.solve(cat), 2, "scaled", [0.71, 4.24, 2.83])
+    assert item.verdict == "wrong"
 
 
 def test_validate_warns_when_a_tolerance_is_too_tight(run_cli, tmp_path):
     path = tmp_path / "tight.yaml"
     path.write_text(
         "problems:\n  - id: p\n    tokens: [a, b]\n    Q: [[1, 0], [0, 1]]\n    K: [[1, 0], [0, 1]]\n"
-        "    decimals: 1\n    tolerance: 0.06\n",
+        "    decimals: 1\n    tolerance: 0.05\n",
         encoding="utf-8",
     )
     result = run_cli("validate", str(path))
     assert result.exit_code == 0, result.output
     said = " ".join(result.output.split())  # long lines wrap to the terminal's width
     assert f"{path}: valid" in said
-    assert f"warning: {path}:2: problem p: tolerance 0.06 is tighter than decimals: 1 allows" in said
-    assert "moves the weights by up to 0.093" in said  # the worst asked stage (no V: weights)
+    assert f"warning: {path}:2: problem p: tolerance 0.05 is tighter than decimals: 1 allows" in said
+    assert "moves the weights by up to 0.052" in said  # the worst asked stage (no V: weights): 0.05 + 0.0016
     assert "leave tolerance out" in said
     ko = run_cli("validate", str(path), "--lang", "ko")
     assert ko.exit_code == 0 and "경고:" in ko.output and "tolerance를 빼서" in " ".join(ko.output.split())
@@ -260,14 +267,14 @@ def test_grade_accepts_a_causal_row_with_the_masked_cells_left_out(tmp_path):
     )
     (tmp_path / "kim.yaml").write_text(
         "student: kim\nanswers:\n  c:\n    b:\n      scores: '1 4'\n      scaled: [0.707, 2.828]\n"
-        "      weights: '0.106 0.894'\n    c:\n      weights: '0.1 0.2'\n",
+        "      weights: '0.107 0.893'\n    c:\n      weights: '0.1 0.2'\n",
         encoding="utf-8",
     )
     book = grade([tmp_path / "kim.yaml"], problems=str(tmp_path / "set.yaml"))
     (student,) = book.students
     items = {(i.row, i.stage): i for i in student.report.items}
     assert [items[("b", s)].verdict for s in ("scores", "scaled", "weights")] == ["correct"] * 3
-    assert items[("b", "weights")].given == (0.106, 0.894, 0.0)
+    assert items[("b", "weights")].given == (0.107, 0.893, 0.0)
     (finding,) = student.findings  # two numbers for a row that may see all three keys
     assert finding.text().endswith("c/c/weights: 2 numbers given, 3 expected")
 
@@ -378,3 +385,55 @@ def test_work_that_needs_no_arithmetic_of_its_stage_earns_no_follow_through(run_
     assert result.exit_code == 0, result.output
     (student,) = json.loads((tmp_path / "g.json").read_text(encoding="utf-8"))["students"]
     assert [item["verdict"] for item in student["report"]["items"]] == verdicts, student["report"]["items"]
+
+
+# --- issue 35, rule 3: a tolerance marks a slip, no wider ---------------------------------
+
+
+@settings(max_examples=80, deadline=None)
+@given(teacher_problems(), st.data())
+def test_a_value_outside_the_window_is_never_correct(problem, data):
+    """Each marked cell nudged just past its window (a unit of the place after its ends), the rest
+    of the row exact: that cell is never ``correct``, whatever mode; just inside, it always is."""
+    problem = problem._replace(tolerance=None)
+    solution = engine.solve(problem)
+    row = data.draw(st.integers(0, len(problem.tokens) - 1), label="row")
+    stage = data.draw(st.sampled_from(problem.stages), label="stage")
+    exact = [float(v) for v in solution.stage_row(stage, row)]
+    marked = grading.marked_cells(solution, row, stage)
+    index = data.draw(st.sampled_from([i for i, m in enumerate(marked) if m]), label="cell")
+    low, high = tolerance.window(exact[index], tolerance.tolerance(problem, stage), problem.decimals)
+    unit = Decimal(1).scaleb(low.as_tuple().exponent - 1)
+    typed = [0.0 if math.isnan(v) else v for v in exact]
+    for value, right in ((low - unit, False), (high + unit, False), (low, True), (high, True)):
+        typed[index] = float(value)
+        item = grading.mark_stage(solution, row, stage, typed)
+        assert (item.cells[index] == "correct") == right, (value, low, high)
+
+
+RULE3 = Problem(id="r3", tokens=("a", "b", "c"), heads=(Head(Q=((2, -1), (1, 3), (-2, 1)), K=((1, 1), (0, -2), (3, 1)), V=((-3, 2), (1, -2), (2, 3))),))
+
+
+@pytest.mark.parametrize(
+    ("decimals", "stage", "row", "typed", "correct"),
+    [
+        (2, "output", 0, "whole", False),  # the issue's kind (-6 for -5.545): 2 3 for 1.648 2.441
+        (2, "output", 0, "asked", True),
+        (2, "output", 0, "one place", False),  # a digit that rounding as asked never gives
+        (1, "output", 1, "asked", True),
+        (3, "weights", 2, "asked", True),
+        (3, "weights", 2, "two places", False),  # 2 places when 3 are asked: 0.005 was the old floor
+        (3, "scores", 1, "asked", True),
+        (4, "scaled", 0, "three places", False),
+    ],
+)
+def test_rounding_as_asked_is_right_and_coarser_is_not(decimals, stage, row, typed, correct):
+    problem = RULE3._replace(decimals=decimals)
+    solution = engine.solve(problem)
+    places = {"whole": 0, "one place": 1, "two places": 2, "three places": 3, "asked": decimals}[typed]
+    exact = solution.stage_row(stage, row)
+    given = [float(round_half_up(float(v), places)) if math.isfinite(v) else 0.0 for v in exact]
+    if typed != "asked":
+        assert [float(round_half_up(float(v), decimals)) for v in exact if math.isfinite(v)] != [v for v, e in zip(given, exact) if math.isfinite(e)]
+    item = grading.mark_stage(solution, row, stage, given)
+    assert (item.verdict == "correct") == correct, (item, tolerance.tolerance(problem, stage))

@@ -33,7 +33,10 @@ TOKENS = ("고양이가", "생선을", "먹었다")
 Q = ((2, 1), (1, 2), (1, 3))
 K = ((1, 0), (0, 2), (1, 1))
 V = ((1, 0), (0, 1), (1, 1))
-CAT = Problem(id="cat-fish", tokens=TOKENS, heads=(Head(Q=Q, K=K, V=V),))
+# The chapter's own tolerance (problems/ch13.yaml: 0.005 at 3 places): these tests are about the
+# marker's rules, which the rows typed to 2 places below exercise; the default window of a problem
+# without a tolerance (issue 35: half a unit plus what rounding carries) is tested in test_fair_marking.py.
+CAT = Problem(id="cat-fish", tokens=TOKENS, heads=(Head(Q=Q, K=K, V=V),), tolerance=0.005)
 SOL = engine.solve(CAT)
 CAT_ROW, EAT_ROW = 0, 2  # 고양이가, 먹었다
 
@@ -48,7 +51,7 @@ def softmax(x):
 
 
 def solution(**changes) -> engine.Solution:
-    fields = dict(id="p", tokens=TOKENS, heads=(Head(Q=Q, K=K, V=V),))
+    fields = dict(id="p", tokens=TOKENS, heads=(Head(Q=Q, K=K, V=V),), tolerance=0.005)
     fields.update(changes)
     return engine.solve(Problem(**fields))
 
@@ -485,10 +488,13 @@ def problems(draw):
 
 @settings(max_examples=60, deadline=None)
 @given(problems(), st.data())
-def test_exact_rows_rounded_half_up_to_two_places_are_always_correct(problem, data):
-    sol = engine.solve(problem)
+def test_exact_rows_rounded_half_up_as_asked_are_always_correct(problem, data):
+    """Rounded to the asked places (decimals 1-4, the default window), or to two places under the chapter's 0.005."""
+    decimals, own = data.draw(st.sampled_from([(1, None), (2, None), (3, None), (4, None), (3, 0.005)]))
+    sol = engine.solve(problem._replace(decimals=decimals, tolerance=own))
+    places = 2 if own else decimals
     row = data.draw(st.integers(0, len(problem.tokens) - 1))
-    answers = {s: [float(round_half_up(v, 2)) for v in sol.stage_row(s, row)] for s in problem.stages}
+    answers = {s: [float(round_half_up(v, places)) for v in sol.stage_row(s, row)] for s in problem.stages}
     for item in mark_row(sol, row, answers):
         assert item.verdict == "correct", item
 

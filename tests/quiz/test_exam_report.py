@@ -137,7 +137,7 @@ ONE_PLACE = (
 )
 def test_practice_notes_early_rounding_in_a_right_row_and_keeps_the_marks(run_cli, tmp_path, scaled, note):
     path = tmp_path / "set.yaml"
-    path.write_text(ONE_PLACE, encoding="utf-8")
+    path.write_text(ONE_PLACE + "    tolerance: 0.1\n", encoding="utf-8")  # a teacher's loose tolerance: 4.3 for 4.243 passes
     report = tmp_path / "r.json"
     result = run_cli("quiz", str(path), "--report", str(report), input=f"1 6 4\n{scaled}\nq\n")
     assert result.exit_code == 0, result.output
@@ -152,3 +152,15 @@ def test_practice_notes_early_rounding_in_a_right_row_and_keeps_the_marks(run_cl
     assert "고칠 습관이 보입니다" in ko.output
     exam = run_cli("quiz", str(path), "--exam", input=f"1 6 4\n{scaled}\nq\n")
     assert "habit" not in exam.output  # an exam shows nothing until the summary
+
+
+def test_the_default_window_marks_early_rounding_that_changes_a_digit(run_cli, tmp_path):
+    """Without a tolerance of its own, 4.3 for 4.243 at 1 place (√2 taken as 1.4) is no slip of
+    rounding as asked (4.2): it is marked down (issue 35, rule 3)."""
+    path = tmp_path / "set.yaml"
+    path.write_text(ONE_PLACE, encoding="utf-8")
+    report = tmp_path / "r.json"
+    result = run_cli("quiz", str(path), "--report", str(report), input="1 6 4\n0.7 4.3 2.9\nq\n")
+    assert result.exit_code == 0, result.output
+    item = json.loads(report.read_text("utf-8"))["items"][1]
+    assert item["verdict"] == "partial" and item["cells"][1] == "wrong"  # 4.3: the digit rounding as asked never gives

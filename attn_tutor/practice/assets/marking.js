@@ -19,6 +19,7 @@
   const EPS = 1e-12;
   const ROUND_PLACES = [0, 1, 2];
   const MAX_KEEP = 10;
+  const STAGE_ROUNDING = { scores: false, scaled: true, weights: true, output: true }; // "rounding" in mistakes.STAGE_DIAGNOSES
   const EXP_LIMIT = Math.log(Number.MAX_VALUE); // engine._EXP_LIMIT
   const ORDER = Object.fromEntries(DIAGNOSES.map((code, i) => [code, i]));
 
@@ -111,9 +112,14 @@
 
   const slice = (values, seg) => values.slice(seg[0], seg[1]);
 
-  // grading.stage_tolerance and grading.match_window: worked out by Python, in the page's data.
+  // grading.stage_tolerance, grading.match_window and each cell's window (grading.cell_window,
+  // [low, high] or null): worked out by Python, in the page's data.
   const stageTolerance = (solution, stage) => solution.tolerances[stage];
   const matchWindow = (solution, stage) => solution.windows[stage];
+  const inWindow = (solution, stage, row, i, value) => {
+    const bound = solution.bounds[stage][row][i];
+    return bound !== null && bound[0] <= value && value <= bound[1];
+  };
 
   function roundPlaces(solution) {
     return [...new Set([...ROUND_PLACES, solution.decimals])].sort((a, b) => a - b);
@@ -466,7 +472,7 @@
     const tolerance = stageTolerance(solution, stage) + EPS;
     const cells = given.map((value, i) => {
       if (!marked[i]) return "masked";
-      if (Math.abs(value - exact[i]) <= tolerance) return "correct";
+      if (inWindow(solution, stage, row, i, value)) return "correct";
       if (carried !== null && !trivial[i] && Math.abs(value - carried[i]) <= tolerance) return "follow_through";
       return "wrong";
     });
@@ -476,6 +482,10 @@
       const scores = stage === "weights" && "scores" in own ? own.scores : null;
       const candidates = diagnosisCandidates(solution, row, stage, exact, carried, markedIndex, basis, scores);
       [diagnosis, detail] = diagnoseValues(markedIndex, candidates, given, cells);
+      if (diagnosis === null && cells.includes("wrong") && STAGE_ROUNDING[stage]) {  // digits only early rounding gives
+        detail = shownRounding(solution, row, stage, given, basis !== null ? { [before]: basis } : null);
+        diagnosis = detail === null ? null : "rounding";
+      }
     }
     const credit = { correct: 1.0, follow_through: FOLLOW_THROUGH[followThrough] };
     const scored = cells.filter((s) => s !== "masked").map((s) => credit[s] || 0.0);
@@ -524,11 +534,16 @@
   // grading.early_rounding: what a right row shows was rounded too soon (practice's note), else null.
   function earlyRounding(solution, row, item, own) {
     if (item.verdict !== "correct" || item.given === null) return null;
-    const stage = item.stage, decimals = solution.decimals;
+    return shownRounding(solution, row, item.stage, item.given, own);
+  }
+
+  // grading.shown_rounding: the early rounding a row's numbers show at the asked decimals, else null.
+  function shownRounding(solution, row, stage, values, own) {
+    const decimals = solution.decimals;
     const cells = markedCells(solution, row, stage).map((m, i) => (m ? i : -1)).filter((i) => i >= 0);
-    const shown = (values) => cells.map((i) => AT.numbers.roundHalfUp(values[i], decimals));
+    const shown = (v) => cells.map((i) => AT.numbers.roundHalfUp(v[i], decimals));
     const same = (a, b) => a.every((v, i) => v === b[i]);
-    const given = shown(item.given);
+    const given = shown(values);
     if (same(given, shown(stageRow(solution, stage, row)))) return null;
     let found = exactMistakes(solution, row, stage).filter((m) => m.code === "rounding");
     const before = previousStage(stage);

@@ -69,7 +69,7 @@
       scores: numbered(h.scores), scaled: numbered(h.scaled), weights: numbered(h.weights),
     }));
     p._solution = {
-      id: p.id, tokens: p.tokens, heads, output: p.output, tolerances: p.tolerances, windows: p.windows,
+      id: p.id, tokens: p.tokens, heads, output: p.output, tolerances: p.tolerances, windows: p.windows, bounds: p.bounds,
       divide_by: p.divide_by, decimals: p.decimals, stages: p.stages, asked_stages: p.asked_stages,
     };
     return p._solution;
