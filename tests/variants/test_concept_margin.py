@@ -127,6 +127,9 @@ concepts:
 """
 TIED = NARROW.replace("[0.99, 0.01]", "[1, 0]")
 CLEAR = NARROW.replace("[0.99, 0.01]", "[-1, 0]")
+# the default window at 3 decimals is about half a unit (0.0007 here), so the gap of 0.0028 is clear by
+# default; a teacher's own tolerance of 0.005 (as ch13's) swallows it
+NARROW_FOR_ITS_TOLERANCE = NARROW.replace("decimals: 3", "decimals: 3\n    tolerance: 0.005")
 HUGE_TOLERANCE = NARROW.replace("[0.99, 0.01]", "[-1, 0]").replace("decimals: 3", "decimals: 3\n    tolerance: 0.9")
 UNSCALED_ROUNDS_ALIKE = """\
 problems:
@@ -145,11 +148,12 @@ concepts:
     [
         (CLEAR, 0, "valid"),
         (TIED, 1, "the answer is a tie (x, y, equal at the problem's 3 decimals)"),
-        (NARROW, 1, "in problem 'near' the answer x stands only 0.0028 from y, within the weights' tolerance 0.0050"),
+        (NARROW, 0, "valid"),
+        (NARROW_FOR_ITS_TOLERANCE, 1, "in problem 'near' the answer x stands only 0.0028 from y, within the weights' tolerance 0.0050"),
         (HUGE_TOLERANCE, 1, "within the weights' tolerance 0.9000"),
         (UNSCALED_ROUNDS_ALIKE, 1, "stands only"),
     ],
-    ids=["clear", "tie", "within-tolerance", "teachers-tolerance", "unscaled-rounds-alike"],
+    ids=["clear", "tie", "clear-of-the-default-window", "within-tolerance", "teachers-tolerance", "unscaled-rounds-alike"],
 )
 def test_validate_refuses_a_computed_item_without_one_clear_answer(run_cli, tmp_path, text, status, said):
     path = tmp_path / "set.yaml"
