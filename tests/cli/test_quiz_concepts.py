@@ -7,6 +7,7 @@ from __future__ import annotations
 import json
 
 import pytest
+from helpers.concept_set import QUIZ_SET
 from helpers.language import in_language
 from helpers.output import flat
 
@@ -16,31 +17,15 @@ from attn_tutor.quiz import loop as quiz
 
 CH13 = load_problem_set("ch13")
 
-SET = """\
-problems:
-  - id: cat-fish
-    tokens: [고양이가, 생선을, 먹었다]
-    Q: [[2, 1], [1, 2], [1, 3]]
-    K: [[1, 0], [0, 2], [1, 1]]
-    V: [[1, 0], [0, 1], [1, 1]]
-    rows: [먹었다]
-    ask: [scores]
+# the quiz tests' set with a second problem no computed item is worked out from
+SET = QUIZ_SET.replace("concepts:\n", """\
   - id: other
     tokens: [a, b]
     Q: [[1, 0], [0, 1]]
     K: [[1, 0], [0, 2]]
     V: [[1, 0], [0, 1]]
 concepts:
-  - id: why-scale
-    stem: "왜 √d로 나누나요? (Why divide by √d?)"
-    options:
-      - {text: "softmax의 극단화 (softmax's extremes)", right: true}
-      - {text: "속도 (speed)", feedback: "속도와는 상관없습니다 (not about speed)"}
-      - {text: "합이 1 (sum to 1)", feedback: "합을 1로 만드는 것은 softmax입니다 (softmax does that)"}
-    explanation: "극단적 분포를 완화합니다 (it tames the extremes)"
-  - {id: eat, kind: computed, problem: cat-fish, row: 먹었다, ask: most-attended, stem: "‘먹었다’는? (Which key?)"}
-  - {id: steps, kind: order, stem: "순서 (In order.)", steps: [scores, scale, softmax, mix]}
-"""
+""", 1)
 
 NO_CONCEPTS = """\
 problems:

@@ -1,8 +1,30 @@
-"""A small problem set with one concept item of each kind, for the export tests of issue 21."""
+"""Small problem sets with concept items: one item of each kind for the export tests of issue 21, and the quiz tests' set."""
 
 from __future__ import annotations
 
 from pathlib import Path
+
+# one item of each kind on the chapter's first problem: what the quiz tests answer (tests/quiz, tests/cli)
+QUIZ_SET = """\
+problems:
+  - id: cat-fish
+    tokens: [고양이가, 생선을, 먹었다]
+    Q: [[2, 1], [1, 2], [1, 3]]
+    K: [[1, 0], [0, 2], [1, 1]]
+    V: [[1, 0], [0, 1], [1, 1]]
+    rows: [먹었다]
+    ask: [scores]
+concepts:
+  - id: why-scale
+    stem: "왜 √d로 나누나요? (Why divide by √d?)"
+    options:
+      - {text: "softmax의 극단화 (softmax's extremes)", right: true}
+      - {text: "속도 (speed)", feedback: "속도와는 상관없습니다 (not about speed)"}
+      - {text: "합이 1 (sum to 1)", feedback: "합을 1로 만드는 것은 softmax입니다 (softmax does that)"}
+    explanation: "극단적 분포를 완화합니다 (it tames the extremes)"
+  - {id: eat, kind: computed, problem: cat-fish, row: 먹었다, ask: most-attended, stem: "‘먹었다’는? (Which key?)"}
+  - {id: steps, kind: order, stem: "순서 (In order.)", steps: [scores, scale, softmax, mix]}
+"""
 
 CONCEPT_SET = """\
 title: "Concepts on every sheet"

@@ -5,35 +5,15 @@ from __future__ import annotations
 
 import json
 
+from helpers.concept_set import QUIZ_SET
+
 from attn_tutor.core.i18n import speaking
 from attn_tutor.problems.load import load_problem_set, load_text
 from attn_tutor.quiz import loop as quiz
 from attn_tutor.render import terminal
 from attn_tutor.solve.concepts import show_all
 
-SET = load_text(
-    """\
-problems:
-  - id: cat-fish
-    tokens: [고양이가, 생선을, 먹었다]
-    Q: [[2, 1], [1, 2], [1, 3]]
-    K: [[1, 0], [0, 2], [1, 1]]
-    V: [[1, 0], [0, 1], [1, 1]]
-    rows: [먹었다]
-    ask: [scores]
-concepts:
-  - id: why-scale
-    stem: "왜 √d로 나누나요? (Why divide by √d?)"
-    options:
-      - {text: "softmax의 극단화 (softmax's extremes)", right: true}
-      - {text: "속도 (speed)", feedback: "속도와는 상관없습니다 (not about speed)"}
-      - {text: "합이 1 (sum to 1)", feedback: "합을 1로 만드는 것은 softmax입니다 (softmax does that)"}
-    explanation: "극단적 분포를 완화합니다 (it tames the extremes)"
-  - {id: eat, kind: computed, problem: cat-fish, row: 먹었다, ask: most-attended, stem: "‘먹었다’는? (Which key?)"}
-  - {id: steps, kind: order, stem: "순서 (In order.)", steps: [scores, scale, softmax, mix]}
-""",
-    "set.yaml",
-)
+SET = load_text(QUIZ_SET, "set.yaml")
 
 
 class Session:
