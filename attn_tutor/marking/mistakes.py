@@ -7,7 +7,7 @@ says which) and tries them in :data:`DIAGNOSES` order, code by code. The marking
 docstring; the mistakes are these.
 
 The mistakes (``b``: the previous stage's row, exact or the student's own; ``k``:
-each of 0, 1, 2 and the problem's decimals; rounding half up, as by hand):
+each of 0, 1, … up to the problem's decimals; rounding half up, as by hand):
 
     transposed_scores  scores: column ``row`` of Q·Kᵀ (only when Q and K have as many rows)
     not_scaled         scaled: ``b`` itself
@@ -27,7 +27,8 @@ each of 0, 1, 2 and the problem's decimals; rounding half up, as by hand):
                        softmax(scores / round(divisor, k)) (each head's divisor; not
                        when rounding leaves it unchanged or makes it 0);
                        ``previous``: scaled from ``round(b, k)``, weights softmax of
-                       ``round(b, k)``, output ``round(b, k)·V``;
+                       ``round(b, k)``, output ``round(b, k)·V`` (``k`` below the
+                       decimals: the row rounded as asked is correct work);
                        ``exps``: weights ``round(e^b, k) / Σ round(e^b, k)``;
                        ``sum``: weights ``e^b / round(Σ e^b, k)``.
                        The item carries a :class:`Rounding` (what, ``k``, and
@@ -63,7 +64,6 @@ DIAGNOSES: tuple[str, ...] = (
     "ignored_mask",
     "rounding",
 )
-ROUND_PLACES = (0, 1, 2)  # early rounding looked for: to these places, and to the problem's decimals
 MAX_KEEP = 10
 
 # Which mistakes each stage can show.
@@ -99,7 +99,8 @@ class Rounding(NamedTuple):
 
 
 def round_places(problem) -> tuple[int, ...]:
-    return tuple(sorted({*ROUND_PLACES, problem.decimals}))
+    """The places early rounding is looked for at: every place from 0 to the problem's decimals."""
+    return tuple(range(problem.decimals + 1))
 
 
 def half_up(values, places: int) -> np.ndarray:
@@ -157,13 +158,24 @@ class Candidate(NamedTuple):
 
 def exact_mistakes(solution: Solution, row: int, stage: str, *, rounding=True, codes=None, known=None) -> list[Candidate]:
     """The mistakes made from the exact rows (and the givens), in the order they are tried
-    (``codes``: only those with these codes are made; ``known``: see :class:`_Maker`)."""
+    (``codes``: only those with these codes are made; ``known``: see :class:`_Maker`).
+
+    The previous stage is taken as exact and, for ``rounding``, also as displayed where that
+    differs (rounded half up to the asked decimals, as practice mode shows it and a student
+    carries it on): an early rounding is named only when it gives the typed digits exactly, and
+    a number rounded too soon from the displayed row gives other digits than from the exact
+    one. The other mistakes match within a width that holds both."""
     before = previous_stage(stage)
-    bases = []
-    if before is not None:
-        bases.append((solution.stage_row(before, row), solution.stage_row(stage, row)))
+    previous = None if before is None else solution.stage_row(before, row)
+    bases = [] if previous is None else [(previous, solution.stage_row(stage, row))]
     score_rows = [solution.stage_row("scores", row)] if stage == "weights" else []
-    return _mistakes(solution, row, stage, bases, score_rows, fixed=True, rounding=rounding, codes=codes, known=known)
+    found = _mistakes(solution, row, stage, bases, score_rows, fixed=True, rounding=rounding, codes=codes, known=known)
+    if previous is not None and rounding and (codes is None or "rounding" in codes):
+        shown = half_up(previous, solution.problem.decimals)
+        if not _same(shown, previous):
+            displayed = [(shown, carry_forward(solution, row, stage, shown))]
+            found += _mistakes(solution, row, stage, displayed, [], fixed=False, rounding=rounding, codes=("rounding",), known=known)
+    return found
 
 
 def own_mistakes(
@@ -294,6 +306,8 @@ class _Maker:
 
         def from_rounded_scores(places):
             import numpy as np
+            if places >= self.problem.decimals:
+                return None  # the previous row rounded as asked is correct work, not too soon
             rounded = half_up(basis, places)
             if _same(rounded, basis):
                 return None
@@ -332,6 +346,8 @@ class _Maker:
 
         def from_rounded_scaled(places):
             import numpy as np
+            if places >= self.problem.decimals:
+                return None  # the previous row rounded as asked is correct work, not too soon
             rounded = half_up(basis, places)
             if _same(rounded, basis):
                 return None
@@ -370,6 +386,8 @@ class _Maker:
             self.add("used_keys", self.per_head(used_keys), right)
 
         def from_rounded_weights(places):
+            if places >= self.problem.decimals:
+                return None  # the previous row rounded as asked is correct work, not too soon
             rounded = half_up(basis, places)
             if _same(rounded, basis):
                 return None

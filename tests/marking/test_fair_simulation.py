@@ -3,7 +3,7 @@
 Students who work correctly and round as asked — at decimals 1 to 4, in exam and practice
 mode, projections rounded as the solution shows them — are never marked down; students who
 round one number too soon (the divisor, the previous row, the e^x or their sum) are told
-``rounding`` in at least 9 of 10 of the cases where it changes the numbers. A bounded run
+``rounding`` in at least 95 of 100 of the cases where it changes the numbers (issue 35). A bounded run
 here; ``python benchmarks/fair_marking.py`` runs 200 problems and prints the figures.
 """
 
@@ -19,7 +19,7 @@ def test_no_correct_answer_is_marked_down_and_early_rounding_is_named():
     assert tally.correct_items > 2000
     assert tally.marked_down == []
     assert tally.changed > 1500
-    assert tally.rate >= 0.9, (tally.rate, tally.missed)
+    assert tally.rate >= 0.95, (tally.rate, tally.missed)
 
 
 def test_a_projection_worked_from_q_k_v_rounded_as_shown_is_right():

@@ -17,7 +17,6 @@
   const MODES = ["practice", "exam"];
   const FOLLOW_THROUGH = { full: 1.0, half: 0.5, none: 0.0 };
   const EPS = 1e-12;
-  const ROUND_PLACES = [0, 1, 2];
   const MAX_KEEP = 10;
   const STAGE_ROUNDING = { scores: false, scaled: true, weights: true, output: true }; // "rounding" in mistakes.STAGE_DIAGNOSES
   const EXP_LIMIT = Math.log(Number.MAX_VALUE); // engine._EXP_LIMIT
@@ -122,7 +121,7 @@
   };
 
   function roundPlaces(solution) {
-    return [...new Set([...ROUND_PLACES, solution.decimals])].sort((a, b) => a - b);
+    return Array.from({ length: solution.decimals + 1 }, (_, places) => places); // mistakes.round_places: 0 … decimals
   }
 
   // grading.half_up: each finite value rounded half up to `places`, as by hand.
@@ -260,9 +259,19 @@
   function exactMistakes(solution, row, stage) {
     const before = previousStage(stage);
     const bases = [];
-    if (before !== null) bases.push([stageRow(solution, before, row), stageRow(solution, stage, row)]);
+    const previous = before === null ? null : stageRow(solution, before, row);
+    if (previous !== null) bases.push([previous, stageRow(solution, stage, row)]);
     const scoreRows = stage === "weights" ? [stageRow(solution, "scores", row)] : [];
-    return mistakes(solution, row, stage, bases, scoreRows, true);
+    let found = mistakes(solution, row, stage, bases, scoreRows, true);
+    if (previous !== null && STAGE_ROUNDING[stage]) {
+      // early rounding also from the previous stage as displayed, where that differs (mistakes.exact_mistakes)
+      const shown = halfUp(previous, solution.decimals);
+      if (!sameRow(shown, previous)) {
+        const displayed = mistakes(solution, row, stage, [[shown, carryForward(solution, row, stage, shown)]], [], false);
+        found = found.concat(displayed.filter((m) => m.code === "rounding"));
+      }
+    }
+    return found;
   }
 
   function ownMistakes(solution, row, stage, basis, carried, scores) {
@@ -319,6 +328,7 @@
           return perHead(solution, (h, hd) => where(hd.mask[row], slice(basis, prevSegs[h]).map((v) => v / (roundedDivisor(places, hd) || hd.divisor)), NaN));
         };
         const fromRoundedScores = (places) => {
+          if (places >= solution.decimals) return null; // the previous row rounded as asked: correct work
           const rounded = halfUp(basis, places);
           if (sameRow(rounded, basis)) return null;
           return perHead(solution, (h, hd) => where(hd.mask[row], slice(rounded, prevSegs[h]).map((v) => v / hd.divisor), NaN));
@@ -351,6 +361,7 @@
           add("ignored_mask", full.map((v, i) => (open[i] ? v : 0.0)), right);
         }
         const fromRoundedScaled = (places) => {
+          if (places >= solution.decimals) return null; // the previous row rounded as asked: correct work
           const rounded = halfUp(basis, places);
           if (sameRow(rounded, basis)) return null;
           return perHead(solution, (h, hd) => softmax(where(hd.mask[row], slice(rounded, prevSegs[h]), 0.0), hd.mask[row]));
@@ -379,6 +390,7 @@
           return mix(slice(basis, prevSegs[h]), head.K);
         }), right);
         const fromRoundedWeights = (places) => {
+          if (places >= solution.decimals) return null; // the previous row rounded as asked: correct work
           const rounded = halfUp(basis, places);
           if (sameRow(rounded, basis)) return null;
           return perHead(solution, (h, hd) => mix(slice(rounded, prevSegs[h]), hd.V));
