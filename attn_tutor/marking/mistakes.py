@@ -7,7 +7,7 @@ says which) and tries them in :data:`DIAGNOSES` order, code by code. The marking
 docstring; the mistakes are these.
 
 The mistakes (``b``: the previous stage's row, exact or the student's own; ``k``:
-each of 0, 1, … up to the problem's decimals; rounding half up, as by hand):
+each of 0, 1, 2 and every place up to the problem's decimals; rounding half up, as by hand):
 
     transposed_scores  scores: column ``row`` of Q·Kᵀ (only when Q and K have as many rows)
     not_scaled         scaled: ``b`` itself
@@ -98,9 +98,13 @@ class Rounding(NamedTuple):
     rounded: str = ""  # "divisor": what it was rounded to, "1.4"
 
 
+ROUND_PLACES_AT_LEAST = 2  # early rounding looked for at 0, 1, 2 places, and at every place up to the decimals
+
+
 def round_places(problem) -> tuple[int, ...]:
-    """The places early rounding is looked for at: every place from 0 to the problem's decimals."""
-    return tuple(range(problem.decimals + 1))
+    """The places early rounding is looked for at: 0, 1, 2 and every place up to the problem's
+    decimals (the previous row only below them: see ``previous`` in the module docstring)."""
+    return tuple(range(max(problem.decimals, ROUND_PLACES_AT_LEAST) + 1))
 
 
 def half_up(values, places: int) -> np.ndarray:

@@ -18,6 +18,7 @@
   const FOLLOW_THROUGH = { full: 1.0, half: 0.5, none: 0.0 };
   const EPS = 1e-12;
   const MAX_KEEP = 10;
+  const ROUND_PLACES_AT_LEAST = 2; // mistakes.ROUND_PLACES_AT_LEAST
   const STAGE_ROUNDING = { scores: false, scaled: true, weights: true, output: true }; // "rounding" in mistakes.STAGE_DIAGNOSES
   const EXP_LIMIT = Math.log(Number.MAX_VALUE); // engine._EXP_LIMIT
   const ORDER = Object.fromEntries(DIAGNOSES.map((code, i) => [code, i]));
@@ -121,7 +122,8 @@
   };
 
   function roundPlaces(solution) {
-    return Array.from({ length: solution.decimals + 1 }, (_, places) => places); // mistakes.round_places: 0 … decimals
+    // mistakes.round_places: 0, 1, 2 and every place up to the decimals
+    return Array.from({ length: Math.max(solution.decimals, ROUND_PLACES_AT_LEAST) + 1 }, (_, places) => places);
   }
 
   // grading.half_up: each finite value rounded half up to `places`, as by hand.
