@@ -17,7 +17,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, NamedTuple
 
 from attn_tutor.marking.carrying import EPS
-from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, Rounding, exact_mistakes, own_mistakes, with_keep
+from attn_tutor.marking.mistakes import FROM_OWN_ROW, FROM_OWN_SCORES, Rounding, Shown, exact_mistakes, own_mistakes, shown_rows, with_keep
 from attn_tutor.solve.engine import Solution
 
 if TYPE_CHECKING:
@@ -66,6 +66,7 @@ class Diagnoser:
         self._made: dict = {}  # what the mistake makers work out from the solution alone (see mistakes._Maker)
         self._candidates: dict = {}
         self._own: dict = {}
+        self._shown: dict = {}  # (row, stage) -> the exact rows' rounding mistakes as displayed
 
     def diagnose(self, facts: StageFacts, values: tuple, carry, basis, bkey, scores, skey) -> tuple[str | None, Rounding | None]:
         """The first candidate mistake matching every marked cell within its width (the rules: the marker's docstring, "Diagnoses").
@@ -83,6 +84,25 @@ class Diagnoser:
                     if all(abs(values[i] - made[i]) <= limit for i in marked):
                         return code, tried.detail(facts)  # a rounding's places to keep: once per candidate
         return None, None
+
+    def shown(self, facts: StageFacts, carry: Carry | None, basis, bkey) -> list[Shown]:
+        """The ``rounding`` mistakes as displayed, for :func:`~attn_tutor.marking.mistakes.shown_rounding`:
+        those from the exact rows (once per row and stage), then those from the student's own
+        previous row (once per distinct row, within the memory)."""
+        row, stage = facts.row, facts.stage
+        exact = self._shown.get((row, stage))
+        if exact is None:
+            found = exact_mistakes(self.solution, row, stage, codes=("rounding",), known=self._made)
+            exact = self._shown[(row, stage)] = shown_rows(self.solution, row, stage, found)
+        if basis is None or carry is None or "rounding" not in FROM_OWN_ROW.get(stage, ()):
+            return exact
+        key = ("shown", row, stage, bkey)
+        own = self._own.get(key)
+        if own is None:
+            made = self.own(("basis", row, stage, "rounding", bkey), basis=basis, carried=carry.array, codes=("rounding",))
+            own = shown_rows(self.solution, row, stage, made)
+            self.keep(self._own, key, own)
+        return exact + own
 
     def own(self, key: tuple, *, basis=None, carried=None, scores=None, codes: tuple[str, ...]) -> list:
         """The mistakes made from a student's own previous row (with the row carried from it), or

@@ -450,8 +450,8 @@ class _Memo:
         if verdict in (Verdict.partial, Verdict.wrong) and "wrong" in cells:
             diagnosis, detail = self.diagnoser.diagnose(facts, values, carry, basis, bkey, scores, _key(scores))
             if diagnosis is None and "rounding" in facts.codes:  # digits that only early rounding gives
-                own = None if basis is None or facts.before is None else {facts.before: basis}
-                detail = shown_rounding(self.solution, facts.row, facts.stage, values, own)
+                listed = self.diagnoser.shown(facts, carry, basis, bkey)
+                detail = shown_rounding(self.solution, facts.row, facts.stage, values, listed=listed)
                 diagnosis = None if detail is None else "rounding"
         credit = {"correct": 1.0, "follow_through": self.marker.credit}
         scored = [credit.get(state, 0.0) for state in cells if state != "masked"]

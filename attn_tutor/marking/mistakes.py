@@ -493,38 +493,68 @@ def early_rounding(solution: Solution, row: int, item, own=None) -> Rounding | N
     return shown_rounding(solution, row, item.stage, item.given, own)
 
 
-def shown_rounding(solution: Solution, row: int, stage: str, given, own=None) -> Rounding | None:
+class Shown(NamedTuple):
+    """A ``rounding`` mistake with its row and its right row as displayed (the marked cells,
+    rounded half up to the asked decimals): what :func:`shown_rounding` compares."""
+
+    made: tuple[float, ...]
+    right: tuple[float, ...]
+    mistake: Candidate
+
+
+def displayed(values, cells, decimals: int) -> tuple[float, ...]:
+    """The marked ``cells`` of a row as displayed: rounded half up to ``decimals``."""
+    return tuple(rounded(float(values[i]), decimals) for i in cells)
+
+
+def shown_rows(solution: Solution, row: int, stage: str, found: list[Candidate]) -> list[Shown]:
+    """Each ``rounding`` mistake of ``found`` as :func:`shown_rounding` compares it (the marker keeps them)."""
+    decimals = solution.problem.decimals
+    cells = [i for i, m in enumerate(marked_cells(solution, row, stage)) if m]
+    rights: dict[int, tuple[float, ...]] = {}  # mistakes share their right rows
+    listed = []
+    for mistake in found:
+        if mistake.rounding is None:
+            continue
+        right = rights.get(id(mistake.right))
+        if right is None:
+            right = rights[id(mistake.right)] = displayed(mistake.right, cells, decimals)
+        listed.append(Shown(displayed(mistake.made, cells, decimals), right, mistake))
+    return listed
+
+
+def shown_rounding(solution: Solution, row: int, stage: str, given, own=None, *, listed: list[Shown] | None = None) -> Rounding | None:
     """The early rounding a row's numbers show at the asked decimals, else None: they are not the
     exact row's as displayed but exactly those of correct work from a number rounded to fewer places
     (a ``rounding`` mistake made from the exact rows, or from the student's own previous row in
     ``own``), with ``keep`` the fewest places whose work shows the right numbers. The practice note
     of a right row (:func:`early_rounding`) and the diagnosis of a row marked down that no other
-    mistake explains (issue 35: early rounding that changes a displayed digit is diagnosed)."""
+    mistake explains (issue 35: early rounding that changes a displayed digit is diagnosed).
+
+    ``listed``: those mistakes as :func:`shown_rows` gives them, when the caller keeps them (the
+    marker does, once per row and stage and once per previous row of a student's); else made here."""
     import numpy as np
     decimals = solution.problem.decimals
     cells = [i for i, m in enumerate(marked_cells(solution, row, stage)) if m]
-
-    def shown(values) -> tuple[float, ...]:
-        return tuple(rounded(float(values[i]), decimals) for i in cells)
-
-    typed = shown(given)
-    if typed == shown(solution.stage_row(stage, row)):
+    typed = displayed(given, cells, decimals)
+    if typed == displayed(solution.stage_row(stage, row), cells, decimals):
         return None
-    found = exact_mistakes(solution, row, stage, codes=("rounding",))
-    before = previous_stage(stage)
-    basis = own.get(before) if own and before is not None else None
-    if basis is not None:
-        basis = np.asarray(basis, dtype=np.float64)
-        found += own_mistakes(solution, row, stage, basis, carry_forward(solution, row, stage, basis), None, codes=("rounding",))
-    for mistake in found:
-        right = shown(mistake.right)
-        if shown(mistake.made) != typed or right == typed:
+    if listed is None:
+        found = exact_mistakes(solution, row, stage, codes=("rounding",))
+        before = previous_stage(stage)
+        basis = own.get(before) if own and before is not None else None
+        if basis is not None:
+            basis = np.asarray(basis, dtype=np.float64)
+            found += own_mistakes(solution, row, stage, basis, carry_forward(solution, row, stage, basis), None, codes=("rounding",))
+        listed = shown_rows(solution, row, stage, found)
+    for one in listed:
+        if one.made != typed or one.right == typed:
             continue
-        keep = MAX_KEEP
+        mistake, keep = one.mistake, MAX_KEEP
         assert mistake.rounding is not None and mistake.remake is not None  # a rounding mistake says how it was made
         for places in range(mistake.rounding.places + 1, MAX_KEEP + 1):
             made = mistake.remake(places)
-            if made is None or shown(made) == right:
+            if made is None or displayed(made, cells, decimals) == one.right:
                 keep = places
                 break
         return mistake.rounding._replace(keep=keep)
