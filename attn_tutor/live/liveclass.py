@@ -31,6 +31,7 @@ from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import pages
 from attn_tutor.live.marks import Marks, RequestError
 from attn_tutor.practice import data as page_data
+from attn_tutor.sessions.practice import Practice
 from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Saved, Session, Store
 
 CLIENT_ID_LIMIT = 100
@@ -44,6 +45,8 @@ class LiveClass:
     def __init__(self, store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None,
                  set_name: str, events_wait: float, events_gap: float) -> None:  # fmt: skip
         self.store = store
+        self.practice = Practice(store)  # "another like this"
+        self.practice.ensure()
         self.problem_set = problem_set
         self.lang = lang
         self.secret = secret
@@ -136,8 +139,8 @@ class LiveClass:
                 answers.append(answer)
         variants = []
         if student is not None and session.mode == "practice":  # "another like this": practice only
-            variants = [{"problem": p, "variant": v} for p, v in self.store.variants(student.id) if p in self.marks.problems]
-            for (problem, seed, row, stage), latest in self.store.latest_practice(student.id).items():
+            variants = [{"problem": p, "variant": v} for p, v in self.practice.drawn(student.id) if p in self.marks.problems]
+            for (problem, seed, row, stage), latest in self.practice.latest(student.id).items():
                 answers.append({"problem": problem, "variant": seed, "row": row, "stage": stage, "text": latest.text,
                                 "client_id": latest.client_id, "verdict": latest.verdict, "diagnosis": latest.diagnosis,
                                 "points": latest.points})  # fmt: skip
@@ -192,25 +195,25 @@ class LiveClass:
             raise RequestError(409, "live.error.another_exam")
         if not session.problems[problem].open:
             raise RequestError(409, "live.error.closed", problem=problem)
-        taken = [seed for _p, seed in self.store.variants(student.id, problem)]
+        taken = [seed for _p, seed in self.practice.drawn(student.id, problem)]
         if "variant" in body:
             seed = body["variant"]
             if not isinstance(seed, int) or isinstance(seed, bool) or seed not in taken:
                 raise RequestError(404, "live.error.unknown_variant", problem=problem, variant=str(seed)[:30])
         else:
             stumbled = any(a.verdict in ("wrong", "partial") for (p, _r, _s), a in self.store.latest(student.id).items() if p == problem)
-            stumbled = stumbled or any(a.verdict in ("wrong", "partial") for (p, *_rest), a in self.store.latest_practice(student.id).items() if p == problem)
+            stumbled = stumbled or any(a.verdict in ("wrong", "partial") for (p, *_rest), a in self.practice.latest(student.id).items() if p == problem)
             if not stumbled:
                 raise RequestError(409, "live.error.another_not_yet", problem=problem)
             seed = self.marks.draw(problem, taken)
-            self.store.ask_variant(student.id, problem, seed)
+            self.practice.ask(student.id, problem, seed)
         varied, _solution = self.marks.variant(problem, seed)
         data = page_data.problem_data(varied)
         return {"problem": problem, "variant": seed, "title": t("live.another_title", variant=seed), "data": data}
 
     def variant_answer(self, student, body: dict) -> dict:
         """Save one stage of a variant the student drew (``variant``: its seed), marked by the one marker
-        against that variant, kept as practice (:meth:`Store.save_practice`): marks shown at once."""
+        against that variant, kept as practice (:meth:`attn_tutor.sessions.practice.Practice.save`): marks shown at once."""
         seed = body.get("variant")
         problem = body.get("problem")
         if not isinstance(seed, int) or isinstance(seed, bool):
@@ -219,9 +222,9 @@ class LiveClass:
         text = _field(body, "text", str, "string")
         client_id = _checked_client_id(_field(body, "client_id", str, "string"))
         session = self.session()
-        if (item.problem, seed) not in self.store.variants(student.id, item.problem):
+        if (item.problem, seed) not in self.practice.drawn(student.id, item.problem):
             raise RequestError(404, "live.error.unknown_variant", problem=item.problem, variant=str(seed)[:30])
-        latest = self.store.latest_practice(student.id, item.problem, seed, item.row)
+        latest = self.practice.latest(student.id, item.problem, seed, item.row)
         mine = latest.get((item.problem, seed, item.row, item.stage))
         if mine is not None and mine.client_id == client_id:  # a resend of what is saved: the first answer
             verdict, diagnosis, points = mine.verdict, mine.diagnosis, mine.points
@@ -232,7 +235,7 @@ class LiveClass:
                 raise RequestError(409, "live.error.closed", problem=item.problem)
             others = {s: a.text for (_p, _v, _r, s), a in latest.items() if s != item.stage}
             mark = self.marks.mark(item, text, others)
-            saved = _unreused(self.store.save_practice(student.id, item.problem, seed, item.row, item.stage, text, client_id, Mark(*mark)),
+            saved = _unreused(self.practice.save(student.id, item.problem, seed, item.row, item.stage, text, client_id, Mark(*mark)),
                               (f"{item.problem}@{seed}", item.row, item.stage))  # fmt: skip
             verdict, diagnosis, points = saved.verdict, saved.diagnosis, saved.points
         return {"saved": True, "client_id": client_id, "problem": item.problem, "variant": seed, "row": item.row, "stage": item.stage,
@@ -293,7 +296,7 @@ class LiveClass:
             "distribution": [{"low": k * width, "high": min(top, (k + 1) * width), "count": n} for k, n in enumerate(bins)],
             "students": students,
             "seq": self.store.changes(),
-            "practice": self.store.practice_counts(),  # "another like this", per problem: never in the map or the scores
+            "practice": self.practice.counts(),  # "another like this", per problem: never in the map or the scores
         }
 
     async def map_events(self, is_disconnected: Callable[[], Awaitable[bool]]) -> AsyncIterator[str]:

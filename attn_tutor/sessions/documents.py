@@ -10,6 +10,7 @@ from attn_tutor.gradebook.records import Document
 from attn_tutor.problems.choice import teacher_choice
 from attn_tutor.problems.load import load_problem_set, packaged_sets
 from attn_tutor.sessions.opening import is_postgres, open_store
+from attn_tutor.sessions.practice import Practice
 from attn_tutor.sessions.store import LiveError, fingerprint
 
 
@@ -27,7 +28,7 @@ def session_documents(target: str, problems: str | None = None, *, include_pract
     (``grade --problems``): when it is the session's set by content (its fingerprint: the set moved or
     copied, as docs/live.md has teachers do), the documents name it, so it marks them as their own set.
     ``include_practice`` (``grade --include-practice``): then also each "another like this" variant a
-    student answered, as one more answer file of theirs with that ``variant:`` (:meth:`Store.practice_files`);
+    student answered, as one more answer file of theirs with that ``variant:`` (:meth:`attn_tutor.sessions.practice.Practice.files`);
     never without it."""
     with open_store(target, None, create=False, readonly=True) as store:
         session = store.session()
@@ -49,7 +50,7 @@ def session_documents(target: str, problems: str | None = None, *, include_pract
         if include_practice:
             found += [
                 Document(f"{where}#practice-{number}", answer_file_text({**answers, "problem_set": named or answers["problem_set"]}), name)
-                for number, (name, answers) in enumerate(store.practice_files(), start=1)
+                for number, (name, answers) in enumerate(Practice(store).files(), start=1)
             ]
         return found
 
