@@ -187,4 +187,11 @@ def test_at_390px_saved_is_not_correct_the_solution_fits_and_there_is_no_file_ha
     over = solution.evaluate("""s => [...s.querySelectorAll('*')].map(e => [e.tagName, e.textContent.slice(0, 30),
         e.getBoundingClientRect().right]).filter(([t, x, right]) => right > window.innerWidth + 0.5)""")
     assert over == [], over
+    # each table inside its own box: it fits, or its box scrolls sideways (nothing cut off, never the page)
+    cut = solution.evaluate("""s => [...s.querySelectorAll('table')].filter(t => {
+        const box = t.closest('figure') || t.parentElement;
+        const scrolls = ['auto', 'scroll'].includes(getComputedStyle(box).overflowX);
+        return t.getBoundingClientRect().right > box.getBoundingClientRect().right + 0.5 && !scrolls;
+      }).map(t => t.textContent.slice(0, 40))""")
+    assert cut == [], cut
     assert phone.evaluate("document.documentElement.scrollWidth - window.innerWidth") <= 0
