@@ -2,8 +2,8 @@
 loopback: nothing typed is lost, "another like this", and the page says what it means.
 
 - Text typed and never checked — a numeric stage, an order half placed — comes back after the teacher
-  switches the mode (the page reloads itself), a reload, and a server killed (SIGKILL) and started again
-  on the same file; it is never checked or sent by itself.
+  switches the mode (the page reloads itself), a reload, the problem closed and opened again, and a
+  server killed (SIGKILL) and started again on the same file; it is never checked or sent by itself.
 - After a stage marked partly right, the button ``[data-action="another"]`` (by keyboard) draws a fresh
   variant below the problem, marked on the page and saved as practice; the teacher's page counts it; an
   exam has no such button.
@@ -90,6 +90,15 @@ def test_typed_text_comes_back_after_a_mode_switch_a_reload_and_a_killed_server(
     phone.locator("[data-exam-note]").wait_for(state="attached", timeout=WAIT)
     typed_back(phone, "1.73 1.15", order)
     phone.reload()
+    typed_back(phone, "1.73 1.15", order)
+    # the problem closed, then opened again: the page draws it afresh (a reload of its own)
+    phone.evaluate("window.beforeReopen = true")
+    close = teacher.locator('[data-problem-control="cat-fish"] [data-control="open"]')
+    close.click()
+    phone.locator('section[data-problem="cat-fish"][data-closed]').wait_for(state="attached", timeout=WAIT)
+    assert phone.locator(STAGE.format("scores") + " input[data-stage]").input_value() == "1.73 1.15"  # closed: kept, locked
+    close.click()
+    phone.wait_for_function("() => window.beforeReopen === undefined", timeout=WAIT)
     typed_back(phone, "1.73 1.15", order)
     server.kill()  # SIGKILL
     server.start()  # the same file, the same port
