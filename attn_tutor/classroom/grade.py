@@ -95,7 +95,7 @@ def sources(options: GradeOptions) -> Survey:
     found = survey(options.paths, exclude=excluded)
     files: Sequence = found.files
     if options.sessions:
-        documents = [(document, False) for target in options.sessions for document in session_documents(target, options.problems)]
+        documents = [(document, False) for target in options.sessions for document in session_documents(target, options.problems, include_practice=options.include_practice)]
         files = [*files, *documents]
         found = Survey(files, found.left_out)
     if not files:  # and what was there instead, each with why

@@ -72,6 +72,7 @@ class GradeOptions:
     name_column: str | None = None
     variant_column: str | None = None
     force: bool = False
+    include_practice: bool = False  # a live session's "another like this" variants marked too, a row each
 
     @classmethod
     def of(cls, targets: Sequence[str], **asked) -> GradeOptions:

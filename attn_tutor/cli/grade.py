@@ -96,6 +96,7 @@ def grade(
     name_column: Annotated[Optional[str], typer.Option("--name-column", help="help.grade.name_column")] = None,
     variant_column: Annotated[Optional[str], typer.Option("--variant-column", help="help.grade.variant_column")] = None,
     force: Annotated[bool, typer.Option("--force", help="help.grade.force")] = False,
+    include_practice: Annotated[bool, typer.Option("--include-practice", help="help.grade.include_practice")] = False,
     lang: LangOption = None,
 ) -> None:
     """Mark a whole class's answer files: a gradebook, an item analysis, a score chart.
@@ -109,7 +110,7 @@ def grade(
         paths, problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, match=match,
         layout=csv_layout.value, assignment=assignment, out_of=out_of, feedback=feedback,
         feedback_format=feedback_format.value, class_report=class_report, jobs=jobs, name_column=name_column,
-        variant_column=variant_column, force=force,
+        variant_column=variant_column, force=force, include_practice=include_practice,
     )  # fmt: skip
     outcome = _follow(grading.grade(options))
     _say_summary(outcome)

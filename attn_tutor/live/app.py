@@ -7,6 +7,7 @@ API, with bodies and status codes, is ``docs/live.md``):
 - ``POST /api/join``, ``GET /api/state``, ``POST /api/answer``: a student joins, reads their own
   answers and the session's state, saves one checked stage (marked again here, by the one
   marker as ``grade`` calls it: :mod:`attn_tutor.live.marks`; the reply comes after the commit);
+  ``POST /api/another``: "another like this", a fair variant of a problem to practise on (practice only);
 - ``GET /teacher`` (``?key=SECRET`` once, then a cookie), ``GET /teacher/api/map``,
   ``GET /teacher/events`` (server-sent events: the map again after each change),
   ``POST /teacher/api/problem/{id}``, ``POST /teacher/api/mode``, ``GET /teacher/qr.svg``.
@@ -110,6 +111,7 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
         Route("/api/join", views.join, methods=["POST"], middleware=changes + joins),
         Route("/api/state", views.state, methods=["GET"], middleware=anyone),
         Route("/api/answer", views.answer, methods=["POST"], middleware=changes + joined),
+        Route("/api/another", views.another, methods=["POST"], middleware=changes + joined),
         Route("/teacher", views.teacher_page, methods=["GET"]),
         Route("/teacher/api/map", views.teacher_map, methods=["GET"], middleware=teacher),
         Route("/teacher/events", views.events, methods=["GET"], middleware=teacher),

@@ -13,6 +13,7 @@ to the teacher's page after each change (:meth:`LiveClass.map_events`).
 from __future__ import annotations
 
 import asyncio
+import hashlib
 import json
 import math
 import threading
@@ -23,12 +24,14 @@ from typing import Any
 from starlette.concurrency import run_in_threadpool
 
 from attn_tutor.core.errors import AttnTutorError
-from attn_tutor.core.i18n import speaking
+from attn_tutor.core.i18n import speaking, t
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import pages
 from attn_tutor.live.marks import Marks, RequestError
+from attn_tutor.practice import data as page_data
+from attn_tutor.sessions.practice import Practice
 from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Saved, Session, Store
 
 CLIENT_ID_LIMIT = 100
@@ -42,6 +45,8 @@ class LiveClass:
     def __init__(self, store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None,
                  set_name: str, events_wait: float, events_gap: float) -> None:  # fmt: skip
         self.store = store
+        self.practice = Practice(store)  # "another like this"
+        self.practice.ensure()
         self.problem_set = problem_set
         self.lang = lang
         self.secret = secret
@@ -132,8 +137,17 @@ class LiveClass:
                 if self.shows_marks(session, problem):
                     answer.update(verdict=latest.verdict, diagnosis=latest.diagnosis, points=latest.points)
                 answers.append(answer)
+        variants = []
+        if student is not None and session.mode == "practice":  # "another like this": practice only
+            variants = [{"problem": p, "variant": v} for p, v in self.practice.drawn(student.id) if p in self.marks.problems]
+            for (problem, seed, row, stage), latest in self.practice.latest(student.id).items():
+                answers.append({"problem": problem, "variant": seed, "row": row, "stage": stage, "text": latest.text,
+                                "client_id": latest.client_id, "verdict": latest.verdict, "diagnosis": latest.diagnosis,
+                                "points": latest.points})  # fmt: skip
         found = {"joined": student is not None, "name": None if student is None else student.name, "mode": session.mode,
-                 "session": session.id, "problems": problems, "answers": answers}  # fmt: skip
+                 "session": session.id, "problems": problems, "answers": answers, "variants": variants}  # fmt: skip
+        if student is not None:  # what the page keeps typed text under: this student's, not another's on the same device
+            found["key"] = hashlib.sha256(student.token.encode("utf-8")).hexdigest()[:16]
         if CONCEPTS in session.problems:
             found["concepts"] = {"open": session.problems[CONCEPTS].open}
         return found
@@ -142,6 +156,8 @@ class LiveClass:
         """Save one checked stage, marked by the server; after the commit, what the student may see of it."""
         if "concept" in body:
             return self.concept_answer(student, body)
+        if "variant" in body:
+            return self.variant_answer(student, body)
         item = self.marks.item(body.get("problem"), body.get("row"), body.get("stage"))
         text = _field(body, "text", str, "string")
         client_id = _checked_client_id(_field(body, "client_id", str, "string"))
@@ -162,6 +178,68 @@ class LiveClass:
         if self.shows_marks(session, item.problem):
             reply.update(verdict=verdict, diagnosis=diagnosis, points=points)
         return reply
+
+    # --- "another like this" (practice only) ---------------------------------------------
+
+    def another(self, student, body: dict) -> dict:
+        """``{"problem": id}``: a fresh variant of the problem for this student, drawn fair (see
+        :meth:`attn_tutor.live.marks.Marks.draw`) and kept (so a reload draws it again); ``{"problem",
+        "variant": seed}``: one they drew before, again. Practice only, an open problem, and a new one
+        only after a stage of the problem (or of a variant of it) was marked wrong or partly right.
+        The reply carries the variant as the page draws a problem (its data, marked in the browser)."""
+        problem = body.get("problem")
+        if not isinstance(problem, str) or problem not in self.marks.problems:
+            raise RequestError(404, "live.error.unknown_problem", problem=str(problem)[:60], ids=", ".join(self.marks.problems))
+        session = self.session()
+        if session.mode != "practice":
+            raise RequestError(409, "live.error.another_exam")
+        if not session.problems[problem].open:
+            raise RequestError(409, "live.error.closed", problem=problem)
+        taken = [seed for _p, seed in self.practice.drawn(student.id, problem)]
+        if "variant" in body:
+            seed = body["variant"]
+            if not isinstance(seed, int) or isinstance(seed, bool) or seed not in taken:
+                raise RequestError(404, "live.error.unknown_variant", problem=problem, variant=str(seed)[:30])
+        else:
+            stumbled = any(a.verdict in ("wrong", "partial") for (p, _r, _s), a in self.store.latest(student.id).items() if p == problem)
+            stumbled = stumbled or any(a.verdict in ("wrong", "partial") for (p, *_rest), a in self.practice.latest(student.id).items() if p == problem)
+            if not stumbled:
+                raise RequestError(409, "live.error.another_not_yet", problem=problem)
+            seed = self.marks.draw(problem, taken)
+            self.practice.ask(student.id, problem, seed)
+        varied, _solution = self.marks.variant(problem, seed)
+        data = page_data.problem_data(varied)
+        return {"problem": problem, "variant": seed, "title": t("live.another_title", variant=seed), "data": data}
+
+    def variant_answer(self, student, body: dict) -> dict:
+        """Save one stage of a variant the student drew (``variant``: its seed), marked by the one marker
+        against that variant, kept as practice (:meth:`attn_tutor.sessions.practice.Practice.save`): marks shown at once."""
+        seed = body.get("variant")
+        problem = body.get("problem")
+        if not isinstance(seed, int) or isinstance(seed, bool):
+            raise RequestError(400, "live.error.field", field="variant", kind="integer")
+        item = self.marks.item(problem, body.get("row"), body.get("stage"))._replace(variant=seed)
+        text = _field(body, "text", str, "string")
+        client_id = _checked_client_id(_field(body, "client_id", str, "string"))
+        session = self.session()
+        if (item.problem, seed) not in self.practice.drawn(student.id, item.problem):
+            raise RequestError(404, "live.error.unknown_variant", problem=item.problem, variant=str(seed)[:30])
+        latest = self.practice.latest(student.id, item.problem, seed, item.row)
+        mine = latest.get((item.problem, seed, item.row, item.stage))
+        if mine is not None and mine.client_id == client_id:  # a resend of what is saved: the first answer
+            verdict, diagnosis, points = mine.verdict, mine.diagnosis, mine.points
+        else:
+            if session.mode != "practice":
+                raise RequestError(409, "live.error.another_exam")
+            if not session.problems[item.problem].open:
+                raise RequestError(409, "live.error.closed", problem=item.problem)
+            others = {s: a.text for (_p, _v, _r, s), a in latest.items() if s != item.stage}
+            mark = self.marks.mark(item, text, others)
+            saved = _unreused(self.practice.save(student.id, item.problem, seed, item.row, item.stage, text, client_id, Mark(*mark)),
+                              (f"{item.problem}@{seed}", item.row, item.stage))  # fmt: skip
+            verdict, diagnosis, points = saved.verdict, saved.diagnosis, saved.points
+        return {"saved": True, "client_id": client_id, "problem": item.problem, "variant": seed, "row": item.row, "stage": item.stage,
+                "verdict": verdict, "diagnosis": diagnosis, "points": points}  # fmt: skip
 
     def concept_answer(self, student, body: dict) -> dict:
         """Save one concept item's choice (``{"concept": id, "text": "B", "client_id"}``), marked by the
@@ -218,6 +296,7 @@ class LiveClass:
             "distribution": [{"low": k * width, "high": min(top, (k + 1) * width), "count": n} for k, n in enumerate(bins)],
             "students": students,
             "seq": self.store.changes(),
+            "practice": self.practice.counts(),  # "another like this", per problem: never in the map or the scores
         }
 
     async def map_events(self, is_disconnected: Callable[[], Awaitable[bool]]) -> AsyncIterator[str]:

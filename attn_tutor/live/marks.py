@@ -6,6 +6,12 @@ in) and marked with :class:`attn_tutor.marking.marker.Marker` ``.row(..., mode="
 the student's latest answers to that row, exactly as :class:`attn_tutor.gradebook.grader.Grader`
 marks an answer file: the mark the server keeps is the one ``grade`` gives the session.
 
+"Another like this" (practice only): a variant of one problem, drawn by
+:func:`attn_tutor.variants.generate.variant_set` with a fresh seed as ``export --variants`` draws a
+sheet (fair, and not repeating the problem's givens or answer key, nor an earlier variant's, by
+:mod:`attn_tutor.variants.fairness`), so that ``grade --include-practice`` regenerates it from the seed
+and marks it as the server did; an answer to it is marked by the same marker against that variant.
+
 A concept item's choice is marked by :func:`attn_tutor.marking.concepts.mark_concept` against the
 item as the page shows it (:func:`attn_tutor.solve.concepts.show` with ``seed=None``: a live
 session has one sheet, the set as written), as ``grade`` marks ``concepts: {id: choice}``.
@@ -26,8 +32,12 @@ from attn_tutor.marking.marker import Marker
 from attn_tutor.quiz.loop import parse_answer
 from attn_tutor.solve import engine
 from attn_tutor.solve.concepts import ShownConcept, show
+from attn_tutor.variants import fairness
+from attn_tutor.variants.generate import new_seed, variant, variant_set
 
 MARKER_MEMORY = 50_000  # as a grading process's (attn_tutor.gradebook.grader.MARKER_MEMORY)
+VARIANTS_KEPT = 2_000  # variants solved and kept for marking (each a few kB); more are drawn again from their seed
+DRAWS = 20  # fresh seeds tried for "another like this" before saying there is none
 TEXT_LIMIT = MAX_LENGTH  # the answer parser's own limit: a longer answer is refused before it is read
 
 
@@ -44,6 +54,7 @@ class Item(NamedTuple):
     row: str  # the query token
     index: int  # type: ignore[assignment]  # a field may shadow tuple.index (NamedTuple allows it); the row's index in the problem
     stage: str
+    variant: int | None = None  # "another like this": the variant's seed (None: the problem as the session has it)
 
 
 class ServerMark(NamedTuple):
@@ -62,6 +73,47 @@ class Marks:
         self.marker = Marker(follow_through="full", limit=MARKER_MEMORY)
         self.concepts = {c.id: show(c, problem_set, seed=None) for c in problem_set.concepts}
         self._lock = threading.Lock()
+        self._variants: dict[tuple[str, int], tuple] = {}  # (problem, seed) -> (the variant, its solution)
+
+    def variant(self, problem: str, seed: int):
+        """``problem``'s variant with ``seed`` and its solution (solved once, then kept)."""
+        key = (problem, seed)
+        found = self._variants.get(key)
+        if found is None:
+            varied = variant(self.problems[problem], seed, self.problem_set.concepts)  # as variant_set draws it
+            found = (varied, engine.solve(varied))
+            with self._lock:
+                if len(self._variants) >= VARIANTS_KEPT:
+                    self._variants.clear()
+                self._variants[key] = found
+        return found
+
+    def draw(self, problem: str, taken: list[int]) -> int:
+        """A fresh seed for another variant of ``problem``: one that ``grade`` can regenerate (the whole
+        set varies with it, as a sheet of ``export --variants``), whose variant of ``problem`` repeats
+        neither the problem's givens nor its answer key, nor those of the variants ``taken`` (seeds).
+        None found in :data:`DRAWS` seeds: a sentence (409)."""
+        before = [self.problems[problem], *(self.variant(problem, seed)[0] for seed in taken)]
+        seen = [(fairness.givens(p), fairness.answer_key(p)) for p in before]
+        for _ in range(DRAWS):
+            seed = new_seed()
+            if seed in taken:
+                continue
+            try:
+                varied = next(p for p in variant_set(self.problem_set, seed).problems if p.id == problem)
+            except AttnTutorError:  # some problem of the set has no fair variant with this seed
+                continue
+            mine = (fairness.givens(varied), fairness.answer_key(varied))
+            if any(mine[0] == theirs[0] or fairness.same_answers(mine[1], theirs[1]) for theirs in seen):
+                continue
+            with self._lock:
+                self._variants[(problem, seed)] = (varied, engine.solve(varied))
+            return seed
+        raise RequestError(409, "live.error.another_none", problem=problem)
+
+    def solution(self, item: Item):
+        """The solution ``item`` is marked against: its problem's, or its variant's."""
+        return self.solutions[item.problem] if item.variant is None else self.variant(item.problem, item.variant)[1]
 
     def item(self, problem, row, stage) -> Item:
         """The asked item a request names (row: the query token, or its index), else a 404 sentence."""
@@ -84,7 +136,7 @@ class Marks:
         if len(text) > TEXT_LIMIT:
             raise RequestError(413, "live.error.text_too_long", count=len(text), limit=TEXT_LIMIT)
         try:
-            return parse_answer(self.solutions[item.problem], item.index, item.stage, text)
+            return parse_answer(self.solution(item), item.index, item.stage, text)
         except AttnTutorError as error:
             raised = RequestError(422, error.problems[0].key)
             raised.problems = list(error.problems)  # the parser's own sentence
@@ -104,7 +156,7 @@ class Marks:
                 except RequestError:
                     answers[stage] = None
         with self._lock:
-            items = self.marker.row(self.solutions[item.problem], item.index, answers, mode="exam")
+            items = self.marker.row(self.solution(item), item.index, answers, mode="exam")
         marked = next(one for one in items if one.stage == item.stage)
         return ServerMark(marked.verdict, marked.diagnosis, float(marked.points))
 

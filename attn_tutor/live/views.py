@@ -90,7 +90,19 @@ async def state(request: Request) -> Response:
 
 async def answer(request: Request) -> Response:
     live: LiveClass = request.app.state.live
-    reply = await live.call(live.answer, request.state.student, body_of(request))
+    body = body_of(request)
+    if "variant" in body:  # a variant not solved since the server started is drawn again from its seed: off the event loop
+        reply = await run_in_threadpool(live.answer, request.state.student, body)
+    else:
+        reply = await live.call(live.answer, request.state.student, body)
+    return JSONResponse(reply, headers=HEADERS)
+
+
+async def another(request: Request) -> Response:
+    """"Another like this": a variant of a problem for the student (drawn in a worker thread: a fair draw
+    may take a few tenths of a second, which the event loop must not wait for)."""
+    live: LiveClass = request.app.state.live
+    reply = await run_in_threadpool(live.another, request.state.student, body_of(request))
     return JSONResponse(reply, headers=HEADERS)
 
 

@@ -10,6 +10,7 @@ from attn_tutor.gradebook.records import Document
 from attn_tutor.problems.choice import teacher_choice
 from attn_tutor.problems.load import load_problem_set, packaged_sets
 from attn_tutor.sessions.opening import is_postgres, open_store
+from attn_tutor.sessions.practice import Practice
 from attn_tutor.sessions.store import LiveError, fingerprint
 
 
@@ -19,13 +20,16 @@ def is_session_target(target: str) -> bool:
     return is_postgres(target) or target.lower().endswith((".sqlite", ".sqlite3"))
 
 
-def session_documents(target: str, problems: str | None = None) -> list[Document]:
+def session_documents(target: str, problems: str | None = None, *, include_practice: bool = False) -> list[Document]:
     """Each student who answered in the session at ``target``, in order of joining, as the text of the
     answer file holding the answers they typed last (see :meth:`Store.answer_files`): ``grade`` marks
     them as it marks that file. Read-only (a session still being served may be graded). The set the
     session names must still be the set it was made for (its fingerprint), or it is said. ``problems``
     (``grade --problems``): when it is the session's set by content (its fingerprint: the set moved or
-    copied, as docs/live.md has teachers do), the documents name it, so it marks them as their own set."""
+    copied, as docs/live.md has teachers do), the documents name it, so it marks them as their own set.
+    ``include_practice`` (``grade --include-practice``): then also each "another like this" variant a
+    student answered, as one more answer file of theirs with that ``variant:`` (:meth:`attn_tutor.sessions.practice.Practice.files`);
+    never without it."""
     with open_store(target, None, create=False, readonly=True) as store:
         session = store.session()
         named = _same_by_content(problems, session.fingerprint)
@@ -39,10 +43,16 @@ def session_documents(target: str, problems: str | None = None) -> list[Document
             if current is not None and fingerprint(current) != session.fingerprint:
                 raise LiveError("live.store.changed_set", Location(store.where), set=session.set_ref)
         where = store.where
-        return [
+        found = [
             Document(f"{where}#{number}", answer_file_text({**answers, "problem_set": named or answers["problem_set"]}), name)
             for number, (name, answers) in enumerate(store.answer_files(), start=1)
         ]
+        if include_practice:
+            found += [
+                Document(f"{where}#practice-{number}", answer_file_text({**answers, "problem_set": named or answers["problem_set"]}), name)
+                for number, (name, answers) in enumerate(Practice(store).files(), start=1)
+            ]
+        return found
 
 
 def _same_by_content(problems: str | None, made_for: str) -> str | None:
@@ -61,7 +71,10 @@ def _same_by_content(problems: str | None, made_for: str) -> str | None:
 def answer_file_text(answers: dict) -> str:
     """An answer file's YAML for ``answers`` (:meth:`Store.answer_files`' shape): every name and text a
     double-quoted scalar, so whatever a student typed is read back as that string."""
-    lines = [f"student: {_quoted(answers['student'])}", f"problem_set: {_quoted(answers['problem_set'])}", "answers:"]
+    lines = [f"student: {_quoted(answers['student'])}", f"problem_set: {_quoted(answers['problem_set'])}"]
+    if answers.get("variant") is not None:  # "another like this": the variant's seed, as a sheet's
+        lines.append(f"variant: {int(answers['variant'])}")
+    lines.append("answers:")
     for problem, rows in answers["answers"].items():
         lines.append(f"  {_quoted(problem)}:")
         for row, stages in rows.items():

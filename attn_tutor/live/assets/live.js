@@ -7,6 +7,10 @@
 // phone that slept or a server restart. The same device rejoins as the same student (its id in
 // localStorage), and a reload puts back every saved answer. Nothing here builds a script or HTML
 // from data but the server's own solution HTML (escaped by attn_tutor.render.html).
+//
+// By part (each its own block below, so that others can be added beside them): what is typed,
+// kept as it is typed (`typed`); the saved sign (`savedSign`); the server's view (`refresh`,
+// `apply`); sending (`checked`, `flush`); "another like this" (`another`).
 (function (AT) {
   "use strict";
 
@@ -24,9 +28,11 @@
   const acked = {};  // item -> the text the server has
 
   const t = (key, args) => AT.page.t(key, args);
-  const itemKey = (problem, row, stage) => problem + "\u0000" + row + "\u0000" + stage;
+  // a problem, or a variant of one ("another like this": problem@seed)
+  const problemKey = (problem, variant) => (variant === undefined || variant === null ? problem : problem + "@" + variant);
+  const itemKey = (problem, row, stage, variant) => problemKey(problem, variant) + "\u0000" + row + "\u0000" + stage;
   // An answer's item: a stage, or a concept item ({concept, text, client_id}: one choice, sent the same way)
-  const keyOf = (a) => (a.concept !== undefined ? "#concept\u0000" + a.concept : itemKey(a.problem, a.row, a.stage));
+  const keyOf = (a) => (a.concept !== undefined ? "#concept\u0000" + a.concept : itemKey(a.problem, a.row, a.stage, a.variant));
 
   function read(name, fallback) {
     try {
@@ -71,8 +77,13 @@
     return { status: response.status, ok: response.ok, payload };
   }
 
-  function block(problem, row, stage) {
-    const section = document.querySelector(`section[data-problem="${CSS.escape(problem)}"]`);
+  function problemSection(problem, variant) {
+    if (variant === undefined || variant === null) return document.querySelector(`section[data-problem="${CSS.escape(problem)}"]`);
+    return document.querySelector(`section[data-variant-of="${CSS.escape(problem)}"][data-variant="${CSS.escape(String(variant))}"]`);
+  }
+
+  function block(problem, row, stage, variant) {
+    const section = problemSection(problem, variant);
     if (!section) return null;
     const rowNode = section.querySelector(`[data-row="${CSS.escape(row)}"]`);
     return rowNode ? rowNode.querySelector(`[data-stage-block="${CSS.escape(stage)}"]`) : null;
@@ -81,7 +92,95 @@
   function conceptNode(concept) {
     return document.querySelector(`section[data-concept="${CSS.escape(concept)}"]`);
   }
-  const nodeOf = (a) => (a.concept !== undefined ? conceptNode(a.concept) : block(a.problem, a.row, a.stage));
+  const nodeOf = (a) => (a.concept !== undefined ? conceptNode(a.concept) : block(a.problem, a.row, a.stage, a.variant));
+
+  // --- the saved sign: neutral, in words, never the sign of a right answer ---------------------
+  // data-saved="true" once the server has committed it ("false": refused); the words "saved" beside
+  // the stage's (or concept item's) buttons. A verdict is the page's own sign (widget.js), apart.
+  function savedSign(node, value) {
+    if (value === null) node.removeAttribute("data-saved");
+    else node.setAttribute("data-saved", value);
+    const line = node.querySelector(":scope > .answer-line");
+    let sign = node.querySelector(":scope > .answer-line > [data-saved-sign]");
+    if (value === "true" && !sign && line) {
+      sign = AT.page.el("span", { class: "saved-sign", "data-saved-sign": true, text: t("live.saved_sign") });
+      line.append(sign);
+    } else if (value !== "true" && sign) {
+      sign.remove();
+    }
+  }
+
+  // --- what is typed, kept as it is typed ---------------------------------------------------------
+  // Every stage's text and every concept item's choices so far, checked or not, go into localStorage
+  // under the session and the student (state.key: two students on one device, or two sessions, never
+  // mix) as they are typed; after a reload (the mode switched, a problem opened again, a server
+  // restart, a phone that slept) they are put back in their boxes, never checked or sent: that is
+  // the student's to do. An entry goes when its item is checked (then the queue and the server keep it).
+  let studentKey = null;
+  const typedName = () => "typed:" + studentKey;
+  const typedAll = () => (studentKey ? read(typedName(), {}) : {});
+  function typedSet(key, text) {
+    if (!studentKey || restoring) return;
+    const all = typedAll();
+    if (text) all[key] = text;
+    else delete all[key];
+    write(typedName(), all);
+  }
+
+  function stageItemOf(input) {  // the item a stage's box belongs to: {problem, variant?, row, stage}
+    const node = input.closest("[data-stage-block]");
+    const row = input.closest("[data-row]");
+    const section = input.closest("section[data-problem], section[data-variant-of]");
+    if (!node || !row || !section) return null;
+    const variant = section.hasAttribute("data-variant") ? Number(section.getAttribute("data-variant")) : undefined;
+    return { problem: section.getAttribute("data-problem") || section.getAttribute("data-variant-of"), variant,
+      row: row.getAttribute("data-row"), stage: node.getAttribute("data-stage-block") };
+  }
+
+  function conceptChoices(section) {  // the labels chosen so far, unchecked ("" when checked or none)
+    const options = [...section.querySelectorAll("button[data-option]")];
+    if (!options.length || options.every((b) => b.getAttribute("aria-disabled") === "true")) return "";  // marked or kept
+    const order = section.querySelector("[data-order]");
+    if (order) return order.getAttribute("data-order");
+    return options.filter((b) => b.getAttribute("aria-pressed") === "true").map((b) => b.getAttribute("data-option")).join(" ");
+  }
+
+  function watchTyping() {
+    document.addEventListener("input", (event) => {
+      const input = event.target;
+      if (!(input instanceof HTMLInputElement) || !input.matches("input[data-stage]")) return;
+      const item = stageItemOf(input);
+      if (item) typedSet(keyOf(item), input.value);
+    });
+    document.addEventListener("click", (event) => {  // after the widget's own handler has chosen
+      const button = event.target instanceof Element ? event.target.closest("section[data-concept] button") : null;
+      if (!button) return;
+      const concept = button.closest("section[data-concept]").getAttribute("data-concept");
+      const section = conceptNode(concept);  // (a restart replaces the section)
+      if (section) typedSet(keyOf({ concept }), conceptChoices(section));
+    });
+  }
+
+  function restoreTyped() {
+    for (const [key, text] of Object.entries(typedAll())) {
+      const [first, second, third] = key.split("\u0000");
+      if (first === "#concept") {
+        const section = conceptNode(second);
+        if (!section || conceptChoices(section) !== "" || section.querySelector('button[data-option][aria-pressed="true"]')) continue;
+        for (const label of text.split(/\s+/).filter(Boolean)) {
+          const button = section.querySelector(`button[data-option="${CSS.escape(label)}"]`);
+          if (button && button.getAttribute("aria-disabled") !== "true") button.click();
+        }
+        continue;
+      }
+      const at = first.lastIndexOf("@");
+      const node = at > 0 ? block(first.slice(0, at), second, third, first.slice(at + 1)) : block(first, second, third);
+      const input = node && node.querySelector("input[data-stage]");
+      if (!input || node.hasAttribute("data-verdict") || node.hasAttribute("data-saved") || input.value) continue;
+      input.value = text;
+      input.dispatchEvent(new Event("input"));  // the widget keeps it as typed; nothing checked or sent
+    }
+  }
 
   function status() {
     const box = document.getElementById("live-status");
@@ -128,7 +227,9 @@
       return;
     }
     joined = true;
+    if (state.key) studentKey = state.key;
     showJoined(state.name);
+    await drawVariants(state);
     apply(state);
     flush();
   }
@@ -163,7 +264,7 @@
       restored = true;
       restoring = true;
       const byRow = {};
-      const pending = queue();
+      const pending = queue().filter((a) => a.concept !== undefined || problemSection(a.problem, a.variant));
       for (const answer of state.answers) acked[keyOf(answer)] = answer.text;
       const chosen = {};
       for (const answer of [...state.answers, ...read("refused", []), ...pending]) {  // refused: typed while closed, kept
@@ -171,14 +272,13 @@
           chosen[answer.concept] = answer.text;
           continue;
         }
-        const key = answer.problem + "\u0000" + answer.row;
-        (byRow[key] = byRow[key] || {})[answer.stage] = answer.text;
+        const key = problemKey(answer.problem, answer.variant) + "\u0000" + answer.row;
+        (byRow[key] = byRow[key] || { problem: answer.problem, variant: answer.variant, row: answer.row, stages: {} }).stages[answer.stage] = answer.text;
       }
-      for (const [key, stages] of Object.entries(byRow)) {
-        const [problem, row] = key.split("\u0000");
+      for (const { problem, variant, row, stages } of Object.values(byRow)) {
         for (const stage of STAGES) {
           if (!(stage in stages)) continue;
-          const node = block(problem, row, stage);
+          const node = block(problem, row, stage, variant);
           if (!node) continue;
           const input = node.querySelector("input[data-stage]");
           const check = node.querySelector('button[data-action="check"]');
@@ -189,13 +289,15 @@
         }
       }
       for (const [concept, text] of Object.entries(chosen)) restoreChoice(concept, text);
+      restoreTyped();
       restoring = false;
+      updateAnother();
       if (document.activeElement && document.activeElement !== document.body) document.activeElement.blur();
     }
     for (const answer of state.answers) {
       const node = nodeOf(answer);
       if (!node) continue;
-      if (acked[keyOf(answer)] === answer.text) node.setAttribute("data-saved", "true");
+      if (acked[keyOf(answer)] === answer.text) savedSign(node, "true");
       if (answer.verdict !== undefined) (answer.concept !== undefined ? showChoiceMark : showMark)(node, answer);
     }
     const conceptsSection = document.getElementById("concepts");
@@ -211,8 +313,11 @@
       if (before && !before.open && info.open) changed.push(problem);  // opened again: draw it afresh
       section.toggleAttribute("data-closed", !info.open);
       let note = section.querySelector("[data-closed-note]");
+      const variants = document.querySelectorAll(`section[data-variant-of="${CSS.escape(problem)}"]`);
+      for (const one of variants) one.toggleAttribute("data-closed", !info.open);
       if (!info.open) {
         for (const control of section.querySelectorAll(".practice input, .practice button")) control.disabled = true;
+        for (const one of variants) for (const control of one.querySelectorAll(".practice input, .practice button")) control.disabled = true;
         if (!note) {
           note = AT.page.el("p", { class: "notice", "data-closed-note": true, text: t("live.closed") });
           section.querySelector("h2").after(note);
@@ -282,13 +387,16 @@
 
   function checked(detail) {
     const key = keyOf(detail);
+    if (!restoring) typedSet(key, "");  // checked: the queue keeps it now
+    updateAnother();
     if (restoring && acked[key] === detail.text) {
-      detail.node.setAttribute("data-saved", "true");
+      savedSign(detail.node, "true");
       return;
     }
-    detail.node.removeAttribute("data-saved");
+    savedSign(detail.node, null);
     if (restoring && queue().some((a) => keyOf(a) === key && a.text === detail.text)) return;
     const item = detail.concept !== undefined ? { concept: detail.concept } : { problem: detail.problem, row: detail.row, stage: detail.stage };
+    if (detail.variant !== undefined) item.variant = detail.variant;
     setQueue([...queue(), { ...item, text: detail.text, client_id: randomId() }]);
     status();
     flush();
@@ -338,11 +446,11 @@
           delay = 1000;
           acked[keyOf(answer)] = answer.text;
           if (node && !rest.some((a) => keyOf(a) === keyOf(answer))) {
-            node.setAttribute("data-saved", "true");
+            savedSign(node, "true");
             if (result.payload.verdict !== undefined) (answer.concept !== undefined ? showChoiceMark : showMark)(node, result.payload);
           }
         } else if (node) {  // refused for good (closed, unreadable): said on its stage
-          node.setAttribute("data-saved", "false");
+          savedSign(node, "false");
           const message = node.querySelector(".message");
           if (message) message.append(AT.page.el("p", { class: "error", "data-refused": String(result.status), text: t("live.refused", { message: result.payload.error || String(result.status) }) }));
         }
@@ -351,6 +459,86 @@
       flushing = false;
       status();
     }
+  }
+
+  // --- "another like this" (practice only) --------------------------------------------------------
+  // After a stage of a problem (or of a variant of it) is marked wrong or partly right, a button under
+  // the problem asks the server for a fresh variant (POST /api/another); it is drawn below as a
+  // problem of its own, marked on the page as the problem is, and its stages sent with their variant.
+  // The variants drawn are in /api/state: a reload draws them again (their data asked for once more).
+  const drawn = new Set();  // problem@seed on the page
+
+  function showVariant(problem, reply) {
+    const key = problemKey(problem, reply.variant);
+    if (drawn.has(key)) return problemSection(problem, reply.variant);
+    drawn.add(key);
+    const section = AT.page.variantSection(reply.data, reply.variant, reply.title, t("live.another_note"));
+    const after = [...document.querySelectorAll(`section[data-variant-of="${CSS.escape(problem)}"]`)].pop() || problemSection(problem);
+    after.after(section);
+    return section;
+  }
+
+  async function drawVariants(state) {
+    if (MODE === "exam") return;
+    for (const { problem, variant } of state.variants || []) {
+      if (drawn.has(problemKey(problem, variant)) || !problemSection(problem)) continue;
+      let result;
+      try {
+        result = await call("POST", "/api/another", { problem, variant });
+      } catch (error) {
+        return;  // the next look at the state tries again
+      }
+      if (result.ok) showVariant(problem, result.payload);
+    }
+  }
+
+  function anotherButton(section) {
+    let box = section.querySelector(":scope > [data-another-box]");
+    if (box) return box.querySelector('button[data-action="another"]');
+    const problem = section.getAttribute("data-problem");
+    const button = AT.page.el("button", { type: "button", class: "secondary", "data-action": "another", "data-problem-ref": problem, text: t("live.another") });
+    const said = AT.page.el("p", { class: "note", "data-another-status": true, "aria-live": "polite" });
+    box = AT.page.el("div", { class: "another", "data-another-box": true }, button, said);
+    box.hidden = true;
+    section.append(box);
+    button.addEventListener("click", () => another(problem, button, said));
+    return button;
+  }
+
+  function updateAnother() {
+    if (MODE === "exam") return;  // an exam has no "another like this"
+    for (const section of document.querySelectorAll("section[data-problem]")) {
+      const problem = section.getAttribute("data-problem");
+      const variants = [...document.querySelectorAll(`section[data-variant-of="${CSS.escape(problem)}"]`)];
+      const stumbled = [section, ...variants].some((s) => s.querySelector('[data-stage-block][data-verdict="wrong"], [data-stage-block][data-verdict="partial"]'));
+      const button = anotherButton(section);
+      button.closest("[data-another-box]").hidden = !stumbled;
+    }
+  }
+
+  async function another(problem, button, said) {
+    button.disabled = true;
+    said.textContent = t("live.another_wait");
+    let result;
+    try {
+      result = await call("POST", "/api/another", { problem });
+      if (result.status === 403) {
+        await call("GET", "/api/state").catch(() => null);  // a fresh security token
+        result = await call("POST", "/api/another", { problem });
+      }
+    } catch (error) {
+      result = { ok: false, payload: { error: t("live.reconnecting") } };
+    } finally {
+      button.disabled = false;
+    }
+    if (!result.ok) {
+      said.textContent = result.payload.error || t("live.reconnecting");
+      return;
+    }
+    said.textContent = "";
+    const section = showVariant(problem, result.payload);
+    section.scrollIntoView();
+    section.focus();
   }
 
   function ready() {
@@ -370,6 +558,7 @@
         join(name, false);
       });
     }
+    watchTyping();
     window.addEventListener("online", () => { delay = 1000; flush(); });
     document.addEventListener("visibilitychange", () => { if (document.visibilityState === "visible") refresh(); });
     setInterval(() => { if (queue().length) flush(); refresh(); }, POLL);

@@ -49,6 +49,12 @@
       reveal.setAttribute("data-value", String(!state.revealed));
       reveal.textContent = t(state.revealed ? "live.unreveal" : "live.reveal", { problem });
     }
+    for (const span of document.querySelectorAll("[data-practice-count]")) {  // "another like this": never in the map
+      const drawn = (map.practice || {})[span.getAttribute("data-practice-count")] || { variants: 0, students: 0 };
+      span.setAttribute("data-count", String(drawn.variants));
+      span.textContent = t("live.practice_count", { count: drawn.variants, students: drawn.students });
+      span.hidden = drawn.variants === 0;
+    }
     for (const row of document.querySelectorAll("[data-map-item]")) {
       const counts = map.map[row.getAttribute("data-map-item")] || { verdicts: {}, diagnoses: {} };
       for (const cell of row.querySelectorAll("[data-map-verdict]")) cell.textContent = String(counts.verdicts[cell.getAttribute("data-map-verdict")] || 0);

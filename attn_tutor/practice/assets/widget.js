@@ -57,7 +57,7 @@
   }
 
   const problems = () => data.variants[state.variant].problems;
-  const rowKey = (p, row) => p.id + "\u0000" + row;
+  const rowKey = (p, row) => (p.key || p.id) + "\u0000" + row;  // key: a live page's variant of a problem ("another like this")
   const toNumbers = (values) => values.map((v) => (v === null ? NaN : v));
 
   // The problem as marking.js reads it: null (masked, or not representable) becomes NaN.
@@ -392,7 +392,7 @@
         skipUnasked(p, row, rs);
         b.message.replaceChildren(el("p", { class: "note", text: t("page.exam_kept") }));
         refresh();
-        if (hooks.checked) hooks.checked({ problem: p.id, row: token, stage, text, node: b.node });
+        if (hooks.checked) hooks.checked({ problem: p.id, variant: p.variant, row: token, stage, text, node: b.node });
         next();
         return;
       }
@@ -408,7 +408,7 @@
       b.node.setAttribute("data-diagnosis", item.diagnosis || "");
       b.message.replaceChildren(b.hints, ...feedback(p, row, item));
       refresh();
-      if (hooks.checked) hooks.checked({ problem: p.id, row: token, stage, text, node: b.node });
+      if (hooks.checked) hooks.checked({ problem: p.id, variant: p.variant, row: token, stage, text, node: b.node });
       next();
       updateScore();
     };
@@ -423,7 +423,7 @@
       if (b.hints.parentNode !== b.message) b.message.prepend(b.hints);
     };
     for (const stage of p.asked_stages) {
-      const id = `in-${state.variant}-${p.id}-${row}-${stage}`.replace(/[^\w-]/g, (c) => "_" + c.codePointAt(0));
+      const id = `in-${state.variant}-${p.key || p.id}-${row}-${stage}`.replace(/[^\w-]/g, (c) => "_" + c.codePointAt(0));
       const labels = p.labels[stage];
       const ask = stage === "output"
         ? t("quiz.ask_output", { token, count: labels.length, cells: labels.join(", ") })
@@ -730,7 +730,7 @@
     const contents = el("ol");
     problems().forEach((p, i) => contents.append(el("li", {}, el("a", { href: `#problem-${i + 1}`, text: p.heading }))));
     if (concepts().length) contents.append(el("li", {}, el("a", { href: "#concepts", text: t("page.concepts") })));
-    if (!hooks.exam) contents.append(el("li", {}, el("a", { href: "#save", text: t("page.save_title") })));
+    if (!hooks.exam && !hooks.live) contents.append(el("li", {}, el("a", { href: "#save", text: t("page.save_title") })));
     contents.addEventListener("click", (event) => {  // scroll without changing the address (it holds the variant)
       const link = event.target.closest("a");
       if (!link) return;
@@ -784,7 +784,7 @@
     } else if (data.variants[0].variant !== null) {
       header.append(el("p", { class: "variant", "data-variant": String(data.variants[0].variant), text: t("page.variant_fixed", { seed: data.variants[0].variant }) }));
     }
-    if (hooks.exam) return;  // no file to hand in and no score: the server keeps the answers
+    if (hooks.exam || hooks.live) return;  // no file to hand in and no score: the server keeps the answers
     const name = el("input", { id: "student", type: "text", "data-field": "student", autocomplete: "name" });
     const button = el("button", { type: "button", "data-action": "save", text: t("page.save") });
     button.addEventListener("click", save);
@@ -858,7 +858,23 @@
     });
   }
 
-  AT.page = { start, parseAnswer, ownHintLine, solutionOf, totals, answerYaml, t: (key, args) => t(key, args), data: () => data, el };
+  // A live page's "another like this": problem ``p`` (practice/data.py problem_data of a variant) drawn
+  // as a problem of the page, in a section of its own headed ``title``; its rows kept apart from the
+  // problem's own (p.key), its checked stages given to hooks.checked with ``variant``.
+  function variantSection(p, variant, title, note) {
+    p.variant = variant;
+    p.key = `${p.id}@${variant}`;
+    const section = el("section", { class: "problem variant", id: `variant-${p.id}-${variant}`.replace(/[^\w-]/g, "_"),
+      "data-variant-of": p.id, "data-variant": String(variant), tabindex: "-1" });
+    section.append(el("h2", { text: `${p.heading} — ${title}` }), el("p", { class: "notice", "data-practice-note": true, text: note }));
+    for (const line of p.notes) section.append(el("p", { class: "note", text: line }));
+    const givens = el("div", { class: "givens" });
+    givens.innerHTML = p.givens_html; // our own HTML, escaped by attn_tutor.render.html
+    section.append(givens, buildWidget(p), buildPractice(p));
+    return section;
+  }
+
+  AT.page = { start, variantSection, parseAnswer, ownHintLine, solutionOf, totals, answerYaml, t: (key, args) => t(key, args), data: () => data, el };
   // The data and the regions it fills come before the scripts: start as soon as this runs, without
   // waiting for the rest of the document (the packed variants) to be read.
   if (document.getElementById("page-data")) start();
