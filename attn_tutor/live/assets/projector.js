@@ -30,7 +30,7 @@
   function bar(kind, attrs, name, count, share) {
     const fill = el("span", { class: "fill", "aria-hidden": "true" });
     fill.style.width = `${Math.max(0, Math.min(1, share)) * 100}%`;
-    return el("li", { class: `bar ${kind}` },
+    return el("li", { class: `pbar ${kind}` },
       el("span", { class: "name", text: name }),
       el("span", { class: "track", "aria-hidden": "true" }, fill),
       el("span", { class: "count", ...attrs, text: String(count) }),
