@@ -142,7 +142,7 @@ class PostgresStore(Store):
             raise self._error("live.store.not_session")
         return False
 
-    def _has_rounds(self, cur) -> bool:
+    def _rounds_exist(self, cur) -> bool:
         return cur.execute("SELECT to_regclass('live_rounds')").fetchone()[0] is not None
 
     def _create_tables(self, cur) -> None:

@@ -36,6 +36,7 @@ class Lecturing:
 
     _seq: int
     _tally: Any
+    _rounds_there: bool | None  # the rounds' tables are there (None: not asked yet)
 
     def _transaction(self) -> Any:
         raise NotImplementedError
@@ -59,7 +60,13 @@ class Lecturing:
         raise NotImplementedError
 
     def _has_rounds(self, cur) -> bool:
-        """Whether the rounds' tables are there (a session made before them, read by grade, has none)."""
+        """Whether the rounds' tables are there: made at the start of a session opened to serve, so asked
+        of the database once, only by a store that reads (a session made before them, read by grade, has none)."""
+        if self._rounds_there is None:
+            self._rounds_there = self._rounds_exist(cur)
+        return self._rounds_there
+
+    def _rounds_exist(self, cur) -> bool:
         raise NotImplementedError
 
     def set_lecture(self, *, focus: tuple[str, str] | None | bool = False, paused: bool | None = None,

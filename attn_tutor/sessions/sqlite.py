@@ -189,7 +189,7 @@ class SqliteStore(Store):
             raise self._error("live.store.not_session")
         return True
 
-    def _has_rounds(self, cur) -> bool:
+    def _rounds_exist(self, cur) -> bool:
         return cur.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'live_rounds'").fetchone() is not None
 
     def _bump(self, cur) -> int:

@@ -189,6 +189,7 @@ class Store(Lecturing):
         self._controls = 0  # the controls (mode, open, revealed) made through this store
         self._meta: Session | None = None
         self._tally: Tally | None = None  # the map's counts and the roll as committed, kept while alone
+        self._rounds_there: bool | None = None  # the rounds' tables are there (None: not asked yet)
 
     # the backend's part
     def _transaction(self):  # a context manager yielding a cursor-like object with execute()
@@ -257,6 +258,7 @@ class Store(Lecturing):
                 for statement in ROUND_TABLES.format(**self.words).split(";"):
                     if statement.strip():
                         cur.execute(statement)
+                self._rounds_there = True
             self._meta = self._load(cur)
         if problem_set is not None and self._meta.fingerprint != fingerprint(problem_set):
             raise self._error("live.store.other_set", title=self._meta.title or self._meta.set_ref)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import json
 import re
+import sqlite3
 
 import pytest
 from helpers.page import script_json
@@ -17,8 +18,8 @@ from typer.testing import CliRunner
 from attn_tutor.cli.app import app as cli_app
 from attn_tutor.core.i18n import speaking
 from attn_tutor.core.rounding import fmt, fmt_given
-from attn_tutor.live.lecture import distribution
 from attn_tutor.live.app import make_app
+from attn_tutor.live.lecture import distribution
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve import engine
@@ -298,8 +299,8 @@ def test_the_score_labels_end_at_full_marks_and_korean_names_the_stages(store):
         assert distribution([], 10, 10)[-1]["label"] == "10 points (full marks)"
 
 
-def test_grade_json_carries_each_round(tmp_path):
-    target = tmp_path / "class.sqlite"
+def test_grade_json_carries_each_round(live_store_url, tmp_path):
+    target = live_store_url
     with open_store(target, CH13, create=True) as opened:
         app = make(opened)
         board = teacher(app)
@@ -318,3 +319,23 @@ def test_grade_json_carries_each_round(tmp_path):
     rounds = [(r["item"], r["round"], [(a["student"], a["text"], a["verdict"]) for a in r["answers"]]) for r in report["rounds"]]
     assert rounds[0][:2] == (f"cat-fish/{ROW}", 1) and rounds[0][2][0][:2] == ("김민지", "1, 6, 5") and rounds[0][2][0][2] != "correct"
     assert rounds[1] == (f"cat-fish/{ROW}", 2, [("김민지", right_row(CAT, ROW, "scores"), "correct")])
+
+
+def test_a_session_made_before_the_rounds_is_graded_as_before_and_gains_them_when_served(tmp_path):
+    target = tmp_path / "old.sqlite"
+    with open_store(target, CH13, create=True) as opened:
+        send(joined(make(opened), "김민지", "device-kim-0123456789"))
+    with sqlite3.connect(target) as made_before:  # a session written before peer instruction
+        made_before.execute("DROP TABLE live_rounds")
+        made_before.execute("DROP TABLE live_round_answers")
+    with open_store(target, None, create=False, readonly=True) as read:
+        assert read.session().rounds == () and read.round_report() == []
+    out = tmp_path / "grades.json"
+    result = CliRunner().invoke(cli_app, ["grade", str(target), "--json", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    assert "rounds" not in json.loads(out.read_text(encoding="utf-8"))  # nothing asked again: the report as it was
+    with open_store(target, CH13, create=False) as served:  # served again: the tables are made, the answers kept
+        board = teacher(make(served))
+        act(board, "focus", problem="cat-fish", row=ROW)
+        act(board, "ask-again")
+        assert [r["round"] for r in served.round_report()] == [1]
