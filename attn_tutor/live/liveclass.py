@@ -163,7 +163,10 @@ class LiveClass:
         answers = []
         if student is not None:
             mine = dict(self.store.latest(student.id))
-            for (problem, row), current in session.rounds:  # an item asked again: the round's answers, not the last
+            for (problem, row), _round in session.rounds:  # an item asked again: the round's answers, not the last
+                current = session.round_of(problem, row)
+                if current is None:
+                    continue
                 for key in [k for k in mine if k[0] == problem and (k[1] == row or session.variant_of(problem))]:
                     del mine[key]
                 mine.update(self.store.round_latest(student.id, problem, row, current.round))

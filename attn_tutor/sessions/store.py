@@ -104,8 +104,12 @@ class Session(NamedTuple):
     rounds: tuple[tuple[tuple[str, str], Round], ...] = ()  # ((problem, row), its round now), oldest round first
 
     def round_of(self, problem: str, row: str) -> Round | None:
-        """The item's round now, when it was asked again (else None: round 1)."""
-        return dict(self.rounds).get((problem, row))
+        """The item's round now, when it was asked again (else None: round 1, or a round on a fresh variant
+        that is over, the problem asked again since on other numbers)."""
+        found = dict(self.rounds).get((problem, row))
+        if found is not None and found.variant is not None and self.variant_of(problem) != (row, found.variant):
+            return None
+        return found
 
     def variant_of(self, problem: str) -> tuple[str, int] | None:
         """(row, seed) when ``problem``'s latest round is on a fresh variant: its numbers are the variant's."""

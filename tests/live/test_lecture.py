@@ -339,3 +339,20 @@ def test_a_session_made_before_the_rounds_is_graded_as_before_and_gains_them_whe
         act(board, "focus", problem="cat-fish", row=ROW)
         act(board, "ask-again")
         assert [r["round"] for r in served.round_report()] == [1]
+
+
+def test_a_fresh_variants_round_ends_when_the_problem_is_asked_again_on_its_own_numbers(app, store):
+    board = teacher(app)
+    kim = joined(app, "김민지", "device-kim-0123456789")
+    original = kim.get("/").text
+    act(board, "focus", problem="cat-fish", row=ROW)
+    act(board, "ask-again", fresh_variant=True)
+    assert kim.get("/").text != original
+    act(board, "focus", problem="cat-fish", row="고양이가")
+    act(board, "ask-again")  # the other row, on the set's own numbers: the class is back on them
+    assert store.session().variant_of("cat-fish") is None
+    page = kim.get("/").text
+    assert script_json(page)["variants"] == script_json(original)["variants"]  # the set's numbers again
+    reply = send(kim, client_id="c-9")  # the row asked on new numbers before: marked by the set's own now
+    assert reply.status_code == 200 and reply.json()["verdict"] == "correct"
+    assert teacher(app).get("/teacher/api/map").json()["map"][f"cat-fish/{ROW}/scores"]["verdicts"] == {"correct": 1}
