@@ -180,18 +180,16 @@ class Lecturing:
         with self._read() as cur:
             if not self._has_rounds(cur):
                 return []
-            return [
-                (int(r), None if variant is None else int(variant), s, v, d, int(n))
-                for r, variant, s, v, d, n in cur.execute(
-                    self._q(
-                        "SELECT a.round, r.variant, a.stage, a.verdict, a.diagnosis, COUNT(*) FROM live_round_answers a"
-                        " LEFT JOIN live_rounds r ON r.problem = a.problem AND r.row_key = a.row_key AND r.round = a.round"
-                        " WHERE a.problem = ? AND a.row_key = ? GROUP BY a.round, r.variant, a.stage, a.verdict, a.diagnosis"
-                        " ORDER BY a.round, a.stage, a.verdict"
-                    ),
-                    (problem, row),
-                ).fetchall()
-            ]
+            variants = dict(cur.execute(self._q("SELECT round, variant FROM live_rounds WHERE problem = ? AND row_key = ?"), (problem, row)).fetchall())
+            groups = cur.execute(
+                self._q(
+                    "SELECT round, stage, verdict, diagnosis, COUNT(*) FROM live_round_answers"
+                    " WHERE problem = ? AND row_key = ? GROUP BY round, stage, verdict, diagnosis"
+                ),
+                (problem, row),
+            ).fetchall()
+        found = [(int(r), variants.get(r), s, v, d, int(n)) for r, s, v, d, n in groups]
+        return sorted(found, key=lambda g: (g[0], g[2], g[3], g[4] or ""))
 
     def variants_drawn(self) -> int:
         """How many rounds were asked on a fresh variant (the next draws the one after them)."""
