@@ -144,6 +144,7 @@ def test_focus_pause_hide_and_ask_again_on_a_fresh_variant(server, people, shots
     assert scores_of(varied) != scores_of(CH13.get("cat-fish"))
     for phone in phones:
         assert phone.locator(f'{FOCUS_ROW} input[data-stage="scores"]').input_value() == ""  # a fresh row
+        assert "new numbers" in phone.locator(f'{FOCUS_ROW} [data-round-note="2"]').inner_text(timeout=WAIT)
         block = answer(phone, "cat-fish", ROW, "scores", scores_of(varied))
         assert block.get_attribute("data-verdict") == "correct"  # marked by the variant's numbers, on the phone
         saved(block)

@@ -146,8 +146,26 @@
       return true;
     }
     showPaused(state.paused);
+    showRounds(state.rounds || []);
     goToFocus(state.focus);
     return false;
+  }
+
+  // Each item asked again says so above its boxes: the round, and new numbers when the teacher drew a variant.
+  function showRounds(rounds) {
+    for (const round of rounds) {
+      let node = null;
+      if (round.problem === "#concepts") node = conceptNode(round.row);
+      else {
+        const section = document.querySelector(`section[data-problem="${CSS.escape(round.problem)}"]`);
+        node = section ? section.querySelector(`[data-row="${CSS.escape(round.row)}"]`) : null;
+      }
+      if (!node || node.querySelector("[data-round-note]")) continue;
+      const text = t(round.fresh ? "live.round_fresh_note" : "live.round_note", { round: round.round });
+      const note = AT.page.el("p", { class: "notice", "data-round-note": String(round.round), text });
+      const heading = node.querySelector("h2, h3, h4");
+      if (heading) heading.after(note); else node.prepend(note);
+    }
   }
 
   // Paused: a notice, data-paused="true" on <body>, every input and button of the problems and concept
