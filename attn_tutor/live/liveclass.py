@@ -7,7 +7,11 @@ session again only after it may have changed, keeps each student once read (a st
 never changes), answers ``GET /api/state`` (a student's view: in an exam, no marks until the
 problem closes) and ``POST /api/answer`` (one checked stage, or one concept item's choice), makes
 the teacher's snapshot (counts, the map, the score distribution, every student), and streams it
-to the teacher's page after each change (:meth:`LiveClass.map_events`).
+to the teacher's page after each change (:meth:`LiveClass.map_events`), the projector's view without
+a name (:meth:`LiveClass.projector_snapshot`) likewise. Peer instruction: an answer is refused while
+the class is paused (423); an item asked again is answered and marked as its round (on a fresh
+variant's numbers when the teacher drew one: :meth:`LiveClass.variant`, the students' page made
+with them).
 """
 
 from __future__ import annotations
