@@ -279,7 +279,16 @@ def test_a_concept_item_has_no_fresh_variant(app):
     act(board, "focus", concept="why-scale")
     reply = board.post("/teacher/api/lecture", json={"action": "ask-again", "fresh_variant": True}, headers=csrf(board))
     assert reply.status_code == 400 and "variant" in reply.json()["error"]
+    kim = joined(app, "김민지", "device-kim-0123456789")
+    first = kim.post("/api/answer", json={"concept": "why-scale", "text": "A", "client_id": "k-1"}, headers=csrf(kim))
+    assert first.status_code == 200
     assert act(board, "ask-again")["rounds"] == [{"problem": "#concepts", "row": "why-scale", "round": 2, "fresh": False}]
+    assert not [a for a in kim.get("/api/state").json()["answers"] if a.get("concept") == "why-scale"]  # asked afresh
+    again = kim.post("/api/answer", json={"concept": "why-scale", "text": "B", "client_id": "k-2"}, headers=csrf(kim))
+    assert again.status_code == 200 and again.json()["text"] == "B"
+    view = projector(board)
+    assert view["focus"]["label"] == "concept item why-scale" and [r["round"] for r in view["focus"]["rounds"]] == [1, 2]
+    assert [r["answers"] for r in view["focus"]["rounds"]] == [1, 1]
 
 
 def test_the_score_labels_end_at_full_marks_and_korean_names_the_stages(store):
