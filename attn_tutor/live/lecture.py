@@ -127,7 +127,8 @@ def _round_view(number: int, variant: int | None, verdicts: dict[str, int], diag
 
 def focus_view(store: Store, session: Session, problem_set: ProblemSet, counts: dict) -> dict | None:
     """The item in focus as the projector shows it: its name, round, how many checked each stage in the
-    round now, and (unless the results are hidden) each round's verdicts and mistakes with their shares."""
+    round now, and (unless the results are hidden, or it is an exam's problem still open: the students
+    see no verdict before it closes, the wall neither) each round's verdicts and mistakes with their shares."""
     focus = session.lecture.focus
     if focus is None:
         return None
@@ -154,6 +155,8 @@ def focus_view(store: Store, session: Session, problem_set: ProblemSet, counts: 
                 entry["diagnoses"][diagnosis] = entry["diagnoses"].get(diagnosis, 0) + n
     number = current.round if current is not None else 1
     now = rounds.get(number, {"stages": {}})
+    state = session.problems.get(problem)
+    hidden = session.lecture.hidden or (session.mode == "exam" and state is not None and state.open)  # an exam: not before it closes
     view: dict = {
         "key": f"concepts/{row}" if problem == CONCEPTS else f"{problem}/{row}",
         "label": item_label(problem, row),
@@ -161,9 +164,9 @@ def focus_view(store: Store, session: Session, problem_set: ProblemSet, counts: 
         "fresh": current is not None and current.variant is not None,
         "answered": max(now["stages"].values(), default=0),
         "stages": [{"stage": s, "label": stage_label(s), "checked": now["stages"].get(s, 0)} for s in stages],
-        "hidden": session.lecture.hidden,
+        "hidden": hidden,
     }
-    if not session.lecture.hidden:
+    if not hidden:
         view["rounds"] = [
             _round_view(n, entry["variant"], entry["verdicts"], entry["diagnoses"], sum(entry["verdicts"].values()))
             for n, entry in sorted(rounds.items())

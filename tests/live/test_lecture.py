@@ -365,3 +365,14 @@ def test_a_fresh_variants_round_ends_when_the_problem_is_asked_again_on_its_own_
     reply = send(kim, client_id="c-9")  # the row asked on new numbers before: marked by the set's own now
     assert reply.status_code == 200 and reply.json()["verdict"] == "correct"
     assert teacher(app).get("/teacher/api/map").json()["map"][f"cat-fish/{ROW}/scores"]["verdicts"] == {"correct": 1}
+
+
+def test_in_an_exam_the_projector_shows_no_verdict_until_the_problem_closes(app):
+    board = teacher(app)
+    assert board.post("/teacher/api/mode", json={"mode": "exam"}, headers=csrf(board)).status_code == 200
+    act(board, "focus", problem="cat-fish", row=ROW)
+    send(joined(app, "김민지", "device-kim-0123456789"), text="1, 6, 5")
+    view = projector(board)
+    assert view["focus"]["hidden"] is True and "rounds" not in view["focus"] and view["focus"]["answered"] == 1
+    assert board.post("/teacher/api/problem/cat-fish", json={"open": False}, headers=csrf(board)).status_code == 200
+    assert sum(v["count"] for v in projector(board)["focus"]["rounds"][0]["verdicts"]) == 1  # closed: the bars
