@@ -47,7 +47,7 @@ from attn_tutor.gradebook.rows import StudentRow
 from attn_tutor.gradebook.summary import summary_blocks
 from attn_tutor.gradebook.writing import GradebookWriter
 from attn_tutor.problems.load import packaged_path
-from attn_tutor.sessions.documents import is_session_target
+from attn_tutor.sessions.documents import is_session_target, session_rounds
 
 
 @dataclass(frozen=True)
@@ -402,15 +402,16 @@ class GradeOutputs:
             written.append(roster.written(options.csv) if lms is not None and roster is not None else t("grade.written", path=str(options.csv)))
         if options.json is not None:
             files = sorted(self.file_notes, key=lambda note: note.file)
+            rounds = [one for target in options.sessions for one in session_rounds(target)] or None  # (none asked again: no key)
             if self._json is not None and self.writer.in_place():  # the reports are in the file: the rest follows them
                 try:
-                    self.writer.write_json(self._json.stream, files)
+                    self.writer.write_json(self._json.stream, files, rounds)
                 except OSError as error:
                     self._json.refuse(error)
                 self._json.commit()
             else:  # a student named in two places: each of their reports says so, in a new file
                 with atomic_file(options.json, replace=options.force) as stream:
-                    self.writer.write_json(stream, files)
+                    self.writer.write_json(stream, files, rounds)
             written.append(t("grade.json_written", path=str(options.json)))
         if options.class_report is not None:
             assert self.counts is not None  # counted for the class report

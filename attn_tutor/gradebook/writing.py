@@ -248,11 +248,12 @@ class GradebookWriter:
         rows = (_typed(record, len(columns), repeated, texts) for record in iter(self._csv))
         _write_csv(stream, itertools.chain([[csv_cell(cell) for cell in header(columns)]], rows))
 
-    def write_json(self, stream: BinaryIO, files: Sequence = ()) -> None:
+    def write_json(self, stream: BinaryIO, files: Sequence = (), rounds: Sequence[dict] | None = None) -> None:
         """One object; each student, item and bin on a line of its own (readable, diffable).
         ``files`` (:class:`~attn_tutor.gradebook.records.FileNote`): what is said of files as a whole,
         as ``"not_marked"`` (each file under a graded folder left out: its path, why as a code and
-        as the summary's sentence) and ``"file_notes"`` (a CSV's unused columns)."""
+        as the summary's sentence) and ``"file_notes"`` (a CSV's unused columns). ``rounds`` (live
+        sessions graded): each round of each item asked again, as ``"rounds"``, a round on a line."""
         tally = self.tally
         if stream is self._json and self.in_place():  # the reports are there already: the rest follows them
             stream.seek(0, os.SEEK_END)
@@ -267,7 +268,10 @@ class GradebookWriter:
         left = [note for note in files if note.key.startswith(LEFT_OUT)]
         not_marked = [dumps({"file": n.file, "why": n.key[len(LEFT_OUT):], "message": n.text()}) for n in left]
         said = [dumps({"file": n.file, "message": n.text()}) for n in files if not n.key.startswith(LEFT_OUT)]
-        for name, texts in (("item_analysis", analysis), ("distribution", bins), ("not_marked", not_marked), ("file_notes", said)):
+        named = [("item_analysis", analysis), ("distribution", bins), ("not_marked", not_marked), ("file_notes", said)]
+        if rounds is not None:
+            named.append(("rounds", [dumps(one) for one in rounds]))
+        for name, texts in named:
             body = "[\n" + ",\n".join(texts) + "\n]" if texts else "[]"
             stream.write(f',\n"{name}": {body}'.encode())
         found = caution(list(tally.statistics().values()))

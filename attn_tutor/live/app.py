@@ -10,7 +10,10 @@ API, with bodies and status codes, is ``docs/live.md``):
   ``POST /api/another``: "another like this", a fair variant of a problem to practise on (practice only);
 - ``GET /teacher`` (``?key=SECRET`` once, then a cookie), ``GET /teacher/api/map``,
   ``GET /teacher/events`` (server-sent events: the map again after each change),
-  ``POST /teacher/api/problem/{id}``, ``POST /teacher/api/mode``, ``GET /teacher/qr.svg``.
+  ``POST /teacher/api/problem/{id}``, ``POST /teacher/api/mode``, ``GET /teacher/qr.svg``;
+- peer instruction: ``GET /teacher/projector`` (the projector's page: no names, no one's score),
+  ``GET /teacher/projector/events`` and ``GET /teacher/api/projector`` (its view), and
+  ``POST /teacher/api/lecture`` (focus, pause, resume, hide-results, show-results, ask-again).
 
 Security: the teacher's secret is compared in constant time and then kept in an HttpOnly,
 SameSite=Strict cookie scoped to ``/teacher``; a student is known only by their own token (an
@@ -118,6 +121,10 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
         Route("/teacher/api/problem/{problem}", views.problem_control, methods=["POST"], middleware=teacher + changes),
         Route("/teacher/api/mode", views.mode_control, methods=["POST"], middleware=teacher + changes),
         Route("/teacher/qr.svg", views.qr, methods=["GET"], middleware=teacher),
+        Route("/teacher/projector", views.projector_page, methods=["GET"]),
+        Route("/teacher/projector/events", views.projector_events, methods=["GET"], middleware=teacher),
+        Route("/teacher/api/projector", views.projector_view, methods=["GET"], middleware=teacher),
+        Route("/teacher/api/lecture", views.lecture_control, methods=["POST"], middleware=teacher + changes),
     ]
     handlers = {RequestError: views.refused, AttnTutorError: views.failed, HTTPException: views.http_error}
     # Starlette types every handler as taking any Exception; each here is registered for its own class only

@@ -7,7 +7,11 @@ session again only after it may have changed, keeps each student once read (a st
 never changes), answers ``GET /api/state`` (a student's view: in an exam, no marks until the
 problem closes) and ``POST /api/answer`` (one checked stage, or one concept item's choice), makes
 the teacher's snapshot (counts, the map, the score distribution, every student), and streams it
-to the teacher's page after each change (:meth:`LiveClass.map_events`).
+to the teacher's page after each change (:meth:`LiveClass.map_events`), the projector's view without
+a name (:meth:`LiveClass.projector_snapshot`) likewise. Peer instruction: an answer is refused while
+the class is paused (423); an item asked again is answered and marked as its round (on a fresh
+variant's numbers when the teacher drew one: :meth:`LiveClass.variant`, the students' page made
+with them).
 """
 
 from __future__ import annotations
@@ -15,7 +19,6 @@ from __future__ import annotations
 import asyncio
 import hashlib
 import json
-import math
 import threading
 import unicodedata
 from collections.abc import AsyncIterator, Awaitable, Callable
@@ -28,11 +31,13 @@ from attn_tutor.core.i18n import speaking, t
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
-from attn_tutor.live import pages
+from attn_tutor.live import lecture, pages
 from attn_tutor.live.marks import Marks, RequestError
 from attn_tutor.practice import data as page_data
 from attn_tutor.sessions.practice import Practice
 from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Saved, Session, Store
+from attn_tutor.variants.generate import variant_set
+from attn_tutor.variants.sheets import make_sheets
 
 CLIENT_ID_LIMIT = 100
 BLANK_LETTERS = frozenset("\u115f\u1160\u3164\uffa0\u2800\u034f")  # Hangul fillers, Braille blank, CGJ: letters that show nothing
@@ -54,10 +59,13 @@ class LiveClass:
         self.marks = Marks(problem_set)
         self.title = pages.title_of(problem_set)
         self.items = pages.item_keys(problem_set)
+        self.set_name = set_name
         data = pages.practice_data(problem_set, set_name=set_name, title=self.title)
         self.data = {"practice": data, "exam": pages.exam_data(data)}
         self.solutions = pages.solutions_html(problem_set)
-        self._pages: dict[tuple[str, str], str] = {}
+        self._pages: dict[tuple, str] = {}
+        self._variants: dict[int, tuple[Marks, dict[str, str]]] = {}  # a fresh variant's seed -> its marker and solutions
+        self._variants_lock = threading.Lock()
         self._session: tuple[int | None, Session | None] = (None, None)  # (the store's session version, the session read at it)
         self._session_lock = threading.Lock()
         self._students: dict[str, Any] = {}  # token -> Student: a student's record never changes once joined
@@ -87,11 +95,46 @@ class LiveClass:
             self._session = (version, session)
         return session
 
-    def student_page(self, mode: str, session_id: str) -> str:
-        key = (mode, session_id)
+    def student_page(self, session: Session) -> str:
+        """The students' page for the session as it is: its mode, and a fresh variant's numbers for each
+        problem asked again on one (:meth:`Session.variant_of`)."""
+        varied = tuple((p.id, found[1]) for p in self.problem_set.problems if (found := session.variant_of(p.id)) is not None)
+        key = (session.mode, session.id, varied)
         if key not in self._pages:
-            self._pages[key] = pages.student_page(self.data[mode], title=self.title, mode=mode, session_id=session_id)
+            data = self.data[session.mode]
+            if varied:
+                seeds = dict(varied)
+                numbers = self.problem_set._replace(problems=tuple(
+                    self.variant(seeds[p.id])[0].problems[p.id] if p.id in seeds else p for p in self.problem_set.problems
+                ))  # fmt: skip
+                data = pages.practice_data(numbers, set_name=self.set_name, title=self.title)
+                data = pages.exam_data(data) if session.mode == "exam" else data
+            self._pages[key] = pages.student_page(data, title=self.title, mode=session.mode, session_id=session.id,
+                                                  rounds=rounds_key(session))  # fmt: skip
         return self._pages[key]
+
+    def variant(self, seed: int) -> tuple[Marks, dict[str, str]]:
+        """A fresh variant's marker and worked solutions (made once), by its seed."""
+        with self._variants_lock:
+            found = self._variants.get(seed)
+        if found is None:
+            varied = variant_set(self.problem_set, seed)
+            found = (Marks(varied), pages.solutions_html(varied))
+            with self._variants_lock:
+                self._variants[seed] = found
+        return found
+
+    def fresh_variant(self, session: Session) -> int:
+        """The seed of the next fresh variant for the class: the next sheet of the session's own batch, drawn
+        as ``export --variants`` draws them (:func:`attn_tutor.variants.sheets.make_sheets`: fair, and unlike
+        every sheet drawn before it in the session)."""
+        drawn = self.store.variants_drawn()
+        try:
+            return make_sheets(self.problem_set, variants=drawn + 1, seed=int(session.id[:8], 16))[-1].variant or 0
+        except AttnTutorError as error:  # no more variants of this set: said
+            refused = RequestError(409, error.problems[0].key)
+            refused.problems = list(error.problems)
+            raise refused from None
 
     def student_by(self, token: str | None):
         """The student whose token this is (read once, then kept: it never changes), or None."""
@@ -123,10 +166,19 @@ class LiveClass:
                 continue
             problems[pid] = {"open": state.open, "revealed": state.revealed}
             if state.revealed:
-                problems[pid]["solution_html"] = self.solutions[pid]
+                varied = session.variant_of(pid)
+                problems[pid]["solution_html"] = (self.variant(varied[1])[1] if varied else self.solutions)[pid]
         answers = []
         if student is not None:
-            for (problem, row, stage), latest in self.store.latest(student.id).items():
+            mine = dict(self.store.latest(student.id))
+            for (problem, row), _round in session.rounds:  # an item asked again: the round's answers, not the last
+                current = session.round_of(problem, row)
+                if current is None:
+                    continue
+                for key in [k for k in mine if k[0] == problem and (k[1] == row or session.variant_of(problem))]:
+                    del mine[key]
+                mine.update(self.store.round_latest(student.id, problem, row, current.round))
+            for (problem, row, stage), latest in mine.items():
                 if problem not in session.problems:
                     continue
                 if problem == CONCEPTS:
@@ -145,7 +197,8 @@ class LiveClass:
                                 "client_id": latest.client_id, "verdict": latest.verdict, "diagnosis": latest.diagnosis,
                                 "points": latest.points})  # fmt: skip
         found = {"joined": student is not None, "name": None if student is None else student.name, "mode": session.mode,
-                 "session": session.id, "problems": problems, "answers": answers, "variants": variants}  # fmt: skip
+                 "session": session.id, "problems": problems, "answers": answers, "variants": variants,
+                 "lecture": lecture_state(session)}  # fmt: skip
         if student is not None:  # what the page keeps typed text under: this student's, not another's on the same device
             found["key"] = hashlib.sha256(student.token.encode("utf-8")).hexdigest()[:16]
         if CONCEPTS in session.problems:
@@ -162,22 +215,41 @@ class LiveClass:
         text = _field(body, "text", str, "string")
         client_id = _checked_client_id(_field(body, "client_id", str, "string"))
         session = self.session()
-        latest = self.store.latest(student.id, item.problem, item.row)  # the row's stages: all the marker reads
+        current, varied = session.round_of(item.problem, item.row), session.variant_of(item.problem)
+        if current is not None:  # asked again: the round's answers to the row are what the marker reads
+            latest = self.store.round_latest(student.id, item.problem, item.row, current.round)
+        else:
+            latest = self.store.latest(student.id, item.problem, item.row)  # the row's stages: all the marker reads
         mine = latest.get((item.problem, item.row, item.stage))
         if mine is not None and mine.client_id == client_id:  # a resend of what is saved: the first answer
             verdict, diagnosis, points = mine.verdict, mine.diagnosis, mine.points
         else:
-            if not session.problems[item.problem].open:
-                raise RequestError(409, "live.error.closed", problem=item.problem)
+            self.taking(session, item.problem)
+            if varied is not None and varied[0] != item.row:  # the class is on new numbers, for one row
+                raise RequestError(409, "live.error.other_row", problem=item.problem, row=varied[0])
             others = {s: a.text for (p, r, s), a in latest.items() if p == item.problem and r == item.row and s != item.stage}
-            mark = self.marks.mark(item, text, others)
-            saved = _unreused(self.store.save(student.id, item.problem, item.row, item.stage, text, client_id, Mark(*mark)),
-                              (item.problem, item.row, item.stage))  # fmt: skip
+            mark = (self.variant(varied[1])[0] if varied else self.marks).mark(item, text, others)
+            if current is not None:
+                saved = self.store.save_round(student.id, item.problem, item.row, item.stage, text, client_id, Mark(*mark),
+                                              current.round, latest=current.variant is None)  # fmt: skip
+            else:
+                saved = self.store.save(student.id, item.problem, item.row, item.stage, text, client_id, Mark(*mark))
+            saved = _unreused(saved, (item.problem, item.row, item.stage))
             verdict, diagnosis, points = saved.verdict, saved.diagnosis, saved.points
         reply = {"saved": True, "client_id": client_id, "problem": item.problem, "row": item.row, "stage": item.stage}
         if self.shows_marks(session, item.problem):
             reply.update(verdict=verdict, diagnosis=diagnosis, points=points)
         return reply
+
+    def taking(self, session: Session, problem: str) -> None:
+        """Whether a new answer to ``problem`` is taken now: not while the teacher has paused the class
+        (423), nor while the problem (or the concept items) is closed (409)."""
+        if session.lecture.paused:
+            raise RequestError(423, "live.error.paused")
+        if not session.problems[problem].open:
+            if problem == CONCEPTS:
+                raise RequestError(409, "live.error.concepts_closed")
+            raise RequestError(409, "live.error.closed", problem=problem)
 
     # --- "another like this" (practice only) ---------------------------------------------
 
@@ -193,8 +265,7 @@ class LiveClass:
         session = self.session()
         if session.mode != "practice":
             raise RequestError(409, "live.error.another_exam")
-        if not session.problems[problem].open:
-            raise RequestError(409, "live.error.closed", problem=problem)
+        self.taking(session, problem)
         taken = [seed for _p, seed in self.practice.drawn(student.id, problem)]
         if "variant" in body:
             seed = body["variant"]
@@ -231,8 +302,7 @@ class LiveClass:
         else:
             if session.mode != "practice":
                 raise RequestError(409, "live.error.another_exam")
-            if not session.problems[item.problem].open:
-                raise RequestError(409, "live.error.closed", problem=item.problem)
+            self.taking(session, item.problem)
             others = {s: a.text for (_p, _v, _r, s), a in latest.items() if s != item.stage}
             mark = self.marks.mark(item, text, others)
             saved = _unreused(self.practice.save(student.id, item.problem, seed, item.row, item.stage, text, client_id, Mark(*mark)),
@@ -248,15 +318,21 @@ class LiveClass:
         text = _field(body, "text", str, "string")
         client_id = _checked_client_id(_field(body, "client_id", str, "string"))
         session = self.session()
-        mine = self.store.latest(student.id, CONCEPTS, shown.id).get((CONCEPTS, shown.id, CONCEPT_STAGE))
+        current = session.round_of(CONCEPTS, shown.id)
+        if current is not None:  # asked again: the round's choice
+            mine = self.store.round_latest(student.id, CONCEPTS, shown.id, current.round).get((CONCEPTS, shown.id, CONCEPT_STAGE))
+        else:
+            mine = self.store.latest(student.id, CONCEPTS, shown.id).get((CONCEPTS, shown.id, CONCEPT_STAGE))
         if mine is not None and mine.client_id == client_id:  # a resend of what is saved: the first answer
             return self.concept_reply(session, shown.id, mine.text, client_id, mine)
-        if not session.problems[CONCEPTS].open:
-            raise RequestError(409, "live.error.concepts_closed")
+        self.taking(session, CONCEPTS)
         mark = self.marks.mark_concept(shown, text)
         chosen = None if shown.kind == "order" else " ".join(mark.chosen)  # the map counts each label chosen
-        saved = self.store.save(student.id, CONCEPTS, shown.id, CONCEPT_STAGE, text, client_id,
-                                Mark("correct" if mark.right else "wrong", chosen, mark.score))  # fmt: skip
+        marked = Mark("correct" if mark.right else "wrong", chosen, mark.score)
+        if current is not None:
+            saved = self.store.save_round(student.id, CONCEPTS, shown.id, CONCEPT_STAGE, text, client_id, marked, current.round, latest=True)
+        else:
+            saved = self.store.save(student.id, CONCEPTS, shown.id, CONCEPT_STAGE, text, client_id, marked)
         _unreused(saved, (CONCEPTS, shown.id, CONCEPT_STAGE))
         return self.concept_reply(session, shown.id, text, client_id, saved)
 
@@ -277,10 +353,6 @@ class LiveClass:
         roster = self.store.roster()  # the roll (Store.students) counted from it; kept as answers are saved on a SQLite file
         scores = [score for _student, answered, score in roster if answered]
         top = len(self.items)
-        width = max(1, math.ceil(top / DISTRIBUTION_BINS))
-        bins = [0] * (top // width + 1)
-        for score in scores:
-            bins[min(len(bins) - 1, max(0, math.floor(score + 1e-9)) // width)] += 1
         students = [
             {"name": student.name, "answered": answered, "score": score, "score_text": fmt_given(score, 2)}
             for student, answered, score in roster
@@ -293,16 +365,38 @@ class LiveClass:
             "items": self.items,
             "map": self.store.counts(),
             "max": top,
-            "distribution": [{"low": k * width, "high": min(top, (k + 1) * width), "count": n} for k, n in enumerate(bins)],
+            "distribution": lecture.distribution(scores, top, DISTRIBUTION_BINS),
             "students": students,
+            "lecture": lecture_state(session),
             "seq": self.store.changes(),
             "practice": self.practice.counts(),  # "another like this", per problem: never in the map or the scores
         }
 
-    async def map_events(self, is_disconnected: Callable[[], Awaitable[bool]]) -> AsyncIterator[str]:
+    def projector_snapshot(self) -> dict:
+        """The projector's view (``/teacher/projector``): what :meth:`snapshot` holds without a name or
+        anyone's score: the counts, the item in focus (:func:`attn_tutor.live.lecture.focus_view`), the
+        score distribution."""
+        session = self.session()
+        roster = self.store.roster()
+        scores = [score for _student, answered, score in roster if answered]
+        return {
+            "joined": len(roster),
+            "answered": len(scores),
+            "mode": session.mode,
+            "paused": session.lecture.paused,
+            "hidden": session.lecture.hidden,
+            "focus": lecture.focus_view(self.store, session, self.problem_set, self.store.counts()),
+            "max": len(self.items),
+            "distribution": lecture.distribution(scores, len(self.items), DISTRIBUTION_BINS),
+            "seq": self.store.changes(),
+        }
+
+    async def map_events(self, is_disconnected: Callable[[], Awaitable[bool]], view: Callable[[], dict] | None = None) -> AsyncIterator[str]:
         """The teacher's event stream (``GET /teacher/events``) until the browser goes: the map again
         after each change, at most one each ``events_gap`` seconds; a keep-alive line after
-        ``events_wait`` seconds without one; while the store is unreachable, why, each ``events_wait``."""
+        ``events_wait`` seconds without one; while the store is unreachable, why, each ``events_wait``.
+        ``view``: what each event carries (default: the teacher's :meth:`snapshot`; the projector's has no names)."""
+        view = view or self.snapshot
         last = -1
         while not await is_disconnected():
             try:
@@ -311,7 +405,7 @@ class LiveClass:
                     if last >= 0
                     else await run_in_threadpool(self.store.changes)
                 )
-                payload = await run_in_threadpool(self.snapshot) if seq != last else None
+                payload = await run_in_threadpool(view) if seq != last else None
             except AttnTutorError as error:  # the database went away: said, and tried again until it is back
                 with speaking(self.lang):  # the session's, whoever iterates the stream (never across the yield)
                     said = error.messages()[0]
@@ -324,6 +418,24 @@ class LiveClass:
                 await asyncio.sleep(self.events_gap)
             else:
                 yield ": waiting\n\n"
+
+
+def rounds_key(session: Session) -> str:
+    """A short name of the session's rounds as they are: a student's page reloads when it changes (an item
+    asked again, on its numbers or a fresh variant's). Empty when no item was asked again."""
+    if not session.rounds:
+        return ""
+    return hashlib.sha256(repr(session.rounds).encode("utf-8")).hexdigest()[:16]
+
+
+def lecture_state(session: Session) -> dict:
+    """What every page knows of the lecture: the item in focus (``{"problem", "row"}`` or ``{"concept"}``),
+    paused, results hidden, the rounds' key (:func:`rounds_key`) and each item asked again with its round."""
+    focus = session.lecture.focus
+    where = None if focus is None else {"concept": focus[1]} if focus[0] == CONCEPTS else {"problem": focus[0], "row": focus[1]}
+    rounds = [{"problem": p, "row": r, "round": c.round, "fresh": c.variant is not None} for (p, r), c in session.rounds]
+    return {"focus": where, "paused": session.lecture.paused, "hidden": session.lecture.hidden,
+            "rounds_key": rounds_key(session), "rounds": rounds}  # fmt: skip
 
 
 def _field(body: dict, name: str, kind: type, said: str):

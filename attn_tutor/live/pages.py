@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from attn_tutor.core.i18n import language, messages, t
 from attn_tutor.core.model import ProblemSet, Stage
+from attn_tutor.live.lecture import item_label, map_label
 from attn_tutor.marking.marker import diagnosis_name
 from attn_tutor.marking.mistakes import STAGE_DIAGNOSES
 from attn_tutor.practice import data as page_data
@@ -36,7 +37,9 @@ STUDENT_SCRIPTS = ("numbers.js", "particles.js", "answers.js", "marking.js", "li
 STUDENT_STYLES = ("page.css", "live.css")
 TEACHER_SCRIPTS = ("teacher.js",)
 TEACHER_STYLES = ("page.css", "live.css")
-LIVE_ASSETS = ("live.js", "teacher.js", "live.css")
+PROJECTOR_SCRIPTS = ("projector.js",)
+PROJECTOR_STYLES = ("page.css", "live.css", "projector.css")
+LIVE_ASSETS = ("live.js", "teacher.js", "projector.js", "live.css", "projector.css")
 MAP_VERDICTS = ("correct", "follow_through", "partial", "wrong")  # what a saved answer can be (never "missing")
 NAME_LIMIT = 80
 
@@ -117,14 +120,15 @@ def _say():
     return lambda key, **args: t(key, **args)
 
 
-def student_page(data: dict, *, title: str, mode: str, session_id: str) -> str:
-    """The students' page (``data``: :func:`practice_data`, or :func:`exam_data` of it for an exam)."""
+def student_page(data: dict, *, title: str, mode: str, session_id: str, rounds: str = "") -> str:
+    """The students' page (``data``: :func:`practice_data`, or :func:`exam_data` of it for an exam);
+    ``rounds``: the key of the rounds it was made for (live.js reloads it when they change)."""
     header = templating.render("attn_tutor.live", "student_header.html", {"t": _say(), "mode": mode, "name_limit": NAME_LIMIT})
     served = page.Served(
         scripts=tuple(f"/assets/{name}" for name in STUDENT_SCRIPTS),
         styles=tuple(f"/assets/{name}" for name in STUDENT_STYLES),
         header=header,
-        meta={"attn-session": session_id, "attn-mode": mode},
+        meta={"attn-session": session_id, "attn-mode": mode, "attn-rounds": rounds},
     )
     return page.render(data, title=title, served=served)
 
@@ -148,8 +152,31 @@ def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, student
         concepts=concepts,  # the concept items open and close together
         verdicts=MAP_VERDICTS,
         map_rows=map_rows(problem_set, snapshot),
+        focus_items=focus_items(problem_set),
+        lecture=snapshot["lecture"],
         data=page.json_for_script({"messages": teacher_messages()}),
         scripts=TEACHER_SCRIPTS,
+    )
+
+
+def focus_items(problem_set: ProblemSet) -> list[tuple[str, str | None, str, str]]:
+    """What the teacher can focus the class on: each problem's asked rows, then each concept item, as
+    (problem or None, row, concept or None..., label): ``(problem, row, None, label)`` or ``(None, None, id, label)``."""
+    found: list = [(p.id, token, None, item_label(p.id, token)) for p in problem_set.problems for token in p.asked_rows]
+    return found + [(None, None, c.id, item_label(CONCEPTS, c.id)) for c in problem_set.concepts]
+
+
+def projector_page(view: dict, *, title: str, student_url: str) -> str:
+    """The projector's page (``view``: :meth:`attn_tutor.live.liveclass.LiveClass.projector_snapshot`): no
+    name and no one's score; assets/projector.js draws it from its event stream."""
+    return _page(
+        "projector.html",
+        title=t("live.projector_title", title=title),
+        styles=PROJECTOR_STYLES,
+        view=view,
+        student_url=student_url,
+        data=page.json_for_script({"messages": teacher_messages(), "view": view}),
+        scripts=PROJECTOR_SCRIPTS,
     )
 
 
@@ -163,10 +190,12 @@ def message_page(message: str) -> str:
 
 
 class MapRow(NamedTuple):
-    """One row of the class's map: an item (``problem/row/stage``, or ``concepts/<id>``), each verdict's
-    count, and each diagnosis's (code, name, count) or, for a concept item, each option's (label, count)."""
+    """One row of the class's map: an item (``problem/row/stage``, or ``concepts/<id>``) and its name in
+    the language spoken, each verdict's count, and each diagnosis's (code, name, count) or, for a concept
+    item, each option's (label, count)."""
 
     key: str
+    label: str
     concept: bool
     verdicts: list[tuple[str, int]]
     counts: list[tuple]
@@ -181,11 +210,11 @@ def map_rows(problem_set: ProblemSet, snapshot: dict) -> list[MapRow]:
         counts = snapshot["map"].get(key, {"verdicts": {}, "diagnoses": {}})
         stage = key.rsplit("/", 1)[1]
         diagnoses = [(code, diagnosis_name(code), counts["diagnoses"].get(code, 0)) for code in STAGE_DIAGNOSES[Stage(stage)]]
-        rows.append(MapRow(key, False, [(v, counts["verdicts"].get(v, 0)) for v in MAP_VERDICTS], diagnoses))
+        rows.append(MapRow(key, map_label(key), False, [(v, counts["verdicts"].get(v, 0)) for v in MAP_VERDICTS], diagnoses))
     for concept in problem_set.concepts:
         key = f"concepts/{concept.id}"
         counts = snapshot["map"].get(key, {"verdicts": {}, "options": {}})
         labels = () if concept.kind == "order" else show(concept, problem_set, seed=None).labels
         options = [(label, counts.get("options", {}).get(label, 0)) for label in labels]
-        rows.append(MapRow(key, True, [(v, counts["verdicts"].get(v, 0)) for v in MAP_VERDICTS], options))
+        rows.append(MapRow(key, map_label(key), True, [(v, counts["verdicts"].get(v, 0)) for v in MAP_VERDICTS], options))
     return rows

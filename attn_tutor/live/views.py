@@ -21,11 +21,11 @@ from starlette.responses import HTMLResponse, JSONResponse, RedirectResponse, Re
 
 from attn_tutor.core.errors import AttnTutorError
 from attn_tutor.core.i18n import t
-from attn_tutor.live import pages
+from attn_tutor.live import lecture, pages
 from attn_tutor.live.auth import STUDENT_COOKIE, TEACHER_COOKIE, is_secret, is_teacher
 from attn_tutor.live.csrf import csrf_of, with_csrf
 from attn_tutor.live.jsonbody import body_of
-from attn_tutor.live.liveclass import LiveClass, checked_name
+from attn_tutor.live.liveclass import LiveClass, checked_name, lecture_state
 from attn_tutor.live.marks import RequestError
 from attn_tutor.practice.page import SERVED_CSP
 from attn_tutor.sessions.store import CONCEPTS
@@ -50,7 +50,8 @@ def json_error(live: LiveClass, status: int, key: str, **args) -> JSONResponse:
 async def student_page(request: Request) -> Response:
     live: LiveClass = request.app.state.live
     session = await run_in_threadpool(live.session)
-    return with_csrf(HTMLResponse(live.student_page(session.mode, session.id), headers=HEADERS), csrf_of(request))
+    html = await run_in_threadpool(live.student_page, session)  # (a fresh variant's page is made once, off the loop)
+    return with_csrf(HTMLResponse(html, headers=HEADERS), csrf_of(request))
 
 
 async def asset(request: Request) -> Response:
@@ -116,18 +117,28 @@ def student_url(request: Request) -> str:
 
 async def teacher_page(request: Request) -> Response:
     live: LiveClass = request.app.state.live
+    refused = teacher_only(request, "/teacher")
+    if refused is not None:
+        return refused
+    snapshot = await run_in_threadpool(live.snapshot)
+    html = pages.teacher_page(live.problem_set, snapshot, title=live.title, student_url=student_url(request))
+    return with_csrf(HTMLResponse(html, headers=HEADERS), csrf_of(request))
+
+
+def teacher_only(request: Request, path: str) -> Response | None:
+    """A teacher's page asked for: None when the teacher's cookie holds the secret; with ``?key=SECRET``,
+    303 to ``path`` with the cookie; else 403 with a page of the sentence."""
+    live: LiveClass = request.app.state.live
     key = request.query_params.get("key")
     if key is not None:
         if not is_secret(key, live.secret):
             return HTMLResponse(pages.message_page(t("live.error.teacher")), status_code=403, headers=HEADERS)
-        response = RedirectResponse("/teacher", status_code=303, headers=HEADERS)
+        response = RedirectResponse(path, status_code=303, headers=HEADERS)
         response.set_cookie(TEACHER_COOKIE, live.secret, httponly=True, samesite="strict", path="/teacher")
         return response
     if not is_teacher(request, live.secret):
         return HTMLResponse(pages.message_page(t("live.error.teacher")), status_code=403, headers=HEADERS)
-    snapshot = await run_in_threadpool(live.snapshot)
-    html = pages.teacher_page(live.problem_set, snapshot, title=live.title, student_url=student_url(request))
-    return with_csrf(HTMLResponse(html, headers=HEADERS), csrf_of(request))
+    return None
 
 
 async def teacher_map(request: Request) -> Response:
@@ -167,6 +178,57 @@ async def problem_control(request: Request) -> Response:
     session = await run_in_threadpool(live.session)
     state = session.problems[problem]
     return JSONResponse({"problem": problem, "open": state.open, "revealed": state.revealed}, headers=HEADERS)
+
+
+async def projector_page(request: Request) -> Response:
+    """The projector's page: the teacher's (cookie) as every teacher's route, without a name or anyone's score."""
+    live: LiveClass = request.app.state.live
+    refused = teacher_only(request, "/teacher/projector")
+    if refused is not None:
+        return refused
+    view = await run_in_threadpool(live.projector_snapshot)
+    html = pages.projector_page(view, title=live.title, student_url=student_url(request))
+    return HTMLResponse(html, headers=HEADERS)
+
+
+async def projector_events(request: Request) -> Response:
+    live: LiveClass = request.app.state.live
+    stream = live.map_events(request.is_disconnected, live.projector_snapshot)
+    return StreamingResponse(stream, media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"})
+
+
+async def projector_view(request: Request) -> Response:
+    live: LiveClass = request.app.state.live
+    return JSONResponse(await run_in_threadpool(live.projector_snapshot), headers=HEADERS)
+
+
+async def lecture_control(request: Request) -> Response:
+    """``POST /teacher/api/lecture`` ``{"action": …}``: focus, pause, resume, hide-results, show-results,
+    ask-again (see :func:`attn_tutor.live.lecture.lecture_change`); 200 with the lecture as every page sees it."""
+    live: LiveClass = request.app.state.live
+    change = lecture.lecture_change(body_of(request), live.problem_set)
+    store = live.store
+    if change.action == "focus":
+        await run_in_threadpool(lambda: store.set_lecture(focus=change.focus))
+    elif change.action in ("pause", "resume"):
+        await run_in_threadpool(lambda: store.set_lecture(paused=change.action == "pause"))
+    elif change.action in ("hide-results", "show-results"):
+        await run_in_threadpool(lambda: store.set_lecture(hidden=change.action == "hide-results"))
+    else:
+        await run_in_threadpool(ask_again, live, change.fresh_variant)
+    session = await run_in_threadpool(live.session)
+    return JSONResponse(lecture_state(session), headers=HEADERS)
+
+
+def ask_again(live: LiveClass, fresh: bool) -> None:
+    """A new round on the item in focus (409 when none is, or a fresh variant for a concept item)."""
+    session = live.session()
+    focus = session.lecture.focus
+    if focus is None:
+        raise RequestError(409, "live.error.no_focus")
+    if fresh and focus[0] == CONCEPTS:
+        raise RequestError(400, "live.error.concept_variant")
+    live.store.ask_again(focus[0], focus[1], live.fresh_variant(session) if fresh else None)
 
 
 async def mode_control(request: Request) -> Response:

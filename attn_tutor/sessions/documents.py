@@ -55,6 +55,15 @@ def session_documents(target: str, problems: str | None = None, *, include_pract
         return found
 
 
+def session_rounds(target: str) -> list[dict]:
+    """Each round of each item the teacher asked again in the session at ``target`` (read-only): the item
+    (``problem/row`` or ``concepts/<id>``), the round (1: the answers before it was first asked again),
+    the variant's seed (None: the set's own numbers), and each student's answers of that round with the
+    server's marks (:meth:`Store.round_report`), each round naming its session."""
+    with open_store(target, None, create=False, readonly=True) as store:
+        return [{"session": store.where, **one} for one in store.round_report()]
+
+
 def _same_by_content(problems: str | None, made_for: str) -> str | None:
     """The ``--problems`` set as the grader resolves it (a packaged name, or its file's real path) when it
     marks as the set the session was made for (the same fingerprint), else None."""

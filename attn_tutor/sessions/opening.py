@@ -31,6 +31,7 @@ def open_store(target: str | os.PathLike, problem_set: ProblemSet | None, *, cre
             store: Store = PostgresStore(text)
         else:
             store = SqliteStore(Path(text), create=create and not readonly, readonly=readonly)
+    store.readonly = readonly
     try:
         with store.starting():
             store.start(problem_set, create=create and not readonly)

@@ -142,6 +142,9 @@ class PostgresStore(Store):
             raise self._error("live.store.not_session")
         return False
 
+    def _rounds_exist(self, cur) -> bool:
+        return cur.execute("SELECT to_regclass('live_rounds')").fetchone()[0] is not None
+
     def _create_tables(self, cur) -> None:
         super()._create_tables(cur)
         cur.execute("CREATE SEQUENCE live_seq")  # the change number, shared by every worker

@@ -44,7 +44,7 @@ class SqliteStore(Store):
 
     def __init__(self, path: Path, *, create: bool, readonly: bool = False) -> None:
         super().__init__()
-        self.path, self.where = path, str(path)
+        self.path, self.where, self.readonly = path, str(path), readonly
         self._lock = threading.RLock()
         self._holder: int | None = None
         self._identity: tuple[int, int] | None = None  # (device, inode) of the file held: gone() compares the path's
@@ -188,6 +188,9 @@ class SqliteStore(Store):
         if "live_meta" not in names:
             raise self._error("live.store.not_session")
         return True
+
+    def _rounds_exist(self, cur) -> bool:
+        return cur.execute("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'live_rounds'").fetchone() is not None
 
     def _bump(self, cur) -> int:
         cur.execute("UPDATE live_meta SET value = CAST(value AS INTEGER) + 1 WHERE key = 'seq'")

@@ -34,6 +34,7 @@ from __future__ import annotations
 
 import contextlib
 import hashlib
+import json
 import os
 import secrets
 import threading
@@ -42,19 +43,26 @@ from collections.abc import Iterator
 from datetime import UTC, datetime
 from typing import NamedTuple
 
-from attn_tutor.core.errors import AttnTutorError, Location
+from attn_tutor.core.errors import Location
 from attn_tutor.core.model import ProblemSet, Stage
+from attn_tutor.sessions.records import (  # noqa: F401 - named here too, as they always were
+    CONCEPT_STAGE,
+    CONCEPTS,
+    FIRST_SAVE,
+    Latest,
+    Lecture,
+    LiveError,
+    Mark,
+    Round,
+    Saved,
+)
+from attn_tutor.sessions.rounds import ROUND_TABLES, Lecturing
 from attn_tutor.sessions.tally import Tally
 
 SCHEMA = 1  # the session tables' version; a session with a higher one is refused (made by a newer attn-tutor)
 APPLICATION = "attn-tutor live session"
 MODES = ("practice", "exam")
 STAGE_ORDER = {stage.value: n for n, stage in enumerate(Stage)}
-# A concept item's answer is kept as (CONCEPTS, its id, CONCEPT_STAGE): no problem id has a "#"
-# and no problem a stage "concept". CONCEPTS is also the row of live_problems that opens and
-# closes the concept items together (in a set that has any); the map keys them ``concepts/<id>``.
-CONCEPTS = "#concepts"
-CONCEPT_STAGE = "concept"
 
 
 TABLES = """
@@ -77,27 +85,6 @@ CREATE TABLE live_latest (
 ``{id}`` (a row id the database gives), ``{integer}`` (a reference to one) and ``{real}`` (a double):
 :attr:`Store.words`."""
 
-
-FIRST_SAVE = (
-    "SELECT verdict, diagnosis, points, problem, row_key, stage FROM live_attempts WHERE student_id = ? AND client_id = ?"
-)
-"""A resent ``client_id``'s first save: its mark and the item it was for (a client id names one answer)."""
-
-
-class LiveError(AttnTutorError):
-    """A live session that cannot be opened, read or written: one catalogue sentence, exit status 1."""
-
-
-class Mark(NamedTuple):
-    """The server's mark of one stage, as :meth:`Store.save` keeps it: the verdict
-    (``correct``, ``follow_through``, ``partial``, ``wrong``, ``missing``), the diagnosis code
-    (None: none), and the points it earns (the score distribution sums them per student)."""
-
-    verdict: str
-    diagnosis: str | None = None
-    points: float = 0.0
-
-
 class ProblemState(NamedTuple):
     open: bool
     revealed: bool
@@ -113,32 +100,30 @@ class Session(NamedTuple):
     problems: dict[str, ProblemState]  # in the set's order
     created: str  # ISO 8601, UTC
     id: str  # random, made with the session
+    lecture: Lecture = Lecture()
+    rounds: tuple[tuple[tuple[str, str], Round], ...] = ()  # ((problem, row), its round now), oldest round first
+
+    def round_of(self, problem: str, row: str) -> Round | None:
+        """The item's round now, when it was asked again (else None: round 1, or a round on a fresh variant
+        that is over, the problem asked again since on other numbers)."""
+        found = dict(self.rounds).get((problem, row))
+        if found is not None and found.variant is not None and self.variant_of(problem) != (row, found.variant):
+            return None
+        return found
+
+    def variant_of(self, problem: str) -> tuple[str, int] | None:
+        """(row, seed) when ``problem``'s latest round is on a fresh variant: its numbers are the variant's."""
+        found = None
+        for (p, row), current in self.rounds:
+            if p == problem:
+                found = (row, current.variant) if current.variant is not None else None
+        return found
 
 
 class Student(NamedTuple):
     id: int
     name: str
     token: str  # the student's secret (their cookie); never shown to anyone else
-
-
-class Saved(NamedTuple):
-    """What :meth:`Store.save` gives back once the answer is committed (a resend: the first save's)."""
-
-    client_id: str
-    verdict: str
-    diagnosis: str | None
-    points: float
-    seq: int  # the change number after this save
-    resent: bool  # True: this client_id was saved before; nothing changed
-    item: tuple[str, str, str] | None = None  # (problem, row, stage) the client_id was first saved for
-
-
-class Latest(NamedTuple):
-    text: str
-    verdict: str
-    diagnosis: str | None
-    points: float
-    client_id: str
 
 
 class Roll(NamedTuple):
@@ -192,7 +177,7 @@ def class_map(groups) -> dict[str, dict[str, dict[str, int]]]:
     return found
 
 
-class Store:
+class Store(Lecturing):
     """A session's storage; the SQL is one, the two backends differ in connections, placeholders and
     how a change reaches other processes. Use :func:`open_store`."""
 
@@ -200,6 +185,7 @@ class Store:
     words: dict[str, str]  # the database's own words in TABLES
     where: str  # the file or URL (its password left out), for sentences
     alone = False  # True: no other process writes this session (a SQLite file held by this writer)
+    readonly = False  # True: opened to read (grade): nothing is made, not even the rounds' tables
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
@@ -207,6 +193,7 @@ class Store:
         self._controls = 0  # the controls (mode, open, revealed) made through this store
         self._meta: Session | None = None
         self._tally: Tally | None = None  # the map's counts and the roll as committed, kept while alone
+        self._rounds_there: bool | None = None  # the rounds' tables are there (None: not asked yet)
 
     # the backend's part
     def _transaction(self):  # a context manager yielding a cursor-like object with execute()
@@ -271,6 +258,11 @@ class Store:
                     raise self._error("live.store.not_session")
                 self._create_tables(cur)
                 self._fill(cur, problem_set)
+            if not self.readonly:
+                for statement in ROUND_TABLES.format(**self.words).split(";"):
+                    if statement.strip():
+                        cur.execute(statement)
+                self._rounds_there = True
             self._meta = self._load(cur)
         if problem_set is not None and self._meta.fingerprint != fingerprint(problem_set):
             raise self._error("live.store.other_set", title=self._meta.title or self._meta.set_ref)
@@ -316,9 +308,22 @@ class Store:
             ).fetchall()
         }
         self._meta_raw = meta
+        focus = None
+        with contextlib.suppress(ValueError, TypeError):  # kept as JSON: [problem, row]
+            problem, row = json.loads(meta["focus"]) if meta.get("focus") else (None, None)
+            focus = (str(problem), str(row)) if problem is not None else None
+        lecture = Lecture(focus, meta.get("paused") == "1", meta.get("hidden") == "1")
+        rounds: dict[tuple[str, str], Round] = {}
+        if self._has_rounds(cur):
+            for problem, row, number, variant in cur.execute(
+                "SELECT problem, row_key, round, variant FROM live_rounds ORDER BY started, round"
+            ).fetchall():
+                rounds.pop((problem, row), None)  # the latest last
+                rounds[problem, row] = Round(int(number), None if variant is None else int(variant))
         return Session(
-            meta.get("title") or None, meta["set_ref"], meta["fingerprint"], meta["mode"], problems, meta["created"], meta["id"]
-        )
+            meta.get("title") or None, meta["set_ref"], meta["fingerprint"], meta["mode"], problems, meta["created"], meta["id"],
+            lecture, tuple(rounds.items()),
+        )  # fmt: skip
 
     def _current(self, session: Session | None) -> int:
         return int(self._meta_raw.get("seq", "0"))

@@ -25,8 +25,8 @@ from urllib.parse import urlsplit
 class Server:
     """``attn-tutor serve`` in a process of its own; its standard output read in a thread."""
 
-    def __init__(self, db: str, port: int = 0, *, workers: int = 1, mode: str = "practice", set_name: str = "ch13"):
-        self.db, self.port, self.workers, self.mode, self.set_name = db, port, workers, mode, set_name
+    def __init__(self, db: str, port: int = 0, *, workers: int = 1, mode: str = "practice", set_name: str = "ch13", lang: str = "en"):
+        self.db, self.port, self.workers, self.mode, self.set_name, self.lang = db, port, workers, mode, set_name, lang
         self.process: subprocess.Popen | None = None
         self._reader: threading.Thread | None = None
         self.lines: list[str] = []
@@ -36,7 +36,7 @@ class Server:
 
     def start(self, timeout: float = 60.0) -> None:
         args = [sys.executable, "-m", "attn_tutor", "serve", self.set_name, "--host", "127.0.0.1", "--port", str(self.port),
-                "--db", self.db, "--mode", self.mode, "--lang", "en"]  # fmt: skip
+                "--db", self.db, "--mode", self.mode, "--lang", self.lang]  # fmt: skip
         if self.workers > 1:
             args += ["--workers", str(self.workers)]
         env = {**os.environ, "PYTHONUNBUFFERED": "1", "NO_COLOR": "1"}

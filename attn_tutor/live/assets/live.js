@@ -20,6 +20,7 @@
   };
   const SESSION = meta("attn-session");
   const MODE = meta("attn-mode");
+  const ROUNDS = meta("attn-rounds");  // the rounds this page was made for (an item asked again: the page is made anew)
   const KEY = "attn-live:" + SESSION + ":";
   const STAGES = ["scores", "scaled", "weights", "output"];
   const POLL = 5000;  // the session's state (closed problems, solutions, the mode) read again this often
@@ -127,6 +128,27 @@
     write(typedName(), all);
   }
 
+  // An item asked again starts empty: what was typed in it, unchecked, for an earlier round is not
+  // put back. The rounds this device last saw are kept beside the typed text; when the server's
+  // differ, the typed text of every item asked again is dropped (once: then the new rounds are kept).
+  function forgetAskedAgain(lecture) {
+    if (!studentKey || !lecture) return;
+    const name = "rounds:" + studentKey;
+    const seen = read(name, null);
+    const now = lecture.rounds_key || "";
+    if (seen === now) return;
+    if (seen !== null) {
+      const all = typedAll();
+      for (const round of lecture.rounds || []) {
+        const concept = round.problem === "#concepts";
+        const prefix = concept ? "#concept\u0000" + round.row : round.problem + "\u0000" + round.row + "\u0000";
+        for (const key of Object.keys(all)) if (concept ? key === prefix : key.startsWith(prefix)) delete all[key];
+      }
+      write(typedName(), all);
+    }
+    write(name, now);
+  }
+
   function stageItemOf(input) {  // the item a stage's box belongs to: {problem, variant?, row, stage}
     const node = input.closest("[data-stage-block]");
     const row = input.closest("[data-row]");
@@ -228,10 +250,89 @@
     }
     joined = true;
     if (state.key) studentKey = state.key;
+    forgetAskedAgain(state.lecture);
     showJoined(state.name);
     await drawVariants(state);
     apply(state);
+    if (state.lecture && lecture(state.lecture)) return;
     flush();
+  }
+
+  // --- peer instruction: the teacher's focus, pause and rounds ---------------------------
+
+  let focusShown = null;
+  // The lecture as the server has it; true when the page reloads itself (an item was asked again:
+  // the page is made anew for the new round, its numbers a fresh variant's when the teacher drew one).
+  function lecture(state) {
+    if ((state.rounds_key || "") !== ROUNDS) {
+      location.reload();
+      return true;
+    }
+    showPaused(state.paused);
+    showRounds(state.rounds || []);
+    goToFocus(state.focus);
+    return false;
+  }
+
+  // Each item asked again says so above its boxes: the round, and new numbers when the teacher drew a variant.
+  function showRounds(rounds) {
+    for (const round of rounds) {
+      let node = null;
+      if (round.problem === "#concepts") node = conceptNode(round.row);
+      else {
+        const section = document.querySelector(`section[data-problem="${CSS.escape(round.problem)}"]`);
+        node = section ? section.querySelector(`[data-row="${CSS.escape(round.row)}"]`) : null;
+      }
+      if (!node || node.querySelector("[data-round-note]")) continue;
+      const text = t(round.fresh ? "live.round_fresh_note" : "live.round_note", { round: round.round });
+      const note = AT.page.el("p", { class: "notice", "data-round-note": String(round.round), text });
+      const heading = node.querySelector("h2, h3, h4");
+      if (heading) heading.after(note); else node.prepend(note);
+    }
+  }
+
+  // Paused: a notice, data-paused="true" on <body>, every input and button of the problems and concept
+  // items disabled (their text stays: nothing is cleared); resumed, those it disabled are enabled again.
+  function showPaused(paused) {
+    document.body.setAttribute("data-paused", String(Boolean(paused)));
+    let notice = document.getElementById("paused-notice");
+    if (paused && !notice) {
+      notice = AT.page.el("p", { id: "paused-notice", class: "paused-notice", role: "status", "data-paused-notice": true, text: t("live.paused") });
+      const status = document.getElementById("live-status");
+      if (status) status.before(notice); else document.body.prepend(notice);
+    } else if (!paused && notice) {
+      notice.remove();
+    }
+    const controls = document.querySelectorAll("#problems input, #problems button, #problems select, #problems textarea, #concepts input, #concepts button");
+    for (const control of controls) {
+      if (paused && !control.disabled) {
+        control.disabled = true;
+        control.setAttribute("data-paused-disabled", "true");
+      } else if (!paused && control.hasAttribute("data-paused-disabled")) {
+        control.disabled = false;
+        control.removeAttribute("data-paused-disabled");
+      }
+    }
+  }
+
+  // The item in focus, once each time the teacher changes it: scrolled to, marked, its first empty input focused.
+  function goToFocus(focus) {
+    const key = focus ? JSON.stringify(focus) : null;
+    if (key === focusShown) return;
+    focusShown = key;
+    for (const node of document.querySelectorAll("[data-focused]")) node.removeAttribute("data-focused");
+    if (!focus) return;
+    let node = null;
+    if (focus.concept !== undefined) node = conceptNode(focus.concept);
+    else {
+      const section = document.querySelector(`section[data-problem="${CSS.escape(focus.problem)}"]`);
+      node = section ? section.querySelector(`[data-row="${CSS.escape(focus.row)}"]`) : null;
+    }
+    if (!node) return;
+    node.setAttribute("data-focused", "true");
+    node.scrollIntoView({ block: "start" });
+    const input = [...node.querySelectorAll("input:not([disabled]), button[data-option]:not([disabled])")].find((i) => i.tagName !== "INPUT" || !i.value);
+    if (input) input.focus({ preventScroll: true });
   }
 
   async function join(name, quiet) {
@@ -433,7 +534,7 @@
           await call("GET", "/api/state").catch(() => null);  // a fresh security token
           result = await call("POST", "/api/answer", answer).catch(() => ({ status: 0, ok: false, payload: {} }));
         }
-        if (result.status === 0 || result.status === 429 || result.status >= 500) {
+        if (result.status === 0 || result.status === 423 || result.status === 429 || result.status >= 500) {  // 423: paused; sent once resumed
           retryLater();
           break;
         }

@@ -73,11 +73,69 @@
     }
     const bins = document.querySelector("[data-distribution]");
     bins.replaceChildren(...map.distribution.map((bin) => el("li", { "data-distribution-bin": String(bin.low) },
-      el("span", { text: t("live.distribution_row", { low: bin.low, high: bin.high, count: bin.count }) }), " ",
+      el("span", { text: t("live.distribution_row", { range: bin.label, count: bin.count }) }), " ",
       el("meter", { min: "0", max: String(Math.max(map.answered, 1)), value: String(bin.count), "aria-hidden": "true" }))));
+    if (map.lecture) renderLecture(map.lecture);
     const roster = document.querySelector("[data-roster] tbody");
     roster.replaceChildren(...map.students.map((s) => el("tr", { "data-student": true },
       el("td", { text: s.name }), el("td", { text: String(s.answered) }), el("td", { text: s.score_text }))));
+  }
+
+  // Peer instruction: which buttons show (pause or resume, hide or show the results), the item in focus
+  // pressed, what the class is doing said in words.
+  function itemLabel(focus) {
+    return focus.concept !== undefined ? t("live.item_concept", { concept: focus.concept }) : t("live.item_row", { problem: focus.problem, row: focus.row });
+  }
+
+  function renderLecture(lecture) {
+    const show = (action, shown) => { for (const b of document.querySelectorAll(`[data-action="${action}"]`)) b.hidden = !shown; };
+    show("pause", !lecture.paused);
+    show("resume", lecture.paused);
+    show("hide-results", !lecture.hidden);
+    show("show-results", lecture.hidden);
+    const focus = lecture.focus;
+    for (const button of document.querySelectorAll('[data-action="focus"]')) {
+      const on = Boolean(focus) && (button.hasAttribute("data-concept") ? focus.concept === button.getAttribute("data-concept")
+        : focus.problem === button.getAttribute("data-problem") && focus.row === button.getAttribute("data-row"));
+      button.setAttribute("aria-pressed", String(on));
+    }
+    for (const button of document.querySelectorAll('[data-action="ask-again"]')) {
+      button.disabled = !focus || (button.hasAttribute("data-fresh-variant") && focus.concept !== undefined);
+    }
+    const said = [focus ? t("live.lecture_focus", { item: itemLabel(focus) }) : t("live.no_focus")];
+    if (focus) {
+      const round = lecture.rounds.find((r) => (focus.concept !== undefined ? r.problem === "#concepts" && r.row === focus.concept : r.problem === focus.problem && r.row === focus.row));
+      said.push(t("live.round", { round: round ? round.round : 1 }));
+    }
+    if (lecture.paused) said.push(t("live.lecture_paused"));
+    if (lecture.hidden) said.push(t("live.results_hidden"));
+    document.querySelector("[data-lecture-state]").textContent = said.join(" \u00b7 ");
+  }
+
+  async function lecture(button) {
+    const action = button.getAttribute("data-action");
+    const body = { action };
+    if (action === "focus") {
+      if (button.hasAttribute("data-concept")) body.concept = button.getAttribute("data-concept");
+      else { body.problem = button.getAttribute("data-problem"); body.row = button.getAttribute("data-row"); }
+      if (button.getAttribute("aria-pressed") === "true") { delete body.problem; delete body.row; delete body.concept; body.clear = true; }
+    }
+    if (action === "ask-again") body.fresh_variant = button.hasAttribute("data-fresh-variant");
+    button.disabled = true;
+    try {
+      const response = await fetch("/teacher/api/lecture", {
+        method: "POST", credentials: "same-origin", cache: "no-store",
+        headers: { "Content-Type": "application/json", "X-CSRF-Token": csrf }, body: JSON.stringify(body),
+      });
+      const payload = await response.json().catch(() => ({}));
+      say(response.ok ? "" : payload.error || String(response.status));
+      if (response.ok) renderLecture(payload);
+    } catch (error) {
+      say(t("live.reconnecting"));
+    } finally {
+      button.disabled = false;
+      load();
+    }
   }
 
   async function load() {
@@ -113,6 +171,8 @@
   document.addEventListener("click", (event) => {
     const button = event.target.closest("button[data-control]");
     if (button) control(button);
+    const action = event.target.closest("button[data-action]");
+    if (action) lecture(action);
   });
 
   const events = new EventSource("/teacher/events");

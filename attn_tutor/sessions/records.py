@@ -1,0 +1,70 @@
+"""A live session's records that the store and its rounds share: what a save is given and gives back,
+what a student's latest answer is, the lecture's state and an item's round, the one error (see
+:mod:`attn_tutor.sessions.store`, which names them all too)."""
+
+from __future__ import annotations
+
+from typing import NamedTuple
+
+from attn_tutor.core.errors import AttnTutorError
+
+# A concept item's answer is kept as (CONCEPTS, its id, CONCEPT_STAGE): no problem id has a "#"
+# and no problem a stage "concept". CONCEPTS is also the row of live_problems that opens and
+# closes the concept items together (in a set that has any); the map keys them ``concepts/<id>``.
+CONCEPTS = "#concepts"
+CONCEPT_STAGE = "concept"
+
+FIRST_SAVE = (
+    "SELECT verdict, diagnosis, points, problem, row_key, stage FROM live_attempts WHERE student_id = ? AND client_id = ?"
+)
+"""A resent ``client_id``'s first save: its mark and the item it was for (a client id names one answer)."""
+
+
+class LiveError(AttnTutorError):
+    """A live session that cannot be opened, read or written: one catalogue sentence, exit status 1."""
+
+
+class Mark(NamedTuple):
+    """The server's mark of one stage, as :meth:`Store.save` keeps it: the verdict
+    (``correct``, ``follow_through``, ``partial``, ``wrong``, ``missing``), the diagnosis code
+    (None: none), and the points it earns (the score distribution sums them per student)."""
+
+    verdict: str
+    diagnosis: str | None = None
+    points: float = 0.0
+
+
+class Lecture(NamedTuple):
+    """What the teacher has the class doing (peer instruction): the item in focus (``(problem, row)``,
+    or ``(CONCEPTS, id)``; None: none), answers paused, the results hidden from the projector."""
+
+    focus: tuple[str, str] | None = None
+    paused: bool = False
+    hidden: bool = False
+
+
+class Round(NamedTuple):
+    """An item's round now (:meth:`Store.ask_again`): its number (2, 3, …) and the variant's seed (None: the set's numbers)."""
+
+    round: int
+    variant: int | None
+
+
+class Saved(NamedTuple):
+    """What :meth:`Store.save` gives back once the answer is committed (a resend: the first save's)."""
+
+    client_id: str
+    verdict: str
+    diagnosis: str | None
+    points: float
+    seq: int  # the change number after this save
+    resent: bool  # True: this client_id was saved before; nothing changed
+    item: tuple[str, str, str] | None = None  # (problem, row, stage) the client_id was first saved for
+
+
+class Latest(NamedTuple):
+    text: str
+    verdict: str
+    diagnosis: str | None
+    points: float
+    client_id: str
