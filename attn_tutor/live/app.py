@@ -7,6 +7,7 @@ API, with bodies and status codes, is ``docs/live.md``):
 - ``POST /api/join``, ``GET /api/state``, ``POST /api/answer``: a student joins, reads their own
   answers and the session's state, saves one checked stage (marked again here, by the one
   marker as ``grade`` calls it: :mod:`attn_tutor.live.marks`; the reply comes after the commit);
+  ``GET /api/events`` (server-sent events: the session's state again after each control);
 - ``GET /teacher`` (``?key=SECRET`` once, then a cookie), ``GET /teacher/api/map``,
   ``GET /teacher/events`` (server-sent events: the map again after each change),
   ``POST /teacher/api/problem/{id}``, ``POST /teacher/api/mode``, ``GET /teacher/qr.svg``.
@@ -55,7 +56,7 @@ BODY_LIMIT = 16 * 1024  # bytes of a request body: an answer is at most 1,000 ch
 RATE = (60, 10.0)  # each student's bucket: 60 requests at once, refilled 10 a second
 JOIN_RATE = (1000, 5.0)  # each address's joins: a class at once (one NAT, a proxy), not a script's ten thousand
 EVENTS_WAIT = 2.0  # seconds the event stream waits for a change before a keep-alive line
-EVENTS_GAP = 0.25  # at most four maps a second, however fast answers come (on PostgreSQL each one reads every answer)
+EVENTS_GAP = 0.25  # at most four maps a second in a process, however fast answers come (on PostgreSQL each one reads every answer)
 
 
 def by_address(request: Request) -> tuple:
@@ -110,6 +111,7 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
         Route("/api/join", views.join, methods=["POST"], middleware=changes + joins),
         Route("/api/state", views.state, methods=["GET"], middleware=anyone),
         Route("/api/answer", views.answer, methods=["POST"], middleware=changes + joined),
+        Route("/api/events", views.student_events, methods=["GET"], middleware=joined),
         Route("/teacher", views.teacher_page, methods=["GET"]),
         Route("/teacher/api/map", views.teacher_map, methods=["GET"], middleware=teacher),
         Route("/teacher/events", views.events, methods=["GET"], middleware=teacher),

@@ -6,28 +6,26 @@ and the reply comes after the commit), the pages made once, the teacher's secret
 session again only after it may have changed, keeps each student once read (a student's record
 never changes), answers ``GET /api/state`` (a student's view: in an exam, no marks until the
 problem closes) and ``POST /api/answer`` (one checked stage, or one concept item's choice), makes
-the teacher's snapshot (counts, the map, the score distribution, every student), and streams it
-to the teacher's page after each change (:meth:`LiveClass.map_events`).
+the teacher's snapshot (counts, the map, the score distribution, every student), and the
+students' view of the session; the process's event streams get them from its one
+:class:`~attn_tutor.live.feed.Feed`.
 """
 
 from __future__ import annotations
 
-import asyncio
-import json
 import math
 import threading
 import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
 from starlette.concurrency import run_in_threadpool
 
-from attn_tutor.core.errors import AttnTutorError
-from attn_tutor.core.i18n import speaking
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import pages
+from attn_tutor.live.feed import Feed
 from attn_tutor.live.marks import Marks, RequestError
 from attn_tutor.sessions.store import CONCEPT_STAGE, CONCEPTS, Mark, Saved, Session, Store
 
@@ -56,8 +54,9 @@ class LiveClass:
         self._session: tuple[int | None, Session | None] = (None, None)  # (the store's session version, the session read at it)
         self._session_lock = threading.Lock()
         self._students: dict[str, Any] = {}  # token -> Student: a student's record never changes once joined
-        self.events_wait = events_wait  # seconds the event stream waits for a change before a keep-alive line
-        self.events_gap = events_gap  # seconds at least between two maps, however fast answers come
+        # the event streams of this process, fed by one follower of the store (no thread, connection or query a stream)
+        self.feed = Feed(store, snapshot=self.snapshot, student_state=self.student_state, lang=lang, wait=events_wait, gap=events_gap)
+        store.follow()  # PostgreSQL: this process's one listener, from the start (an answer then reads no change number)
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -109,16 +108,29 @@ class LiveClass:
         """Whether a student sees the verdicts of ``problem`` now: always in practice, after it closes in an exam."""
         return session.mode != "exam" or not session.problems[problem].open
 
-    def state(self, student) -> dict:
-        """A student's view: the session's state and their own answers (marks as they may see them)."""
-        session = self.session()
-        problems = {}
+    def student_state(self) -> dict:
+        """What every student's page is told of the session (``GET /api/events``): :meth:`state` without
+        a student's own answers or the solutions' text (a revealed problem's comes with ``/api/state``)."""
+        return self.session_view(self.session(), solutions=False)
+
+    def session_view(self, session, *, solutions: bool = True) -> dict:
+        """The session as a student sees it: its id, the mode, each problem open or closed and revealed (with
+        the worked solution's HTML, if ``solutions``), and the concept items open or closed."""
+        problems: dict[str, dict[str, object]] = {}
         for pid, state in session.problems.items():
             if pid == CONCEPTS:
                 continue
             problems[pid] = {"open": state.open, "revealed": state.revealed}
-            if state.revealed:
+            if solutions and state.revealed:
                 problems[pid]["solution_html"] = self.solutions[pid]
+        found: dict[str, object] = {"mode": session.mode, "session": session.id, "problems": problems}
+        if CONCEPTS in session.problems:
+            found["concepts"] = {"open": session.problems[CONCEPTS].open}
+        return found
+
+    def state(self, student) -> dict:
+        """A student's view: the session's state and their own answers (marks as they may see them)."""
+        session = self.session()
         answers = []
         if student is not None:
             for (problem, row, stage), latest in self.store.latest(student.id).items():
@@ -132,11 +144,8 @@ class LiveClass:
                 if self.shows_marks(session, problem):
                     answer.update(verdict=latest.verdict, diagnosis=latest.diagnosis, points=latest.points)
                 answers.append(answer)
-        found = {"joined": student is not None, "name": None if student is None else student.name, "mode": session.mode,
-                 "session": session.id, "problems": problems, "answers": answers}  # fmt: skip
-        if CONCEPTS in session.problems:
-            found["concepts"] = {"open": session.problems[CONCEPTS].open}
-        return found
+        return {"joined": student is not None, "name": None if student is None else student.name, **self.session_view(session),
+                "answers": answers}  # fmt: skip
 
     def answer(self, student, body: dict) -> dict:
         """Save one checked stage, marked by the server; after the commit, what the student may see of it."""
@@ -219,32 +228,6 @@ class LiveClass:
             "students": students,
             "seq": self.store.changes(),
         }
-
-    async def map_events(self, is_disconnected: Callable[[], Awaitable[bool]]) -> AsyncIterator[str]:
-        """The teacher's event stream (``GET /teacher/events``) until the browser goes: the map again
-        after each change, at most one each ``events_gap`` seconds; a keep-alive line after
-        ``events_wait`` seconds without one; while the store is unreachable, why, each ``events_wait``."""
-        last = -1
-        while not await is_disconnected():
-            try:
-                seq = (
-                    await run_in_threadpool(self.store.wait_change, last, self.events_wait)
-                    if last >= 0
-                    else await run_in_threadpool(self.store.changes)
-                )
-                payload = await run_in_threadpool(self.snapshot) if seq != last else None
-            except AttnTutorError as error:  # the database went away: said, and tried again until it is back
-                with speaking(self.lang):  # the session's, whoever iterates the stream (never across the yield)
-                    said = error.messages()[0]
-                yield f": {said}\n\n"
-                await asyncio.sleep(self.events_wait)
-                continue
-            if payload is not None:
-                last = seq
-                yield f"event: map\ndata: {json.dumps(payload, ensure_ascii=False, separators=(',', ':'))}\n\n"
-                await asyncio.sleep(self.events_gap)
-            else:
-                yield ": waiting\n\n"
 
 
 def _field(body: dict, name: str, kind: type, said: str):

@@ -16,6 +16,7 @@ APPLICATION_NAME = "attn-tutor serve"  # how the server's pg_stat_activity names
 PG_CONNECTIONS = 8  # connections a PostgreSQL store keeps for the app's threads (commits wait on the disk together)
 
 ANNOUNCE_EVERY = 0.05  # seconds: the answers saved meanwhile are announced to other workers in one NOTIFY
+ANSWERS = "a"  # the answers' NOTIFY payload starts with it; a join's or a control's is the bare change number
 
 # One answer in one statement (a transaction of its own, one round trip, one wait for the disk): the
 # attempt kept unless this client id was saved before, then the latest for its item, the change
@@ -70,6 +71,8 @@ class PostgresStore(Store):
         self._closing = False
         self._channel = ""
         self._psycopg: Any = None  # the driver's module, once connected
+        self._heard = False  # the listener is connected and LISTENing: the change number here is current
+        self._noted = 0  # joins and controls heard of (a NOTIFY without the answers' prefix), and reconnections
 
     def _connect(self, *, autocommit: bool = True):
         try:
@@ -211,7 +214,7 @@ class PostgresStore(Store):
                 continue
             try:
                 conn = conn or self._connect()
-                conn.execute("SELECT pg_notify(%s, %s)", (self._channel, str(seq)))
+                conn.execute("SELECT pg_notify(%s, %s)", (self._channel, ANSWERS + str(seq)))
             except Exception:  # noqa: BLE001 - the server went away: the next save announces again, a listener rereads on reconnecting
                 with contextlib.suppress(Exception):
                     conn is not None and conn.close()
@@ -239,14 +242,31 @@ class PostgresStore(Store):
         return seq
 
     def changes(self) -> int:
-        """The change number now, from any worker."""
-        seq = self._current(self._meta)
-        return self._changed_to(seq)
+        """The change number now, from any worker: as the listener last heard it while it is listening
+        (every worker's commits reach it by ``NOTIFY``; answers within :data:`ANNOUNCE_EVERY`), else read."""
+        if self._heard:
+            return super().changes()
+        return self._changed_to(self._current(self._meta))
+
+    def session_version(self) -> int:
+        """As :meth:`Store.session_version`: while the listener is listening, the controls made here and
+        the joins and controls heard of from any worker (no query: an answer's request reads the session
+        again only after one), else the change number read from the database."""
+        if not self._heard:
+            return self.changes()
+        with self._changed:
+            return -1 - self._controls - self._noted  # below zero: never equal to a change number read meanwhile
+
+    def follow(self) -> None:
+        """Start listening (one connection, one thread for the process, however many streams are open)."""
+        self._listen()
 
     def wait_change(self, after_seq: int, timeout: float) -> int:
         """As :meth:`Store.wait_change`, woken by a change any process made (``LISTEN``)."""
         self._listen()
-        self._changed_to(self._current(self._meta))  # what came before the listener was listening
+        if not self._heard:  # not listening (the database is away): what is there now, read
+            with contextlib.suppress(LiveError):
+                self._changed_to(self._current(self._meta))
         return super().wait_change(after_seq, timeout)
 
     def _listen(self) -> None:
@@ -264,13 +284,21 @@ class PostgresStore(Store):
                 if conn is None:
                     conn = self._connect(autocommit=True)
                     conn.execute(f'LISTEN "{self._channel}"')
+                    seq = self._current(self._meta)  # what came before listening (read after LISTEN: nothing falls between)
+                    with self._changed:
+                        self._noted += 1  # whatever was missed meanwhile: the session is read again
+                    self._changed_to(seq)
+                    self._heard = True
                     self._listening.set()
-                    with contextlib.suppress(LiveError):
-                        self._changed_to(self._current(self._meta))
                 for note in conn.notifies(timeout=0.5):
+                    payload = note.payload
+                    if not payload.startswith(ANSWERS):
+                        with self._changed:
+                            self._noted += 1
                     with contextlib.suppress(ValueError):
-                        self._changed_to(int(note.payload))
+                        self._changed_to(int(payload.removeprefix(ANSWERS)))
             except (LiveError, Exception):  # noqa: BLE001 - the listener reconnects; a save still says its own error
+                self._heard = False
                 if conn is not None:
                     with contextlib.suppress(Exception):
                         conn.close()
@@ -284,6 +312,7 @@ class PostgresStore(Store):
 
     def close(self) -> None:
         self._closing = True
+        self._heard = False
         if self._announcer is not None:  # what is saved is announced before the store goes
             self._to_announce.set()
             self._announcer.join(5)

@@ -540,6 +540,11 @@ class Store:
         return self._tally
 
     # changes
+    def follow(self) -> None:
+        """Start following the changes other processes make (PostgreSQL: the one listener of this
+        process), so that :meth:`changes` and :meth:`session_version` need no query; a SQLite file has
+        one writer, this process, and nothing to follow."""
+
     def changes(self) -> int:
         """The change number now: raised by every save, join and control."""
         with self._changed:

@@ -1,0 +1,148 @@
+"""The session's changes fanned out to every event stream a worker process has open: :class:`Feed`.
+
+The teacher's page holds ``GET /teacher/events`` (the map after each change) and each student's
+page may hold ``GET /api/events`` (the session's state after each control). However many are open,
+a process follows the store once: one task waits for the change number (:meth:`Store.wait_change`,
+in one worker thread; on PostgreSQL the process's one ``LISTEN`` connection wakes it, on a SQLite
+file the commit in this process), makes the teacher's snapshot once for each change (at most once
+each ``gap`` seconds) and the students' state once, and wakes every stream, which sends the newest
+event it has not sent. An open stream costs no thread, no database connection and no query.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+from collections.abc import AsyncIterator, Awaitable, Callable
+from typing import Any
+
+from starlette.concurrency import run_in_threadpool
+
+from attn_tutor.core.errors import AttnTutorError
+from attn_tutor.core.i18n import speaking
+
+WAITING = ": waiting\n\n"  # the keep-alive line
+
+
+def event(name: str, payload: dict) -> str:
+    """One server-sent event: ``event: NAME`` and the payload as compact JSON."""
+    return f"event: {name}\ndata: {json.dumps(payload, ensure_ascii=False, separators=(',', ':'))}\n\n"
+
+
+class Feed:
+    """One process's follower of the session (see the module): the newest teacher's map and students'
+    state as their events' text, and an :class:`asyncio.Event` set (and replaced) at each new one.
+
+    ``snapshot`` makes the teacher's map (it reads the store: called in a worker thread), ``student_state``
+    the students' state (the session's record, read again only after a control); ``lang`` is the
+    session's language, for the sentence a stream says while the store cannot be read."""
+
+    def __init__(self, store, *, snapshot: Callable[[], dict], student_state: Callable[[], dict], lang: str,
+                 wait: float, gap: float) -> None:  # fmt: skip
+        self.store, self.snapshot, self.student_state, self.lang = store, snapshot, student_state, lang
+        self.wait = wait  # seconds a stream waits for something new before a keep-alive line
+        self.gap = gap  # seconds at least between two maps, however fast answers come
+        self._loop: asyncio.AbstractEventLoop | None = None
+        self._reset()
+
+    def _reset(self) -> None:
+        self._listeners = {"map": 0, "state": 0}
+        self._latest: dict[str, tuple[int, str] | None] = {"map": None, "state": None}  # (change number, the event's text)
+        self._said: str | None = None  # why the store cannot be read, while it cannot (a comment line)
+        self._new = asyncio.Event()
+        self._task: asyncio.Task | None = None
+
+    def _here(self) -> None:
+        """The feed of the running event loop (a test's client may run each app on a loop of its own)."""
+        loop = asyncio.get_running_loop()
+        if loop is not self._loop:
+            self._loop = loop
+            self._reset()
+
+    def _publish(self) -> None:
+        self._new.set()
+        self._new = asyncio.Event()
+
+    def _keep(self, kind: str, seq: int, text: str) -> None:
+        known = self._latest[kind]
+        if known is None or (seq >= known[0] and text != known[1]):
+            self._latest[kind] = (seq, text)
+            self._publish()
+
+    async def _make(self, kind: str) -> tuple[int, str]:
+        """The event of ``kind`` as the store has it now, in a worker thread."""
+        if kind == "map":
+            payload = await run_in_threadpool(self.snapshot)
+            return int(payload.get("seq", 0)), event("map", payload)
+        seq = await run_in_threadpool(self.store.changes)
+        return seq, event("state", await run_in_threadpool(self.student_state))
+
+    async def _follow(self) -> None:
+        """The one task that follows the store while any stream is open."""
+        last = -1
+        try:
+            while any(self._listeners.values()):
+                try:
+                    if last < 0:
+                        seq = await run_in_threadpool(self.store.changes)
+                    else:
+                        seq = await run_in_threadpool(self.store.wait_change, last, self.wait)
+                    if seq == last:
+                        continue
+                    for kind, count in self._listeners.items():
+                        if count:
+                            self._keep(kind, *await self._make(kind))
+                except AttnTutorError as error:  # the database went away: said, and tried again until it is back
+                    with speaking(self.lang):
+                        self._said = f": {error.messages()[0]}\n\n"
+                    self._publish()
+                    last = -1
+                    await asyncio.sleep(self.wait)
+                    continue
+                if self._said is not None:
+                    self._said = None
+                    self._publish()
+                last = seq
+                await asyncio.sleep(self.gap)
+        finally:
+            self._task = None
+
+    async def stream(self, kind: str, is_disconnected: Callable[[], Awaitable[bool]]) -> AsyncIterator[str]:
+        """One stream of ``kind`` (``map``: the teacher's; ``state``: a student's) until the browser goes:
+        the newest event at once, then each newer one, a keep-alive line after ``wait`` seconds without,
+        and while the store cannot be read, why."""
+        self._here()
+        self._listeners[kind] += 1
+        if self._task is None:
+            self._task = asyncio.ensure_future(self._follow())
+        sent: Any = None
+        said: str | None = None
+        try:
+            while not await is_disconnected():
+                new = self._new
+                if self._said is not None:
+                    if self._said is not said:
+                        said = self._said
+                        yield said
+                        continue
+                else:
+                    said = None
+                    latest = self._latest[kind]
+                    if latest is None:  # the first of its kind here: made now, not at the next change
+                        try:
+                            self._keep(kind, *await self._make(kind))
+                        except AttnTutorError:
+                            pass  # the follower says why
+                        latest = self._latest[kind]
+                    if latest is not None and latest is not sent:
+                        sent = latest
+                        yield latest[1]
+                        continue
+                try:
+                    await asyncio.wait_for(new.wait(), self.wait)
+                except TimeoutError:
+                    yield WAITING
+        finally:
+            self._listeners[kind] -= 1
+            if not self._listeners[kind]:
+                self._latest[kind] = None  # none kept while no one follows it: it would go stale
