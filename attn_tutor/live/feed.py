@@ -31,7 +31,7 @@ def event(name: str, payload: dict) -> str:
 
 class Feed:
     """One process's follower of the session (see the module): the newest teacher's map and students'
-    state as their events' text, and an :class:`asyncio.Event` set (and replaced) at each new one.
+    state as their events' text, and for each an :class:`asyncio.Event` set (and replaced) at each new one.
 
     ``snapshot`` makes the teacher's map (it reads the store: called in a worker thread), ``student_state``
     the students' state (the session's record, read again only after a control); ``lang`` is the
@@ -49,8 +49,9 @@ class Feed:
         self._listeners = {"map": 0, "state": 0}
         self._latest: dict[str, tuple[int, str] | None] = {"map": None, "state": None}  # (change number, the event's text)
         self._said: str | None = None  # why the store cannot be read, while it cannot (a comment line)
-        self._new = asyncio.Event()
+        self._new = {"map": asyncio.Event(), "state": asyncio.Event()}  # set (and replaced) when there is a new one of each
         self._task: asyncio.Task | None = None
+        self._making: dict[str, asyncio.Future | None] = {"map": None, "state": None}  # a first event being made
 
     def _here(self) -> None:
         """The feed of the running event loop (a test's client may run each app on a loop of its own)."""
@@ -59,15 +60,17 @@ class Feed:
             self._loop = loop
             self._reset()
 
-    def _publish(self) -> None:
-        self._new.set()
-        self._new = asyncio.Event()
+    def _publish(self, *kinds: str) -> None:
+        """Every stream of ``kinds`` (default: all) woken: a map does not wake the students' streams."""
+        for kind in kinds or tuple(self._new):
+            self._new[kind].set()
+            self._new[kind] = asyncio.Event()
 
     def _keep(self, kind: str, seq: int, text: str) -> None:
         known = self._latest[kind]
-        if known is None or (seq >= known[0] and text != known[1]):
+        if known is None or (seq >= known[0] and text != known[1]):  # a state unchanged by an answer wakes no one
             self._latest[kind] = (seq, text)
-            self._publish()
+            self._publish(kind)
 
     async def _make(self, kind: str) -> tuple[int, str]:
         """The event of ``kind`` as the store has it now, in a worker thread."""
@@ -76,6 +79,20 @@ class Feed:
             return int(payload.get("seq", 0)), event("map", payload)
         seq = await run_in_threadpool(self.store.changes)
         return seq, event("state", await run_in_threadpool(self.student_state))
+
+    async def _first(self, kind: str) -> None:
+        """The first event of ``kind`` made once for every stream that opens before it is there."""
+        making = self._making[kind]
+        if making is None:
+            making = self._making[kind] = asyncio.ensure_future(self._make(kind))
+        try:
+            seq, text = await asyncio.shield(making)
+        except AttnTutorError:
+            return  # the follower says why
+        finally:
+            if making.done() and self._making[kind] is making:
+                self._making[kind] = None
+        self._keep(kind, seq, text)
 
     async def _follow(self) -> None:
         """The one task that follows the store while any stream is open."""
@@ -119,7 +136,7 @@ class Feed:
         said: str | None = None
         try:
             while not await is_disconnected():
-                new = self._new
+                new = self._new[kind]
                 if self._said is not None:
                     if self._said is not said:
                         said = self._said
@@ -128,11 +145,8 @@ class Feed:
                 else:
                     said = None
                     latest = self._latest[kind]
-                    if latest is None:  # the first of its kind here: made now, not at the next change
-                        try:
-                            self._keep(kind, *await self._make(kind))
-                        except AttnTutorError:
-                            pass  # the follower says why
+                    if latest is None:  # the first of its kind here: made now (once, however many wait), not at the next change
+                        await self._first(kind)
                         latest = self._latest[kind]
                     if latest is not None and latest is not sent:
                         sent = latest
