@@ -128,8 +128,11 @@ class Figures:
     events: list[tuple[float, dict[str, int]]] = field(default_factory=list)  # (arrival, item -> answers counted)
     last_map: dict = field(default_factory=dict)  # the last event's map, as sent
     streams_open: int = 0  # students' event streams that sent their first event (--streams)
+    streams_started: int = 0  # streams answered 200 (opened again after a drop: counted again)
+    stream_first_s: list[float] = field(default_factory=list)  # each stream: seconds from asking to its first event
     stream_events: int = 0  # events the students' streams sent
     stream_drops: int = 0  # students' streams lost and opened again (as EventSource does)
+    stream_drop_reasons: list[str] = field(default_factory=list)  # the first few
     teacher_drops: list[str] = field(default_factory=list)  # the event stream lost and opened again
     killed_after: int | None = None  # answers acknowledged when the server was killed
     resent: int = 0
@@ -246,7 +249,7 @@ async def hold_stream(base: str, cookies: dict[str, str], figures: Figures, stop
     from urllib.parse import urlsplit
 
     where = urlsplit(base)
-    first = True
+    first, began = True, time.monotonic()
     while not stop.is_set():
         writer = None
         try:
@@ -254,9 +257,10 @@ async def hold_stream(base: str, cookies: dict[str, str], figures: Figures, stop
             cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
             writer.write(f"GET /api/events HTTP/1.1\r\nHost: {where.netloc}\r\nAccept: text/event-stream\r\nCookie: {cookie}\r\n\r\n".encode("latin-1"))
             status = int((await reader.readuntil(b"\r\n")).split(b" ", 2)[1])
+            head = await reader.readuntil(b"\r\n\r\n")
             if status != 200:
-                raise ValueError(f"events: {status}")
-            await reader.readuntil(b"\r\n\r\n")
+                raise ValueError(f"events: {status} {(head + await reader.read(300)).decode('utf-8', 'replace')[-200:]}")
+            figures.streams_started += 1
             reading = asyncio.ensure_future(stop.wait())
             while not stop.is_set():
                 chunk = asyncio.ensure_future(reader.read(65536))
@@ -270,11 +274,14 @@ async def hold_stream(base: str, cookies: dict[str, str], figures: Figures, stop
                 events = data.count(b"event: state")
                 if events and first:
                     figures.streams_open += 1
+                    figures.stream_first_s.append(time.monotonic() - began)
                     first = False
                 figures.stream_events += events
             reading.cancel()
-        except (*REQUEST_ERRORS, asyncio.IncompleteReadError, asyncio.LimitOverrunError):
+        except (*REQUEST_ERRORS, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
             figures.stream_drops += 1
+            if len(figures.stream_drop_reasons) < 5:
+                figures.stream_drop_reasons.append(repr(error)[:200])
             await asyncio.sleep(0.5)
         finally:
             if writer is not None:
@@ -512,6 +519,8 @@ class Result:
     workers: int
     streams: int  # students' event streams held open (0 without --streams)
     streams_open: int  # of them, those that sent their first event
+    stream_first_p50_s: float  # seconds from asking for a stream to its first event: the median
+    stream_first_max_s: float  # and the longest
     stream_drops: int
     crash_students: int
     crash_acknowledged: int
@@ -528,7 +537,8 @@ class Result:
         ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
         return [
             f"{self.store}, {self.workers} worker{'s' if self.workers > 1 else ''}: {self.students} students"
-            + (f" holding {self.streams} event streams ({self.streams_open} sent their first event, {self.stream_drops} dropped and opened again)"
+            + (f" holding {self.streams} event streams ({self.streams_open} sent their first event, after {self.stream_first_p50_s:.2f} s"
+               f" (median) to {self.stream_first_max_s:.2f} s; {self.stream_drops} turned away or dropped and opened again)"
                if self.streams else "") + ",",
             f"{self.students} students, {self.submissions} answers sent, {self.acknowledged} acknowledged",
             f"latency p50 {self.p50_ms:.1f} ms, p95 {self.p95_ms:.1f} ms, p99 {self.p99_ms:.1f} ms"
@@ -639,6 +649,8 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
             workers=workers,
             streams=students if streams else 0,
             streams_open=measured.streams_open,
+            stream_first_p50_s=percentile(measured.stream_first_s, 50),
+            stream_first_max_s=max(measured.stream_first_s, default=math.nan),
             stream_drops=measured.stream_drops,
             crash_students=len(crash_class),
             crash_acknowledged=len(crashed.acked),
