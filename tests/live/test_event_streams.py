@@ -142,3 +142,34 @@ def test_eighty_open_streams_hold_no_thread_each_and_every_one_shows_the_answer(
     assert reply.status_code == 200 and reply.json()["saved"] is True
     assert len(counted) == streams  # every open teacher's page shows the answer
     assert max(threads) < 40, threads  # not a thread a stream (anyio's pool has 40)
+
+
+def test_phones_between_two_answers_leave_room_for_a_new_connection(tmp_path):
+    """More kept-alive connections than the cap on half-sent requests, each idle after a reply (a class's
+    phones between two answers): a new connection (a student's stream, a latecomer) is served, not 503."""
+    import socket
+
+    from attn_tutor.cli.serve import PARTIAL_LIMIT
+
+    server = Server(str(tmp_path / "class.sqlite"))
+    server.start()
+    phones = []
+    try:
+        for _ in range(PARTIAL_LIMIT + 20):
+            phone = socket.create_connection(("127.0.0.1", server.port), timeout=30)
+            phone.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\n\r\n")
+            reply = b""
+            while b"\r\n\r\n" not in reply:
+                reply += phone.recv(65536)
+            assert reply.startswith(b"HTTP/1.1 200 ")
+            phones.append(phone)  # kept alive, idle
+        with socket.create_connection(("127.0.0.1", server.port), timeout=30) as latecomer:
+            latecomer.sendall(b"GET /api/state HTTP/1.1\r\nHost: 127.0.0.1\r\nConnection: close\r\n\r\n")
+            answer = b""
+            while chunk := latecomer.recv(65536):
+                answer += chunk
+        assert answer.startswith(b"HTTP/1.1 200 ") and b'"joined":false' in answer
+    finally:
+        for phone in phones:
+            phone.close()
+        server.stop()
