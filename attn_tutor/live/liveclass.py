@@ -56,7 +56,7 @@ class LiveClass:
         self._students: dict[str, Any] = {}  # token -> Student: a student's record never changes once joined
         # the event streams of this process, fed by one follower of the store (no thread, connection or query a stream)
         self.feed = Feed(store, snapshot=self.snapshot, student_state=self.student_state, lang=lang, wait=events_wait, gap=events_gap)
-        store.follow()  # PostgreSQL: this process's one listener, from the start (an answer then reads no change number)
+        self._following = False  # the store follows other processes' changes from the first request this process serves
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -71,6 +71,9 @@ class LiveClass:
 
     def session(self):
         """The session record, read again only after it may have changed (:meth:`Store.session_version`)."""
+        if not self._following:  # PostgreSQL: this process's one listener (an answer then reads no change number);
+            self._following = True  # from a request, so that serve --workers's supervisor, which serves none, has none
+            self.store.follow()
         version = self.store.session_version()
         with self._session_lock:
             known_version, known = self._session

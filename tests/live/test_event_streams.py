@@ -173,3 +173,30 @@ def test_phones_between_two_answers_leave_room_for_a_new_connection(tmp_path):
         for phone in phones:
             phone.close()
         server.stop()
+
+
+@pytest.mark.postgresql
+def test_a_problem_closed_on_one_worker_is_closed_on_the_other_without_a_query_an_answer(live_pg_url):
+    """Two workers (two apps on one PostgreSQL session): the teacher closes a problem on one; the
+    other hears it by its one listener and reads the session again, and refuses the next answer (409)."""
+    import time
+
+    with open_store(live_pg_url, CH13, create=True) as one_store, open_store(live_pg_url, CH13, create=False) as other_store:
+        one, other = make_app(one_store, CH13, lang="en", secret=SECRET), make_app(other_store, CH13, lang="en", secret=SECRET)
+        student = TestClient(other, base_url=ORIGIN)
+        token = student.get("/api/state").json()["csrf"]  # (the first request: the worker starts following)
+        token = student.post("/api/join", json={"name": "김민지"}, headers={"X-CSRF-Token": token}).json()["csrf"]
+        answer = {"problem": FIRST, "row": "먹었다", "stage": "scores", "text": "1 6 4"}
+        assert student.post("/api/answer", json={**answer, "client_id": "a"}, headers={"X-CSRF-Token": token}).status_code == 200
+        teacher = TestClient(one, base_url=ORIGIN)
+        teacher.get(f"/teacher?key={SECRET}", follow_redirects=False)
+        teacher_token = teacher.get("/teacher/api/map").json()["csrf"]
+        heard = other_store.session_version()
+        closed = teacher.post(f"/teacher/api/problem/{FIRST}", json={"open": False}, headers={"X-CSRF-Token": teacher_token})
+        assert closed.status_code == 200
+        deadline = time.monotonic() + 30
+        while other_store.session_version() == heard and time.monotonic() < deadline:  # the NOTIFY on its way
+            time.sleep(0.01)
+        refused = student.post("/api/answer", json={**answer, "client_id": "b"}, headers={"X-CSRF-Token": token})
+        assert refused.status_code == 409 and "closed" in refused.json()["error"]
+        assert student.get("/api/state").json()["problems"][FIRST]["open"] is False
