@@ -72,13 +72,24 @@ class Feed:
             self._latest[kind] = (seq, text)
             self._publish(kind)
 
-    async def _make(self, kind: str) -> tuple[int, str]:
-        """The event of ``kind`` as the store has it now, in a worker thread."""
+    def _made(self, kind: str, seq: int | None = None) -> tuple[int, str]:
+        """The event of ``kind`` as the store has it now, its JSON written too (in a worker thread, off the loop)."""
         if kind == "map":
-            payload = await run_in_threadpool(self.snapshot)
+            payload = self.snapshot()
             return int(payload.get("seq", 0)), event("map", payload)
-        seq = await run_in_threadpool(self.store.changes)
-        return seq, event("state", await run_in_threadpool(self.student_state))
+        return self.store.changes() if seq is None else seq, event("state", self.student_state())
+
+    async def _make(self, kind: str) -> tuple[int, str]:
+        return await run_in_threadpool(self._made, kind)
+
+    def _cycle(self, last: int, kinds: tuple[str, ...]) -> tuple[int, dict[str, tuple[int, str]]]:
+        """One turn of the follower, all in one worker thread (one trip from the loop and back, however
+        busy the loop is): the change number once past ``last`` (or after ``wait``), and if it moved,
+        the events of ``kinds`` made afresh."""
+        seq = self.store.changes() if last < 0 else self.store.wait_change(last, self.wait)
+        if seq == last:
+            return seq, {}
+        return seq, {kind: self._made(kind, seq) for kind in kinds}
 
     async def _first(self, kind: str) -> None:
         """The first event of ``kind`` made once for every stream that opens before it is there."""
@@ -100,15 +111,12 @@ class Feed:
         try:
             while any(self._listeners.values()):
                 try:
-                    if last < 0:
-                        seq = await run_in_threadpool(self.store.changes)
-                    else:
-                        seq = await run_in_threadpool(self.store.wait_change, last, self.wait)
+                    kinds = tuple(kind for kind, count in self._listeners.items() if count)
+                    seq, made = await run_in_threadpool(self._cycle, last, kinds)
                     if seq == last:
                         continue
-                    for kind, count in self._listeners.items():
-                        if count:
-                            self._keep(kind, *await self._make(kind))
+                    for kind, (at, text) in made.items():
+                        self._keep(kind, at, text)
                 except AttnTutorError as error:  # the database went away: said, and tried again until it is back
                     with speaking(self.lang):
                         self._said = f": {error.messages()[0]}\n\n"
