@@ -465,6 +465,27 @@ def map_lags(figures: Figures) -> list[float]:
     return lags
 
 
+def pg_backend_cpu(db: str) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend serving ``serve`` (``application_name`` "attn-tutor
+    serve"), by process id: what the database's own processes spend on the answers (a local server only)."""
+    import os
+
+    import psycopg
+
+    from attn_tutor.sessions.postgres import APPLICATION_NAME
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        pids = [row[0] for row in conn.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s", (APPLICATION_NAME,))]
+    found = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            found[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return found
+
+
 def missing_answers(db: str, figures_list: list[Figures]) -> list[str]:
     """Acknowledged answers the store does not hold as the student's latest, text and client id."""
     from attn_tutor.sessions.opening import open_store
@@ -531,6 +552,7 @@ class Result:
     diagnoses_planned: int
     killed_after: int | None
     server_cpu_ms: float  # server CPU time per acknowledged answer of the measured phase
+    database_cpu_ms: float  # PostgreSQL's backends' CPU time per acknowledged answer (nan: SQLite, in the server's)
     load: str  # the machine's load average at the end of the measured phase
 
     def lines(self) -> list[str]:
@@ -544,7 +566,9 @@ class Result:
             f"latency p50 {self.p50_ms:.1f} ms, p95 {self.p95_ms:.1f} ms, p99 {self.p99_ms:.1f} ms"
             f" (target p99 <= {TARGETS['p99_ms']:.0f} ms: {ok(self.p99_ms <= TARGETS['p99_ms'])})",
             f"throughput {self.throughput:.0f} answers/s; server CPU {self.server_cpu_ms:.2f} ms an answer"
-            f" (one core's worth: {1000 / max(self.server_cpu_ms, 1e-9):.0f} answers/s); load average {self.load}",
+            f" (one core's worth: {1000 / max(self.server_cpu_ms, 1e-9):.0f} answers/s)"
+            + ("" if math.isnan(self.database_cpu_ms) else f", PostgreSQL's backends {self.database_cpu_ms:.2f} ms an answer")
+            + f"; load average {self.load}",
             f"errors {len(self.errors)} (target 0: {ok(not self.errors)}); marked other than planned: {len(self.unexpected)}",
             f"teacher's map lag: max {self.map_lag_s:.3f} s, p99 {self.map_lag_p99_s:.3f} s"
             f" (target <= {TARGETS['map_lag_s']:.0f} s: {ok(self.map_lag_s <= TARGETS['map_lag_s'])}); mistakes' codes on the map: {self.diagnoses_on_map} of {self.diagnoses_planned}",
@@ -616,9 +640,12 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
     try:
         measured = Figures()
         class_ = [Student(f"load-{i:04d}", sheets[i]) for i in range(students)]
+        postgres = db.startswith(("postgresql://", "postgres://"))
         cpu = server.cpu_seconds()
+        backends = pg_backend_cpu(db) if postgres else {}
         asyncio.run(_measured(server, class_, measured, window, grace, streams))
         cpu = server.cpu_seconds() - cpu
+        database_cpu = sum(now - backends.get(pid, 0.0) for pid, now in pg_backend_cpu(db).items()) if postgres else math.nan
         load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
         peak, peak_process = server.peak_rss, server.peak_process_rss
         crashed = Figures()
@@ -661,6 +688,7 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
             diagnoses_planned=len(planned_codes),
             killed_after=crashed.killed_after,
             server_cpu_ms=1000 * cpu / max(1, len(measured.acked)),
+            database_cpu_ms=1000 * database_cpu / max(1, len(measured.acked)),
             load=load,
         )
     finally:
