@@ -20,7 +20,18 @@ server is killed (SIGKILL) and started again on the same database: the students 
 what was not acknowledged, under the same client ids, as the page does. At the end every
 acknowledged answer of both classes is looked up in the store: the count missing must be 0.
 
-    python benchmarks/serve_load.py [--students 500] [--window 60] [--db postgresql://…] [--workers 2]
+With ``--streams`` every student also holds the students' event stream open (``GET /api/events``,
+a connection of its own, as the page's EventSource would) from joining to the end; measured: how
+long each took to its first event, and how many were turned away or dropped. Each server process's
+peak memory is measured (the target is per worker), and on PostgreSQL the CPU of the database's
+own backends serving it as well as the server's.
+
+    python benchmarks/serve_load.py [--students 500] [--window 60] [--streams] [--db postgresql://…] [--workers 2] [--no-sqlite]
+
+With ``--db`` the same load runs first on a fresh SQLite file (one process: a SQLite session has
+one writer), then on a fresh schema of that PostgreSQL database with ``--workers``, in the same
+run (``--no-sqlite``: PostgreSQL alone). Each store's figures are printed; the last line is the
+last store's ``p50 … p95 … p99 … ms``.
 
 Loopback only, bounded: the load ends with its window (plus at most --grace seconds for
 answers in flight), the crash phase sends a fifth as many students' answers. Not a test;

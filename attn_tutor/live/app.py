@@ -56,6 +56,7 @@ BODY_LIMIT = 16 * 1024  # bytes of a request body: an answer is at most 1,000 ch
 RATE = (60, 10.0)  # each student's bucket: 60 requests at once, refilled 10 a second
 JOIN_RATE = (1000, 5.0)  # each address's joins: a class at once (one NAT, a proxy), not a script's ten thousand
 EVENTS_WAIT = 2.0  # seconds the event stream waits for a change before a keep-alive line
+STUDENT_EVENTS_WAIT = 15.0  # a student's stream's keep-alive line: a class's 500 streams each 2 s would cost the loop 250 wakes a second
 EVENTS_GAP = 0.25  # at most four maps a second in a process, however fast answers come (on PostgreSQL each one reads every answer)
 
 
@@ -95,7 +96,8 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
     secret = checked_secret(secret, store.where)
     with speaking(lang):  # the pages made once, in the session's language
         live = LiveClass(store, problem_set, lang=lang, secret=secret, student_url=student_url,
-                         set_name=set_name or problem_set.name or problem_set.source, events_wait=EVENTS_WAIT, events_gap=EVENTS_GAP)  # fmt: skip
+                         set_name=set_name or problem_set.name or problem_set.source, events_wait=EVENTS_WAIT, events_gap=EVENTS_GAP,
+                         student_events_wait=STUDENT_EVENTS_WAIT)  # fmt: skip
 
     # each route's checks before its view, in the order they answer (see the module's docstring)
     teacher = [Middleware(TeacherOnly, secret=secret)]

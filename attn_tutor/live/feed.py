@@ -38,10 +38,11 @@ class Feed:
     session's language, for the sentence a stream says while the store cannot be read."""
 
     def __init__(self, store, *, snapshot: Callable[[], dict], student_state: Callable[[], dict], lang: str,
-                 wait: float, gap: float) -> None:  # fmt: skip
+                 wait: float, gap: float, quiet: float) -> None:  # fmt: skip
         self.store, self.snapshot, self.student_state, self.lang = store, snapshot, student_state, lang
-        self.wait = wait  # seconds a stream waits for something new before a keep-alive line
+        self.wait = wait  # seconds the follower and a teacher's stream wait for something new (then a keep-alive line)
         self.gap = gap  # seconds at least between two maps, however fast answers come
+        self.quiet = {"map": wait, "state": quiet}  # each kind's seconds between keep-alive lines (a class's 500 streams: rarely)
         self._loop: asyncio.AbstractEventLoop | None = None
         self._reset()
 
@@ -49,6 +50,7 @@ class Feed:
         self._listeners = {"map": 0, "state": 0}
         self._latest: dict[str, tuple[int, str] | None] = {"map": None, "state": None}  # (change number, the event's text)
         self._said: str | None = None  # why the store cannot be read, while it cannot (a comment line)
+        self._said_last, self._said_count = "", 0  # the last such line, and how many were said: each stream says each
         self._new = {"map": asyncio.Event(), "state": asyncio.Event()}  # set (and replaced) when there is a new one of each
         self._task: asyncio.Task | None = None
         self._making: dict[str, asyncio.Future | None] = {"map": None, "state": None}  # a first event being made
@@ -91,19 +93,25 @@ class Feed:
             return seq, {}
         return seq, {kind: self._made(kind, seq) for kind in kinds}
 
-    async def _first(self, kind: str) -> None:
-        """The first event of ``kind`` made once for every stream that opens before it is there."""
+    async def _first(self, kind: str) -> str | None:
+        """The first event of ``kind`` made once for every stream that opens before it is there; if the
+        store cannot be read, why (a comment line for the stream to send)."""
         making = self._making[kind]
         if making is None:
             making = self._making[kind] = asyncio.ensure_future(self._make(kind))
         try:
             seq, text = await asyncio.shield(making)
-        except AttnTutorError:
-            return  # the follower says why
+        except AttnTutorError as error:
+            return self._why(error)
         finally:
             if making.done() and self._making[kind] is making:
                 self._making[kind] = None
         self._keep(kind, seq, text)
+        return None
+
+    def _why(self, error: AttnTutorError) -> str:
+        with speaking(self.lang):  # the session's, whoever iterates the stream (never across a yield)
+            return f": {error.messages()[0]}\n\n"
 
     async def _follow(self) -> None:
         """The one task that follows the store while any stream is open."""
@@ -118,8 +126,8 @@ class Feed:
                     for kind, (at, text) in made.items():
                         self._keep(kind, at, text)
                 except AttnTutorError as error:  # the database went away: said, and tried again until it is back
-                    with speaking(self.lang):
-                        self._said = f": {error.messages()[0]}\n\n"
+                    self._said = self._said_last = self._why(error)
+                    self._said_count += 1
                     self._publish()
                     last = -1
                     await asyncio.sleep(self.wait)
@@ -141,27 +149,28 @@ class Feed:
         if self._task is None:
             self._task = asyncio.ensure_future(self._follow())
         sent: Any = None
-        said: str | None = None
-        try:
+        said = self._said_count  # the follower's sentences said on this stream: every one since it opened, even
+        try:  # one the store recovered from before this stream's turn came (then the map follows it)
             while not await is_disconnected():
                 new = self._new[kind]
-                if self._said is not None:
-                    if self._said is not said:
-                        said = self._said
-                        yield said
-                        continue
-                else:
-                    said = None
+                if said != self._said_count:
+                    said = self._said_count
+                    yield self._said_last
+                    continue
+                if self._said is None:
                     latest = self._latest[kind]
                     if latest is None:  # the first of its kind here: made now (once, however many wait), not at the next change
-                        await self._first(kind)
-                        latest = self._latest[kind]
+                        why = await self._first(kind)
+                        if why is not None:
+                            yield why
+                            await asyncio.sleep(self.wait)
+                        continue  # (what the follower said meanwhile goes first)
                     if latest is not None and latest is not sent:
                         sent = latest
                         yield latest[1]
                         continue
                 try:
-                    await asyncio.wait_for(new.wait(), self.wait)
+                    await asyncio.wait_for(new.wait(), self.quiet[kind])
                 except TimeoutError:
                     yield WAITING
         finally:

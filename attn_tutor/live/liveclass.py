@@ -38,7 +38,7 @@ class LiveClass:
     """What the routes share: the store, the marker, the pages made once, the secret."""
 
     def __init__(self, store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None,
-                 set_name: str, events_wait: float, events_gap: float) -> None:  # fmt: skip
+                 set_name: str, events_wait: float, events_gap: float, student_events_wait: float) -> None:  # fmt: skip
         self.store = store
         self.problem_set = problem_set
         self.lang = lang
@@ -55,7 +55,8 @@ class LiveClass:
         self._session_lock = threading.Lock()
         self._students: dict[str, Any] = {}  # token -> Student: a student's record never changes once joined
         # the event streams of this process, fed by one follower of the store (no thread, connection or query a stream)
-        self.feed = Feed(store, snapshot=self.snapshot, student_state=self.student_state, lang=lang, wait=events_wait, gap=events_gap)
+        self.feed = Feed(store, snapshot=self.snapshot, student_state=self.student_state, lang=lang, wait=events_wait, gap=events_gap,
+                         quiet=student_events_wait)  # fmt: skip
         self._following = False  # the store follows other processes' changes from the first request this process serves
 
     # --- helpers ---------------------------------------------------------------------

@@ -48,6 +48,7 @@ def events_of(lines, name: str, count: int, limit: int = 2000):
 
 def test_a_students_stream_says_the_state_at_once_and_again_when_the_teacher_closes_a_problem(store, monkeypatch):
     monkeypatch.setattr(live_app, "EVENTS_WAIT", 0.05)  # keep-alive lines often: the reading below is bounded by lines
+    monkeypatch.setattr(live_app, "STUDENT_EVENTS_WAIT", 0.05)
     app = make_app(store, CH13, lang="en", secret=SECRET)
     student = TestClient(app, base_url=ORIGIN)
     token = student.get("/api/state").json()["csrf"]
