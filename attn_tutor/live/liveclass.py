@@ -19,7 +19,8 @@ import unicodedata
 from collections.abc import Callable
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
+import anyio
+import anyio.to_thread
 
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.core.rounding import fmt_given
@@ -57,6 +58,7 @@ class LiveClass:
         # the event streams of this process, fed by one follower of the store (no thread, connection or query a stream)
         self.feed = Feed(store, snapshot=self.snapshot, student_state=self.student_state, lang=lang, wait=events_wait, gap=events_gap,
                          quiet=student_events_wait)  # fmt: skip
+        self._threads: anyio.CapacityLimiter | None = None  # made on the event loop, at the first request
         self._following = False  # the store follows other processes' changes from the first request this process serves
 
     # --- helpers ---------------------------------------------------------------------
@@ -68,7 +70,14 @@ class LiveClass:
         where each call waits on the network and the server's disk."""
         if self.store.alone:
             return work(*args)
-        return await run_in_threadpool(work, *args)
+        return await anyio.to_thread.run_sync(work, *args, limiter=self._limiter())
+
+    def _limiter(self) -> anyio.CapacityLimiter:
+        """As many threads at once for the students' requests as the store has connections: more would only
+        wait for one, each waking the others (measured: CPU an answer on PostgreSQL)."""
+        if self._threads is None:
+            self._threads = anyio.CapacityLimiter(self.store.connections)
+        return self._threads
 
     def session(self):
         """The session record, read again only after it may have changed (:meth:`Store.session_version`)."""

@@ -200,6 +200,7 @@ class Store:
     words: dict[str, str]  # the database's own words in TABLES
     where: str  # the file or URL (its password left out), for sentences
     alone = False  # True: no other process writes this session (a SQLite file held by this writer)
+    connections = 1  # how many statements the store runs at once (PostgreSQL: its pool's connections)
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
