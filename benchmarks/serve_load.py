@@ -20,7 +20,18 @@ server is killed (SIGKILL) and started again on the same database: the students 
 what was not acknowledged, under the same client ids, as the page does. At the end every
 acknowledged answer of both classes is looked up in the store: the count missing must be 0.
 
-    python benchmarks/serve_load.py [--students 500] [--window 60] [--db postgresql://…] [--workers 2]
+With ``--streams`` every student also holds the students' event stream open (``GET /api/events``,
+a connection of its own, as the page's EventSource would) from joining to the end; measured: how
+long each took to its first event, and how many were turned away or dropped. Each server process's
+peak memory is measured (the target is per worker), and on PostgreSQL the CPU of the database's
+own backends serving it as well as the server's.
+
+    python benchmarks/serve_load.py [--students 500] [--window 60] [--streams] [--db postgresql://…] [--workers 2] [--no-sqlite]
+
+With ``--db`` the same load runs first on a fresh SQLite file (one process: a SQLite session has
+one writer), then on a fresh schema of that PostgreSQL database with ``--workers``, in the same
+run (``--no-sqlite``: PostgreSQL alone). Each store's figures are printed; the last line is the
+last store's ``p50 … p95 … p99 … ms``.
 
 Loopback only, bounded: the load ends with its window (plus at most --grace seconds for
 answers in flight), the crash phase sends a fifth as many students' answers. Not a test;
@@ -127,6 +138,12 @@ class Figures:
     unexpected: list[str] = field(default_factory=list)  # acknowledged with another mark than planned
     events: list[tuple[float, dict[str, int]]] = field(default_factory=list)  # (arrival, item -> answers counted)
     last_map: dict = field(default_factory=dict)  # the last event's map, as sent
+    streams_open: int = 0  # students' event streams that sent their first event (--streams)
+    streams_started: int = 0  # streams answered 200 (opened again after a drop: counted again)
+    stream_first_s: list[float] = field(default_factory=list)  # each stream: seconds from asking to its first event
+    stream_events: int = 0  # events the students' streams sent
+    stream_drops: int = 0  # students' streams lost and opened again (as EventSource does)
+    stream_drop_reasons: list[str] = field(default_factory=list)  # the first few
     teacher_drops: list[str] = field(default_factory=list)  # the event stream lost and opened again
     killed_after: int | None = None  # answers acknowledged when the server was killed
     resent: int = 0
@@ -237,6 +254,51 @@ class Phone:
 REQUEST_ERRORS = (OSError, EOFError, asyncio.TimeoutError, ValueError, IndexError)  # refused, reset, cut short, garbled
 
 
+async def hold_stream(base: str, cookies: dict[str, str], figures: Figures, stop: asyncio.Event) -> None:
+    """A student's page holding ``GET /api/events`` (a connection of its own, as a browser's EventSource):
+    read until ``stop``, each event counted; a dropped stream opened again half a second later."""
+    from urllib.parse import urlsplit
+
+    where = urlsplit(base)
+    first, began = True, time.monotonic()
+    while not stop.is_set():
+        writer = None
+        try:
+            reader, writer = await asyncio.open_connection(where.hostname, where.port or 80)
+            cookie = "; ".join(f"{k}={v}" for k, v in cookies.items())
+            writer.write(f"GET /api/events HTTP/1.1\r\nHost: {where.netloc}\r\nAccept: text/event-stream\r\nCookie: {cookie}\r\n\r\n".encode("latin-1"))
+            status = int((await reader.readuntil(b"\r\n")).split(b" ", 2)[1])
+            head = await reader.readuntil(b"\r\n\r\n")
+            if status != 200:
+                raise ValueError(f"events: {status} {(head + await reader.read(300)).decode('utf-8', 'replace')[-200:]}")
+            figures.streams_started += 1
+            reading = asyncio.ensure_future(stop.wait())
+            while not stop.is_set():
+                chunk = asyncio.ensure_future(reader.read(65536))
+                await asyncio.wait([chunk, reading], return_when=asyncio.FIRST_COMPLETED)
+                if not chunk.done():
+                    chunk.cancel()
+                    break
+                data = chunk.result()
+                if not data:
+                    raise EOFError("the stream ended")
+                events = data.count(b"event: state")
+                if events and first:
+                    figures.streams_open += 1
+                    figures.stream_first_s.append(time.monotonic() - began)
+                    first = False
+                figures.stream_events += events
+            reading.cancel()
+        except (*REQUEST_ERRORS, asyncio.IncompleteReadError, asyncio.LimitOverrunError) as error:
+            figures.stream_drops += 1
+            if len(figures.stream_drop_reasons) < 5:
+                figures.stream_drop_reasons.append(repr(error)[:200])
+            await asyncio.sleep(0.5)
+        finally:
+            if writer is not None:
+                writer.close()
+
+
 async def join(client: Phone, student: Student, figures: Figures, retry_until: float) -> None:
     """As the page does: its state first (the CSRF cookie and token), then the name; a dropped
     connection or a 5xx tried again a moment later, until ``retry_until``."""
@@ -298,16 +360,19 @@ async def send(client, student: Student, index: int, figures: Figures, *, measur
 
 
 async def run_students(base: str, students: list[Student], figures: Figures, *, window: float, grace: float, measured: bool,
-                       on_ack=None) -> None:  # fmt: skip
+                       on_ack=None, streams: bool = False) -> None:  # fmt: skip
     """Every student joins, then sends its answers paced over ``window`` seconds (each student's
     start spread over the first tenth), one at a time, each after the previous one's acknowledgement.
     Every student's answers are the same step apart, so the class stays as spread out at the end as
     at the start: a step that shrank with a late start would bring all 500 last answers into the same
-    tenth of a second, a burst no class makes."""
+    tenth of a second, a burst no class makes. With ``streams``, each student holds the students'
+    event stream open from joining until the whole class is done (:func:`hold_stream`)."""
     begin = time.monotonic()
     spread = window * 0.1
     retry_until = begin + window + grace
     clients = []
+    held: list[asyncio.Future] = []
+    done = asyncio.Event()
 
     async def one(student: Student, offset: float):
         client = Phone(base)  # each student a phone of its own: its cookies, one connection
@@ -318,6 +383,8 @@ async def run_students(base: str, students: list[Student], figures: Figures, *, 
         except Exception as error:  # noqa: BLE001
             figures.errors.append(f"join {student.name}: {error!r}")
             return
+        if streams:
+            held.append(asyncio.ensure_future(hold_stream(base, client.cookies, figures, done)))
         step = (window * 0.9 - spread) / max(1, len(student.sheet))
         for index in range(len(student.sheet)):
             if time.monotonic() > retry_until:  # bounded: what is left was not answered in time
@@ -336,6 +403,8 @@ async def run_students(base: str, students: list[Student], figures: Figures, *, 
     try:
         await asyncio.gather(*(one(s, rng.uniform(0, spread)) for s in students))
     finally:
+        done.set()
+        await asyncio.gather(*held, return_exceptions=True)
         for client in clients:
             await client.close()
 
@@ -407,6 +476,27 @@ def map_lags(figures: Figures) -> list[float]:
     return lags
 
 
+def pg_backend_cpu(db: str) -> dict[int, float]:
+    """CPU seconds so far of each PostgreSQL backend serving ``serve`` (``application_name`` "attn-tutor
+    serve"), by process id: what the database's own processes spend on the answers (a local server only)."""
+    import os
+
+    import psycopg
+
+    from attn_tutor.sessions.postgres import APPLICATION_NAME
+
+    with psycopg.connect(db, autocommit=True) as conn:
+        pids = [row[0] for row in conn.execute("SELECT pid FROM pg_stat_activity WHERE application_name = %s", (APPLICATION_NAME,))]
+    found = {}
+    for pid in pids:
+        try:
+            fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+            found[pid] = (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+        except (OSError, IndexError, ValueError):
+            pass
+    return found
+
+
 def missing_answers(db: str, figures_list: list[Figures]) -> list[str]:
     """Acknowledged answers the store does not hold as the student's latest, text and client id."""
     from attn_tutor.sessions.opening import open_store
@@ -455,29 +545,46 @@ class Result:
     unexpected: list[str]
     map_lag_s: float  # the largest
     map_lag_p99_s: float
-    rss_mb: float
+    rss_mb: float  # the server's processes together, at their peak
+    rss_worker_mb: float  # the largest one process (a worker, or the one server) was
+    store: str  # "sqlite" | "postgresql"
+    workers: int
+    streams: int  # students' event streams held open (0 without --streams)
+    streams_open: int  # of them, those that sent their first event
+    stream_first_p50_s: float  # seconds from asking for a stream to its first event: the median
+    stream_first_max_s: float  # and the longest
+    stream_drops: int
     crash_students: int
     crash_acknowledged: int
     resent_after_restart: int
     missing: list[str]
+    last_counts: dict[str, int]  # each item's count of answers on the last map the teacher had
     diagnoses_on_map: int  # how many of the planned mistakes' codes the final map shows
     diagnoses_planned: int
     killed_after: int | None
     server_cpu_ms: float  # server CPU time per acknowledged answer of the measured phase
+    database_cpu_ms: float  # PostgreSQL's backends' CPU time per acknowledged answer (nan: SQLite, in the server's)
     load: str  # the machine's load average at the end of the measured phase
 
     def lines(self) -> list[str]:
         ok = lambda good: "ok" if good else "MISSED"  # noqa: E731
         return [
+            f"{self.store}, {self.workers} worker{'s' if self.workers > 1 else ''}: {self.students} students"
+            + (f" holding {self.streams} event streams ({self.streams_open} sent their first event, after {self.stream_first_p50_s:.2f} s"
+               f" (median) to {self.stream_first_max_s:.2f} s; {self.stream_drops} turned away or dropped and opened again)"
+               if self.streams else "") + ",",
             f"{self.students} students, {self.submissions} answers sent, {self.acknowledged} acknowledged",
             f"latency p50 {self.p50_ms:.1f} ms, p95 {self.p95_ms:.1f} ms, p99 {self.p99_ms:.1f} ms"
             f" (target p99 <= {TARGETS['p99_ms']:.0f} ms: {ok(self.p99_ms <= TARGETS['p99_ms'])})",
             f"throughput {self.throughput:.0f} answers/s; server CPU {self.server_cpu_ms:.2f} ms an answer"
-            f" (one core's worth: {1000 / max(self.server_cpu_ms, 1e-9):.0f} answers/s); load average {self.load}",
+            f" (one core's worth: {1000 / max(self.server_cpu_ms, 1e-9):.0f} answers/s)"
+            + ("" if math.isnan(self.database_cpu_ms) else f", PostgreSQL's backends {self.database_cpu_ms:.2f} ms an answer")
+            + f"; load average {self.load}",
             f"errors {len(self.errors)} (target 0: {ok(not self.errors)}); marked other than planned: {len(self.unexpected)}",
             f"teacher's map lag: max {self.map_lag_s:.3f} s, p99 {self.map_lag_p99_s:.3f} s"
             f" (target <= {TARGETS['map_lag_s']:.0f} s: {ok(self.map_lag_s <= TARGETS['map_lag_s'])}); mistakes' codes on the map: {self.diagnoses_on_map} of {self.diagnoses_planned}",
-            f"server memory peak {self.rss_mb:.0f} MB (target <= {TARGETS['rss_mb']:.0f} MB: {ok(self.rss_mb <= TARGETS['rss_mb'])})",
+            f"server memory peak {self.rss_worker_mb:.0f} MB a process (target <= {TARGETS['rss_mb']:.0f} MB a worker:"
+            f" {ok(self.rss_worker_mb <= TARGETS['rss_mb'])}), {self.rss_mb:.0f} MB all its processes together",
             (f"kill -9 with {self.crash_students} more students, after {self.killed_after} of their answers were acknowledged,"
              if self.killed_after is not None else f"{self.crash_students} more students, the server NOT killed (the phase ended first),")
             + " restarted on the same database:"
@@ -485,20 +592,24 @@ class Result:
             f" acknowledged answers missing {len(self.missing)} (target 0: {ok(not self.missing)})",
         ]
 
+    def last_line(self) -> str:
+        return f"p50 {self.p50_ms:.1f} p95 {self.p95_ms:.1f} p99 {self.p99_ms:.1f} ms"
 
-async def _measured(server: Server, students: list[Student], figures: Figures, window: float, grace: float) -> None:
+
+async def _measured(server: Server, students: list[Student], figures: Figures, window: float, grace: float, streams: bool) -> None:
     stop = asyncio.Event()
     teacher = asyncio.ensure_future(follow_map(server, figures, stop))
     await asyncio.sleep(0.5)  # the teacher's page is open before the class starts
     try:
-        await run_students(server.student_url.split("?")[0].rstrip("/"), students, figures, window=window, grace=grace, measured=True)
+        await run_students(server.student_url.split("?")[0].rstrip("/"), students, figures, window=window, grace=grace, measured=True,
+                           streams=streams)  # fmt: skip
         await asyncio.sleep(1.5)  # the last events
     finally:
         stop.set()
         await teacher
 
 
-async def _crash(server: Server, students: list[Student], figures: Figures, window: float, grace: float) -> None:
+async def _crash(server: Server, students: list[Student], figures: Figures, window: float, grace: float, streams: bool) -> None:
     total = sum(len(s.sheet) for s in students)
     half = asyncio.Event()
     count = 0
@@ -510,7 +621,8 @@ async def _crash(server: Server, students: list[Student], figures: Figures, wind
             half.set()
 
     base = server.student_url.split("?")[0].rstrip("/")
-    class_ = asyncio.ensure_future(run_students(base, students, figures, window=window, grace=grace, measured=False, on_ack=on_ack))
+    class_ = asyncio.ensure_future(run_students(base, students, figures, window=window, grace=grace, measured=False, on_ack=on_ack,
+                                                  streams=streams))  # fmt: skip
     halfway = asyncio.ensure_future(half.wait())
     # mid-run: when half the answers are acknowledged, or half the window has gone by, whichever comes first
     await asyncio.wait([class_, halfway], timeout=window / 2, return_when=asyncio.FIRST_COMPLETED)
@@ -525,7 +637,7 @@ async def _crash(server: Server, students: list[Student], figures: Figures, wind
 
 
 def run(*, students: int = 500, window: float = 60.0, db: str | None = None, workers: int = 1, wrong_share: float = 0.2,
-        seed: int = 20, grace: float = 20.0, crash_share: float = 0.2, workdir: Path | None = None) -> Result:  # fmt: skip
+        seed: int = 20, grace: float = 20.0, crash_share: float = 0.2, workdir: Path | None = None, streams: bool = False) -> Result:  # fmt: skip
     from attn_tutor.problems.load import load_problem_set
 
     problem_set = load_problem_set("ch13")
@@ -539,15 +651,18 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
     try:
         measured = Figures()
         class_ = [Student(f"load-{i:04d}", sheets[i]) for i in range(students)]
+        postgres = db.startswith(("postgresql://", "postgres://"))
         cpu = server.cpu_seconds()
-        asyncio.run(_measured(server, class_, measured, window, grace))
+        backends = pg_backend_cpu(db) if postgres else {}
+        asyncio.run(_measured(server, class_, measured, window, grace, streams))
         cpu = server.cpu_seconds() - cpu
+        database_cpu = sum(now - backends.get(pid, 0.0) for pid, now in pg_backend_cpu(db).items()) if postgres else math.nan
         load = " ".join(Path("/proc/loadavg").read_text().split()[:3])
-        peak = server.peak_rss
+        peak, peak_process = server.peak_rss, server.peak_process_rss
         crashed = Figures()
         crash_class = [Student(f"crash-{i:04d}", sheets[students + i]) for i in range(len(sheets) - students)]
-        asyncio.run(_crash(server, crash_class, crashed, max(2.0, window * crash_share), grace))
-        peak = max(peak, server.peak_rss)
+        asyncio.run(_crash(server, crash_class, crashed, max(2.0, window * crash_share), grace, streams))
+        peak, peak_process = max(peak, server.peak_rss), max(peak_process, server.peak_process_rss)
     finally:
         server.stop()
     try:
@@ -567,14 +682,24 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
             map_lag_s=max(lags, default=math.inf),
             map_lag_p99_s=percentile(lags, 99),
             rss_mb=peak / 2**20,
+            rss_worker_mb=peak_process / 2**20,
+            store="postgresql" if db.startswith(("postgresql://", "postgres://")) else "sqlite",
+            workers=workers,
+            streams=students if streams else 0,
+            streams_open=measured.streams_open,
+            stream_first_p50_s=percentile(measured.stream_first_s, 50),
+            stream_first_max_s=max(measured.stream_first_s, default=math.nan),
+            stream_drops=measured.stream_drops,
             crash_students=len(crash_class),
             crash_acknowledged=len(crashed.acked),
             resent_after_restart=crashed.resent,
             missing=missing,
+            last_counts=map_totals(measured.last_map),
             diagnoses_on_map=len(planned_codes & map_codes(measured.last_map)),
             diagnoses_planned=len(planned_codes),
             killed_after=crashed.killed_after,
             server_cpu_ms=1000 * cpu / max(1, len(measured.acked)),
+            database_cpu_ms=1000 * database_cpu / max(1, len(measured.acked)),
             load=load,
         )
     finally:
@@ -582,34 +707,52 @@ def run(*, students: int = 500, window: float = 60.0, db: str | None = None, wor
             made_dir.cleanup()
 
 
+def pg_schema_url(base: str):
+    """A fresh schema of its own in the database ``base`` names, as a URL, and how to drop it afterwards."""
+    import psycopg
+
+    schema = f"serve_load_{uuid.uuid4().hex[:12]}"
+    with psycopg.connect(base, autocommit=True) as conn:
+        conn.execute(f"CREATE SCHEMA {schema}")
+
+    def drop() -> None:
+        with psycopg.connect(base, autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA {schema} CASCADE")
+
+    return f"{base}{'&' if '?' in base else '?'}options=-csearch_path%3D{schema}", drop
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--students", type=int, default=500)
     parser.add_argument("--window", type=float, default=60.0, help="seconds the class has to answer everything")
     parser.add_argument("--db", help="a postgresql:// URL (default: a fresh SQLite file in a temporary folder)")
-    parser.add_argument("--workers", type=int, default=1, help="uvicorn workers (PostgreSQL only)")
+    parser.add_argument("--workers", type=int, default=1, help="uvicorn workers (PostgreSQL only; a SQLite file has one)")
+    parser.add_argument("--streams", action="store_true", help="every student holds the students' event stream open")
+    parser.add_argument("--no-sqlite", action="store_true",
+                        help="with --db: leave out the same load on a SQLite file, run first for comparison")  # fmt: skip
     parser.add_argument("--wrong-share", type=float, default=0.2, help="the share of rows typed with a known mistake")
     parser.add_argument("--seed", type=int, default=20)
     args = parser.parse_args()
-    schema = None
-    db = args.db
-    if db is not None:  # a fresh schema of its own in that database, dropped afterwards
-        import psycopg
-
-        schema = f"serve_load_{uuid.uuid4().hex[:12]}"
-        with psycopg.connect(args.db, autocommit=True) as conn:
-            conn.execute(f"CREATE SCHEMA {schema}")
-        db = f"{args.db}{'&' if '?' in args.db else '?'}options=-csearch_path%3D{schema}"
-    try:
-        result = run(students=args.students, window=args.window, db=db, workers=args.workers, wrong_share=args.wrong_share, seed=args.seed)
-    finally:
-        if schema is not None:
-            with psycopg.connect(args.db, autocommit=True) as conn:
-                conn.execute(f"DROP SCHEMA {schema} CASCADE")
-    for line in result.lines():
-        print(line)
-    for error in (result.errors + result.unexpected + result.missing)[:10]:
-        print("  ", error)
+    same = {"students": args.students, "window": args.window, "wrong_share": args.wrong_share, "seed": args.seed, "streams": args.streams}
+    results = []
+    if args.db is None or not args.no_sqlite:  # SQLite: one process holds the file
+        results.append(run(db=None, workers=1, **same))
+        for line in results[-1].lines():
+            print(line, flush=True)
+        print(flush=True)
+    if args.db is not None:
+        db, drop = pg_schema_url(args.db)
+        try:
+            results.append(run(db=db, workers=args.workers, **same))
+        finally:
+            drop()
+        for line in results[-1].lines():
+            print(line)
+    for result in results:
+        for error in (result.errors + result.unexpected + result.missing)[:10]:
+            print("  ", result.store, error)
+    print(results[-1].last_line())
 
 
 if __name__ == "__main__":

@@ -239,7 +239,10 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # (httpto
     """uvicorn's HTTP protocol (httptools where installed, else h11) with what uvicorn does not offer:
     a deadline for each request's headers (:data:`HEADER_TIMEOUT`, from the connection or the last
     response: 408, then closed) and a cap on connections still sending them (:data:`PARTIAL_LIMIT`:
-    503, closed at once). uvicorn's own limits stand: an incomplete request's size (h11's 16 KiB, the
+    503, closed at once): a new connection until its first request's headers came, a kept-alive one
+    once the next request's first bytes came. A kept-alive connection between two requests (a phone
+    between two answers) is not counted, so a class of 500 phones, each with an event stream open
+    too, is served; it has the header deadline, and uvicorn closes it when idle. uvicorn's own limits stand: an incomplete request's size (h11's 16 KiB, the
     body by :data:`attn_tutor.live.app.BODY_LIMIT`) and the keep-alive timeout between requests."""
 
     _deadline = None
@@ -250,13 +253,14 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # (httpto
         if len(_PARTIAL) >= PARTIAL_LIMIT:
             self._refuse(503, "serve.too_many_partial")
             return
-        self._await_headers()
+        self._await_headers(counted=True)
 
-    def _await_headers(self) -> None:
+    def _await_headers(self, *, counted: bool) -> None:
         self._stop_waiting()
         self._before = self.cycle
         self._deadline = self.loop.call_later(HEADER_TIMEOUT, self._refuse, 408, "serve.header_timeout")
-        _PARTIAL.add(self)
+        if counted:
+            _PARTIAL.add(self)
 
     def _stop_waiting(self) -> None:
         if self._deadline is not None:
@@ -266,13 +270,16 @@ class GuardedHTTP(AutoHTTPProtocol):  # type: ignore[valid-type,misc]  # (httpto
 
     def data_received(self, data: bytes) -> None:
         super().data_received(data)
-        if self._deadline is not None and self.cycle is not self._before:  # the headers came: a request
-            self._stop_waiting()
+        if self._deadline is not None:
+            if self.cycle is not self._before:  # the headers came: a request
+                self._stop_waiting()
+            elif not self.transport.is_closing():  # a kept-alive connection's next request begun: counted from now
+                _PARTIAL.add(self)
 
     def on_response_complete(self) -> None:
         super().on_response_complete()
         if not self.transport.is_closing() and (self.cycle is None or self.cycle.response_complete):
-            self._await_headers()  # kept alive, no request pipelined behind: the next one's headers have the same time
+            self._await_headers(counted=False)  # kept alive, no request pipelined behind: the next one's headers have the same time
 
     def connection_lost(self, exc) -> None:
         self._stop_waiting()

@@ -8,6 +8,7 @@ API, with bodies and status codes, is ``docs/live.md``):
   answers and the session's state, saves one checked stage (marked again here, by the one
   marker as ``grade`` calls it: :mod:`attn_tutor.live.marks`; the reply comes after the commit);
   ``POST /api/another``: "another like this", a fair variant of a problem to practise on (practice only);
+  ``GET /api/events`` (server-sent events: the session's state again after each control);
 - ``GET /teacher`` (``?key=SECRET`` once, then a cookie), ``GET /teacher/api/map``,
   ``GET /teacher/events`` (server-sent events: the map again after each change),
   ``POST /teacher/api/problem/{id}``, ``POST /teacher/api/mode``, ``GET /teacher/qr.svg``;
@@ -59,7 +60,8 @@ BODY_LIMIT = 16 * 1024  # bytes of a request body: an answer is at most 1,000 ch
 RATE = (60, 10.0)  # each student's bucket: 60 requests at once, refilled 10 a second
 JOIN_RATE = (1000, 5.0)  # each address's joins: a class at once (one NAT, a proxy), not a script's ten thousand
 EVENTS_WAIT = 2.0  # seconds the event stream waits for a change before a keep-alive line
-EVENTS_GAP = 0.25  # at most four maps a second, however fast answers come (on PostgreSQL each one reads every answer)
+STUDENT_EVENTS_WAIT = 15.0  # a student's stream's keep-alive line: a class's 500 streams each 2 s would cost the loop 250 wakes a second
+EVENTS_GAP = 0.25  # at most four maps a second in a process, however fast answers come (on PostgreSQL each one reads every answer)
 
 
 def by_address(request: Request) -> tuple:
@@ -98,7 +100,8 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
     secret = checked_secret(secret, store.where)
     with speaking(lang):  # the pages made once, in the session's language
         live = LiveClass(store, problem_set, lang=lang, secret=secret, student_url=student_url,
-                         set_name=set_name or problem_set.name or problem_set.source, events_wait=EVENTS_WAIT, events_gap=EVENTS_GAP)  # fmt: skip
+                         set_name=set_name or problem_set.name or problem_set.source, events_wait=EVENTS_WAIT, events_gap=EVENTS_GAP,
+                         student_events_wait=STUDENT_EVENTS_WAIT)  # fmt: skip
 
     # each route's checks before its view, in the order they answer (see the module's docstring)
     teacher = [Middleware(TeacherOnly, secret=secret)]
@@ -115,6 +118,7 @@ def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, s
         Route("/api/state", views.state, methods=["GET"], middleware=anyone),
         Route("/api/answer", views.answer, methods=["POST"], middleware=changes + joined),
         Route("/api/another", views.another, methods=["POST"], middleware=changes + joined),
+        Route("/api/events", views.student_events, methods=["GET"], middleware=joined),
         Route("/teacher", views.teacher_page, methods=["GET"]),
         Route("/teacher/api/map", views.teacher_map, methods=["GET"], middleware=teacher),
         Route("/teacher/events", views.events, methods=["GET"], middleware=teacher),

@@ -6,32 +6,32 @@ and the reply comes after the commit), the pages made once, the teacher's secret
 session again only after it may have changed, keeps each student once read (a student's record
 never changes), answers ``GET /api/state`` (a student's view: in an exam, no marks until the
 problem closes) and ``POST /api/answer`` (one checked stage, or one concept item's choice), makes
-the teacher's snapshot (counts, the map, the score distribution, every student), and streams it
-to the teacher's page after each change (:meth:`LiveClass.map_events`), the projector's view without
-a name (:meth:`LiveClass.projector_snapshot`) likewise. Peer instruction: an answer is refused while
-the class is paused (423); an item asked again is answered and marked as its round (on a fresh
-variant's numbers when the teacher drew one: :meth:`LiveClass.variant`, the students' page made
-with them).
+the teacher's snapshot (counts, the map, the score distribution, every student), the projector's
+view without a name (:meth:`LiveClass.projector_snapshot`) and the students' view of the session;
+the process's event streams get them from its one :class:`~attn_tutor.live.feed.Feed`. Peer
+instruction: an answer is refused while the class is paused (423); an item asked again is answered
+and marked as its round (on a fresh variant's numbers when the teacher drew one:
+:meth:`LiveClass.variant`, the students' page made with them).
 """
 
 from __future__ import annotations
 
-import asyncio
 import hashlib
-import json
 import threading
 import unicodedata
-from collections.abc import AsyncIterator, Awaitable, Callable
+from collections.abc import Callable
 from typing import Any
 
-from starlette.concurrency import run_in_threadpool
+import anyio
+import anyio.to_thread
 
 from attn_tutor.core.errors import AttnTutorError
-from attn_tutor.core.i18n import speaking, t
+from attn_tutor.core.i18n import t
 from attn_tutor.core.model import ProblemSet
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.core.text import is_unsafe_char
 from attn_tutor.live import lecture, pages
+from attn_tutor.live.feed import Feed
 from attn_tutor.live.marks import Marks, RequestError
 from attn_tutor.practice import data as page_data
 from attn_tutor.sessions.practice import Practice
@@ -48,7 +48,7 @@ class LiveClass:
     """What the routes share: the store, the marker, the pages made once, the secret."""
 
     def __init__(self, store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None,
-                 set_name: str, events_wait: float, events_gap: float) -> None:  # fmt: skip
+                 set_name: str, events_wait: float, events_gap: float, student_events_wait: float) -> None:  # fmt: skip
         self.store = store
         self.practice = Practice(store)  # "another like this"
         self.practice.ensure()
@@ -69,8 +69,11 @@ class LiveClass:
         self._session: tuple[int | None, Session | None] = (None, None)  # (the store's session version, the session read at it)
         self._session_lock = threading.Lock()
         self._students: dict[str, Any] = {}  # token -> Student: a student's record never changes once joined
-        self.events_wait = events_wait  # seconds the event stream waits for a change before a keep-alive line
-        self.events_gap = events_gap  # seconds at least between two maps, however fast answers come
+        # the event streams of this process, fed by one follower of the store (no thread, connection or query a stream)
+        self.feed = Feed(store, views={"map": self.snapshot, "projector": self.projector_snapshot, "state": self.student_state},
+                         lang=lang, wait=events_wait, gap=events_gap, quiet=student_events_wait)  # fmt: skip
+        self._threads: anyio.CapacityLimiter | None = None  # made on the event loop, at the first request
+        self._following = False  # the store follows other processes' changes from the first request this process serves
 
     # --- helpers ---------------------------------------------------------------------
 
@@ -81,10 +84,20 @@ class LiveClass:
         where each call waits on the network and the server's disk."""
         if self.store.alone:
             return work(*args)
-        return await run_in_threadpool(work, *args)
+        return await anyio.to_thread.run_sync(work, *args, limiter=self._limiter())
+
+    def _limiter(self) -> anyio.CapacityLimiter:
+        """As many threads at once for the students' requests as the store has connections: more would only
+        wait for one, each waking the others (measured: CPU an answer on PostgreSQL)."""
+        if self._threads is None:
+            self._threads = anyio.CapacityLimiter(self.store.connections)
+        return self._threads
 
     def session(self):
         """The session record, read again only after it may have changed (:meth:`Store.session_version`)."""
+        if not self._following:  # PostgreSQL: this process's one listener (an answer then reads no change number);
+            self._following = True  # from a request, so that serve --workers's supervisor, which serves none, has none
+            self.store.follow()
         version = self.store.session_version()
         with self._session_lock:
             known_version, known = self._session
@@ -157,17 +170,31 @@ class LiveClass:
         """Whether a student sees the verdicts of ``problem`` now: always in practice, after it closes in an exam."""
         return session.mode != "exam" or not session.problems[problem].open
 
-    def state(self, student) -> dict:
-        """A student's view: the session's state and their own answers (marks as they may see them)."""
-        session = self.session()
-        problems = {}
+    def student_state(self) -> dict:
+        """What every student's page is told of the session (``GET /api/events``): :meth:`state` without
+        a student's own answers or the solutions' text (a revealed problem's comes with ``/api/state``)."""
+        return self.session_view(self.session(), solutions=False)
+
+    def session_view(self, session, *, solutions: bool = True) -> dict:
+        """The session as a student sees it: its id, the mode, each problem open or closed and revealed (with
+        the worked solution's HTML, if ``solutions``), and the concept items open or closed."""
+        problems: dict[str, dict[str, object]] = {}
         for pid, state in session.problems.items():
             if pid == CONCEPTS:
                 continue
             problems[pid] = {"open": state.open, "revealed": state.revealed}
-            if state.revealed:
+            if solutions and state.revealed:
                 varied = session.variant_of(pid)
                 problems[pid]["solution_html"] = (self.variant(varied[1])[1] if varied else self.solutions)[pid]
+        found: dict[str, object] = {"mode": session.mode, "session": session.id, "problems": problems,
+                                    "lecture": lecture_state(session)}  # fmt: skip
+        if CONCEPTS in session.problems:
+            found["concepts"] = {"open": session.problems[CONCEPTS].open}
+        return found
+
+    def state(self, student) -> dict:
+        """A student's view: the session's state and their own answers (marks as they may see them)."""
+        session = self.session()
         answers = []
         if student is not None:
             mine = dict(self.store.latest(student.id))
@@ -196,13 +223,10 @@ class LiveClass:
                 answers.append({"problem": problem, "variant": seed, "row": row, "stage": stage, "text": latest.text,
                                 "client_id": latest.client_id, "verdict": latest.verdict, "diagnosis": latest.diagnosis,
                                 "points": latest.points})  # fmt: skip
-        found = {"joined": student is not None, "name": None if student is None else student.name, "mode": session.mode,
-                 "session": session.id, "problems": problems, "answers": answers, "variants": variants,
-                 "lecture": lecture_state(session)}  # fmt: skip
+        found = {"joined": student is not None, "name": None if student is None else student.name, **self.session_view(session),
+                 "answers": answers, "variants": variants}  # fmt: skip
         if student is not None:  # what the page keeps typed text under: this student's, not another's on the same device
             found["key"] = hashlib.sha256(student.token.encode("utf-8")).hexdigest()[:16]
-        if CONCEPTS in session.problems:
-            found["concepts"] = {"open": session.problems[CONCEPTS].open}
         return found
 
     def answer(self, student, body: dict) -> dict:
@@ -390,34 +414,6 @@ class LiveClass:
             "distribution": lecture.distribution(scores, len(self.items), DISTRIBUTION_BINS),
             "seq": self.store.changes(),
         }
-
-    async def map_events(self, is_disconnected: Callable[[], Awaitable[bool]], view: Callable[[], dict] | None = None) -> AsyncIterator[str]:
-        """The teacher's event stream (``GET /teacher/events``) until the browser goes: the map again
-        after each change, at most one each ``events_gap`` seconds; a keep-alive line after
-        ``events_wait`` seconds without one; while the store is unreachable, why, each ``events_wait``.
-        ``view``: what each event carries (default: the teacher's :meth:`snapshot`; the projector's has no names)."""
-        view = view or self.snapshot
-        last = -1
-        while not await is_disconnected():
-            try:
-                seq = (
-                    await run_in_threadpool(self.store.wait_change, last, self.events_wait)
-                    if last >= 0
-                    else await run_in_threadpool(self.store.changes)
-                )
-                payload = await run_in_threadpool(view) if seq != last else None
-            except AttnTutorError as error:  # the database went away: said, and tried again until it is back
-                with speaking(self.lang):  # the session's, whoever iterates the stream (never across the yield)
-                    said = error.messages()[0]
-                yield f": {said}\n\n"
-                await asyncio.sleep(self.events_wait)
-                continue
-            if payload is not None:
-                last = seq
-                yield f"event: map\ndata: {json.dumps(payload, ensure_ascii=False, separators=(',', ':'))}\n\n"
-                await asyncio.sleep(self.events_gap)
-            else:
-                yield ": waiting\n\n"
 
 
 def rounds_key(session: Session) -> str:

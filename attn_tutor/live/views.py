@@ -89,6 +89,12 @@ async def state(request: Request) -> Response:
     return with_csrf(JSONResponse({**payload, "csrf": csrf[0]}, headers=HEADERS), csrf)
 
 
+async def student_events(request: Request) -> Response:
+    """A joined student's event stream: the session's state at once and after each control (the process's one feed)."""
+    live: LiveClass = request.app.state.live
+    return event_stream(live.feed.stream("state", request.is_disconnected))
+
+
 async def answer(request: Request) -> Response:
     live: LiveClass = request.app.state.live
     body = body_of(request)
@@ -149,8 +155,12 @@ async def teacher_map(request: Request) -> Response:
 
 
 async def events(request: Request) -> Response:
+    """The teacher's event stream: the map at once and after each change (the process's one feed)."""
     live: LiveClass = request.app.state.live
-    stream = live.map_events(request.is_disconnected)
+    return event_stream(live.feed.stream("map", request.is_disconnected))
+
+
+def event_stream(stream) -> StreamingResponse:
     return StreamingResponse(stream, media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"})
 
 
@@ -193,8 +203,7 @@ async def projector_page(request: Request) -> Response:
 
 async def projector_events(request: Request) -> Response:
     live: LiveClass = request.app.state.live
-    stream = live.map_events(request.is_disconnected, live.projector_snapshot)
-    return StreamingResponse(stream, media_type="text/event-stream", headers={**HEADERS, "X-Accel-Buffering": "no"})
+    return event_stream(live.feed.stream("projector", request.is_disconnected))
 
 
 async def projector_view(request: Request) -> Response:

@@ -4,30 +4,27 @@ records and all its SQL, the tables written once for both (:data:`TABLES`).
 Open one with :func:`attn_tutor.sessions.opening.open_store`. Every method is synchronous and
 thread-safe (the web app calls them from Starlette's threadpool). What is kept:
 
-- the session (:meth:`Store.session`): the problem set's title, the reference ``grade``
-  loads it by (a packaged set's name, or the set file's absolute path), its
-  *fingerprint* (a hash of what marks: every problem's numbers, rows, stages, decimals,
-  tolerance — not its comments or lines), the mode (``practice`` | ``exam``), each
-  problem's ``open`` and ``revealed``, when it was made;
-- the students (:meth:`Store.join`): an id, the name they typed, a random token (their
-  cookie) and the device id their browser sent, so one device rejoins as one student;
-- every answer (:meth:`Store.save`): each attempt, kept, and the latest per
-  (student, problem, row, stage), with the server's mark. ``save`` returns only after
-  the transaction is committed, and is idempotent on ``(student, client_id)``: a
-  resend gives back the first result and changes nothing;
-- a change number (:meth:`Store.changes`, :meth:`Store.wait_change`), raised by every
-  save and every control: within the process on SQLite (one worker), across processes
-  on PostgreSQL (``LISTEN``/``NOTIFY``), so the teacher's map on any worker wakes.
+- the session (:meth:`Store.session`): the problem set's title, the reference ``grade`` loads it
+  by (a packaged set's name, or the set file's absolute path), its *fingerprint* (a hash of what
+  marks: every problem's numbers, rows, stages, decimals, tolerance — not its comments or lines),
+  the mode (``practice`` | ``exam``), each problem's ``open`` and ``revealed``, when it was made;
+- the students (:meth:`Store.join`): an id, the name they typed, a random token (their cookie) and
+  the device id their browser sent, so one device rejoins as one student;
+- every answer (:meth:`Store.save`): each attempt, kept, and the latest per (student, problem,
+  row, stage), with the server's mark. ``save`` returns only after the transaction is committed,
+  and is idempotent on ``(student, client_id)``: a resend gives back the first result, changing nothing;
+- a change number (:meth:`Store.changes`, :meth:`Store.wait_change`), raised by every save and
+  every control: within the process on SQLite (one worker), across processes on PostgreSQL
+  (``LISTEN``/``NOTIFY``), so the teacher's map on any worker wakes.
 
-SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed answer survives the
-process being killed (``kill -9``), though the last few may be lost if the machine
-itself loses power. The file is held with an exclusive ``flock`` while a writer has it
-open, so a second ``serve`` on the same file is refused rather than sharing it.
+SQLite runs in WAL mode with ``synchronous=NORMAL``: a committed answer survives the process being
+killed (``kill -9``), though the last few may be lost if the machine itself loses power. The file is
+held with an exclusive ``flock`` while a writer has it open: a second ``serve`` on it is refused.
 
-Every failure is a :class:`LiveError` with a catalogue sentence (exit status 1): a
-file held by another process, a corrupt file, a file that is not a session, a session
-of another problem set, a full disk, an unreachable PostgreSQL or a bad URL, a session
-written by a newer attn-tutor. Never a traceback, never a silent fresh start.
+Every failure is a :class:`LiveError` with a catalogue sentence (exit status 1): a file held by
+another process, a corrupt file, a file that is not a session, a session of another problem set, a
+full disk, an unreachable PostgreSQL or a bad URL, a session written by a newer attn-tutor. Never a
+traceback, never a silent fresh start.
 """
 
 from __future__ import annotations
@@ -186,6 +183,7 @@ class Store(Lecturing):
     where: str  # the file or URL (its password left out), for sentences
     alone = False  # True: no other process writes this session (a SQLite file held by this writer)
     readonly = False  # True: opened to read (grade): nothing is made, not even the rounds' tables
+    connections = 1  # how many statements the store runs at once (PostgreSQL: its pool's connections)
 
     def __init__(self) -> None:
         self._changed = threading.Condition()
@@ -545,6 +543,11 @@ class Store(Lecturing):
         return self._tally
 
     # changes
+    def follow(self) -> None:
+        """Start following the changes other processes make (PostgreSQL: the one listener of this
+        process), so that :meth:`changes` and :meth:`session_version` need no query; a SQLite file has
+        one writer, this process, and nothing to follow."""
+
     def changes(self) -> int:
         """The change number now: raised by every save, join and control."""
         with self._changed:

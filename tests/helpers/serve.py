@@ -32,6 +32,7 @@ class Server:
         self.lines: list[str] = []
         self.student_url = self.teacher_url = ""
         self.peak_rss = 0
+        self.peak_process_rss = 0  # the largest one process (the server, or one of its workers) was
         self._stop_sampling = threading.Event()
 
     def start(self, timeout: float = 60.0) -> None:
@@ -81,9 +82,13 @@ class Server:
 
     def rss(self) -> int:
         """Resident bytes of the server and its children (uvicorn's workers)."""
+        return sum(self.rss_by_process().values())
+
+    def rss_by_process(self) -> dict[int, int]:
+        """Resident bytes of the server and of each of its children (uvicorn's workers), by process id."""
         if self.process is None:
-            return 0
-        total, pids = 0, [self.process.pid]
+            return {}
+        found, pids = {}, [self.process.pid]
         try:
             children = Path(f"/proc/{self.process.pid}/task/{self.process.pid}/children").read_text().split()
             pids += [int(c) for c in children]
@@ -95,10 +100,10 @@ class Server:
             try:
                 for line in Path(f"/proc/{pid}/status").read_text().splitlines():
                     if line.startswith("VmRSS:"):
-                        total += int(line.split()[1]) * 1024
+                        found[pid] = int(line.split()[1]) * 1024
             except OSError:
                 pass
-        return total
+        return found
 
     def cpu_seconds(self) -> float:
         """CPU time (user and system) the server and its worker processes have used so far."""
@@ -119,7 +124,9 @@ class Server:
 
     def _sample(self) -> None:
         while not self._stop_sampling.wait(0.1):
-            self.peak_rss = max(self.peak_rss, self.rss())
+            each = self.rss_by_process()
+            self.peak_rss = max(self.peak_rss, sum(each.values()))
+            self.peak_process_rss = max(self.peak_process_rss, *each.values(), 0)
 
     def kill(self) -> None:
         """SIGKILL, as a crash: the whole process group, so workers go too."""
