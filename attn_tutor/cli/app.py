@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "export"),
     "generate": ("generate", "generate"),
     "serve": ("serve", "serve"),
+    "lti": ("lti", "app"),  # a group: lti add-platform, lti config, lti rotate-key
 }
 
 
@@ -90,7 +91,11 @@ def new_app(names=tuple(COMMANDS), listed_only: bool = False) -> typer.Typer:
         if listed_only:
             app.command(name=name)(_listed_only)
         else:
-            app.command(name=name)(getattr(importlib.import_module(f"attn_tutor.cli.{module}"), function))
+            found = getattr(importlib.import_module(f"attn_tutor.cli.{module}"), function)
+            if isinstance(found, typer.Typer):  # a command of commands (lti)
+                app.add_typer(found, name=name)
+            else:
+                app.command(name=name)(found)
     return app
 
 

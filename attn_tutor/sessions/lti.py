@@ -1,0 +1,376 @@
+"""The LTI 1.3 tool's own storage (``serve --lti``, ``attn-tutor lti``): the platforms registered and
+their deployments, the tool's signing keys, the logins under way (``state`` and ``nonce``), the
+nonces already used, the activities (one per resource link, each with a live session of its own)
+and the deep-linking requests under way. One SQLite file or one PostgreSQL schema, the tables
+written once for both (:data:`TABLES`); every method is synchronous and thread-safe (the app calls
+them from Starlette's threadpool). Every failure is a :class:`~attn_tutor.sessions.store.LiveError`
+with a catalogue sentence, as a live session's.
+
+The tool's private keys are kept here and nowhere else: :meth:`LtiStore.keys` gives them to the
+app that signs with them; nothing prints them.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import sqlite3
+import threading
+import time
+from datetime import UTC, datetime
+from pathlib import Path
+from typing import Any, NamedTuple
+from urllib.parse import parse_qsl, urlencode, urlsplit, urlunsplit
+
+from attn_tutor.core.errors import Location
+from attn_tutor.sessions.opening import is_postgres
+from attn_tutor.sessions.store import LiveError
+
+APPLICATION = "attn-tutor lti"
+SCHEMA = 1
+STATE_LIFE = 600.0  # seconds a login's state and nonce wait for the launch (the platform's login page between)
+NONCE_LIFE = 3600.0  # seconds a used nonce is remembered: longer than any id_token lives
+
+TABLES = """
+CREATE TABLE lti_meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
+CREATE TABLE lti_platforms (
+    issuer TEXT NOT NULL, client_id TEXT NOT NULL, auth_url TEXT NOT NULL, token_url TEXT NOT NULL,
+    jwks_url TEXT NOT NULL, added TEXT NOT NULL, PRIMARY KEY (issuer, client_id));
+CREATE TABLE lti_deployments (
+    issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
+    PRIMARY KEY (issuer, client_id, deployment_id));
+CREATE TABLE lti_keys (kid TEXT PRIMARY KEY, private_pem TEXT NOT NULL, created TEXT NOT NULL, active INTEGER NOT NULL);
+CREATE TABLE lti_states (
+    state TEXT PRIMARY KEY, nonce TEXT NOT NULL, issuer TEXT NOT NULL, client_id TEXT NOT NULL,
+    made {real} NOT NULL, used INTEGER NOT NULL);
+CREATE TABLE lti_nonces (issuer TEXT NOT NULL, nonce TEXT NOT NULL, seen {real} NOT NULL, PRIMARY KEY (issuer, nonce));
+CREATE TABLE lti_links (
+    link TEXT PRIMARY KEY, issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
+    resource_link_id TEXT NOT NULL, set_ref TEXT NOT NULL, title TEXT NOT NULL, created TEXT NOT NULL,
+    UNIQUE (issuer, deployment_id, resource_link_id));
+CREATE TABLE lti_deep_links (
+    token TEXT PRIMARY KEY, issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
+    return_url TEXT NOT NULL, data TEXT, made {real} NOT NULL, used INTEGER NOT NULL);
+"""
+
+
+class Platform(NamedTuple):
+    """A platform registered (``lti add-platform``): an LMS by its issuer and the client id it gave the tool."""
+
+    issuer: str
+    client_id: str
+    auth_url: str
+    token_url: str
+    jwks_url: str
+    deployments: tuple[str, ...]
+
+
+class Login(NamedTuple):
+    """A login under way (made at the OIDC login, taken once at the launch)."""
+
+    state: str
+    nonce: str
+    issuer: str
+    client_id: str
+
+
+class Link(NamedTuple):
+    """An activity: one resource link of one deployment, and the live session it launches."""
+
+    link: str  # the tool's own id of it (a hash of the platform's ids)
+    issuer: str
+    client_id: str
+    deployment_id: str
+    resource_link_id: str
+    set_ref: str
+    title: str
+
+
+class DeepLink(NamedTuple):
+    """A deep-linking request under way: where the teacher's choice goes back to."""
+
+    token: str
+    issuer: str
+    client_id: str
+    deployment_id: str
+    return_url: str
+    data: str | None
+
+
+def _now() -> str:
+    return datetime.now(UTC).isoformat(timespec="seconds")
+
+
+class LtiStore:
+    """The LTI tables in a SQLite file or a PostgreSQL schema (:func:`open_lti`)."""
+
+    def __init__(self, target: str) -> None:
+        self.target = target
+        self.postgres = is_postgres(target)
+        self.where = target.split("@")[-1] if self.postgres else target
+        self._lock = threading.RLock()
+        self._conn: Any = None
+        self._psycopg: Any = None
+
+    # --- the connection ------------------------------------------------------------------
+
+    def _error(self, key: str, **args: object) -> LiveError:
+        return LiveError(key, Location(self.where), **args)
+
+    def _connect(self):
+        if self.postgres:
+            try:
+                import psycopg
+            except ImportError:  # pragma: no cover - a default dependency
+                raise self._error("live.store.no_driver") from None
+            self._psycopg = psycopg
+            try:
+                return psycopg.connect(self.target, autocommit=True, connect_timeout=5, application_name="attn-tutor lti")
+            except psycopg.ProgrammingError as error:
+                raise self._error("live.store.bad_url", reason=str(error).splitlines()[0]) from None
+            except psycopg.OperationalError as error:
+                raise self._error("live.store.unreachable", reason=str(error).splitlines()[0]) from None
+        try:
+            conn = sqlite3.connect(self.target, isolation_level=None, check_same_thread=False, timeout=5)
+            conn.execute("PRAGMA journal_mode=WAL")
+        except sqlite3.Error as error:
+            raise self._error("live.store.unreadable", reason=str(error)) from None
+        return conn
+
+    @contextlib.contextmanager
+    def _transaction(self):
+        """A cursor in one transaction, under the store's lock; the database's errors as sentences."""
+        with self._lock:
+            if self._conn is None or (self.postgres and (self._conn.closed or self._conn.broken)):
+                self._conn = self._connect()
+            conn = self._conn
+            try:
+                if self.postgres:
+                    with conn.transaction():
+                        yield _Cursor(conn.cursor(), "%s")
+                else:
+                    conn.execute("BEGIN IMMEDIATE")
+                    try:
+                        yield _Cursor(conn.cursor(), "?")
+                    except BaseException:
+                        if conn.in_transaction:
+                            conn.rollback()
+                        raise
+                    conn.execute("COMMIT")
+            except sqlite3.Error as error:
+                raise self._error("live.store.refused", reason=str(error)) from None
+            except Exception as error:
+                if self._psycopg is not None and isinstance(error, self._psycopg.OperationalError):
+                    raise self._error("live.store.unreachable", reason=str(error).splitlines()[0]) from None
+                if self._psycopg is not None and isinstance(error, self._psycopg.Error):
+                    raise self._error("live.store.refused", reason=str(error).splitlines()[0]) from None
+                raise
+
+    def close(self) -> None:
+        with self._lock:
+            if self._conn is not None:
+                with contextlib.suppress(Exception):
+                    self._conn.close()
+                self._conn = None
+
+    def __enter__(self) -> LtiStore:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def start(self) -> None:
+        """The tables made if there are none yet; a database holding something else is refused."""
+        with self._transaction() as cur:
+            if self.postgres:
+                names = {row[0] for row in cur.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
+            else:
+                names = {row[0] for row in cur.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+            if "lti_meta" not in names:
+                if names:
+                    raise self._error("lti.store.not_lti")
+                real = "DOUBLE PRECISION" if self.postgres else "REAL"
+                for statement in TABLES.format(real=real).split(";"):
+                    if statement.strip():
+                        cur.execute(statement)
+                cur.execute("INSERT INTO lti_meta (key, value) VALUES (?, ?)", ("application", APPLICATION))
+                cur.execute("INSERT INTO lti_meta (key, value) VALUES (?, ?)", ("schema", str(SCHEMA)))
+            meta = dict(cur.execute("SELECT key, value FROM lti_meta").fetchall())
+            if meta.get("application") != APPLICATION:
+                raise self._error("lti.store.not_lti")
+            if int(meta.get("schema", "0")) > SCHEMA:
+                raise self._error("live.store.newer", schema=meta["schema"], ours=SCHEMA)
+
+    # --- platforms -----------------------------------------------------------------------
+
+    def add_platform(self, issuer: str, client_id: str, deployment_id: str, *, auth_url: str, token_url: str,
+                     jwks_url: str) -> bool:  # fmt: skip
+        """Register a platform (True), or update one registered already (False); its deployment added."""
+        with self._transaction() as cur:
+            known = cur.execute("SELECT 1 FROM lti_platforms WHERE issuer = ? AND client_id = ?", (issuer, client_id)).fetchone()
+            if known:
+                cur.execute(
+                    "UPDATE lti_platforms SET auth_url = ?, token_url = ?, jwks_url = ? WHERE issuer = ? AND client_id = ?",
+                    (auth_url, token_url, jwks_url, issuer, client_id),
+                )
+            else:
+                cur.execute(
+                    "INSERT INTO lti_platforms (issuer, client_id, auth_url, token_url, jwks_url, added) VALUES (?, ?, ?, ?, ?, ?)",
+                    (issuer, client_id, auth_url, token_url, jwks_url, _now()),
+                )
+            cur.execute(
+                "INSERT INTO lti_deployments (issuer, client_id, deployment_id) VALUES (?, ?, ?) ON CONFLICT DO NOTHING",
+                (issuer, client_id, deployment_id),
+            )
+        return not known
+
+    def platforms(self, issuer: str) -> list[Platform]:
+        """The registrations of ``issuer`` (one a client id), with their deployments."""
+        with self._transaction() as cur:
+            rows = cur.execute(
+                "SELECT issuer, client_id, auth_url, token_url, jwks_url FROM lti_platforms WHERE issuer = ? ORDER BY client_id",
+                (issuer,),
+            ).fetchall()
+            found = []
+            for row in rows:
+                deployments = cur.execute(
+                    "SELECT deployment_id FROM lti_deployments WHERE issuer = ? AND client_id = ? ORDER BY deployment_id",
+                    (row[0], row[1]),
+                ).fetchall()
+                found.append(Platform(row[0], row[1], row[2], row[3], row[4], tuple(d[0] for d in deployments)))
+        return found
+
+    # --- the tool's keys -----------------------------------------------------------------
+
+    def keys(self) -> list[tuple[str, str, bool]]:
+        """The tool's keys, newest first: (kid, private key PEM, active)."""
+        with self._transaction() as cur:
+            return [(kid, pem, bool(active)) for kid, pem, active in
+                    cur.execute("SELECT kid, private_pem, active FROM lti_keys ORDER BY created DESC, kid").fetchall()]  # fmt: skip
+
+    def add_key(self, kid: str, private_pem: str, *, keep: int = 2) -> None:
+        """A new active key; the one before stays published (tokens signed with it still verify), older ones go."""
+        with self._transaction() as cur:
+            cur.execute("UPDATE lti_keys SET active = 0")
+            cur.execute("INSERT INTO lti_keys (kid, private_pem, created, active) VALUES (?, ?, ?, 1)",
+                        (kid, private_pem, datetime.now(UTC).isoformat(timespec="microseconds")))  # fmt: skip
+            kept = [row[0] for row in cur.execute("SELECT kid FROM lti_keys ORDER BY created DESC").fetchall()][:keep]
+            for (old,) in cur.execute("SELECT kid FROM lti_keys").fetchall():
+                if old not in kept:
+                    cur.execute("DELETE FROM lti_keys WHERE kid = ?", (old,))
+
+    # --- logins and nonces ---------------------------------------------------------------
+
+    def begin_login(self, login: Login) -> None:
+        now = time.time()
+        with self._transaction() as cur:
+            cur.execute("DELETE FROM lti_states WHERE made < ?", (now - STATE_LIFE,))
+            cur.execute("INSERT INTO lti_states (state, nonce, issuer, client_id, made, used) VALUES (?, ?, ?, ?, ?, 0)",
+                        (login.state, login.nonce, login.issuer, login.client_id, now))  # fmt: skip
+
+    def take_login(self, state: str) -> Login | None:
+        """The login of ``state``, once: None when unknown, expired or taken already (a replay)."""
+        with self._transaction() as cur:
+            row = cur.execute("SELECT state, nonce, issuer, client_id, made, used FROM lti_states WHERE state = ?", (state,)).fetchone()
+            if row is None or row[5] or row[4] < time.time() - STATE_LIFE:
+                return None
+            cur.execute("UPDATE lti_states SET used = 1 WHERE state = ?", (state,))
+        return Login(*row[:4])
+
+    def use_nonce(self, issuer: str, nonce: str) -> bool:
+        """Whether ``nonce`` is new from ``issuer`` (and now used); False: seen before, a replay."""
+        now = time.time()
+        with self._transaction() as cur:
+            cur.execute("DELETE FROM lti_nonces WHERE seen < ?", (now - NONCE_LIFE,))
+            row = cur.execute("INSERT INTO lti_nonces (issuer, nonce, seen) VALUES (?, ?, ?) ON CONFLICT DO NOTHING RETURNING 1",
+                              (issuer, nonce, now)).fetchone()  # fmt: skip
+        return row is not None
+
+    # --- activities ----------------------------------------------------------------------
+
+    def link(self, link: str) -> Link | None:
+        with self._transaction() as cur:
+            row = cur.execute(f"SELECT {_LINK_FIELDS} FROM lti_links WHERE link = ?", (link,)).fetchone()
+        return None if row is None else Link(*row)
+
+    def find_or_add_link(self, new: Link) -> Link:
+        """The activity of ``new``'s resource link: the one kept, or ``new`` kept as it (its first launch)."""
+        with self._transaction() as cur:
+            cur.execute(f"INSERT INTO lti_links ({_LINK_FIELDS}, created) VALUES (?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT DO NOTHING",
+                        (*new, _now()))  # fmt: skip
+            row = cur.execute(
+                f"SELECT {_LINK_FIELDS} FROM lti_links WHERE issuer = ? AND deployment_id = ? AND resource_link_id = ?",
+                (new.issuer, new.deployment_id, new.resource_link_id),
+            ).fetchone()
+        return Link(*row)
+
+    def make_place(self, link: str) -> None:
+        """The place an activity's session will be kept (:func:`activity_target`): its schema or its folder."""
+        if self.postgres:
+            with self._transaction() as cur:
+                cur.execute(f"CREATE SCHEMA IF NOT EXISTS lti_{link}")  # (link: hexadecimal digits, made by the tool)
+            return
+        folder = Path(activity_target(self.target, link)).parent
+        try:
+            folder.mkdir(exist_ok=True)
+        except OSError as error:
+            raise self._error("live.store.cannot_write", reason=error.strerror or str(error)) from None
+
+    # --- deep linking --------------------------------------------------------------------
+
+    def begin_deep_link(self, request: DeepLink) -> None:
+        now = time.time()
+        with self._transaction() as cur:
+            cur.execute("DELETE FROM lti_deep_links WHERE made < ?", (now - STATE_LIFE * 6,))
+            cur.execute("INSERT INTO lti_deep_links (token, issuer, client_id, deployment_id, return_url, data, made, used)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, 0)", (*request, now))  # fmt: skip
+
+    def deep_link(self, token: str, *, take: bool = False) -> DeepLink | None:
+        """The deep-linking request of ``token`` while it waits (``take``: and no more after)."""
+        with self._transaction() as cur:
+            row = cur.execute("SELECT token, issuer, client_id, deployment_id, return_url, data, made, used FROM lti_deep_links"
+                              " WHERE token = ?", (token,)).fetchone()  # fmt: skip
+            if row is None or row[7] or row[6] < time.time() - STATE_LIFE * 6:
+                return None
+            if take:
+                cur.execute("UPDATE lti_deep_links SET used = 1 WHERE token = ?", (token,))
+        return DeepLink(*row[:6])
+
+
+_LINK_FIELDS = "link, issuer, client_id, deployment_id, resource_link_id, set_ref, title"
+
+
+class _Cursor:
+    """A cursor that takes ``?`` placeholders on both databases."""
+
+    def __init__(self, cursor, placeholder: str) -> None:
+        self.cursor, self.placeholder = cursor, placeholder
+
+    def execute(self, sql: str, args: tuple = ()):
+        self.cursor.execute(sql if self.placeholder == "?" else sql.replace("?", "%s"), args)
+        return self.cursor
+
+
+def activity_target(target: str, link: str) -> str:
+    """Where the live session of activity ``link`` is kept, beside the LTI store at ``target``: a
+    SQLite file in the folder ``<store>-activities/``, or a PostgreSQL schema ``lti_<link>`` of the
+    same database (the URL's ``options`` set to it; :meth:`LtiStore.make_schema` makes it)."""
+    if is_postgres(target):
+        parts = urlsplit(target)
+        query = [(k, v) for k, v in parse_qsl(parts.query, keep_blank_values=True) if k != "options"]
+        query.append(("options", f"-csearch_path=lti_{link}"))
+        return urlunsplit(parts._replace(query=urlencode(query)))
+    path = Path(target)
+    return str(path.with_name(path.stem + "-activities") / f"{link}.sqlite")
+
+
+def open_lti(target: str) -> LtiStore:
+    """The LTI store at ``target`` (a SQLite file path or a ``postgresql://`` URL), made if new."""
+    if not is_postgres(target) and Path(target).is_dir():
+        raise LiveError("lti.store.not_lti", Location(target))
+    store = LtiStore(target)
+    try:
+        store.start()
+    except BaseException:
+        store.close()
+        raise
+    return store
