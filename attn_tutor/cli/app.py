@@ -42,7 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "export"),
     "generate": ("generate", "generate"),
     "serve": ("serve", "serve"),
-    "lti": ("lti", "app"),  # a group: lti add-platform, lti config, lti rotate-key
+    "lti": ("lti", "lti"),
 }
 
 
@@ -91,11 +91,7 @@ def new_app(names=tuple(COMMANDS), listed_only: bool = False) -> typer.Typer:
         if listed_only:
             app.command(name=name)(_listed_only)
         else:
-            found = getattr(importlib.import_module(f"attn_tutor.cli.{module}"), function)
-            if isinstance(found, typer.Typer):  # a command of commands (lti)
-                app.add_typer(found, name=name)
-            else:
-                app.command(name=name)(found)
+            app.command(name=name)(getattr(importlib.import_module(f"attn_tutor.cli.{module}"), function))
     return app
 
 

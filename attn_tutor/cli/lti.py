@@ -1,6 +1,7 @@
 """The lti command: the LTI 1.3 tool's registration (``serve --lti`` serves it; docs/lti.md).
 
-``lti add-platform`` registers a platform (an LMS: its issuer, the client id and deployment it gave
+One command, its first argument the action (one command, not a group: every command of the app is
+one, for its help and its place in the table). ``lti add-platform`` registers a platform (an LMS: its issuer, the client id and deployment it gave
 the tool, its authorisation, token and key-set URLs), or updates one registered already;
 ``lti config`` prints, as JSON, the tool's URLs a platform is given (``--canvas``: Canvas's
 developer-key JSON); ``lti rotate-key`` makes a new signing key (the one before stays in the JWKS).
@@ -11,12 +12,12 @@ The tool's private keys stay in the database: nothing here prints them.
 
 import json
 import sys
-from typing import Annotated
+from typing import Annotated, Optional
 from urllib.parse import urlsplit
 
 import typer
 
-from attn_tutor.cli.help import LocalGroup, LocalTyper
+from attn_tutor.cli.help import LangOption
 from attn_tutor.cli.options import guarded
 from attn_tutor.core.errors import UsageError
 from attn_tutor.core.i18n import t
@@ -24,7 +25,6 @@ from attn_tutor.live.lti import keys
 from attn_tutor.live.lti.app import tool_urls
 from attn_tutor.sessions.lti import open_lti
 
-DbOption = Annotated[str, typer.Option("--db", help="help.lti.db")]
 CANVAS_SCOPES = [
     "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem",
     "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem.readonly",
@@ -34,15 +34,46 @@ CANVAS_SCOPES = [
 ]
 
 
-class LtiGroup(LocalGroup):
-    """The lti command's group: its own help (``help.cmd.lti``), not the app's."""
-
-    def _own_key(self) -> str:
-        return "help.cmd.lti"
+ACTIONS = ("add-platform", "config", "rotate-key")
+Option = typer.Option
 
 
-app = LocalTyper(name="lti", cls=LtiGroup, help="help.cmd.lti", no_args_is_help=True, add_completion=False,
-                 pretty_exceptions_enable=False, context_settings={"help_option_names": ["-h", "--help"]})  # fmt: skip
+@guarded
+def lti(
+    action: Annotated[str, typer.Argument(help="help.lti.action", show_default=False)],
+    db: Annotated[str, Option("--db", help="help.lti.db")],
+    issuer: Annotated[Optional[str], Option("--issuer", help="help.lti.issuer")] = None,
+    client_id: Annotated[Optional[str], Option("--client-id", help="help.lti.client_id")] = None,
+    deployment_id: Annotated[Optional[str], Option("--deployment-id", help="help.lti.deployment_id")] = None,
+    auth_url: Annotated[Optional[str], Option("--auth-url", help="help.lti.auth_url")] = None,
+    token_url: Annotated[Optional[str], Option("--token-url", help="help.lti.token_url")] = None,
+    jwks_url: Annotated[Optional[str], Option("--jwks-url", help="help.lti.jwks_url")] = None,
+    public_url: Annotated[Optional[str], Option("--public-url", help="help.lti.public_url")] = None,
+    canvas: Annotated[bool, Option("--canvas", help="help.lti.canvas")] = False,
+    lang: LangOption = None,
+) -> None:
+    """The LTI tool's registration. (Its --help is the catalogue key help.cmd.lti, not this docstring.)"""
+    if action not in ACTIONS:
+        raise UsageError("lti.cli.bad_action", action=action[:40], actions=", ".join(ACTIONS))
+    given = {"--issuer": issuer, "--client-id": client_id, "--deployment-id": deployment_id, "--auth-url": auth_url,
+             "--token-url": token_url, "--jwks-url": jwks_url, "--public-url": public_url, "--canvas": canvas or None}  # fmt: skip
+    needs = {"add-platform": ("--issuer", "--client-id", "--deployment-id", "--auth-url", "--token-url", "--jwks-url"),
+             "config": ("--public-url",), "rotate-key": ()}[action]  # fmt: skip
+    allowed = needs + (("--canvas",) if action == "config" else ())
+    missing = [name for name in needs if given[name] is None]
+    if missing:
+        raise UsageError("lti.cli.missing", action=action, options=", ".join(missing))
+    extra = [name for name, value in given.items() if value is not None and name not in allowed]
+    if extra:
+        raise UsageError("lti.cli.not_for", action=action, options=", ".join(extra))
+    if action == "add-platform":
+        add_platform(db, **{name[2:].replace("-", "_"): str(given[name]) for name in needs})
+    elif action == "config":
+        config(db, str(public_url), canvas=canvas)
+    else:
+        with open_lti(db) as store:
+            kid = keys.rotate(store)
+        sys.stdout.write(t("lti.cli.rotated", kid=kid) + "\n")
 
 
 def _url(option: str, value: str) -> str:
@@ -59,22 +90,11 @@ def _text(option: str, value: str) -> str:
     return value.strip()
 
 
-@app.command("add-platform")
-@guarded
-def add_platform(
-    db: DbOption,
-    issuer: Annotated[str, typer.Option("--issuer", help="help.lti.issuer")],
-    client_id: Annotated[str, typer.Option("--client-id", help="help.lti.client_id")],
-    deployment_id: Annotated[str, typer.Option("--deployment-id", help="help.lti.deployment_id")],
-    auth_url: Annotated[str, typer.Option("--auth-url", help="help.lti.auth_url")],
-    token_url: Annotated[str, typer.Option("--token-url", help="help.lti.token_url")],
-    jwks_url: Annotated[str, typer.Option("--jwks-url", help="help.lti.jwks_url")],
-) -> None:
-    """Register a platform. (Its --help is the catalogue key help.cmd.add-platform.)"""
+def add_platform(db: str, *, issuer: str, client_id: str, deployment_id: str, auth_url: str, token_url: str, jwks_url: str) -> None:
+    """``lti add-platform``: the platform registered (or updated), and the tool's first key made."""
     issuer = _url("--issuer", issuer)
     client_id, deployment_id = _text("--client-id", client_id), _text("--deployment-id", deployment_id)
-    urls = {name: _url(f"--{name.replace('_', '-')}", value) for name, value in
-            (("auth_url", auth_url), ("token_url", token_url), ("jwks_url", jwks_url))}  # fmt: skip
+    urls = {"auth_url": _url("--auth-url", auth_url), "token_url": _url("--token-url", token_url), "jwks_url": _url("--jwks-url", jwks_url)}
     with open_lti(db) as store:
         added = store.add_platform(issuer, client_id, deployment_id, **urls)
         keys.ensure_key(store)
@@ -82,29 +102,14 @@ def add_platform(
     sys.stdout.write(t(key, issuer=issuer, client_id=client_id, deployment_id=deployment_id) + "\n")
 
 
-@app.command("config")
-@guarded
-def config(
-    db: DbOption,
-    public_url: Annotated[str, typer.Option("--public-url", help="help.lti.public_url")],
-    canvas: Annotated[bool, typer.Option("--canvas", help="help.lti.canvas")] = False,
-) -> None:
-    """Print the tool's URLs. (Its --help is the catalogue key help.cmd.config.)"""
+def config(db: str, public_url: str, *, canvas: bool) -> None:
+    """``lti config``: the tool's URLs as JSON (``canvas``: Canvas's developer-key JSON)."""
     public_url = _url("--public-url", public_url)
     with open_lti(db) as store:
         keys.ensure_key(store)  # the JWKS the platform reads has a key in it
     urls = tool_urls(public_url)
     found: dict = canvas_config(urls, public_url) if canvas else urls
     sys.stdout.write(json.dumps(found, indent=2, ensure_ascii=False) + "\n")
-
-
-@app.command("rotate-key")
-@guarded
-def rotate_key(db: DbOption) -> None:
-    """A new signing key. (Its --help is the catalogue key help.cmd.rotate-key.)"""
-    with open_lti(db) as store:
-        kid = keys.rotate(store)
-    sys.stdout.write(t("lti.cli.rotated", kid=kid) + "\n")
 
 
 def canvas_config(urls: dict[str, str], public_url: str) -> dict:
