@@ -14,6 +14,7 @@ and submits the forms a page would submit by itself (its ``<form>`` and a ``<met
 
 from __future__ import annotations
 
+import html
 import html.parser
 import http.cookiejar
 import json
@@ -157,8 +158,8 @@ class Platform:
         return HTMLResponse(page)
 
     async def deep_link_return(self, request: Request) -> Response:
-        form = await request.form()
-        self.returned.append(str(form.get("JWT")))
+        form = urllib.parse.parse_qs((await request.body()).decode("utf-8"))
+        self.returned.append(form["JWT"][0])
         return HTMLResponse('<!DOCTYPE html><html lang="en"><head><title>platform</title></head><body><p data-returned>added</p></body></html>')
 
     def register_args(self, db: str) -> list[str]:
@@ -208,6 +209,10 @@ class Page:
         parser = _Forms()
         parser.feed(self.text)
         return parser.refresh
+
+    def said(self) -> str:
+        """The page's text as a reader reads it (entities unescaped)."""
+        return html.unescape(self.text)
 
     def json(self) -> Any:
         return json.loads(self.text)

@@ -26,7 +26,7 @@ import secrets
 import threading
 from collections.abc import Mapping
 from typing import Any
-from urllib.parse import urlencode, urlsplit
+from urllib.parse import parse_qs, urlencode, urlsplit
 
 from starlette.applications import Starlette
 from starlette.concurrency import run_in_threadpool
@@ -146,6 +146,8 @@ def _page(kind: str, status: int = 200, *, nonce: str | None = None, form_to: st
 def _http_error(request: Request, error: HTTPException) -> Response:
     if error.status_code == 405:
         return _refused(request, RequestError(405, "live.error.method", method=request.method[:10], path=request.url.path[:100]))
+    if not request.url.path.startswith("/lti/"):  # a live class's path, in a browser that launched none
+        return _refused(request, RequestError(404, "lti.error.no_activity"))
     return _refused(request, RequestError(404, "live.error.not_found", path=request.url.path[:100]))
 
 
@@ -181,9 +183,18 @@ class Tool:
                                 samesite="strict" if strict else "lax")  # fmt: skip
 
     async def form(self, request: Request) -> Mapping[str, Any]:
-        if int(request.headers.get("content-length") or 0) > FORM_LIMIT:
-            raise RequestError(413, "lti.error.launch_fields")
-        return await request.form()
+        """A posted form (``application/x-www-form-urlencoded``, as platforms post and the pages send):
+        each field's first value; at most :data:`FORM_LIMIT` bytes (python-multipart is not needed)."""
+        body = b""
+        async for chunk in request.stream():
+            body += chunk
+            if len(body) > FORM_LIMIT:
+                raise RequestError(413, "lti.error.launch_fields")
+        try:
+            fields = parse_qs(body.decode("utf-8"), keep_blank_values=True, max_num_fields=50)
+        except (UnicodeDecodeError, ValueError):
+            raise RequestError(400, "lti.error.launch_fields") from None
+        return {name: values[0] for name, values in fields.items()}
 
     async def login(self, request: Request) -> Response:
         given = request.query_params if request.method == "GET" else await self.form(request)
@@ -327,9 +338,6 @@ class Tool:
             raise RequestError(404, "lti.error.no_activity")
         return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
 
-    async def no_activity(self, request: Request) -> Response:
-        raise RequestError(404, "lti.error.no_activity")
-
 
 def _name(claims: dict) -> str:
     """The learner's name as the platform gives it (``name``, else given and family names), else their ``sub``."""
@@ -379,7 +387,6 @@ def make_lti_app(store: LtiStore, *, lang: str, public_url: str) -> ByActivity:
         Route("/lti/jwks", tool.jwks, methods=["GET"]),
         Route("/lti/register", tool.register, methods=["GET", "POST"]),
         Route("/lti/assets/{name}", tool.asset, methods=["GET"]),
-        Route("/{path:path}", tool.no_activity),
     ]
     # Starlette types every handler as taking any Exception; this one is registered for its own class only
     app = Starlette(routes=routes, middleware=[Middleware(Speaking, lang=lang)], exception_handlers={RequestError: _refused, HTTPException: _http_error})  # type: ignore[dict-item]

@@ -1,0 +1,311 @@
+"""The LTI 1.3 tool (serve --lti) with a platform of the tests' own, over real HTTP on 127.0.0.1:
+registration (lti add-platform, lti config), the tool's JWKS, a learner's launch that lands joined on
+the students' page, an instructor's that lands on the teacher's page, a deep-linking round trip, and
+every refusal a user would meet (a replay, another tool's token, an expired one, an unknown key,
+deployment or issuer), each a 4xx with a sentence."""
+
+from __future__ import annotations
+
+import json
+import urllib.parse
+
+import jwt
+import pytest
+from helpers.lti_platform import CLIENT_ID, DEPLOYMENT_ID, INSTRUCTOR, LEARNER, Browser, Platform, Running, platform_key
+from typer.testing import CliRunner
+
+from attn_tutor.cli.app import app as cli_app
+from attn_tutor.live.lti.app import make_lti_app
+from attn_tutor.sessions.lti import Link, Login, open_lti
+
+CONFIG_KEYS = {"login_url", "launch_url", "jwks_url", "deep_linking_url", "registration_url"}
+
+
+def run(*args: str):
+    return CliRunner().invoke(cli_app, [*args, "--lang", "en"], prog_name="attn-tutor")
+
+
+@pytest.fixture(scope="module")
+def platform():
+    platform_key("platform-key-1"), platform_key("other-key")  # made once, before any clock starts
+    found = Platform()
+    yield found
+    found.stop()
+
+
+class Tool:
+    def __init__(self, db: str, platform: Platform, lang: str = "en") -> None:
+        self.db, self.platform = db, platform
+        result = run(*platform.register_args(db))
+        assert result.exit_code == 0, result.output
+        self.store = open_lti(db)
+        self.running = Running(lambda url: make_lti_app(self.store, lang=lang, public_url=url))
+        self.url = self.running.url
+
+    def login_url(self, **changes: str) -> str:
+        params = {"iss": self.platform.url, "login_hint": "hint-1", "target_link_uri": self.url + "/lti/launch",
+                  "client_id": CLIENT_ID, "lti_deployment_id": DEPLOYMENT_ID, **changes}  # fmt: skip
+        return self.url + "/lti/login?" + urllib.parse.urlencode(params)
+
+    def launch(self, browser: Browser | None = None, **changes: str):
+        """A launch as the platform makes it: the login, the platform's auto-posted form, the tool's answer."""
+        browser = browser or Browser()
+        form_page = browser.open(self.login_url(**changes))
+        assert form_page.status == 200 and form_page.url.startswith(self.platform.url), form_page.text[:300]
+        return browser, browser.submit(form_page)
+
+    def stop(self) -> None:
+        self.running.stop()
+        self.running.app.tool.activities.close()
+        self.store.close()
+
+
+@pytest.fixture
+def tool(tmp_path, platform):
+    platform.launch = type(platform.launch)()  # a learner of ch13, each test
+    found = Tool(str(tmp_path / "lti.sqlite"), platform)
+    yield found
+    found.stop()
+
+
+# --- registration --------------------------------------------------------------------------
+
+
+def test_add_platform_registers_then_updates_and_refuses_bad_input_with_a_sentence(tmp_path, platform):
+    db = str(tmp_path / "lti.sqlite")
+    first = run(*platform.register_args(db))
+    assert first.exit_code == 0 and f"registered {platform.url}" in first.output
+    again = run(*platform.register_args(db))
+    assert again.exit_code == 0 and f"updated {platform.url}" in again.output
+    with open_lti(db) as store:
+        (found,) = store.platforms(platform.url)
+    assert found.client_id == CLIENT_ID and found.deployments == (DEPLOYMENT_ID,)
+    bad = run(*[("not a url" if a == platform.url + "/jwks" else a) for a in platform.register_args(db)])
+    assert bad.exit_code == 2 and "--jwks-url not a url is not an http:// or https:// URL" in bad.output
+    missing = run("lti", "add-platform", "--db", db, "--issuer", platform.url)
+    assert missing.exit_code == 2 and "lti add-platform needs --client-id, --deployment-id" in missing.output
+    (tmp_path / "other.sqlite").write_bytes(b"")
+    import sqlite3
+
+    with sqlite3.connect(tmp_path / "other.sqlite") as conn:
+        conn.execute("CREATE TABLE notes (x)")
+    other = run(*platform.register_args(str(tmp_path / "other.sqlite")))
+    assert other.exit_code == 1 and "something other than attn-tutor's LTI tool" in other.output
+    assert "Traceback" not in bad.output + missing.output + other.output
+
+
+def test_config_prints_exactly_the_tools_urls_and_canvas_json_without_a_private_key(tmp_path):
+    db = str(tmp_path / "lti.sqlite")
+    plain = run("lti", "config", "--db", db, "--public-url", "https://attn.example.ac.kr")
+    assert plain.exit_code == 0, plain.output
+    urls = json.loads(plain.output)
+    assert set(urls) == CONFIG_KEYS
+    assert urls["login_url"] == "https://attn.example.ac.kr/lti/login" and urls["jwks_url"] == "https://attn.example.ac.kr/lti/jwks"
+    canvas = run("lti", "config", "--db", db, "--public-url", "https://attn.example.ac.kr", "--canvas")
+    found = json.loads(canvas.output)
+    assert found["oidc_initiation_url"] == urls["login_url"] and found["public_jwk_url"] == urls["jwks_url"]
+    assert found["target_link_uri"] == urls["launch_url"]
+    (extension,) = found["extensions"]
+    assert extension["domain"] == "attn.example.ac.kr" and extension["platform"] == "canvas.instructure.com"
+    assert {p["message_type"] for p in extension["settings"]["placements"]} == {"LtiDeepLinkingRequest"}
+    assert "PRIVATE" not in plain.output + canvas.output and '"d"' not in canvas.output
+
+
+def test_the_jwks_serves_public_keys_only_and_keeps_the_one_before_a_rotation(tool):
+    browser = Browser()
+    first = browser.open(tool.url + "/lti/jwks").json()
+    (key,) = first["keys"]
+    assert key["kty"] == "RSA" and key["alg"] == "RS256" and "d" not in key and "p" not in key
+    rotated = run("lti", "rotate-key", "--db", tool.db)
+    assert rotated.exit_code == 0 and "a new signing key" in rotated.output
+    second = browser.open(tool.url + "/lti/jwks").json()
+    assert [k["kid"] for k in second["keys"]][1:] == [key["kid"]] and len(second["keys"]) == 2
+
+
+# --- launches ------------------------------------------------------------------------------
+
+
+def test_a_learner_lands_on_the_practice_page_joined_under_the_name_the_platform_gives(tool):
+    browser, landing = tool.launch()
+    assert landing.status == 200, landing.text[:300]
+    page = browser.follow(landing)
+    assert page.status == 200 and page.url == tool.url + "/" and "data-join-form" in page.said()
+    state = browser.open(tool.url + "/api/state").json()
+    assert state["joined"] is True and state["name"] == "김민지" and state["mode"] == "practice"
+    assert "cat-fish" in state["problems"]
+    again, landing = tool.launch(Browser())  # the same LMS user from another browser: the same student
+    again.follow(landing)
+    assert again.open(tool.url + "/api/state").json()["name"] == "김민지"
+    tool.platform.launch.roles = [INSTRUCTOR]
+    teacher, landing = tool.launch()
+    board = teacher.follow(landing)
+    assert board.status == 200
+    assert teacher.open(tool.url + "/teacher/api/map").json()["joined"] == 1
+
+
+def test_an_instructor_lands_on_the_teacher_page_with_no_secret_link(tool):
+    tool.platform.launch.roles = [INSTRUCTOR]
+    browser, landing = tool.launch()
+    page = browser.follow(landing)
+    assert page.status == 200 and page.url == tool.url + "/teacher"
+    assert "key=" not in page.url and "data-map" in page.said()
+    stranger = Browser()
+    assert stranger.open(tool.url + "/teacher").status in (403, 404)
+
+
+def test_each_resource_link_has_its_own_session_and_a_browser_without_one_is_told_where_to_go(tool):
+    first, landing = tool.launch()
+    first.follow(landing)
+    tool.platform.launch.resource_link = "resource-link-2"
+    tool.platform.launch.sub = "user-2"
+    tool.platform.launch.name = "Lee"
+    second, landing = tool.launch()
+    second.follow(landing)
+    a, b = first.open(tool.url + "/api/state").json(), second.open(tool.url + "/api/state").json()
+    assert a["session"] != b["session"] and (a["name"], b["name"]) == ("김민지", "Lee")
+    nobody = Browser().open(tool.url + "/")
+    assert nobody.status == 404 and "open attn-tutor from your course" in nobody.said()
+
+
+def test_a_launch_without_a_set_is_refused_with_a_sentence(tool):
+    tool.platform.launch.custom = {}
+    _browser, landing = tool.launch()
+    assert landing.status == 400 and "names no problem set" in landing.said() and "set=ch13" in landing.said()
+
+
+def test_a_small_clock_skew_is_allowed(tool):
+    tool.platform.launch.exp_in = -20
+    tool.platform.launch.iat_ago = -20  # issued 20 s "in the future" by the platform's clock, expired 20 s ago by ours
+    _browser, landing = tool.launch()
+    assert landing.status == 200, landing.text[:300]
+
+
+# --- refusals ------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize(
+    ("spoil", "status", "said"),
+    [
+        ({"aud": "another-tool"}, 401, "meant for another tool"),
+        ({"exp_in": -300}, 401, "has expired"),
+        ({"kid": "no-such-key"}, 401, "signed with key no-such-key, which the platform's key set does not hold"),
+        ({"key_name": "other-key"}, 401, "signature does not match"),
+        ({"deployment_id": "deployment-9"}, 403, "Deployment deployment-9 of"),
+        ({"nonce": "a-nonce-of-another-login"}, 401, "nonce is not the one this login made"),
+    ],
+)
+def test_a_spoiled_id_token_is_refused_with_a_sentence_and_opens_nothing(tool, spoil, status, said):
+    for name, value in spoil.items():
+        setattr(tool.platform.launch, name, value)
+    browser, landing = tool.launch()
+    assert landing.status == status and said in landing.said(), landing.text[:400]
+    assert browser.cookie("attn_lti_link") is None and browser.cookie("attn_student") is None
+
+
+def test_a_replayed_id_token_is_refused(tool):
+    browser = Browser()
+    form_page = browser.open(tool.login_url())
+    first = browser.submit(form_page)
+    assert first.status == 200
+    replay = browser.submit(form_page)  # the same id_token and state, posted again
+    assert replay.status == 401 and "used already" in replay.said()
+    fresh = browser.open(tool.login_url())  # the old id_token with a new login's state
+    token = form_page.forms()[0]["fields"]["id_token"]
+    again = browser.submit(fresh, {"id_token": token})
+    assert again.status == 401 and "nonce is not the one this login made" in again.said()
+
+
+def test_unknown_issuers_and_client_ids_are_refused_at_the_login(tool):
+    unknown = Browser().open(tool.login_url(iss="https://elsewhere.example"))
+    assert unknown.status == 400 and "https://elsewhere.example is not registered" in unknown.said()
+    client = Browser().open(tool.login_url(client_id="someone-else"))
+    assert client.status == 400 and "Client id someone-else is not registered" in client.said()
+    deployment = Browser().open(tool.login_url(lti_deployment_id="deployment-9"))
+    assert deployment.status == 403 and "Deployment deployment-9" in deployment.said()
+    elsewhere = Browser().open(tool.login_url(target_link_uri="https://evil.example/x"))
+    assert elsewhere.status == 400 and "not this tool's address" in elsewhere.said()
+
+
+def test_a_state_cookie_of_another_login_is_refused(tool):
+    browser = Browser()
+    first = browser.open(tool.login_url())
+    browser.open(tool.login_url())  # a second login in the same browser: its state in the cookie now
+    refused = browser.submit(first)
+    assert refused.status == 401 and "another window of this browser" in refused.said()
+
+
+def test_a_refusal_speaks_korean_when_the_tool_does(tmp_path, platform):
+    platform.launch = type(platform.launch)(aud="another-tool")
+    korean = Tool(str(tmp_path / "lti.sqlite"), platform, lang="ko")
+    try:
+        _browser, landing = korean.launch()
+        assert landing.status == 401 and "다른 도구를 위한 것입니다" in landing.said() and 'lang="ko"' in landing.said()
+    finally:
+        korean.stop()
+
+
+# --- deep linking --------------------------------------------------------------------------
+
+
+def test_a_deep_linking_round_trip_returns_a_signed_resource_link_whose_launch_opens_that_choice(tool):
+    tool.platform.launch.roles = [INSTRUCTOR]
+    tool.platform.launch.message_type = "LtiDeepLinkingRequest"
+    browser, picker = tool.launch(target_link_uri=tool.url + "/lti/deep-link")
+    assert picker.status == 200 and "data-lti-deep-link" in picker.said(), picker.text[:300]
+    back = browser.submit(picker, {"set": "ch13", "problem": "river-fishing", "mode": "exam"})
+    assert back.status == 200 and "data-lti-return" in back.said()
+    assert browser.submit(back).status == 200  # the auto-posted form, as the page's script sends it
+    (returned,) = tool.platform.returned
+    keys = jwt.PyJWKSet.from_dict(browser.open(tool.url + "/lti/jwks").json())
+    kid = jwt.get_unverified_header(returned)["kid"]
+    claims = jwt.decode(returned, keys[kid], algorithms=["RS256"], audience=tool.platform.url)
+    assert claims["iss"] == CLIENT_ID
+    assert claims["https://purl.imsglobal.org/spec/lti/claim/message_type"] == "LtiDeepLinkingResponse"
+    assert claims["https://purl.imsglobal.org/spec/lti/claim/deployment_id"] == DEPLOYMENT_ID
+    assert claims["https://purl.imsglobal.org/spec/lti-dl/claim/data"] == "opaque-42"
+    (item,) = claims["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert item["type"] == "ltiResourceLink" and item["custom"] == {"set": "ch13", "mode": "exam", "problem": "river-fishing"}
+    assert browser.submit(back).status == 200 and len(tool.platform.returned) == 2  # (the platform's page posted twice)
+    again = Browser().open(tool.url + "/lti/deep-link/respond")
+    assert again.status == 405
+    # the activity the teacher added, launched by a learner: an exam, river-fishing open alone
+    tool.platform.launch = type(tool.platform.launch)(custom=item["custom"], roles=[LEARNER], resource_link="added-link")
+    learner, landing = tool.launch()
+    learner.follow(landing)
+    state = learner.open(tool.url + "/api/state").json()
+    assert state["mode"] == "exam" and state["problems"]["river-fishing"]["open"] and not state["problems"]["cat-fish"]["open"]
+
+
+def test_a_deep_link_choice_is_sent_once_and_only_a_teacher_may_make_it(tool):
+    tool.platform.launch.roles = [INSTRUCTOR]
+    tool.platform.launch.message_type = "LtiDeepLinkingRequest"
+    browser, picker = tool.launch(target_link_uri=tool.url + "/lti/deep-link")
+    bad = browser.submit(picker, {"problem": "p99"})
+    assert bad.status == 400 and "Problem p99 is not in the set ch13" in bad.said()
+    assert browser.submit(picker).status == 200
+    twice = browser.submit(picker)
+    assert twice.status == 401 and "sent already" in twice.said()
+    tool.platform.launch.roles = [LEARNER]
+    _browser, refused = tool.launch(target_link_uri=tool.url + "/lti/deep-link")
+    assert refused.status == 403 and "Only a teacher" in refused.said()
+
+
+# --- the store on both databases -----------------------------------------------------------
+
+
+def test_the_lti_store_keeps_logins_once_nonces_once_and_one_activity_a_link(live_store_url):
+    with open_lti(live_store_url) as store:
+        assert store.add_platform("https://lms", "c", "d1", auth_url="https://lms/a", token_url="https://lms/t", jwks_url="https://lms/j")
+        assert not store.add_platform("https://lms", "c", "d2", auth_url="https://lms/a2", token_url="https://lms/t", jwks_url="https://lms/j")
+        (found,) = store.platforms("https://lms")
+        assert found.auth_url == "https://lms/a2" and found.deployments == ("d1", "d2")
+        store.begin_login(Login("s1", "n1", "https://lms", "c"))
+        assert store.take_login("s1") == Login("s1", "n1", "https://lms", "c") and store.take_login("s1") is None
+        assert store.use_nonce("https://lms", "n1") and not store.use_nonce("https://lms", "n1")
+        link = Link("ab" * 12, "https://lms", "c", "d1", "rl", "ch13", "t")
+        assert store.find_or_add_link(link) == link
+        assert store.find_or_add_link(link._replace(link="cd" * 12, set_ref="other")) == link  # the same resource link
+        store.add_key("k1", "pem1")
+        store.add_key("k2", "pem2")
+        store.add_key("k3", "pem3")
+        assert [(kid, active) for kid, _pem, active in store.keys()] == [("k3", True), ("k2", False)]
