@@ -69,9 +69,8 @@ def serve(
         raise UsageError("serve.bad_port", port=port)
     if workers < 1:
         raise UsageError("serve.bad_workers", workers=workers)
-    if lti:
-        _serve_lti(file, host, port, db, public_url, language, workers)
-        return
+    if lti:  # the LTI tool: a live class per activity, no set named here
+        return _serve_lti(file, host, port, db, public_url, language, workers)
     postgres = db is not None and is_postgres(db)
     if workers > 1 and not postgres:
         raise UsageError("serve.workers_sqlite", workers=workers)
