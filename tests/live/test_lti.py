@@ -309,3 +309,24 @@ def test_the_lti_store_keeps_logins_once_nonces_once_and_one_activity_a_link(liv
         store.add_key("k2", "pem2")
         store.add_key("k3", "pem3")
         assert [(kid, active) for kid, _pem, active in store.keys()] == [("k3", True), ("k2", False)]
+
+
+@pytest.mark.postgresql
+def test_a_launch_on_postgresql_keeps_the_activity_in_a_schema_of_its_own(live_pg_url, platform):
+    import psycopg
+
+    platform.launch = type(platform.launch)(resource_link="pg-link")
+    tool = Tool(live_pg_url, platform)
+    try:
+        browser, landing = tool.launch()
+        assert landing.status == 200, landing.said()[:300]
+        browser.follow(landing)
+        assert browser.open(tool.url + "/api/state").json()["name"] == "김민지"
+        link = browser.cookie("attn_lti_link")
+    finally:
+        tool.stop()
+    base = live_pg_url.split("?")[0]
+    with psycopg.connect(base, autocommit=True) as conn:
+        names = [row[0] for row in conn.execute(f"SELECT name FROM lti_{link}.live_students")]
+        conn.execute(f"DROP SCHEMA lti_{link} CASCADE")
+    assert names == ["김민지"]
