@@ -141,7 +141,7 @@ def _serve_lti(file: str | None, host: str, port: int, db: str | None, public_ur
     finally:
         listener.close()
         if front is not None:
-            front.tool.activities.close()
+            front.tool.close()
         store.close()
     sys.stderr.write(t("serve.stopped", db=_shown_db(db)) + "\n")
 

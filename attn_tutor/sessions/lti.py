@@ -50,6 +50,12 @@ CREATE TABLE lti_links (
 CREATE TABLE lti_deep_links (
     token TEXT PRIMARY KEY, issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
     return_url TEXT NOT NULL, data TEXT, made {real} NOT NULL, used INTEGER NOT NULL);
+CREATE TABLE lti_grading (link TEXT PRIMARY KEY, lineitems TEXT, lineitem TEXT, scopes TEXT NOT NULL);
+CREATE TABLE lti_learners (link TEXT NOT NULL, student_id {integer} NOT NULL, sub TEXT NOT NULL, PRIMARY KEY (link, student_id));
+CREATE TABLE lti_scores (
+    link TEXT NOT NULL, sub TEXT NOT NULL, given {real} NOT NULL, maximum {real} NOT NULL, progress TEXT NOT NULL,
+    comment TEXT NOT NULL, changed TEXT NOT NULL, queued INTEGER NOT NULL, tries INTEGER NOT NULL, error TEXT,
+    PRIMARY KEY (link, sub));
 """
 
 
@@ -96,11 +102,96 @@ class DeepLink(NamedTuple):
     data: str | None
 
 
+class Grading(NamedTuple):
+    """An activity's Assignment and Grade Services endpoint, as its launches gave it."""
+
+    link: str
+    lineitems: str | None
+    lineitem: str | None  # the launch's own line item, or the one the tool made (found again by link and tag)
+    scopes: tuple[str, ...]
+
+
+class Score(NamedTuple):
+    """A learner's score as the platform is to have it (queued until it is)."""
+
+    link: str
+    sub: str
+    given: float
+    maximum: float
+    progress: str
+    comment: str
+    changed: str  # ISO 8601: when the score last changed
+    tries: int
+    error: str | None
+
+
+class _Grades:
+    """The grades' part of the store (mixed into :class:`LtiStore`): endpoints, learners, the queue."""
+
+    def _transaction(self):  # pragma: no cover - LtiStore's
+        raise NotImplementedError
+
+    def set_grading(self, link: str, lineitems: str | None, lineitem: str | None, scopes: list[str]) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO lti_grading (link, lineitems, lineitem, scopes) VALUES (?, ?, ?, ?) ON CONFLICT (link) DO UPDATE"
+                        " SET lineitems = excluded.lineitems, scopes = excluded.scopes,"
+                        " lineitem = COALESCE(excluded.lineitem, lti_grading.lineitem)",
+                        (link, lineitems, lineitem, " ".join(scopes)))  # fmt: skip
+
+    def set_lineitem(self, link: str, lineitem: str) -> None:
+        with self._transaction() as cur:
+            cur.execute("UPDATE lti_grading SET lineitem = ? WHERE link = ?", (lineitem, link))
+
+    def grading(self) -> list[Grading]:
+        with self._transaction() as cur:
+            rows = cur.execute("SELECT link, lineitems, lineitem, scopes FROM lti_grading ORDER BY link").fetchall()
+        return [Grading(link, items, item, tuple(scopes.split())) for link, items, item, scopes in rows]
+
+    def add_learner(self, link: str, student_id: int, sub: str) -> None:
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO lti_learners (link, student_id, sub) VALUES (?, ?, ?) ON CONFLICT DO NOTHING", (link, student_id, sub))
+
+    def learners(self, link: str) -> dict[int, str]:
+        with self._transaction() as cur:
+            return dict(cur.execute("SELECT student_id, sub FROM lti_learners WHERE link = ?", (link,)).fetchall())
+
+    def queue_score(self, link: str, sub: str, given: float, maximum: float, progress: str, comment: str) -> bool:
+        """The learner's score queued to be sent, if it is not what was queued or sent last (True: queued now)."""
+        with self._transaction() as cur:
+            row = cur.execute("SELECT given, maximum, progress, comment FROM lti_scores WHERE link = ? AND sub = ?", (link, sub)).fetchone()
+            if row is not None and tuple(row) == (given, maximum, progress, comment):
+                return False
+            cur.execute("INSERT INTO lti_scores (link, sub, given, maximum, progress, comment, changed, queued, tries, error)"
+                        " VALUES (?, ?, ?, ?, ?, ?, ?, 1, 0, NULL) ON CONFLICT (link, sub) DO UPDATE SET given = excluded.given,"
+                        " maximum = excluded.maximum, progress = excluded.progress, comment = excluded.comment,"
+                        " changed = excluded.changed, queued = 1, tries = 0, error = NULL",
+                        (link, sub, given, maximum, progress, comment, datetime.now(UTC).isoformat(timespec="milliseconds")))  # fmt: skip
+        return True
+
+    def queued(self, link: str | None = None) -> list[Score]:
+        """The scores not yet taken by the platform (of ``link``, or of every activity)."""
+        with self._transaction() as cur:
+            sql = "SELECT link, sub, given, maximum, progress, comment, changed, tries, error FROM lti_scores WHERE queued = 1"
+            rows = cur.execute(sql + (" AND link = ?" if link else "") + " ORDER BY changed", (link,) if link else ()).fetchall()
+        return [Score(*row) for row in rows]
+
+    def score_sent(self, score: Score) -> None:
+        """``score`` taken by the platform (unless it changed again meanwhile: then it stays queued)."""
+        with self._transaction() as cur:
+            cur.execute("UPDATE lti_scores SET queued = 0, error = NULL WHERE link = ? AND sub = ? AND changed = ?",
+                        (score.link, score.sub, score.changed))  # fmt: skip
+
+    def score_failed(self, score: Score, error: str) -> None:
+        with self._transaction() as cur:
+            cur.execute("UPDATE lti_scores SET tries = tries + 1, error = ? WHERE link = ? AND sub = ? AND changed = ?",
+                        (error[:500], score.link, score.sub, score.changed))  # fmt: skip
+
+
 def _now() -> str:
     return datetime.now(UTC).isoformat(timespec="seconds")
 
 
-class LtiStore:
+class LtiStore(_Grades):
     """The LTI tables in a SQLite file or a PostgreSQL schema (:func:`open_lti`)."""
 
     def __init__(self, target: str) -> None:
@@ -188,8 +279,8 @@ class LtiStore:
             if "lti_meta" not in names:
                 if names:
                     raise self._error("lti.store.not_lti")
-                real = "DOUBLE PRECISION" if self.postgres else "REAL"
-                for statement in TABLES.format(real=real).split(";"):
+                real, integer = ("DOUBLE PRECISION", "BIGINT") if self.postgres else ("REAL", "INTEGER")
+                for statement in TABLES.format(real=real, integer=integer).split(";"):
                     if statement.strip():
                         cur.execute(statement)
                 cur.execute("INSERT INTO lti_meta (key, value) VALUES (?, ?)", ("application", APPLICATION))

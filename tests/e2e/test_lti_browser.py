@@ -38,7 +38,7 @@ def course(tmp_path):
     tool_url = running.url.replace("127.0.0.1", "localhost")
     yield platform, tool_url
     running.stop()
-    running.app.tool.activities.close()
+    running.app.tool.close()
     store.close()
     platform.stop()
 

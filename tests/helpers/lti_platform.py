@@ -95,6 +95,7 @@ class Launch:
     deployment_id: str = DEPLOYMENT_ID
     issuer: str | None = None  # None: the platform's own
     nonce: str | None = None  # None: the login's
+    ags: bool = False  # the Assignment and Grade Services claim (a lineitems URL, no line item of the launch's own)
 
 
 class Platform:
@@ -105,12 +106,19 @@ class Platform:
         self.tokens: list[str] = []
         self.returned: list[str] = []  # the deep-linking responses' JWTs
         self.logins: list[dict[str, str]] = []
+        self.down = False  # True: the token and AGS endpoints answer 503 (the platform refuses, or is down)
+        self.tool_jwks: str | None = None  # the tool's JWKS URL: the client assertions checked against it
+        self.lineitems: list[dict[str, Any]] = []
+        self.scores: list[dict[str, Any]] = []
+        self.token_requests = 0
         self.running = Running(self._app)
         self.url = self.running.url
 
     def _app(self, base: str) -> Starlette:
         return Starlette(routes=[
             Route("/jwks", self.jwks), Route("/auth", self.auth), Route("/deep-link-return", self.deep_link_return, methods=["POST"]),
+            Route("/token", self.token, methods=["POST"]), Route("/lineitems", self.lineitems_route, methods=["GET", "POST"]),
+            Route("/lineitems/{n:int}/scores", self.score, methods=["POST"]),
         ])  # fmt: skip
 
     def stop(self) -> None:
@@ -131,6 +139,10 @@ class Platform:
         }  # fmt: skip
         if launch.name is not None:
             claims["name"] = launch.name
+        if launch.ags:
+            claims["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = {
+                "scope": ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem", "https://purl.imsglobal.org/spec/lti-ags/scope/score"],
+                "lineitems": self.url + "/lineitems"}
         if launch.message_type == "LtiResourceLinkRequest":
             claims[LTI + "resource_link"] = {"id": launch.resource_link, "title": "Attention by hand"}
         else:
@@ -161,6 +173,45 @@ class Platform:
         form = urllib.parse.parse_qs((await request.body()).decode("utf-8"))
         self.returned.append(form["JWT"][0])
         return HTMLResponse('<!DOCTYPE html><html lang="en"><head><title>platform</title></head><body><p data-returned>added</p></body></html>')
+
+    async def token(self, request: Request) -> Response:
+        """The token endpoint: the tool's client assertion checked against its JWKS (iss = sub = the client id, aud = this URL)."""
+        if self.down:
+            return Response("down", status_code=503)
+        self.token_requests += 1
+        form = urllib.parse.parse_qs((await request.body()).decode("utf-8"))
+        assertion = form["client_assertion"][0]
+        assert form["grant_type"] == ["client_credentials"]
+        keys = jwt.PyJWKSet.from_dict(json.loads(urllib.request.urlopen(self.tool_jwks, timeout=10).read()))
+        claims = jwt.decode(assertion, keys[jwt.get_unverified_header(assertion)["kid"]], algorithms=["RS256"], audience=self.url + "/token")
+        if claims["iss"] != CLIENT_ID or claims["sub"] != CLIENT_ID:
+            return JSONResponse({"error": "invalid_client"}, status_code=401)
+        return JSONResponse({"access_token": "token-" + claims["jti"], "token_type": "Bearer", "expires_in": 3600})
+
+    def _authorised(self, request: Request) -> bool:
+        return request.headers.get("authorization", "").startswith("Bearer token-")
+
+    async def lineitems_route(self, request: Request) -> Response:
+        if self.down:
+            return Response("down", status_code=503)
+        if not self._authorised(request):
+            return Response("no token", status_code=401)
+        if request.method == "GET":
+            wanted = request.query_params
+            found = [i for i in self.lineitems if i["resourceLinkId"] == wanted.get("resource_link_id") and i["tag"] == wanted.get("tag")]
+            return JSONResponse(found)
+        item = json.loads(await request.body())
+        item["id"] = f"{self.url}/lineitems/{len(self.lineitems) + 1}"
+        self.lineitems.append(item)
+        return JSONResponse(item, status_code=201)
+
+    async def score(self, request: Request) -> Response:
+        if self.down:
+            return Response("down", status_code=503)
+        if not self._authorised(request) or request.headers.get("content-type") != "application/vnd.ims.lis.v1.score+json":
+            return Response("refused", status_code=401)
+        self.scores.append({**json.loads(await request.body()), "lineitem": request.path_params["n"]})
+        return Response(status_code=204)
 
     def register_args(self, db: str) -> list[str]:
         """``attn-tutor lti add-platform``'s arguments for this platform."""
@@ -228,6 +279,16 @@ class Browser:
     def open(self, url: str, data: dict[str, str] | None = None) -> Page:
         body = urllib.parse.urlencode(data).encode() if data is not None else None
         request = urllib.request.Request(url, data=body, headers={"Accept": "text/html"})
+        try:
+            with self.opener.open(request, timeout=30) as response:
+                return Page(response.geturl(), response.status, response.read().decode("utf-8"), response.headers)
+        except urllib.error.HTTPError as error:
+            return Page(error.geturl(), error.code, error.read().decode("utf-8"), error.headers)
+
+    def post_json(self, url: str, payload: dict, csrf: str) -> Page:
+        """A JSON request as the live pages' scripts send one (the CSRF token in its header)."""
+        request = urllib.request.Request(url, data=json.dumps(payload).encode(), method="POST",
+                                         headers={"Content-Type": "application/json", "X-CSRF-Token": csrf})  # fmt: skip
         try:
             with self.opener.open(request, timeout=30) as response:
                 return Page(response.geturl(), response.status, response.read().decode("utf-8"), response.headers)

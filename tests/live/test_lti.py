@@ -56,7 +56,7 @@ class Tool:
 
     def stop(self) -> None:
         self.running.stop()
-        self.running.app.tool.activities.close()
+        self.running.app.tool.close()
         self.store.close()
 
 
@@ -330,3 +330,74 @@ def test_a_launch_on_postgresql_keeps_the_activity_in_a_schema_of_its_own(live_p
         names = [row[0] for row in conn.execute(f"SELECT name FROM lti_{link}.live_students")]
         conn.execute(f"DROP SCHEMA lti_{link} CASCADE")
     assert names == ["김민지"]
+
+
+# --- grades back (Assignment and Grade Services) ------------------------------------------
+
+
+def answered(tool: Tool, browser: Browser, stage: str, text: str, client_id: str) -> dict:
+    csrf = browser.open(tool.url + "/api/state").json()["csrf"]
+    reply = browser.post_json(tool.url + "/api/answer", {"problem": "cat-fish", "row": "먹었다", "stage": stage, "text": text,
+                                                         "client_id": client_id}, csrf)  # fmt: skip
+    assert reply.status == 200, reply.said()
+    return reply.json()
+
+
+def arrived(platform: Platform, sub: str, given: float, seconds: float = 10.0) -> dict:
+    """The score the platform holds for ``sub`` once it is ``given`` (waited for at most ``seconds``)."""
+    import time
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        found = [s for s in platform.scores if s["userId"] == sub]
+        if found and found[-1]["scoreGiven"] == given:
+            return found[-1]
+        time.sleep(0.2)
+    raise AssertionError(f"no score {given} for {sub} within {seconds} s: {platform.scores}")
+
+
+def test_a_learners_score_reaches_the_platform_within_10_s_with_the_mistake_named_on_one_line_item(tool):
+    platform = tool.platform
+    platform.tool_jwks, platform.launch.ags = tool.url + "/lti/jwks", True
+    platform.lineitems.clear(), platform.scores.clear()
+    kim, landing = tool.launch()
+    kim.follow(landing)
+    assert answered(tool, kim, "scores", "1 6 4", "k1")["verdict"] == "correct"
+    assert answered(tool, kim, "scaled", "1 6 4", "k2")["diagnosis"] == "not_scaled"  # forgot √d
+    score = arrived(platform, "user-1", 1.0)
+    items = tool.running.app.tool.live_of(kim.cookie("attn_lti_link")).items
+    assert score["scoreMaximum"] == len(items) and score["gradingProgress"] == "FullyGraded"
+    assert score["activityProgress"] == "InProgress" and score["timestamp"].startswith("20")
+    assert score["comment"].startswith("Mistakes the marker found:") and "√" in score["comment"]
+    platform.launch.sub, platform.launch.name = "user-2", "Lee"
+    lee, landing = tool.launch()
+    lee.follow(landing)
+    answered(tool, lee, "scores", "1 6 4", "l1")
+    second = arrived(platform, "user-2", 1.0)
+    assert second["comment"] == "No mistake found in the answers so far."
+    (item,) = platform.lineitems  # one line item for the activity, found again, never a second
+    assert item["resourceLinkId"] == "resource-link-1" and item["tag"] == "attn-tutor" and item["scoreMaximum"] == len(items)
+    assert {s["lineitem"] for s in platform.scores} == {1} and platform.token_requests == 1  # the token kept
+
+
+def test_scores_due_while_the_platform_is_down_stay_queued_and_arrive_when_it_is_back(tool):
+    import time
+
+    platform = tool.platform
+    platform.tool_jwks, platform.launch.ags = tool.url + "/lti/jwks", True
+    platform.lineitems.clear(), platform.scores.clear()
+    platform.down = True
+    try:
+        kim, landing = tool.launch()
+        kim.follow(landing)
+        answered(tool, kim, "scores", "1 6 4", "k1")
+        deadline = time.monotonic() + 15
+        while not any(s.error for s in tool.store.queued()):
+            assert time.monotonic() < deadline, "the refused score was not noted"
+            time.sleep(0.2)
+        (queued,) = tool.store.queued()
+        assert queued.sub == "user-1" and queued.given == 1.0 and "503" in (queued.error or "") and platform.scores == []
+    finally:
+        platform.down = False
+    arrived(platform, "user-1", 1.0, seconds=30)
+    assert tool.store.queued() == [] and len(platform.lineitems) == 1

@@ -43,6 +43,7 @@ from attn_tutor.live.app import Speaking, make_app
 from attn_tutor.live.auth import STUDENT_COOKIE, TEACHER_COOKIE
 from attn_tutor.live.liveclass import LiveClass, checked_name
 from attn_tutor.live.lti import keys
+from attn_tutor.live.lti.grades import AGS, Grades
 from attn_tutor.live.lti.tokens import DL, LTI, KeySets, verified
 from attn_tutor.live.marks import RequestError
 from attn_tutor.problems.load import load_problem_set, packaged_sets
@@ -171,6 +172,17 @@ class Tool:
         self.https = public_url.startswith("https://")
         self.key_sets = KeySets()
         self.activities = Activities(store, lang=lang, public_url=public_url)
+        self.grades = Grades(store, self.live_of)
+
+    def live_of(self, link: str) -> LiveClass | None:
+        """An open activity's live class (None: not opened in this process yet)."""
+        app = self.activities.known(link)
+        return None if app is None else app.state.live
+
+    def close(self) -> None:
+        """The grades' thread stopped (what it had not sent stays queued), every activity's session closed."""
+        self.grades.stop()
+        self.activities.close()
 
     def cookie(self, response: Response, name: str, value: str, *, path: str = "/", max_age: int | None = None,
                strict: bool = False) -> None:  # fmt: skip
@@ -269,12 +281,19 @@ class Tool:
         found_link: Link = known
         app = await run_in_threadpool(lambda: self.activities.open(found_link, mode=mode, problem=problem))
         live: LiveClass = app.state.live
+        endpoint = claims.get(AGS)
+        if isinstance(endpoint, dict) and (isinstance(endpoint.get("lineitems"), str) or isinstance(endpoint.get("lineitem"), str)):
+            scopes = [s for s in endpoint.get("scope") or [] if isinstance(s, str)]
+            lineitems, lineitem = endpoint.get("lineitems"), endpoint.get("lineitem")
+            await run_in_threadpool(self.store.set_grading, found_link.link, lineitems if isinstance(lineitems, str) else None,
+                                    lineitem if isinstance(lineitem, str) else None, scopes)  # fmt: skip
         if teacher:
             response = _page("landing", target="/teacher")
             self.cookie(response, TEACHER_COOKIE, live.secret, path="/teacher", strict=True)
         else:
             device = "lti:" + hashlib.sha256(f"{login.issuer}\n{claims['sub']}".encode()).hexdigest()[:40]
             student = await run_in_threadpool(live.store.join, _name(claims), device)
+            await run_in_threadpool(self.store.add_learner, found_link.link, student.id, str(claims["sub"]))
             response = _page("landing", target="/")
             self.cookie(response, STUDENT_COOKIE, student.token, max_age=7 * 24 * 3600)
         self.cookie(response, LINK_COOKIE, found_link.link, max_age=7 * 24 * 3600)
@@ -379,6 +398,7 @@ def make_lti_app(store: LtiStore, *, lang: str, public_url: str) -> ByActivity:
     its URLs under ``public_url`` (what the platforms were given: ``lti config``)."""
     keys.ensure_key(store)
     tool = Tool(store, lang=lang, public_url=public_url)
+    tool.grades.start()
     routes = [
         Route("/lti/login", tool.login, methods=["GET", "POST"]),
         Route("/lti/launch", tool.launch, methods=["POST"]),
