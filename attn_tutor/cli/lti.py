@@ -107,7 +107,7 @@ def config(db: str, public_url: str, *, canvas: bool) -> None:
     public_url = _url("--public-url", public_url)
     with open_lti(db) as store:
         keys.ensure_key(store)  # the JWKS the platform reads has a key in it
-    urls = tool_urls(public_url)
+        urls = tool_urls(public_url, store.registration_secret())
     found: dict = canvas_config(urls, public_url) if canvas else urls
     sys.stdout.write(json.dumps(found, indent=2, ensure_ascii=False) + "\n")
 

@@ -13,6 +13,7 @@ app that signs with them; nothing prints them.
 from __future__ import annotations
 
 import contextlib
+import secrets
 import sqlite3
 import threading
 import time
@@ -290,6 +291,13 @@ class LtiStore(_Grades):
                 raise self._error("lti.store.not_lti")
             if int(meta.get("schema", "0")) > SCHEMA:
                 raise self._error("live.store.newer", schema=meta["schema"], ours=SCHEMA)
+
+    def registration_secret(self) -> str:
+        """The secret in the tool's registration URL (``lti config``'s ``registration_url``): made once, kept."""
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO lti_meta (key, value) VALUES ('registration_secret', ?) ON CONFLICT (key) DO NOTHING",
+                        (secrets.token_urlsafe(24),))  # fmt: skip
+            return cur.execute("SELECT value FROM lti_meta WHERE key = 'registration_secret'").fetchone()[0]
 
     # --- platforms -----------------------------------------------------------------------
 

@@ -111,6 +111,7 @@ class Platform:
         self.lineitems: list[dict[str, Any]] = []
         self.scores: list[dict[str, Any]] = []
         self.token_requests = 0
+        self.registrations: list[dict[str, Any]] = []  # the tools' dynamic registration requests
         self.running = Running(self._app)
         self.url = self.running.url
 
@@ -119,6 +120,7 @@ class Platform:
             Route("/jwks", self.jwks), Route("/auth", self.auth), Route("/deep-link-return", self.deep_link_return, methods=["POST"]),
             Route("/token", self.token, methods=["POST"]), Route("/lineitems", self.lineitems_route, methods=["GET", "POST"]),
             Route("/lineitems/{n:int}/scores", self.score, methods=["POST"]),
+            Route("/.well-known/openid-configuration", self.openid_configuration), Route("/register", self.register, methods=["POST"]),
         ])  # fmt: skip
 
     def stop(self) -> None:
@@ -212,6 +214,19 @@ class Platform:
             return Response("refused", status_code=401)
         self.scores.append({**json.loads(await request.body()), "lineitem": request.path_params["n"]})
         return Response(status_code=204)
+
+    async def openid_configuration(self, request: Request) -> Response:
+        return JSONResponse({"issuer": self.url, "authorization_endpoint": self.url + "/auth", "token_endpoint": self.url + "/token",
+                             "jwks_uri": self.url + "/jwks", "registration_endpoint": self.url + "/register",
+                             "https://purl.imsglobal.org/spec/lti-platform-configuration": {"product_family_code": "moodle"}})  # fmt: skip
+
+    async def register(self, request: Request) -> Response:
+        """Dynamic registration (as Moodle answers it): the registration token checked, a client id and a deployment given."""
+        if request.headers.get("authorization") != "Bearer reg-token-1":
+            return JSONResponse({"error": "invalid registration token"}, status_code=401)
+        self.registrations.append(json.loads(await request.body()))
+        return JSONResponse({**self.registrations[-1], "client_id": CLIENT_ID,
+                             "https://purl.imsglobal.org/spec/lti-tool-configuration": {"deployment_id": DEPLOYMENT_ID}})  # fmt: skip
 
     def register_args(self, db: str) -> list[str]:
         """``attn-tutor lti add-platform``'s arguments for this platform."""

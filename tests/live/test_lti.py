@@ -34,10 +34,11 @@ def platform():
 
 
 class Tool:
-    def __init__(self, db: str, platform: Platform, lang: str = "en") -> None:
+    def __init__(self, db: str, platform: Platform, lang: str = "en", *, register: bool = True) -> None:
         self.db, self.platform = db, platform
-        result = run(*platform.register_args(db))
-        assert result.exit_code == 0, result.output
+        if register:
+            result = run(*platform.register_args(db))
+            assert result.exit_code == 0, result.output
         self.store = open_lti(db)
         self.running = Running(lambda url: make_lti_app(self.store, lang=lang, public_url=url))
         self.url = self.running.url
@@ -401,3 +402,30 @@ def test_scores_due_while_the_platform_is_down_stay_queued_and_arrive_when_it_is
         platform.down = False
     arrived(platform, "user-1", 1.0, seconds=30)
     assert tool.store.queued() == [] and len(platform.lineitems) == 1
+
+
+# --- dynamic registration ------------------------------------------------------------------
+
+
+def test_moodle_dynamic_registration_from_the_registration_url_alone(tmp_path, platform):
+    platform.launch = type(platform.launch)()
+    tool = Tool(str(tmp_path / "lti.sqlite"), platform, register=False)
+    try:
+        urls = json.loads(run("lti", "config", "--db", tool.db, "--public-url", tool.url).output)
+        secret_url = urls["registration_url"]
+        assert secret_url.startswith(tool.url + "/lti/register/") and len(secret_url) > len(tool.url + "/lti/register/") + 20
+        query = urllib.parse.urlencode({"openid_configuration": platform.url + "/.well-known/openid-configuration",
+                                        "registration_token": "reg-token-1"})  # fmt: skip
+        wrong = Browser().open(tool.url + "/lti/register/not-the-secret?" + query)
+        assert wrong.status == 403 and "not this tool's" in wrong.said()
+        refused = Browser().open(secret_url + "?" + query.replace("reg-token-1", "stale"))
+        assert refused.status == 502 and "Registering with the platform failed" in refused.said() and "401" in refused.said()
+        done = Browser().open(secret_url + "?" + query)
+        assert done.status == 200 and f"registered with {platform.url}" in done.said() and "org.imsglobal.lti.close" in done.text
+        sent = platform.registrations[-1]
+        assert sent["initiate_login_uri"] == urls["login_url"] and sent["jwks_uri"] == urls["jwks_url"]
+        assert set(sent["redirect_uris"]) == {urls["launch_url"], urls["deep_linking_url"]}
+        browser, landing = tool.launch()  # registered: a launch works
+        assert landing.status == 200, landing.said()[:300]
+    finally:
+        tool.stop()

@@ -22,6 +22,7 @@ scripts and checks are the live class's own. A refusal is a 4xx page (or JSON un
 from __future__ import annotations
 
 import hashlib
+import hmac
 import secrets
 import threading
 from collections.abc import Mapping
@@ -44,6 +45,7 @@ from attn_tutor.live.auth import STUDENT_COOKIE, TEACHER_COOKIE
 from attn_tutor.live.liveclass import LiveClass, checked_name
 from attn_tutor.live.lti import keys
 from attn_tutor.live.lti.grades import AGS, Grades
+from attn_tutor.live.lti.registration import register_with
 from attn_tutor.live.lti.tokens import DL, LTI, KeySets, verified
 from attn_tutor.live.marks import RequestError
 from attn_tutor.problems.load import load_problem_set, packaged_sets
@@ -57,13 +59,16 @@ STATE_COOKIE = "attn_lti_state"
 TEACHER_ROLES = ("Instructor", "Administrator", "ContentDeveloper", "TeachingAssistant")
 FORM_LIMIT = 64 * 1024  # bytes of a launch's form (an id_token is a few kilobytes)
 PATHS = {"login_url": "/lti/login", "launch_url": "/lti/launch", "jwks_url": "/lti/jwks",
-         "deep_linking_url": "/lti/deep-link", "registration_url": "/lti/register"}  # fmt: skip
+         "deep_linking_url": "/lti/deep-link", "registration_url": "/lti/register/"}  # fmt: skip
 
 
-def tool_urls(public_url: str) -> dict[str, str]:
-    """The tool's URLs a platform is given (``lti config``), under ``public_url``."""
+def tool_urls(public_url: str, registration_secret: str = "") -> dict[str, str]:
+    """The tool's URLs a platform is given (``lti config``), under ``public_url``; the registration
+    URL carries the store's secret (whoever has it may register a platform: an administrator)."""
     base = public_url.rstrip("/")
-    return {key: base + path for key, path in PATHS.items()}
+    found = {key: base + path for key, path in PATHS.items()}
+    found["registration_url"] += registration_secret
+    return found
 
 
 def link_id(issuer: str, deployment_id: str, resource_link_id: str) -> str:
@@ -168,7 +173,7 @@ class Tool:
     def __init__(self, store: LtiStore, *, lang: str, public_url: str) -> None:
         self.store, self.lang = store, lang
         self.public_url = public_url.rstrip("/")
-        self.urls = tool_urls(public_url)
+        self.urls = tool_urls(public_url, store.registration_secret())
         self.https = public_url.startswith("https://")
         self.key_sets = KeySets()
         self.activities = Activities(store, lang=lang, public_url=public_url)
@@ -349,7 +354,18 @@ class Tool:
         return JSONResponse(found, headers={"Cache-Control": "max-age=300", "X-Content-Type-Options": "nosniff"})
 
     async def register(self, request: Request) -> Response:
-        raise RequestError(501, "lti.error.registration")
+        """LTI Dynamic Registration (Moodle: an administrator pastes ``registration_url``): the platform's
+        OpenID configuration read, the tool registered with it, the platform registered here."""
+        secret = await run_in_threadpool(self.store.registration_secret)
+        if not hmac.compare_digest(request.path_params["secret"].encode("utf-8", "replace"), secret.encode()):
+            raise RequestError(403, "lti.error.register_key")
+        where = request.query_params.get("openid_configuration")
+        if not where or not where.startswith(("https://", "http://")):
+            raise RequestError(400, "lti.error.register_fields")
+        registered = await run_in_threadpool(register_with, self.store, self.urls, self.public_url, where,
+                                             request.query_params.get("registration_token"))  # fmt: skip
+        nonce = secrets.token_urlsafe(16)
+        return _page("registered", nonce=nonce, message=t("lti.register.done", **registered))
 
     async def asset(self, request: Request) -> Response:
         found = pages.asset(request.path_params["name"]) if request.path_params["name"].endswith(".css") else None
@@ -405,7 +421,7 @@ def make_lti_app(store: LtiStore, *, lang: str, public_url: str) -> ByActivity:
         Route("/lti/deep-link", tool.launch, methods=["POST"]),
         Route("/lti/deep-link/respond", tool.deep_link_respond, methods=["POST"]),
         Route("/lti/jwks", tool.jwks, methods=["GET"]),
-        Route("/lti/register", tool.register, methods=["GET", "POST"]),
+        Route("/lti/register/{secret}", tool.register, methods=["GET"]),
         Route("/lti/assets/{name}", tool.asset, methods=["GET"]),
     ]
     # Starlette types every handler as taking any Exception; this one is registered for its own class only

@@ -13,16 +13,13 @@ expires). A platform that refuses or cannot be reached leaves the score queued, 
 
 from __future__ import annotations
 
-import json
 import threading
 import time
-import urllib.error
 import urllib.parse
-import urllib.request
-from typing import Any
 
 from attn_tutor.core.i18n import speaking, t
 from attn_tutor.live.lti import keys
+from attn_tutor.live.lti.http import HTTP_TIMEOUT, PlatformError, call
 from attn_tutor.marking.marker import diagnosis_name
 from attn_tutor.sessions.lti import Link, LtiStore, Score
 from attn_tutor.sessions.store import CONCEPTS, LiveError
@@ -33,36 +30,6 @@ LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
 TAG = "attn-tutor"
 GRADE_EVERY = 2.0  # seconds between two rounds: a changed score reaches the platform within 10 s
 RETRY_MOST = 60.0  # seconds at most between two tries of a score the platform refused
-HTTP_TIMEOUT = 10.0
-RESPONSE_LIMIT = 1024 * 1024
-
-
-class PlatformError(Exception):
-    """The platform refused, or could not be reached (the reason, for the queue's ``error``)."""
-
-
-def _http(method: str, url: str, *, token: str | None = None, body: Any = None, form: dict | None = None,
-          kind: str = "application/json", accept: str = "application/json") -> Any:  # fmt: skip
-    headers = {"Accept": accept, "User-Agent": "attn-tutor"}
-    data = None
-    if form is not None:
-        data, headers["Content-Type"] = urllib.parse.urlencode(form).encode(), "application/x-www-form-urlencoded"
-    elif body is not None:
-        data, headers["Content-Type"] = json.dumps(body, ensure_ascii=False).encode(), kind
-    if token is not None:
-        headers["Authorization"] = f"Bearer {token}"
-    request = urllib.request.Request(url, data=data, headers=headers, method=method)
-    try:
-        with urllib.request.urlopen(request, timeout=HTTP_TIMEOUT) as response:  # noqa: S310 (the platform's https URLs)
-            text = response.read(RESPONSE_LIMIT)
-    except urllib.error.HTTPError as error:
-        raise PlatformError(f"{method} {url}: HTTP {error.code}") from None
-    except (OSError, ValueError) as error:
-        raise PlatformError(f"{method} {url}: {error}") from None
-    try:
-        return json.loads(text) if text.strip() else None
-    except ValueError:
-        raise PlatformError(f"{method} {url}: not JSON") from None
 
 
 def _scores_url(lineitem: str) -> str:
@@ -139,7 +106,7 @@ class Grades:
         if found is not None and found[1] > time.monotonic():
             return found[0]
         assertion = keys.sign(self.store, {"iss": link.client_id, "sub": link.client_id, "aud": token_url})
-        answer = _http("POST", token_url, form={
+        answer = call("POST", token_url, form={
             "grant_type": "client_credentials", "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
             "client_assertion": assertion, "scope": f"{SCORE_SCOPE} {LINEITEM_SCOPE}",
         })  # fmt: skip
@@ -159,14 +126,14 @@ class Grades:
         container = "application/vnd.ims.lis.v2.lineitemcontainer+json"
         parts = urllib.parse.urlsplit(grading.lineitems)
         query = urllib.parse.urlencode({"resource_link_id": link.resource_link_id, "tag": TAG})
-        found = _http("GET", urllib.parse.urlunsplit(parts._replace(query=(parts.query + "&" if parts.query else "") + query)),
+        found = call("GET", urllib.parse.urlunsplit(parts._replace(query=(parts.query + "&" if parts.query else "") + query)),
                       token=token, accept=container)  # fmt: skip
         items = [item for item in found or [] if isinstance(item, dict) and item.get("tag") == TAG
                  and item.get("resourceLinkId") == link.resource_link_id and isinstance(item.get("id"), str)]  # fmt: skip
         if items:
             url = items[0]["id"]
         else:
-            made = _http("POST", grading.lineitems, token=token, kind="application/vnd.ims.lis.v2.lineitem+json",
+            made = call("POST", grading.lineitems, token=token, kind="application/vnd.ims.lis.v2.lineitem+json",
                          accept="application/vnd.ims.lis.v2.lineitem+json",
                          body={"scoreMaximum": maximum, "label": link.title, "resourceLinkId": link.resource_link_id, "tag": TAG})  # fmt: skip
             if not isinstance(made, dict) or not isinstance(made.get("id"), str):
@@ -186,7 +153,7 @@ class Grades:
                 raise PlatformError(f"{link.issuer} is no longer registered")
             token = self.token(link, platform.token_url)
             lineitem = self.lineitem(link, token, score.maximum)
-            _http("POST", _scores_url(lineitem), token=token, kind="application/vnd.ims.lis.v1.score+json", body={
+            call("POST", _scores_url(lineitem), token=token, kind="application/vnd.ims.lis.v1.score+json", body={
                 "userId": score.sub, "scoreGiven": score.given, "scoreMaximum": score.maximum, "comment": score.comment,
                 "activityProgress": score.progress, "gradingProgress": "FullyGraded", "timestamp": score.changed,
             })  # fmt: skip
@@ -199,3 +166,4 @@ class Grades:
             return
         self._next_try.pop((score.link, score.sub), None)
         self.store.score_sent(score)
+
