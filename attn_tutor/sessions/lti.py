@@ -52,6 +52,7 @@ CREATE TABLE lti_deep_links (
     token TEXT PRIMARY KEY, issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
     return_url TEXT NOT NULL, data TEXT, made {real} NOT NULL, used INTEGER NOT NULL);
 CREATE TABLE lti_grading (link TEXT PRIMARY KEY, lineitems TEXT, lineitem TEXT, scopes TEXT NOT NULL);
+CREATE TABLE lti_rosters (link TEXT PRIMARY KEY, memberships TEXT NOT NULL);
 CREATE TABLE lti_learners (link TEXT NOT NULL, student_id {integer} NOT NULL, sub TEXT NOT NULL, PRIMARY KEY (link, student_id));
 CREATE TABLE lti_scores (
     link TEXT NOT NULL, sub TEXT NOT NULL, given {real} NOT NULL, maximum {real} NOT NULL, progress TEXT NOT NULL,
@@ -147,6 +148,34 @@ class _Grades:
         with self._transaction() as cur:
             rows = cur.execute("SELECT link, lineitems, lineitem, scopes FROM lti_grading ORDER BY link").fetchall()
         return [Grading(link, items, item, tuple(scopes.split())) for link, items, item, scopes in rows]
+
+    def set_roster(self, link: str, memberships: str) -> None:
+        """The Names and Role Provisioning service of ``link``'s course (its memberships URL)."""
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO lti_rosters (link, memberships) VALUES (?, ?) ON CONFLICT (link) DO UPDATE"
+                        " SET memberships = excluded.memberships", (link, memberships))  # fmt: skip
+
+    def roster_url(self, link: str) -> str | None:
+        with self._transaction() as cur:
+            row = cur.execute("SELECT memberships FROM lti_rosters WHERE link = ?", (link,)).fetchone()
+        return None if row is None else row[0]
+
+    def scores(self, link: str) -> list[Score]:
+        """Every learner's score of ``link`` as last queued (``tries``/``error``: while it waits)."""
+        with self._transaction() as cur:
+            rows = cur.execute("SELECT link, sub, given, maximum, progress, comment, changed, tries, error FROM lti_scores"
+                               " WHERE link = ? ORDER BY sub", (link,)).fetchall()  # fmt: skip
+        return [Score(*row) for row in rows]
+
+    def queued_subs(self, link: str) -> set[str]:
+        with self._transaction() as cur:
+            return {row[0] for row in cur.execute("SELECT sub FROM lti_scores WHERE link = ? AND queued = 1", (link,)).fetchall()}
+
+    def queue_again(self, link: str) -> int:
+        """Every learner's score of ``link`` queued to be sent again ("send grades"); how many."""
+        with self._transaction() as cur:
+            cur.execute("UPDATE lti_scores SET queued = 1, tries = 0 WHERE link = ?", (link,))
+            return cur.execute("SELECT COUNT(*) FROM lti_scores WHERE link = ?", (link,)).fetchone()[0]
 
     def add_learner(self, link: str, student_id: int, sub: str) -> None:
         with self._transaction() as cur:

@@ -96,6 +96,7 @@ class Launch:
     issuer: str | None = None  # None: the platform's own
     nonce: str | None = None  # None: the login's
     ags: bool = False  # the Assignment and Grade Services claim (a lineitems URL, no line item of the launch's own)
+    nrps: bool = False  # the Names and Role Provisioning claim (the course's memberships URL)
 
 
 class Platform:
@@ -120,6 +121,7 @@ class Platform:
             Route("/jwks", self.jwks), Route("/auth", self.auth), Route("/deep-link-return", self.deep_link_return, methods=["POST"]),
             Route("/token", self.token, methods=["POST"]), Route("/lineitems", self.lineitems_route, methods=["GET", "POST"]),
             Route("/lineitems/{n:int}/scores", self.score, methods=["POST"]),
+            Route("/memberships", self.memberships),
             Route("/.well-known/openid-configuration", self.openid_configuration), Route("/register", self.register, methods=["POST"]),
         ])  # fmt: skip
 
@@ -141,6 +143,9 @@ class Platform:
         }  # fmt: skip
         if launch.name is not None:
             claims["name"] = launch.name
+        if launch.nrps:
+            claims["https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"] = {
+                "context_memberships_url": self.url + "/memberships", "service_versions": ["2.0"]}
         if launch.ags:
             claims["https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"] = {
                 "scope": ["https://purl.imsglobal.org/spec/lti-ags/scope/lineitem", "https://purl.imsglobal.org/spec/lti-ags/scope/score"],
@@ -214,6 +219,18 @@ class Platform:
             return Response("refused", status_code=401)
         self.scores.append({**json.loads(await request.body()), "lineitem": request.path_params["n"]})
         return Response(status_code=204)
+
+    async def memberships(self, request: Request) -> Response:
+        """The course's roster: the learner the tests launch, one who never opens the activity, and the teacher."""
+        if self.down:
+            return Response("down", status_code=503)
+        if not self._authorised(request):
+            return Response("no token", status_code=401)
+        return JSONResponse({"id": self.url + "/memberships", "context": {"id": "course-1"}, "members": [
+            {"user_id": "user-1", "name": "김민지", "roles": [LEARNER], "status": "Active"},
+            {"user_id": "user-9", "name": "Never Came", "roles": [LEARNER], "status": "Active"},
+            {"user_id": "teacher-1", "name": "Prof. Park", "roles": [INSTRUCTOR], "status": "Active"},
+        ]}, media_type="application/vnd.ims.lti-nrps.v2.membershipcontainer+json")  # fmt: skip
 
     async def openid_configuration(self, request: Request) -> Response:
         return JSONResponse({"issuer": self.url, "authorization_endpoint": self.url + "/auth", "token_endpoint": self.url + "/token",

@@ -429,3 +429,60 @@ def test_moodle_dynamic_registration_from_the_registration_url_alone(tmp_path, p
         assert landing.status == 200, landing.said()[:300]
     finally:
         tool.stop()
+
+
+def test_the_teachers_grades_page_shows_each_score_the_course_roster_and_sends_grades_again(tool):
+    platform = tool.platform
+    platform.tool_jwks, platform.launch.ags, platform.launch.nrps = tool.url + "/lti/jwks", True, True
+    platform.lineitems.clear(), platform.scores.clear()
+    kim, landing = tool.launch()
+    kim.follow(landing)
+    answered(tool, kim, "scores", "1 6 4", "k1")
+    arrived(platform, "user-1", 1.0)
+    assert kim.open(tool.url + "/teacher/lti").status == 403  # a learner of the activity is no teacher
+    assert Browser().open(tool.url + "/teacher/lti").status == 404  # nor is a browser that launched nothing
+    platform.launch.sub, platform.launch.roles = "teacher-1", [INSTRUCTOR]
+    teacher, landing = tool.launch()
+    teacher.follow(landing)
+    page = teacher.open(tool.url + "/teacher/lti")
+    assert page.status == 200 and "data-lti-send-grades" in page.text
+    said = page.said()
+    assert "김민지" in said and "1 / " in said and 'data-lti-grade="sent"' in page.text
+    assert 'data-lti-member="opened">김민지' in page.text and 'data-lti-member="never">Never Came' in page.text
+    assert "Prof. Park" not in said  # the roster lists the learners
+    before = len(platform.scores)
+    sent = teacher.submit(page)  # "Send grades now"
+    assert sent.status == 200 and sent.url == tool.url + "/teacher/lti"
+    import time
+
+    deadline = time.monotonic() + 10
+    while len(platform.scores) == before:
+        assert time.monotonic() < deadline, "send grades sent nothing"
+        time.sleep(0.2)
+    assert platform.scores[-1]["userId"] == "user-1"
+    forged = teacher.open(tool.url + "/teacher/lti/send-grades", {"csrf": "forged"})
+    assert forged.status == 403
+
+
+def test_an_exams_scores_wait_until_the_teacher_closes_it(tool):
+    platform = tool.platform
+    platform.tool_jwks, platform.launch.ags = tool.url + "/lti/jwks", True
+    platform.launch.custom = {"set": "ch13", "mode": "exam", "problem": "cat-fish"}
+    platform.lineitems.clear(), platform.scores.clear()
+    kim, landing = tool.launch()
+    kim.follow(landing)
+    answered(tool, kim, "scores", "1 6 4", "k1")
+    grades, link = tool.running.app.tool.grades, kim.cookie("attn_lti_link")
+    grades.round()  # a round of the sender, here and now: an open exam's scores are not even queued
+    assert tool.store.scores(link) == [] and platform.scores == []
+    platform.launch.sub, platform.launch.roles = "teacher-1", [INSTRUCTOR]
+    teacher, landing = tool.launch()
+    teacher.follow(landing)
+    csrf = teacher.open(tool.url + "/teacher/api/map").json()["csrf"]
+    closed = teacher.post_json(tool.url + "/teacher/api/problem/cat-fish", {"open": False}, csrf)
+    assert closed.status == 200, closed.said()
+    grades.round()
+    assert tool.store.scores(link) == [] and platform.scores == []  # the concept items are open still: the exam is not over
+    concepts = teacher.post_json(tool.url + "/teacher/api/problem/%23concepts", {"open": False}, csrf)
+    assert concepts.status == 200, concepts.said()
+    assert arrived(platform, "user-1", 1.0)["gradingProgress"] == "FullyGraded"

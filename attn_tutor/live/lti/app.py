@@ -11,7 +11,10 @@ Routes (docs/lti.md):
   custom parameter ``set``) and lands the learner on the students' page, joined under their LMS
   identity, or the instructor on the teacher's page; a deep-linking request shows the teacher the
   choice of a set, a problem and the mode (``POST /lti/deep-link/respond`` sends it back, signed);
-- ``GET /lti/jwks``: the tool's public keys; ``GET /lti/assets/NAME``: the pages' stylesheet.
+- ``GET /lti/jwks``: the tool's public keys; ``GET /lti/assets/NAME``: the pages' stylesheet;
+- ``GET /lti/register/<secret>``: Moodle's dynamic registration (:mod:`.registration`);
+- ``GET /teacher/lti``: the teacher's grades (sent, or waiting and why), the course's roster, and
+  ``POST /teacher/lti/send-grades`` (the grades themselves: :mod:`.grades`).
 
 Every other path belongs to the live class of the activity this browser launched last (the
 ``attn_lti_link`` cookie): its app, :func:`attn_tutor.live.app.make_app`, unchanged, so its pages,
@@ -41,10 +44,12 @@ from starlette.types import ASGIApp, Receive, Scope, Send
 from attn_tutor.core.i18n import language, t
 from attn_tutor.live import pages
 from attn_tutor.live.app import Speaking, make_app
-from attn_tutor.live.auth import STUDENT_COOKIE, TEACHER_COOKIE
+from attn_tutor.live.auth import STUDENT_COOKIE, TEACHER_COOKIE, is_teacher
+from attn_tutor.live.csrf import CSRF_COOKIE, csrf_of, with_csrf
 from attn_tutor.live.liveclass import LiveClass, checked_name
 from attn_tutor.live.lti import keys
-from attn_tutor.live.lti.grades import AGS, Grades
+from attn_tutor.live.lti.grades import AGS, NRPS, Grades
+from attn_tutor.live.lti.http import PlatformError
 from attn_tutor.live.lti.registration import register_with
 from attn_tutor.live.lti.tokens import DL, LTI, KeySets, verified
 from attn_tutor.live.marks import RequestError
@@ -292,6 +297,9 @@ class Tool:
             lineitems, lineitem = endpoint.get("lineitems"), endpoint.get("lineitem")
             await run_in_threadpool(self.store.set_grading, found_link.link, lineitems if isinstance(lineitems, str) else None,
                                     lineitem if isinstance(lineitem, str) else None, scopes)  # fmt: skip
+        roster = claims.get(NRPS)
+        if isinstance(roster, dict) and isinstance(roster.get("context_memberships_url"), str):
+            await run_in_threadpool(self.store.set_roster, found_link.link, roster["context_memberships_url"])
         if teacher:
             response = _page("landing", target="/teacher")
             self.cookie(response, TEACHER_COOKIE, live.secret, path="/teacher", strict=True)
@@ -349,6 +357,57 @@ class Tool:
         nonce = secrets.token_urlsafe(16)
         return _page("deep_link_return", nonce=nonce, form_to=request_.return_url, return_url=request_.return_url, jwt=signed)
 
+    async def teacher_live(self, request: Request) -> tuple[Link, LiveClass]:
+        """The activity of the teacher asking (its link cookie and the teacher's cookie), or a refusal (403)."""
+        key = request.cookies.get(LINK_COOKIE, "")
+        link = await run_in_threadpool(self.store.link, key) if key else None
+        if link is None:
+            raise RequestError(404, "lti.error.no_activity")
+        app = self.activities.known(link.link)
+        if app is None:
+            app = await run_in_threadpool(self.activities.open, link)
+        live: LiveClass = app.state.live
+        if not is_teacher(request, live.secret):
+            raise RequestError(403, "live.error.teacher")
+        return link, live
+
+    async def grades_page(self, request: Request) -> Response:
+        """``GET /teacher/lti``: each learner's score as sent or waiting (and why), the course's roster
+        (who never opened the activity included), and "send grades" (``data-lti-send-grades``)."""
+        link, live = await self.teacher_live(request)
+        rows, members, roster_error = await run_in_threadpool(self.grades_of, link, live)
+        csrf = csrf_of(request)
+        response = _page("grades", rows=rows, members=members, roster_error=roster_error, csrf=csrf[0], title=link.title)
+        return with_csrf(response, csrf)
+
+    def grades_of(self, link: Link, live: LiveClass) -> tuple[list[dict], list[dict] | None, str | None]:
+        """What the grades page shows (blocking: the store, and the platform's roster)."""
+        learners = self.store.learners(link.link)
+        names = {learners[student.id]: student.name for student, _n, _score in live.store.roster() if student.id in learners}
+        waiting = self.store.queued_subs(link.link)
+        rows = [{"name": names.get(score.sub, score.sub), "score": f"{score.given:g} / {score.maximum:g}",
+                 "state": "waiting" if score.sub in waiting else "sent", "error": score.error}
+                for score in self.store.scores(link.link)]  # fmt: skip
+        try:
+            found = self.grades.members(link.link)
+        except PlatformError as error:
+            return rows, None, t("lti.grades.roster_failed", reason=str(error)[:200])
+        members = None
+        if found is not None:
+            members = [{"name": m.get("name") or m["user_id"], "opened": m["user_id"] in names}
+                       for m in found if is_learner(m.get("roles"))]  # fmt: skip
+        return rows, members, None
+
+    async def send_grades(self, request: Request) -> Response:
+        """``POST /teacher/lti/send-grades``: every learner's score queued again; the sender posts them."""
+        link, _live = await self.teacher_live(request)
+        form = await self.form(request)
+        cookie = request.cookies.get(CSRF_COOKIE, "")
+        if not cookie or not hmac.compare_digest(cookie.encode("utf-8", "replace"), str(form.get("csrf", "")).encode("utf-8", "replace")):
+            raise RequestError(403, "live.error.csrf")
+        await run_in_threadpool(self.store.queue_again, link.link)
+        return RedirectResponse("/teacher/lti", status_code=303, headers=_headers())
+
     async def jwks(self, request: Request) -> Response:
         found = await run_in_threadpool(keys.public_jwks, self.store)
         return JSONResponse(found, headers={"Cache-Control": "max-age=300", "X-Content-Type-Options": "nosniff"})
@@ -374,6 +433,11 @@ class Tool:
         return Response(found[0], media_type=found[1], headers={"Cache-Control": "no-cache", "X-Content-Type-Options": "nosniff"})
 
 
+def is_learner(roles: object) -> bool:
+    """Whether a roster's (or a launch's) roles make the member a learner."""
+    return isinstance(roles, list) and any(isinstance(r, str) and r.rsplit("#", 1)[-1].rsplit("/", 1)[-1] == "Learner" for r in roles)
+
+
 def _name(claims: dict) -> str:
     """The learner's name as the platform gives it (``name``, else given and family names), else their ``sub``."""
     given = claims.get("name")
@@ -395,7 +459,7 @@ class ByActivity:
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         path = scope.get("path", "")
-        if scope["type"] != "http" or path == "/lti" or path.startswith("/lti/"):
+        if scope["type"] != "http" or path.startswith(("/lti/", "/teacher/lti")) or path == "/lti":
             await self.tool_app(scope, receive, send)
             return
         app = None
@@ -423,6 +487,8 @@ def make_lti_app(store: LtiStore, *, lang: str, public_url: str) -> ByActivity:
         Route("/lti/jwks", tool.jwks, methods=["GET"]),
         Route("/lti/register/{secret}", tool.register, methods=["GET"]),
         Route("/lti/assets/{name}", tool.asset, methods=["GET"]),
+        Route("/teacher/lti", tool.grades_page, methods=["GET"]),
+        Route("/teacher/lti/send-grades", tool.send_grades, methods=["POST"]),
     ]
     # Starlette types every handler as taking any Exception; this one is registered for its own class only
     app = Starlette(routes=routes, middleware=[Middleware(Speaking, lang=lang)], exception_handlers={RequestError: _refused, HTTPException: _http_error})  # type: ignore[dict-item]

@@ -27,6 +27,9 @@ from attn_tutor.sessions.store import CONCEPTS, LiveError
 AGS = "https://purl.imsglobal.org/spec/lti-ags/claim/endpoint"
 SCORE_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/score"
 LINEITEM_SCOPE = "https://purl.imsglobal.org/spec/lti-ags/scope/lineitem"
+NRPS = "https://purl.imsglobal.org/spec/lti-nrps/claim/namesroleservice"
+NRPS_SCOPE = "https://purl.imsglobal.org/spec/lti-nrps/scope/contextmembership.readonly"
+MEMBERSHIPS = "application/vnd.ims.lti-nrps.v2.membershipcontainer+json"
 TAG = "attn-tutor"
 GRADE_EVERY = 2.0  # seconds between two rounds: a changed score reaches the platform within 10 s
 RETRY_MOST = 60.0  # seconds at most between two tries of a score the platform refused
@@ -43,7 +46,7 @@ class Grades:
 
     def __init__(self, store: LtiStore, apps, *, every: float = GRADE_EVERY) -> None:
         self.store, self.apps, self.every = store, apps, every
-        self._tokens: dict[tuple[str, str], tuple[str, float]] = {}  # (issuer, client id) -> (token, expires at)
+        self._tokens: dict[tuple[str, str, str], tuple[str, float]] = {}  # (issuer, client id, scopes) -> (token, expires at)
         self._next_try: dict[tuple[str, str], float] = {}
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
@@ -99,16 +102,16 @@ class Grades:
             return t("lti.score.no_mistakes")
         return t("lti.score.mistakes", names="; ".join(diagnosis_name(code) for code in codes))
 
-    def token(self, link: Link, token_url: str) -> str:
-        """The tool's access token for the platform of ``link``: kept until a minute before it expires."""
-        key = (link.issuer, link.client_id)
+    def token(self, link: Link, token_url: str, scopes: str = f"{SCORE_SCOPE} {LINEITEM_SCOPE}") -> str:
+        """The tool's access token for the platform of ``link`` and ``scopes``: kept until a minute before it expires."""
+        key = (link.issuer, link.client_id, scopes)
         found = self._tokens.get(key)
         if found is not None and found[1] > time.monotonic():
             return found[0]
         assertion = keys.sign(self.store, {"iss": link.client_id, "sub": link.client_id, "aud": token_url})
         answer = call("POST", token_url, form={
             "grant_type": "client_credentials", "client_assertion_type": "urn:ietf:params:oauth:client-assertion-type:jwt-bearer",
-            "client_assertion": assertion, "scope": f"{SCORE_SCOPE} {LINEITEM_SCOPE}",
+            "client_assertion": assertion, "scope": scopes,
         })  # fmt: skip
         if not isinstance(answer, dict) or not isinstance(answer.get("access_token"), str):
             raise PlatformError(f"POST {token_url}: no access_token")
@@ -162,8 +165,21 @@ class Grades:
             wait = min(RETRY_MOST, self.every * 2 ** min(score.tries + 1, 6))
             self._next_try[(score.link, score.sub)] = time.monotonic() + wait
             if "HTTP 401" in str(error):
-                self._tokens.pop((link.issuer, link.client_id), None)  # a token the platform no longer takes
+                self._tokens.clear()  # a token the platform no longer takes
             return
         self._next_try.pop((score.link, score.sub), None)
         self.store.score_sent(score)
 
+
+    def members(self, link_key: str) -> list[dict] | None:
+        """The course's members (Names and Role Provisioning), as the platform lists them; None: the
+        launches gave no roster service. Blocking (the platform's answer): call it in a worker thread."""
+        url, link = self.store.roster_url(link_key), self.store.link(link_key)
+        if url is None or link is None:
+            return None
+        platform = next((p for p in self.store.platforms(link.issuer) if p.client_id == link.client_id), None)
+        if platform is None:
+            raise PlatformError(f"{link.issuer} is no longer registered")
+        found = call("GET", url, token=self.token(link, platform.token_url, NRPS_SCOPE), accept=MEMBERSHIPS)
+        members = found.get("members") if isinstance(found, dict) else None
+        return [m for m in members or [] if isinstance(m, dict) and isinstance(m.get("user_id"), str)]
