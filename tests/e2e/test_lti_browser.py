@@ -8,10 +8,11 @@ deep-linking page and a refusal pass axe-core and are worked by keyboard."""
 
 from __future__ import annotations
 
+import jwt
 import pytest
 from helpers import axe
 from helpers.live_page import WAIT, answer, saved, shows
-from helpers.lti_platform import INSTRUCTOR, LEARNER, Launch, Platform, Running, platform_key
+from helpers.lti_platform import DL, INSTRUCTOR, LEARNER, Launch, Platform, Running, platform_key
 from helpers.watched import Watched
 from typer.testing import CliRunner
 
@@ -86,6 +87,33 @@ def test_a_learner_launched_from_the_course_answers_and_the_instructor_sees_it(c
 
 
 @pytest.mark.axe
+def test_the_teachers_grades_page_passes_axe_and_sends_grades_by_keyboard(course, people):
+    platform, tool_url = course
+    platform.tool_jwks = tool_url + "/lti/jwks"
+    platform.launch = Launch(sub="user-1", name="김민지", roles=[LEARNER], ags=True, nrps=True)
+    student = people().page
+    student.goto(login_url(platform, tool_url))
+    saved(answer(student, "cat-fish", "먹었다", "scores", "1 6 4"))
+    platform.launch = Launch(sub="teacher-1", name="Prof. Park", roles=[INSTRUCTOR], ags=True, nrps=True)
+    board = people().page
+    board.goto(login_url(platform, tool_url))
+    board.locator("[data-map]").wait_for(timeout=WAIT)
+    until(lambda: platform.scores)  # the learner's score reached the course
+    board.goto(tool_url + "/teacher/lti")
+    assert board.locator('[data-lti-grade="sent"]').inner_text().startswith("김민지")
+    assert board.locator('[data-lti-member="never"]').inner_text().startswith("Never Came")
+    assert axe.violations(board) == []
+    before = len(platform.scores)
+    board.locator("[data-lti-send-grades]").focus()
+    with board.expect_navigation():
+        board.keyboard.press("Enter")  # "Send grades now", by keyboard
+    assert board.url == tool_url + "/teacher/lti"
+    until(lambda: len(platform.scores) > before)
+    assert platform.scores[-1]["userId"] == "user-1"
+
+
+
+@pytest.mark.axe
 def test_the_deep_linking_page_and_a_refusal_pass_axe_and_work_by_keyboard(course, people):
     platform, tool_url = course
     platform.launch = Launch(roles=[INSTRUCTOR], message_type="LtiDeepLinkingRequest")
@@ -102,7 +130,8 @@ def test_the_deep_linking_page_and_a_refusal_pass_axe_and_work_by_keyboard(cours
     page.keyboard.press("Enter")  # "Add to the course": the signed answer posts itself back
     page.locator("[data-returned]").wait_for(timeout=WAIT)
     assert len(platform.returned) == 1
-    assert '"exam"' in __import__("base64").urlsafe_b64decode(platform.returned[0].split(".")[1] + "==").decode()
+    (item,) = jwt.decode(platform.returned[0], options={"verify_signature": False})[DL + "content_items"]
+    assert item["custom"] == {"set": "ch13", "mode": "exam", "problem": "river-fishing"}  # what the keyboard chose
 
     platform.launch = Launch(aud="another-tool")
     refused = people().page
@@ -110,3 +139,12 @@ def test_the_deep_linking_page_and_a_refusal_pass_axe_and_work_by_keyboard(cours
     refused.locator("[data-lti-error]").wait_for(timeout=WAIT)
     assert "meant for another tool" in refused.locator("[data-lti-error]").inner_text()
     assert axe.violations(refused) == []
+
+
+def until(done, seconds: float = 10.0) -> None:
+    import time
+
+    deadline = time.monotonic() + seconds
+    while not done():
+        assert time.monotonic() < deadline, "not within the time"
+        time.sleep(0.1)
