@@ -29,6 +29,7 @@ from attn_tutor.sessions.store import LiveError
 APPLICATION = "attn-tutor lti"
 SCHEMA = 1
 STATE_LIFE = 600.0  # seconds a login's state and nonce wait for the launch (the platform's login page between)
+HANDOFF_LIFE = 300.0  # seconds a launch's landing link works (opened at once, or by a click on "open in a new window")
 NONCE_LIFE = 3600.0  # seconds a used nonce is remembered: longer than any id_token lives
 
 TABLES = """
@@ -51,6 +52,8 @@ CREATE TABLE lti_links (
 CREATE TABLE lti_deep_links (
     token TEXT PRIMARY KEY, issuer TEXT NOT NULL, client_id TEXT NOT NULL, deployment_id TEXT NOT NULL,
     return_url TEXT NOT NULL, data TEXT, made {real} NOT NULL, used INTEGER NOT NULL);
+CREATE TABLE lti_handoffs (
+    token TEXT PRIMARY KEY, link TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL, made {real} NOT NULL, used INTEGER NOT NULL);
 CREATE TABLE lti_grading (link TEXT PRIMARY KEY, lineitems TEXT, lineitem TEXT, scopes TEXT NOT NULL);
 CREATE TABLE lti_rosters (link TEXT PRIMARY KEY, memberships TEXT NOT NULL);
 CREATE TABLE lti_learners (link TEXT NOT NULL, student_id {integer} NOT NULL, sub TEXT NOT NULL, PRIMARY KEY (link, student_id));
@@ -91,6 +94,15 @@ class Link(NamedTuple):
     resource_link_id: str
     set_ref: str
     title: str
+
+
+class Handoff(NamedTuple):
+    """A launch's landing, taken once in the browser's own window: who the cookies are to make it."""
+
+    token: str
+    link: str
+    kind: str  # "teacher" | "student"
+    value: str  # the student's token (their cookie); "" for the teacher
 
 
 class DeepLink(NamedTuple):
@@ -442,6 +454,21 @@ class LtiStore(_Grades):
             folder.mkdir(exist_ok=True)
         except OSError as error:
             raise self._error("live.store.cannot_write", reason=error.strerror or str(error)) from None
+
+    def begin_handoff(self, handoff: Handoff) -> None:
+        now = time.time()
+        with self._transaction() as cur:
+            cur.execute("DELETE FROM lti_handoffs WHERE made < ?", (now - HANDOFF_LIFE,))
+            cur.execute("INSERT INTO lti_handoffs (token, link, kind, value, made, used) VALUES (?, ?, ?, ?, ?, 0)", (*handoff, now))
+
+    def take_handoff(self, token: str) -> Handoff | None:
+        """The landing of ``token``, once, within :data:`HANDOFF_LIFE` seconds; else None."""
+        with self._transaction() as cur:
+            row = cur.execute("SELECT token, link, kind, value, made, used FROM lti_handoffs WHERE token = ?", (token,)).fetchone()
+            if row is None or row[5] or row[4] < time.time() - HANDOFF_LIFE:
+                return None
+            cur.execute("UPDATE lti_handoffs SET used = 1 WHERE token = ?", (token,))
+        return Handoff(*row[:4])
 
     # --- deep linking --------------------------------------------------------------------
 

@@ -274,6 +274,8 @@ class _Forms(html.parser.HTMLParser):
             self.forms[-1]["fields"].setdefault("set", found.get("value", ""))
         elif tag == "meta" and (found.get("http-equiv") or "").lower() == "refresh":
             self.refresh = (found.get("content") or "").split("url=", 1)[-1]
+        elif tag == "a" and "data-lti-continue" in found:  # the landing's link (its script follows it at once)
+            self.refresh = found.get("href")
 
 
 @dataclass
@@ -337,7 +339,7 @@ class Browser:
         return self.open(action + "?" + urllib.parse.urlencode(fields))
 
     def follow(self, page: Page) -> Page:
-        """Where the page's meta refresh leads."""
+        """Where the page leads by itself (a meta refresh, or the landing's link its script follows)."""
         target = page.refresh()
         assert target, page.text[:500]
         return self.open(urllib.parse.urljoin(page.url, target))

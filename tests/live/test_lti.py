@@ -144,6 +144,20 @@ def test_a_learner_lands_on_the_practice_page_joined_under_the_name_the_platform
     assert teacher.open(tool.url + "/teacher/api/map").json()["joined"] == 1
 
 
+def test_the_launch_lands_by_a_link_taken_once_in_the_browsers_own_window(tool):
+    """The launch's answer sets no cookie of the live class (inside the platform's frame it might be
+    blocked): its link, opened in the page's own window (or a new one, from a frame), sets them, once."""
+    browser, landing = tool.launch()
+    assert browser.cookie("attn_student") is None and browser.cookie("attn_lti_link") is None
+    (link,) = [a for a in landing.text.split('"') if a.startswith("/lti/continue/")]
+    assert 'target="_blank"' in landing.text and "data-lti-continue" in landing.text
+    page = browser.follow(landing)
+    assert page.url == tool.url + "/" and browser.cookie("attn_student") and browser.cookie("attn_lti_link")
+    again = Browser().open(tool.url + link)
+    assert again.status == 401 and "used already or waited too long" in again.said()
+    assert again.url.endswith(link) and Browser().open(tool.url + "/lti/continue/forged").status == 401
+
+
 def test_an_instructor_lands_on_the_teacher_page_with_no_secret_link(tool):
     tool.platform.launch.roles = [INSTRUCTOR]
     browser, landing = tool.launch()
@@ -201,6 +215,7 @@ def test_a_spoiled_id_token_is_refused_with_a_sentence_and_opens_nothing(tool, s
     browser, landing = tool.launch()
     assert landing.status == status and said in landing.said(), landing.text[:400]
     assert browser.cookie("attn_lti_link") is None and browser.cookie("attn_student") is None
+    assert "/lti/continue/" not in landing.text
 
 
 def test_a_replayed_id_token_is_refused(tool):

@@ -55,7 +55,7 @@ from attn_tutor.live.lti.tokens import DL, LTI, KeySets, verified
 from attn_tutor.live.marks import RequestError
 from attn_tutor.problems.load import load_problem_set, packaged_sets
 from attn_tutor.render import templating
-from attn_tutor.sessions.lti import STATE_LIFE, DeepLink, Link, Login, LtiStore, activity_target
+from attn_tutor.sessions.lti import STATE_LIFE, DeepLink, Handoff, Link, Login, LtiStore, activity_target
 from attn_tutor.sessions.opening import open_store
 from attn_tutor.sessions.store import MODES
 
@@ -301,16 +301,37 @@ class Tool:
         if isinstance(roster, dict) and isinstance(roster.get("context_memberships_url"), str):
             await run_in_threadpool(self.store.set_roster, found_link.link, roster["context_memberships_url"])
         if teacher:
-            response = _page("landing", target="/teacher")
-            self.cookie(response, TEACHER_COOKIE, live.secret, path="/teacher", strict=True)
+            handoff = Handoff(secrets.token_urlsafe(32), found_link.link, "teacher", "")
         else:
             device = "lti:" + hashlib.sha256(f"{login.issuer}\n{claims['sub']}".encode()).hexdigest()[:40]
             student = await run_in_threadpool(live.store.join, _name(claims), device)
             await run_in_threadpool(self.store.add_learner, found_link.link, student.id, str(claims["sub"]))
-            response = _page("landing", target="/")
-            self.cookie(response, STUDENT_COOKIE, student.token, max_age=7 * 24 * 3600)
-        self.cookie(response, LINK_COOKIE, found_link.link, max_age=7 * 24 * 3600)
+            handoff = Handoff(secrets.token_urlsafe(32), found_link.link, "student", student.token)
+        await run_in_threadpool(self.store.begin_handoff, handoff)
+        nonce = secrets.token_urlsafe(16)
+        response = _page("landing", nonce=nonce, target=f"/lti/continue/{handoff.token}")
         response.delete_cookie(STATE_COOKIE, path="/lti/")
+        return response
+
+    async def continue_launch(self, request: Request) -> Response:
+        """``GET /lti/continue/<token>``: the launch's cookies set here, in the browser's own window (a
+        first-party response, whatever the platform's frame was allowed), once; then the live class's page."""
+        handoff = await run_in_threadpool(self.store.take_handoff, request.path_params["token"])
+        if handoff is None:
+            raise RequestError(401, "lti.error.continue")
+        link = await run_in_threadpool(self.store.link, handoff.link)
+        if link is None:
+            raise RequestError(404, "lti.error.no_activity")
+        app = self.activities.known(link.link)
+        if app is None:
+            app = await run_in_threadpool(self.activities.open, link)
+        live: LiveClass = app.state.live
+        response = RedirectResponse("/teacher" if handoff.kind == "teacher" else "/", status_code=303, headers=_headers())
+        if handoff.kind == "teacher":
+            self.cookie(response, TEACHER_COOKIE, live.secret, path="/teacher", strict=True)
+        else:
+            self.cookie(response, STUDENT_COOKIE, handoff.value, max_age=7 * 24 * 3600)
+        self.cookie(response, LINK_COOKIE, link.link, max_age=7 * 24 * 3600)
         return response
 
     async def deep_link_form(self, claims: dict, client_id: str, deployment: str, teacher: bool) -> Response:
@@ -483,6 +504,7 @@ def make_lti_app(store: LtiStore, *, lang: str, public_url: str) -> ByActivity:
         Route("/lti/login", tool.login, methods=["GET", "POST"]),
         Route("/lti/launch", tool.launch, methods=["POST"]),
         Route("/lti/deep-link", tool.launch, methods=["POST"]),
+        Route("/lti/continue/{token}", tool.continue_launch, methods=["GET"]),
         Route("/lti/deep-link/respond", tool.deep_link_respond, methods=["POST"]),
         Route("/lti/jwks", tool.jwks, methods=["GET"]),
         Route("/lti/register/{secret}", tool.register, methods=["GET"]),
