@@ -48,6 +48,7 @@ class Grades:
         self.store, self.apps, self.every = store, apps, every
         self._tokens: dict[tuple[str, str, str], tuple[str, float]] = {}  # (issuer, client id, scopes) -> (token, expires at)
         self._next_try: dict[tuple[str, str], float] = {}
+        self._seen: dict[str, int] = {}  # each activity's change number when its scores were last queued
         self._stop = threading.Event()
         self._thread: threading.Thread | None = None
 
@@ -78,9 +79,14 @@ class Grades:
                 self.send(score)
 
     def queue(self, link: str, live) -> None:
+        """``link``'s changed scores queued; nothing read when the session has not changed since (its change number)."""
+        seq = live.store.changes()
+        if self._seen.get(link) == seq:
+            return
         session = live.session()
         if session.mode == "exam" and any(state.open for state in session.problems.values()):
-            return  # an exam's scores go once the teacher has closed it
+            self._seen[link] = seq
+            return  # an exam's scores go once the teacher has closed it (a control: a change)
         learners = self.store.learners(link)
         maximum = float(len(live.items))
         for student, _answered, score in live.store.roster():
@@ -92,6 +98,7 @@ class Grades:
             with speaking(live.lang):
                 comment = self.comment(latest)
             self.store.queue_score(link, sub, round(float(score), 4), maximum, progress, comment)
+        self._seen[link] = seq
 
     @staticmethod
     def comment(latest: dict) -> str:
