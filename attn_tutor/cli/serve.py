@@ -117,8 +117,8 @@ def _serve_lti(file: str | None, host: str, port: int, db: str | None, public_ur
     class a resource link, until Ctrl-C or SIGTERM."""
     if file is not None:
         raise UsageError("serve.lti_set", file=file)
-    if workers > 1:
-        raise UsageError("serve.lti_workers")
+    if workers > 1 and not (db is not None and is_postgres(db)):
+        raise UsageError("serve.workers_sqlite", workers=workers)
     db = db or str(Path.cwd() / "attn-tutor-lti.sqlite")
     listener = _listen(host, port)
     try:
@@ -130,12 +130,16 @@ def _serve_lti(file: str | None, host: str, port: int, db: str | None, public_ur
     try:
         address, note = _address(host)
         public = (public_url or f"http://{_url_host(address)}:{listener.getsockname()[1]}").rstrip("/")
-        front = make_lti_app(store, lang=language, public_url=public)
+        if workers == 1:
+            front = make_lti_app(store, lang=language, public_url=public)
         with _stops_noted() as stops:
             sys.stdout.write(t("serve.lti", url=public) + "\n" + note + "\n" + t("serve.stop_hint") + "\n")
             sys.stdout.flush()
             try:
-                _serve_one(front, listener, stops)
+                if front is not None:
+                    _serve_one(front, listener, stops)
+                else:
+                    _serve_lti_workers(listener, db, language, public, workers, stops)
             except KeyboardInterrupt:
                 pass
     finally:
@@ -144,6 +148,31 @@ def _serve_lti(file: str | None, host: str, port: int, db: str | None, public_ur
             front.tool.close()
         store.close()
     sys.stderr.write(t("serve.stopped", db=_shown_db(db)) + "\n")
+
+
+LTI_ENV = "ATTN_TUTOR_LTI_WORKER"
+
+
+def _serve_lti_workers(listener, db: str, lang: str, public_url: str, workers: int, stops: list[int]) -> None:
+    """``serve --lti --workers N`` (PostgreSQL): N processes on one socket, each with its own
+    connections, its activities opened as they are asked for (:func:`lti_worker_app`)."""
+    os.environ[LTI_ENV] = json.dumps({"db": db, "lang": lang, "public_url": public_url})
+    config = _config("attn_tutor.cli.serve:lti_worker_app", factory=True, workers=workers)
+    if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36: the supervisor is told what to run
+        supervisor = Multiprocess(config, target=_server_class([])(config).run, sockets=[listener])  # type: ignore[call-arg]  # (that older uvicorn's)
+    else:
+        supervisor = Multiprocess(config, sockets=[listener])
+    if stops:
+        if not hasattr(supervisor, "signal_queue"):
+            return
+        supervisor.signal_queue.extend(stops)
+    supervisor.run()
+
+
+def lti_worker_app():
+    """One worker's LTI tool (``serve --lti --workers``): the store named in the environment, opened in this process."""
+    told = json.loads(os.environ[LTI_ENV])
+    return make_lti_app(open_lti(told["db"]), lang=told["lang"], public_url=told["public_url"])
 
 
 def _rescued(store, db: str) -> str:

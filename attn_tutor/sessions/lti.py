@@ -30,6 +30,7 @@ APPLICATION = "attn-tutor lti"
 SCHEMA = 1
 STATE_LIFE = 600.0  # seconds a login's state and nonce wait for the launch (the platform's login page between)
 HANDOFF_LIFE = 300.0  # seconds a launch's landing link works (opened at once, or by a click on "open in a new window")
+SENDER_LOCK = 370_001  # PostgreSQL advisory lock: the one worker that sends the grades
 NONCE_LIFE = 3600.0  # seconds a used nonce is remembered: longer than any id_token lives
 
 TABLES = """
@@ -243,6 +244,7 @@ class LtiStore(_Grades):
         self._lock = threading.RLock()
         self._conn: Any = None
         self._psycopg: Any = None
+        self._sender: Any = None  # the connection holding the grades' sender lock (PostgreSQL)
 
     # --- the connection ------------------------------------------------------------------
 
@@ -297,6 +299,19 @@ class LtiStore(_Grades):
                 if self._psycopg is not None and isinstance(error, self._psycopg.Error):
                     raise self._error("live.store.refused", reason=str(error).splitlines()[0]) from None
                 raise
+
+    def is_sender(self) -> bool:
+        """Whether this process sends the grades: always on SQLite (one process); on PostgreSQL the one
+        worker whose connection holds the advisory lock :data:`SENDER_LOCK` (another takes it if it goes)."""
+        if not self.postgres:
+            return True
+        with self._transaction() as cur:
+            if self._sender is not None and self._sender is self._conn:
+                return True
+            if cur.execute("SELECT pg_try_advisory_lock(?)", (SENDER_LOCK,)).fetchone()[0]:
+                self._sender = self._conn
+                return True
+        return False
 
     def close(self) -> None:
         with self._lock:

@@ -501,3 +501,61 @@ def test_an_exams_scores_wait_until_the_teacher_closes_it(tool):
     concepts = teacher.post_json(tool.url + "/teacher/api/problem/%23concepts", {"open": False}, csrf)
     assert concepts.status == 200, concepts.said()
     assert arrived(platform, "user-1", 1.0)["gradingProgress"] == "FullyGraded"
+
+
+@pytest.mark.postgresql
+def test_serve_lti_with_two_workers_on_postgresql_launches_and_sends_each_score_once(live_pg_url, platform):
+    """``attn-tutor serve --lti --workers 2``: a learner's launch and answer through whichever worker
+    answers, and the score sent by one worker only (the advisory lock), once."""
+    import os
+    import signal
+    import subprocess
+    import sys
+    import time
+
+    import psycopg
+
+    assert run(*platform.register_args(live_pg_url)).exit_code == 0
+    platform.launch = type(platform.launch)(resource_link="workers-link", ags=True)
+    platform.lineitems.clear(), platform.scores.clear()
+    server = subprocess.Popen([sys.executable, "-m", "attn_tutor", "serve", "--lti", "--db", live_pg_url, "--workers", "2",
+                               "--host", "127.0.0.1", "--port", "0", "--lang", "en"],
+                              stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, env={**os.environ, "PYTHONUNBUFFERED": "1"})  # fmt: skip
+    link = None
+    try:
+        first = server.stdout.readline()
+        assert first.startswith("LTI tool: http://127.0.0.1:"), first + server.stderr.read()[-2000:]
+        url = first.split()[2].removesuffix("/lti/")
+        tool = type("Served", (), {})()
+        tool.url, tool.platform = url, platform
+        platform.tool_jwks = url + "/lti/jwks"
+        deadline = time.monotonic() + 30
+        while True:  # the workers start
+            try:
+                Browser().open(url + "/lti/jwks").json()
+                break
+            except (OSError, ValueError):
+                assert time.monotonic() < deadline, "the workers did not start"
+                time.sleep(0.2)
+        browser = Browser()
+        params = {"iss": platform.url, "login_hint": "h", "target_link_uri": url + "/lti/launch", "client_id": CLIENT_ID}
+        landing = browser.submit(browser.open(url + "/lti/login?" + urllib.parse.urlencode(params)))
+        assert landing.status == 200, landing.said()[:300]
+        browser.follow(landing)
+        link = browser.cookie("attn_lti_link")
+        for _ in range(4):  # whichever worker answers opens the activity from the database
+            assert browser.open(url + "/api/state").json()["name"] == "김민지"
+        answered(tool, browser, "scores", "1 6 4", "w1")
+        arrived(platform, "user-1", 1.0, seconds=15)
+        with open_lti(live_pg_url) as store:
+            while store.queued():
+                assert time.monotonic() < deadline + 30, "the score stayed queued"
+                time.sleep(0.2)
+        assert [s["userId"] for s in platform.scores] == ["user-1"] and len(platform.lineitems) == 1
+    finally:
+        server.send_signal(signal.SIGINT)
+        server.communicate(timeout=30)
+        if link:
+            with psycopg.connect(live_pg_url.split("?")[0], autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA IF EXISTS lti_{link} CASCADE")
+    assert server.returncode == 0

@@ -1,14 +1,16 @@
 """Grades back to the platform (LTI Assignment and Grade Services): each learner's score, with the
 mistakes the marker diagnosed named in words, queued in the LTI store and sent by one thread.
 
-Every :data:`GRADE_EVERY` seconds the sender reads each open activity that has an AGS endpoint:
+Every :data:`GRADE_EVERY` seconds the sender reads each activity open in this process that has an AGS endpoint:
 each learner's score (the sum of their latest answers' points, out of the set's items) is queued
 when it is not what was queued last (:meth:`LtiStore.queue_score`; an exam's only once the teacher
 has closed every problem); then every queued score is posted to the activity's one line item (the
 launch's own, or the one the tool made, found again by its resource link and tag, never a second),
 with the tool's access token (OAuth 2 client credentials with a signed JWT assertion, kept until it
 expires). A platform that refuses or cannot be reached leaves the score queued, tried again later
-(after 2, 4, … up to 60 seconds): nothing is dropped. The thread's HTTP calls never run on the event loop.
+(after 4, 8, … up to 60 seconds): nothing is dropped. The thread's HTTP calls never run on the event loop.
+Under ``serve --workers`` every worker queues what changed in the activities it has open (the worker
+that saved an answer has its activity open), and one, holding a PostgreSQL advisory lock, sends.
 """
 
 from __future__ import annotations
@@ -64,16 +66,24 @@ class Grades:
     def _run(self) -> None:
         while not self._stop.wait(self.every):
             try:
-                self.round()
+                self.queue_changed()  # every worker: the activities it has open (an answer's worker has its activity)
+                if self.store.is_sender():  # one worker of serve --workers sends
+                    self.send_queued()
             except LiveError:  # the store unreachable for a moment: the next round tries again
                 continue
 
     def round(self) -> None:
         """Queue the changed scores of every open activity, then send what is queued."""
+        self.queue_changed()
+        self.send_queued()
+
+    def queue_changed(self) -> None:
         for grading in self.store.grading():
             live = self.apps(grading.link)
             if live is not None:
                 self.queue(grading.link, live)
+
+    def send_queued(self) -> None:
         for score in self.store.queued():
             if self._next_try.get((score.link, score.sub), 0.0) <= time.monotonic():
                 self.send(score)
