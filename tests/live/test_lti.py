@@ -559,3 +559,32 @@ def test_serve_lti_with_two_workers_on_postgresql_launches_and_sends_each_score_
             with psycopg.connect(live_pg_url.split("?")[0], autocommit=True) as conn:
                 conn.execute(f"DROP SCHEMA IF EXISTS lti_{link} CASCADE")
     assert server.returncode == 0
+
+
+def test_behind_https_the_logins_state_cookie_comes_back_from_the_platforms_frame(tmp_path, platform):
+    """Over HTTPS (a proxy in front): the state cookie is ``SameSite=None; Secure``, so a browser sends it
+    with the platform's cross-site post; the live class's cookies stay ``Lax``/``Strict``, and ``Secure``."""
+    import http.client
+
+    db = str(tmp_path / "lti.sqlite")
+    assert run(*platform.register_args(db)).exit_code == 0
+    store = open_lti(db)
+    running = Running(lambda url: make_lti_app(store, lang="en", public_url="https://attn.example.ac.kr"))
+    try:
+        port = int(running.url.rsplit(":", 1)[1])
+        params = {"iss": platform.url, "login_hint": "h", "target_link_uri": "https://attn.example.ac.kr/lti/launch", "client_id": CLIENT_ID}
+        conn = http.client.HTTPConnection("127.0.0.1", port, timeout=10)
+        try:
+            conn.request("GET", "/lti/login?" + urllib.parse.urlencode(params))
+            response = conn.getresponse()
+            response.read()
+        finally:
+            conn.close()
+        cookie = response.getheader("set-cookie") or ""
+        assert response.status == 302 and response.getheader("location", "").startswith(platform.url + "/auth?")
+        assert "attn_lti_state=" in cookie and "SameSite=none" in cookie and "Secure" in cookie and "HttpOnly" in cookie
+        assert "redirect_uri=https%3A%2F%2Fattn.example.ac.kr%2Flti%2Flaunch" in response.getheader("location", "")
+    finally:
+        running.stop()
+        running.app.tool.close()
+        store.close()

@@ -195,14 +195,15 @@ class Tool:
         self.activities.close()
 
     def cookie(self, response: Response, name: str, value: str, *, path: str = "/", max_age: int | None = None,
-               strict: bool = False) -> None:  # fmt: skip
-        """A cookie that works inside the platform's frame over HTTPS (``SameSite=None; Secure``); over
-        plain HTTP (a laptop, the tests) ``Lax``, or ``Strict`` where the live class keeps it so."""
-        if self.https and not strict:
-            response.set_cookie(name, value, path=path, max_age=max_age, httponly=True, secure=True, samesite="none")
-        else:
-            response.set_cookie(name, value, path=path, max_age=max_age, httponly=True, secure=self.https,
-                                samesite="strict" if strict else "lax")  # fmt: skip
+               samesite: str = "lax") -> None:  # fmt: skip
+        """An HttpOnly cookie, ``Secure`` over HTTPS. ``samesite="none"`` (the login's state, which must
+        come back on the platform's cross-site post) only over HTTPS, where browsers take it; ``Lax``
+        over plain HTTP (a laptop, the tests). The live class's own cookies keep its attributes: they
+        are set by ``/lti/continue``, in the browser's own window, and sent by its own pages."""
+        if samesite == "none" and not self.https:
+            samesite = "lax"
+        response.set_cookie(name, value, path=path, max_age=max_age, httponly=True, secure=self.https,
+                            samesite=samesite)  # type: ignore[arg-type]  # (one of Starlette's three words)
 
     async def form(self, request: Request) -> Mapping[str, Any]:
         """A posted form (``application/x-www-form-urlencoded``, as platforms post and the pages send):
@@ -251,7 +252,7 @@ class Tool:
             query["lti_message_hint"] = fields["lti_message_hint"]
         sep = "&" if "?" in platform.auth_url else "?"
         response = RedirectResponse(platform.auth_url + sep + urlencode(query), status_code=302, headers=_headers())
-        self.cookie(response, STATE_COOKIE, login.state, path="/lti/", max_age=int(STATE_LIFE))
+        self.cookie(response, STATE_COOKIE, login.state, path="/lti/", max_age=int(STATE_LIFE), samesite="none")
         return response
 
     async def launch(self, request: Request) -> Response:
@@ -328,7 +329,7 @@ class Tool:
         live: LiveClass = app.state.live
         response = RedirectResponse("/teacher" if handoff.kind == "teacher" else "/", status_code=303, headers=_headers())
         if handoff.kind == "teacher":
-            self.cookie(response, TEACHER_COOKIE, live.secret, path="/teacher", strict=True)
+            self.cookie(response, TEACHER_COOKIE, live.secret, path="/teacher", samesite="strict")
         else:
             self.cookie(response, STUDENT_COOKIE, handoff.value, max_age=7 * 24 * 3600)
         self.cookie(response, LINK_COOKIE, link.link, max_age=7 * 24 * 3600)
