@@ -280,7 +280,10 @@ def run_served(args: list[str], env: dict, where: str) -> None:
     )  # fmt: skip
     try:
         first, second = server.stdout.readline(), server.stdout.readline()
-        assert first.startswith("student: http://") and second.startswith("teacher: http://"), f"{where}\n{first}{second}"
+        if "--lti" in args:  # the LTI tool: its address (students and teachers come from the course)
+            assert first.startswith("LTI tool: http"), f"{where}\n{first}{second}"
+        else:
+            assert first.startswith("student: http://") and second.startswith("teacher: http://"), f"{where}\n{first}{second}"
     finally:
         server.send_signal(signal.SIGINT)
         _, stderr = server.communicate(timeout=30)

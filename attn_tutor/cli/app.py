@@ -42,6 +42,7 @@ COMMANDS: dict[str, tuple[str, str]] = {
     "export": ("export", "export"),
     "generate": ("generate", "generate"),
     "serve": ("serve", "serve"),
+    "lti": ("lti", "lti"),
 }
 
 

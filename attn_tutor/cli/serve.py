@@ -34,8 +34,10 @@ from attn_tutor.cli.options import SetArgument, guarded
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import resolve_lang, t
 from attn_tutor.live.app import make_app
+from attn_tutor.live.lti.app import make_lti_app
 from attn_tutor.practice.data import set_name
 from attn_tutor.problems.load import load_problem_set
+from attn_tutor.sessions.lti import open_lti
 from attn_tutor.sessions.opening import is_postgres, open_store
 
 HostOption = Annotated[str, typer.Option("--host", help="help.serve.host")]
@@ -43,6 +45,8 @@ PortOption = Annotated[int, typer.Option("--port", help="help.serve.port")]
 DbOption = Annotated[Optional[str], typer.Option("--db", help="help.serve.db")]
 ModeOption = Annotated[Optional[str], typer.Option("--mode", help="help.serve.mode")]
 WorkersOption = Annotated[int, typer.Option("--workers", help="help.serve.workers")]
+LtiOption = Annotated[bool, typer.Option("--lti", help="help.serve.lti")]
+PublicUrlOption = Annotated[Optional[str], typer.Option("--public-url", help="help.serve.public_url")]
 
 
 @guarded
@@ -54,6 +58,8 @@ def serve(
     mode: ModeOption = None,
     lang: LangOption = None,
     workers: WorkersOption = 1,
+    lti: LtiOption = False,
+    public_url: PublicUrlOption = None,
 ) -> None:
     """Run a live class. (Its --help is the catalogue key help.cmd.serve, not this docstring.)"""
     language = resolve_lang(lang)
@@ -63,6 +69,8 @@ def serve(
         raise UsageError("serve.bad_port", port=port)
     if workers < 1:
         raise UsageError("serve.bad_workers", workers=workers)
+    if lti:  # the LTI tool: a live class per activity, no set named here
+        return _serve_lti(file, host, port, db, public_url, language, workers)
     postgres = db is not None and is_postgres(db)
     if workers > 1 and not postgres:
         raise UsageError("serve.workers_sqlite", workers=workers)
@@ -102,6 +110,69 @@ def serve(
         stopped = _rescued(store, db)
         store.close()
     sys.stderr.write(stopped + "\n")
+
+
+def _serve_lti(file: str | None, host: str, port: int, db: str | None, public_url: str | None, language: str, workers: int) -> None:
+    """``serve --lti``: the LTI tool (:mod:`attn_tutor.live.lti.app`) on the store ``db``, one live
+    class a resource link, until Ctrl-C or SIGTERM."""
+    if file is not None:
+        raise UsageError("serve.lti_set", file=file)
+    if workers > 1 and not (db is not None and is_postgres(db)):
+        raise UsageError("serve.workers_sqlite", workers=workers)
+    db = db or str(Path.cwd() / "attn-tutor-lti.sqlite")
+    listener = _listen(host, port)
+    try:
+        store = open_lti(db)
+    except BaseException:
+        listener.close()
+        raise
+    front = None
+    try:
+        address, note = _address(host)
+        public = (public_url or f"http://{_url_host(address)}:{listener.getsockname()[1]}").rstrip("/")
+        if workers == 1:
+            front = make_lti_app(store, lang=language, public_url=public)
+        with _stops_noted() as stops:
+            sys.stdout.write(t("serve.lti", url=public) + "\n" + note + "\n" + t("serve.stop_hint") + "\n")
+            sys.stdout.flush()
+            try:
+                if front is not None:
+                    _serve_one(front, listener, stops)
+                else:
+                    _serve_lti_workers(listener, db, language, public, workers, stops)
+            except KeyboardInterrupt:
+                pass
+    finally:
+        listener.close()
+        if front is not None:
+            front.tool.close()
+        store.close()
+    sys.stderr.write(t("serve.stopped", db=_shown_db(db)) + "\n")
+
+
+LTI_ENV = "ATTN_TUTOR_LTI_WORKER"
+
+
+def _serve_lti_workers(listener, db: str, lang: str, public_url: str, workers: int, stops: list[int]) -> None:
+    """``serve --lti --workers N`` (PostgreSQL): N processes on one socket, each with its own
+    connections, its activities opened as they are asked for (:func:`lti_worker_app`)."""
+    os.environ[LTI_ENV] = json.dumps({"db": db, "lang": lang, "public_url": public_url})
+    config = _config("attn_tutor.cli.serve:lti_worker_app", factory=True, workers=workers)
+    if "target" in inspect.signature(Multiprocess).parameters:  # uvicorn before 0.36: the supervisor is told what to run
+        supervisor = Multiprocess(config, target=_server_class([])(config).run, sockets=[listener])  # type: ignore[call-arg]  # (that older uvicorn's)
+    else:
+        supervisor = Multiprocess(config, sockets=[listener])
+    if stops:
+        if not hasattr(supervisor, "signal_queue"):
+            return
+        supervisor.signal_queue.extend(stops)
+    supervisor.run()
+
+
+def lti_worker_app():
+    """One worker's LTI tool (``serve --lti --workers``): the store named in the environment, opened in this process."""
+    told = json.loads(os.environ[LTI_ENV])
+    return make_lti_app(open_lti(told["db"]), lang=told["lang"], public_url=told["public_url"])
 
 
 def _rescued(store, db: str) -> str:

@@ -39,6 +39,7 @@ LAZY_ALLOWED = {
     ("attn_tutor.cli.options", "attn_tutor.render.terminal"): "drawing an error: --help and --version start without the renderer and its blocks",
     ("attn_tutor.solve.jsonout", "json"): "only solve --format json writes JSON: the terminal's solve starts without it",
     ("attn_tutor.sessions.postgres", "psycopg"): "the PostgreSQL driver: only a session on PostgreSQL (a SQLite session starts without it)",
+    ("attn_tutor.sessions.lti", "psycopg"): "the PostgreSQL driver: only an LTI tool's store on PostgreSQL",
 }
 
 
