@@ -15,7 +15,7 @@ sheet is written under a file name made from its own row's student, never paired
 Every sentence these find is given back to the run, which says it as it comes (each problem once).
 
 Exit status (with the gradebook's own rule, 1 when any student had a problem):
-with ``--roster``, 1 as well when any answer-file student is not matched to the
+with ``--roster`` (or ``--lti-roster``), 1 as well when any answer-file student is not matched to the
 roster (not found, ambiguous, in conflict or held by one, or the same roster student
 as another file), a ``--match`` line is unused, a matched student's row cannot be
 written to the LMS file, or no one could be placed (then no LMS file is written);
@@ -35,6 +35,7 @@ from pathlib import Path
 from attn_tutor.classroom import lms_gradebook, match_file
 from attn_tutor.classroom import roster as rosters
 from attn_tutor.classroom.handback import SheetFiles
+from attn_tutor.classroom.lti_roster import account_entries, read_lti_roster
 from attn_tutor.classroom.report import ClassCounts, render_report
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.i18n import t
@@ -48,6 +49,7 @@ from attn_tutor.gradebook.summary import summary_blocks
 from attn_tutor.gradebook.writing import GradebookWriter
 from attn_tutor.problems.load import packaged_path
 from attn_tutor.sessions.documents import is_session_target, session_rounds
+from attn_tutor.sessions.opening import is_postgres
 
 
 @dataclass(frozen=True)
@@ -61,6 +63,7 @@ class GradeOptions:
     json: Path | None = None
     follow_through: str = "full"
     roster: Path | None = None
+    lti_roster: str | None = None  # --lti-roster: the LTI tool's database, whose activity's course roster is the roster
     match: Path | None = None  # --match: answer-file student -> roster ID
     layout: str = "full"  # the --csv file's layout: full, canvas, moodle
     assignment: str | None = None
@@ -95,6 +98,7 @@ class GradeOptions:
         """The files the run reads beside the answers, by option: the problem set, the roster, the --match file."""
         named = [("--problems", Path(self.problems))] if self.problems is not None and Path(self.problems).is_file() else []
         named += [("--roster", self.roster)] if self.roster is not None else []
+        named += [("--lti-roster", Path(self.lti_roster))] if self.lti_roster is not None and not is_postgres(self.lti_roster) else []
         return named + ([("--match", self.match)] if self.match is not None else [])
 
     def inputs(self) -> list[Path]:
@@ -103,7 +107,8 @@ class GradeOptions:
         problems = [] if self.problems is None else [Path(self.problems), packaged_path(self.problems)]
         sessions = [Path(target) for target in self.sessions if Path(target).is_file()]
         named = [*self.paths, *sessions, *(path for path in problems if path.exists())]
-        return named + [path for path in (self.roster, self.match) if path is not None and path.exists() and not path.is_dir()]
+        lti = None if self.lti_roster is None or is_postgres(self.lti_roster) else Path(self.lti_roster)
+        return named + [path for path in (self.roster, lti, self.match) if path is not None and path.exists() and not path.is_dir()]
 
 
 @dataclass(frozen=True)
@@ -145,7 +150,9 @@ def _check_options(options: GradeOptions) -> None:
     """The classroom options fit together, and the sheets' directory can be made."""
     if options.lms_layout and options.roster is None:
         raise UsageError("roster.layout_needs_roster", layout=options.layout)
-    if options.match is not None and options.roster is None:
+    if options.roster is not None and options.lti_roster is not None:
+        raise UsageError("lti.roster.and_roster")
+    if options.match is not None and options.roster is None and options.lti_roster is None:
         raise UsageError("roster.match_needs_roster")
     if options.lms_layout and options.csv is None:
         raise UsageError("grade.layout_needs_csv", layout=options.layout)
@@ -181,6 +188,17 @@ class RosterOutputs:
         self.students: list[rosters.Graded] = []  # one per row, in gradebook order
         self.matching: rosters.Matching | None = None
         self.lms: lms_gradebook.LmsFile | None = None
+        self.accounts: dict[str, str] | None = None  # --lti-roster: a session document's file -> its student's LMS account
+
+    @classmethod
+    def read_lti(cls, options: GradeOptions) -> RosterOutputs:
+        """``--lti-roster``: the course's roster the LTI tool keeps for the activity being graded."""
+        assert options.lti_roster is not None  # read only with --lti-roster
+        found = read_lti_roster(options.lti_roster, options.sessions)
+        overrides = match_file.read_overrides(options.match, found.roster) if options.match is not None else None
+        made = cls(found.roster, options, None, overrides)
+        made.accounts = found.accounts
+        return made
 
     @classmethod
     def read(cls, options: GradeOptions) -> RosterOutputs:
@@ -213,7 +231,8 @@ class RosterOutputs:
     def match(self) -> tuple[list[str], list[str]]:
         """The students matched to the roster, and the LMS file built: (errors, notes). A student left
         out is said to be "not written to the LMS file" only when there is one."""
-        self.matching = rosters.match([s.student for s in self.students], self.roster, self.overrides)
+        accounts = None if self.accounts is None else account_entries(self.roster, self.accounts, [s.where for s in self.students])
+        self.matching = rosters.match([s.student for s in self.students], self.roster, self.overrides, accounts)
         unused = [] if self.overrides is None else [
             t("match.unused", where=where, student=student) for where, student in self.overrides.unused()
         ]  # fmt: skip
@@ -310,6 +329,8 @@ class GradeOutputs:
         """Before any work: every output checked, the roster read; the outputs' collectors made."""
         check_outputs(options.named_outputs(), options.force, options.inputs())
         _check_options(options)
+        if options.lti_roster is not None:
+            return cls(options, RosterOutputs.read_lti(options))
         return cls(options, RosterOutputs.read(options) if options.roster is not None else None)
 
     def news(self, row: StudentRow) -> list[str]:

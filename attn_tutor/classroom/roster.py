@@ -35,7 +35,7 @@ The rule
 from __future__ import annotations
 
 import re
-from collections.abc import Sequence
+from collections.abc import Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, NamedTuple
 
@@ -81,7 +81,7 @@ class Graded(NamedTuple):
         return cls(row.cells[0] or "", row.file, row.score, row.max_score)
 
 
-HOW = ("id", "email", "id_in_name", "email_in_name", "name", "match")  # the order a match is said by
+HOW = ("lms", "id", "email", "id_in_name", "email_in_name", "name", "match")  # the order a match is said by
 REASONS = ("none", "ambiguous", "duplicate", "conflict", "held", "doubted")
 ID_WORD_SPLIT = re.compile(r"[\s,;()\[\]<>/]+")
 HANGUL_DIGITS = re.compile(r"(?<=[\uac00-\ud7a3])(?=\d)|(?<=\d)(?=[\uac00-\ud7a3])")  # 김민지20231234: two words
@@ -183,9 +183,21 @@ def _decide(keys: list[Key], order: dict[int, int]):
     return entry, best
 
 
-def match(students: Sequence[str], roster: Roster, overrides: Overrides | None = None) -> Matching:
+def _by_account(number: int, entry: RosterEntry | None, claimed: dict, unmatched: list[Unmatched]) -> None:
+    """A student known by their LMS account: that account's entry claimed, or not found (no such learner)."""
+    if entry is None:
+        unmatched.append(Unmatched(number, "none"))
+    else:
+        claimed.setdefault(id(entry), []).append((number, "lms", "sub"))
+
+
+def match(students: Sequence[str], roster: Roster, overrides: Overrides | None = None,
+          accounts: Mapping[int, RosterEntry | None] | None = None) -> Matching:  # fmt: skip
     """Which roster entry each answer-file student is: the one entry that everything its ``student``
-    says fits (module docstring), or the one a ``--match`` file maps it to."""
+    says fits (module docstring), or the one a ``--match`` file maps it to. ``accounts``
+    (``--lti-roster``): the students known by their LMS account (an LTI launch's ``sub``), by number,
+    each the entry of that account, or None when the course's roster has no such learner: those
+    are matched by their account alone, never by what their name says."""
     index = Index(roster.entries)
     order = {id(entry): number for number, entry in enumerate(roster.entries)}
     claimed: dict[int, list[tuple[int, str, str]]] = {}  # id(entry) -> [(student, how, field)]
@@ -194,6 +206,9 @@ def match(students: Sequence[str], roster: Roster, overrides: Overrides | None =
     held: dict[int, list[int]] = {}  # id(entry) -> the students whose conflict names it
     doubted: dict[int, list[int]] = {}  # id(entry) -> the ambiguous students it may be
     for number, text in enumerate(students):
+        if accounts is not None and number in accounts:  # by their account alone
+            _by_account(number, accounts[number], claimed, unmatched)
+            continue
         mapped = overrides.get(text or "") if overrides is not None else None
         if mapped is not None:
             entry, where = mapped

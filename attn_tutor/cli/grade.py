@@ -83,6 +83,7 @@ def grade(
     json_out: Annotated[Optional[Path], typer.Option("--json", help="help.grade.json")] = None,
     follow_through: FollowThroughOption = FollowThrough.full,
     roster: Annotated[Optional[Path], typer.Option("--roster", help="help.grade.roster")] = None,
+    lti_roster: Annotated[Optional[str], typer.Option("--lti-roster", help="help.grade.lti_roster")] = None,
     match: Annotated[Optional[Path], typer.Option("--match", help="help.grade.match")] = None,
     csv_layout: Annotated[CsvLayout, typer.Option("--csv-layout", help="help.grade.csv_layout")] = CsvLayout.full,
     assignment: Annotated[Optional[str], typer.Option("--assignment", help="help.grade.assignment")] = None,
@@ -107,7 +108,7 @@ def grade(
     """
 
     options = GradeOptions.of(
-        paths, problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, match=match,
+        paths, problems=problems, csv=csv_out, json=json_out, follow_through=follow_through.value, roster=roster, lti_roster=lti_roster, match=match,
         layout=csv_layout.value, assignment=assignment, out_of=out_of, feedback=feedback,
         feedback_format=feedback_format.value, class_report=class_report, jobs=jobs, name_column=name_column,
         variant_column=variant_column, force=force, include_practice=include_practice,

@@ -93,15 +93,17 @@ class Speaking:
 
 def make_app(store: Store, problem_set: ProblemSet, *, lang: str, secret: str, student_url: str | None = None,
              set_name: str | None = None, rate: tuple[int, float] = RATE, body_limit: int = BODY_LIMIT,
-             join_rate: tuple[int, float] = JOIN_RATE) -> Starlette:  # fmt: skip
+             join_rate: tuple[int, float] = JOIN_RATE, grades_url: str | None = None) -> Starlette:  # fmt: skip
     """The app for one session: ``store`` open for ``problem_set``; ``secret`` the teacher's;
-    ``student_url`` the address students use (the QR code; default: the request's own). A missing,
+    ``student_url`` the address students use (the QR code; default: the request's own); ``grades_url``
+    the page of the grades sent to the course, linked from the teacher's page (``serve --lti``'s ``/teacher/lti``). A missing,
     empty or short ``secret`` is refused (:func:`attn_tutor.live.auth.checked_secret`)."""
     secret = checked_secret(secret, store.where)
     with speaking(lang):  # the pages made once, in the session's language
         live = LiveClass(store, problem_set, lang=lang, secret=secret, student_url=student_url,
                          set_name=set_name or problem_set.name or problem_set.source, events_wait=EVENTS_WAIT, events_gap=EVENTS_GAP,
                          student_events_wait=STUDENT_EVENTS_WAIT)  # fmt: skip
+        live.grades_url = grades_url
 
     # each route's checks before its view, in the order they answer (see the module's docstring)
     teacher = [Middleware(TeacherOnly, secret=secret)]

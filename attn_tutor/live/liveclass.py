@@ -56,6 +56,7 @@ class LiveClass:
         self.lang = lang
         self.secret = secret
         self.student_url = student_url
+        self.grades_url: str | None = None  # the grades sent to the course (an LTI activity's: /teacher/lti), linked from the teacher's page
         self.marks = Marks(problem_set)
         self.title = pages.title_of(problem_set)
         self.items = pages.item_keys(problem_set)

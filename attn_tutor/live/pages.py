@@ -139,8 +139,9 @@ def _page(name: str, *, title: str, styles: tuple[str, ...], **context) -> str:
     return templating.render("attn_tutor.live", name, head | context)
 
 
-def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, student_url: str) -> str:
-    """The teacher's page as it is now (``snapshot``: the app's map payload); teacher.js keeps it current."""
+def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, student_url: str, grades_url: str | None = None) -> str:
+    """The teacher's page as it is now (``snapshot``: the app's map payload); teacher.js keeps it current.
+    ``grades_url``: a link to the grades sent to the course (an LTI activity's), else none."""
     concepts = {"id": CONCEPTS, "open": snapshot["problems"][CONCEPTS]["open"]} if problem_set.concepts else None
     return _page(
         "teacher.html",
@@ -148,6 +149,7 @@ def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, student
         styles=TEACHER_STYLES,
         snapshot=snapshot,
         student_url=student_url,
+        grades_url=grades_url,
         problems=[(p.id, snapshot["problems"][p.id]) for p in problem_set.problems],
         concepts=concepts,  # the concept items open and close together
         verdicts=MAP_VERDICTS,

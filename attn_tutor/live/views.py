@@ -127,7 +127,7 @@ async def teacher_page(request: Request) -> Response:
     if refused is not None:
         return refused
     snapshot = await run_in_threadpool(live.snapshot)
-    html = pages.teacher_page(live.problem_set, snapshot, title=live.title, student_url=student_url(request))
+    html = pages.teacher_page(live.problem_set, snapshot, title=live.title, student_url=student_url(request), grades_url=live.grades_url)
     return with_csrf(HTMLResponse(html, headers=HEADERS), csrf_of(request))
 
 

@@ -55,6 +55,15 @@ def session_documents(target: str, problems: str | None = None, *, include_pract
         return found
 
 
+def session_students(target: str) -> dict[str, int]:
+    """Each of :func:`session_documents`' documents of the set's own answers (its ``file``) -> the
+    session's id of its student: the students who answered, in order of joining, as they are numbered
+    there (``grade --lti-roster`` knows each by the LMS account that launched as them). Read-only."""
+    with open_store(target, None, create=False, readonly=True) as store:
+        answered = [student.id for student, count, _score in store.roster() if count]  # as answer_files: any latest answer
+        return {f"{store.where}#{number}": student for number, student in enumerate(answered, start=1)}
+
+
 def session_rounds(target: str) -> list[dict]:
     """Each round of each item the teacher asked again in the session at ``target`` (read-only): the item
     (``problem/row`` or ``concepts/<id>``), the round (1: the answers before it was first asked again),

@@ -13,6 +13,7 @@ app that signs with them; nothing prints them.
 from __future__ import annotations
 
 import contextlib
+import json
 import secrets
 import sqlite3
 import threading
@@ -31,6 +32,7 @@ SCHEMA = 1
 STATE_LIFE = 600.0  # seconds a login's state and nonce wait for the launch (the platform's login page between)
 HANDOFF_LIFE = 300.0  # seconds a launch's landing link works (opened at once, or by a click on "open in a new window")
 SENDER_LOCK = 370_001  # PostgreSQL advisory lock: the one worker that sends the grades
+START_LOCK = 370_002  # PostgreSQL advisory lock (a transaction's): one worker at a time makes or completes the tables
 NONCE_LIFE = 3600.0  # seconds a used nonce is remembered: longer than any id_token lives
 
 TABLES = """
@@ -57,6 +59,7 @@ CREATE TABLE lti_handoffs (
     token TEXT PRIMARY KEY, link TEXT NOT NULL, kind TEXT NOT NULL, value TEXT NOT NULL, made {real} NOT NULL, used INTEGER NOT NULL);
 CREATE TABLE lti_grading (link TEXT PRIMARY KEY, lineitems TEXT, lineitem TEXT, scopes TEXT NOT NULL);
 CREATE TABLE lti_rosters (link TEXT PRIMARY KEY, memberships TEXT NOT NULL);
+CREATE TABLE lti_members (link TEXT PRIMARY KEY, members TEXT NOT NULL, fetched TEXT NOT NULL);
 CREATE TABLE lti_learners (link TEXT NOT NULL, student_id {integer} NOT NULL, sub TEXT NOT NULL, PRIMARY KEY (link, student_id));
 CREATE TABLE lti_scores (
     link TEXT NOT NULL, sub TEXT NOT NULL, given {real} NOT NULL, maximum {real} NOT NULL, progress TEXT NOT NULL,
@@ -126,6 +129,15 @@ class Grading(NamedTuple):
     scopes: tuple[str, ...]
 
 
+class Member(NamedTuple):
+    """One member of an activity's course, as the platform's Names and Role Provisioning service gave it."""
+
+    sub: str  # the LMS's user id: the launch's ``sub``
+    name: str  # as the platform gives it ("" when it gives none)
+    email: str
+    learner: bool  # a learner of the course (not a teacher)
+
+
 class Score(NamedTuple):
     """A learner's score as the platform is to have it (queued until it is)."""
 
@@ -172,6 +184,21 @@ class _Grades:
         with self._transaction() as cur:
             row = cur.execute("SELECT memberships FROM lti_rosters WHERE link = ?", (link,)).fetchone()
         return None if row is None else row[0]
+
+    def set_members(self, link: str, members: list[Member]) -> None:
+        """The course's members of ``link`` as the platform last listed them (kept for ``grade --lti-roster``)."""
+        data = json.dumps([list(member) for member in members], ensure_ascii=False)
+        with self._transaction() as cur:
+            cur.execute("INSERT INTO lti_members (link, members, fetched) VALUES (?, ?, ?) ON CONFLICT (link) DO UPDATE"
+                        " SET members = excluded.members, fetched = excluded.fetched", (link, data, _now()))  # fmt: skip
+
+    def members(self, link: str) -> tuple[list[Member], str] | None:
+        """The course's members of ``link`` as last fetched, and when (ISO 8601); None: never fetched."""
+        with self._transaction() as cur:
+            row = cur.execute("SELECT members, fetched FROM lti_members WHERE link = ?", (link,)).fetchone()
+        if row is None:
+            return None
+        return [Member(str(sub), str(name), str(email), bool(learner)) for sub, name, email, learner in json.loads(row[0])], row[1]
 
     def scores(self, link: str) -> list[Score]:
         """Every learner's score of ``link`` as last queued (``tries``/``error``: while it waits)."""
@@ -228,6 +255,11 @@ class _Grades:
         with self._transaction() as cur:
             cur.execute("UPDATE lti_scores SET tries = tries + 1, error = ? WHERE link = ? AND sub = ? AND changed = ?",
                         (error[:500], score.link, score.sub, score.changed))  # fmt: skip
+
+
+def _table(statement: str) -> str:
+    """The table a ``CREATE TABLE`` statement of :data:`TABLES` makes."""
+    return statement.split("CREATE TABLE", 1)[1].split("(", 1)[0].strip()
 
 
 def _now() -> str:
@@ -326,27 +358,34 @@ class LtiStore(_Grades):
     def __exit__(self, *exc) -> None:
         self.close()
 
-    def start(self) -> None:
-        """The tables made if there are none yet; a database holding something else is refused."""
+    def start(self, *, create: bool = True) -> None:
+        """The tables made if there are none yet (a table added since: made too); a database holding
+        something else is refused. On PostgreSQL under a transaction's advisory lock (:data:`START_LOCK`):
+        workers starting at once on a new database make the tables once."""
+        real, integer = ("DOUBLE PRECISION", "BIGINT") if self.postgres else ("REAL", "INTEGER")
+        statements = [s for s in TABLES.format(real=real, integer=integer).split(";") if s.strip()]
         with self._transaction() as cur:
             if self.postgres:
+                cur.execute("SELECT pg_advisory_xact_lock(?)", (START_LOCK,))
                 names = {row[0] for row in cur.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()")}
             else:
                 names = {row[0] for row in cur.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
             if "lti_meta" not in names:
-                if names:
-                    raise self._error("lti.store.not_lti")
-                real, integer = ("DOUBLE PRECISION", "BIGINT") if self.postgres else ("REAL", "INTEGER")
-                for statement in TABLES.format(real=real, integer=integer).split(";"):
-                    if statement.strip():
-                        cur.execute(statement)
+                if names or not create:
+                    raise self._error("lti.store.not_lti" if names else "lti.store.none")
+                for statement in statements:
+                    cur.execute(statement)
                 cur.execute("INSERT INTO lti_meta (key, value) VALUES (?, ?)", ("application", APPLICATION))
                 cur.execute("INSERT INTO lti_meta (key, value) VALUES (?, ?)", ("schema", str(SCHEMA)))
+                names = {"lti_meta", *(_table(statement) for statement in statements)}
             meta = dict(cur.execute("SELECT key, value FROM lti_meta").fetchall())
             if meta.get("application") != APPLICATION:
                 raise self._error("lti.store.not_lti")
             if int(meta.get("schema", "0")) > SCHEMA:
                 raise self._error("live.store.newer", schema=meta["schema"], ours=SCHEMA)
+            for statement in statements:  # a table added since the store was made (lti_members)
+                if _table(statement) not in names:
+                    cur.execute(statement)
 
     def registration_secret(self) -> str:
         """The secret in the tool's registration URL (``lti config``'s ``registration_url``): made once, kept."""
@@ -533,13 +572,16 @@ def activity_target(target: str, link: str) -> str:
     return str(path.with_name(path.stem + "-activities") / f"{link}.sqlite")
 
 
-def open_lti(target: str) -> LtiStore:
-    """The LTI store at ``target`` (a SQLite file path or a ``postgresql://`` URL), made if new."""
+def open_lti(target: str, *, create: bool = True) -> LtiStore:
+    """The LTI store at ``target`` (a SQLite file path or a ``postgresql://`` URL), made if new
+    (``create=False``: a store that is not there yet is said, and nothing is made)."""
     if not is_postgres(target) and Path(target).is_dir():
         raise LiveError("lti.store.not_lti", Location(target))
+    if not create and not is_postgres(target) and not Path(target).is_file():
+        raise LiveError("lti.store.none", Location(target))
     store = LtiStore(target)
     try:
-        store.start()
+        store.start(create=create)
     except BaseException:
         store.close()
         raise

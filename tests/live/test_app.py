@@ -420,3 +420,9 @@ def test_korean_sentences_with_lang_ko(store):
     reply = send(client)
     assert reply.status_code == 401 and "참여" in reply.json()["error"]
     assert '<html lang="ko">' in client.get("/").text
+
+
+def test_a_plain_serves_teacher_page_has_no_link_to_lti_grades(app):
+    """Only an LTI activity's teacher's page links to the grades sent to the course (tests/live/test_lti.py)."""
+    page = teacher(app).get("/teacher").text
+    assert "data-lti-grades-link" not in page and "/teacher/lti" not in page and "Grades sent to the course" not in page

@@ -588,3 +588,120 @@ def test_behind_https_the_logins_state_cookie_comes_back_from_the_platforms_fram
         running.stop()
         running.app.tool.close()
         store.close()
+
+
+# --- the course's roster in grade (Names and Role Provisioning) ---------------------------
+
+
+def graded(*args: str):
+    """``attn-tutor grade`` as the teacher types it (English)."""
+    return run("grade", *args)
+
+
+def test_grade_of_an_activity_takes_the_course_roster_by_lms_account_and_lists_who_never_came(tool, tmp_path):
+    from attn_tutor.sessions.lti import activity_target
+
+    platform = tool.platform
+    platform.tool_jwks, platform.launch.nrps = tool.url + "/lti/jwks", True
+    platform.launch.name = "Minji K."  # the launch's name is not the roster's (김민지): the account matches, not the name
+    kim, landing = tool.launch()
+    kim.follow(landing)
+    answered(tool, kim, "scores", "1 6 4", "k1")
+    link = kim.cookie("attn_lti_link")
+    session = activity_target(tool.db, link)
+    early = graded(session, "--lti-roster", tool.db)
+    assert early.exit_code == 1 and "has not fetched the course's roster of the activity Attention by hand yet" in early.output
+    assert "/teacher/lti" in early.output and "Traceback" not in early.output
+    platform.launch.sub, platform.launch.roles = "teacher-1", [INSTRUCTOR]
+    teacher, landing = tool.launch()
+    board = teacher.follow(landing)
+    assert 'href="/teacher/lti" data-lti-grades-link' in board.text and "Grades sent to the course" in board.said()
+    assert teacher.open(tool.url + "/teacher/lti").status == 200  # the roster fetched from the platform, and kept
+    csv = tmp_path / "grades.csv"
+    result = graded(session, "--lti-roster", tool.db, "--csv", str(csv))
+    assert result.exit_code == 0, result.output
+    assert "Minji K." in result.output and "김민지" in result.output and "LMS account" in result.output
+    assert "in the roster but no answer file: Never Came (2)" in result.output
+    assert "Prof. Park" not in result.output  # the roster is the course's learners
+    assert "Minji K." in csv.read_text(encoding="utf-8")
+    platform.launch.sub, platform.launch.roles, platform.launch.name = "user-5", [LEARNER], "Never Came"
+    stranger, landing = tool.launch()  # an account the course's roster does not have, under a roster learner's name
+    stranger.follow(landing)
+    answered(tool, stranger, "scores", "1 6 4", "s1")
+    again = graded(session, "--lti-roster", tool.db)
+    assert again.exit_code == 1, again.output
+    assert "'Never Came' is not in the roster" in again.output  # not taken for the learner of that name
+    assert "in the roster but no answer file: Never Came (2)" in again.output
+
+
+def test_grade_lti_roster_refuses_what_it_cannot_use_with_a_sentence(tool, tmp_path):
+    from attn_tutor.sessions.lti import activity_target
+
+    kim, landing = tool.launch()
+    kim.follow(landing)
+    answered(tool, kim, "scores", "1 6 4", "k1")
+    session = activity_target(tool.db, kim.cookie("attn_lti_link"))
+    roster = tmp_path / "roster.csv"
+    roster.write_text("name\n김민지\n", encoding="utf-8")
+    both = graded(session, "--lti-roster", tool.db, "--roster", str(roster))
+    assert both.exit_code == 2 and "--roster and --lti-roster are two rosters: give one" in both.output
+    gone = graded(session, "--lti-roster", str(tmp_path / "none.sqlite"))
+    assert gone.exit_code == 1 and "there is no LTI tool's database here" in gone.output
+    assert not (tmp_path / "none.sqlite").exists()  # nothing made by grade
+    other = tmp_path / "other.sqlite"
+    import shutil
+
+    shutil.copy(session, other)
+    stray = graded(str(other), "--lti-roster", tool.db)
+    assert stray.exit_code == 2 and f"{other} is not an activity of the LTI tool's database" in stray.output
+    two = graded(session, str(other), "--lti-roster", tool.db)
+    assert two.exit_code == 2 and "(2 sessions given)" in two.output
+    layout = graded(session, "--lti-roster", tool.db, "--csv-layout", "moodle", "--csv", str(tmp_path / "m.csv"))
+    assert layout.exit_code == 2 and "--roster" in layout.output
+    assert "Traceback" not in both.output + gone.output + stray.output + two.output + layout.output
+
+
+def test_the_course_roster_is_kept_on_both_databases_and_an_older_store_gains_its_table(live_store_url):
+    from attn_tutor.sessions.lti import Member
+
+    with open_lti(live_store_url) as store:
+        assert store.members("ab" * 12) is None
+        store.set_members("ab" * 12, [Member("u1", "김민지", "kim@example.ac.kr", True), Member("t1", "Park", "", False)])
+        members, fetched = store.members("ab" * 12)
+        assert members == [Member("u1", "김민지", "kim@example.ac.kr", True), Member("t1", "Park", "", False)]
+        assert fetched.startswith("20")
+        with store._transaction() as cur:  # a store made before the roster was kept
+            cur.execute("DROP TABLE lti_members")
+    with open_lti(live_store_url) as store:
+        assert store.members("ab" * 12) is None
+        store.set_members("ab" * 12, [])
+        assert store.members("ab" * 12)[0] == []
+
+
+@pytest.mark.postgresql
+def test_grade_of_an_activity_on_postgresql_takes_the_course_roster(live_pg_url, platform):
+    import psycopg
+
+    from attn_tutor.sessions.lti import activity_target
+
+    platform.launch = type(platform.launch)(resource_link="pg-roster-link", nrps=True)
+    tool = Tool(live_pg_url, platform)
+    link = None
+    try:
+        platform.tool_jwks = tool.url + "/lti/jwks"
+        kim, landing = tool.launch()
+        kim.follow(landing)
+        answered(tool, kim, "scores", "1 6 4", "k1")
+        link = kim.cookie("attn_lti_link")
+        platform.launch.sub, platform.launch.roles = "teacher-1", [INSTRUCTOR]
+        teacher, landing = tool.launch()
+        teacher.follow(landing)
+        assert teacher.open(tool.url + "/teacher/lti").status == 200
+        result = graded(activity_target(live_pg_url, link), "--lti-roster", live_pg_url)
+        assert result.exit_code == 0, result.output
+        assert "LMS account" in result.output and "in the roster but no answer file: Never Came (2)" in result.output
+    finally:
+        tool.stop()
+        if link:
+            with psycopg.connect(live_pg_url.split("?")[0], autocommit=True) as conn:
+                conn.execute(f"DROP SCHEMA IF EXISTS lti_{link} CASCADE")

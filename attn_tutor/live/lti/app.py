@@ -55,7 +55,7 @@ from attn_tutor.live.lti.tokens import DL, LTI, KeySets, verified
 from attn_tutor.live.marks import RequestError
 from attn_tutor.problems.load import load_problem_set, packaged_sets
 from attn_tutor.render import templating
-from attn_tutor.sessions.lti import STATE_LIFE, DeepLink, Handoff, Link, Login, LtiStore, activity_target
+from attn_tutor.sessions.lti import STATE_LIFE, DeepLink, Handoff, Link, Login, LtiStore, Member, activity_target
 from attn_tutor.sessions.opening import open_store
 from attn_tutor.sessions.store import MODES
 
@@ -120,7 +120,7 @@ class Activities:
                             if other.id != problem:
                                 session.set_open(other.id, False)
             app = make_app(session, problem_set, lang=self.lang, secret=fresh, student_url=self.public_url.rstrip("/") + "/",
-                           set_name=link.set_ref)  # fmt: skip
+                           set_name=link.set_ref, grades_url="/teacher/lti")  # fmt: skip
             self._apps[link.link] = app
             return app
 
@@ -416,8 +416,10 @@ class Tool:
             return rows, None, t("lti.grades.roster_failed", reason=str(error)[:200])
         members = None
         if found is not None:
-            members = [{"name": m.get("name") or m["user_id"], "opened": m["user_id"] in names}
-                       for m in found if is_learner(m.get("roles"))]  # fmt: skip
+            kept = [Member(m["user_id"], _text(m.get("name")) or _joined(m), _text(m.get("email")), is_learner(m.get("roles")))
+                    for m in found]  # fmt: skip
+            self.store.set_members(link.link, kept)  # the course's roster, for grade --lti-roster
+            members = [{"name": m.name or m.sub, "opened": m.sub in names} for m in kept if m.learner]
         return rows, members, None
 
     async def send_grades(self, request: Request) -> Response:
@@ -458,6 +460,15 @@ class Tool:
 def is_learner(roles: object) -> bool:
     """Whether a roster's (or a launch's) roles make the member a learner."""
     return isinstance(roles, list) and any(isinstance(r, str) and r.rsplit("#", 1)[-1].rsplit("/", 1)[-1] == "Learner" for r in roles)
+
+
+def _text(value: object) -> str:
+    return value.strip() if isinstance(value, str) else ""
+
+
+def _joined(member: dict) -> str:
+    """A roster member's name from its given and family names (NRPS's ``name`` missing)."""
+    return " ".join(part for part in (_text(member.get("given_name")), _text(member.get("family_name"))) if part)
 
 
 def _name(claims: dict) -> str:
