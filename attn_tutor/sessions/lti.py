@@ -500,7 +500,8 @@ class LtiStore(_Grades):
     def make_place(self, link: str) -> None:
         """The place an activity's session will be kept (:func:`activity_target`): its schema or its folder."""
         if self.postgres:
-            with self._transaction() as cur:
+            with self._transaction() as cur:  # (IF NOT EXISTS alone races: two workers' first launches at once)
+                cur.execute("SELECT pg_advisory_xact_lock(?)", (START_LOCK,))
                 cur.execute(f"CREATE SCHEMA IF NOT EXISTS lti_{link}")  # (link: hexadecimal digits, made by the tool)
             return
         folder = Path(activity_target(self.target, link)).parent

@@ -15,6 +15,7 @@ from attn_tutor.sessions.store import FIRST_SAVE, LiveError, Mark, ProblemSet, S
 APPLICATION_NAME = "attn-tutor serve"  # how the server's pg_stat_activity names our connections
 PG_CONNECTIONS = 8  # connections a PostgreSQL store keeps for the app's threads (commits wait on the disk together)
 
+START_LOCK = 370_003  # PostgreSQL advisory lock (a transaction's, with the schema's hash): one opener makes a session's tables
 ANNOUNCE_EVERY = 0.05  # seconds: the answers saved meanwhile are announced to other workers in one NOTIFY
 ANSWERS = "a"  # the answers' NOTIFY payload starts with it; a join's or a control's is the bare change number
 
@@ -138,7 +139,11 @@ class PostgresStore(Store):
 
     def _has_tables(self, cur) -> bool:
         """Whether the session's tables are in the URL's schema; a schema holding other tables
-        but no session is another program's, and is left alone."""
+        but no session is another program's, and is left alone. Asked at the start of the session's
+        opening transaction, under that transaction's advisory lock on the schema (:data:`START_LOCK`):
+        workers opening a new session at the same instant (``serve --lti --workers``: an activity's
+        first launches) make its tables once, the others waiting and then finding them."""
+        cur.execute("SELECT pg_advisory_xact_lock(%s, hashtext(current_schema()))", (START_LOCK,))
         names = [row[0] for row in cur.execute("SELECT tablename FROM pg_tables WHERE schemaname = current_schema()").fetchall()]
         if "live_meta" in names:
             return True

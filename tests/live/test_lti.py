@@ -705,3 +705,45 @@ def test_grade_of_an_activity_on_postgresql_takes_the_course_roster(live_pg_url,
         if link:
             with psycopg.connect(live_pg_url.split("?")[0], autocommit=True) as conn:
                 conn.execute(f"DROP SCHEMA IF EXISTS lti_{link} CASCADE")
+
+
+@pytest.mark.postgresql
+@pytest.mark.parametrize("schema_there", [False, True], ids=["new-schema", "new-tables"])
+def test_workers_opening_a_new_activity_at_the_same_instant_make_its_schema_and_tables_once(live_pg_url, schema_there):
+    """``serve --lti --workers``: an activity's first launches may reach two workers at once; each makes
+    the activity's place and opens its session (made if new) without tripping on the other's."""
+    import threading
+
+    import psycopg
+
+    from attn_tutor.problems.load import load_problem_set
+    from attn_tutor.sessions.lti import activity_target
+    from attn_tutor.sessions.opening import open_store
+
+    problem_set = load_problem_set("ch13")
+    link = "5e" * 12
+    with open_lti(live_pg_url) as tool:  # the tool's own tables (its store opened once, by serve)
+        if schema_there:
+            tool.make_place(link)
+    start, found, failed = threading.Barrier(4), [], []
+
+    def worker() -> None:
+        try:
+            with open_lti(live_pg_url) as store:
+                start.wait(10)
+                store.make_place(link)
+                with open_store(activity_target(live_pg_url, link), problem_set, create=True) as session:
+                    found.append(session.session().id)
+        except Exception as error:  # said below, with the others'
+            failed.append(error)
+
+    workers = [threading.Thread(target=worker) for _ in range(4)]
+    try:
+        for one in workers:
+            one.start()
+        for one in workers:
+            one.join(60)
+        assert failed == [] and len(found) == 4 and len(set(found)) == 1, (failed, found)
+    finally:
+        with psycopg.connect(live_pg_url.split("?")[0], autocommit=True) as conn:
+            conn.execute(f"DROP SCHEMA IF EXISTS lti_{link} CASCADE")
