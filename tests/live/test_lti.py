@@ -624,6 +624,10 @@ def test_grade_of_an_activity_takes_the_course_roster_by_lms_account_and_lists_w
     assert "in the roster but no answer file: Never Came (2)" in result.output
     assert "Prof. Park" not in result.output  # the roster is the course's learners
     assert "Minji K." in csv.read_text(encoding="utf-8")
+    korean = CliRunner().invoke(cli_app, ["grade", session, "--lti-roster", tool.db, "--lang", "ko"], prog_name="attn-tutor")
+    assert korean.exit_code == 0, korean.output
+    assert "LMS 계정" in korean.output and "명단에는 있지만 답안 파일이 없음: Never Came (2)" in korean.output
+    assert "LMS account" not in korean.output and "in the roster" not in korean.output
     platform.launch.sub, platform.launch.roles, platform.launch.name = "user-5", [LEARNER], "Never Came"
     stranger, landing = tool.launch()  # an account the course's roster does not have, under a roster learner's name
     stranger.follow(landing)
