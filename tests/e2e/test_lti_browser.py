@@ -4,7 +4,8 @@ platform (tests/helpers/lti_platform.py) as a course does: the platform on 127.0
 state cookie (``SameSite=Lax`` over plain HTTP) does not come back with it, as in a browser that
 blocks third-party cookies: the launch rests on the state kept in the database. A learner lands
 joined and answers a stage; the instructor lands on the teacher's page, which counts it; the
-deep-linking page and a refusal pass axe-core and are worked by keyboard."""
+deep-linking page and a refusal pass axe-core and are worked by keyboard, as are the teacher's page with its
+link to the grades page and the grades page."""
 
 from __future__ import annotations
 
@@ -87,7 +88,7 @@ def test_a_learner_launched_from_the_course_answers_and_the_instructor_sees_it(c
 
 
 @pytest.mark.axe
-def test_the_teachers_grades_page_passes_axe_and_sends_grades_by_keyboard(course, people):
+def test_the_teachers_grades_page_is_reached_and_worked_by_keyboard_and_passes_axe(course, people):
     platform, tool_url = course
     platform.tool_jwks = tool_url + "/lti/jwks"
     platform.launch = Launch(sub="user-1", name="김민지", roles=[LEARNER], ags=True, nrps=True)
@@ -99,7 +100,11 @@ def test_the_teachers_grades_page_passes_axe_and_sends_grades_by_keyboard(course
     board.goto(login_url(platform, tool_url))
     board.locator("[data-map]").wait_for(timeout=WAIT)
     until(lambda: platform.scores)  # the learner's score reached the course
-    board.goto(tool_url + "/teacher/lti")
+    assert axe.violations(board) == []  # the teacher's page, with its link to the grades page
+    board.locator("[data-lti-grades-link]").focus()
+    with board.expect_navigation():
+        board.keyboard.press("Enter")  # to the grades page, by keyboard
+    assert board.url == tool_url + "/teacher/lti"
     assert board.locator('[data-lti-grade="sent"]').inner_text().startswith("김민지")
     assert board.locator('[data-lti-member="never"]').inner_text().startswith("Never Came")
     assert axe.violations(board) == []
