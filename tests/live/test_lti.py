@@ -599,6 +599,8 @@ def graded(*args: str):
 
 
 def test_grade_of_an_activity_takes_the_course_roster_by_lms_account_and_lists_who_never_came(tool, tmp_path):
+    import time
+
     from attn_tutor.sessions.lti import activity_target
 
     platform = tool.platform
@@ -610,13 +612,16 @@ def test_grade_of_an_activity_takes_the_course_roster_by_lms_account_and_lists_w
     link = kim.cookie("attn_lti_link")
     session = activity_target(tool.db, link)
     early = graded(session, "--lti-roster", tool.db)
-    assert early.exit_code == 1 and "has not fetched the course's roster of the activity Attention by hand yet" in early.output
+    assert early.exit_code == 1 and "has not read the course's roster of the activity Attention by hand yet" in early.output
     assert "/teacher/lti" in early.output and "Traceback" not in early.output
     platform.launch.sub, platform.launch.roles = "teacher-1", [INSTRUCTOR]
     teacher, landing = tool.launch()
     board = teacher.follow(landing)
     assert 'href="/teacher/lti" data-lti-grades-link' in board.text and "Grades sent to the course" in board.said()
-    assert teacher.open(tool.url + "/teacher/lti").status == 200  # the roster fetched from the platform, and kept
+    deadline = time.monotonic() + 10
+    while tool.store.members(link) is None:  # the teacher's launch: the course's roster read from the platform, and kept
+        assert time.monotonic() < deadline, "the course's roster was not kept after the teacher's launch"
+        time.sleep(0.1)
     csv = tmp_path / "grades.csv"
     result = graded(session, "--lti-roster", tool.db, "--csv", str(csv))
     assert result.exit_code == 0, result.output

@@ -57,7 +57,7 @@ from attn_tutor.problems.load import load_problem_set, packaged_sets
 from attn_tutor.render import templating
 from attn_tutor.sessions.lti import STATE_LIFE, DeepLink, Handoff, Link, Login, LtiStore, Member, activity_target
 from attn_tutor.sessions.opening import open_store
-from attn_tutor.sessions.store import MODES
+from attn_tutor.sessions.store import MODES, LiveError
 
 LINK_COOKIE = "attn_lti_link"
 STATE_COOKIE = "attn_lti_state"
@@ -301,6 +301,8 @@ class Tool:
         roster = claims.get(NRPS)
         if isinstance(roster, dict) and isinstance(roster.get("context_memberships_url"), str):
             await run_in_threadpool(self.store.set_roster, found_link.link, roster["context_memberships_url"])
+            if teacher:  # the course's roster kept for grade --lti-roster, read meanwhile (the launch waits for no platform)
+                threading.Thread(target=self.keep_members, args=(found_link.link,), name="attn-tutor lti roster", daemon=True).start()
         if teacher:
             handoff = Handoff(secrets.token_urlsafe(32), found_link.link, "teacher", "")
         else:
@@ -416,11 +418,20 @@ class Tool:
             return rows, None, t("lti.grades.roster_failed", reason=str(error)[:200])
         members = None
         if found is not None:
-            kept = [Member(m["user_id"], _text(m.get("name")) or _joined(m), _text(m.get("email")), is_learner(m.get("roles")))
-                    for m in found]  # fmt: skip
+            kept = _members(found)
             self.store.set_members(link.link, kept)  # the course's roster, for grade --lti-roster
             members = [{"name": m.name or m.sub, "opened": m.sub in names} for m in kept if m.learner]
         return rows, members, None
+
+    def keep_members(self, link: str) -> None:
+        """The course's roster of ``link`` read from the platform and kept (an instructor's launch: in a
+        thread of its own); a platform that refuses or cannot be reached leaves the roster kept before."""
+        try:
+            found = self.grades.members(link)
+            if found is not None:
+                self.store.set_members(link, _members(found))
+        except (PlatformError, LiveError):
+            return
 
     async def send_grades(self, request: Request) -> Response:
         """``POST /teacher/lti/send-grades``: every learner's score queued again; the sender posts them."""
@@ -460,6 +471,11 @@ class Tool:
 def is_learner(roles: object) -> bool:
     """Whether a roster's (or a launch's) roles make the member a learner."""
     return isinstance(roles, list) and any(isinstance(r, str) and r.rsplit("#", 1)[-1].rsplit("/", 1)[-1] == "Learner" for r in roles)
+
+
+def _members(found: list[dict]) -> list[Member]:
+    """The course's members as the platform listed them (Names and Role Provisioning), as the store keeps them."""
+    return [Member(m["user_id"], _text(m.get("name")) or _joined(m), _text(m.get("email")), is_learner(m.get("roles"))) for m in found]
 
 
 def _text(value: object) -> str:
