@@ -10,7 +10,7 @@ from __future__ import annotations
 import pytest
 from helpers.live_page import WAIT, closed, saved, shows
 from helpers.serve import Server
-from helpers.watched import Watched
+from helpers.watched import People
 
 from attn_tutor.problems.load import load_problem_set
 from attn_tutor.solve.concepts import show
@@ -25,16 +25,9 @@ EXPECTED = ("The Content Security Policy directive 'frame-ancestors' is ignored"
 
 @pytest.fixture
 def person(browser):
-    made: list[Watched] = []
-
-    def _person(width: int = 1280):
-        made.append(Watched(browser, width, expected=EXPECTED))
-        return made[-1].page
-
-    yield _person
-    for watched in made:
-        watched.context.close()
-    assert [e for w in made for e in w.errors] == []  # no script error, no CSP violation
+    people = People(browser, expected=EXPECTED)
+    yield people
+    assert people.close() == []  # no script error, no CSP violation
 
 
 def join(page, server: Server, name: str):

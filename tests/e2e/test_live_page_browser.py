@@ -18,7 +18,7 @@ import pytest
 from helpers import axe
 from helpers.live_page import WAIT, answer, saved
 from helpers.serve import Server
-from helpers.watched import Watched
+from helpers.watched import People
 
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.problems.load import load_problem_set
@@ -34,16 +34,9 @@ STAGE = 'section[data-problem="cat-fish"] [data-row="먹었다"] [data-stage-blo
 
 @pytest.fixture
 def person(browser):
-    made: list[Watched] = []
-
-    def _person(width: int = 1280):
-        made.append(Watched(browser, width, expected=EXPECTED))
-        return made[-1].page
-
-    yield _person
-    for watched in made:
-        watched.context.close()
-    assert [e for w in made for e in w.errors] == []  # no script error, no CSP violation
+    people = People(browser, expected=EXPECTED)
+    yield people
+    assert people.close() == []  # no script error, no CSP violation
 
 
 def join(page, server: Server, name: str):

@@ -19,3 +19,21 @@ class Watched:
         self.errors: list[str] = []
         self.page.on("pageerror", lambda error: self.errors.append(str(error)))
         self.page.on("console", lambda m: self.errors.append(m.text) if m.type == "error" and not m.text.startswith(expected) else None)
+
+
+class People:
+    """Several people's browsers in one test: calling it with a width makes another :class:`Watched`
+    and gives its page; :meth:`close` closes them all and gives every error they met."""
+
+    def __init__(self, browser, *, expected: tuple[str, ...] = ()):
+        self.browser, self.expected = browser, expected
+        self.made: list[Watched] = []
+
+    def __call__(self, width: int = 1280):
+        self.made.append(Watched(self.browser, width, expected=self.expected))
+        return self.made[-1].page
+
+    def close(self) -> list[str]:
+        for watched in self.made:
+            watched.context.close()
+        return [error for watched in self.made for error in watched.errors]

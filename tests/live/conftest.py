@@ -56,3 +56,24 @@ def live_pg_url():
     """PostgreSQL alone (the test is marked ``postgresql``): a URL to an empty schema."""
     with pg_schema() as url:
         yield url
+
+
+@pytest.fixture
+def store(live_store_url):
+    """The packaged ch13 set's session, opened on each backend (a test file may make its own)."""
+    from helpers.live_app import CH13
+
+    from attn_tutor.sessions.opening import open_store
+
+    with open_store(live_store_url, CH13, create=True) as opened:
+        yield opened
+
+
+@pytest.fixture
+def app(store):
+    """The live class's app on ``store``, in English (tests/helpers/live_app.py: its secret and student link)."""
+    from helpers.live_app import CH13, SECRET, STUDENT_URL
+
+    from attn_tutor.live.app import make_app
+
+    return make_app(store, CH13, lang="en", secret=SECRET, student_url=STUDENT_URL)

@@ -15,20 +15,16 @@ import csv
 import io
 
 import pytest
+from helpers.live_app import CH13, ORIGIN, SECRET, csrf, joined
 from starlette.testclient import TestClient
 
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.live.app import make_app
-from attn_tutor.problems.load import load_problem_set
-from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve import engine
 from attn_tutor.variants import fairness
 from attn_tutor.variants.generate import variant_set
 
-CH13 = load_problem_set("ch13")
 CAT = CH13.get("cat-fish")
-SECRET = "teacher-secret-0123456789abcdef"
-ORIGIN = "http://testserver"
 
 
 def right_row(problem, token: str, stage: str) -> str:
@@ -39,28 +35,6 @@ def right_row(problem, token: str, stage: str) -> str:
         return ", ".join(fmt(v, problem.decimals) for v in solution.output[row])
     number = fmt_given if stage == "scores" else fmt
     return ", ".join(number(v, problem.decimals) for v in getattr(head, stage)[row])
-
-
-@pytest.fixture
-def store(live_store_url):
-    with open_store(live_store_url, CH13, create=True) as opened:
-        yield opened
-
-
-@pytest.fixture
-def app(store):
-    return make_app(store, CH13, lang="en", secret=SECRET, student_url="http://192.0.2.7:8000/")
-
-
-def csrf(client: TestClient) -> dict:
-    return {"X-CSRF-Token": client.cookies.get("attn_csrf")}
-
-
-def joined(app, name="김민지", device="device-0001-abcdef") -> TestClient:
-    client = TestClient(app, base_url=ORIGIN)
-    client.get("/")
-    assert client.post("/api/join", json={"name": name, "device": device}, headers=csrf(client)).status_code == 200
-    return client
 
 
 def send(client, text, *, stage="scores", row="먹었다", client_id="c-1", **extra):

@@ -11,6 +11,7 @@ import json
 import re
 
 import pytest
+from helpers.live_app import CH13, ORIGIN, SECRET, client_for, csrf, joined
 from helpers.page import script_json
 from starlette.testclient import TestClient
 
@@ -18,14 +19,9 @@ from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.gradebook.grader import check_answer_file
 from attn_tutor.live.app import make_app
 from attn_tutor.marking.answers import parse_row
-from attn_tutor.problems.load import load_problem_set
-from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve import engine
 
-CH13 = load_problem_set("ch13")
 CAT = CH13.get("cat-fish")
-SECRET = "teacher-secret-0123456789abcdef"
-ORIGIN = "http://testserver"
 
 
 def right_row(problem, token: str, stage: str) -> str:
@@ -38,34 +34,6 @@ def right_row(problem, token: str, stage: str) -> str:
     values = getattr(head, stage)[row]
     number = fmt_given if stage == "scores" else fmt
     return ", ".join(number(v, problem.decimals) for v in values)
-
-
-@pytest.fixture
-def store(live_store_url):
-    with open_store(live_store_url, CH13, create=True) as opened:
-        yield opened
-
-
-def client_for(app) -> TestClient:
-    client = TestClient(app, base_url=ORIGIN)
-    client.get("/")  # the page: its CSRF cookie
-    return client
-
-
-@pytest.fixture
-def app(store):
-    return make_app(store, CH13, lang="en", secret=SECRET, student_url="http://192.0.2.7:8000/")
-
-
-def csrf(client: TestClient) -> dict:
-    return {"X-CSRF-Token": client.cookies.get("attn_csrf")}
-
-
-def joined(app, name="김민지", device="device-0001-abcdef") -> TestClient:
-    client = client_for(app)
-    reply = client.post("/api/join", json={"name": name, "device": device}, headers=csrf(client))
-    assert reply.status_code == 200, reply.text
-    return client
 
 
 def send(client, problem="cat-fish", row="먹었다", stage="scores", text=None, client_id="c-1", **extra):

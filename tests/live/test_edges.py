@@ -14,19 +14,16 @@ import subprocess
 import sys
 
 import pytest
+from helpers.live_app import CH13, ORIGIN, SECRET, csrf, joined
 from starlette.testclient import TestClient
 
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.live.app import make_app
-from attn_tutor.problems.load import load_problem_set
 from attn_tutor.sessions.opening import open_store
 from attn_tutor.sessions.store import Mark
 from attn_tutor.solve import engine
 
-CH13 = load_problem_set("ch13")
 CAT = CH13.get("cat-fish")
-SECRET = "teacher-secret-0123456789abcdef"
-ORIGIN = "http://testserver"
 
 
 def right_row(token: str, stage: str) -> str:
@@ -34,29 +31,6 @@ def right_row(token: str, stage: str) -> str:
     values = getattr(solution.heads[0], stage)[CAT.row_index(token)]
     number = fmt_given if stage == "scores" else fmt
     return ", ".join(number(v, CAT.decimals) for v in values)
-
-
-@pytest.fixture
-def store(live_store_url):
-    with open_store(live_store_url, CH13, create=True) as opened:
-        yield opened
-
-
-@pytest.fixture
-def app(store):
-    return make_app(store, CH13, lang="en", secret=SECRET, student_url="http://192.0.2.7:8000/")
-
-
-def csrf(client: TestClient) -> dict:
-    return {"X-CSRF-Token": client.cookies.get("attn_csrf")}
-
-
-def joined(app, name: str, device: str) -> TestClient:
-    client = TestClient(app, base_url=ORIGIN)
-    client.get("/")
-    reply = client.post("/api/join", json={"name": name, "device": device}, headers=csrf(client))
-    assert reply.status_code == 200, reply.text
-    return client
 
 
 def send(client, row="먹었다", stage="scores", client_id="c-1", text=None, **extra):

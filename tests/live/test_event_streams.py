@@ -12,24 +12,15 @@ from pathlib import Path
 from urllib.parse import urlsplit
 
 import pytest
+from helpers.live_app import CH13, ORIGIN, SECRET
 from helpers.serve import Server
 from starlette.testclient import TestClient
 
 from attn_tutor.live import app as live_app
 from attn_tutor.live.app import make_app
-from attn_tutor.problems.load import load_problem_set
 from attn_tutor.sessions.opening import open_store
 
-CH13 = load_problem_set("ch13")
 FIRST = CH13.problems[0].id
-SECRET = "teacher-secret-0123456789abcdef"
-ORIGIN = "http://testserver"
-
-
-@pytest.fixture
-def store(live_store_url):
-    with open_store(live_store_url, CH13, create=True) as opened:
-        yield opened
 
 
 def events_of(lines, name: str, count: int, limit: int = 2000):

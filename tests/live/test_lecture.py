@@ -11,6 +11,7 @@ import re
 import sqlite3
 
 import pytest
+from helpers.live_app import CH13, ORIGIN, SECRET, csrf, joined
 from helpers.page import script_json
 from starlette.testclient import TestClient
 from typer.testing import CliRunner
@@ -20,15 +21,11 @@ from attn_tutor.core.i18n import speaking
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.live.app import make_app
 from attn_tutor.live.lecture import distribution
-from attn_tutor.problems.load import load_problem_set
 from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve import engine
 from attn_tutor.variants.generate import variant_set
 
-CH13 = load_problem_set("ch13")
 CAT = CH13.get("cat-fish")
-SECRET = "teacher-secret-0123456789abcdef"
-ORIGIN = "http://testserver"
 ROW = "먹었다"
 
 
@@ -41,12 +38,6 @@ def right_row(problem, token: str, stage: str) -> str:
     return ", ".join(number(v, problem.decimals) for v in getattr(solution.heads[0], stage)[row])
 
 
-@pytest.fixture
-def store(live_store_url):
-    with open_store(live_store_url, CH13, create=True) as opened:
-        yield opened
-
-
 def make(store, lang="en"):
     return make_app(store, CH13, lang=lang, secret=SECRET, student_url="http://192.0.2.7:8000/")
 
@@ -54,18 +45,6 @@ def make(store, lang="en"):
 @pytest.fixture
 def app(store):
     return make(store)
-
-
-def csrf(client: TestClient) -> dict:
-    return {"X-CSRF-Token": client.cookies.get("attn_csrf")}
-
-
-def joined(app, name: str, device: str) -> TestClient:
-    client = TestClient(app, base_url=ORIGIN)
-    client.get("/")
-    reply = client.post("/api/join", json={"name": name, "device": device}, headers=csrf(client))
-    assert reply.status_code == 200, reply.text
-    return client
 
 
 def send(client, stage="scores", text=None, client_id="c-1", problem="cat-fish", row=ROW):

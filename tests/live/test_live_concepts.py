@@ -10,19 +10,16 @@ from __future__ import annotations
 import re
 
 import pytest
+from helpers.live_app import CH13, ORIGIN, SECRET, csrf, joined
 from helpers.page import script_json
 from starlette.testclient import TestClient
 
 from attn_tutor.live.app import make_app
 from attn_tutor.marking.concepts import mark_concept
-from attn_tutor.problems.load import load_problem_set
 from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve.concepts import show
 
-CH13 = load_problem_set("ch13")
 SHOWN = {c.id: show(c, CH13) for c in CH13.concepts}
-SECRET = "teacher-secret-0123456789abcdef"
-ORIGIN = "http://testserver"
 
 
 def right(concept: str) -> str:
@@ -37,17 +34,6 @@ def wrong(concept: str) -> str:
 def app(live_store_url):
     with open_store(live_store_url, CH13, create=True) as store:
         yield make_app(store, CH13, lang="en", secret=SECRET, student_url="http://192.0.2.7:8000/")
-
-
-def csrf(client: TestClient) -> dict:
-    return {"X-CSRF-Token": client.cookies.get("attn_csrf")}
-
-
-def joined(app, name="김민지", device="device-0001-abcdef") -> TestClient:
-    client = TestClient(app, base_url=ORIGIN)
-    client.get("/")
-    assert client.post("/api/join", json={"name": name, "device": device}, headers=csrf(client)).status_code == 200
-    return client
 
 
 def choose(client, concept, text, client_id="k-1"):

@@ -7,17 +7,14 @@ import re
 
 import pytest
 from helpers.language import in_language
+from helpers.live_app import CH13, ORIGIN, SECRET
 from helpers.page import script_json
 from starlette.testclient import TestClient
 
 from attn_tutor.live.app import make_app
-from attn_tutor.problems.load import load_problem_set
 from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve.concepts import show
 
-CH13 = load_problem_set("ch13")
-SECRET = "teacher-secret-0123456789abcdef"
-ORIGIN = "http://testserver"
 ENGLISH_WORD = re.compile(r"\b(?!softmax\b)[a-z]{3,}\b")
 
 

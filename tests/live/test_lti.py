@@ -396,6 +396,20 @@ def test_a_learners_score_reaches_the_platform_within_10_s_with_the_mistake_name
     assert {s["lineitem"] for s in platform.scores} == {1} and platform.token_requests == 1  # the token kept
 
 
+def test_a_learner_who_only_opened_the_activity_gets_no_score_until_their_first_answer(tool):
+    """A 0 marked "fully graded" for a learner who has answered nothing would read as a mark given."""
+    platform = tool.platform
+    platform.tool_jwks, platform.launch.ags = tool.url + "/lti/jwks", True
+    platform.lineitems.clear(), platform.scores.clear()
+    kim, landing = tool.launch()
+    kim.follow(landing)
+    tool.running.app.tool.grades.round()  # a sender's round, now: nothing to send
+    assert platform.scores == [] and tool.running.app.tool.grades.store.queued() == []
+    answered(tool, kim, "scores", "1 6 4", "k1")
+    tool.running.app.tool.grades.round()
+    assert [(s["userId"], s["scoreGiven"], s["activityProgress"]) for s in platform.scores] == [("user-1", 1.0, "InProgress")]
+
+
 def test_scores_due_while_the_platform_is_down_stay_queued_and_arrive_when_it_is_back(tool):
     import time
 

@@ -4,18 +4,16 @@ notice, over HTTP (Starlette's TestClient) on SQLite and PostgreSQL; each failed
 from __future__ import annotations
 
 import pytest
+from helpers.live_app import CH13, ORIGIN, csrf
 from starlette.testclient import TestClient
 
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.live.app import make_app
-from attn_tutor.problems.load import load_problem_set
 from attn_tutor.sessions.opening import open_store
 from attn_tutor.solve import engine
 
-CH13 = load_problem_set("ch13")
 CAT = CH13.get("cat-fish")
 SECRET = "teacher-secret-red-0123456789abcdef"
-ORIGIN = "http://testserver"
 
 
 def right_scores(token: str) -> str:
@@ -34,10 +32,6 @@ def browser(app, address: str = "192.0.2.10") -> TestClient:
     client = TestClient(app, base_url=ORIGIN, client=(address, 50000))
     client.get("/")
     return client
-
-
-def csrf(client: TestClient) -> dict:
-    return {"X-CSRF-Token": client.cookies.get("attn_csrf")}
 
 
 def join(client: TestClient, name: str, **extra):

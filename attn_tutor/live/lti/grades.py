@@ -2,7 +2,8 @@
 mistakes the marker diagnosed named in words, queued in the LTI store and sent by one thread.
 
 Every :data:`GRADE_EVERY` seconds the sender reads each activity open in this process that has an AGS endpoint:
-each learner's score (the sum of their latest answers' points, out of the set's items) is queued
+each learner's score (the sum of their latest answers' points, out of the set's items; none before
+their first answer) is queued
 when it is not what was queued last (:meth:`LtiStore.queue_score`; an exam's only once the teacher
 has closed every problem); then every queued score is posted to the activity's one line item (the
 launch's own, or the one the tool made, found again by its resource link and tag, never a second),
@@ -104,7 +105,9 @@ class Grades:
             if sub is None:
                 continue
             latest = live.store.latest(student.id)
-            progress = "Completed" if len(latest) >= maximum else ("InProgress" if latest else "Initialized")
+            if not latest:
+                continue  # opened, nothing answered yet: no score to give (a 0 "fully graded" would say they were marked)
+            progress = "Completed" if len(latest) >= maximum else "InProgress"
             with speaking(live.lang):
                 comment = self.comment(latest)
             self.store.queue_score(link, sub, round(float(score), 4), maximum, progress, comment)
