@@ -325,10 +325,7 @@ class Tool:
         link = await run_in_threadpool(self.store.link, handoff.link)
         if link is None:
             raise RequestError(404, "lti.error.no_activity")
-        app = self.activities.known(link.link)
-        if app is None:
-            app = await run_in_threadpool(self.activities.open, link)
-        live: LiveClass = app.state.live
+        live: LiveClass = (await self.app_of(link)).state.live
         response = RedirectResponse("/teacher" if handoff.kind == "teacher" else "/", status_code=303, headers=_headers())
         if handoff.kind == "teacher":
             self.cookie(response, TEACHER_COOKIE, live.secret, path="/teacher", samesite="strict")
@@ -381,16 +378,18 @@ class Tool:
         nonce = secrets.token_urlsafe(16)
         return _page("deep_link_return", nonce=nonce, form_to=request_.return_url, return_url=request_.return_url, jwt=signed)
 
+    async def app_of(self, link: Link):
+        """The activity's live app: the one this process has open, or opened now (off the event loop)."""
+        app = self.activities.known(link.link)
+        return app if app is not None else await run_in_threadpool(self.activities.open, link)
+
     async def teacher_live(self, request: Request) -> tuple[Link, LiveClass]:
         """The activity of the teacher asking (its link cookie and the teacher's cookie), or a refusal (403)."""
         key = request.cookies.get(LINK_COOKIE, "")
         link = await run_in_threadpool(self.store.link, key) if key else None
         if link is None:
             raise RequestError(404, "lti.error.no_activity")
-        app = self.activities.known(link.link)
-        if app is None:
-            app = await run_in_threadpool(self.activities.open, link)
-        live: LiveClass = app.state.live
+        live: LiveClass = (await self.app_of(link)).state.live
         if not is_teacher(request, live.secret):
             raise RequestError(403, "live.error.teacher")
         return link, live
