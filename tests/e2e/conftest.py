@@ -42,3 +42,14 @@ def serve(tmp_path):
     yield _serve
     for server in started:
         server.stop()
+
+
+@pytest.fixture
+def shots(tmp_path):
+    """The folder a test's screenshots go to, to be looked at: ``ATTN_TUTOR_SHOTS``, or the test's own."""
+    import os
+    from pathlib import Path
+
+    folder = Path(os.environ.get("ATTN_TUTOR_SHOTS") or tmp_path / "shots")
+    folder.mkdir(parents=True, exist_ok=True)
+    return folder

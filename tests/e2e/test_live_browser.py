@@ -11,14 +11,11 @@ are photographed (``ATTN_TUTOR_SHOTS``: the folder to keep the PNGs in).
 
 from __future__ import annotations
 
-import os
-from pathlib import Path
-
 import pytest
 from helpers import axe
 from helpers.live_page import WAIT, answer, closed, saved, shows
 from helpers.serve import Server
-from helpers.watched import Watched
+from helpers.watched import People, Watched
 
 pytestmark = pytest.mark.browser
 
@@ -28,25 +25,11 @@ EXPECTED = ("Failed to load resource", "The Content Security Policy directive 'f
 
 
 @pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("ATTN_TUTOR_SHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
 def people(browser):
     """``people(width)``: one person's browser (a phone or the teacher's laptop)."""
-    made: list[Watched] = []
-
-    def _person(width: int = 1280) -> Watched:
-        made.append(Watched(browser, width, expected=EXPECTED))
-        return made[-1]
-
-    yield _person
-    for person in made:
-        person.context.close()
-    assert [e for p in made for e in p.errors] == []  # no script error, no CSP violation
+    crowd = People(browser, expected=EXPECTED)
+    yield crowd.watched
+    assert crowd.close() == []  # no script error, no CSP violation
 
 
 def join(person: Watched, server: Server, name: str):

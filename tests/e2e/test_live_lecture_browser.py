@@ -12,15 +12,13 @@ break no axe-core rule and work by keyboard; the projector is photographed at 19
 
 from __future__ import annotations
 
-import os
 import re
-from pathlib import Path
 
 import pytest
 from helpers import axe
 from helpers.live_page import WAIT, answer, saved
 from helpers.serve import Server
-from helpers.watched import Watched
+from helpers.watched import People, Watched
 
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.problems.load import load_problem_set
@@ -37,25 +35,11 @@ FOCUS_ROW = f'section[data-problem="cat-fish"] [data-row="{ROW}"]'
 
 
 @pytest.fixture
-def shots(tmp_path) -> Path:
-    folder = Path(os.environ.get("ATTN_TUTOR_SHOTS") or tmp_path / "shots")
-    folder.mkdir(parents=True, exist_ok=True)
-    return folder
-
-
-@pytest.fixture
 def people(browser):
-    made: list[Watched] = []
-
-    def _person(width: int = 1280, height: int = 900) -> Watched:
-        made.append(Watched(browser, width, expected=EXPECTED))
-        made[-1].page.set_viewport_size({"width": width, "height": height})
-        return made[-1]
-
-    yield _person
-    for person in made:
-        person.context.close()
-    assert [e for p in made for e in p.errors] == []  # no script error, no CSP violation
+    """``people(width)``: one person's browser (a phone or the teacher's laptop)."""
+    crowd = People(browser, expected=EXPECTED)
+    yield crowd.watched
+    assert crowd.close() == []  # no script error, no CSP violation
 
 
 @pytest.fixture

@@ -14,7 +14,7 @@ import pytest
 from helpers import axe
 from helpers.live_page import WAIT, answer, saved, shows
 from helpers.lti_platform import DL, INSTRUCTOR, LEARNER, Launch, Platform, Running, platform_key
-from helpers.watched import Watched
+from helpers.watched import People
 from typer.testing import CliRunner
 
 from attn_tutor.cli.app import app as cli_app
@@ -47,16 +47,10 @@ def course(tmp_path):
 
 @pytest.fixture
 def people(browser):
-    made: list[Watched] = []
-
-    def _person() -> Watched:
-        made.append(Watched(browser, expected=EXPECTED))
-        return made[-1]
-
-    yield _person
-    for person in made:
-        person.context.close()
-    assert [e for p in made for e in p.errors] == []
+    """``people(width)``: one person's browser (a phone or the teacher's laptop)."""
+    crowd = People(browser, expected=EXPECTED)
+    yield crowd.watched
+    assert crowd.close() == []  # no script error, no CSP violation
 
 
 def login_url(platform: Platform, tool_url: str, target: str = "/lti/launch") -> str:
