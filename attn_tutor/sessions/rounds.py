@@ -9,7 +9,7 @@ import json
 from datetime import UTC, datetime
 from typing import Any
 
-from attn_tutor.sessions.records import CONCEPTS, FIRST_SAVE, Latest, Mark, Round, Saved
+from attn_tutor.sessions.records import CONCEPTS, Latest, Mark, Round, Saved, keep_attempt, keep_latest
 
 ROUND_TABLES = """
 CREATE TABLE IF NOT EXISTS live_rounds (
@@ -128,29 +128,13 @@ class Lecturing:
         return saved
 
     def _save_round(self, student_id, problem, row, stage, text, client_id, mark: Mark, number: int, latest: bool) -> Saved:
-        now = datetime.now(UTC).isoformat(timespec="milliseconds")
         marked = (mark.verdict, mark.diagnosis, float(mark.points))
         with self._transaction() as cur:
-            found = cur.execute(
-                self._q(
-                    "INSERT INTO live_attempts (student_id, client_id, problem, row_key, stage, text, verdict, diagnosis, points, saved)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (student_id, client_id) DO NOTHING RETURNING id"
-                ),
-                (student_id, client_id, problem, row, stage, text, *marked, now),
-            ).fetchone()
-            if found is None:
-                first = cur.execute(self._q(FIRST_SAVE), (student_id, client_id)).fetchone()
-                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True, tuple(first[3:6]))
+            found = keep_attempt(self._q, cur, self._seq, student_id, (problem, row, stage), text, client_id, mark)
+            if isinstance(found, Saved):
+                return found
             if latest:
-                cur.execute(
-                    self._q(
-                        "INSERT INTO live_latest (student_id, problem, row_key, stage, attempt_id, text, verdict, diagnosis, points)"
-                        " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (student_id, problem, row_key, stage) DO UPDATE SET"
-                        " attempt_id = excluded.attempt_id, text = excluded.text, verdict = excluded.verdict,"
-                        " diagnosis = excluded.diagnosis, points = excluded.points"
-                    ),
-                    (student_id, problem, row, stage, found[0], text, *marked),
-                )
+                keep_latest(self._q, cur, student_id, (problem, row, stage), found, text, mark)
             cur.execute(
                 self._q(
                     "INSERT INTO live_round_answers (problem, row_key, round, student_id, stage, client_id, text, verdict, diagnosis, points)"

@@ -52,6 +52,8 @@ from attn_tutor.sessions.records import (  # noqa: F401 - named here too, as the
     Mark,
     Round,
     Saved,
+    keep_attempt,
+    keep_latest,
 )
 from attn_tutor.sessions.rounds import ROUND_TABLES, Lecturing
 from attn_tutor.sessions.tally import Tally
@@ -462,30 +464,11 @@ class Store(Lecturing):
         return saved
 
     def _save(self, student_id: int, problem: str, row: str, stage: str, text: str, client_id: str, mark: Mark) -> Saved:
-        now = datetime.now(UTC).isoformat(timespec="milliseconds")
         with self._transaction() as cur:
-            found = cur.execute(
-                self._q(
-                    "INSERT INTO live_attempts (student_id, client_id, problem, row_key, stage, text, verdict, diagnosis, points, saved)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (student_id, client_id) DO NOTHING RETURNING id"
-                ),
-                (student_id, client_id, problem, row, stage, text, mark.verdict, mark.diagnosis, float(mark.points), now),
-            ).fetchone()
-            if found is None:
-                first = cur.execute(
-                    self._q(FIRST_SAVE),
-                    (student_id, client_id),
-                ).fetchone()
-                return Saved(client_id, first[0], first[1], float(first[2]), self._seq, True, tuple(first[3:6]))
-            cur.execute(
-                self._q(
-                    "INSERT INTO live_latest (student_id, problem, row_key, stage, attempt_id, text, verdict, diagnosis, points)"
-                    " VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?) ON CONFLICT (student_id, problem, row_key, stage) DO UPDATE SET"
-                    " attempt_id = excluded.attempt_id, text = excluded.text, verdict = excluded.verdict,"
-                    " diagnosis = excluded.diagnosis, points = excluded.points"
-                ),
-                (student_id, problem, row, stage, found[0], text, mark.verdict, mark.diagnosis, float(mark.points)),
-            )
+            found = keep_attempt(self._q, cur, self._seq, student_id, (problem, row, stage), text, client_id, mark)
+            if isinstance(found, Saved):
+                return found
+            keep_latest(self._q, cur, student_id, (problem, row, stage), found, text, mark)
             seq = self._bump(cur)
         return Saved(client_id, mark.verdict, mark.diagnosis, float(mark.points), seq, False)
 
