@@ -45,6 +45,11 @@ def stage_name(word: str) -> str:
     return STAGE_ALIASES.get(word, word)
 
 
+KINDS: tuple[str, ...] = ("attention", "sampling")
+"""The kinds of problem a set may hold (``kind:``; attention when a problem says none). Every kind
+but attention is a folder of :mod:`attn_tutor.kinds` (docs/architecture.md, "Problem kinds")."""
+
+
 class Verdict(StrEnum):
     """How one item was marked, in the order reports list them."""
 
@@ -158,6 +163,10 @@ class Problem(NamedTuple):
     decimals: int = 3
     tolerance: float | None = None  # None: the default that fits decimals (attn_tutor.marking.tolerance)
     line: int | None = None  # where the problem starts in its file
+
+    @property
+    def kind(self) -> str:
+        return "attention"
 
     @property
     def keys(self) -> tuple[str, ...]:

@@ -236,6 +236,9 @@ class ConceptFields(Fields):
                     self.add("problems.concept_problem_suggest", where, path=f"{path}.problem", id=problem_id, suggestion=suggestion)
                 else:
                     self.add("problems.concept_problem", where, path=f"{path}.problem", id=problem_id, ids=", ".join(problems) or "-")
+            elif problem.kind != "attention":
+                self.add("problems.concept_not_attention", m["problem"][1], path=f"{path}.problem", id=problem_id, kind=problem.kind)
+                problem = None
             elif len(problem.heads) != 1:
                 self.add("problems.concept_multi_head", m["problem"][1], path=f"{path}.problem", id=problem_id)
         row = None

@@ -68,7 +68,7 @@ class ReadMatrix(NamedTuple):
         return tuple(tuple(row) for row in self.rows)  # type: ignore[arg-type]
 
 
-def _shown(node: Node) -> str:
+def shown(node: Node) -> str:
     """A scalar as the teacher wrote it, for quoting in a message."""
 
     if isinstance(node, ScalarNode):
@@ -321,7 +321,7 @@ class Fields:
             if problem is None:
                 problem = _hand_sized(entry.value, value)  # type: ignore[arg-type]  # no problem: value is a number
             if problem is not None:
-                self.add(f"problems.entry_{problem}", entry, path=path, row=r, col=c, text=_shown(entry))
+                self.add(f"problems.entry_{problem}", entry, path=path, row=r, col=c, text=shown(entry))
                 value = None
             values.append(value)
         return values
@@ -377,7 +377,7 @@ class Fields:
         value, problem = self._number(scalar)
         if problem is None and value is not None and DIVIDE_BY_MIN <= value <= DIVIDE_BY_MAX:
             return value
-        self.add("problems.divide_by", scalar, path=path, text=_shown(scalar))
+        self.add("problems.divide_by", scalar, path=path, text=shown(scalar))
         return None
 
     def _mask(self, node: Node | None, path: str, tokens, n_keys: int | None):
@@ -386,7 +386,7 @@ class Fields:
         if isinstance(node, ScalarNode):
             if node.value in ("none", "causal"):
                 return node.value
-            self.add("problems.mask_word", node, path=path, text=_shown(node))
+            self.add("problems.mask_word", node, path=path, text=shown(node))
             return "none"
         rows = self._list(node, path)
         if rows is None:
@@ -412,9 +412,9 @@ class Fields:
                     continue
                 value, problem = self._number(entry)
                 if problem == "boolean":
-                    self.add("problems.entry_boolean", entry, path=path, row=r, col=c, text=_shown(entry))
+                    self.add("problems.entry_boolean", entry, path=path, row=r, col=c, text=shown(entry))
                 elif problem is not None or value not in (0.0, 1.0):
-                    self.add("problems.mask_entry", entry, path=path, row=r, col=c, text=_shown(entry))
+                    self.add("problems.mask_entry", entry, path=path, row=r, col=c, text=shown(entry))
                 else:
                     entries.append(int(value))
             if len(entries) == len(row.value) and not any(entries):
@@ -470,7 +470,7 @@ class Fields:
         value, problem = self._number(scalar)
         if problem is None and _INTEGER.fullmatch(scalar.value) and 0 <= int(scalar.value) <= DECIMALS_MAX:
             return int(scalar.value)
-        self.add("problems.decimals", scalar, path=path, text=_shown(scalar))
+        self.add("problems.decimals", scalar, path=path, text=shown(scalar))
         return DEFAULT_DECIMALS
 
     def _tolerance(self, node: Node | None, path: str) -> float | None:
@@ -480,7 +480,7 @@ class Fields:
         value, problem = self._number(scalar)
         if problem is None and value is not None and 0 < value <= TOLERANCE_MAX:
             return value
-        self.add("problems.tolerance", scalar, path=path, text=_shown(scalar))
+        self.add("problems.tolerance", scalar, path=path, text=shown(scalar))
         return DEFAULT_TOLERANCE
 
 

@@ -57,10 +57,12 @@ from typing import NamedTuple
 
 from attn_tutor.core import yamlread
 from attn_tutor.core.errors import Finding, InvalidProblemSet, Location
-from attn_tutor.core.model import HAND_SIZED, LARGE, Head, Limits, Matrix, Problem, ProblemSet
+from attn_tutor.core.model import HAND_SIZED, KINDS, LARGE, Head, Limits, Matrix, Problem, ProblemSet
+from attn_tutor.kinds.sampling.model import SamplingProblem
 from attn_tutor.core.reading import InputRefused, read_regular
 from attn_tutor.core.rounding import fmt_given, half_unit
 from attn_tutor.core.yamlread import STR, MappingNode, Node, ScalarNode, SequenceNode, is_plain
+from attn_tutor.kinds.sampling.fields import SamplingFields, kind_of
 from attn_tutor.problems.choice import is_bare_name
 from attn_tutor.problems.concept_fields import ConceptFields
 from attn_tutor.problems.fields import (
@@ -86,7 +88,17 @@ DEFAULT_SET = "ch13"
 
 TOP_KEYS = ("title", "problems", "concepts")
 
+KIND_FIELDS = {"sampling": SamplingFields.sampling_problem}
+"""How a problem of each kind but attention is read (attention: :meth:`_Reader._problem`)."""
 
+
+
+
+def cell_count(problem: Problem | SamplingProblem) -> int:
+    """The score cells a problem holds (the set's size limit): a sampling problem's logits."""
+    if isinstance(problem, SamplingProblem):
+        return len(problem.tokens) * len(problem.steps)
+    return len(problem.heads) * len(problem.tokens) * len(problem.keys)
 
 
 # --- packaged sets ---------------------------------------------------------------
@@ -208,7 +220,7 @@ class _Context(NamedTuple):
     top_level: bool  # the problem's own matrices, not a head under heads:
 
 
-class _Reader(ConceptFields):
+class _Reader(ConceptFields, SamplingFields):
     """The document: the top level, each problem and each head; every field read by :class:`Fields`."""
 
     # -- text to nodes ------------------------------------------------------------
@@ -305,7 +317,7 @@ class _Reader(ConceptFields):
         concepts = self._concepts(top["concepts"][1], problems) if "concepts" in top else ()
         if self.findings:
             return None
-        cells = sum(len(p.heads) * len(p.tokens) * len(p.keys) for p in problems if p is not None)
+        cells = sum(cell_count(p) for p in problems if p is not None)
         if cells > self.limits.cells:
             self.over_limit(
                 "problems.too_many_cells", top["problems"][1], cells <= LARGE.cells,
@@ -314,10 +326,16 @@ class _Reader(ConceptFields):
             return None
         return ProblemSet(tuple(p for p in problems if p is not None), title=title, source=self.source, concepts=concepts)
 
-    def _problem(self, node: Node, index: int, ids: dict[str, int]) -> Problem | None:
+    def _problem(self, node: Node, index: int, ids: dict[str, int]) -> Problem | SamplingProblem | None:
         path = f"problems[{index}]"
+        kind, kind_node = kind_of(node)
+        if kind is not None and kind not in KINDS:
+            self.add("problems.unknown_kind", kind_node, path=f"{path}.kind", text=kind, kinds=", ".join(KINDS))
+            return None
+        if kind is not None and kind != "attention":
+            return KIND_FIELDS[kind](self, node, path, lambda n, p: self._problem_id(n, p, ids), self._kind_options)
         before = len(self.findings)
-        m = self._mapping(node, path, PROBLEM_KEYS, required=("id", "tokens"))
+        m = self._mapping(node, path, PROBLEM_KEYS if kind is None else (*PROBLEM_KEYS, "kind"), required=("id", "tokens"))
         if m is None:
             return None
 
@@ -393,6 +411,11 @@ class _Reader(ConceptFields):
         if "heads" in m and any(values) and not all(values):
             self.add("problems.values_partial", m["heads"][1], path=f"{path}.heads")
         return bool(heads) and all(values)
+
+    def _kind_options(self, m: dict, path: str) -> dict:
+        """The options every kind shares (decimals, tolerance), read as attention reads them."""
+        options = self._options({k: v for k, v in m.items() if k in ("decimals", "tolerance")}, path, None, None, None)
+        return {key: options[key] for key in ("decimals", "tolerance")}
 
     def _options(self, m: dict, path: str, tokens, n_k: int | None, has_values: bool | None) -> dict:
         """The problem's options, each at its default when not given (or when wrong: reported)."""

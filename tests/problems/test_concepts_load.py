@@ -215,7 +215,7 @@ def test_the_messages_say_what_to_do_in_both_languages(run_cli, tmp_path):
 
 
 def test_every_concept_message_has_a_rule_row_or_a_test():
-    covered = {row[2] for row in RULES} | {"problems.concept_multi_head", "problems.too_many_concepts", "problems.concept_tie", "problems.concept_margin"}
+    covered = {row[2] for row in RULES} | {"problems.concept_multi_head", "problems.too_many_concepts", "problems.concept_tie", "problems.concept_margin", "problems.concept_not_attention"}
     assert {key for key in keys() if key.startswith("problems.concept") or "concept" in key and key.startswith("problems.")} <= covered
 
 

@@ -467,6 +467,7 @@ def test_every_rule_message_exists_in_both_languages():
         assert has(key), key
 
 
+SAMPLING_KEYS = {key for key in keys() if key.startswith("problems.sampling.")} | {"problems.unknown_kind"}  # tests/kinds/test_sampling_fields.py
 CONCEPT_KEYS = {key for key in keys() if key.startswith("problems.concept") or key in ("problems.too_many_concepts", "problems.duplicate_concept_id")}
 """The concept items' messages: each has its row or test in tests/problems/test_concepts_load.py."""
 
@@ -484,7 +485,7 @@ def test_every_problems_message_has_a_rule_row_or_a_test():
         "problems.matrix_too_large_large", "problems.too_many_heads", "problems.too_many_heads_large",
         "problems.too_many_problems_large", "problems.too_many_problems_lifted", "problems.too_many_cells",
         "problems.too_many_cells_large", "problems.file_too_large_large", "problems.file_too_large_lifted",
-    } | CONCEPT_KEYS  # fmt: skip
+    } | CONCEPT_KEYS | SAMPLING_KEYS  # fmt: skip
     # (a ``.sheet`` key is its sentence's form for a student's hand-back sheet: tests/classroom/test_sheet_for_the_student.py)
     assert {key for key in keys() if key.startswith("problems.") and not key.endswith(".sheet")} <= covered
 
