@@ -303,6 +303,8 @@ class ProblemSet(NamedTuple):
 
 def asked_stages(problem: Problem) -> list[str]:
     """The asked stages in pipeline order, whatever order the file lists them in."""
+    if problem.kind != "attention":
+        return list(problem.asked_stages)  # a kind's own record keeps them in its order
     return [stage for stage in STAGES if stage in problem.asked_stages and stage in problem.stages]
 
 

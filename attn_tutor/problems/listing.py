@@ -24,6 +24,8 @@ def d_ks(problem: Problem) -> list[int]:
 
 
 def problem_row(problem: Problem) -> dict:
+    if problem.kind != "attention":
+        return {"id": problem.id, "kind": problem.kind, "title": problem.title, "tokens": list(problem.tokens), "stages": asked_stages(problem)}
     sizes = d_ks(problem)
     return {
         "id": problem.id,
@@ -35,6 +37,11 @@ def problem_row(problem: Problem) -> dict:
         "rows": list(problem.asked_rows),
         "stages": asked_stages(problem),
     }
+
+
+def stage_label(problem, stage: str) -> str:
+    """A stage's name in the language spoken: each kind names its own stages."""
+    return t(f"quiz.stage.{stage}") if problem.kind == "attention" else t(f"{problem.kind}.stage.{stage}")
 
 
 def list_json(problem_set: ProblemSet) -> str:
@@ -51,16 +58,20 @@ def list_blocks(problem_set: ProblemSet, file: str | None = None) -> list[Block]
     header = tuple(t(f"list.col.{name}") for name in ("id", "title", "tokens", "d_k", "rows", "stages"))
     rows = []
     for problem in problem_set.problems:
-        sizes = d_ks(problem)
-        d_k = str(sizes[0]) if len(sizes) == 1 else t("list.heads", d_k=" + ".join(map(str, sizes)), count=len(sizes))
+        if problem.kind != "attention":
+            d_k, asked_rows = t(f"list.kind.{problem.kind}"), ""
+        else:
+            sizes = d_ks(problem)
+            d_k = str(sizes[0]) if len(sizes) == 1 else t("list.heads", d_k=" + ".join(map(str, sizes)), count=len(sizes))
+            asked_rows = " ".join(problem.asked_rows)
         rows.append(
             (
                 problem.id,
                 problem.title or "",
                 " ".join(problem.tokens),
                 d_k,
-                " ".join(problem.asked_rows),
-                ", ".join(t(f"quiz.stage.{stage}") for stage in asked_stages(problem)),
+                asked_rows,
+                ", ".join(stage_label(problem, stage) for stage in asked_stages(problem)),
             )
         )
     name = problem_set.name or problem_set.source

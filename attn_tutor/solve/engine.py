@@ -23,6 +23,8 @@ from dataclasses import dataclass
 from typing import TYPE_CHECKING, NamedTuple
 
 from attn_tutor.core.model import Head, Problem
+from attn_tutor.kinds.sampling import engine as sampling
+from attn_tutor.kinds.sampling.model import SamplingProblem
 
 if TYPE_CHECKING:
     import numpy as np
@@ -201,8 +203,15 @@ def solve_head(problem: Problem, head: Head) -> HeadResult:
     return HeadResult(Q, K, V, d_k, divisor, mask, scores, scaled, exps, exp_sums, weights, output)
 
 
-def solve(problem: Problem) -> Solution:
-    """Every stage of a problem, at full precision."""
+KIND_ENGINES = {"sampling": sampling.solve}
+"""How a problem of each kind but attention is solved (attention: :func:`solve` below)."""
+
+
+def solve(problem: Problem | SamplingProblem) -> Solution:
+    """Every stage of a problem, at full precision (a problem of another kind: its own engine's solution)."""
+    if problem.kind != "attention":
+        return KIND_ENGINES[problem.kind](problem)  # type: ignore[return-value,arg-type]
+    assert isinstance(problem, Problem)
     import numpy as np
     heads = tuple(solve_head(problem, head) for head in problem.heads)
     if all(h.output is not None for h in heads):

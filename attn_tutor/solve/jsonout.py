@@ -16,6 +16,7 @@ import math
 from collections.abc import Iterator
 from typing import Any
 
+from attn_tutor.kinds.sampling import layout as sampling
 from attn_tutor.solve.engine import HeadResult, Solution
 
 
@@ -41,6 +42,8 @@ def head_dict(head: HeadResult) -> dict:
 
 def solution_dict(solution: Solution) -> dict:
     problem = solution.problem
+    if problem.kind == "sampling":
+        return sampling.solution_dict(solution)  # type: ignore[arg-type]
     result: dict[str, Any] = {"id": problem.id, "tokens": list(problem.tokens), "key_tokens": list(problem.keys)}
     result.update(head_dict(solution.head))
     result["output"] = _matrix(solution.output)

@@ -9,6 +9,7 @@ from __future__ import annotations
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import Problem
 from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.kinds.sampling import layout as sampling
 from attn_tutor.render.blocks import Bar, Bars, Block, Heading, Math, Paragraph, Table
 from attn_tutor.solve import explain
 from attn_tutor.solve.engine import HeadResult, Solution
@@ -217,6 +218,8 @@ def solution_blocks(
 ) -> list[Block]:
     """Everything ``solve`` shows for one problem, stage by stage."""
     problem = solution.problem
+    if problem.kind == "sampling":
+        return sampling.solution_blocks(solution, decimals=decimals, last_stage=last_stage, explain=explain_rows, bars=bars)  # type: ignore[arg-type]
     places = problem.decimals if decimals is None else decimals
     chosen = list(range(len(problem.tokens))) if rows is None else rows
     stages = problem.stages
