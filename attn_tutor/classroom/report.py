@@ -28,6 +28,8 @@ from attn_tutor.render.blocks import Bars, Block, Chart, Heading, Paragraph
 
 def item_label(key) -> str:
     problem, row, stage = key
+    if not row:  # a sampling problem's stage: no row
+        return f"{problem} · {t(f'quiz.stage.{stage}')}"
     return f"{problem} · {row} · {t(f'quiz.stage.{stage}')}"
 
 

@@ -241,10 +241,48 @@ def _read_answers(node, file: str, sub: Submission, cells: CellReader) -> None:
         return  # `answers:` left empty: every item missing
     for problem, rows in _pairs(node, file, "answers", sub.findings):
         for row, stages in _pairs(rows, file, f"answers.{problem}", sub.findings):
+            if _sampling_stage(row, stages):  # a sampling problem's stage, straight under its id
+                sub.answers[(problem, "", row)] = _sampling_answer(row, stages, file, f"{problem}/{row}", sub.findings, cells)
+                continue
             for stage, value in _pairs(stages, file, f"answers.{problem}.{row}", sub.findings):
                 item = f"{problem}/{row}/{stage}"
                 values = read_value(value, file, item, sub.findings, cells)
                 sub.answers[(problem, row, stage)] = Answer(values, where(file, value))
+
+
+SAMPLING_STAGES = ("scaled", "exp", "probabilities", "kept", "pick", "loss", "perplexity")
+ROW_STAGES = ("scores", "scaled", "weights", "softmax", "output")
+
+
+def _sampling_stage(key: str, node) -> bool:
+    """Whether ``answers.<id>.<key>`` is a sampling problem's stage rather than an attention row:
+    a stage's name with a number, a list or a token (``kept``: a mapping of tokens, not of stages)."""
+    if key not in SAMPLING_STAGES:
+        return False
+    if not isinstance(node, MappingNode):
+        return True
+    return key == "kept" and not any(isinstance(k, ScalarNode) and k.value in ROW_STAGES for k, _ in node.value)
+
+
+def _sampling_answer(stage: str, node, file: str, item: str, findings: list[Finding], cells: CellReader) -> Answer:
+    """A sampling stage's answer: numbers; ``pick`` a token; ``kept`` {token: probability}."""
+    at = where(file, node)
+    if stage == "pick":
+        if isinstance(node, ScalarNode) and node.tag != NULL and node.value.strip():
+            return Answer(None, at, node.value.strip())
+        if not isinstance(node, ScalarNode):
+            findings.append(Finding("grade.bad_answer_shape", {"item": item}, at))
+        return Answer(None, at)
+    if stage == "kept" and isinstance(node, MappingNode):
+        pairs = []
+        for token, value in _pairs(node, file, f"answers.{item}", findings):
+            number = read_value(value, file, f"{item}/{token}", findings, cells)
+            if number is not None and len(number) != 1:
+                findings.append(Finding("grade.wrong_count", {"item": f"{item}/{token}", "given": len(number), "expected": 1}, where(file, value)))
+                number = None
+            pairs.append((token, None if number is None else number[0]))
+        return Answer(None, at, tuple(pairs))
+    return Answer(read_value(node, file, item, findings, cells), at)
 
 
 def _read_concepts(node, file: str, sub: Submission) -> None:

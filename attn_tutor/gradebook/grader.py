@@ -8,8 +8,9 @@ from __future__ import annotations
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import STAGES, ProblemSet
 from attn_tutor.core.text import did_you_mean, excerpt
+from attn_tutor.kinds.sampling import marking as sampling
 from attn_tutor.gradebook.answer_files import read_answer_file
-from attn_tutor.gradebook.records import POLICIES, FileNote, ItemKey, NestedFinding, StudentResult, Submission, concept_key
+from attn_tutor.gradebook.records import POLICIES, Answer, FileNote, ItemKey, NestedFinding, StudentResult, Submission, concept_key
 from attn_tutor.marking.concepts import mark_result
 from attn_tutor.marking.marker import Marker, Report, full_row, open_cells
 from attn_tutor.problems.choice import Choice, same_set, student_choice, teacher_choice
@@ -133,7 +134,7 @@ class Grader:
                     solutions = {p.id: engine.solve(p) for p in base.problems}
 
                     widths = {
-                        (p.id, token, stage): tuple(open_cells(solutions[p.id], p.row_index(token), stage).tolist())
+                        (p.id, token, stage): _open_cells(p, solutions[p.id], token, stage)
                         for p in base.problems
                         for token in p.asked_rows
                         for stage in p.asked_stages
@@ -187,7 +188,7 @@ class Grader:
         known = self._layouts.get(id(problem_set))
         if known is None or known[0] is not problem_set:
             rows = tuple(
-                (solutions[problem.id], problem.row_index(token), tuple((stage, (problem.id, token, stage)) for stage in problem.asked_stages))
+                (solutions[problem.id], _row_index(problem, token), tuple((stage, (problem.id, token, stage)) for stage in problem.asked_stages))
                 for problem in problem_set.problems
                 for token in problem.asked_rows
             )
@@ -253,9 +254,14 @@ class Grader:
 
         A row with the masked cells left out is filled in as the quiz does (:func:`attn_tutor.marking.marker.full_row`)."""
 
-        good: dict[ItemKey, tuple[float, ...]] = {}
+        good: dict[ItemKey, tuple] = {}
         for item_key, answer in sub.answers.items():
             open_ = widths.get(item_key)
+            if open_ is not None and item_key[1] == "" and item_key[0] in problem_set.ids:  # a sampling stage
+                cells = sampling_cells(problem_set.get(item_key[0]), item_key[2], answer, findings)
+                if cells is not None:
+                    good[item_key] = cells
+                continue
             if open_ is not None:
                 if answer.values is None:
                     continue
@@ -318,6 +324,42 @@ def columns_of(problem_set: ProblemSet) -> list[ItemKey]:
         (problem.id, token, stage)
         for problem in problem_set.problems
         for token in problem.asked_rows
-        for stage in STAGES
+        for stage in (STAGES if problem.kind == "attention" else problem.asked_stages)
         if stage in problem.asked_stages
     ] + [concept_key(concept.id) for concept in problem_set.concepts]
+
+
+def _open_cells(problem, solution, token: str, stage: str) -> tuple[bool, ...]:
+    """Which cells of an item a student fills in (a sampling stage: every one)."""
+    if problem.kind == "sampling":
+        return (True,) * sampling.cell_count(problem, stage)
+    return tuple(open_cells(solution, problem.row_index(token), stage).tolist())
+
+
+def _row_index(problem, token: str) -> int:
+    return 0 if problem.kind == "sampling" else problem.row_index(token)
+
+
+def sampling_cells(problem, stage: str, answer: Answer, findings: list[Finding]) -> tuple | None:
+    """A sampling stage's answer as the marker's cells, or None (blank, or refused with a finding)."""
+    item = f"{problem.id}/{stage}"
+    if stage == "pick":
+        if answer.typed is None:
+            return None
+        if answer.typed not in problem.tokens:
+            findings.append(Finding("grade.unknown_token", {"item": item, "token": excerpt(str(answer.typed)), "tokens": ", ".join(problem.tokens)}, answer.where))
+            return None
+        return (answer.typed,)
+    if stage == "kept" and answer.typed is not None:
+        typed = dict(answer.typed)  # type: ignore[arg-type]
+        unknown = [token for token in typed if token not in problem.tokens]
+        for token in unknown:
+            findings.append(Finding("grade.unknown_token", {"item": item, "token": excerpt(token), "tokens": ", ".join(problem.tokens)}, answer.where))
+        return None if unknown else sampling.kept_cells(problem, typed)
+    if answer.values is None:
+        return None
+    expected = sampling.cell_count(problem, stage)
+    if len(answer.values) != expected:
+        findings.append(Finding("grade.wrong_count", {"item": item, "given": len(answer.values), "expected": expected}, answer.where))
+        return None
+    return answer.values

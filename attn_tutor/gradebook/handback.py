@@ -26,6 +26,7 @@ from typing import NamedTuple
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.i18n import has, t
 from attn_tutor.core.rounding import fmt, fmt_given, fmt_score
+from attn_tutor.kinds.sampling import layout as sampling_layout
 from attn_tutor.marking.concepts import concept_feedback
 from attn_tutor.marking.hints import cell_labels
 from attn_tutor.marking.marker import previous_stage, segments
@@ -188,6 +189,9 @@ def sheet_blocks(student, solved) -> list[Block]:
         rows = [token for token in problem.asked_rows if (problem.id, token) in by_row]
         if not rows:
             continue
+        if problem.kind == "sampling":
+            blocks.extend(_sampling_blocks(solution, by_row[(problem.id, "")]))
+            continue
         blocks.append(problem_heading(problem))
         blocks.extend(given_blocks(solution, problem.decimals))
         for token in rows:
@@ -199,6 +203,44 @@ def sheet_blocks(student, solved) -> list[Block]:
                     blocks.extend(item_blocks(solution, item, stages))
     blocks.extend(concept_sheet_blocks(student.report.concepts, solved[3] if len(solved) > 3 else ()))
     return blocks
+
+
+def _sampling_blocks(solution, items: dict) -> list[Block]:
+    """A sampling problem on a sheet: its settings and logits, then each marked stage's table
+    (a cell a token, or a step, or the one number), the diagnosis and the worked solution."""
+    problem, d = solution.problem, solution.problem.decimals
+    blocks: list[Block] = [sampling_layout.heading(problem), Paragraph(sampling_layout.settings(problem))]
+    if not problem.continuation:
+        blocks.append(sampling_layout.given_table(problem))
+    for stage in problem.asked_stages:
+        item = items.get(stage)
+        if item is None:
+            continue
+        labels = _sampling_labels(problem, stage)
+
+        def cell(value, typed: bool) -> str:
+            return value if isinstance(value, str) else ("" if typed else "—") if value is None else (_number if typed else _answer)(value, d)
+
+        given = item.given if item.given is not None else (None,) * len(labels)
+        rows = [
+            (t("feedback.row.given"), *(cell(v, True) for v in given)),
+            (t("feedback.row.mark"), *(t(f"feedback.cell.{state}") for state in item.cells)),
+            (t("feedback.row.expected"), *(cell(v, False) for v in item.expected)),
+        ]
+        title = t("feedback.item_title", stage=t(f"quiz.stage.{stage}"), verdict=t(f"grading.verdict.{item.verdict}"), points=fmt_score(item.points))
+        blocks.append(Table(("", *labels), tuple(rows), title=title))
+        if item.diagnosis:
+            blocks.append(Paragraph(t(f"grading.diagnosis.{item.diagnosis}")))
+    blocks.extend(sampling_layout.solution_blocks(solution, explain=True, bars=False)[2:])
+    return blocks
+
+
+def _sampling_labels(problem, stage: str) -> tuple[str, ...]:
+    if stage in ("scaled", "exp", "probabilities", "kept"):
+        return problem.tokens
+    if stage == "loss" and problem.continuation:
+        return tuple(t("solve.sampling.step_label", n=n) for n in range(1, len(problem.steps) + 1))
+    return (t(f"quiz.stage.{stage}"),)
 
 
 def concept_sheet_blocks(results, shown_items) -> list[Block]:

@@ -36,7 +36,7 @@ def is_concept_key(key: ItemKey) -> bool:
 
 def item_name(key: ItemKey) -> str:
     """An item's name in column headings: ``problem/row/stage``, or ``concepts/<id>``."""
-    return f"{CONCEPTS}/{key[1]}" if is_concept_key(key) else "/".join(key)
+    return f"{CONCEPTS}/{key[1]}" if is_concept_key(key) else "/".join(part for part in key if part)  # a sampling stage has no row
 
 
 @dataclass(frozen=True)
@@ -52,10 +52,13 @@ class NestedFinding(Finding):
 
 
 class Answer(NamedTuple):
-    """One answer as read: its numbers (None: blank or unreadable) and where it was."""
+    """One answer as read: its numbers (None: blank or unreadable) and where it was; for a
+    sampling problem's ``pick`` the token typed, and for its ``kept`` the {token: number} pairs
+    (``values`` None), read into cells once the problem is known."""
 
     values: tuple[float, ...] | None
     where: Location
+    typed: str | tuple[tuple[str, float | None], ...] | None = None
 
 
 class Document(NamedTuple):

@@ -20,6 +20,12 @@ BOUNDS = {  # each figure's flag tests (gradebook/itemstats.py: flag_reasons)
 }
 
 
+def _label(stats) -> str:
+    """An item's row and stage (a sampling problem's stage alone: it has no rows)."""
+    stage = t(f"quiz.stage.{stats.stage}")
+    return f"{stats.row} · {stage}" if stats.row else stage
+
+
 def summary_blocks(tally: Tally) -> list:
     """The class table, the item analysis and the score distribution as document blocks."""
 
@@ -43,13 +49,13 @@ def summary_blocks(tally: Tally) -> list:
     said = caution_blocks(tally)
     for problem, group in groups.items():
         rows = tuple(
-            (f"{stats.row} · {t(f'quiz.stage.{stats.stage}')}", str(stats.students), *(pct(stats.percent(v), 0) for v in VERDICTS))
+            (_label(stats), str(stats.students), *(pct(stats.percent(v), 0) for v in VERDICTS))
             for stats in group
         )
         blocks.append(Table(header, rows, title=t("grade.analysis_title", problem=problem)))
         mistakes = tuple(
             (
-                f"{stats.row} · {t(f'quiz.stage.{stats.stage}')}",
+                _label(stats),
                 ", ".join(f"{diagnosis_name(code)} ×{count}" for code, count in stats.diagnoses),
             )
             for stats in group
@@ -86,7 +92,7 @@ def statistics_blocks(problem: str, group: list[ItemStats]) -> list:
         return []
     rows = tuple(
         (
-            f"{stats.row} · {t(f'quiz.stage.{stats.stage}')}",
+            _label(stats),
             figure_text("facility", statistics.facility),
             figure_text("discrimination", statistics.discrimination),
             figure_text("point_biserial", statistics.point_biserial),

@@ -101,6 +101,7 @@ from collections.abc import Mapping, Sequence
 from typing import NamedTuple
 
 from attn_tutor.core.model import FollowThrough, Verdict
+from attn_tutor.kinds.sampling import marking as sampling
 from attn_tutor.marking import tolerance as tolerances
 from attn_tutor.marking.carrying import EPS, carry_forward, marked_cells, previous_stage, row_width, trivial_carry
 from attn_tutor.marking.carrying import full_row as full_row  # re-exported: the one fill-in rule, quiz and grade
@@ -205,7 +206,10 @@ class Marker:
         mode: str = "exam",
         hints: Mapping[str, int] | None = None,
     ) -> list[Item]:
-        """One item per asked stage (default: the problem's), in pipeline order."""
+        """One item per asked stage (default: the problem's), in pipeline order. A problem of
+        another kind is marked by its own rules (``row`` is 0: it has none)."""
+        if solution.problem.kind == "sampling":
+            return sampling.mark(solution, answers, mode=mode, credit=self.credit, stages=stages)  # type: ignore[arg-type]
         memo = self._memo(solution)
         if mode not in MODES:
             raise ValueError(f"mode must be one of {MODES}, not {mode!r}")
