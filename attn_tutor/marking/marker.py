@@ -192,6 +192,8 @@ class Marker:
     ) -> Item:
         """Mark one stage of one query row; ``own`` holds the student's rows of earlier
         stages to carry from (see :meth:`advance`); without it there is no follow-through."""
+        if solution.problem.kind == "sampling":
+            return sampling.mark_stage(solution, stage, given, own or {}, credit=self.credit, hints=hints)  # type: ignore[arg-type]
         memo = self._memo(solution)
         facts = memo.facts(row, stage)
         return memo.mark(facts, memo.typed(facts, given), own or {}, hints)

@@ -62,6 +62,7 @@ from attn_tutor.marking import marker as grading
 from attn_tutor.marking.concepts import ConceptMark, concept_feedback, mark_concept, parse_choice, problem_text
 from attn_tutor.marking.hints import cell_labels, hint_blocks, stage_title
 from attn_tutor.marking.marker import Item, Report
+from attn_tutor.quiz import sampling as sampling_quiz
 from attn_tutor.render.blocks import Block, Heading, Math, Paragraph, Table
 from attn_tutor.solve import engine
 from attn_tutor.solve.concepts import ShownConcept, concept_blocks
@@ -122,7 +123,9 @@ def plan(problems: Sequence[Problem], row: str | None = None) -> tuple[Plan, ...
     """Each problem with its asked rows, or only the row of token ``row`` (problems without it are left out)."""
     plans = []
     for problem in problems:
-        if row is None:
+        if problem.kind == "sampling":  # no rows: its stages stand under its id
+            plans += [Plan(problem, (0,))] if row is None else []
+        elif row is None:
             plans.append(Plan(problem, tuple(problem.row_index(token) for token in problem.asked_rows)))
         elif row in problem.tokens:
             plans.append(Plan(problem, (problem.row_index(row),)))
@@ -219,7 +222,7 @@ def summary_blocks(outcome: Outcome) -> list[Block]:
             (
                 item.problem,
                 item.row,
-                f"({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}')}",
+                _stage_text(item),
                 verdict,
                 off or "—",
                 str(item.hints),
@@ -229,7 +232,7 @@ def summary_blocks(outcome: Outcome) -> list[Block]:
     blocks: list[Block] = [Table(header, tuple(rows), title=t("quiz.summary.title"))] if rows or not outcome.concepts else []
     if report.mode == "exam":  # the only feedback an exam gives: each diagnosis explained, once per item
         explained = tuple(
-            f"{item.problem} · {item.row} · ({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}')}: "
+            f"{item.problem} · {item.row + ' · ' if item.row else ''}{_stage_text(item)}: "
             f"{grading.explanation(item)}"
             for item in report.items
             if item.diagnosis is not None
@@ -257,6 +260,12 @@ def summary_blocks(outcome: Outcome) -> list[Block]:
             )
         )
     return blocks
+
+
+def _stage_text(item: Item) -> str:
+    """A stage as the summary names it: attention's with its letter, (a) to (d)."""
+    stage = t(f"quiz.stage.{item.stage}")
+    return f"({Stage(item.stage).letter}) {stage}" if item.row else stage
 
 
 def _concept_summary(outcome: Outcome) -> list[Block]:
@@ -332,7 +341,7 @@ def run(config: QuizConfig, read_line: ReadLine, show: Show, save: Save | None =
         for item_plan in config.plans:
             solution = _solution(item_plan.problem, solutions)
             for row in item_plan.rows:
-                ended = _ask_row(asking, solution, row)
+                ended = _ask_sampling(asking, solution) if solution.problem.kind == "sampling" else _ask_row(asking, solution, row)
                 if ended is not None:
                     outcome.ended = ended
                     return _finish(outcome, asking.current, config, show, saved)
@@ -410,6 +419,28 @@ def _ask_row(asking: _Asking, solution: Solution, row: int) -> str | None:
             hint_basis = own if item.verdict in ("correct", "follow_through") else {}
         else:
             hint_basis = own
+    return None
+
+
+def _ask_sampling(asking: _Asking, solution) -> str | None:
+    """Ask a sampling problem's stages in order (what is typed: :mod:`attn_tutor.quiz.sampling`)."""
+    config, outcome, show = asking.config, asking.outcome, asking.show
+    show(sampling_quiz.intro_blocks(solution))
+    own: dict[str, tuple] = {}
+    for stage in solution.problem.asked_stages:
+        asking.current = {"solution": solution, "row": 0, "stage": stage, "hints": 0, "own": own, "marker": asking.marker}
+        outcome.asked += 1
+        show(sampling_quiz.question_blocks(solution, stage, (outcome.asked, outcome.total)))
+        ended, given = sampling_quiz.read_answer(solution, stage, asking.current, asking.read_line, show, asking.prompt)
+        if ended is not None:
+            return ended
+        item = asking.marker.stage(solution, 0, stage, given, own, hints=asking.current["hints"])
+        asking.current = None
+        outcome.report.items.append(item)
+        asking.saved(False)
+        own = {stage: given} if config.mode == "practice" else {**own, stage: given}
+        if config.mode == "practice":
+            show(sampling_quiz.feedback_blocks(solution, item))
     return None
 
 
@@ -518,7 +549,7 @@ def all_items(outcome: Outcome, config: QuizConfig, solutions: dict, marker=None
         problem = item_plan.problem
         for row in item_plan.rows:
             for stage in problem.asked_stages:
-                if (problem.id, problem.tokens[row], stage) not in done:
+                if (problem.id, problem.asked_rows[0] if problem.kind == "sampling" else problem.tokens[row], stage) not in done:
                     solution = _solution(problem, solutions)
                     items.append(marker.stage(solution, row, stage, None, {}))
     return items

@@ -46,12 +46,12 @@ def settings(problem: SamplingProblem) -> str:
 
 
 def given_table(problem: SamplingProblem, *, step: int = 0) -> Table:
+    """The logits of a step as given (a continuation's step titled with the token that came next)."""
     logits = problem.steps[step].logits
-    return Table(
-        (t("solve.token"), *problem.tokens),
-        (("z", *(fmt_given(z, 4) for z in logits)),),
-        title=t("solve.sampling.given"),
-    )
+    title = t("solve.sampling.given")
+    if problem.continuation:
+        title = t("solve.sampling.step", n=step + 1, token=problem.steps[step].target)
+    return Table((t("solve.token"), *problem.tokens), (("z", *(fmt_given(z, 4) for z in logits)),), title=title)
 
 
 def _columns(stages: tuple[str, ...]) -> tuple[str, ...]:

@@ -137,8 +137,8 @@ def cell_states(problem: SamplingProblem, stage: str, given: Cells, right: Cells
     own = windows(problem, stage, carried) if carried is not None else None
     states = []
     for i, value in enumerate(given):
-        if right[i] is None:
-            states.append("masked" if value is None else "wrong")
+        if right[i] is None:  # a token cut: left out, or typed as its probability 0
+            states.append("masked" if value is None or value == 0 else "wrong")
         elif _within(value, ok[i]):
             states.append("correct")
         elif own is not None and _within(value, own[i]):
@@ -222,6 +222,8 @@ def _matches(problem: SamplingProblem, stage: str, given: Cells, made: Cells) ->
     displayed unit more, or 0.5% of its size (a student works a mistake from rounded numbers too)."""
     width = tolerances(problem)[stage] + 10.0 ** -problem.decimals
     for value, target in zip(given, made):
+        if target is None and value in (None, 0):
+            continue
         if (value is None) != (target is None):
             return False
         if value is not None and not abs(value - target) <= max(width, 0.005 * abs(target)):
