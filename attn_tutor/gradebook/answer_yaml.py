@@ -114,7 +114,7 @@ class PlainAnswers:
             if type(rows) is not dict:
                 raise _GiveUp
             for row, stages in rows.items():
-                if type(stages) is not dict:
+                if type(stages) is not dict or row in SAMPLING_STAGES:  # (a sampling stage: read by read_nodes)
                     raise _GiveUp
                 for stage, leaf in stages.items():
                     if type(leaf) is dict:
@@ -123,7 +123,7 @@ class PlainAnswers:
                     values = (quoted if style else plain).get(text, _UNREAD)
                     if values is _UNREAD:
                         values = value(text, style)
-                    answers[(problem, row, stage)] = new(Answer, (values, new(Location, (file, line, column))))  # Answer(values, Location(...)), made faster
+                    answers[(problem, row, stage)] = new(Answer, (values, new(Location, (file, line, column)), None))  # Answer(values, Location(...)), made faster
 
     def value(self, text, style: str) -> tuple[float, ...] | None:
         """One answer: a scalar typed as in the quiz or a flow list of plain decimals (remembered)."""

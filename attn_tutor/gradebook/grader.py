@@ -8,9 +8,9 @@ from __future__ import annotations
 from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import STAGES, ProblemSet
 from attn_tutor.core.text import did_you_mean, excerpt
-from attn_tutor.kinds.sampling import marking as sampling
 from attn_tutor.gradebook.answer_files import read_answer_file
 from attn_tutor.gradebook.records import POLICIES, Answer, FileNote, ItemKey, NestedFinding, StudentResult, Submission, concept_key
+from attn_tutor.kinds.sampling import marking as sampling
 from attn_tutor.marking.concepts import mark_result
 from attn_tutor.marking.marker import Marker, Report, full_row, open_cells
 from attn_tutor.problems.choice import Choice, same_set, student_choice, teacher_choice
@@ -355,7 +355,7 @@ def sampling_cells(problem, stage: str, answer: Answer, findings: list[Finding])
         unknown = [token for token in typed if token not in problem.tokens]
         for token in unknown:
             findings.append(Finding("grade.unknown_token", {"item": item, "token": excerpt(token), "tokens": ", ".join(problem.tokens)}, answer.where))
-        return None if unknown else sampling.kept_cells(problem, typed)
+        return None if unknown else sampling.kept_cells(problem, typed)  # type: ignore[arg-type]
     if answer.values is None:
         return None
     expected = sampling.cell_count(problem, stage)

@@ -39,6 +39,7 @@ from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.model import Problem
 from attn_tutor.core.rounding import fmt_given, rounded
 from attn_tutor.core.rounding import half_unit as half_unit  # re-exported: half a unit in the last place
+from attn_tutor.kinds.sampling.model import SPAN_WARN
 from attn_tutor.solve import engine
 
 WINDOW_PLACES_MORE = 3
@@ -168,6 +169,9 @@ def warnings(problem_set) -> list:
 
     found = []
     for problem in problem_set.problems:
+        if problem.kind == "sampling":
+            found += _sampling_warnings(problem, problem_set.source)
+            continue
         tight = too_tight(problem)
         if tight is not None:
             stage, needed = tight
@@ -179,4 +183,17 @@ def warnings(problem_set) -> list:
                 needed=fmt_given(needed, problem.decimals + 2),
             )
             found.append(Finding("problems.tolerance_tight", args, Location(problem_set.source, problem.line)))
+    return found
+
+
+def _sampling_warnings(problem, source: str) -> list:
+    """A sampling problem whose scaled logits lie too far apart for e^x by hand (``validate`` warns)."""
+    found = []
+    for step in problem.steps:
+        scaled = [z / problem.temperature for z in step.logits]
+        span = max(scaled) - min(scaled)
+        if span > SPAN_WARN:
+            args = dict(id=problem.id, span=fmt_given(span, 3), temperature=fmt_given(problem.temperature, 4))
+            found.append(Finding("problems.sampling.span_wide", args, Location(source, problem.line)))
+            break
     return found

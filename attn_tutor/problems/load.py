@@ -58,11 +58,11 @@ from typing import NamedTuple
 from attn_tutor.core import yamlread
 from attn_tutor.core.errors import Finding, InvalidProblemSet, Location
 from attn_tutor.core.model import HAND_SIZED, KINDS, LARGE, Head, Limits, Matrix, Problem, ProblemSet
-from attn_tutor.kinds.sampling.model import SamplingProblem
 from attn_tutor.core.reading import InputRefused, read_regular
 from attn_tutor.core.rounding import fmt_given, half_unit
 from attn_tutor.core.yamlread import STR, MappingNode, Node, ScalarNode, SequenceNode, is_plain
 from attn_tutor.kinds.sampling.fields import SamplingFields, kind_of
+from attn_tutor.kinds.sampling.model import SamplingProblem
 from attn_tutor.problems.choice import is_bare_name
 from attn_tutor.problems.concept_fields import ConceptFields
 from attn_tutor.problems.fields import (
@@ -314,7 +314,7 @@ class _Reader(ConceptFields, SamplingFields):
             return None
         ids: dict[str, int] = {}
         problems = [self._problem(item, i, ids) for i, item in enumerate(items)]
-        concepts = self._concepts(top["concepts"][1], problems) if "concepts" in top else ()
+        concepts = self._concepts(top["concepts"][1], problems) if "concepts" in top else ()  # type: ignore[arg-type]
         if self.findings:
             return None
         cells = sum(cell_count(p) for p in problems if p is not None)
@@ -324,7 +324,8 @@ class _Reader(ConceptFields, SamplingFields):
                 path="problems", count=cells, limit=self.limits.cells, large=LARGE.cells,
             )  # fmt: skip
             return None
-        return ProblemSet(tuple(p for p in problems if p is not None), title=title, source=self.source, concepts=concepts)
+        # a set holds problems of every kind; ProblemSet types them as attention's, whose fields most code reads
+        return ProblemSet(tuple(p for p in problems if p is not None), title=title, source=self.source, concepts=concepts)  # type: ignore[misc]
 
     def _problem(self, node: Node, index: int, ids: dict[str, int]) -> Problem | SamplingProblem | None:
         path = f"problems[{index}]"

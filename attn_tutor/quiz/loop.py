@@ -438,7 +438,7 @@ def _ask_sampling(asking: _Asking, solution) -> str | None:
         asking.current = None
         outcome.report.items.append(item)
         asking.saved(False)
-        own = {stage: given} if config.mode == "practice" else {**own, stage: given}
+        own = {stage: given or ()} if config.mode == "practice" else {**own, stage: given or ()}
         if config.mode == "practice":
             show(sampling_quiz.feedback_blocks(solution, item))
     return None

@@ -84,7 +84,7 @@ def read_answer(solution: SamplingSolution, stage: str, current: dict, read_line
             show(t("quiz.empty"))
             continue
         try:
-            return None, parse_answer(solution, stage, line)  # type: ignore[arg-type]
+            return None, parse_answer(solution, stage, line)
         except AttnTutorError as error:
             show("\n".join([*error.messages(), t("quiz.again")]))
 

@@ -96,7 +96,7 @@ def distribution_bars(problem: SamplingProblem, step: StepSolution, decimals: in
     values = step.kept if kept else step.probabilities
     places = max(decimals - 2, 1)
     bars = tuple(
-        Bar(token, float(values[i]), f"{fmt(100 * values[i], places)}%")  # type: ignore[arg-type]
+        Bar(token, float(values[i]), f"{fmt(100 * values[i], places)}%")  # type: ignore[arg-type,operator]  # (cut tokens skipped below)
         for i, token in enumerate(problem.tokens)
         if values[i] is not None
     )

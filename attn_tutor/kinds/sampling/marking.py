@@ -69,7 +69,7 @@ def carry(problem: SamplingProblem, stage: str, before: str, basis: Cells, step:
             return None if kept is None else (problem.tokens[engine.pick(kept, problem.draw)],)
         if stage == "loss" and not problem.continuation:
             p = _probabilities(before, basis)
-            return (engine.loss(p[problem.tokens.index(steps[step].target)]),)  # type: ignore[arg-type]
+            return (engine.loss(p[problem.tokens.index(steps[step].target)]),)
         if stage == "perplexity" and before == "loss":
             return (engine.perplexity(basis),)
     except (ValueError, TypeError, ZeroDivisionError, OverflowError):
@@ -203,7 +203,8 @@ def _other_tie(p: Sequence[float], k: int) -> set[int]:
 
 
 def diagnose(solution: SamplingSolution, stage: str, given: Cells, right: Cells) -> str | None:
-    """The first known mistake whose row matches every cell of ``given`` (and is not the right row)."""
+    """The first known mistake whose row matches every cell of ``given`` (a wrong answer: the caller
+    asks only for one), skipping a mistake that makes the right row itself."""
     problem = solution.problem
     for code, made in mistake_rows(solution, stage):
         if len(made) != len(given) or made == right:
@@ -212,7 +213,7 @@ def diagnose(solution: SamplingSolution, stage: str, given: Cells, right: Cells)
             if given[0] == made[0]:
                 return code
             continue
-        if _matches(problem, stage, given, made) and "wrong" in cell_states(problem, stage, made, right, None):
+        if _matches(problem, stage, given, made):
             return code
     return None
 
