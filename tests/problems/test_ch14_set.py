@@ -327,6 +327,13 @@ def test_each_item_offers_its_misconception_as_a_wrong_option(ch14):
     assert "so it is a mistake" in wrong["subtract-max"] and "stay the same" in right["subtract-max"]
 
 
+def test_the_right_options_stand_in_different_places(ch14):
+    """A sheet without variants prints the options in the file's order: a student answering A to
+    everything must not score."""
+    places = [next(i for i, o in enumerate(c.options) if o.right) for c in ch14.concepts if c.kind == "choice"]
+    assert len(set(places)) >= 3 and max(places.count(p) for p in set(places)) <= len(places) // 2
+
+
 def test_the_order_item_is_the_sampling_pipeline(ch14):
     steps = [step.en for step in ch14.concept("sampling-steps").steps]
     assert [s.split(":")[0].split(" ")[0] for s in steps] == ["divide", "take", "divide", "cut", "lay"]
