@@ -360,3 +360,24 @@ def test_the_numbers_in_the_explanations_are_the_engines(solved):
     assert [fmt(engine.loss(p)) for p in (0.5, 0.9, 0.01)] == ["0.693", "0.105", "4.605"]
     shifted = solved["cat-next"].step
     assert f"e^x = (1, {fmt(shifted.shifted[1])}, {fmt(shifted.shifted[2])}), 합 {fmt(shifted.shifted_sum)}" in text
+
+
+# --------------------------------------------------------------------------- the reference's worked examples
+
+
+def test_the_references_worked_examples_are_the_engines(solved):
+    """docs/reference.md works cat-hot and sky-top-p out by hand: every 3-place number it writes
+    there is the engine's (cat-hot's text compares with cat-cold)."""
+    text = (ROOT / "docs" / "reference.md").read_text(encoding="utf-8")
+    section = text.split("## kind: sampling")[1].split("\n## ")[0]
+    first = section.split("**Worked example 1**")[1].split("**Worked example 2**")[0]
+    second = section.split("**Worked example 2**")[1].split("**An answer file**")[0]
+    for example, numbers in (
+        (first, engine_numbers(solved["cat-hot"]) | engine_numbers(solved["cat-cold"])),
+        (second, engine_numbers(solved["sky-top-p"])),
+    ):
+        written = re.findall(r"(?<![\d.])\d+\.\d{3}(?!\d)", example)
+        assert len(written) >= 10
+        assert [n for n in written if n not in numbers] == []
+    flat = " ".join(section.split())
+    assert "(0.365 + 0.221 + 0.304) / 3 = 0.297 and e^0.297 = 1.345" in flat  # the perplexity rule's example, cat-sentence-loss
