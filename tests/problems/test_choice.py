@@ -118,10 +118,10 @@ def test_a_named_set_that_is_not_a_problem_set_quotes_nothing_from_it(run_cli, c
 
 
 def test_a_named_set_that_does_not_exist_says_so(run_cli, classroom):
-    (classroom / "answers" / "kim.yaml").write_text(answer("kim", "ch14"), "utf-8")
+    (classroom / "answers" / "kim.yaml").write_text(answer("kim", "ch99"), "utf-8")
     result = run_cli("grade", "answers")
     assert result.exit_code == 1
-    assert "the problem set 'ch14' this answer names does not exist (packaged sets: ch13" in flat(result.stderr)
+    assert "the problem set 'ch99' this answer names does not exist (packaged sets: ch13, ch14)" in flat(result.stderr)
 
 
 def test_a_csv_without_a_problem_set_column_needs_the_option(run_cli, classroom):
