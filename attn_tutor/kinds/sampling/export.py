@@ -92,9 +92,11 @@ def labels(problem: SamplingProblem, stage: str) -> tuple[str, ...]:
     return (stage_label(problem, stage),)
 
 
-def grids(problem: SamplingProblem) -> list[Grid]:
-    """The tables to fill, in order: the tokens' (a row an asked stage), then the boxes."""
+def grids(problem: SamplingProblem, *, key: bool = False) -> list[Grid]:
+    """The tables to fill, in order: the tokens' (a row an asked stage), then the boxes (headed
+    "your answer", or in the ``key`` "answer")."""
     asked = problem.asked_stages
+    box = t("export.key_table.answer" if key else "export.sampling.box")
     found = []
     if problem.continuation:
         if "loss" in asked:
@@ -102,7 +104,7 @@ def grids(problem: SamplingProblem) -> list[Grid]:
             row = (stage_label(problem, "loss"), tuple(("loss", i) for i in range(len(steps))))
             found.append(Grid(t("export.sampling.steps_table"), ("", *steps), (row,)))
         if "perplexity" in asked:
-            found.append(Grid(t("export.sampling.boxes"), ("", t("export.key_table.answer")), ((stage_label(problem, "perplexity"), (("perplexity", 0),)),)))
+            found.append(Grid(t("export.sampling.boxes"), ("", box), ((stage_label(problem, "perplexity"), (("perplexity", 0),)),)))
         return found
     table = [s for s in asked if s in TABLE_STAGES]
     if table:
@@ -110,7 +112,7 @@ def grids(problem: SamplingProblem) -> list[Grid]:
         found.append(Grid(t("export.sampling.table"), (t("solve.token"), *problem.tokens), rows))
     boxes = [s for s in asked if s not in TABLE_STAGES]
     if boxes:
-        found.append(Grid(t("export.sampling.boxes"), ("", t("export.key_table.answer")), tuple((stage_label(problem, s), ((s, 0),)) for s in boxes)))
+        found.append(Grid(t("export.sampling.boxes"), ("", box), tuple((stage_label(problem, s), ((s, 0),)) for s in boxes)))
     return found
 
 
@@ -175,7 +177,7 @@ def key_blocks(problem: SamplingProblem) -> list[Block]:
     solution = engine.solve(problem)
     d = problem.decimals
     blocks: list[Block] = [layout.heading(problem), Paragraph(layout.settings(problem))]
-    blocks += [grid_table(grid, lambda stage, index: answer_text(solution, stage, index)) for grid in grids(problem)]
+    blocks += [grid_table(grid, lambda stage, index: answer_text(solution, stage, index)) for grid in grids(problem, key=True)]
     if not problem.continuation:
         stages = problem.asked_stages
         blocks.append(Math(tuple(layout.explain_lines(problem, solution.step, d, stages)), title=t("solve.sampling.explain")))
