@@ -141,9 +141,7 @@ def sampling_question_text(question: sampling.SamplingQuestion) -> str:
     return "\n".join(parts)
 
 
-
-
-def question_text(question: Question) -> str:
+def question_text(question: Question | sampling.SamplingQuestion) -> str:
     """The Cloze question text: what to do, the givens, and a table of blanks per asked stage."""
 
     if isinstance(question, sampling.SamplingQuestion):
@@ -174,7 +172,7 @@ def question_of(sheet, problem):
     return bank.question(sheet, problem)
 
 
-def general_feedback(question: Question) -> str:
+def general_feedback(question: Question | sampling.SamplingQuestion) -> str:
     """The worked arithmetic of each asked row, shown after an attempt."""
 
     if isinstance(question, sampling.SamplingQuestion):
@@ -330,7 +328,7 @@ def concept_element(shown, variant: int | None) -> ET.Element:
     return element
 
 
-def question_element(question: Question) -> ET.Element:
+def question_element(question: Question | sampling.SamplingQuestion) -> ET.Element:
     """One Cloze question: a problem of one sheet."""
     problem_id = question.problem.id
     element = ET.Element("question", {"type": "cloze"})

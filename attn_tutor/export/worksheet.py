@@ -144,11 +144,11 @@ def key_table_blocks(sheets: list[Sheet], *, title: str | None = None) -> list[B
     header += (t("export.key_table.answer"),)
     if numbered:
         header = (t("export.key_table.variant"), *header)
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for sheet in sheets:
         for problem in sheet.problem_set.problems:
             if problem.kind == "sampling":
-                rows += [(str(sheet.variant), *line) if numbered else line for line in sampling.key_rows(problem)]  # type: ignore[arg-type]
+                rows += [(str(sheet.variant), *line) if numbered else line for line in sampling.key_rows(problem)]  # type: ignore[arg-type]  # a sampling problem
                 continue
             solution = engine.solve(problem)
             for row in asked_row_indices(problem):
