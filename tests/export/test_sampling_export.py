@@ -256,3 +256,15 @@ def test_the_bank_windows_are_the_markers(run_cli):
             if cell.stage == "exp":
                 shifted = marking.windows(problem, "exp", solution.step.shifted)[cell.index]
                 assert shifted in [(float(Decimal(r.low)), float(Decimal(r.high))) for r in cell.rights]
+
+
+@pytest.mark.xelatex
+def test_the_korean_latex_sheet_and_key_compile(run_cli, tmp_path):
+    (tmp_path / "sheet.tex").write_text(export(run_cli, str(SET), "-f", "tex", "--answers", "--lang", "ko"), encoding="utf-8")
+    run = subprocess.run(
+        ["xelatex", "-interaction=nonstopmode", "-halt-on-error", "sheet.tex"],
+        cwd=tmp_path, capture_output=True, text=True, timeout=300,
+    )  # fmt: skip
+    assert run.returncode == 0, run.stdout[-3000:]
+    text = re.sub(r"\s", "", subprocess.run(["pdftotext", "sheet.pdf", "-"], cwd=tmp_path, capture_output=True, text=True).stdout)
+    assert "토큰마다채우기" in text and "0.000(제외)" in text and "2.663" in text

@@ -231,8 +231,8 @@ def cells(solution: SamplingSolution) -> tuple[NumberCell | PickCell, ...]:
         columns = labels(problem, stage)
         tolerance = tolerances[stage]
         for i, exact in enumerate(values):
-            if exact is not None and not math.isfinite(exact):
-                continue  # no number is within a tolerance of an infinite loss
+            if (exact is None and stage != "kept") or (exact is not None and not math.isfinite(exact)):
+                continue  # no loss without a target; no number is within a tolerance of an infinite one
             cut = exact is None
             value = 0.0 if cut else float(exact)
             rights = [right_answer(value, 0.0 if cut else tolerance, problem.decimals)]
