@@ -10,7 +10,8 @@ from collections.abc import Callable
 
 from attn_tutor.core.i18n import t
 from attn_tutor.export.worksheet import instructions
-from attn_tutor.render.blocks import Block, Instructions, Paragraph, Table
+from attn_tutor.kinds.sampling import export as sampling
+from attn_tutor.render.blocks import Block, Instructions, Math, Paragraph, Table
 from attn_tutor.solve.layout import given_blocks, problem_notes
 
 TABLE_STYLE = "border-collapse: collapse; margin-bottom: 1em;"
@@ -57,3 +58,29 @@ def header(question, text: Callable[[str], str]) -> list[str]:
     for item in given_blocks(question.solution, problem.decimals, projected=False):
         parts.append(block(item, text))
     return parts
+
+
+def sampling_header(question, text: Callable[[str], str]) -> list[str]:
+    """A sampling problem's question starts: its variant, title, what to write, settings and logits."""
+
+    problem = question.problem
+    parts = []
+    if question.variant is not None:
+        parts.append(f"<p><strong>{text(t('export.variant_number', seed=question.variant))}</strong></p>")
+    if problem.title:
+        parts.append(f"<p><strong>{text(problem.title)}</strong></p>")
+    for item in [sampling.instructions(problem), *sampling.given_blocks(problem)]:
+        parts.append(block(item, text))
+    return parts
+
+
+def sampling_feedback(question, text: Callable[[str], str]) -> str:
+    """A sampling problem's worked arithmetic (the key's), shown after an attempt."""
+
+    parts = []
+    for item in sampling.key_blocks(question.problem)[2:]:  # after the heading and the settings: the tables, the arithmetic
+        if isinstance(item, Math):
+            parts.append(f"<p><strong>{text(item.title or '')}</strong></p><pre>{text(chr(10).join(item.lines))}</pre>")
+        elif isinstance(item, Paragraph):
+            parts.append(f"<p>{text(item.text)}</p>")
+    return "\n".join(parts)

@@ -61,6 +61,7 @@ from attn_tutor.core.model import asked_row_indices, asked_stages
 from attn_tutor.export import bank, bank_html, concept_sheet
 from attn_tutor.export.bank import Cell, Question, decimal_text
 from attn_tutor.export.xmlstream import Streamed, write_document
+from attn_tutor.kinds.sampling import export as sampling
 from attn_tutor.solve.concepts import show
 from attn_tutor.solve.layout import explain_blocks, stage_table
 
@@ -89,19 +90,62 @@ def blank(cell: Cell) -> str:
     window the marker accepts (:func:`attn_tutor.export.bank.right_answer`). Moodle marks with the
     first answer within its tolerance (``get_matching_answer``), so the mistakes after them only
     speak outside the window."""
-    tolerance = decimal_text(cell.tolerance)
-    right = cell.right
-    alternatives = [f"={right.text}:{right.margin}"]
-    if not right.whole:
-        alternatives.append(f"={right.centre}:{right.half}")
-    for mistake in cell.mistakes:
-        alternatives.append(f"%0%{decimal_text(mistake.value)}:{tolerance}#{feedback(mistake.sentence)}")
+    return numerical((cell.right,), cell.mistakes, cell.tolerance)
+
+
+def numerical(rights, mistakes, tolerance: float) -> str:
+    """A NUMERICAL blank: each right answer (its rounded value with a margin, then its window where
+    that does not fill it), then each mistake on its own range with its diagnosis (:func:`blank`)."""
+    width = decimal_text(tolerance)
+    alternatives = []
+    for right in rights:
+        alternatives.append(f"={right.text}:{right.margin}")
+        if not right.whole:
+            alternatives.append(f"={right.centre}:{right.half}")
+    for mistake in mistakes:
+        alternatives.append(f"%0%{decimal_text(mistake.value)}:{width}#{feedback(mistake.sentence)}")
     return "{1:NUMERICAL:" + "~".join(alternatives) + "}"
 
 
-def question_text(question: Question) -> str:
+def choice_blank(cell: sampling.PickCell) -> str:
+    """``{1:MULTICHOICE:=right~%0%other#diagnosis~...}``: the tokens in the order they are listed
+    (not shuffled), the one picked worth 100; a token a known mistake picks carries its diagnosis."""
+    wrong = dict(cell.mistakes)
+    alternatives = []
+    for index, token in enumerate(cell.tokens):
+        mark = "=" if index == cell.right else "%0%"
+        said = f"#{feedback(wrong[index].sentence)}" if index in wrong else ""
+        alternatives.append(f"{mark}{text(token)}{said}")
+    return "{1:MULTICHOICE:" + "~".join(alternatives) + "}"
+
+
+def sampling_question_text(question: sampling.SamplingQuestion) -> str:
+    """A sampling problem's Cloze text: what to write, the settings and logits, then the tables with
+    a blank in each asked cell (a NUMERICAL blank a number, a MULTICHOICE one for the token picked)."""
+    parts = bank_html.sampling_header(question, text)
+    blanks = {(c.stage, c.index): c for c in question.cells}
+    for grid in sampling.grids(question.problem):
+        body = []
+        for label, keys in grid.rows:
+            cells = []
+            for key in keys:
+                cell = blanks.get(key)
+                if cell is None:  # an infinite loss: no number to type
+                    cells.append(text("—"))
+                elif isinstance(cell, sampling.PickCell):
+                    cells.append(choice_blank(cell))
+                else:
+                    cells.append(numerical(cell.rights, cell.mistakes, cell.tolerance))
+            body.append((label, cells))
+        parts.append(bank_html.table(grid.title, grid.header, body, text))
+    return "\n".join(parts)
+
+
+def question_text(question: Question | sampling.SamplingQuestion) -> str:
     """The Cloze question text: what to do, the givens, and a table of blanks per asked stage."""
 
+    if isinstance(question, sampling.SamplingQuestion):
+        return sampling_question_text(question)
     problem, solution = question.problem, question.solution
     parts = bank_html.header(question, text)
     blanks = {(c.row, c.stage, c.index): c for c in question.cells}
@@ -121,9 +165,18 @@ def question_text(question: Question) -> str:
     return "\n".join(parts)
 
 
-def general_feedback(question: Question) -> str:
+def question_of(sheet, problem):
+    """One problem of one sheet with its asked cells: a sampling problem's own, or attention's."""
+    if problem.kind == "sampling":
+        return sampling.question(sheet, problem)
+    return bank.question(sheet, problem)
+
+
+def general_feedback(question: Question | sampling.SamplingQuestion) -> str:
     """The worked arithmetic of each asked row, shown after an attempt."""
 
+    if isinstance(question, sampling.SamplingQuestion):
+        return bank_html.sampling_feedback(question, text)
     problem = question.problem
     parts = []
     for row in asked_row_indices(problem):
@@ -201,7 +254,7 @@ def _elements(sheets, set_title: str) -> Iterator[ET.Element]:
         _text_element(category, "info", "", html=True)
         yield category
         for sheet in sheets:
-            yield question_element(bank.question(sheet, sheet.problem_set.get(problem.id)))
+            yield question_element(question_of(sheet, sheet.problem_set.get(problem.id)))
     for number, concept in enumerate(sheets[0].problem_set.concepts):
         category = ET.Element("question", {"type": "category"})
         _text_element(category, "category", concept_category_path(set_title, concept.id))
@@ -275,7 +328,7 @@ def concept_element(shown, variant: int | None) -> ET.Element:
     return element
 
 
-def question_element(question: Question) -> ET.Element:
+def question_element(question: Question | sampling.SamplingQuestion) -> ET.Element:
     """One Cloze question: a problem of one sheet."""
     problem_id = question.problem.id
     element = ET.Element("question", {"type": "cloze"})

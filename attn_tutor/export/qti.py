@@ -47,6 +47,8 @@ from attn_tutor.core.rounding import fmt
 from attn_tutor.export import bank, bank_html, concept_sheet
 from attn_tutor.export.bank import Cell, Question, bounds
 from attn_tutor.export.xmlstream import Streamed, write_document
+from attn_tutor.kinds.sampling import export as sampling
+from attn_tutor.problems.listing import stage_label
 
 QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
 XSI_NS = "http://www.w3.org/2001/XMLSchema-instance"
@@ -118,13 +120,7 @@ def prompt(question: Question, cell: Cell) -> str:
 def incorrect_feedback(cell: Cell, decimals: int) -> str:
     """Every diagnosis of the cell with the number it gives: what Canvas shows for any wrong answer."""
 
-    if not cell.mistakes:
-        return ""
-    items = "".join(
-        f"<li>{text(t('export.qti_mistake', value=fmt(m.value, decimals), sentence=m.sentence))}</li>"
-        for m in cell.mistakes
-    )
-    return f"<p>{text(t('export.qti_mistakes'))}</p><ul>{items}</ul>"
+    return _incorrect(cell.mistakes, decimals)
 
 
 def item(question: Question, cell: Cell, key: str) -> ET.Element:
@@ -150,31 +146,39 @@ def item(question: Question, cell: Cell, key: str) -> ET.Element:
     response = ET.SubElement(presentation, "response_str", {"ident": "response1", "rcardinality": "Single"})
     ET.SubElement(ET.SubElement(response, "render_fib", {"fibtype": "Decimal"}), "response_label", {"ident": "answer1"})
 
+    _numerical_scoring(element, (cell.right,), cell.mistakes, cell.tolerance, incorrect_feedback(cell, problem.decimals))
+    return element
+
+
+def _numerical_scoring(element: ET.Element, rights, mistakes, tolerance: float, general: str) -> None:
+    """A numerical item's scoring and feedback (:func:`item`): each right answer an exact value
+    with a margin, then its window where that does not fill it, each worth 100; each mistake's
+    range worth 0 with its diagnosis; then ``general`` (every diagnosis) for any other answer."""
     processing = ET.SubElement(element, "resprocessing")
     ET.SubElement(
         ET.SubElement(processing, "outcomes"),
         "decvar",
         {"maxvalue": "100", "minvalue": "0", "varname": "SCORE", "vartype": "Decimal"},
     )
-    right = ET.SubElement(processing, "respcondition", {"continue": "No"})
-    either = ET.SubElement(ET.SubElement(right, "conditionvar"), "or")
-    ET.SubElement(either, "varequal", {"respident": "response1"}).text = cell.right.text
-    _range(ET.SubElement(either, "and"), *bounds(float(cell.right.text), float(cell.right.margin)))
-    ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
-    if not cell.right.whole:  # the rest of the window: a range answer
-        rest = ET.SubElement(processing, "respcondition", {"continue": "No"})
-        _range(ET.SubElement(ET.SubElement(rest, "conditionvar"), "and"), cell.right.low, cell.right.high)
-        ET.SubElement(rest, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
+    for answer in rights:
+        right = ET.SubElement(processing, "respcondition", {"continue": "No"})
+        either = ET.SubElement(ET.SubElement(right, "conditionvar"), "or")
+        ET.SubElement(either, "varequal", {"respident": "response1"}).text = answer.text
+        _range(ET.SubElement(either, "and"), *bounds(float(answer.text), float(answer.margin)))
+        ET.SubElement(right, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
+        if not answer.whole:  # the rest of the window: a range answer
+            rest = ET.SubElement(processing, "respcondition", {"continue": "No"})
+            _range(ET.SubElement(ET.SubElement(rest, "conditionvar"), "and"), answer.low, answer.high)
+            ET.SubElement(rest, "setvar", {"action": "Set", "varname": "SCORE"}).text = "100"
     feedback_ids: list[tuple[str, str | None]] = []
-    for number, mistake in enumerate(cell.mistakes, start=1):
-        low, high = bounds(mistake.value, cell.tolerance)
+    for number, mistake in enumerate(mistakes, start=1):
+        low, high = bounds(mistake.value, tolerance)
         condition = ET.SubElement(processing, "respcondition", {"continue": "No", "title": mistake.code})
         _range(ET.SubElement(ET.SubElement(ET.SubElement(condition, "conditionvar"), "or"), "and"), low, high)
         ET.SubElement(condition, "setvar", {"action": "Set", "varname": "SCORE"}).text = "0"
         feedback_id = f"mistake{number}_fb"
         ET.SubElement(condition, "displayfeedback", {"feedbacktype": "Response", "linkrefid": feedback_id})
         feedback_ids.append((feedback_id, mistake.sentence))
-    general = incorrect_feedback(cell, problem.decimals)
     if general:
         other = ET.SubElement(processing, "respcondition", {"continue": "No"})
         ET.SubElement(ET.SubElement(other, "conditionvar"), "other")
@@ -183,7 +187,86 @@ def item(question: Question, cell: Cell, key: str) -> ET.Element:
     for feedback_id, sentence in feedback_ids:
         node = ET.SubElement(element, "itemfeedback", {"ident": feedback_id})
         _mattext(ET.SubElement(node, "flow_mat"), general if sentence is None else f"<p>{text(sentence)}</p>")
+
+
+def _incorrect(mistakes, decimals: int) -> str:
+    """Every diagnosis with the number it gives (:func:`incorrect_feedback`)."""
+    if not mistakes:
+        return ""
+    items = "".join(f"<li>{text(t('export.qti_mistake', value=fmt(m.value, decimals), sentence=m.sentence))}</li>" for m in mistakes)
+    return f"<p>{text(t('export.qti_mistakes'))}</p><ul>{items}</ul>"
+
+
+def _item_name(question, *parts: str | None) -> str:
+    problem = question.problem
+    variant = None if question.variant is None else t("export.variant_number", seed=question.variant)
+    return " · ".join(part for part in (problem.id, variant, *parts) if part is not None)
+
+
+def sampling_prompt(question: sampling.SamplingQuestion, asked: str) -> str:
+    """A sampling item's question: the problem's header, settings and logits, then the one cell asked."""
+    parts = bank_html.sampling_header(question, text)
+    parts.append(f"<p><strong>{text(asked)}</strong></p>")
+    return "\n".join(parts)
+
+
+def sampling_item(question: sampling.SamplingQuestion, cell: sampling.NumberCell, key: str) -> ET.Element:
+    """One number of a sampling problem as a numerical item: each right window (e^x: also
+    e^(z/T - max)'s; a cut token's p': exactly 0), then the mistakes, as :func:`item` writes them."""
+    problem = question.problem
+    stage = stage_label(problem, cell.stage)
+    if cell.stage in sampling.TABLE_STAGES:
+        asked = t("export.sampling.qti_prompt", stage=stage, token=cell.column, decimals=problem.decimals)
+        if cell.stage == "kept":
+            asked += " " + t("export.sampling.cut_zero")
+    elif cell.column != stage:  # a continuation's loss: a step each
+        asked = t("export.sampling.qti_prompt_one", stage=f"{stage} · {cell.column}", decimals=problem.decimals)
+    else:
+        asked = t("export.sampling.qti_prompt_one", stage=stage, decimals=problem.decimals)
+    title = _item_name(question, stage, None if cell.column == stage else cell.column)
+    element = ET.Element("item", {"ident": ident("item", key, problem.id, question.variant, "", cell.stage, cell.index), "title": title})
+    meta = ET.SubElement(ET.SubElement(element, "itemmetadata"), "qtimetadata")
+    _field(meta, "question_type", "numerical_question")
+    _field(meta, "points_possible", "1")
+    presentation = ET.SubElement(element, "presentation")
+    _mattext(presentation, sampling_prompt(question, asked))
+    response = ET.SubElement(presentation, "response_str", {"ident": "response1", "rcardinality": "Single"})
+    ET.SubElement(ET.SubElement(response, "render_fib", {"fibtype": "Decimal"}), "response_label", {"ident": "answer1"})
+    _numerical_scoring(element, cell.rights, cell.mistakes, cell.tolerance, _incorrect(cell.mistakes, problem.decimals))
     return element
+
+
+def pick_item(question: sampling.SamplingQuestion, cell: sampling.PickCell, key: str) -> ET.Element:
+    """The token picked as Canvas's ``multiple_choice_question``: the tokens in the order they are
+    listed, the one picked worth 100; a token a known mistake picks shows its diagnosis when chosen."""
+    problem = question.problem
+    stage = stage_label(problem, "pick")
+    element = ET.Element("item", {"ident": ident("item", key, problem.id, question.variant, "", "pick", 0), "title": _item_name(question, stage)})
+    meta = ET.SubElement(ET.SubElement(element, "itemmetadata"), "qtimetadata")
+    _field(meta, "question_type", "multiple_choice_question")
+    _field(meta, "points_possible", "1")
+    presentation = ET.SubElement(element, "presentation")
+    _mattext(presentation, sampling_prompt(question, t("export.sampling.pick_prompt")))
+    response = ET.SubElement(presentation, "response_lid", {"ident": "response1", "rcardinality": "Single"})
+    render = ET.SubElement(response, "render_choice", {"shuffle": "No"})
+    idents = [f"choice{number}" for number in range(1, len(cell.tokens) + 1)]
+    for choice_ident, token in zip(idents, cell.tokens):
+        _mattext(ET.SubElement(render, "response_label", {"ident": choice_ident}), text(token))
+    wrong = dict(cell.mistakes)
+    choices = [
+        concept_sheet.Choice(token, index == cell.right, wrong[index].sentence if index in wrong else None)
+        for index, token in enumerate(cell.tokens)
+    ]
+    feedback = _concept_processing(ET.SubElement(element, "resprocessing"), idents, choices, False, None)
+    for feedback_id, sentence in feedback:
+        node = ET.SubElement(element, "itemfeedback", {"ident": feedback_id})
+        _mattext(ET.SubElement(node, "flow_mat"), f"<p>{text(sentence)}</p>")
+    return element
+
+
+def _sampling_items(question: sampling.SamplingQuestion, key: str) -> Iterator[ET.Element]:
+    for cell in question.cells:
+        yield pick_item(question, cell, key) if isinstance(cell, sampling.PickCell) else sampling_item(question, cell, key)
 
 
 def concept_item(shown, variant: int | None, key: str) -> ET.Element:
@@ -294,14 +377,14 @@ def _assessment_parts(sheet, key: str) -> Iterator[ET.Element | Streamed]:
 
 
 def _problem_sections(sheet, key: str) -> Iterator[Streamed]:
-    for question in bank.sheet_questions(sheet):
-        problem = question.problem
+    for problem in sheet.problem_set.problems:
         title = f"{problem.id} — {problem.title}" if problem.title else problem.id
-        yield Streamed(
-            "section",
-            {"ident": ident("problem", key, sheet.variant, problem.id), "title": title},
-            (item(question, cell, key) for cell in question.cells),
-        )
+        if problem.kind == "sampling":
+            items: Iterator[ET.Element] = _sampling_items(sampling.question(sheet, problem), key)
+        else:
+            question = bank.question(sheet, problem)
+            items = (item(question, cell, key) for cell in question.cells)
+        yield Streamed("section", {"ident": ident("problem", key, sheet.variant, problem.id), "title": title}, items)
     shown = concept_sheet.shown_concepts(sheet)
     if shown:
         yield Streamed(

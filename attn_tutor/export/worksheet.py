@@ -14,6 +14,7 @@ from attn_tutor.core.i18n import t
 from attn_tutor.core.model import Problem, asked_row_indices, asked_stages
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.export import concept_sheet
+from attn_tutor.kinds.sampling import export as sampling
 from attn_tutor.marking.marker import open_cells, segments
 from attn_tutor.render.blocks import Block, Fields, Heading, Instructions, PageBreak, Paragraph, Table
 from attn_tutor.solve import engine
@@ -50,6 +51,9 @@ def worksheet_blocks(sheet: Sheet, *, title: str | None = None) -> list[Block]:
         blocks.append(Fields((*fields, (t("export.variant_label"), str(sheet.variant)))))
         blocks.append(Paragraph(t("export.copy_variant", seed=sheet.variant)))
     for problem in sheet.problem_set.problems:
+        if problem.kind == "sampling":
+            blocks.extend(sampling.worksheet_blocks(problem))  # type: ignore[arg-type]
+            continue
         solution = engine.solve(problem)
         rows = asked_row_indices(problem)
         blocks.append(problem_heading(problem))
@@ -72,6 +76,9 @@ def key_blocks(sheet: Sheet, *, title: str | None = None) -> list[Block]:
         heading = t("export.key_variant", title=name, seed=sheet.variant)
     blocks: list[Block] = [Heading(heading, level=1)]
     for problem in sheet.problem_set.problems:
+        if problem.kind == "sampling":
+            blocks.extend(sampling.key_blocks(problem))  # type: ignore[arg-type]
+            continue
         solution = engine.solve(problem)
         rows = asked_row_indices(problem)
         stages = asked_stages(problem)
@@ -137,9 +144,12 @@ def key_table_blocks(sheets: list[Sheet], *, title: str | None = None) -> list[B
     header += (t("export.key_table.answer"),)
     if numbered:
         header = (t("export.key_table.variant"), *header)
-    rows = []
+    rows: list[tuple[str, ...]] = []
     for sheet in sheets:
         for problem in sheet.problem_set.problems:
+            if problem.kind == "sampling":
+                rows += [(str(sheet.variant), *line) if numbered else line for line in sampling.key_rows(problem)]  # type: ignore[arg-type]  # a sampling problem
+                continue
             solution = engine.solve(problem)
             for row in asked_row_indices(problem):
                 for stage in asked_stages(problem):

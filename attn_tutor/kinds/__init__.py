@@ -11,6 +11,7 @@ the level of the package that does that job for attention:
     layout     solve      its worked solution as blocks, its ``solve --format json``
     marking    marking    its answers read, marked by stage with follow-through, its mistakes named
     generate   variants   its seeded random problems and fair variants
+    export     export     its worksheets, keys, key table lines and question banks' cells
 
 and its port for the pages is ``practice/assets/<name>.js``. A kind is registered by its name in
 ``core/model.py`` (``KINDS``) and by one line in each level's table of kinds (``KIND_FIELDS`` in

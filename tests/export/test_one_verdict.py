@@ -12,6 +12,7 @@ unit of a place beyond and inside them, and at the rounded answer: every consume
 from __future__ import annotations
 
 from decimal import Decimal
+from pathlib import Path
 
 import pytest
 from helpers import canvas
@@ -128,3 +129,69 @@ def test_every_consumer_accepts_the_same_window_in_every_cell(run_cli, tmp_path,
             cells += 1
     assert cells > 50
     print(f"{which}: {cells} cells compared")  # the figure the issue asks for (pytest -s)
+
+
+# --- kind: sampling (issue 38) ------------------------------------------------------------
+
+SAMPLING_SET = Path(__file__).parents[1] / "fixtures" / "sampling" / "set.yaml"
+
+
+def sampling_marker_verdict(question, cell, row: tuple, typed: str) -> bool:
+    """The sampling marker's verdict on the cell (grade, the quiz and serve mark through it), the rest
+    of the stage typed as ``row`` (the exact values, or e^(z/T - max) for that right answer)."""
+    from attn_tutor.kinds.sampling import marking as sampling_marking
+
+    given = list(row)
+    given[cell.index] = float(typed)
+    item = sampling_marking.mark_stage(question.solution, cell.stage, tuple(given), {})
+    return item.cells[cell.index] == "correct"
+
+
+def test_every_consumer_gives_a_sampling_cell_the_same_verdict(run_cli, tmp_path):
+    """Every number of a sampling set probed at each right window's ends, a unit beyond and inside:
+    the marker, Moodle's Cloze and Canvas agree; a cut token's p' is 0 in the banks (the marker takes
+    it left out); every token typed as the pick gets one verdict in all three."""
+    from attn_tutor.kinds.sampling import export as sampling
+    from attn_tutor.kinds.sampling import marking as sampling_marking
+
+    problem_set = load_problem_set(str(SAMPLING_SET))
+    (sheet,) = sheets.make_sheets(problem_set)
+    blanks_of = [
+        parse_cloze(element.findtext("questiontext/text"), choices=True)[0]
+        for _c, element in moodle_questions(export_bytes(run_cli, tmp_path, "bank.xml", str(SAMPLING_SET)))
+    ]
+    _archive, _manifest, (quiz,) = open_package(export_bytes(run_cli, tmp_path, "bank.zip", str(SAMPLING_SET)))
+    sections = quiz.find(f"{QTI}assessment/{QTI}section").findall(f"{QTI}section")
+    numbers = picks = 0
+    for problem, blanks, section in zip(problem_set.problems, blanks_of, sections, strict=True):
+        question = sampling.question(sheet, problem)
+        items = section.findall(f"{QTI}item")
+        assert len(blanks) == len(items) == len(question.cells)
+        for cell, blank, item in zip(question.cells, blanks, items):
+            if isinstance(cell, sampling.PickCell):
+                labels = [label.get("ident") for label in item.iter(f"{QTI}response_label")]
+                scored = {c.findtext(f".//{QTI}varequal") for c in item.iter(f"{QTI}respcondition") if c.findtext(f"{QTI}setvar") == "100"}
+                for index, token in enumerate(cell.tokens):
+                    marked = sampling_marking.mark_stage(question.solution, "pick", (token,), {}).cells[0] == "correct"
+                    assert marked == (blank["alternatives"][index]["fraction"] == 1.0) == (labels[index] in scored), (problem.id, token)
+                    picks += 1
+                continue
+            answers = canvas_answers(item)
+            if cell.cut:  # the banks: exactly 0; the marker: the token left out is no mistake
+                assert sampling_marking.mark_stage(question.solution, "kept", question.solution.stage_values("kept"), {}).cells[cell.index] == "masked"
+                for typed in ("0", "0.000", "0.001", "-0.001", "0.0000001"):
+                    assert moodle_verdict(blank["alternatives"], typed) == canvas_verdict(answers, typed) == (Decimal(typed) == 0), typed
+                continue
+            exact = tuple(question.solution.stage_values(cell.stage))
+            rows = [exact] + ([tuple(question.solution.step.shifted)] if len(cell.rights) > 1 else [])
+            windows = [(Decimal(r.low), Decimal(r.high)) for r in cell.rights]
+            for right, (low, high), row in zip(cell.rights, windows, rows):
+                assert (float(low), float(high)) == sampling_marking.windows(problem, cell.stage, row)[cell.index]
+                for typed in probes(low, high, right.text):
+                    inside = any(a <= Decimal(typed) <= b for a, b in windows)
+                    assert sampling_marker_verdict(question, cell, row, typed) == inside, (problem.id, cell.stage, cell.index, typed)
+                    assert moodle_verdict(blank["alternatives"], typed) == inside, (problem.id, cell, typed, blank)
+                    assert canvas_verdict(answers, typed) == inside, (problem.id, cell, typed, answers)
+            numbers += 1
+    assert numbers > 25 and picks >= 6
+    print(f"sampling: {numbers} numbers and {picks} picks compared")

@@ -39,7 +39,7 @@ TYPES = (
     r"(MULTIRESPONSE|MR)|(MULTIRESPONSE_H|MRH)|(MULTIRESPONSE_S|MRS)|(MULTIRESPONSE_HS|MRHS)"
 )
 BLANK = re.compile(r"\{([0-9]*):(" + TYPES + r"):(" + ALTERNATIVE + "(~" + ALTERNATIVE + r")*)\}", re.S)
-NUMERICAL_GROUP, ALTERNATIVES_GROUP = 3, 16
+NUMERICAL_GROUP, MULTICHOICE_GROUP, ALTERNATIVES_GROUP = 3, 4, 16
 
 _REFERENCE = re.compile(r"&(?:#([0-9]+)|#[xX]([0-9a-fA-F]+)|([A-Za-z][A-Za-z0-9]*));")
 
@@ -68,12 +68,18 @@ def html_entity_decode(text: str) -> str:
     return _REFERENCE.sub(one, text)
 
 
-def parse_cloze(text: str) -> tuple[list[dict], str]:
+def parse_cloze(text: str, *, choices: bool = False) -> tuple[list[dict], str]:
     """Moodle's extraction loop: every blank in order (feedback as Moodle stores it), and the text
-    left with ``{#n}`` placeholders."""
+    left with ``{#n}`` placeholders. Every blank must be NUMERICAL, or with ``choices`` MULTICHOICE
+    too (``"type": "MULTICHOICE"``, each alternative's ``text`` the answer as Moodle stores it: HTML)."""
     blanks = []
     position = 1
     while (match := BLANK.search(text)) is not None:
+        if choices and match.group(MULTICHOICE_GROUP):
+            blanks.append({"norm": match.group(1), "type": "MULTICHOICE", "alternatives": _choices(match.group(ALTERNATIVES_GROUP))})
+            text = text[: match.start()] + "{#" + str(position) + "}" + text[match.end() :]
+            position += 1
+            continue
         assert match.group(NUMERICAL_GROUP), f"not a NUMERICAL blank: {match.group(0)[:60]}"
         alternatives = []
         remaining = match.group(ALTERNATIVES_GROUP)
@@ -94,6 +100,20 @@ def parse_cloze(text: str) -> tuple[list[dict], str]:
         text = text[: match.start()] + "{#" + str(position) + "}" + text[match.end() :]
         position += 1
     return blanks, text
+
+
+def _choices(remaining: str) -> list[dict]:
+    """A MULTICHOICE blank's alternatives: fraction, answer text (HTML), feedback (decoded once)."""
+    found = []
+    while (alt := re.match("~?" + ALTERNATIVE, remaining, re.S)) is not None and alt.group(0):
+        fraction = 1.0 if alt.group(1) == "=" else float(alt.group(2).replace(",", ".")) / 100 if alt.group(2) else 0.0
+        feedback = None
+        if alt.group(5) is not None:
+            feedback = html_entity_decode(alt.group(5)).replace("\\}", "}").replace("\\#", "#")
+        found.append({"fraction": fraction, "text": alt.group(3), "feedback": feedback})
+        remaining = remaining[len(alt.group(0)) :]
+    assert remaining == "", f"unparsed alternatives: {remaining[:60]!r}"
+    return found
 
 
 class TextOf(HTMLParser):

@@ -37,6 +37,7 @@ KIND_JOBS = {
     "layout": "solve",
     "marking": "marking",
     "generate": "variants",
+    "export": "export",
 }
 LAZY = ("numpy", "yaml", "rich", "typst", "pikepdf", "jinja2", "markupsafe")
 LAZY_ALLOWED = {
