@@ -40,7 +40,7 @@ from typing import NamedTuple
 
 from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.model import Concept, Problem, ProblemSet
-from attn_tutor.core.rounding import fmt
+from attn_tutor.core.rounding import fmt, near_tie
 from attn_tutor.marking import marker, tolerance
 from attn_tutor.marking.mistakes import half_up, mistake_margins
 from attn_tutor.solve import concepts as concept_items
@@ -48,7 +48,6 @@ from attn_tutor.solve import engine
 
 BAND_SLACK = 0.5
 MIN_BAND = 1.0
-TIE_GAP = 0.01
 
 
 class Facts(NamedTuple):
@@ -127,12 +126,6 @@ def source_facts(problem: Problem) -> Facts:
             margins = mistake_margins(solution, row, stage)
             mistakes[(row, stage)] = frozenset(code for code, margin in margins.items() if margin > limit)
     return Facts(band, frozenset(one_hot), frozenset(uniform), mistakes, frozenset(_flat_values(solution)))
-
-
-def near_tie(value: float, decimals: int) -> bool:
-    """Within a hundredth of a unit of a rounding tie at ``decimals`` places."""
-    scaled = value * 10.0**decimals
-    return abs(scaled - math.floor(scaled) - 0.5) < TIE_GAP
 
 
 def _matmul(a, b):
