@@ -45,10 +45,12 @@ the last bits of a float, so the same seed gives the same variant everywhere.
 from __future__ import annotations
 
 import secrets
-from typing import NamedTuple
+from typing import Literal, NamedTuple, overload
 
 from attn_tutor.core.errors import AttnTutorError, UsageError
 from attn_tutor.core.model import DIM_MAX, SHEET_SEED_MAX, TOKENS_MAX, VARIANTS_MAX, Concept, Head, Matrix, Problem, ProblemSet
+from attn_tutor.kinds.sampling import generate as sampling
+from attn_tutor.kinds.sampling.model import SamplingProblem
 from attn_tutor.variants import fairness
 from attn_tutor.variants.stream import IntMatrix, Stream, check_seed
 
@@ -250,14 +252,27 @@ def random_problem(
     return _fill(skeleton, "random", seed, tokens, dim, bool(causal), bool(with_values))
 
 
-def practice_problems(seed: int, *, tokens: int = 3, dim: int = 2, causal: bool = False, count: int = 1) -> tuple[Problem, ...]:
+@overload
+def practice_problems(
+    seed: int, *, tokens: int = 3, dim: int = 2, causal: bool = False, count: int = 1, kind: Literal["attention"] = "attention"
+) -> tuple[Problem, ...]: ...
+@overload
+def practice_problems(seed: int, *, tokens: int | None = None, count: int = 1, kind: Literal["sampling"]) -> tuple[SamplingProblem, ...]: ...
+def practice_problems(
+    seed: int, *, tokens: int | None = 3, dim: int = 2, causal: bool = False, count: int = 1, kind: str = "attention"
+) -> tuple[Problem, ...] | tuple[SamplingProblem, ...]:
     """The practice problems of a seed and size options: ``solve --random``, ``quiz --random``
     and ``generate`` all make theirs here, so one seed gives one problem in every command.
 
     Problem ``k`` (1-based) is :func:`random_problem` of the variant seed ``seed * 1000 + k``
-    (:func:`variant_seed`), so its id is ``random-{seed}00k``.
+    (:func:`variant_seed`), so its id is ``random-{seed}00k``. ``kind="sampling"`` makes sampling
+    problems of ``tokens`` candidates (None: 3 to 6, drawn):
+    :func:`attn_tutor.kinds.sampling.generate.random_problem` of the same seeds.
     """
 
+    if kind == "sampling":
+        return tuple(sampling.random_problem(variant_seed(seed, k), tokens=tokens) for k in range(1, count + 1))
+    assert tokens is not None
     return tuple(
         random_problem(variant_seed(seed, k), tokens=tokens, dim=dim, causal=causal) for k in range(1, count + 1)
     )
@@ -357,8 +372,15 @@ def _build_like(problem: Problem, X: IntMatrix | None, heads: list[dict], where:
     return problem._replace(X=new_X, heads=new_heads)
 
 
-def variant(problem: Problem, seed: int, concepts: tuple[Concept, ...] = ()) -> Problem:
+@overload
+def variant(problem: Problem, seed: int, concepts: tuple[Concept, ...] = ()) -> Problem: ...
+@overload
+def variant(problem: SamplingProblem, seed: int, concepts: tuple[Concept, ...] = ()) -> SamplingProblem: ...
+def variant(problem: Problem | SamplingProblem, seed: int, concepts: tuple[Concept, ...] = ()) -> Problem | SamplingProblem:
     """``problem`` with new numbers drawn from ``(seed, problem.id)`` that keep its character; nothing else changes.
+
+    A sampling problem's variant is :func:`attn_tutor.kinds.sampling.generate.variant` (its own
+    rule of fairness; concept items are not drawn against it).
 
     Entries come from each matrix's own range and granularity (:func:`grids`); a draw
     is kept when it passes the guards and :func:`attn_tutor.variants.fairness.is_fair`, and every
@@ -367,6 +389,8 @@ def variant(problem: Problem, seed: int, concepts: tuple[Concept, ...] = ()) -> 
     without one, an :class:`AttnTutorError` says so (naming the concept item when the draws that
     were fair otherwise all left it without one clear answer).
     """
+    if isinstance(problem, SamplingProblem):
+        return sampling.variant(problem, seed)
     check_seed(seed)
 
     where = grids(problem)
