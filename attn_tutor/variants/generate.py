@@ -259,7 +259,7 @@ def practice_problems(
 @overload
 def practice_problems(seed: int, *, tokens: int | None = None, count: int = 1, kind: Literal["sampling"]) -> tuple[SamplingProblem, ...]: ...
 def practice_problems(
-    seed: int, *, tokens: int | None = 3, dim: int = 2, causal: bool = False, count: int = 1, kind: str = "attention"
+    seed: int, *, tokens: int | None = None, dim: int = 2, causal: bool = False, count: int = 1, kind: str = "attention"
 ) -> tuple[Problem, ...] | tuple[SamplingProblem, ...]:
     """The practice problems of a seed and size options: ``solve --random``, ``quiz --random``
     and ``generate`` all make theirs here, so one seed gives one problem in every command.
@@ -272,10 +272,8 @@ def practice_problems(
 
     if kind == "sampling":
         return tuple(sampling.random_problem(variant_seed(seed, k), tokens=tokens) for k in range(1, count + 1))
-    assert tokens is not None
-    return tuple(
-        random_problem(variant_seed(seed, k), tokens=tokens, dim=dim, causal=causal) for k in range(1, count + 1)
-    )
+    size = tokens if tokens is not None else 3
+    return tuple(random_problem(variant_seed(seed, k), tokens=size, dim=dim, causal=causal) for k in range(1, count + 1))
 
 
 def new_seed() -> int:
