@@ -12,9 +12,9 @@ from __future__ import annotations
 import math
 import subprocess
 import sys
-import textwrap
 
 import pytest
+from helpers.paths import FIXTURES
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -26,59 +26,14 @@ from attn_tutor.kinds.sampling import engine
 from attn_tutor.kinds.sampling import generate as sampling
 from attn_tutor.kinds.sampling.model import SamplingProblem
 from attn_tutor.problems.dump import dump_problem_set
-from attn_tutor.problems.load import load_problem_set, load_text
+from attn_tutor.problems.load import load_path, load_problem_set, load_text
 from attn_tutor.variants import fairness
 from attn_tutor.variants.generate import practice_problems, variant, variant_set
 from attn_tutor.variants.sheets import fairness_note, make_sheets
 
-# The issue's packaged-style problems: the chapter's first example, greedy vs. sampled, top-k,
-# top-p, a three-step continuation (loss and perplexity), one in English.
-CH14_LIKE = textwrap.dedent("""\
-    title: "Ch14-style sampling problems"
-    problems:
-      - id: first-example
-        kind: sampling
-        tokens: [생선을, 우유를, 밥을]
-        logits: [2, 1, 0.1]
-      - id: greedy-vs-sampled
-        kind: sampling
-        tokens: [학교에, 공원에, 집에, 시장에]
-        logits: [1.5, 2.2, 0.3, -0.5]
-        temperature: 0.8
-        draw: 0.83
-        target: 공원에
-        stages: [scaled, probabilities, pick, loss]
-      - id: top-k
-        kind: sampling
-        tokens: [책을, 편지를, 신문을, 시를, 소설을]
-        logits: [2.4, 1.1, 0.2, 1.8, -0.6]
-        temperature: 1.5
-        top_k: 2
-        draw: 0.35
-        stages: [scaled, exp, probabilities, kept, pick]
-      - id: top-p
-        kind: sampling
-        tokens: [친구를, 선생님을, 동생을, 이웃을]
-        logits: [3.1, 2.0, 1.2, -0.4]
-        top_p: 0.8
-        draw: 0.6
-        stages: [probabilities, kept, pick]
-      - id: continuation
-        kind: sampling
-        tokens: [the, cat, sat, mat]
-        steps:
-          - {logits: [2.0, 0.5, -1.0, 0.1], target: the}
-          - {logits: [0.3, 2.5, 0.9, 1.2], target: cat}
-          - {logits: [-0.2, 0.4, 1.9, 0.6], target: sat}
-      - id: english
-        kind: sampling
-        tokens: [fish, milk, bread]
-        logits: [1.2, 0.4, -0.3]
-        temperature: 0.5
-        target: milk
-        stages: [scaled, exp, probabilities, pick, loss]
-""")
-CH14 = load_text(CH14_LIKE, "ch14-like.yaml")
+# The issue's packaged-style problems (tests/fixtures/sampling/ch14-like.yaml): the chapter's first
+# example, greedy vs. sampled, top-k, top-p, a three-step continuation (loss and perplexity), one in English.
+CH14 = load_path(FIXTURES / "sampling" / "ch14-like.yaml")
 
 
 def on_grid(x: float, places: int) -> bool:

@@ -289,12 +289,14 @@ def _logits(units: list[int], places: int) -> tuple[float, ...]:
     return tuple(v / 10**places for v in units)
 
 
-def _draw_of(stream: Stream, places: int) -> float:
+def draw_u(stream: Stream, places: int) -> float:
+    """A draw u of ``places`` decimals, from one unit to 1 − one unit."""
     scale = 10**places
     return stream.integer(1, scale - 1) / scale
 
 
-def _random_draw(seed: int, tokens: int | None, problem_id: str, attempt: int) -> SamplingProblem:
+def random_draw(seed: int, tokens: int | None, problem_id: str, attempt: int) -> SamplingProblem:
+    """Attempt ``attempt`` of :func:`random_problem`, before any check."""
     stream = Stream("sampling-random", seed, tokens, attempt)
     group = WORD_GROUPS[stream.below(len(WORD_GROUPS))]
     n = tokens if tokens is not None else stream.integer(*CANDIDATES)
@@ -306,7 +308,7 @@ def _random_draw(seed: int, tokens: int | None, problem_id: str, attempt: int) -
     cut = stream.below(3) if n >= 3 else 0
     top_k = stream.integer(2, n - 1) if cut == 1 else None
     top_p = TOP_PS[stream.below(len(TOP_PS))] if cut == 2 else None
-    draw = _draw_of(stream, 2) if stream.below(2) else None
+    draw = draw_u(stream, 2) if stream.below(2) else None
     target = names[stream.below(n)]
     ask = tuple(stage for stage in STAGES if stage != "kept" or cut)
     return SamplingProblem(
@@ -322,31 +324,46 @@ def random_problem(seed: int, *, tokens: int | None = None, problem_id: str | No
         raise UsageError("generate.sampling.bad_tokens", tokens=tokens, least=2, most=TOKENS_MOST)
     made_id = problem_id if problem_id is not None else f"random-{seed}"
     for attempt in range(RANDOM_ATTEMPTS):
-        problem = _random_draw(seed, tokens, made_id, attempt)
-        if problem.top_p is not None and not _cuts(problem):
-            continue
-        solution = engine.solve(problem)
-        if _hand_sized(solution) and unfair(problem, solution) is None:
+        problem = random_draw(seed, tokens, made_id, attempt)
+        if random_verdict(problem) is None:
             return problem
     raise AttnTutorError("generate.sampling.no_problem", seed=seed, attempts=RANDOM_ATTEMPTS)
 
 
-def _cuts(problem: SamplingProblem) -> bool:
-    """Top-p keeps more than one token and fewer than all (else it asks nothing)."""
-    kept = sum(1 for v in engine.solve(problem).step.kept if v is not None)
-    return 1 < kept < len(problem.tokens)
+def random_verdict(problem: SamplingProblem) -> str | None:
+    """Why a random draw is drawn again (None: it is kept): ``cut`` (top-p keeps one token or every
+    one: it asks nothing), ``hand_sized`` (a probability outside :data:`MIN_P`…:data:`MAX_P`), or
+    the part of the rule it breaks (:func:`unfair`)."""
+    solution = engine.solve(problem)
+    kept = sum(1 for v in solution.step.kept if v is not None)
+    if problem.top_p is not None and not 1 < kept < len(problem.tokens):
+        return "cut"
+    if not _hand_sized(solution):
+        return "hand_sized"
+    return unfair(problem, solution)
 
 
 def _step_like(stream: Stream, problem: SamplingProblem, index: int, source: Facts) -> Step | None:
     """Step ``index`` with new logits that keep the rule and its source's facts, tried
     :data:`STEP_TRIES` times from ``stream``; None when none does."""
-    grid, step = source.grid, problem.steps[index]
+    step = problem.steps[index]
     for _ in range(STEP_TRIES):
-        logits = _logits(_distinct(stream, len(problem.tokens), grid.low, grid.high), grid.places)
-        solved = engine.solve_step(problem, logits, step.target)
-        if unlike_step(problem, solved, source.steps[index]) is None and unfair_step(problem, solved) is None:
+        logits = draw_logits(stream, len(problem.tokens), source.grid)
+        if step_verdict(problem, logits, index, source) is None:
             return step._replace(logits=logits)
     return None
+
+
+def draw_logits(stream: Stream, n: int, grid: Grid) -> tuple[float, ...]:
+    """``n`` distinct logits from ``grid``."""
+    return _logits(_distinct(stream, n, grid.low, grid.high), grid.places)
+
+
+def step_verdict(problem: SamplingProblem, logits: tuple[float, ...], index: int, source: Facts) -> str | None:
+    """Why step ``index`` of a variant with these logits is drawn again (None: kept): the first part of
+    the rule it breaks, "like its source" first."""
+    solved = engine.solve_step(problem, logits, problem.steps[index].target)
+    return unlike_step(problem, solved, source.steps[index]) or unfair_step(problem, solved)
 
 
 def variant(problem: SamplingProblem, seed: int) -> SamplingProblem:
@@ -359,7 +376,7 @@ def variant(problem: SamplingProblem, seed: int) -> SamplingProblem:
     source = facts(problem)
     for attempt in range(VARIANT_ATTEMPTS):
         stream = Stream("sampling-variant", seed, problem.id, attempt)
-        draw = _draw_of(stream, source.draw_places) if source.draw_places is not None else None
+        draw = draw_u(stream, source.draw_places) if source.draw_places is not None else None
         drawn = problem._replace(draw=draw)
         steps: list[Step] = []
         for index in range(len(problem.steps)):
