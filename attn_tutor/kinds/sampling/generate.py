@@ -18,7 +18,8 @@ drawn again from the next attempt's stream (:data:`RANDOM_ATTEMPTS` of them); a 
 draws u, then each step's logits up to :data:`STEP_TRIES` times until they keep the rule at that
 step (:data:`VARIANT_ATTEMPTS` attempts). After them an :class:`AttnTutorError` says so.
 
-**The rule** (:func:`unfair` names the first part a draw breaks). Write d for the problem's
+**The rule** (:func:`unfair` names the first part a draw breaks; :func:`unlike` the first part of
+"like its source"; ``benchmarks/sampling_variants.py`` counts how often each refuses a draw). Write d for the problem's
 decimals, u = 10^-d, gap = max(u, the problem's tolerance), and s = u/2, the most one probability
 rounded to d places is off (a sum of m of them: m·s). At every step:
 
@@ -29,12 +30,14 @@ rounded to d places is off (a sum of m of them: m·s). At every step:
   reach p): c_m − p > gap + m·s; p − c_(m−1) > max(:data:`WELL_BELOW`, gap + (m−1)·s) (c_0 = 0);
   and the m-th largest probability exceeds the (m+1)-th by more than gap;
 * **draw** — u stands more than gap + K·s from every edge of the K kept tokens' intervals inside
-  (0, 1), so a student who sums rounded probabilities reads the same token;
+  (0, 1), so a student who adds up the kept probabilities as the key shows them (rounded) reads
+  the same token;
 * **ties** — no asked number (the scaled logits, e^x — both e^(z/T) and e^(z/T − max) —, the
   probabilities, the kept ones, the loss, the perplexity) within a hundredth of a unit of a
   rounding tie at d places (:func:`attn_tutor.core.rounding.near_tie`).
 
-A random problem is also **hand-sized**: every probability from :data:`MIN_P` to :data:`MAX_P`.
+A random problem is also **hand-sized**: every probability from :data:`MIN_P` to :data:`MAX_P`,
+and its top-p keeps more than one token and fewer than all (:func:`random_verdict`).
 A variant is also **like its source** (:func:`facts`):
 
 * **range** — its logits are drawn in the source's granularity (its logits' places, at most
