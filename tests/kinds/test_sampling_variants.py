@@ -222,7 +222,7 @@ def test_a_variant_that_cannot_be_made_fair_is_a_sentence(monkeypatch):
     monkeypatch.setattr(sampling, "VARIANT_ATTEMPTS", 0)
     with pytest.raises(AttnTutorError) as caught:
         variant(CH14.get("top-p"), 5)
-    assert caught.value.problems[0].key == "generate.no_fair_variant"
+    assert caught.value.problems[0].key == "generate.sampling.no_fair_variant"
     assert caught.value.problems[0].args["id"] == "top-p"
 
 

@@ -391,7 +391,7 @@ def variant(problem: SamplingProblem, seed: int) -> SamplingProblem:
             candidate = drawn._replace(steps=tuple(steps))
             if candidate.steps != problem.steps and unfair(candidate) is None:
                 return candidate
-    raise AttnTutorError("generate.no_fair_variant", id=problem.id, seed=seed, attempts=VARIANT_ATTEMPTS)
+    raise AttnTutorError("generate.sampling.no_fair_variant", id=problem.id, seed=seed, attempts=VARIANT_ATTEMPTS)
 
 
 # --- sheets --------------------------------------------------------------------------
