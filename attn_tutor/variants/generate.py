@@ -18,6 +18,10 @@
   :data:`VARIANT_ATTEMPTS`, an :class:`~attn_tutor.core.errors.AttnTutorError` says so.
 * :func:`variant_set` varies every problem of a set (per-student worksheets; the
   grader regenerates them from the printed seed).
+* A ``kind: sampling`` problem is handed to its kind's generator
+  (:mod:`attn_tutor.kinds.sampling.generate`: its own rule of fairness, the same stream):
+  :func:`variant` of one, and :func:`practice_problems` with ``kind="sampling"``. Attention's
+  draws are untouched by it.
 
 Determinism. Integers come from our own generator (:class:`attn_tutor.variants.stream.Stream`): BLAKE2b (``hashlib``, the
 same on every platform) over a key made from the seed and a label, read as
