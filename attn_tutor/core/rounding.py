@@ -53,6 +53,16 @@ def rounded(x: float, decimals: int) -> float:
 
 _SCALES = tuple(10.0**k for k in range(23))
 
+TIE_GAP = 0.01
+"""How close to a rounding tie, in units of the last place, a generated answer may not come."""
+
+
+def near_tie(value: float, decimals: int) -> bool:
+    """Within a hundredth of a unit of a rounding tie at ``decimals`` places (the generators refuse such
+    an answer: rounding half up or half to even, from the exact value or a calculator's digits, would differ)."""
+    scaled = value * 10.0**decimals
+    return abs(scaled - math.floor(scaled) - 0.5) < TIE_GAP
+
 
 def fmt(x: float | None, decimals: int = 3, *, missing: str = "—") -> str:
     """A number as a student writes it: fixed places, half up, no ``-0``."""

@@ -8,9 +8,10 @@ double-quoted scalar with JSON-style escapes, so a token such as ``yes``, ``1``,
 reads them back as the same numbers: whole numbers as integers, others by
 ``repr`` with a decimal point before any exponent (``1.0e-05``).
 
-Keys left at their defaults (``rows``, ``ask``, ``divide_by``, ``mask``) are
-written as comments showing the default, so loading the text gives back the same
-problem set and the teacher still sees what can be changed.
+Keys left at their defaults (``rows``, ``ask``, ``divide_by``, ``mask``; a sampling
+problem's ``top_k``/``top_p``, ``draw``, ``target``, ``stages``) are written as comments
+showing the default, so loading the text gives back the same problem set and the teacher
+still sees what can be changed.
 """
 
 from __future__ import annotations
@@ -19,6 +20,7 @@ import math
 
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import Head, Matrix, Problem, ProblemSet
+from attn_tutor.kinds.sampling.model import SamplingProblem
 
 _NAMED_ESCAPES = {'"': '\\"', "\\": "\\\\", "\n": "\\n", "\t": "\\t", "\r": "\\r"}
 
@@ -107,8 +109,52 @@ def _head(head: Head, problem: Problem, indent: str) -> list[str]:
     return lines
 
 
-def dump_problem(problem: Problem) -> list[str]:
-    """One problem as lines of YAML, starting with ``  - id: ...``."""
+def dump_sampling(problem: SamplingProblem) -> list[str]:
+    """A ``kind: sampling`` problem as lines of YAML, starting with ``  - id: ...``: every key it may
+    have, a key left at its default written as a comment that says the default."""
+    ind = "    "
+    lines = [f"  - id: {quote(problem.id)}", f"{ind}kind: sampling{_comment(t('generate.comment.sampling.kind'))}"]
+    if problem.title is not None:
+        lines.append(f"{ind}title: {quote(problem.title)}")
+    lines.append(f"{ind}tokens: {_strings(problem.tokens)}{_comment(t('generate.comment.sampling.tokens'))}")
+    if problem.continuation:
+        lines.append(f"{ind}steps:{_comment(t('generate.comment.sampling.steps'))}")
+        lines += [f"{ind}  - {{logits: {_flow(step.logits)}, target: {quote(step.target or '')}}}" for step in problem.steps]
+    else:
+        lines.append(f"{ind}logits: {_flow(problem.logits)}{_comment(t('generate.comment.sampling.logits'))}")
+    lines.append(f"{ind}temperature: {number(problem.temperature)}{_comment(t('generate.comment.sampling.temperature'))}")
+    if not problem.continuation:
+        if problem.top_k is not None:
+            lines.append(f"{ind}top_k: {problem.top_k}{_comment(t('generate.comment.sampling.top_k'))}")
+        elif problem.top_p is not None:
+            lines.append(f"{ind}top_p: {number(problem.top_p)}{_comment(t('generate.comment.sampling.top_p'))}")
+        else:
+            lines.append(f"{ind}# {comment_text(t('generate.comment.sampling.cut_default'))}")
+        if problem.draw is not None:
+            lines.append(f"{ind}draw: {number(problem.draw)}{_comment(t('generate.comment.sampling.draw'))}")
+        else:
+            lines.append(f"{ind}# {comment_text(t('generate.comment.sampling.draw_default'))}")
+        if problem.target is not None:
+            lines.append(f"{ind}target: {quote(problem.target)}{_comment(t('generate.comment.sampling.target'))}")
+        else:
+            lines.append(f"{ind}# {comment_text(t('generate.comment.sampling.target_default'))}")
+    if problem.ask is not None:
+        lines.append(f"{ind}stages: {_strings(problem.asked_stages)}{_comment(t('generate.comment.sampling.stages'))}")
+    else:
+        default = "generate.comment.sampling.steps_stages_default" if problem.continuation else "generate.comment.sampling.stages_default"
+        lines.append(f"{ind}# {comment_text(t(default))}")
+    lines.append(f"{ind}decimals: {problem.decimals}{_comment(t('generate.comment.decimals'))}")
+    if problem.tolerance is None:
+        lines.append(f"{ind}# {comment_text(t('generate.comment.tolerance_default'))}")
+    else:
+        lines.append(f"{ind}tolerance: {number(problem.tolerance)}{_comment(t('generate.comment.tolerance'))}")
+    return lines
+
+
+def dump_problem(problem: Problem | SamplingProblem) -> list[str]:
+    """One problem as lines of YAML, starting with ``  - id: ...`` (a sampling problem: :func:`dump_sampling`)."""
+    if isinstance(problem, SamplingProblem):
+        return dump_sampling(problem)
     lines = [f"  - id: {quote(problem.id)}"]
     ind = "    "
     if problem.title is not None:

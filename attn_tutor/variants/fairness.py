@@ -40,7 +40,9 @@ from typing import NamedTuple
 
 from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.model import Concept, Problem, ProblemSet
-from attn_tutor.core.rounding import fmt
+from attn_tutor.core.rounding import fmt, near_tie
+from attn_tutor.kinds.sampling import generate as sampling
+from attn_tutor.kinds.sampling.model import SamplingProblem
 from attn_tutor.marking import marker, tolerance
 from attn_tutor.marking.mistakes import half_up, mistake_margins
 from attn_tutor.solve import concepts as concept_items
@@ -48,7 +50,6 @@ from attn_tutor.solve import engine
 
 BAND_SLACK = 0.5
 MIN_BAND = 1.0
-TIE_GAP = 0.01
 
 
 class Facts(NamedTuple):
@@ -127,12 +128,6 @@ def source_facts(problem: Problem) -> Facts:
             margins = mistake_margins(solution, row, stage)
             mistakes[(row, stage)] = frozenset(code for code, margin in margins.items() if margin > limit)
     return Facts(band, frozenset(one_hot), frozenset(uniform), mistakes, frozenset(_flat_values(solution)))
-
-
-def near_tie(value: float, decimals: int) -> bool:
-    """Within a hundredth of a unit of a rounding tie at ``decimals`` places."""
-    scaled = value * 10.0**decimals
-    return abs(scaled - math.floor(scaled) - 0.5) < TIE_GAP
 
 
 def _matmul(a, b):
@@ -230,14 +225,20 @@ def concept_findings(problem_set: ProblemSet) -> list[Finding]:
     return findings
 
 
-def givens(problem: Problem) -> tuple:
-    """A problem's given numbers (X and every head's matrices), to tell two variants apart."""
+def givens(problem: Problem | SamplingProblem) -> tuple:
+    """A problem's given numbers (X and every head's matrices; a sampling problem's logits and draw),
+    to tell two variants apart."""
+    if isinstance(problem, SamplingProblem):
+        return sampling.givens(problem)
     return (problem.X, tuple((h.Q, h.K, h.V, h.W_Q, h.W_K, h.W_V) for h in problem.heads))
 
 
-def answer_key(problem: Problem) -> tuple:
+def answer_key(problem: Problem | SamplingProblem) -> tuple:
     """Per asked stage, the asked rows' marked cells at the asked decimals (as the key prints them);
-    weights rows with a single open key (always 1) are left out: no numbers can change them."""
+    weights rows with a single open key (always 1) are left out: no numbers can change them.
+    A sampling problem's: :func:`attn_tutor.kinds.sampling.generate.answer_key`."""
+    if isinstance(problem, SamplingProblem):
+        return sampling.answer_key(problem)
     solution = engine.solve(problem)
     key = []
     for stage in problem.asked_stages:
@@ -267,10 +268,14 @@ class Summary(NamedTuple):
 
 
 def largest(problems) -> tuple[float, float]:
-    """The largest weight and the largest e^x over the asked rows of ``problems``."""
+    """The largest weight and the largest e^x over the asked rows of ``problems`` (a sampling
+    problem's largest probability and largest e^(z/T) count as its weight and e^x)."""
     import numpy as np
     weight = exp = 0.0
     for problem in problems:
+        if isinstance(problem, SamplingProblem):
+            weight, exp = (max(old, new) for old, new in zip((weight, exp), sampling.largest(problem)))
+            continue
         solution = engine.solve(problem)
         for head in solution.heads:
             for row in _asked_rows(problem):

@@ -18,8 +18,12 @@
   :data:`VARIANT_ATTEMPTS`, an :class:`~attn_tutor.core.errors.AttnTutorError` says so.
 * :func:`variant_set` varies every problem of a set (per-student worksheets; the
   grader regenerates them from the printed seed).
+* A ``kind: sampling`` problem is handed to its kind's generator
+  (:mod:`attn_tutor.kinds.sampling.generate`: its own rule of fairness, the same stream):
+  :func:`variant` of one, and :func:`practice_problems` with ``kind="sampling"``. Attention's
+  draws are untouched by it.
 
-Determinism. Integers come from our own generator: BLAKE2b (``hashlib``, the
+Determinism. Integers come from our own generator (:class:`attn_tutor.variants.stream.Stream`): BLAKE2b (``hashlib``, the
 same on every platform) over a key made from the seed and a label, read as
 64-bit words, with rejection sampling for unbiased ranges. No numpy, no
 ``random``: a numpy or Python upgrade cannot change a problem. A problem's
@@ -44,14 +48,15 @@ the last bits of a float, so the same seed gives the same variant everywhere.
 
 from __future__ import annotations
 
-import hashlib
-import json
 import secrets
-from typing import NamedTuple
+from typing import Literal, NamedTuple, overload
 
 from attn_tutor.core.errors import AttnTutorError, UsageError
-from attn_tutor.core.model import DIM_MAX, SEED_MAX, SHEET_SEED_MAX, TOKENS_MAX, VARIANTS_MAX, Concept, Head, Matrix, Problem, ProblemSet
+from attn_tutor.core.model import DIM_MAX, SHEET_SEED_MAX, TOKENS_MAX, VARIANTS_MAX, Concept, Head, Matrix, Problem, ProblemSet
+from attn_tutor.kinds.sampling import generate as sampling
+from attn_tutor.kinds.sampling.model import SamplingProblem
 from attn_tutor.variants import fairness
+from attn_tutor.variants.stream import IntMatrix, Stream, check_seed
 
 __all__ = [
     "random_problem", "practice_problems", "new_seed", "variant", "variant_set", "WORDS",
@@ -71,65 +76,8 @@ VALUES = (-3, 3)  # Q, K, V of a plain problem; also the bound on projected Q, K
 EMBEDDINGS = (-2, 2)  # X of a projection problem with d_in <= 2 (-1…1 for wider X)
 WEIGHTS = (-1, 1)  # W_Q, W_K, W_V of a projection problem
 
-IntMatrix = tuple[tuple[int, ...], ...]
-
-
-class _Stream:
-    """An endless, platform-independent stream of integers named by ``parts``."""
-
-    def __init__(self, *parts: object) -> None:
-        label = json.dumps(parts, ensure_ascii=False, separators=(",", ":")).encode()
-        self._key = hashlib.blake2b(label, digest_size=32).digest()
-        self._block = 0
-        self._words: list[int] = []
-
-    def _word(self) -> int:
-        if not self._words:
-            digest = hashlib.blake2b(self._block.to_bytes(8, "little"), key=self._key, digest_size=64).digest()
-            self._block += 1
-            self._words = [int.from_bytes(digest[i : i + 8], "little") for i in range(56, -8, -8)]
-        return self._words.pop()  # the first 8 bytes first
-
-    def below(self, n: int) -> int:
-        """Uniform in 0..n-1 (rejection sampling, no modulo bias)."""
-        limit = (1 << 64) - (1 << 64) % n
-        while True:
-            word = self._word()
-            if word < limit:
-                return word % n
-
-    def integer(self, low: int, high: int) -> int:
-        return low + self.below(high - low + 1)
-
-    def matrix(self, rows: int, cols: int, bounds: tuple[int, int], *, nonzero_rows: bool = False) -> IntMatrix:
-        """Integers in ``bounds``; with ``nonzero_rows`` an all-zero row is drawn again."""
-        out = []
-        for _ in range(rows):
-            row = tuple(self.integer(*bounds) for _ in range(cols))
-            tries = 1
-            while nonzero_rows and not any(row):
-                row = tuple(self.integer(*bounds) for _ in range(cols))
-                tries += 1
-                if tries > 64:  # never in practice (a chance of 3^-64 at worst): a fixed non-zero row
-                    row = (1,) + (0,) * (cols - 1)
-            out.append(row)
-        return tuple(out)
-
-    def sample(self, n: int, k: int) -> list[int]:
-        """k distinct numbers from 0..n-1 (a partial Fisher-Yates shuffle)."""
-        pool = list(range(n))
-        for i in range(k):
-            j = i + self.below(n - i)
-            pool[i], pool[j] = pool[j], pool[i]
-        return pool[:k]
-
 
 # --- checks --------------------------------------------------------------------------
-
-
-def _check_seed(seed: int) -> None:
-    if isinstance(seed, bool) or not isinstance(seed, int) or not 0 <= seed <= SEED_MAX:
-        raise UsageError("generate.bad_seed", seed=seed, most=SEED_MAX)
 
 
 def _shape(matrix: Matrix | None) -> tuple[int, int] | None:
@@ -208,7 +156,7 @@ def _build(problem: Problem, X: IntMatrix | None, heads: list[dict]) -> Problem:
     return problem._replace(X=_as_float(X), heads=new_heads)
 
 
-def _draw(problem: Problem, stream: _Stream) -> tuple[IntMatrix | None, list[dict]]:
+def _draw(problem: Problem, stream: Stream) -> tuple[IntMatrix | None, list[dict]]:
     X = None
     if problem.X is not None:
         rows, d_in = _size(problem.X)
@@ -271,7 +219,7 @@ def _fill(problem: Problem, *parts: object) -> Problem:
     bound = VALUES[1] if any(h.projected for h in problem.heads) else None
     original = _numbers(problem)
     for attempt in range(MAX_ATTEMPTS):
-        X, heads = _draw(problem, _Stream(*parts, attempt))
+        X, heads = _draw(problem, Stream(*parts, attempt))
         if _passes(problem, X, heads, bound if attempt < MAX_ATTEMPTS // 2 else None):
             candidate = _build(problem, X, heads)
             if _numbers(candidate) != original:
@@ -292,12 +240,12 @@ def random_problem(
     problem_id: str | None = None,
 ) -> Problem:
     """A fresh problem: ``tokens`` Korean words, Q, K (and V) of width ``dim`` in -3…3."""
-    _check_seed(seed)
+    check_seed(seed)
     if isinstance(tokens, bool) or not isinstance(tokens, int) or not 1 <= tokens <= len(WORDS):
         raise UsageError("generate.bad_tokens", tokens=tokens, most=len(WORDS))
     if isinstance(dim, bool) or not isinstance(dim, int) or not 1 <= dim <= DIM_MAX:
         raise UsageError("generate.bad_dim", dim=dim, most=DIM_MAX)
-    names = tuple(WORDS[i] for i in sorted(_Stream("random-tokens", seed, tokens).sample(len(WORDS), tokens)))
+    names = tuple(WORDS[i] for i in sorted(Stream("random-tokens", seed, tokens).sample(len(WORDS), tokens)))
     zeros = tuple((0.0,) * dim for _ in range(tokens))
     skeleton = Problem(
         id=problem_id if problem_id is not None else f"random-{seed}",
@@ -308,17 +256,28 @@ def random_problem(
     return _fill(skeleton, "random", seed, tokens, dim, bool(causal), bool(with_values))
 
 
-def practice_problems(seed: int, *, tokens: int = 3, dim: int = 2, causal: bool = False, count: int = 1) -> tuple[Problem, ...]:
+@overload
+def practice_problems(
+    seed: int, *, tokens: int = 3, dim: int = 2, causal: bool = False, count: int = 1, kind: Literal["attention"] = "attention"
+) -> tuple[Problem, ...]: ...
+@overload
+def practice_problems(seed: int, *, tokens: int | None = None, count: int = 1, kind: Literal["sampling"]) -> tuple[SamplingProblem, ...]: ...
+def practice_problems(
+    seed: int, *, tokens: int | None = None, dim: int = 2, causal: bool = False, count: int = 1, kind: str = "attention"
+) -> tuple[Problem, ...] | tuple[SamplingProblem, ...]:
     """The practice problems of a seed and size options: ``solve --random``, ``quiz --random``
     and ``generate`` all make theirs here, so one seed gives one problem in every command.
 
     Problem ``k`` (1-based) is :func:`random_problem` of the variant seed ``seed * 1000 + k``
-    (:func:`variant_seed`), so its id is ``random-{seed}00k``.
+    (:func:`variant_seed`), so its id is ``random-{seed}00k``. ``kind="sampling"`` makes sampling
+    problems of ``tokens`` candidates (None: 3 to 6, drawn):
+    :func:`attn_tutor.kinds.sampling.generate.random_problem` of the same seeds.
     """
 
-    return tuple(
-        random_problem(variant_seed(seed, k), tokens=tokens, dim=dim, causal=causal) for k in range(1, count + 1)
-    )
+    if kind == "sampling":
+        return tuple(sampling.random_problem(variant_seed(seed, k), tokens=tokens) for k in range(1, count + 1))
+    size = tokens if tokens is not None else 3
+    return tuple(random_problem(variant_seed(seed, k), tokens=size, dim=dim, causal=causal) for k in range(1, count + 1))
 
 
 def new_seed() -> int:
@@ -380,7 +339,7 @@ def grids(problem: Problem) -> dict[tuple[int | None, str], Grid]:
     return result
 
 
-def _draw_like(problem: Problem, stream: _Stream, where: dict) -> tuple[IntMatrix | None, list[dict]]:
+def _draw_like(problem: Problem, stream: Stream, where: dict) -> tuple[IntMatrix | None, list[dict]]:
     """Entries in units of each matrix's grid (no all-zero row in X, Q, K, V)."""
     X = None
     if problem.X is not None:
@@ -415,8 +374,15 @@ def _build_like(problem: Problem, X: IntMatrix | None, heads: list[dict], where:
     return problem._replace(X=new_X, heads=new_heads)
 
 
-def variant(problem: Problem, seed: int, concepts: tuple[Concept, ...] = ()) -> Problem:
+@overload
+def variant(problem: Problem, seed: int, concepts: tuple[Concept, ...] = ()) -> Problem: ...
+@overload
+def variant(problem: SamplingProblem, seed: int, concepts: tuple[Concept, ...] = ()) -> SamplingProblem: ...
+def variant(problem: Problem | SamplingProblem, seed: int, concepts: tuple[Concept, ...] = ()) -> Problem | SamplingProblem:
     """``problem`` with new numbers drawn from ``(seed, problem.id)`` that keep its character; nothing else changes.
+
+    A sampling problem's variant is :func:`attn_tutor.kinds.sampling.generate.variant` (its own
+    rule of fairness; concept items are not drawn against it).
 
     Entries come from each matrix's own range and granularity (:func:`grids`); a draw
     is kept when it passes the guards and :func:`attn_tutor.variants.fairness.is_fair`, and every
@@ -425,14 +391,16 @@ def variant(problem: Problem, seed: int, concepts: tuple[Concept, ...] = ()) -> 
     without one, an :class:`AttnTutorError` says so (naming the concept item when the draws that
     were fair otherwise all left it without one clear answer).
     """
-    _check_seed(seed)
+    if isinstance(problem, SamplingProblem):
+        return sampling.variant(problem, seed)
+    check_seed(seed)
 
     where = grids(problem)
     original = _numbers(problem)
     facts = fairness.source_facts(problem)
     unclear, item = 0, None  # draws fair but for a concept item, and the last such item
     for attempt in range(VARIANT_ATTEMPTS):
-        X, heads = _draw_like(problem, _Stream("variant", seed, problem.id, attempt), where)
+        X, heads = _draw_like(problem, Stream("variant", seed, problem.id, attempt), where)
         if not _passes(problem, X, heads, bound=None):
             continue
         candidate = _build_like(problem, X, heads, where)
@@ -461,7 +429,7 @@ def variant_set(problem_set: ProblemSet, seed: int) -> ProblemSet:
     This is how a printed variant number is turned back into its problems, by
     ``grade`` and by ``solve --variant`` alike (:func:`regenerate`).
     """
-    _check_seed(seed)
+    check_seed(seed)
     return problem_set._replace(problems=tuple(variant(p, seed, problem_set.concepts) for p in problem_set.problems))
 
 

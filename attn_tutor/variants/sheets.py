@@ -83,12 +83,14 @@ REPEATS_MAX = 60  # sheets drawn in a row that each repeat an earlier one: the p
 
 def fairness_note(problem_set: ProblemSet, sheets: list[Sheet]) -> str:
     """One sentence for ``export --variants``: how far the variants' largest weight and largest e^x
-    range, beside the set's own (every variant passed :mod:`attn_tutor.variants.fairness`)."""
+    range, beside the set's own (every variant passed :mod:`attn_tutor.variants.fairness`; a set with
+    sampling problems says so, their probabilities beside the weights, and names their rule too)."""
 
     figures = fairness.summary([sheet.problem_set for sheet in sheets])
     weight, exp = fairness.largest(problem_set.problems)
+    sampled = any(problem.kind == "sampling" for problem in problem_set.problems)
     return t(
-        "export.fairness",
+        "export.fairness_sampling" if sampled else "export.fairness",
         count=len(sheets),
         weight_low=fmt(figures.weight[0], 3),
         weight_high=fmt(figures.weight[1], 3),
