@@ -149,6 +149,8 @@ def edge_problems() -> list[tuple[str, dict]]:
         ("top-k 1: greedy whatever the draw", _problem("tk-1", three, [0.2, 0.3, 0.1], top_k=1, draw=0.99)),
         ("top-p 1: every token (the float sum a hair under 1)", _problem("tp-1", eight, [0.1 * i for i in range(8)], top_p=1.0, draw=0.42)),
         ("eight tied, top-p 0.3", _problem("tp-ties", eight, [0] * 8, top_p=0.3, draw=0.6)),
+        ("ten tied, top-p 0.8: eight 0.1s add up to 0.7999999999999999, which reaches 0.8 (EDGE)",
+         _problem("tp-edge", WORDS[:10], [0] * 10, top_p=0.8, draw=0.75)),
         ("cut tokens between kept ones: intervals skip them", _problem("skip", WORDS[:5], [3, -2, 2.5, -1, 2.8], top_p=0.9, draw=0.55)),
         ("overflow: e^x past a float, the probabilities still exact", _problem("big", three, [800, 10, -5], temperature=0.5, target="물을")),
         ("a target whose probability underflows to 0: loss inf", _problem("under", three, [0, 800, 1], target="생선을")),

@@ -46,3 +46,4 @@ def test_the_cases_reach_every_rule():
     assert by_name["tk-tie"]["kept_set"] == [0, 1]
     assert by_name["edge"]["pick"] == 1  # u = 0.5 on the edge [0, 0.5) | [0.5, 1): the second
     assert by_name["tp-exact"]["kept_set"] == [0]  # 0.5 reaches p = 0.5
+    assert by_name["tp-edge"]["kept_set"] == list(range(8))  # a float sum a hair under p still reaches it
