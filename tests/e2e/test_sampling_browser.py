@@ -225,7 +225,9 @@ def test_the_slider_starts_at_the_problems_t_and_follows_the_keys(opened):
     assert warmer["rows"][0]["p"] < start["rows"][0]["p"]  # warmer: the most likely token loses some
     assert warmer["rows"][0]["width"] != start["rows"][0]["width"]
     assert_bars_are_pythons(warmer, FISH)
-    for _ in range(3):
+    page.keyboard.press("ArrowLeft")
+    assert shown(page) == start  # back on the problem's own T, exactly, by the keys alone
+    for _ in range(2):
         page.keyboard.press("ArrowLeft")
     colder = shown(page)
     assert colder["temperature"] < 0.8 and colder["rows"][0]["p"] > start["rows"][0]["p"]

@@ -24,7 +24,9 @@ def main() -> None:
         "about": "Made by tests/tools/make_sampling_golden.py from attn_tutor/kinds/sampling/engine.py; see tests/helpers/sampling_golden.py.",
         "cases": cases,
     }
-    g.CASES.write_text(json.dumps(data, ensure_ascii=False, indent=1, allow_nan=False) + "\n", encoding="utf-8")
+    # one case a line: a change to the engine shows in the diff as the cases it changed
+    lines = ",\n".join(json.dumps(case, ensure_ascii=False, allow_nan=False) for case in data["cases"])
+    g.CASES.write_text(f'{{"about": {json.dumps(data["about"])},\n"cases": [\n{lines}\n]}}\n', encoding="utf-8")
     print(f"wrote {g.CASES}: {len(cases)} cases, {sum(len(c['problem']['steps']) for c in cases)} steps")
 
 

@@ -47,9 +47,11 @@
     const low = Math.min(LOW, own), high = Math.max(HIGH, own);
     const span = Math.log(high / low);
     // position 1 .. POSITIONS on the log scale, two significant digits: the T shown is the T used
-    const atPosition = (k) => (k <= 0 ? null : Number((low * Math.exp((span * (k - 1)) / (POSITIONS - 1))).toPrecision(2)));
     const positionOf = (temperature) =>
       temperature === null ? 0 : 1 + Math.round((Math.log(temperature / low) / span) * (POSITIONS - 1));
+    const ownPosition = positionOf(own);  // the problem's T is on the scale: the keys come back to it exactly
+    const atPosition = (k) =>
+      k <= 0 ? null : k === ownPosition ? own : Number((low * Math.exp((span * (k - 1)) / (POSITIONS - 1))).toPrecision(2));
     const shownT = (temperature) => (temperature === null ? t("slider.zero") : t("slider.value", { temperature: numbers.fmtGiven(temperature, 3) }));
 
     // The probabilities at T; T → 0 (null): the limit, the largest logits sharing 1.
@@ -62,11 +64,11 @@
 
     const id = "slider-" + (++made);
     const input = el("input", { type: "range", id, min: "0", max: String(POSITIONS), step: "1",
-      value: String(positionOf(own)), "data-slider-input": true, list: id + "-marks", "aria-describedby": id + "-note" });
-    const marks = el("datalist", { id: id + "-marks" }, el("option", { value: String(positionOf(own)) }));
+      value: String(ownPosition), "data-slider-input": true, list: id + "-marks", "aria-describedby": id + "-note" });
+    const marks = el("datalist", { id: id + "-marks" }, el("option", { value: String(ownPosition) }));
     const value = el("p", { class: "slider-value", "data-slider-value": true });
     const mark = el("p", { class: "slider-mark", "data-problem-mark": true, text: t("slider.problem_mark", { temperature: numbers.fmtGiven(own, 3) }) });
-    mark.style.setProperty("--at", (100 * positionOf(own) / POSITIONS).toFixed(2) + "%");
+    mark.style.setProperty("--at", (100 * ownPosition / POSITIONS).toFixed(2) + "%");
     const back = el("button", { type: "button", class: "secondary", "data-action": "problem-t", text: t("slider.back") });
     const ends = el("p", { class: "slider-ends", "aria-hidden": "true" },
       el("span", { text: t("slider.zero") }), el("span", { text: t("slider.value", { temperature: numbers.fmtGiven(high, 3) }) }));
@@ -117,7 +119,7 @@
     }
     input.addEventListener("input", () => draw(atPosition(Number(input.value))));
     back.addEventListener("click", () => {
-      input.value = String(positionOf(own));
+      input.value = String(ownPosition);
       draw(own);
       input.focus();
     });
