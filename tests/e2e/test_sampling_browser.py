@@ -318,6 +318,18 @@ def test_axe_finds_nothing_fresh_or_moved(opened, lang):
     assert axe.violations(page) == []
 
 
-def test_the_page_fits_390_px(opened):
-    page = opened()
-    assert page.evaluate("document.documentElement.scrollWidth") <= 390
+TWELVE = {
+    **FISH, "id": "twelve", "temperature": 1.5, "top_k": 5,
+    "tokens": ["extraordinarily", "unbelievable", "고양이가", "생선을", "우유를", "물을", "밥을", "the", "cat", "sat", "on", "mat"],
+    "logits": [3.1, 2.9, 2.0, 1.0, 0.1, 1.5, -2, 0.3, 0.7, -1.1, 2.2, 0.0],
+}  # fmt: skip
+
+
+@pytest.mark.parametrize("lang", ["en", "ko"])
+def test_twelve_tokens_fit_390_px_at_every_t(opened, lang):
+    page = opened(lang, TWELVE)
+    page.locator("input[data-slider-input]").focus()
+    for key in ("Home", "End"):
+        page.keyboard.press(key)
+        assert page.evaluate("document.documentElement.scrollWidth") <= 390, key
+    assert sum(r["kept"] == "true" for r in shown(page)["rows"]) == 5  # top-k keeps five at any T
