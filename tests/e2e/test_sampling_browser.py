@@ -153,6 +153,21 @@ def test_every_golden_case_gives_pythons_numbers_in_javascript(opened):
     print(f"{len(sizes)} numbers compared; largest relative difference {max(sizes):.3g}")
 
 
+def test_fsum_is_pythons_to_the_bit(opened):
+    """sampling.js's fsum, the port of math.fsum, rounds every golden sum as Python does: exactly."""
+    cases = g.load()["fsum"]
+    got = opened().evaluate(
+        """cases => cases.map(c => {
+          const x = AttnTutor.sampling.fsum(c.values.map(v => typeof v === "string" ? Number(v.replace("inf", "Infinity").replace("nan", "NaN")) : v));
+          return Number.isNaN(x) ? "nan" : x === Infinity ? "inf" : x === -Infinity ? "-inf" : Object.is(x, -0) ? "-0" : x;
+        })""",
+        cases,
+    )
+    expected = ["-0" if isinstance(c["sum"], float) and c["sum"] == 0 and math.copysign(1, c["sum"]) < 0 else c["sum"] for c in cases]
+    # an integral number comes back from the browser as an int: as a float it is the same double
+    assert [float(x) if isinstance(x, int) else x for x in got] == expected
+
+
 def test_the_port_says_the_same_for_a_problem_read_from_yaml(opened):
     """A problem as the loader reads it (practice/data.py's form) solves to the engine's numbers."""
     from attn_tutor.problems.load import load_text

@@ -248,5 +248,28 @@ def cases() -> list[dict]:
     return made
 
 
+def fsum_cases() -> list[dict]:
+    """Sums math.fsum rounds once, exactly: sampling.js's fsum must give each to the bit (cancellation,
+    half-way roundings, tiny and huge together, infinities), then seeded random lists."""
+    tricky = [
+        [0.1] * 10, [1e100, 1.0, -1e100, 1e-100], [1.0, 1e-16, 1e-16], [1.0, -1e-16, -1e-16],
+        [2.0**53, 1.0, 1e-10], [2.0**53, -0.5, -2.0**-54], [-0.0, -0.0], [],
+        [math.inf, 1.0], [math.inf, math.inf, 2.0], [-math.inf, 5.0], [math.nan, 1.0], [1e-320, 1e-320, 5e-324],
+        [0.3, -0.1, -0.1, -0.1], [7.0, 1e-300, -7.0], [1e308, -1e308, 1e308],
+    ]  # fmt: skip
+    r = random.Random(SEED)
+    for _ in range(60):
+        n = r.randint(2, 20)
+        tricky.append([r.choice((-1, 1)) * r.random() * 10 ** r.randint(-20, 20) for _ in range(n)])
+    return [{"values": encode(values), "sum": encode(math.fsum(values))} for values in tricky]
+
+
+def decode(value):
+    """What :func:`encode` wrote, back as floats."""
+    if isinstance(value, list):
+        return [decode(v) for v in value]
+    return float(value) if value in ("inf", "-inf", "nan") else value
+
+
 def load() -> dict:
     return json.loads(CASES.read_text(encoding="utf-8"))

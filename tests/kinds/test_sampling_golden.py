@@ -8,6 +8,8 @@ review the diff, and commit it with the change (the JavaScript must follow).
 
 from __future__ import annotations
 
+import math
+
 import pytest
 from helpers import sampling_golden as g
 
@@ -17,6 +19,13 @@ GOLDEN = g.load()["cases"]
 @pytest.mark.parametrize("case", GOLDEN, ids=lambda c: c["name"])
 def test_case_reproduces(case):
     assert g.run(case["problem"]) == case["expected"]
+
+
+def test_the_fsum_cases_are_pythons_math_fsum():
+    cases = g.load()["fsum"]
+    assert cases == g.fsum_cases() and len(cases) >= 70
+    for case in cases:
+        assert g.encode(math.fsum(g.decode(case["values"]))) == case["sum"]
 
 
 def test_the_file_is_what_the_maker_makes_now():

@@ -26,7 +26,10 @@ def main() -> None:
     }
     # one case a line: a change to the engine shows in the diff as the cases it changed
     lines = ",\n".join(json.dumps(case, ensure_ascii=False, allow_nan=False) for case in data["cases"])
-    g.CASES.write_text(f'{{"about": {json.dumps(data["about"])},\n"cases": [\n{lines}\n]}}\n', encoding="utf-8")
+    sums = ",\n".join(json.dumps(case, allow_nan=False) for case in g.fsum_cases())
+    g.CASES.write_text(
+        f'{{"about": {json.dumps(data["about"])},\n"fsum": [\n{sums}\n],\n"cases": [\n{lines}\n]}}\n', encoding="utf-8"
+    )
     print(f"wrote {g.CASES}: {len(cases)} cases, {sum(len(c['problem']['steps']) for c in cases)} steps")
 
 
