@@ -51,7 +51,7 @@ _EXAM_CONCEPT_KEYS = ("answer", "scores", "feedback", "explanation")  # a concep
 
 def asset(name: str) -> tuple[str, str] | None:
     """A file the pages load (``/assets/NAME``): its text and media type; None for any other name."""
-    if name in page.SCRIPTS or name == page.STYLE:
+    if name in (*page.SCRIPTS, *page.SAMPLING_SCRIPTS, page.STYLE, page.SAMPLING_STYLE):
         text = page.asset(name)
     elif name in LIVE_ASSETS:
         text = resources.files("attn_tutor.live").joinpath("assets", name).read_text(encoding="utf-8")

@@ -21,6 +21,7 @@ from attn_tutor.core import i18n
 from attn_tutor.core.i18n import language, t
 from attn_tutor.core.model import Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.kinds.sampling.model import SamplingProblem
 from attn_tutor.marking.carrying import marked_cells
 from attn_tutor.marking.concepts import mark_concept
 from attn_tutor.marking.digits import DIGITS, FRACTIONS
@@ -52,6 +53,34 @@ def _texts(values, mask, number) -> list[str]:
 def messages() -> dict[str, str]:
     """The catalogue entries the page uses, in the language spoken (placeholders left as ``{name}``)."""
     return i18n.messages(MESSAGE_PREFIXES)
+
+
+SLIDER_PREFIXES = ("slider.",)
+"""The temperature slider's sentences (``assets/temperature.js``): a page carries them only when it
+has a sampling problem, so that a page of attention problems stays as it was."""
+
+
+def slider_messages() -> dict[str, str]:
+    """The temperature slider's catalogue entries, in the language spoken: the ``messages`` its
+    ``samplingSlider(container, problem, messages)`` is given (or merged into the page's)."""
+    return i18n.messages(SLIDER_PREFIXES)
+
+
+def sampling_widget_data(problem: SamplingProblem) -> dict:
+    """What the temperature slider (``assets/temperature.js``, ``samplingSlider``) draws for a
+    sampling problem: its tokens, the logits of its (first) step, its own T (where the slider
+    starts and the mark it names), its top_k or top_p (tokens cut at the T shown are said so) and
+    its places. Exact numbers: the page computes the probabilities at every T itself
+    (``assets/sampling.js``, the port of :mod:`attn_tutor.kinds.sampling.engine`)."""
+    return {
+        "id": problem.id,
+        "tokens": list(problem.tokens),
+        "logits": [float(z) for z in problem.logits],
+        "temperature": float(problem.temperature),
+        "top_k": problem.top_k,
+        "top_p": problem.top_p,
+        "decimals": problem.decimals,
+    }
 
 
 def head_data(solution, problem: Problem, number: int) -> dict:

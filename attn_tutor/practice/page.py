@@ -26,6 +26,29 @@ from attn_tutor.render import templating
 
 SCRIPTS = ("numbers.js", "particles.js", "answers.js", "marking.js", "widget.js")
 STYLE = "page.css"
+SAMPLING_SCRIPTS = ("sampling.js", "temperature.js")
+"""A sampling problem's scripts (its engine's port and the temperature slider), before widget.js:
+only a page with a sampling problem carries them (:func:`scripts`)."""
+SAMPLING_STYLE = "temperature.css"
+
+
+def has_sampling(data: dict) -> bool:
+    """Whether the page's first variant (every variant has the same problems' kinds) has a sampling problem."""
+    variants = data.get("variants") or [{}]
+    return any(p.get("kind") == "sampling" for p in variants[0].get("problems") or ())
+
+
+def scripts(data: dict) -> tuple[str, ...]:
+    """The page's scripts, in order: :data:`SCRIPTS`, and with a sampling problem :data:`SAMPLING_SCRIPTS`
+    before widget.js (which starts the page as soon as it runs)."""
+    if not has_sampling(data):
+        return SCRIPTS
+    return (*SCRIPTS[:-1], *SAMPLING_SCRIPTS, SCRIPTS[-1])
+
+
+def styles(data: dict) -> tuple[str, ...]:
+    """The page's stylesheets: :data:`STYLE`, and with a sampling problem :data:`SAMPLING_STYLE`."""
+    return (STYLE, SAMPLING_STYLE) if has_sampling(data) else (STYLE,)
 
 
 def asset(name: str) -> str:
@@ -81,8 +104,8 @@ def render(data: dict, *, title: str, served: Served | None = None) -> str:
         "packed": None if packed is None else _json_for_script(packed),
     }
     if served is None:
-        script = "\n".join(asset(name) for name in SCRIPTS)
-        style = asset(STYLE)
+        script = "\n".join(asset(name) for name in scripts(data))
+        style = "\n".join(asset(name) for name in styles(data))
         csp = (
             f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; "
             "img-src 'none'; connect-src 'none'; font-src 'none'; form-action 'none'; base-uri 'none'"
