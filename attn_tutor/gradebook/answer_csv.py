@@ -14,7 +14,7 @@ from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import stage_name
 from attn_tutor.core.text import excerpt
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
-from attn_tutor.gradebook.records import Answer, FileNote, ItemKey, Submission
+from attn_tutor.gradebook.records import SAMPLING_STAGES, Answer, FileNote, ItemKey, Submission
 
 NAME_COLUMNS = ("student", "name", "이름", "성명")
 """Column names that hold the student's name (any case), as Google and MS Forms export them."""
@@ -261,6 +261,9 @@ def _read_answers(sub: Submission, row: list[str], file: str, line: int, columns
         if not cell.strip():
             sub.answers[key] = Answer(None, where)
             continue
+        if key[1] == "" and key[2] == "pick":  # a sampling problem's token picked
+            sub.answers[key] = Answer(None, where, cell.strip())
+            continue
         try:
             values: tuple[float, ...] | None = cells.row(cell)
         except AttnTutorError as error:
@@ -299,7 +302,9 @@ def _item_columns(names: list[str], file: str, findings: list[Finding], skip=())
         if "/" not in name or index in skip or name.startswith(CONCEPTS_PREFIX):
             continue
         parts = [part.strip() for part in name.rsplit("/", 2)]
-        if len(parts) != 3 or not all(parts):
+        if len(parts) == 2 and parts[1] in SAMPLING_STAGES and parts[0]:  # a sampling problem's stage: no row
+            parts = [parts[0], "", parts[1]]
+        elif len(parts) != 3 or not all(parts):
             findings.append(Finding("grade.bad_column", {"column": name}, Location(file, 1, index + 1)))
             continue
         key = (parts[0], parts[1], stage_name(parts[2]))

@@ -19,7 +19,7 @@ from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.text import did_you_mean, excerpt
 from attn_tutor.core.yamlread import BOOL, NULL, STR, MappingNode, ScalarNode, SequenceNode, is_plain, resolve_plain, where
 from attn_tutor.gradebook.cells import PLAIN_CELL, CellReader, finding_from, parse_one, read_seed
-from attn_tutor.gradebook.records import TOP_KEYS, Answer, Submission
+from attn_tutor.gradebook.records import SAMPLING_STAGES, TOP_KEYS, Answer, Submission
 
 
 def read_yaml_text(
@@ -250,7 +250,6 @@ def _read_answers(node, file: str, sub: Submission, cells: CellReader) -> None:
                 sub.answers[(problem, row, stage)] = Answer(values, where(file, value))
 
 
-SAMPLING_STAGES = ("scaled", "exp", "probabilities", "kept", "pick", "loss", "perplexity")
 ROW_STAGES = ("scores", "scaled", "weights", "softmax", "output")
 
 

@@ -51,6 +51,10 @@ class NestedFinding(Finding):
         return f"{self.where}: {message}" if self.where else message
 
 
+SAMPLING_STAGES = ("scaled", "exp", "probabilities", "kept", "pick", "loss", "perplexity")
+"""A sampling problem's stages, given straight under its id (``id/stage`` in a CSV): no row."""
+
+
 class Answer(NamedTuple):
     """One answer as read: its numbers (None: blank or unreadable) and where it was; for a
     sampling problem's ``pick`` the token typed, and for its ``kept`` the {token: number} pairs

@@ -156,3 +156,22 @@ def test_an_answer_for_a_token_not_among_the_candidates_is_said(run_cli, mixed, 
     result = run_cli("grade", str(tmp_path / "a.yaml"), "--problems", str(mixed))
     assert result.exit_code == 1
     assert "a.yaml:5:11: next-word/pick: '고양이' is not one of the candidate tokens: 생선을, 우유를, 밥을" in result.output
+
+
+def test_a_csv_answer_file_gives_a_sampling_stage_as_problem_slash_stage(run_cli, mixed, tmp_path):
+    answers = tmp_path / "form.csv"
+    answers.write_text(
+        "student,next-word/scaled,next-word/kept,next-word/pick,next-word/loss\n"
+        '김민수,"4 2 0.2","0.881 0.119 0",생선을,0.146\n'
+        '이서연,"1 0.5 0.05","0.864 0.117 0",우유를,-0.146\n',
+        encoding="utf-8",
+    )
+    out = tmp_path / "grades.csv"
+    result = run_cli("grade", str(answers), "--problems", str(mixed), "--csv", str(out))
+    assert result.exit_code == 0, result.output
+    with out.open(encoding="utf-8-sig") as file:
+        rows = {row["student"]: row for row in csv.DictReader(file)}
+    assert [rows["김민수"][f"next-word/{s} diagnosis"] for s in ("scaled", "kept", "pick", "loss")] == ["correct"] * 4
+    assert rows["이서연"]["next-word/scaled diagnosis"] == "wrong: multiplied by T"
+    assert rows["이서연"]["next-word/kept diagnosis"] == "wrong: not renormalised"
+    assert rows["이서연"]["next-word/loss diagnosis"] == "wrong: loss sign dropped"
