@@ -43,15 +43,21 @@ def block(block, text: Callable[[str], str]) -> str:
     raise TypeError(f"cannot draw {type(block).__name__} in a quiz question")
 
 
+def _opening(question, text: Callable[[str], str]) -> list[str]:
+    """A question's variant number and its problem's title, bold, as every kind's question starts."""
+    parts = []
+    if question.variant is not None:
+        parts.append(f"<p><strong>{text(t('export.variant_number', seed=question.variant))}</strong></p>")
+    if question.problem.title:
+        parts.append(f"<p><strong>{text(question.problem.title)}</strong></p>")
+    return parts
+
+
 def header(question, text: Callable[[str], str]) -> list[str]:
     """What every question of a problem starts with: its variant, title, notes, instructions, givens."""
 
     problem = question.problem
-    parts = []
-    if question.variant is not None:
-        parts.append(f"<p><strong>{text(t('export.variant_number', seed=question.variant))}</strong></p>")
-    if problem.title:
-        parts.append(f"<p><strong>{text(problem.title)}</strong></p>")
+    parts = _opening(question, text)
     notes: list[Block] = [*problem_notes(problem), instructions(problem)]
     for item in notes:
         parts.append(block(item, text))
@@ -64,11 +70,7 @@ def sampling_header(question, text: Callable[[str], str]) -> list[str]:
     """A sampling problem's question starts: its variant, title, what to write, settings and logits."""
 
     problem = question.problem
-    parts = []
-    if question.variant is not None:
-        parts.append(f"<p><strong>{text(t('export.variant_number', seed=question.variant))}</strong></p>")
-    if problem.title:
-        parts.append(f"<p><strong>{text(problem.title)}</strong></p>")
+    parts = _opening(question, text)
     for item in [sampling.instructions(problem), *sampling.given_blocks(problem)]:
         parts.append(block(item, text))
     return parts

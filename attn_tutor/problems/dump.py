@@ -124,20 +124,14 @@ def dump_sampling(problem: SamplingProblem) -> list[str]:
         lines.append(f"{ind}logits: {_flow(problem.logits)}{_comment(t('generate.comment.sampling.logits'))}")
     lines.append(f"{ind}temperature: {number(problem.temperature)}{_comment(t('generate.comment.sampling.temperature'))}")
     if not problem.continuation:
-        if problem.top_k is not None:
-            lines.append(f"{ind}top_k: {problem.top_k}{_comment(t('generate.comment.sampling.top_k'))}")
-        elif problem.top_p is not None:
-            lines.append(f"{ind}top_p: {number(problem.top_p)}{_comment(t('generate.comment.sampling.top_p'))}")
-        else:
-            lines.append(f"{ind}# {comment_text(t('generate.comment.sampling.cut_default'))}")
-        if problem.draw is not None:
-            lines.append(f"{ind}draw: {number(problem.draw)}{_comment(t('generate.comment.sampling.draw'))}")
-        else:
-            lines.append(f"{ind}# {comment_text(t('generate.comment.sampling.draw_default'))}")
-        if problem.target is not None:
-            lines.append(f"{ind}target: {quote(problem.target)}{_comment(t('generate.comment.sampling.target'))}")
-        else:
-            lines.append(f"{ind}# {comment_text(t('generate.comment.sampling.target_default'))}")
+        cut = ("top_k", str(problem.top_k)) if problem.top_k is not None else ("top_p", number(problem.top_p)) if problem.top_p is not None else None
+        draw = None if problem.draw is None else ("draw", number(problem.draw))
+        target = None if problem.target is None else ("target", quote(problem.target))
+        for given, default in ((cut, "cut_default"), (draw, "draw_default"), (target, "target_default")):
+            if given is None:  # left at its default: said in a comment
+                lines.append(f"{ind}# {comment_text(t(f'generate.comment.sampling.{default}'))}")
+            else:
+                lines.append(f"{ind}{given[0]}: {given[1]}{_comment(t(f'generate.comment.sampling.{given[0]}'))}")
     if problem.ask is not None:
         lines.append(f"{ind}stages: {_strings(problem.asked_stages)}{_comment(t('generate.comment.sampling.stages'))}")
     else:
