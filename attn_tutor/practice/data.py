@@ -111,7 +111,7 @@ def sampling_data(problem: SamplingProblem) -> dict:
     :mod:`attn_tutor.kinds.sampling.marking`): the engine's problem (sampling.js solves it again,
     to mark), each stage's tolerance and each exact cell's window (``bounds``; ``bounds_shifted``
     for e^x worked as e^(z/T - max)) from Python so that one typed number gets one verdict
-    everywhere, each asked stage's labels and title, the key (``key``: the exact cells as shown;
+    everywhere, each asked stage's labels and title, the key (``exact_text``: the exact cells as shown;
     ``worked``: ``solve --explain``'s lines), and the slider's data."""
     solution = sampling_engine.solve(problem)
     d = problem.decimals
@@ -154,7 +154,7 @@ def sampling_data(problem: SamplingProblem) -> dict:
         "labels": {stage: _sampling_labels(problem, stage) for stage in stages},
         "titles": {stage: t(f"quiz.stage.{stage}") for stage in stages},
         "counts": {stage: sampling_marking.cell_count(problem, stage) for stage in stages},
-        "key": {stage: [_key_text(v, d) for v in sampling_marking.exact(solution, stage)] for stage in stages},
+        "exact_text": {stage: [_key_text(v, d) for v in sampling_marking.exact(solution, stage)] for stage in stages},
         "solution_html": "\n".join(block_html(block) for block in worked),
         "slider": None if problem.continuation else sampling_widget_data(problem),
     }

@@ -531,7 +531,9 @@
       return td;
     }));
     const exact = el("tr", {}, el("th", { scope: "row", text: t("page.exact_row") }), ...item.expected.map((v) => el("td", { class: v === null ? "masked" : null, text: v === null ? "—" : samplingShown(p, typeof v === "string" ? v : numbers.fmt(v, p.decimals)) })));
-    lines.push(el("div", { class: "scroll" }, el("table", { class: "marked" }, el("thead", {}, head), el("tbody", {}, yours, exact))));
+    // a region of its own, reached by Tab, for a row wider than a phone (scrolled by the keyboard too)
+    lines.push(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": p.titles[item.stage] },
+      el("table", { class: "marked" }, el("thead", {}, head), el("tbody", {}, yours, exact))));
     return lines;
   }
 
