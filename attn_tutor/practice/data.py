@@ -120,7 +120,7 @@ def sampling_data(problem: SamplingProblem) -> dict:
         for stage in sampling_marking.ALL_STAGES
         if (stage in problem.stages or stage in problem.asked_stages) and (stage != "loss" or problem.continuation or problem.target is not None)
     ]
-    bounds = {}
+    bounds: dict[str, list[list[float] | None]] = {}
     for stage in stages:
         if stage == "pick":
             bounds[stage] = [None]
@@ -247,8 +247,9 @@ def cell_bounds(solution) -> dict[str, list[list[list[float] | None]]]:
     return result
 
 
-def problem_data(problem: Problem) -> dict:
-    """One problem: what the marker needs (as marking/marker.py reads a Solution) and what the widget shows."""
+def problem_data(problem: Problem | SamplingProblem) -> dict:
+    """One problem: what the marker needs (as marking/marker.py reads a Solution) and what the widget shows
+    (a sampling problem: :func:`sampling_data`)."""
 
     if isinstance(problem, SamplingProblem):
         return sampling_data(problem)

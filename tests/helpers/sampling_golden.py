@@ -357,7 +357,7 @@ def marking_cases() -> list[dict]:
     from attn_tutor.problems.load import load_problem_set
 
     problems = [_asked_all(p) for p in load_problem_set("ch14").problems]
-    for name, data in edge_problems():
+    for _name, data in edge_problems():
         problems.append(_asked_all(from_json(data)))
     r = random.Random(SEED + 1)
     n = 0
