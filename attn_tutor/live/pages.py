@@ -120,13 +120,26 @@ def _say():
     return lambda key, **args: t(key, **args)
 
 
+def student_scripts(data: dict) -> tuple[str, ...]:
+    """The students' page's scripts: :data:`STUDENT_SCRIPTS`, and with a sampling problem the practice
+    page's sampling scripts (engine, marker, slider: ``page.SAMPLING_SCRIPTS``) before widget.js."""
+    if not page.has_sampling(data):
+        return STUDENT_SCRIPTS
+    return (*STUDENT_SCRIPTS[:-1], *page.SAMPLING_SCRIPTS, STUDENT_SCRIPTS[-1])
+
+
+def student_styles(data: dict) -> tuple[str, ...]:
+    """The students' page's stylesheets, with the sampling view's (``page.SAMPLING_STYLE``) when it has one."""
+    return (*STUDENT_STYLES, page.SAMPLING_STYLE) if page.has_sampling(data) else STUDENT_STYLES
+
+
 def student_page(data: dict, *, title: str, mode: str, session_id: str, rounds: str = "") -> str:
     """The students' page (``data``: :func:`practice_data`, or :func:`exam_data` of it for an exam);
     ``rounds``: the key of the rounds it was made for (live.js reloads it when they change)."""
     header = templating.render("attn_tutor.live", "student_header.html", {"t": _say(), "mode": mode, "name_limit": NAME_LIMIT})
     served = page.Served(
-        scripts=tuple(f"/assets/{name}" for name in STUDENT_SCRIPTS),
-        styles=tuple(f"/assets/{name}" for name in STUDENT_STYLES),
+        scripts=tuple(f"/assets/{name}" for name in student_scripts(data)),
+        styles=tuple(f"/assets/{name}" for name in student_styles(data)),
         header=header,
         meta={"attn-session": session_id, "attn-mode": mode, "attn-rounds": rounds},
     )

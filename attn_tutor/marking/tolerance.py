@@ -140,7 +140,8 @@ def window(exact: float, tolerance: float, decimals: int) -> tuple[Decimal, Deci
     arithmetic, each end rounded outward to :func:`window_places` places."""
     places = Decimal(1).scaleb(-window_places(exact, tolerance, decimals))
     with localcontext() as context:
-        context.prec = 80
+        # 80 digits, or as many as a huge number needs (e^400 carried from a student's own row)
+        context.prec = max(80, int(math.log10(abs(float(exact)) + abs(float(tolerance)) + 1)) + WINDOW_PLACES_MORE + decimals + 20)
         value, tol = Decimal(repr(float(exact))), Decimal(repr(float(tolerance)))
         low = (value - tol).quantize(places, rounding=ROUND_FLOOR)
         high = (value + tol).quantize(places, rounding=ROUND_CEILING)

@@ -21,6 +21,9 @@ from attn_tutor.core import i18n
 from attn_tutor.core.i18n import language, t
 from attn_tutor.core.model import Problem, ProblemSet
 from attn_tutor.core.rounding import fmt, fmt_given
+from attn_tutor.kinds.sampling import engine as sampling_engine
+from attn_tutor.kinds.sampling import layout as sampling_layout
+from attn_tutor.kinds.sampling import marking as sampling_marking
 from attn_tutor.kinds.sampling.model import SamplingProblem
 from attn_tutor.marking.carrying import marked_cells
 from attn_tutor.marking.concepts import mark_concept
@@ -55,9 +58,10 @@ def messages() -> dict[str, str]:
     return i18n.messages(MESSAGE_PREFIXES)
 
 
-SLIDER_PREFIXES = ("slider.",)
-"""The temperature slider's sentences (``assets/temperature.js``): a page carries them only when it
-has a sampling problem, so that a page of attention problems stays as it was."""
+SLIDER_PREFIXES = ("slider.", "sampling_page.")
+"""The temperature slider's sentences (``assets/temperature.js``) and the sampling view's own
+(``assets/widget.js``): a page carries them only when it has a sampling problem, so that a page of
+attention problems stays as it was."""
 
 
 def slider_messages() -> dict[str, str]:
@@ -80,6 +84,79 @@ def sampling_widget_data(problem: SamplingProblem) -> dict:
         "top_k": problem.top_k,
         "top_p": problem.top_p,
         "decimals": problem.decimals,
+    }
+
+
+def _bounds(windows) -> list[list[float] | None]:
+    return [None if w is None or not math.isfinite(w[0]) else [w[0], w[1]] for w in windows]
+
+
+def _sampling_labels(problem: SamplingProblem, stage: str) -> list[str]:
+    """The names of a stage's cells, as the quiz says them (quiz/sampling.py ``labels``)."""
+    if stage == "loss" and problem.continuation:
+        return [t("solve.sampling.step_label", n=n) for n in range(1, len(problem.steps) + 1)]
+    if sampling_marking.cell_count(problem, stage) == len(problem.tokens):
+        return list(problem.tokens)
+    return [t(f"quiz.stage.{stage}")]
+
+
+def _key_text(value, decimals: int) -> str:
+    if isinstance(value, str):
+        return value
+    return t("solve.sampling.cut") if value is None else fmt(value, decimals)
+
+
+def sampling_data(problem: SamplingProblem) -> dict:
+    """A sampling problem as the page's script reads it (``assets/sampling_marking.js``, the port of
+    :mod:`attn_tutor.kinds.sampling.marking`): the engine's problem (sampling.js solves it again,
+    to mark), each stage's tolerance and each exact cell's window (``bounds``; ``bounds_shifted``
+    for e^x worked as e^(z/T - max)) from Python so that one typed number gets one verdict
+    everywhere, each asked stage's labels and title, the key (``exact_text``: the exact cells as shown;
+    ``worked``: ``solve --explain``'s lines), and the slider's data."""
+    solution = sampling_engine.solve(problem)
+    d = problem.decimals
+    stages = [
+        stage
+        for stage in sampling_marking.ALL_STAGES
+        if (stage in problem.stages or stage in problem.asked_stages) and (stage != "loss" or problem.continuation or problem.target is not None)
+    ]
+    bounds: dict[str, list[list[float] | None]] = {}
+    for stage in stages:
+        if stage == "pick":
+            bounds[stage] = [None]
+            continue
+        bounds[stage] = _bounds(sampling_marking.windows(problem, stage, sampling_marking.exact(solution, stage)))
+    tolerances = sampling_marking.tolerances(problem)
+    steps = range(len(problem.steps)) if problem.continuation else (0,)
+    givens = [sampling_layout.given_table(problem, step=i) for i in steps]
+    worked = sampling_layout.solution_blocks(solution, explain=True, bars=False)[2:]  # less the heading and settings
+    return {
+        "kind": "sampling",
+        "id": problem.id,
+        "heading": sampling_layout.heading(problem).text,
+        "settings": sampling_layout.settings(problem),
+        "notes": [],
+        "givens_html": "\n".join(block_html(block) for block in givens),
+        "tokens": list(problem.tokens),
+        "steps": [{"logits": [float(z) for z in step.logits], "target": step.target} for step in problem.steps],
+        "temperature": float(problem.temperature),
+        "top_k": problem.top_k,
+        "top_p": problem.top_p,
+        "draw": problem.draw,
+        "continuation": problem.continuation,
+        "decimals": d,
+        "stages": stages,
+        "asked_stages": list(problem.asked_stages),
+        "asked_rows": [0],
+        "tolerances": {stage: tolerances[stage] for stage in stages},
+        "bounds": bounds,
+        "bounds_shifted": _bounds(sampling_marking.windows(problem, "exp", tuple(solution.step.shifted))) if not problem.continuation else None,
+        "labels": {stage: _sampling_labels(problem, stage) for stage in stages},
+        "titles": {stage: t(f"quiz.stage.{stage}") for stage in stages},
+        "counts": {stage: sampling_marking.cell_count(problem, stage) for stage in stages},
+        "exact_text": {stage: [_key_text(v, d) for v in sampling_marking.exact(solution, stage)] for stage in stages},
+        "solution_html": "\n".join(block_html(block) for block in worked),
+        "slider": None if problem.continuation else sampling_widget_data(problem),
     }
 
 
@@ -170,9 +247,12 @@ def cell_bounds(solution) -> dict[str, list[list[list[float] | None]]]:
     return result
 
 
-def problem_data(problem: Problem) -> dict:
-    """One problem: what the marker needs (as marking/marker.py reads a Solution) and what the widget shows."""
+def problem_data(problem: Problem | SamplingProblem) -> dict:
+    """One problem: what the marker needs (as marking/marker.py reads a Solution) and what the widget shows
+    (a sampling problem: :func:`sampling_data`)."""
 
+    if isinstance(problem, SamplingProblem):
+        return sampling_data(problem)
     solution = engine.solve(problem)
     decimals = problem.decimals
     heads = [head_data(solution, problem, h) for h in range(len(solution.heads))]
@@ -318,6 +398,7 @@ def page_data(sheets, *, set_name: str, title: str) -> dict:
             else {"variant": sheet.variant, "packed": pack({"problems": problems, "concepts": concepts})}
         )
     return {
-        "lang": language(), "title": title, "problem_set": set_name, "variants": variants, "concepts": bases, "messages": messages(),
+        "lang": language(), "title": title, "problem_set": set_name, "variants": variants, "concepts": bases,
+        "messages": {**messages(), **slider_messages()} if any(p.kind == "sampling" for p in sheets[0].problem_set.problems) else messages(),
         "digits": DIGITS, "fractions": FRACTIONS,  # what answers.js reads as digits: marking/digits.py's sets
     }  # fmt: skip

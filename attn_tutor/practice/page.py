@@ -26,8 +26,8 @@ from attn_tutor.render import templating
 
 SCRIPTS = ("numbers.js", "particles.js", "answers.js", "marking.js", "widget.js")
 STYLE = "page.css"
-SAMPLING_SCRIPTS = ("sampling.js", "temperature.js")
-"""A sampling problem's scripts (its engine's port and the temperature slider), before widget.js:
+SAMPLING_SCRIPTS = ("sampling.js", "sampling_marking.js", "temperature.js")
+"""A sampling problem's scripts (its engine's and its marker's ports, the temperature slider), before widget.js:
 only a page with a sampling problem carries them (:func:`scripts`)."""
 SAMPLING_STYLE = "temperature.css"
 

@@ -273,3 +273,138 @@ def decode(value):
 
 def load() -> dict:
     return json.loads(CASES.read_text(encoding="utf-8"))
+
+
+# --- the marker: kinds/sampling/marking.py and its port, practice/assets/sampling_marking.js -----------------
+
+MARKING_CASES = HERE / "sampling_marking.json"
+MARKING_PROBLEMS = 40  # the chapter's problems, the edge problems and the first random ones, every stage asked
+MARKED_FIELDS = (
+    "id", "tokens", "steps", "temperature", "top_k", "top_p", "draw", "continuation", "decimals",
+    "stages", "asked_stages", "tolerances", "bounds", "bounds_shifted",
+)  # fmt: skip
+"""What the page's marker reads of a problem (practice/data.py sampling_data)."""
+
+
+def page_problem(problem) -> dict:
+    """``problem`` as the page's marker reads it: the fields of practice/data.py's sampling_data it uses."""
+    from attn_tutor.practice.data import sampling_data
+
+    data = sampling_data(problem)
+    return encode({key: data[key] for key in MARKED_FIELDS})
+
+
+def _asked_all(problem):
+    from attn_tutor.kinds.sampling.model import ALL_STAGES
+
+    stages = problem.stages if problem.continuation else tuple(s for s in problem.stages if s != "loss" or problem.target is not None)
+    return problem._replace(ask=tuple(s for s in ALL_STAGES if s in stages))
+
+
+def _typed_rows(problem, solution, stage) -> list[tuple[str, tuple]]:
+    """(what, a row a student might type) for ``stage``: right, rounded, slips, each known mistake."""
+    from attn_tutor.kinds.sampling import marking
+
+    d = problem.decimals
+    if stage == "pick":
+        return [(f"pick {token}", (token,)) for token in problem.tokens]
+    right = marking.exact(solution, stage)
+    shown = marking._shown(right, d)
+    zeros = tuple(0.0 if v is None else v for v in shown)
+    rows = [("exact", right), ("rounded", zeros), ("rounded, cut left out", shown)]
+    finite = [i for i, v in enumerate(right) if v is not None and math.isfinite(v)]
+    if finite:
+        i = finite[-1]
+        slip = list(zeros)
+        slip[i] = slip[i] + 10.0 ** (1 - d)
+        rows.append(("a slip in the last cell", tuple(slip)))
+        rows.append(("rounded a place too few", marking._shown(zeros, max(d - 1, 0))))
+        near = list(zeros)
+        near[i] = right[i] + marking.tolerances(problem)[stage] * 0.999  # just inside the window
+        rows.append(("at the window's edge", tuple(near)))
+    if stage == "exp" and not problem.continuation:
+        rows.append(("e^(z/T - max)", marking._shown(solution.step.shifted, d)))
+    for code, made in marking.mistake_rows(solution, stage):
+        if all(v is None or isinstance(v, str) or math.isfinite(v) for v in made):
+            rows.append((f"mistake {code}", tuple(0.0 if v is None else v for v in marking._shown(made, d))))
+    return rows
+
+
+def _later_from(problem, answers: dict, stage: str, asked) -> dict:
+    """``answers`` with every stage after ``stage`` worked from the student's own row (carry), rounded."""
+    from attn_tutor.kinds.sampling import marking
+
+    out = dict(answers)
+    for later in asked[asked.index(stage) + 1 :]:
+        before = [s for s in asked[: asked.index(later)] if out.get(s) is not None][-1]
+        made = marking.carry(problem, later, before, out[before])
+        if made is None or any(v is not None and not isinstance(v, str) and not math.isfinite(v) for v in made):
+            break
+        out[later] = tuple(0.0 if v is None else v for v in marking._shown(made, problem.decimals))
+    return out
+
+
+def _items(items) -> list[dict]:
+    return [encode({"stage": i.stage, "cells": list(i.cells), "verdict": str(i.verdict), "diagnosis": i.diagnosis, "points": i.points}) for i in items]
+
+
+def marking_cases() -> list[dict]:
+    """The marking cases: for each problem, every stage typed each way (_typed_rows) with the others
+    right, and again with every later stage worked from it (follow-through), marked by Python in
+    exam and in practice mode (``expected``: mode -> items). ``answers``: stage -> cells (null: a
+    cut token left out)."""
+    from attn_tutor.kinds.sampling import engine, marking
+    from attn_tutor.problems.load import load_problem_set
+
+    problems = [_asked_all(p) for p in load_problem_set("ch14").problems]
+    for _name, data in edge_problems():
+        problems.append(_asked_all(from_json(data)))
+    r = random.Random(SEED + 1)
+    n = 0
+    while len(problems) < MARKING_PROBLEMS:
+        data = random_problem(r, n)
+        n += 1
+        if not marginal(data):
+            problems.append(_asked_all(from_json(data)))
+    made = []
+    for problem in problems:
+        solution = engine.solve(problem)
+        asked = problem.asked_stages
+        right = {s: tuple(0.0 if v is None else v for v in marking._shown(marking.exact(solution, s), problem.decimals)) for s in asked}
+        if any(v is not None and not isinstance(v, str) and not math.isfinite(v) for row in right.values() for v in row):
+            continue  # a stage no one types (an infinite loss): nothing to mark by hand
+        page = page_problem(problem)
+        for stage in asked:
+            for what, row in _typed_rows(problem, solution, stage):
+                for follow in (False, True):
+                    answers = {**right, stage: row}
+                    if follow:
+                        answers = _later_from(problem, answers, stage, asked)
+                    made.append({
+                        "name": f"{problem.id}: {stage} {what}{' (later stages from it)' if follow else ''}",
+                        "problem": problem.id, "answers": encode(answers),
+                        "expected": {mode: _items(marking.mark(solution, answers, mode=mode)) for mode in ("exam", "practice")},
+                    })  # fmt: skip
+        made.append({"name": f"{problem.id}: nothing typed", "problem": problem.id, "answers": {},
+                     "expected": {mode: _items(marking.mark(solution, {}, mode=mode)) for mode in ("exam", "practice")}})  # fmt: skip
+        made[-1]["page"] = page  # the problem, once (its last case)
+    return _dedupe(made)
+
+
+def _dedupe(cases: list[dict]) -> list[dict]:
+    seen, out = set(), []
+    for case in cases:
+        key = json.dumps([case["problem"], case["answers"]], sort_keys=True)
+        if key not in seen:
+            seen.add(key)
+            out.append(case)
+    return out
+
+
+def marking_problems(cases: list[dict]) -> dict[str, dict]:
+    """Each problem's page data, by id (carried once, in its last case)."""
+    return {case["problem"]: case["page"] for case in cases if "page" in case}
+
+
+def load_marking() -> dict:
+    return json.loads(MARKING_CASES.read_text(encoding="utf-8"))

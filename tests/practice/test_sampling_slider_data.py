@@ -53,8 +53,8 @@ def test_the_sliders_sentences_are_in_both_languages_and_each_is_used():
     korean = in_language("ko", page_data.slider_messages)
     assert english.keys() == korean.keys() and len(english) >= 10
     assert english["slider.label"] == "Temperature T" and korean["slider.label"] == "온도 T"
-    source = (ASSETS / "temperature.js").read_text(encoding="utf-8")
-    used = set(re.findall(r'\bt\("([a-z_.]+)"', source))
+    source = (ASSETS / "temperature.js").read_text(encoding="utf-8") + (ASSETS / "widget.js").read_text(encoding="utf-8")
+    used = {key for key in re.findall(r'\bt\("([a-z_.]+)"', source) if key.startswith(page_data.SLIDER_PREFIXES)}
     assert used == set(english), used ^ set(english)
     assert not any(key.startswith(page_data.SLIDER_PREFIXES) for key in page_data.messages())  # not on an attention page
 
@@ -65,7 +65,7 @@ def test_only_a_page_with_a_sampling_problem_carries_the_sliders_scripts():
     assert page.scripts(attention) == page.SCRIPTS and page.styles(attention) == (page.STYLE,)
     with_sampling = page.scripts(sampling)
     assert with_sampling[-1] == "widget.js"  # it starts the page: everything it calls comes first
-    assert set(with_sampling) == {*page.SCRIPTS, "sampling.js", "temperature.js"}
+    assert set(with_sampling) == {*page.SCRIPTS, "sampling.js", "sampling_marking.js", "temperature.js"}
     assert with_sampling.index("numbers.js") < with_sampling.index("sampling.js") < with_sampling.index("temperature.js")
     assert page.styles(sampling) == ("page.css", "temperature.css")
     for name in (*with_sampling, *page.styles(sampling)):
@@ -77,7 +77,9 @@ def test_an_exported_page_of_attention_problems_carries_none_of_it(run_cli, tmp_
     result = run_cli("export", "-f", "page", "-o", str(out))
     assert result.exit_code == 0, result.output
     html = out.read_text(encoding="utf-8")
-    assert "AttnTutor.sampling" not in html and "samplingSlider" not in html and "slider-bars" not in html
+    # none of the sampling scripts (widget.js only names them, in its dispatch on a problem's kind)
+    assert "AT.sampling = {" not in html and "AT.samplingSlider = " not in html and "AT.samplingMarking = " not in html
+    assert "slider-bars" not in html
     assert "\n".join(page.asset(name) for name in page.SCRIPTS) in html
 
 

@@ -475,6 +475,203 @@
     return root;
   }
 
+  // --- a sampling problem (kind: sampling; practice/data.py sampling_data, marked by sampling_marking.js) ---
+  //
+  // Test contract: section[data-problem][data-kind=sampling] holding p[data-settings], the slider
+  // (temperature.js: figure[data-slider]), div[data-row=""] > [data-stage-block=<stage>] each with
+  // input[data-stage] (pick: select[data-stage=pick]) and, once checked, data-verdict, data-points,
+  // data-diagnosis on the block, td[data-cell][data-verdict] per cell, p[data-diagnosis]; and
+  // details[data-solution] (the worked solution, shown when opened).
+
+  const SIGNS = { correct: "✓", follow_through: "↪", wrong: "✗" };  // beside the colour: never colour alone
+
+  function samplingShown(p, value) {
+    if (typeof value === "string") return value;
+    return value === null || value === undefined ? t("solve.sampling.cut") : numbers.fmtGiven(value, p.decimals);
+  }
+
+  // quiz/sampling.py parse_answer: the token picked, or a row of numbers in token order.
+  function samplingParse(p, stage, text) {
+    if (stage === "pick") {
+      const token = text.trim();
+      if (!p.tokens.includes(token)) throw new answers.AnswerError("quiz.sampling.not_a_token", { token, tokens: p.tokens.join(", ") });
+      return [token];
+    }
+    const values = answers.parseRow(text);
+    const expected = p.counts[stage];
+    if (values.length !== expected) throw new answers.AnswerError("quiz.wrong_count", { given: values.length, expected });
+    return values;
+  }
+
+  // quiz/sampling.py feedback_blocks: the verdict, each cell off, the mistake named and explained, your row and the exact one.
+  function samplingFeedback(p, item) {
+    const labels = p.labels[item.stage];
+    const lines = [el("p", { class: "verdict", text: t("quiz.verdict", { verdict: t(`grading.verdict.${item.verdict}`), points: numbers.fmtGiven(item.points, SCORE_PLACES) }) })];
+    item.cells.forEach((cell, i) => {
+      if ((cell !== "wrong" && cell !== "follow_through") || item.given === null) return;
+      const args = { n: i + 1, label: labels[i], given: samplingShown(p, item.given[i]), expected: samplingShown(p, item.expected[i]) };
+      if (cell === "wrong") lines.push(el("p", { class: "cell-off", text: t("quiz.cell_off", args) }));
+      else lines.push(el("p", { class: "cell-follow", text: t("quiz.cell_follow", Object.assign({ carried: samplingShown(p, item.carried ? item.carried[i] : null) }, args)) }));
+    });
+    if (item.diagnosis !== null) {
+      lines.push(el("p", { class: "diagnosis", "data-diagnosis": item.diagnosis,
+        text: `${t(`grading.diagnosis_name.${item.diagnosis}`)}: ${t(`grading.diagnosis.${item.diagnosis}`)}` }));
+    }
+    if (item.verdict !== "correct") lines.push(el("p", { text: t("quiz.go_on") }));
+    const head = el("tr", {}, el("td", {}), ...labels.map((l) => el("th", { scope: "col", text: l })));
+    const yours = el("tr", {}, el("th", { scope: "row", text: t("page.your_row") }), ...item.cells.map((cell, i) => {
+      const td = el("td", { "data-cell": String(i), class: "cell " + cell });
+      const verdict = t(`grading.verdict.${cell === "masked" ? "missing" : cell}`);
+      td.append(cell === "masked" ? "—" : samplingShown(p, item.given[i]));
+      if (cell !== "masked") {
+        td.setAttribute("data-verdict", cell);
+        td.append(" ", el("span", { class: "sign", "aria-hidden": "true", text: SIGNS[cell] || "" }), el("span", { class: "visually-hidden", text: ` (${verdict})` }));
+      }
+      td.title = verdict;
+      return td;
+    }));
+    const exact = el("tr", {}, el("th", { scope: "row", text: t("page.exact_row") }), ...item.expected.map((v) => el("td", { class: v === null ? "masked" : null, text: v === null ? "—" : samplingShown(p, typeof v === "string" ? v : numbers.fmt(v, p.decimals)) })));
+    // a region of its own, reached by Tab, for a row wider than a phone (scrolled by the keyboard too)
+    lines.push(el("div", { class: "scroll", tabindex: "0", role: "region", "aria-label": p.titles[item.stage] },
+      el("table", { class: "marked" }, el("thead", {}, head), el("tbody", {}, yours, exact))));
+    return lines;
+  }
+
+  function samplingAsk(p, stage) {
+    const labels = p.labels[stage];
+    if (stage === "pick") return t("quiz.sampling.ask_pick", { tokens: p.tokens.join(", ") });
+    let ask = labels.length > 1 ? t("quiz.sampling.ask", { count: labels.length, cells: labels.join(", ") }) : t("quiz.sampling.ask_one", { cell: labels[0] });
+    ask += " " + t("quiz.ask_decimals", { decimals: p.decimals });
+    if (stage === "kept") ask += " " + t("quiz.sampling.ask_kept");
+    return ask;
+  }
+
+  // Practice as `attn-tutor quiz` does it for a sampling problem: the asked stages in order, each checked
+  // by sampling_marking.js, follow-through from the stage the student typed just before (practice mode).
+  function buildSamplingPractice(p) {
+    const SM = AT.samplingMarking;
+    const rs = rowState(p, 0);
+    const root = el("div", { class: "practice" }, el("h3", { text: t("page.practice") }));
+    const block = el("div", { class: "practice-row", "data-row": "" });
+    const blocks = {};
+    const asked = p.asked_stages;
+    const refresh = () => {
+      asked.forEach((stage, index) => {
+        const b = blocks[stage];
+        const open = !(stage in rs.items) && index === rs.next;
+        b.input.disabled = !open;
+        b.check.disabled = !open;
+        b.hint.disabled = !open;
+        b.node.classList.toggle("waiting", !(stage in rs.items) && !open);
+      });
+    };
+    const show = (stage, item) => {
+      const b = blocks[stage];
+      if (hooks.exam) {
+        b.message.replaceChildren(el("p", { class: "note", text: t("page.exam_kept") }));
+        return;
+      }
+      b.node.setAttribute("data-verdict", item.verdict);
+      b.node.setAttribute("data-points", String(item.points));
+      b.node.setAttribute("data-diagnosis", item.diagnosis || "");
+      b.message.replaceChildren(b.hints, ...samplingFeedback(p, item));
+    };
+    const check = (stage) => {
+      const b = blocks[stage];
+      const text = b.input.value;
+      rs.typed[stage] = text;
+      const command = stage === "pick" ? (text.trim() ? "answer" : "empty") : answers.command(text);
+      if (command === "hint") {
+        b.input.value = "";
+        return hint(stage);
+      }
+      if (command === "empty") {
+        b.message.replaceChildren(b.hints, el("p", { class: "error", "data-error": "quiz.empty", text: t("quiz.empty") }));
+        return;
+      }
+      let values;
+      try {
+        values = samplingParse(p, stage, text);
+      } catch (error) {
+        if (!(error instanceof answers.AnswerError)) throw error;
+        b.message.replaceChildren(b.hints, el("p", { class: "error", "data-error": error.key, text: t(error.key, error.args) }));
+        return;
+      }
+      const item = hooks.exam ? { stage, given: values, verdict: null, points: 0 }
+        : SM.markStage(p, stage, values, rs.own, { hints: rs.hints[stage] || 0 });
+      rs.items[stage] = item;
+      rs.own = { [stage]: values };  // practice: the next stage follows from this one as typed
+      rs.next = asked.indexOf(stage) + 1;
+      show(stage, item);
+      refresh();
+      if (hooks.checked) hooks.checked({ problem: p.id, variant: p.variant, row: "", stage, text, node: b.node });
+      const nextStage = asked[rs.next];
+      if (nextStage) blocks[nextStage].input.focus();
+      updateScore();
+    };
+    const hint = (stage) => {
+      rs.hints[stage] = (rs.hints[stage] || 0) + 1;
+      const b = blocks[stage];
+      b.node.setAttribute("data-hints", String(rs.hints[stage]));
+      const text = rs.hints[stage] === 1 ? t(`quiz.sampling.hint.${stage}`) : t("quiz.sampling.no_more_hints");
+      b.hints.append(el("div", { class: "hint", "data-hint": String(rs.hints[stage]) }, el("p", { text })));
+      if (b.hints.parentNode !== b.message) b.message.prepend(b.hints);
+    };
+    for (const stage of asked) {
+      const id = `in-${state.variant}-${p.key || p.id}-${stage}`.replace(/[^\w-]/g, (c) => "_" + c.codePointAt(0));
+      let input;
+      if (stage === "pick") {
+        input = el("select", { id, "data-stage": stage }, el("option", { value: "", text: "—" }), ...p.tokens.map((token) => el("option", { value: token, text: token })));
+      } else {
+        input = el("input", { id, type: "text", inputmode: "decimal", "data-stage": stage, autocomplete: "off", autocapitalize: "off", spellcheck: "false", enterkeyhint: "done" });
+      }
+      const checkButton = el("button", { type: "button", "data-action": "check", text: t("page.check") });
+      const hintButton = el("button", { type: "button", "data-action": "hint", class: "secondary", text: t("page.hint"), hidden: hooks.exam });
+      const hints = el("div", { class: "hints" });
+      const message = el("div", { class: "message", "aria-live": "polite" }, hints);
+      const node = el("div", { class: "stage", "data-stage-block": stage },
+        el("label", { for: id }, el("strong", { text: p.titles[stage] }), el("span", { text: ` ${samplingAsk(p, stage)}` })),
+        el("div", { class: "answer-line" }, input, checkButton, hintButton), message);
+      input.value = rs.typed[stage] || "";
+      input.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); check(stage); } });
+      input.addEventListener("input", () => { rs.typed[stage] = input.value; });
+      checkButton.addEventListener("click", () => check(stage));
+      hintButton.addEventListener("click", () => hint(stage));
+      blocks[stage] = { node, input, check: checkButton, hint: hintButton, message, hints };
+      block.append(node);
+      if (rs.items[stage]) show(stage, rs.items[stage]);
+    }
+    const restart = el("button", { type: "button", class: "secondary", "data-action": "restart", text: t("page.restart") });
+    restart.addEventListener("click", () => {
+      delete state.rows[rowKey(p, 0)];
+      root.replaceWith(buildSamplingPractice(p));
+      updateScore();
+    });
+    block.append(restart);
+    root.append(block);
+    if (!hooks.exam) {
+      const solution = el("div", { class: "solution" });
+      solution.innerHTML = p.solution_html; // our own HTML, escaped by attn_tutor.render.html
+      root.append(el("details", { class: "working", "data-solution": "" }, el("summary", { text: t("sampling_page.solution") }), solution));
+    }
+    refresh();
+    return root;
+  }
+
+  // The problem's own numbers given, and the temperature slider beside them (issue 38, item 5).
+  function buildSamplingWidget(p) {
+    const root = el("div", { class: "widget" }, el("h3", { text: t("sampling_page.widget") }));
+    if (p.slider && AT.samplingSlider) AT.samplingSlider(root, p.slider, M);
+    return root;
+  }
+
+  function samplingParts(p) {
+    const givens = el("div", { class: "givens" });
+    givens.innerHTML = p.givens_html; // our own HTML, escaped by attn_tutor.render.html
+    return [el("p", { class: "settings", "data-settings": "", text: p.settings }), givens,
+      ...(hooks.exam || !p.slider ? [] : [buildSamplingWidget(p)]), buildSamplingPractice(p)];
+  }
+
   // --- concept items (data.py concept_data: the sheet's labels and order, marks made in Python) ----
 
   // A variant's items: the page's texts (data.concepts) in the variant's order, with its own where they differ.
@@ -608,6 +805,23 @@
   function totals() {
     let practice = 0, exam = 0, max = 0, checked = 0, unchecked = 0;
     for (const p of problems()) {
+      if (p.kind === "sampling") {  // one "row": the stages straight under the problem's id
+        const rs = state.rows[rowKey(p, 0)] || { items: {}, typed: {} };
+        const given = {};
+        for (const stage of p.asked_stages) {
+          max += 1;
+          const item = rs.items[stage];
+          if (item) {
+            practice += item.points;
+            given[stage] = item.given;
+            checked += 1;
+          } else if ((rs.typed[stage] || "").trim()) {
+            unchecked += 1;
+          }
+        }
+        if (!hooks.exam) exam += AT.samplingMarking.mark(p, given, { mode: "exam" }).reduce((sum, item) => sum + item.points, 0);
+        continue;
+      }
       const solution = solutionOf(p);
       for (const row of p.asked_rows) {
         const rs = state.rows[rowKey(p, row)] || { items: {}, typed: {} };
@@ -664,6 +878,22 @@
     out.push("answers:");
     let any = false;
     for (const p of problems()) {
+      if (p.kind === "sampling") {  // its stages straight under its id (pick: the token)
+        const rs = state.rows[rowKey(p, 0)];
+        const stages = [];
+        for (const stage of rs ? p.asked_stages : []) {
+          const item = rs.items[stage];
+          if (!item) continue;
+          const typed = (rs.typed[stage] || "").replace(/[\u0000-\u001f]/g, " ").replace(UNPRINTABLE, " ");
+          const value = stage === "pick" ? q(item.given[0]) : `[${item.given.map((v) => String(v)).join(", ")}]`;
+          stages.push(`    # ${typed}`, `    ${stage}: ${value}`);
+        }
+        if (stages.length) {
+          any = true;
+          out.push(`  ${q(p.id)}:`, ...stages);
+        }
+        continue;
+      }
       const rows = [];
       for (const row of p.asked_rows) {
         const rs = state.rows[rowKey(p, row)];
@@ -741,6 +971,12 @@
     for (const [i, p] of problems().entries()) {
       const section = el("section", { class: "problem", id: `problem-${i + 1}`, "data-problem": p.id });
       section.append(el("h2", { text: p.heading }));
+      if (p.kind === "sampling") {
+        section.setAttribute("data-kind", "sampling");
+        section.append(...samplingParts(p));
+        main.append(section);
+        continue;
+      }
       for (const note of p.notes) section.append(el("p", { class: "note", text: note }));
       const givens = el("div", { class: "givens" });
       givens.innerHTML = p.givens_html; // our own HTML, escaped by attn_tutor.render.html
@@ -868,6 +1104,11 @@
       "data-variant-of": p.id, "data-variant": String(variant), tabindex: "-1" });
     section.append(el("h2", { text: `${p.heading} — ${title}` }), el("p", { class: "notice", "data-practice-note": true, text: note }));
     for (const line of p.notes) section.append(el("p", { class: "note", text: line }));
+    if (p.kind === "sampling") {
+      section.setAttribute("data-kind", "sampling");
+      section.append(...samplingParts(p));
+      return section;
+    }
     const givens = el("div", { class: "givens" });
     givens.innerHTML = p.givens_html; // our own HTML, escaped by attn_tutor.render.html
     section.append(givens, buildWidget(p), buildPractice(p));
