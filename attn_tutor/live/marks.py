@@ -141,8 +141,8 @@ class Marks:
         solution = self.solution(item)
         try:
             if solution.problem.kind == "sampling":
-                return sampling_quiz.parse_answer(solution, item.stage, text)  # type: ignore[arg-type]
-            return parse_answer(solution, item.index, item.stage, text)  # type: ignore[arg-type]
+                return sampling_quiz.parse_answer(solution, item.stage, text)
+            return parse_answer(solution, item.index, item.stage, text)
         except AttnTutorError as error:
             raised = RequestError(422, error.problems[0].key)
             raised.problems = list(error.problems)  # the parser's own sentence
