@@ -48,12 +48,12 @@ NAME_LIMIT = 80
 _EXAM_PROBLEM_KEYS = ("output", "output_text", "hints", "hint_walk", "projection")
 _EXAM_HEAD_KEYS = ("raw", "scores", "scaled", "weights", "output", "rows")
 _EXAM_CONCEPT_KEYS = ("answer", "scores", "feedback", "explanation")  # a concept item keeps its stem, options and order
-# What an exam page keeps of a sampling problem: only its givens and the shape of what is asked (a
-# list of what may stay, not of what goes: every number made from the givens is an answer).
+# What an exam page keeps of a sampling problem (practice/data.sampling_data): only its givens and the
+# shape of what is asked — a list of what may stay, not of what goes: every number made from the givens is
+# an answer (the windows, the key, the worked solution, and the slider, which draws the probabilities).
 _EXAM_SAMPLING_KEYS = (
-    "id", "kind", "heading", "title", "notes", "settings", "givens_html", "tokens", "logits", "steps_logits", "targets",
-    "temperature", "top_k", "top_p", "draw", "decimals", "continuation", "stages", "asked_stages", "asked_rows", "labels",
-    "titles", "cells",
+    "id", "kind", "heading", "settings", "notes", "givens_html", "tokens", "steps", "temperature", "top_k", "top_p", "draw",
+    "continuation", "decimals", "stages", "asked_stages", "asked_rows", "labels", "titles", "counts", "tolerances",
 )  # fmt: skip
 
 
