@@ -192,7 +192,7 @@ def test_ask_again_on_a_fresh_variant_marks_by_the_variants_numbers(app, store):
     assert (first["item"], second["item"], second["variant"]) == ("cat-mat-en", "cat-mat-en", seed)
 
 
-def test_another_like_this_draws_a_sampling_variant_and_marks_answers_to_it(app):
+def test_another_like_this_draws_a_sampling_variant_and_marks_answers_to_it(app, live_store_url, tmp_path):
     kim = joined(app)
     send(kim, "scaled", "4.8 3.2 1.6 -1.6")
     reply = kim.post("/api/another", json={"problem": "cat-mat-en"}, headers=csrf(kim))
@@ -202,6 +202,18 @@ def test_another_like_this_draws_a_sampling_variant_and_marks_answers_to_it(app)
     assert varied.logits != MAT.logits and reply.json()["data"]["id"] == "cat-mat-en"
     marked = send(kim, "pick", right(varied, "pick"), client_id="v-1", variant=seed).json()
     assert marked["verdict"] == "correct" and marked["variant"] == seed
+    assert send(kim, "loss", "0.1", client_id="v-2", variant=seed).json()["verdict"] == "wrong"
+    # grade --include-practice regenerates the variant from its seed and marks it as the server did
+    from typer.testing import CliRunner
+
+    from attn_tutor.cli.app import app as cli_app
+
+    out = tmp_path / "grades.json"
+    result = CliRunner().invoke(cli_app, ["grade", live_store_url, "--include-practice", "--json", str(out)], catch_exceptions=False)
+    assert result.exit_code == 0, result.output
+    [_own, practice] = json.loads(out.read_text(encoding="utf-8"))["students"]
+    marks = {i["stage"]: i["verdict"] for i in practice["report"]["items"] if i.get("problem") == "cat-mat-en" and i["verdict"] != "missing"}
+    assert marks == {"pick": "correct", "loss": "wrong"}
 
 
 # --- grade SESSION -----------------------------------------------------------------------------
@@ -326,3 +338,14 @@ def test_serve_ch14_starts_and_serves_the_students_page(tmp_path):
     finally:
         process.terminate()
         process.communicate(timeout=30)
+
+
+def test_in_korean_the_teacher_sees_the_item_and_the_mistake_in_korean(store):
+    app = make_app(store, CH14, lang="ko", secret=SECRET, student_url=STUDENT_URL)
+    send(joined(app), "scaled", "4.8 3.2 1.6 -1.6")
+    board = teacher(app)
+    page = board.get("/teacher").text
+    assert "문제 cat-mat-en: " in page and "problem cat-mat-en" not in page
+    assert '<span class="label">T를 곱함</span> <span data-map-diagnosis="temperature_multiplied">1</span>' in page
+    act(board, "focus", problem="cat-mat-en", row="")
+    assert board.get("/teacher/api/projector").json()["focus"]["label"] == "문제 cat-mat-en"
