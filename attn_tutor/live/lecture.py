@@ -63,9 +63,12 @@ def lecture_change(body: dict, problem_set: ProblemSet) -> Change:
 
 
 def item_label(problem: str, row: str) -> str:
-    """An item's name on the pages: a problem's row, or a concept item."""
+    """An item's name on the pages: a problem's row, a concept item, or a problem without rows (a
+    sampling problem's one row is "": its name is the problem's)."""
     if problem == CONCEPTS:
         return t("live.item_concept", concept=row)
+    if not row:
+        return t("live.item_problem", problem=problem)
     return t("live.item_row", problem=problem, row=row)
 
 
@@ -108,8 +111,10 @@ def distribution(scores: list[float], top: int, bins: int) -> list[dict]:
 def _stages(problem_set: ProblemSet, problem: str) -> list[str]:
     if problem == CONCEPTS:
         return [CONCEPT_STAGE]
-    asked = problem_set.get(problem).asked_stages
-    return [s.value for s in Stage if s.value in asked]
+    found = problem_set.get(problem)
+    if found.kind != "attention":  # its own stages, in its order
+        return list(found.asked_stages)
+    return [s.value for s in Stage if s.value in found.asked_stages]
 
 
 def _round_view(number: int, variant: int | None, verdicts: dict[str, int], diagnoses: dict[str, int], answers: int) -> dict:

@@ -29,6 +29,7 @@ from attn_tutor.core.text import excerpt
 from attn_tutor.marking.answers import MAX_LENGTH
 from attn_tutor.marking.concepts import ConceptMark, mark_concept
 from attn_tutor.marking.marker import Marker
+from attn_tutor.quiz import sampling as sampling_quiz
 from attn_tutor.quiz.loop import parse_answer
 from attn_tutor.solve import engine
 from attn_tutor.solve.concepts import ShownConcept, show
@@ -129,14 +130,19 @@ class Marks:
             raise RequestError(404, "live.error.unknown_row", problem=problem, row=_shown(row), rows=", ".join(p.asked_rows))
         if not isinstance(stage, str) or stage not in p.asked_stages:
             raise RequestError(404, "live.error.unknown_stage", problem=problem, stage=_shown(stage), stages=", ".join(p.asked_stages))
-        return Item(problem, token, p.row_index(token), stage)
+        return Item(problem, token, 0 if p.kind == "sampling" else p.row_index(token), stage)  # a sampling problem has no rows
 
-    def values(self, item: Item, text: str) -> list[float]:
-        """The row typed, in full (the quiz's and grade's rule); a sentence (422) when it cannot be read."""
+    def values(self, item: Item, text: str) -> list[float] | tuple:
+        """The row typed, in full (the quiz's and grade's rule); a sentence (422) when it cannot be read.
+        A sampling stage: its cells as the quiz reads them (:func:`attn_tutor.quiz.sampling.parse_answer`:
+        numbers in token order, a cut token typed as 0; ``pick`` the token)."""
         if len(text) > TEXT_LIMIT:
             raise RequestError(413, "live.error.text_too_long", count=len(text), limit=TEXT_LIMIT)
+        solution = self.solution(item)
         try:
-            return parse_answer(self.solution(item), item.index, item.stage, text)
+            if solution.problem.kind == "sampling":
+                return sampling_quiz.parse_answer(solution, item.stage, text)
+            return parse_answer(solution, item.index, item.stage, text)
         except AttnTutorError as error:
             raised = RequestError(422, error.problems[0].key)
             raised.problems = list(error.problems)  # the parser's own sentence
@@ -145,7 +151,7 @@ class Marks:
     def mark(self, item: Item, text: str, others: Mapping[str, str]) -> ServerMark:
         """``text`` for ``item``, marked as grade marks the row: with ``others`` (stage -> the text the
         student last saved for the row's other stages)."""
-        answers: dict[str, list[float] | None] = {}
+        answers: dict[str, list[float] | tuple | None] = {}
         p = self.problems[item.problem]
         for stage in p.asked_stages:
             if stage == item.stage:

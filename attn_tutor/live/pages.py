@@ -20,6 +20,7 @@ from typing import NamedTuple
 
 from attn_tutor.core.i18n import language, messages, t
 from attn_tutor.core.model import ProblemSet, Stage
+from attn_tutor.kinds.sampling.marking import STAGE_CODES as SAMPLING_STAGE_CODES
 from attn_tutor.live.lecture import item_label, map_label
 from attn_tutor.marking.marker import diagnosis_name
 from attn_tutor.marking.mistakes import STAGE_DIAGNOSES
@@ -47,6 +48,13 @@ NAME_LIMIT = 80
 _EXAM_PROBLEM_KEYS = ("output", "output_text", "hints", "hint_walk", "projection")
 _EXAM_HEAD_KEYS = ("raw", "scores", "scaled", "weights", "output", "rows")
 _EXAM_CONCEPT_KEYS = ("answer", "scores", "feedback", "explanation")  # a concept item keeps its stem, options and order
+# What an exam page keeps of a sampling problem (practice/data.sampling_data): only its givens and the
+# shape of what is asked — a list of what may stay, not of what goes: every number made from the givens is
+# an answer (the windows, the key, the worked solution, and the slider, which draws the probabilities).
+_EXAM_SAMPLING_KEYS = (
+    "id", "kind", "heading", "settings", "notes", "givens_html", "tokens", "steps", "temperature", "top_k", "top_p", "draw",
+    "continuation", "decimals", "stages", "asked_stages", "asked_rows", "labels", "titles", "counts", "tolerances",
+)  # fmt: skip
 
 
 def asset(name: str) -> tuple[str, str] | None:
@@ -63,10 +71,10 @@ def asset(name: str) -> tuple[str, str] | None:
 def item_keys(problem_set: ProblemSet) -> list[str]:
     """Every asked item as ``problem/row/stage``, in gradebook order, then each concept item as ``concepts/<id>``."""
     return [
-        f"{p.id}/{token}/{stage}"
+        f"{p.id}/{token}/{stage}"  # a sampling problem's stage: ``id//stage`` (its one row is "", as the store keeps it)
         for p in problem_set.problems
         for token in p.asked_rows
-        for stage in (s.value for s in Stage)
+        for stage in ((s.value for s in Stage) if p.kind == "attention" else p.asked_stages)
         if stage in p.asked_stages
     ] + [f"concepts/{c.id}" for c in problem_set.concepts]
 
@@ -87,6 +95,10 @@ def exam_data(data: dict) -> dict:
     stripped = copy.deepcopy(data)
     for variant in stripped["variants"]:
         for problem in variant["problems"]:
+            if problem.get("kind") == "sampling":
+                for key in [key for key in problem if key not in _EXAM_SAMPLING_KEYS]:
+                    del problem[key]
+                continue
             for key in _EXAM_PROBLEM_KEYS:
                 problem.pop(key, None)
             for head in problem["heads"]:
@@ -105,7 +117,7 @@ def solutions_html(problem_set: ProblemSet) -> dict[str, str]:
     """Each problem's worked solution, as the answer key shows it (solve's layout, in HTML)."""
     found = {}
     for problem in problem_set.problems:
-        rows = [problem.row_index(token) for token in problem.asked_rows]
+        rows = [problem.row_index(token) for token in problem.asked_rows] if problem.kind == "attention" else None
         blocks = solution_blocks(engine.solve(problem), rows=rows, explain_rows=True, bars=False)
         found[problem.id] = "\n".join(block_html(block) for block in blocks)
     return found
@@ -223,8 +235,9 @@ def map_rows(problem_set: ProblemSet, snapshot: dict) -> list[MapRow]:
     keys = item_keys(problem_set)
     for key in keys[: len(keys) - len(problem_set.concepts)]:  # the problems' items (the concept items' below)
         counts = snapshot["map"].get(key, {"verdicts": {}, "diagnoses": {}})
-        stage = key.rsplit("/", 1)[1]
-        diagnoses = [(code, diagnosis_name(code), counts["diagnoses"].get(code, 0)) for code in STAGE_DIAGNOSES[Stage(stage)]]
+        problem, stage = key.split("/", 1)[0], key.rsplit("/", 1)[1]
+        codes = STAGE_DIAGNOSES[Stage(stage)] if problem_set.get(problem).kind == "attention" else SAMPLING_STAGE_CODES[stage]
+        diagnoses = [(code, diagnosis_name(code), counts["diagnoses"].get(code, 0)) for code in codes]
         rows.append(MapRow(key, map_label(key), False, [(v, counts["verdicts"].get(v, 0)) for v in MAP_VERDICTS], diagnoses))
     for concept in problem_set.concepts:
         key = f"concepts/{concept.id}"

@@ -88,7 +88,9 @@ def _same_by_content(problems: str | None, made_for: str) -> str | None:
 
 def answer_file_text(answers: dict) -> str:
     """An answer file's YAML for ``answers`` (:meth:`Store.answer_files`' shape): every name and text a
-    double-quoted scalar, so whatever a student typed is read back as that string."""
+    double-quoted scalar, so whatever a student typed is read back as that string. A sampling problem's
+    stages (its row ``""``) stand directly under its id, as an answer file writes them: the pick a token,
+    ``kept`` the row typed (0 for a token cut)."""
     lines = [f"student: {_quoted(answers['student'])}", f"problem_set: {_quoted(answers['problem_set'])}"]
     if answers.get("variant") is not None:  # "another like this": the variant's seed, as a sheet's
         lines.append(f"variant: {int(answers['variant'])}")
@@ -96,6 +98,9 @@ def answer_file_text(answers: dict) -> str:
     for problem, rows in answers["answers"].items():
         lines.append(f"  {_quoted(problem)}:")
         for row, stages in rows.items():
+            if row == "":  # a sampling problem's stages, straight under its id (it has no rows)
+                lines.extend(f"    {_quoted(stage)}: {_quoted(text)}" for stage, text in stages.items())
+                continue
             lines.append(f"    {_quoted(row)}:")
             lines.extend(f"      {_quoted(stage)}: {_quoted(text)}" for stage, text in stages.items())
     if not answers["answers"]:

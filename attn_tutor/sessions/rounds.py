@@ -206,7 +206,7 @@ class Lecturing:
         found: dict[tuple, dict] = {}
         for problem, row, number, variant, _student, name, stage, text, verdict, diagnosis, points in rows:
             key = (problem, row, int(number))
-            item = f"concepts/{row}" if problem == CONCEPTS else f"{problem}/{row}"
+            item = f"concepts/{row}" if problem == CONCEPTS else f"{problem}/{row}" if row else problem  # a sampling problem: no row
             entry = found.setdefault(key, {"item": item, "round": int(number), "variant": variant, "answers": []})
             entry["answers"].append({"student": name, "stage": stage, "text": text, "verdict": verdict,
                                      "diagnosis": diagnosis, "points": float(points)})  # fmt: skip

@@ -42,6 +42,7 @@ from typing import NamedTuple
 
 from attn_tutor.core.errors import Location
 from attn_tutor.core.model import ProblemSet, Stage
+from attn_tutor.kinds.sampling.model import ALL_STAGES as SAMPLING_STAGES
 from attn_tutor.sessions.records import (  # noqa: F401 - named here too, as they always were
     CONCEPT_STAGE,
     CONCEPTS,
@@ -61,7 +62,11 @@ from attn_tutor.sessions.tally import Tally
 SCHEMA = 1  # the session tables' version; a session with a higher one is refused (made by a newer attn-tutor)
 APPLICATION = "attn-tutor live session"
 MODES = ("practice", "exam")
-STAGE_ORDER = {stage.value: n for n, stage in enumerate(Stage)}
+STAGE_ORDER = {stage.value: n for n, stage in enumerate(Stage)} | {
+    stage: len(Stage) + n for n, stage in enumerate(SAMPLING_STAGES) if stage not in {s.value for s in Stage}
+}
+"""Stages in the order an answer file lists them: attention's, then a sampling problem's own (its
+``scaled`` is attention's place: both come first after the scores)."""
 
 
 TABLES = """

@@ -770,3 +770,30 @@ def test_workers_opening_a_new_activity_at_the_same_instant_make_its_schema_and_
     finally:
         with psycopg.connect(live_pg_url.split("?")[0], autocommit=True) as conn:
             conn.execute(f"DROP SCHEMA IF EXISTS lti_{link} CASCADE")
+
+
+def test_a_sampling_problem_picked_by_deep_link_launches_and_its_mistake_is_named_in_the_score(tool):
+    """ch14 is in the deep-link picker; a sampling problem picked there opens alone at the learner's
+    launch, its stages are marked by the server, and the score's comment names the mistake in words."""
+    platform = tool.platform
+    platform.launch.roles, platform.launch.message_type = [INSTRUCTOR], "LtiDeepLinkingRequest"
+    browser, picker = tool.launch(target_link_uri=tool.url + "/lti/deep-link")
+    assert picker.status == 200 and "ch14" in picker.text
+    back = browser.submit(picker, {"set": "ch14", "problem": "cat-mat-en", "mode": "practice"})
+    assert back.status == 200 and "data-lti-return" in back.said()
+    browser.submit(back)
+    (returned,) = platform.returned
+    (item,) = jwt.decode(returned, options={"verify_signature": False})["https://purl.imsglobal.org/spec/lti-dl/claim/content_items"]
+    assert item["custom"] == {"set": "ch14", "mode": "practice", "problem": "cat-mat-en"}
+    platform.tool_jwks = tool.url + "/lti/jwks"
+    platform.scores.clear()
+    platform.launch = type(platform.launch)(custom=item["custom"], roles=[LEARNER], resource_link="sampling-link", ags=True)
+    kim, landing = tool.launch()
+    assert kim.follow(landing).status == 200
+    state = kim.open(tool.url + "/api/state").json()
+    assert state["problems"]["cat-mat-en"]["open"] and not state["problems"]["cat-next"]["open"]
+    reply = kim.post_json(tool.url + "/api/answer", {"problem": "cat-mat-en", "row": "", "stage": "scaled", "text": "4.8 3.2 1.6 -1.6",
+                                                     "client_id": "s1"}, state["csrf"])  # fmt: skip
+    assert reply.status == 200 and reply.json()["diagnosis"] == "temperature_multiplied", reply.said()
+    score = arrived(platform, "user-1", 0.0)
+    assert "multiplied by T" in score["comment"]

@@ -45,6 +45,18 @@ CODES = (
 )
 """The mistakes a sampling answer may be diagnosed with, each with its name and sentence
 (``grading.diagnosis_name.<code>``, ``grading.diagnosis.<code>``)."""
+_TEMPERATURE = ("temperature_multiplied", "temperature_ignored")
+STAGE_CODES: dict[str, tuple[str, ...]] = {
+    "scaled": _TEMPERATURE,
+    "exp": _TEMPERATURE,
+    "probabilities": (*_TEMPERATURE, "temperature_after_softmax", "exp_not_normalized"),
+    "kept": ("not_renormalized", "top_p_boundary", "top_k_tie"),
+    "pick": ("ignored_draw", "draw_wrong_end"),
+    "loss": ("log_base", "loss_sign"),
+    "perplexity": ("log_base",),
+}
+"""The mistakes each stage may be diagnosed with (:func:`mistake_rows`' codes), in :data:`CODES` order:
+what the live class's map lists for a sampling stage."""
 
 Cells = tuple  # numbers (None: a token cut), or one token for ``pick``
 

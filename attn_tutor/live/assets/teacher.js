@@ -84,7 +84,7 @@
   // Peer instruction: which buttons show (pause or resume, hide or show the results), the item in focus
   // pressed, what the class is doing said in words.
   function itemLabel(focus) {
-    return focus.concept !== undefined ? t("live.item_concept", { concept: focus.concept }) : t("live.item_row", { problem: focus.problem, row: focus.row });
+    return focus.concept !== undefined ? t("live.item_concept", { concept: focus.concept }) : focus.row ? t("live.item_row", { problem: focus.problem, row: focus.row }) : t("live.item_problem", { problem: focus.problem });
   }
 
   function renderLecture(lecture) {

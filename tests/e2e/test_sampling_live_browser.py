@@ -1,0 +1,68 @@
+"""`attn-tutor serve ch14` in a real browser (Debian's chromium): the teacher focuses the class on a
+sampling problem by keyboard, its name says no empty row, the map and the projector name the mistake a
+student made (answered over HTTP: the students' page's own script is tested with the practice page),
+and the teacher's page and the projector break no axe-core rule."""
+
+from __future__ import annotations
+
+import httpx2
+import pytest
+from helpers import axe
+from helpers.live_page import WAIT
+from helpers.serve import Server
+from helpers.watched import People
+
+pytestmark = pytest.mark.browser
+
+EXPECTED = ("Failed to load resource", "The Content Security Policy directive 'frame-ancestors' is ignored")
+
+
+@pytest.fixture
+def people(browser):
+    crowd = People(browser, expected=EXPECTED)
+    yield crowd.watched
+    assert crowd.close() == []  # no script error, no CSP violation
+
+
+@pytest.fixture
+def server(tmp_path):
+    started = Server(str(tmp_path / "class.sqlite"), set_name="ch14")
+    started.start()
+    yield started
+    started.stop()
+
+
+def answer_over_http(server: Server, stage: str, text: str) -> dict:
+    with httpx2.Client(base_url=server.student_url, timeout=10) as client:
+        client.get("/")
+        token = {"X-CSRF-Token": client.cookies["attn_csrf"]}
+        assert client.post("/api/join", json={"name": "김민지"}, headers=token).status_code == 200
+        reply = client.post("/api/answer", json={"problem": "cat-mat-en", "row": "", "stage": stage, "text": text, "client_id": "c-1"},
+                            headers=token)  # fmt: skip
+        assert reply.status_code == 200, reply.text
+        return reply.json()
+
+
+@pytest.mark.axe
+def test_the_teacher_focuses_a_sampling_problem_by_keyboard_and_sees_its_mistake_named(server, people):
+    assert answer_over_http(server, "scaled", "4.8 3.2 1.6 -1.6")["diagnosis"] == "temperature_multiplied"
+    board = people().page
+    board.goto(server.teacher_url)
+    board.locator("[data-map]").wait_for()
+    board.wait_for_function(
+        "() => document.querySelector('[data-map-item=\"cat-mat-en//scaled\"] [data-map-diagnosis=\"temperature_multiplied\"]')?.textContent === '1'",
+        timeout=WAIT,
+    )
+    button = board.locator('[data-action="focus"][data-problem="cat-mat-en"]')
+    assert button.inner_text().strip() == "problem cat-mat-en"
+    button.focus()
+    board.keyboard.press("Enter")
+    board.wait_for_function("() => document.querySelector('[data-lecture-state]').textContent.includes('problem cat-mat-en')", timeout=WAIT)
+    assert ", row" not in board.locator("[data-lecture-state]").inner_text()
+    assert axe.violations(board) == []
+    wall = people(1920, 1080).page
+    wall.goto(server.teacher_url.replace("/teacher?", "/teacher/projector?"))
+    wall.locator("[data-counts]").wait_for()
+    wall.wait_for_function("() => document.body.textContent.includes('multiplied by T')", timeout=WAIT)
+    assert "problem cat-mat-en" in wall.locator("body").inner_text()
+    assert axe.violations(wall) == []
