@@ -15,7 +15,7 @@ the level of the package that does that job for attention:
 
 and its port for the pages is ``practice/assets/<name>.js``. A kind is registered by its name in
 ``core/model.py`` (``KINDS``) and by one line in each level's table of kinds (``KIND_FIELDS`` in
-``problems/load.py``, ``KIND_ENGINES`` in ``solve/kinds.py``, …).
+``problems/load.py``, ``KIND_ENGINES`` in ``solve/engine.py``, ``KIND_MESSAGES`` in ``practice/data.py``, …).
 
 May import: for each module, the packages below its job's level (``tests/repo/test_architecture.py``
 reads the job from the module's name).

@@ -79,14 +79,14 @@ def item_keys(problem_set: ProblemSet) -> list[str]:
     ] + [f"concepts/{c.id}" for c in problem_set.concepts]
 
 
-def live_messages() -> dict[str, str]:
-    return messages("live.")
+def live_messages(kinds) -> dict[str, str]:
+    return page_data.of_kinds(messages("live."), kinds)
 
 
 def practice_data(problem_set: ProblemSet, *, set_name: str, title: str) -> dict:
     """The students' page data: the practice page's, with the live sentences."""
     data = page_data.page_data(make_sheets(problem_set), set_name=set_name, title=title)
-    data["messages"].update(live_messages())
+    data["messages"].update(live_messages(page_data.kinds_of(problem_set)))
     return data
 
 
@@ -181,7 +181,7 @@ def teacher_page(problem_set: ProblemSet, snapshot: dict, *, title: str, student
         map_rows=map_rows(problem_set, snapshot),
         focus_items=focus_items(problem_set),
         lecture=snapshot["lecture"],
-        data=page.json_for_script({"messages": teacher_messages()}),
+        data=page.json_for_script({"messages": teacher_messages(page_data.kinds_of(problem_set))}),
         scripts=TEACHER_SCRIPTS,
     )
 
@@ -193,7 +193,7 @@ def focus_items(problem_set: ProblemSet) -> list[tuple[str, str | None, str, str
     return found + [(None, None, c.id, item_label(CONCEPTS, c.id)) for c in problem_set.concepts]
 
 
-def projector_page(view: dict, *, title: str, student_url: str) -> str:
+def projector_page(view: dict, *, title: str, student_url: str, kinds) -> str:
     """The projector's page (``view``: :meth:`attn_tutor.live.liveclass.LiveClass.projector_snapshot`): no
     name and no one's score; assets/projector.js draws it from its event stream."""
     return _page(
@@ -202,13 +202,14 @@ def projector_page(view: dict, *, title: str, student_url: str) -> str:
         styles=PROJECTOR_STYLES,
         view=view,
         student_url=student_url,
-        data=page.json_for_script({"messages": teacher_messages(), "view": view}),
+        data=page.json_for_script({"messages": teacher_messages(kinds), "view": view}),
         scripts=PROJECTOR_SCRIPTS,
     )
 
 
-def teacher_messages() -> dict[str, str]:
-    return messages(("live.", "grading.verdict.", "grading.diagnosis_name."))
+def teacher_messages(kinds) -> dict[str, str]:
+    """The teacher's and the projector's sentences, for a set of problems of ``kinds``."""
+    return page_data.of_kinds(messages(("live.", "grading.verdict.", "grading.diagnosis_name.")), kinds)
 
 
 def message_page(message: str) -> str:

@@ -27,6 +27,7 @@ from attn_tutor.live.csrf import csrf_of, with_csrf
 from attn_tutor.live.jsonbody import body_of
 from attn_tutor.live.liveclass import LiveClass, checked_name, lecture_state
 from attn_tutor.live.marks import RequestError
+from attn_tutor.practice import data as page_data
 from attn_tutor.practice.page import SERVED_CSP
 from attn_tutor.sessions.store import CONCEPTS
 
@@ -197,7 +198,7 @@ async def projector_page(request: Request) -> Response:
     if refused is not None:
         return refused
     view = await run_in_threadpool(live.projector_snapshot)
-    html = pages.projector_page(view, title=live.title, student_url=student_url(request))
+    html = pages.projector_page(view, title=live.title, student_url=student_url(request), kinds=page_data.kinds_of(live.problem_set))
     return HTMLResponse(html, headers=HEADERS)
 
 

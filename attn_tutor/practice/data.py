@@ -53,9 +53,28 @@ def _texts(values, mask, number) -> list[str]:
     return [number(v) if m else "—" for v, m in zip(values, mask)]
 
 
-def messages() -> dict[str, str]:
-    """The catalogue entries the page uses, in the language spoken (placeholders left as ``{name}``)."""
-    return i18n.messages(MESSAGE_PREFIXES)
+KIND_MESSAGES = {"sampling": sampling_marking.owns_message}
+"""Each kind's test of a catalogue entry said of its problems only."""
+
+
+def of_kinds(found: dict[str, str], kinds) -> dict[str, str]:
+    """``found`` without the entries said only of a kind not among ``kinds``: a page carries the
+    sentences of the kinds it holds, so a page of attention problems stays as it was."""
+    others = [owns for kind, owns in KIND_MESSAGES.items() if kind not in kinds]
+    return {key: text for key, text in found.items() if not any(owns(key) for owns in others)}
+
+
+def kinds_of(problem_set: ProblemSet) -> frozenset[str]:
+    return frozenset(p.kind for p in problem_set.problems)
+
+
+def messages(kinds=frozenset({"attention"})) -> dict[str, str]:
+    """The catalogue entries a page of problems of ``kinds`` uses, in the language spoken
+    (placeholders left as ``{name}``): with a sampling problem, the slider's too."""
+    found = i18n.messages(MESSAGE_PREFIXES)
+    if "sampling" in kinds:
+        found |= slider_messages()
+    return of_kinds(found, kinds)
 
 
 SLIDER_PREFIXES = ("slider.", "sampling_page.")
@@ -399,6 +418,6 @@ def page_data(sheets, *, set_name: str, title: str) -> dict:
         )
     return {
         "lang": language(), "title": title, "problem_set": set_name, "variants": variants, "concepts": bases,
-        "messages": {**messages(), **slider_messages()} if any(p.kind == "sampling" for p in sheets[0].problem_set.problems) else messages(),
+        "messages": messages(kinds_of(sheets[0].problem_set)),
         "digits": DIGITS, "fractions": FRACTIONS,  # what answers.js reads as digits: marking/digits.py's sets
     }  # fmt: skip

@@ -349,3 +349,22 @@ def test_in_korean_the_teacher_sees_the_item_and_the_mistake_in_korean(store):
     assert '<span class="label">T를 곱함</span> <span data-map-diagnosis="temperature_multiplied">1</span>' in page
     act(board, "focus", problem="cat-mat-en", row="")
     assert board.get("/teacher/api/projector").json()["focus"]["label"] == "문제 cat-mat-en"
+
+
+@pytest.mark.parametrize(
+    ("problem_set", "carried"),
+    [(CH13, False), (CH14, True)],
+    ids=["attention set", "sampling set"],
+)
+def test_a_page_carries_the_sentences_of_the_kinds_its_set_holds(problem_set, carried):
+    from attn_tutor.kinds.sampling.marking import owns_message
+    from attn_tutor.live import pages
+    from attn_tutor.practice.data import kinds_of
+
+    student = pages.practice_data(problem_set, set_name="set", title="set")["messages"]
+    teacher = pages.teacher_messages(kinds_of(problem_set))
+    for messages in (student, teacher):
+        assert any(owns_message(key) for key in messages) is carried
+    assert ("grading.diagnosis_name.loss_sign" in teacher) is carried
+    assert "grading.diagnosis_name.not_scaled" in teacher  # attention's, in every set
+    assert ("live.item_problem" in student) is carried

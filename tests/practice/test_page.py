@@ -18,6 +18,7 @@ from helpers.page import script_json
 from helpers.paths import ROOT, TESTS
 
 from attn_tutor.core import i18n
+from attn_tutor.kinds.sampling import marking as sampling_marking
 from attn_tutor.practice import data as page_data
 from attn_tutor.practice import page
 
@@ -92,11 +93,15 @@ def test_every_message_the_script_shows_is_in_the_catalogue():
     assert keys <= set(i18n.keys()), keys - set(i18n.keys())
     for prefix in re.findall(r"\bt\(`([a-z_.]+)\$\{", source):  # t(`grading.verdict.${...}`)
         assert any(key.startswith(prefix) for key in i18n.keys()), prefix
-    embedded_keys = set(page_data.messages())
-    sampling_keys = set(page_data.slider_messages())  # carried only by a page with a sampling problem
-    assert keys <= embedded_keys | sampling_keys
-    assert not sampling_keys & embedded_keys  # an attention page carries none of them
-    assert {k for k in i18n.keys() if k.startswith("grading.diagnosis.")} <= embedded_keys
+    embedded_keys = set(page_data.messages())  # a page of attention problems
+    both_keys = set(page_data.messages({"attention", "sampling"}))
+    assert keys <= both_keys
+    sampling_keys = both_keys - embedded_keys  # carried only by a page with a sampling problem
+    assert set(page_data.slider_messages()) <= sampling_keys
+    assert {"solve.sampling.cut", "quiz.stage.pick", "grading.diagnosis.loss_sign", "quiz.sampling.ask"} <= sampling_keys
+    assert not any(sampling_marking.owns_message(key) for key in embedded_keys)
+    attention_codes = {k for k in i18n.keys() if k.startswith("grading.diagnosis.") and not sampling_marking.owns_message(k)}
+    assert attention_codes and attention_codes <= embedded_keys
 
 
 def test_every_page_message_is_used():

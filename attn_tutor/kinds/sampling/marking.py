@@ -58,6 +58,22 @@ STAGE_CODES: dict[str, tuple[str, ...]] = {
 """The mistakes each stage may be diagnosed with (:func:`mistake_rows`' codes), in :data:`CODES` order:
 what the live class's map lists for a sampling stage."""
 
+MESSAGE_PREFIXES = ("sampling.", "solve.sampling.", "quiz.sampling.", "slider.", "sampling_page.")
+"""The catalogue's sections that are this kind's alone (the temperature slider's among them)."""
+MESSAGE_KEYS = frozenset(
+    [f"grading.diagnosis.{code}" for code in CODES]
+    + [f"grading.diagnosis_name.{code}" for code in CODES]
+    + [f"quiz.stage.{stage}" for stage in ALL_STAGES if stage != "scaled"]  # "scaled" is attention's stage too
+    + ["live.item_problem"]  # the live class's name of an item without rows
+)
+"""This kind's own entries in the catalogue's shared sections."""
+
+
+def owns_message(key: str) -> bool:
+    """Whether the catalogue entry ``key`` is said of sampling problems only: a page whose problems are
+    all of other kinds carries none of these (and a page of attention problems stays as it was)."""
+    return key in MESSAGE_KEYS or key.startswith(MESSAGE_PREFIXES)
+
 Cells = tuple  # numbers (None: a token cut), or one token for ``pick``
 
 
