@@ -15,11 +15,12 @@ is what they show, as data. The only data a script reads is JSON (``/api/state``
 from __future__ import annotations
 
 import copy
+from collections.abc import Collection
 from importlib import resources
 from typing import NamedTuple
 
 from attn_tutor.core.i18n import language, messages, t
-from attn_tutor.core.model import ProblemSet, Stage
+from attn_tutor.core.model import KINDS, ProblemSet, Stage
 from attn_tutor.kinds.sampling.marking import STAGE_CODES as SAMPLING_STAGE_CODES
 from attn_tutor.live.lecture import item_label, map_label
 from attn_tutor.marking.marker import diagnosis_name
@@ -57,12 +58,13 @@ _EXAM_SAMPLING_KEYS = (
 )  # fmt: skip
 
 
-def asset(name: str) -> tuple[str, str] | None:
-    """A file the pages load (``/assets/NAME``): its text and media type; None for any other name."""
+def asset(name: str, kinds: Collection[str] = KINDS) -> tuple[str, str] | None:
+    """A file the pages load (``/assets/NAME``) for a class of problems of ``kinds`` (``page.for_kinds``):
+    its text and media type; None for any other name."""
     if name in (*page.SCRIPTS, *page.SAMPLING_SCRIPTS, page.STYLE, page.SAMPLING_STYLE):
-        text = page.asset(name)
+        text = page.asset(name, kinds)
     elif name in LIVE_ASSETS:
-        text = resources.files("attn_tutor.live").joinpath("assets", name).read_text(encoding="utf-8")
+        text = page.for_kinds(resources.files("attn_tutor.live").joinpath("assets", name).read_text(encoding="utf-8"), kinds)
     else:
         return None
     return text, "text/css" if name.endswith(".css") else "text/javascript"

@@ -57,7 +57,7 @@ async def student_page(request: Request) -> Response:
 
 async def asset(request: Request) -> Response:
     live: LiveClass = request.app.state.live
-    found = pages.asset(request.path_params["name"])
+    found = pages.asset(request.path_params["name"], page_data.kinds_of(live.problem_set))
     if found is None:
         return json_error(live, 404, "live.error.not_found", path=request.url.path[:100])
     text, media = found

@@ -18,10 +18,13 @@ from __future__ import annotations
 import base64
 import hashlib
 import json
+import re
+from collections.abc import Collection
 from importlib import resources
 from typing import NamedTuple
 
 from attn_tutor.core.i18n import language, t
+from attn_tutor.core.model import KINDS
 from attn_tutor.render import templating
 
 SCRIPTS = ("numbers.js", "particles.js", "answers.js", "marking.js", "widget.js")
@@ -32,10 +35,16 @@ only a page with a sampling problem carries them (:func:`scripts`)."""
 SAMPLING_STYLE = "temperature.css"
 
 
-def has_sampling(data: dict) -> bool:
-    """Whether the page's first variant (every variant has the same problems' kinds) has a sampling problem."""
+def kinds(data: dict) -> frozenset[str]:
+    """The kinds of the page's problems (its first variant's: every variant has the same problems' kinds);
+    an attention problem's data names none."""
     variants = data.get("variants") or [{}]
-    return any(p.get("kind") == "sampling" for p in variants[0].get("problems") or ())
+    return frozenset({"attention", *(p.get("kind", "attention") for p in variants[0].get("problems") or ())})
+
+
+def has_sampling(data: dict) -> bool:
+    """Whether the page has a sampling problem."""
+    return "sampling" in kinds(data)
 
 
 def scripts(data: dict) -> tuple[str, ...]:
@@ -51,9 +60,30 @@ def styles(data: dict) -> tuple[str, ...]:
     return (STYLE, SAMPLING_STYLE) if has_sampling(data) else (STYLE,)
 
 
-def asset(name: str) -> str:
-    """One of the page's source files, as shipped in the package."""
-    return resources.files("attn_tutor.practice").joinpath("assets", name).read_text(encoding="utf-8")
+_KIND_OPENS = re.compile(r"\s*// <kind (\w+)>")
+_KIND_CLOSES = re.compile(r"\s*// </kind (\w+)>")
+
+
+def for_kinds(text: str, kinds: Collection[str]) -> str:
+    """A script as a page of problems of ``kinds`` runs it: without the lines a kind not among them
+    needs alone, each run of them between a line ``// <kind NAME>`` and a line ``// </kind NAME>``
+    (both left out too). A page of attention problems so carries none of a sampling problem's script,
+    and is byte for byte what it was before there were kinds."""
+    kept, hidden = [], None
+    for line in text.splitlines(keepends=True):
+        if hidden is None and (opens := _KIND_OPENS.match(line)) and opens[1] not in kinds:
+            hidden = opens[1]
+        elif hidden is not None and (closes := _KIND_CLOSES.match(line)) and closes[1] == hidden:
+            hidden = None
+        elif hidden is None:
+            kept.append(line)
+    return "".join(kept)
+
+
+def asset(name: str, kinds: Collection[str] = KINDS) -> str:
+    """One of the page's source files, as shipped in the package, for a page of problems of ``kinds``
+    (:func:`for_kinds`; every kind's lines when not said)."""
+    return for_kinds(resources.files("attn_tutor.practice").joinpath("assets", name).read_text(encoding="utf-8"), kinds)
 
 
 def _hash(text: str) -> str:
@@ -104,8 +134,8 @@ def render(data: dict, *, title: str, served: Served | None = None) -> str:
         "packed": None if packed is None else _json_for_script(packed),
     }
     if served is None:
-        script = "\n".join(asset(name) for name in scripts(data))
-        style = "\n".join(asset(name) for name in styles(data))
+        script = "\n".join(asset(name, kinds(data)) for name in scripts(data))
+        style = "\n".join(asset(name, kinds(data)) for name in styles(data))
         csp = (
             f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; "
             "img-src 'none'; connect-src 'none'; font-src 'none'; form-action 'none'; base-uri 'none'"

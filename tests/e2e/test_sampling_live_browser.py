@@ -12,6 +12,10 @@ from helpers.live_page import WAIT
 from helpers.serve import Server
 from helpers.watched import People
 
+from attn_tutor.core.rounding import fmt
+from attn_tutor.kinds.sampling import engine as sampling_engine
+from attn_tutor.problems.load import load_problem_set
+
 pytestmark = pytest.mark.browser
 
 EXPECTED = ("Failed to load resource", "The Content Security Policy directive 'frame-ancestors' is ignored")
@@ -66,3 +70,35 @@ def test_the_teacher_focuses_a_sampling_problem_by_keyboard_and_sees_its_mistake
     wall.wait_for_function("() => document.body.textContent.includes('multiplied by T')", timeout=WAIT)
     assert "problem cat-mat-en" in wall.locator("body").inner_text()
     assert axe.violations(wall) == []
+
+
+def test_a_students_sampling_stages_and_a_typed_pick_come_back_after_a_reload(server, people):
+    """On a phone: two stages checked (saved by the server), the token picked typed and never checked;
+    after a reload the checked ones (each opens the next) are marked again from the server's copy and the pick is as typed,
+    unchecked and unsent; and the pick field offers the problem's tokens."""
+    phone = people(390).page
+    phone.goto(server.student_url)
+    phone.locator("[data-join-name]").fill("김민지")
+    phone.locator("[data-join]").click()
+    section = phone.locator('section[data-problem="cat-mat-en"]')
+    section.wait_for(state="visible", timeout=WAIT)
+    stage = 'section[data-problem="cat-mat-en"] [data-stage-block="{}"]'
+    checked = ("scaled", "exp", "probabilities", "kept")  # each opens the next
+    solution = sampling_engine.solve(load_problem_set("ch14").get("cat-mat-en"))
+    for name in checked:
+        field = phone.locator(stage.format(name) + " input[data-stage]")
+        field.fill(" ".join("0" if v is None else fmt(v, 3) for v in solution.stage_values(name)))
+        field.press("Enter")
+        phone.locator(stage.format(name) + "[data-saved]").wait_for(state="attached", timeout=WAIT)
+    pick = phone.locator(stage.format("pick") + " input[data-stage]")
+    options = phone.locator(stage.format("pick") + " datalist option").evaluate_all("os => os.map(o => o.value)")
+    assert options == ["mat", "sofa", "roof", "moon"]
+    pick.fill("sofa")  # Enter never pressed
+    phone.reload()
+    section.wait_for(state="visible", timeout=WAIT)
+    for name in checked:
+        phone.locator(stage.format(name) + "[data-saved]").wait_for(state="attached", timeout=WAIT)
+    phone.wait_for_function("s => document.querySelector(s)?.value === 'sofa'", arg=stage.format("pick") + " input[data-stage]", timeout=WAIT)
+    assert phone.locator(stage.format("pick")).get_attribute("data-saved") is None  # not checked, not sent
+    state = phone.evaluate("fetch('/api/state').then(r => r.json())")
+    assert sorted(a["stage"] for a in state["answers"]) == sorted(checked)

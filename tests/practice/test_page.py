@@ -220,3 +220,35 @@ def test_exporting_a_page_tells_the_teacher_how_tests_are_given(run_cli, tmp_pat
     assert result.exit_code == 0
     assert said in " ".join(result.output.split())
     assert said.split(",")[0] not in out.read_text(encoding="utf-8")
+
+
+@pytest.mark.parametrize(
+    ("kinds", "expected"),
+    [
+        ({"attention"}, "a\nb\n"),
+        ({"attention", "sampling"}, "a\n  // <kind sampling> note\n  s1\n  // </kind sampling>\nb\n"),
+        (set(), "a\nb\n"),
+    ],
+    ids=["without", "with", "none"],
+)
+def test_a_script_carries_the_lines_of_the_kinds_its_page_holds(kinds, expected):
+    text = "a\n  // <kind sampling> note\n  s1\n  // </kind sampling>\nb\n"
+    assert page.for_kinds(text, kinds) == expected
+
+
+def test_every_kind_block_in_the_scripts_is_closed_and_names_a_kind():
+    from attn_tutor.core.model import KINDS
+
+    live_assets = ROOT / "attn_tutor" / "live" / "assets"
+    for path in [*ASSETS.glob("*.js"), *live_assets.glob("*.js")]:
+        opened = None
+        for number, line in enumerate(path.read_text(encoding="utf-8").splitlines(), 1):
+            if found := re.match(r"\s*// <kind (\w+)>", line):
+                assert opened is None and found[1] in KINDS, f"{path.name}:{number}"
+                opened = found[1]
+            elif found := re.match(r"\s*// </kind (\w+)>", line):
+                assert found[1] == opened, f"{path.name}:{number}"
+                opened = None
+        assert opened is None, path.name
+    widget = page.asset("widget.js", {"attention"})
+    assert "sampling" not in widget.lower()  # a page of attention problems carries none of it

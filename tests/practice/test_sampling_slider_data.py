@@ -80,7 +80,8 @@ def test_an_exported_page_of_attention_problems_carries_none_of_it(run_cli, tmp_
     # none of the sampling scripts (widget.js only names them, in its dispatch on a problem's kind)
     assert "AT.sampling = {" not in html and "AT.samplingSlider = " not in html and "AT.samplingMarking = " not in html
     assert "slider-bars" not in html
-    assert "\n".join(page.asset(name) for name in page.SCRIPTS) in html
+    assert "\n".join(page.asset(name, {"attention"}) for name in page.SCRIPTS) in html
+    assert "samplingParts" not in html and "<kind" not in html  # widget.js without its sampling lines
 
 
 def test_the_sliders_messages_are_keys_of_the_catalogue():

@@ -11,7 +11,7 @@ every ``export`` format at a fixed seed, ``generate``, ``validate`` of good and 
 ``--help`` of every command, and the live pages of a fixed session served by ``serve``
 on 127.0.0.1. Each command's exit status, standard output and standard error, and every
 file it wrote, land in DIR. The random tokens a live session makes (the teacher's
-secret, the cookies, the CSRF token) are replaced by placeholders.
+secret, the cookies, the CSRF token, the student's key from a random token) are replaced by placeholders.
 
 ``compare`` lists every file that differs between two records, PDFs compared by their
 text (``pdftotext``) and page count (``pdfinfo``), zips member by member; it exits 1 when
@@ -197,7 +197,7 @@ def record_export(rec: Recorder) -> None:
 
 
 _SESSION = re.compile(r"\b[0-9a-f]{32}\b")
-_SECRETS = re.compile(r"(key=|csrf\"?:\s*\"|csrf_token=|attn_[a-z_]*=)[A-Za-z0-9_\-]{16,}")
+_SECRETS = re.compile(r"(key=|\"key\":\s*\"|csrf\"?:\s*\"|csrf_token=|attn_[a-z_]*=)[A-Za-z0-9_\-]{16,}")
 
 
 def _hidden(text: str, secret: str, port: int) -> str:

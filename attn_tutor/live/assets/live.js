@@ -22,10 +22,10 @@
   const MODE = meta("attn-mode");
   const ROUNDS = meta("attn-rounds");  // the rounds this page was made for (an item asked again: the page is made anew)
   const KEY = "attn-live:" + SESSION + ":";
-  // every kind's stages in an order that keeps each kind's own (attention: scores scaled weights output;
-  // sampling: scaled exp probabilities kept pick loss perplexity), for putting saved answers back in order
-  const STAGES = ["scores", "scaled", "exp", "weights", "probabilities", "kept", "pick", "output", "loss", "perplexity"];
-  const FIELD = "input[data-stage], select[data-stage]";  // a sampling problem's pick is a select of its tokens
+  const STAGES = ["scores", "scaled", "weights", "output"];
+  // <kind sampling> (the lines to </kind sampling> are left out of a page with no sampling problem: practice/page.py for_kinds)
+  STAGES.push("exp", "probabilities", "kept", "pick", "loss", "perplexity");  // a sampling problem's, after its scaled: its own order kept
+  // </kind sampling>
   const POLL = 5000;  // the session's state (closed problems, solutions, the mode) read again this often
   let csrf = "", joined = false, flushing = false, retryTimer = null, delay = 1000, restoring = false, restored = false;
   let shownProblems = {};
@@ -173,7 +173,7 @@
   function watchTyping() {
     document.addEventListener("input", (event) => {
       const input = event.target;
-      if (!(input instanceof HTMLInputElement || input instanceof HTMLSelectElement) || !input.matches(FIELD)) return;
+      if (!(input instanceof HTMLInputElement) || !input.matches("input[data-stage]")) return;
       const item = stageItemOf(input);
       if (item) typedSet(keyOf(item), input.value);
     });
@@ -200,7 +200,7 @@
       }
       const at = first.lastIndexOf("@");
       const node = at > 0 ? block(first.slice(0, at), second, third, first.slice(at + 1)) : block(first, second, third);
-      const input = node && node.querySelector(FIELD);
+      const input = node && node.querySelector("input[data-stage]");
       if (!input || node.hasAttribute("data-verdict") || node.hasAttribute("data-saved") || input.value) continue;
       input.value = text;
       input.dispatchEvent(new Event("input"));  // the widget keeps it as typed; nothing checked or sent
@@ -384,7 +384,7 @@
           if (!(stage in stages)) continue;
           const node = block(problem, row, stage, variant);
           if (!node) continue;
-          const input = node.querySelector(FIELD);
+          const input = node.querySelector("input[data-stage]");
           const check = node.querySelector('button[data-action="check"]');
           if (!input || !check || input.disabled) break;
           input.value = stages[stage];
@@ -420,8 +420,8 @@
       const variants = document.querySelectorAll(`section[data-variant-of="${CSS.escape(problem)}"]`);
       for (const one of variants) one.toggleAttribute("data-closed", !info.open);
       if (!info.open) {
-        for (const control of section.querySelectorAll(".practice input, .practice select, .practice button")) control.disabled = true;
-        for (const one of variants) for (const control of one.querySelectorAll(".practice input, .practice select, .practice button")) control.disabled = true;
+        for (const control of section.querySelectorAll(".practice input, .practice button")) control.disabled = true;
+        for (const one of variants) for (const control of one.querySelectorAll(".practice input, .practice button")) control.disabled = true;
         if (!note) {
           note = AT.page.el("p", { class: "notice", "data-closed-note": true, text: t("live.closed") });
           section.querySelector("h2").after(note);

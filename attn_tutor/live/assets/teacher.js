@@ -84,7 +84,10 @@
   // Peer instruction: which buttons show (pause or resume, hide or show the results), the item in focus
   // pressed, what the class is doing said in words.
   function itemLabel(focus) {
-    return focus.concept !== undefined ? t("live.item_concept", { concept: focus.concept }) : focus.row ? t("live.item_row", { problem: focus.problem, row: focus.row }) : t("live.item_problem", { problem: focus.problem });
+    // <kind sampling> (the lines to </kind sampling> are left out of a class with no sampling problem: practice/page.py for_kinds)
+    if (focus.concept === undefined && !focus.row) return t("live.item_problem", { problem: focus.problem });  // a problem without rows
+    // </kind sampling>
+    return focus.concept !== undefined ? t("live.item_concept", { concept: focus.concept }) : t("live.item_row", { problem: focus.problem, row: focus.row });
   }
 
   function renderLecture(lecture) {

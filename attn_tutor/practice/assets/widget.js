@@ -475,11 +475,12 @@
     return root;
   }
 
+  // <kind sampling> (the lines to </kind sampling> are left out of a page with no sampling problem: practice/page.py for_kinds)
   // --- a sampling problem (kind: sampling; practice/data.py sampling_data, marked by sampling_marking.js) ---
   //
   // Test contract: section[data-problem][data-kind=sampling] holding p[data-settings], the slider
   // (temperature.js: figure[data-slider]), div[data-row=""] > [data-stage-block=<stage>] each with
-  // input[data-stage] (pick: select[data-stage=pick]) and, once checked, data-verdict, data-points,
+  // input[data-stage] (pick: a token, its list the problem's tokens) and, once checked, data-verdict, data-points,
   // data-diagnosis on the block, td[data-cell][data-verdict] per cell, p[data-diagnosis]; and
   // details[data-solution] (the worked solution, shown when opened).
 
@@ -619,19 +620,17 @@
     };
     for (const stage of asked) {
       const id = `in-${state.variant}-${p.key || p.id}-${stage}`.replace(/[^\w-]/g, (c) => "_" + c.codePointAt(0));
-      let input;
-      if (stage === "pick") {
-        input = el("select", { id, "data-stage": stage }, el("option", { value: "", text: "—" }), ...p.tokens.map((token) => el("option", { value: token, text: token })));
-      } else {
-        input = el("input", { id, type: "text", inputmode: "decimal", "data-stage": stage, autocomplete: "off", autocapitalize: "off", spellcheck: "false", enterkeyhint: "done" });
-      }
+      // the pick is typed as a token (as in the quiz), the problem's tokens offered as the field's list
+      const input = el("input", { id, type: "text", "data-stage": stage, autocomplete: "off", autocapitalize: "off", spellcheck: "false", enterkeyhint: "done",
+        ...(stage === "pick" ? { list: `${id}-tokens` } : { inputmode: "decimal" }) });
+      const tokens = stage === "pick" ? [el("datalist", { id: `${id}-tokens` }, ...p.tokens.map((token) => el("option", { value: token })))] : [];
       const checkButton = el("button", { type: "button", "data-action": "check", text: t("page.check") });
       const hintButton = el("button", { type: "button", "data-action": "hint", class: "secondary", text: t("page.hint"), hidden: hooks.exam });
       const hints = el("div", { class: "hints" });
       const message = el("div", { class: "message", "aria-live": "polite" }, hints);
       const node = el("div", { class: "stage", "data-stage-block": stage },
         el("label", { for: id }, el("strong", { text: p.titles[stage] }), el("span", { text: ` ${samplingAsk(p, stage)}` })),
-        el("div", { class: "answer-line" }, input, checkButton, hintButton), message);
+        el("div", { class: "answer-line" }, input, ...tokens, checkButton, hintButton), message);
       input.value = rs.typed[stage] || "";
       input.addEventListener("keydown", (event) => { if (event.key === "Enter") { event.preventDefault(); check(stage); } });
       input.addEventListener("input", () => { rs.typed[stage] = input.value; });
@@ -672,6 +671,7 @@
       ...(hooks.exam || !p.slider ? [] : [buildSamplingWidget(p)]), buildSamplingPractice(p)];
   }
 
+  // </kind sampling>
   // --- concept items (data.py concept_data: the sheet's labels and order, marks made in Python) ----
 
   // A variant's items: the page's texts (data.concepts) in the variant's order, with its own where they differ.
@@ -805,6 +805,7 @@
   function totals() {
     let practice = 0, exam = 0, max = 0, checked = 0, unchecked = 0;
     for (const p of problems()) {
+      // <kind sampling>
       if (p.kind === "sampling") {  // one "row": the stages straight under the problem's id
         const rs = state.rows[rowKey(p, 0)] || { items: {}, typed: {} };
         const given = {};
@@ -822,6 +823,7 @@
         if (!hooks.exam) exam += AT.samplingMarking.mark(p, given, { mode: "exam" }).reduce((sum, item) => sum + item.points, 0);
         continue;
       }
+      // </kind sampling>
       const solution = solutionOf(p);
       for (const row of p.asked_rows) {
         const rs = state.rows[rowKey(p, row)] || { items: {}, typed: {} };
@@ -878,6 +880,7 @@
     out.push("answers:");
     let any = false;
     for (const p of problems()) {
+      // <kind sampling>
       if (p.kind === "sampling") {  // its stages straight under its id (pick: the token)
         const rs = state.rows[rowKey(p, 0)];
         const stages = [];
@@ -894,6 +897,7 @@
         }
         continue;
       }
+      // </kind sampling>
       const rows = [];
       for (const row of p.asked_rows) {
         const rs = state.rows[rowKey(p, row)];
@@ -971,12 +975,14 @@
     for (const [i, p] of problems().entries()) {
       const section = el("section", { class: "problem", id: `problem-${i + 1}`, "data-problem": p.id });
       section.append(el("h2", { text: p.heading }));
+      // <kind sampling>
       if (p.kind === "sampling") {
         section.setAttribute("data-kind", "sampling");
         section.append(...samplingParts(p));
         main.append(section);
         continue;
       }
+      // </kind sampling>
       for (const note of p.notes) section.append(el("p", { class: "note", text: note }));
       const givens = el("div", { class: "givens" });
       givens.innerHTML = p.givens_html; // our own HTML, escaped by attn_tutor.render.html
@@ -1104,11 +1110,13 @@
       "data-variant-of": p.id, "data-variant": String(variant), tabindex: "-1" });
     section.append(el("h2", { text: `${p.heading} — ${title}` }), el("p", { class: "notice", "data-practice-note": true, text: note }));
     for (const line of p.notes) section.append(el("p", { class: "note", text: line }));
+    // <kind sampling>
     if (p.kind === "sampling") {
       section.setAttribute("data-kind", "sampling");
       section.append(...samplingParts(p));
       return section;
     }
+    // </kind sampling>
     const givens = el("div", { class: "givens" });
     givens.innerHTML = p.givens_html; // our own HTML, escaped by attn_tutor.render.html
     section.append(givens, buildWidget(p), buildPractice(p));
