@@ -131,7 +131,8 @@ def sampling_data(problem: SamplingProblem) -> dict:
     to mark), each stage's tolerance and each exact cell's window (``bounds``; ``bounds_shifted``
     for e^x worked as e^(z/T - max)) from Python so that one typed number gets one verdict
     everywhere, each asked stage's labels and title, the key (``exact_text``: the exact cells as shown;
-    ``worked``: ``solve --explain``'s lines), and the slider's data."""
+    ``worked``: ``solve --explain``'s lines), each asked stage's hints after its rule (``hints``: the
+    quiz's, its worked lines one at a time), and the slider's data."""
     solution = sampling_engine.solve(problem)
     d = problem.decimals
     stages = [
@@ -174,6 +175,7 @@ def sampling_data(problem: SamplingProblem) -> dict:
         "titles": {stage: t(f"quiz.stage.{stage}") for stage in stages},
         "counts": {stage: sampling_marking.cell_count(problem, stage) for stage in stages},
         "exact_text": {stage: [_key_text(v, d) for v in sampling_marking.exact(solution, stage)] for stage in stages},
+        "hints": {stage: sampling_layout.stage_lines(solution, stage) for stage in problem.asked_stages},  # after the rule, a line a hint
         "solution_html": "\n".join(block_html(block) for block in worked),
         "slider": None if problem.continuation else sampling_widget_data(problem),
     }

@@ -93,25 +93,10 @@ def hint(solution: SamplingSolution, stage: str, count: int) -> str:
     """The ``count``-th hint: first the stage's rule, then its arithmetic, a cell at a time, on the exact numbers before it."""
     if count == 1:
         return t(f"quiz.sampling.hint.{stage}")
-    worked = stage_lines(solution, stage)
+    worked = layout.stage_lines(solution, stage)
     if count - 2 < len(worked):
         return worked[count - 2]
     return t("quiz.sampling.no_more_hints")
-
-
-def stage_lines(solution: SamplingSolution, stage: str) -> list[str]:
-    """The worked lines of one stage (``solve --explain``'s), without its heading."""
-    problem, d = solution.problem, solution.problem.decimals
-    if problem.continuation:
-        return [layout.loss_sentence(problem, step, d) for step in solution.steps] if stage == "loss" else []
-    lines = layout.explain_lines(problem, solution.step, d, problem.stages)
-    heading = f"{t(f'solve.sampling.column.{stage}')}:" if stage in ("scaled", "exp", "probabilities", "kept") else None
-    if heading is None or heading not in lines:
-        pick, loss = layout.pick_sentence(problem, solution.step, d), solution.step.target is not None and layout.loss_sentence(problem, solution.step, d)
-        return [pick] if stage == "pick" else [loss] if stage == "loss" and loss else []
-    start = lines.index(heading) + 1
-    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("  ")), len(lines))
-    return [line.strip() for line in lines[start:end]]
 
 
 def feedback_blocks(solution: SamplingSolution, item: Item) -> list[Block]:

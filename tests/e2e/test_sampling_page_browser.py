@@ -19,7 +19,10 @@ from pathlib import Path
 import pytest
 from helpers import axe
 from helpers import sampling_golden as g
+from helpers.language import in_language
 from helpers.watched import Watched
+
+from attn_tutor.core.i18n import text
 
 pytestmark = pytest.mark.browser
 
@@ -209,3 +212,17 @@ def test_axe_finds_nothing_fresh_or_marked(opened, lang):
     _answer(page, "cat-mat-en", "exp", "121.510 24.533 4.953 0.202")
     page.locator('section[data-problem="cat-next"] details[data-solution] summary').click()
     assert axe.violations(page) == []
+
+
+def test_hints_give_the_rule_then_walk_the_stages_cells(opened):
+    page = opened()
+    block = _block(page, "cat-mat-en", "scaled")
+    button = block.locator('button[data-action="hint"]')
+    button.click()
+    assert block.locator('[data-hint="1"]').inner_text() == in_language("en", text, "quiz.sampling.hint.scaled")
+    button.click()
+    assert block.locator('[data-hint="2"]').inner_text() == "mat: 2.4 ÷ 2 = 1.200"  # the first cell worked, z ÷ T
+    for _ in range(4):
+        button.click()
+    assert block.locator('[data-hint="5"]').inner_text() == "moon: -0.8 ÷ 2 = -0.400"
+    assert block.locator('[data-hint="6"]').inner_text() == in_language("en", text, "quiz.sampling.no_more_hints")

@@ -250,3 +250,19 @@ def solution_dict(solution: SamplingSolution) -> dict:
         "loss": step.loss,
     }
     return result
+
+
+def stage_lines(solution: SamplingSolution, stage: str) -> list[str]:
+    """The worked lines of one stage (``solve --explain``'s), without its heading: the hints after the
+    stage's rule, a line at a time, in the quiz and on the page."""
+    problem, d = solution.problem, solution.problem.decimals
+    if problem.continuation:
+        return [loss_sentence(problem, step, d) for step in solution.steps] if stage == "loss" else []
+    lines = explain_lines(problem, solution.step, d, problem.stages)
+    heading = f"{t(f'solve.sampling.column.{stage}')}:" if stage in ("scaled", "exp", "probabilities", "kept") else None
+    if heading is None or heading not in lines:
+        pick, loss = pick_sentence(problem, solution.step, d), solution.step.target is not None and loss_sentence(problem, solution.step, d)
+        return [pick] if stage == "pick" else [loss] if stage == "loss" and loss else []
+    start = lines.index(heading) + 1
+    end = next((i for i in range(start, len(lines)) if not lines[i].startswith("  ")), len(lines))
+    return [line.strip() for line in lines[start:end]]

@@ -614,7 +614,8 @@
       rs.hints[stage] = (rs.hints[stage] || 0) + 1;
       const b = blocks[stage];
       b.node.setAttribute("data-hints", String(rs.hints[stage]));
-      const text = rs.hints[stage] === 1 ? t(`quiz.sampling.hint.${stage}`) : t("quiz.sampling.no_more_hints");
+      const count = rs.hints[stage], worked = (p.hints || {})[stage] || [];  // the rule, then the stage's worked lines one at a time (quiz/sampling.py hint)
+      const text = count === 1 ? t(`quiz.sampling.hint.${stage}`) : count - 2 < worked.length ? worked[count - 2] : t("quiz.sampling.no_more_hints");
       b.hints.append(el("div", { class: "hint", "data-hint": String(rs.hints[stage]) }, el("p", { text })));
       if (b.hints.parentNode !== b.message) b.message.prepend(b.hints);
     };
