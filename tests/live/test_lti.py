@@ -64,6 +64,7 @@ class Tool:
 @pytest.fixture
 def tool(tmp_path, platform):
     platform.launch = type(platform.launch)()  # a learner of ch13, each test
+    platform.returned.clear()  # the deep-linking responses of this test only (the platform serves the module)
     found = Tool(str(tmp_path / "lti.sqlite"), platform)
     yield found
     found.stop()
