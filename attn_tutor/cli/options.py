@@ -95,6 +95,8 @@ def pick_problems(problem_set, problem_id: str | None):
 def pick_row(problem, token: str | None) -> list[int] | None:
     if token is None:
         return None
+    if problem.kind != "attention":
+        raise AttnTutorError("cli.no_rows", problem=problem.id, row=token)
     if token not in problem.tokens:
         raise AttnTutorError("cli.no_such_row", problem=problem.id, row=token, tokens=", ".join(problem.tokens))
     return [problem.row_index(token)]

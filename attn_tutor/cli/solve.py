@@ -146,10 +146,12 @@ def _plans(chosen, row: str | None, last_stage: str | None, source: str) -> list
     for item in chosen:
         rows = None
         if row is not None:
-            if row not in item.tokens and len(chosen) > 1:
-                continue  # --row over several problems: only those that have this token
+            if (row not in item.tokens or item.kind != "attention") and len(chosen) > 1:
+                continue  # --row over several problems: only those that have this token as a row
             rows = pick_row(item, row)
         if last_stage is not None and last_stage not in item.stages and len(chosen) == 1:
+            if item.kind != "attention":
+                raise AttnTutorError("cli.no_such_stage_sampling", problem=item.id, stage=last_stage, stages=", ".join(item.stages))
             raise AttnTutorError("cli.no_such_stage", problem=item.id, stage=last_stage)
         plans.append((item, rows))
     if not plans:

@@ -175,3 +175,24 @@ def test_a_csv_answer_file_gives_a_sampling_stage_as_problem_slash_stage(run_cli
     assert rows["이서연"]["next-word/scaled diagnosis"] == "wrong: multiplied by T"
     assert rows["이서연"]["next-word/kept diagnosis"] == "wrong: not renormalised"
     assert rows["이서연"]["next-word/loss diagnosis"] == "wrong: loss sign dropped"
+
+
+@pytest.mark.parametrize(
+    ("args", "said"),
+    [
+        (("solve", "--problem", "next-word", "--row", "생선을"), "'next-word' is a sampling problem and has no rows"),
+        (("quiz", "--problem", "next-word", "--row", "생선을"), "'next-word' is a sampling problem and has no rows"),
+        (("solve", "--problem", "next-word", "--stage", "weights"), "a sampling problem's stages are scaled, exp, probabilities, kept, pick, loss"),
+    ],
+    ids=["solve --row", "quiz --row", "solve --stage"],
+)
+def test_a_row_or_an_attention_stage_asked_of_a_sampling_problem_gets_a_sentence(run_cli, mixed, args, said):
+    result = run_cli(args[0], str(mixed), *args[1:], input="")
+    assert result.exit_code == 1, result.output
+    assert said in flat(result.output) and "Traceback" not in result.output
+
+
+def test_solve_row_over_a_set_shows_the_attention_problems_with_that_row_only(run_cli, mixed):
+    result = run_cli("solve", str(mixed), "--row", "먹었다", "--format", "json")
+    assert result.exit_code == 0, result.output
+    assert [p["id"] for p in json.loads(result.stdout)["problems"]] == ["cat-fish"]

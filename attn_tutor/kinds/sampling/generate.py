@@ -42,8 +42,10 @@ A variant is also **like its source** (:func:`facts`):
 
 * **range** — its logits are drawn in the source's granularity (its logits' places, at most
   :data:`MAX_PLACES`) from the source's range widened by T/2 each side (the scaled logits stay
-  within half a unit of the source's), and at least :data:`MIN_POINTS` points a token wide;
-  the logits differ from the source's;
+  within half a unit of the source's range), and at least :data:`MIN_POINTS` points a token wide
+  (widened further, evenly, where it is not: the chapter's (2, 1, 0) at T = 0.5 draws from −2…4,
+  so a variant's largest e^x may reach e^8 where the source's is e^4 — the probabilities, the
+  peak and the loss are held, not the size of e^x); the logits differ from the source's;
 * **peak** — each step's largest probability within ±:data:`PEAK_BAND` of the source's;
 * **loss** — each step's loss within [L/:data:`LOSS_FACTOR` − :data:`LOSS_SLACK`,
   L·:data:`LOSS_FACTOR` + :data:`LOSS_SLACK`] of the source's L, and its target is the most likely
