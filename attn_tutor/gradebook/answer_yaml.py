@@ -273,13 +273,15 @@ def _sampling_answer(stage: str, node, file: str, item: str, findings: list[Find
             findings.append(Finding("grade.bad_answer_shape", {"item": item}, at))
         return Answer(None, at)
     if stage == "kept" and isinstance(node, MappingNode):
-        pairs = []
+        pairs, said = [], len(findings)
         for token, value in _pairs(node, file, f"answers.{item}", findings):
             number = read_value(value, file, f"{item}/{token}", findings, cells)
             if number is not None and len(number) != 1:
                 findings.append(Finding("grade.wrong_count", {"item": f"{item}/{token}", "given": len(number), "expected": 1}, where(file, value)))
                 number = None
             pairs.append((token, None if number is None else number[0]))
+        if len(findings) > said:
+            return Answer(None, at)  # a probability that could not be read: the stage is not marked, as any unreadable answer
         return Answer(None, at, tuple(pairs))
     return Answer(read_value(node, file, item, findings, cells), at)
 

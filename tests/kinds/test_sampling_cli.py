@@ -196,3 +196,26 @@ def test_solve_row_over_a_set_shows_the_attention_problems_with_that_row_only(ru
     result = run_cli("solve", str(mixed), "--row", "먹었다", "--format", "json")
     assert result.exit_code == 0, result.output
     assert [p["id"] for p in json.loads(result.stdout)["problems"]] == ["cat-fish"]
+
+
+@pytest.mark.parametrize(
+    ("kept", "said"),
+    [
+        ("{}", None),  # nothing kept: marked wrong, and the pick follows through from nothing
+        ("{생선을: 0, 우유를: 0, 밥을: 0}", None),
+        ("{생선을: x}", "next-word/kept/생선을: could not read 'x'"),  # the stage not marked, as any unreadable answer
+        ("{생선을: [0.5, 0.5]}", "next-word/kept/생선을: 2 numbers given, 1 expected"),
+    ],
+    ids=["empty", "all cut", "unreadable", "two numbers"],
+)
+def test_a_kept_mapping_with_nothing_kept_or_unreadable_is_marked_or_said_never_an_internal_error(run_cli, mixed, tmp_path, kept, said):
+    answers = tmp_path / "kim.yaml"
+    answers.write_text(f"problem_set: set.yaml\nstudent: kim\nanswers:\n  next-word:\n    kept: {kept}\n    pick: 생선을\n", encoding="utf-8")
+    result = run_cli("grade", str(answers), "--problems", str(mixed), "--json", str(tmp_path / "out.json"))
+    assert "could not grade" not in result.output and "Traceback" not in result.output, result.output
+    if said:
+        assert said in flat(result.output)
+    report = json.loads((tmp_path / "out.json").read_text(encoding="utf-8"))
+    items = {(i["problem"], i["stage"]): i for i in report["students"][0]["report"]["items"]}
+    assert items[("next-word", "kept")]["verdict"] in ("wrong", "missing")
+    assert items[("next-word", "pick")]["verdict"] == "correct"  # the right token, followed from nothing

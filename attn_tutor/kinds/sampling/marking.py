@@ -94,7 +94,9 @@ def carry(problem: SamplingProblem, stage: str, before: str, basis: Cells, step:
             return engine.truncate(p, engine.kept_set(p, problem.top_k, problem.top_p))
         if stage == "pick":
             kept = basis if before == "kept" else carry(problem, "kept", before, basis)
-            return None if kept is None else (problem.tokens[engine.pick(kept, problem.draw)],)
+            if kept is None or all(v is None for v in kept):
+                return None  # nothing kept: no token to follow through to
+            return (problem.tokens[engine.pick(kept, problem.draw)],)
         if stage == "loss" and not problem.continuation:
             p = _probabilities(before, basis)
             return (engine.loss(p[problem.tokens.index(steps[step].target)]),)

@@ -101,7 +101,8 @@
       }
       if (stage === "pick") {
         const kept = before === "kept" ? basis : carry(problem, "kept", before, basis);
-        return kept === null ? null : [problem.tokens[E.pick(kept, problem.draw)]];
+        if (kept === null || kept.every((v) => v === null || v === undefined)) return null;  // nothing kept: no token to follow through to
+        return [problem.tokens[E.pick(kept, problem.draw)]];
       }
       if (stage === "loss" && !problem.continuation) {
         const p = probabilitiesFrom(before, basis);
