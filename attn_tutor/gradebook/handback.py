@@ -216,7 +216,7 @@ def _sampling_blocks(solution, items: dict) -> list[Block]:
         item = items.get(stage)
         if item is None:
             continue
-        labels = _sampling_labels(problem, stage)
+        labels = sampling_layout.cell_labels(problem, stage)
 
         def cell(value, typed: bool) -> str:
             return value if isinstance(value, str) else ("" if typed else "—") if value is None else (_number if typed else _answer)(value, d)
@@ -227,20 +227,12 @@ def _sampling_blocks(solution, items: dict) -> list[Block]:
             (t("feedback.row.mark"), *(t(f"feedback.cell.{state}") for state in item.cells)),
             (t("feedback.row.expected"), *(cell(v, False) for v in item.expected)),
         ]
-        title = t("feedback.item_title", stage=t(f"quiz.stage.{stage}"), verdict=t(f"grading.verdict.{item.verdict}"), points=fmt_score(item.points))
+        title = t("feedback.item_title", stage=sampling_layout.stage_title(stage), verdict=t(f"grading.verdict.{item.verdict}"), points=fmt_score(item.points))
         blocks.append(Table(("", *labels), tuple(rows), title=title))
         if item.diagnosis:
             blocks.append(Paragraph(t(f"grading.diagnosis.{item.diagnosis}")))
     blocks.extend(sampling_layout.solution_blocks(solution, explain=True, bars=False)[2:])
     return blocks
-
-
-def _sampling_labels(problem, stage: str) -> tuple[str, ...]:
-    if stage in ("scaled", "exp", "probabilities", "kept"):
-        return problem.tokens
-    if stage == "loss" and problem.continuation:
-        return tuple(t("solve.sampling.step_label", n=n) for n in range(1, len(problem.steps) + 1))
-    return (t(f"quiz.stage.{stage}"),)
 
 
 def concept_sheet_blocks(results, shown_items) -> list[Block]:

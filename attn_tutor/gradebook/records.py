@@ -8,6 +8,7 @@ from typing import TYPE_CHECKING, NamedTuple
 from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import FollowThrough
+from attn_tutor.kinds.sampling.model import ALL_STAGES
 
 if TYPE_CHECKING:
     from attn_tutor.gradebook.itemstats import ItemStatistics
@@ -51,7 +52,7 @@ class NestedFinding(Finding):
         return f"{self.where}: {message}" if self.where else message
 
 
-SAMPLING_STAGES = ("scaled", "exp", "probabilities", "kept", "pick", "loss", "perplexity")
+SAMPLING_STAGES = ALL_STAGES
 """A sampling problem's stages, given straight under its id (``id/stage`` in a CSV): no row."""
 
 

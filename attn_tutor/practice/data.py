@@ -110,15 +110,6 @@ def _bounds(windows) -> list[list[float] | None]:
     return [None if w is None or not math.isfinite(w[0]) else [w[0], w[1]] for w in windows]
 
 
-def _sampling_labels(problem: SamplingProblem, stage: str) -> list[str]:
-    """The names of a stage's cells, as the quiz says them (quiz/sampling.py ``labels``)."""
-    if stage == "loss" and problem.continuation:
-        return [t("solve.sampling.step_label", n=n) for n in range(1, len(problem.steps) + 1)]
-    if sampling_marking.cell_count(problem, stage) == len(problem.tokens):
-        return list(problem.tokens)
-    return [t(f"quiz.stage.{stage}")]
-
-
 def _key_text(value, decimals: int) -> str:
     if isinstance(value, str):
         return value
@@ -171,8 +162,8 @@ def sampling_data(problem: SamplingProblem) -> dict:
         "tolerances": {stage: tolerances[stage] for stage in stages},
         "bounds": bounds,
         "bounds_shifted": _bounds(sampling_marking.windows(problem, "exp", tuple(solution.step.shifted))) if not problem.continuation else None,
-        "labels": {stage: _sampling_labels(problem, stage) for stage in stages},
-        "titles": {stage: t(f"quiz.stage.{stage}") for stage in stages},
+        "labels": {stage: list(sampling_layout.cell_labels(problem, stage)) for stage in stages},
+        "titles": {stage: sampling_layout.stage_title(stage) for stage in stages},
         "counts": {stage: sampling_marking.cell_count(problem, stage) for stage in stages},
         "exact_text": {stage: [_key_text(v, d) for v in sampling_marking.exact(solution, stage)] for stage in stages},
         "hints": {stage: sampling_layout.stage_lines(solution, stage) for stage in problem.asked_stages},  # after the rule, a line a hint

@@ -57,6 +57,7 @@ from attn_tutor.core.model import Problem, ProblemSet, Stage
 from attn_tutor.core.rounding import fmt_given, fmt_score
 from attn_tutor.core.stopping import exit_status
 from attn_tutor.core.writing import refuse_overwrite, write_atomic
+from attn_tutor.kinds.sampling import layout as sampling_layout
 from attn_tutor.marking import answers
 from attn_tutor.marking import marker as grading
 from attn_tutor.marking.concepts import ConceptMark, concept_feedback, mark_concept, parse_choice, problem_text
@@ -263,9 +264,11 @@ def summary_blocks(outcome: Outcome) -> list[Block]:
 
 
 def _stage_text(item: Item) -> str:
-    """A stage as the summary names it: attention's with its letter, (a) to (d)."""
-    stage = t(f"quiz.stage.{item.stage}")
-    return f"({Stage(item.stage).letter}) {stage}" if item.row else stage
+    """A stage as the summary names it: attention's with its letter, (a) to (d); a sampling stage
+    (an item without a row) by its own name."""
+    if not item.row:
+        return sampling_layout.stage_title(item.stage)
+    return f"({Stage(item.stage).letter}) {t(f'quiz.stage.{item.stage}')}"
 
 
 def _concept_summary(outcome: Outcome) -> list[Block]:

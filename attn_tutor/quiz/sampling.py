@@ -20,13 +20,8 @@ from attn_tutor.render.blocks import Block, Heading, Math, Paragraph
 
 
 def labels(solution: SamplingSolution, stage: str) -> tuple[str, ...]:
-    """The names of a stage's cells: its tokens, or a continuation's steps, or the stage."""
-    problem = solution.problem
-    if sampling.cell_count(problem, stage) == len(problem.tokens) and stage != "loss":
-        return problem.tokens
-    if stage == "loss" and problem.continuation:
-        return tuple(t("solve.sampling.step_label", n=n) for n in range(1, len(problem.steps) + 1))
-    return (t(f"quiz.stage.{stage}"),)
+    """The names of a stage's cells (:func:`attn_tutor.kinds.sampling.layout.cell_labels`)."""
+    return layout.cell_labels(solution.problem, stage)
 
 
 def intro_blocks(solution: SamplingSolution) -> list[Block]:
@@ -49,7 +44,7 @@ def question_blocks(solution: SamplingSolution, stage: str, progress: tuple[int,
         ask += " " + t("quiz.ask_decimals", decimals=problem.decimals)
     if stage == "kept":
         ask += " " + t("quiz.sampling.ask_kept")
-    title = f"{t(f'quiz.stage.{stage}')} — {t('quiz.progress', n=progress[0], total=progress[1])}"
+    title = f"{layout.stage_title(stage)} — {t('quiz.progress', n=progress[0], total=progress[1])}"
     return [Heading(title, level=3), Paragraph(ask)]
 
 

@@ -103,6 +103,9 @@ def test_a_practice_quiz_marks_each_stage_and_names_the_mistake(run_cli, mixed):
     assert "'우유' is not one of the candidate tokens: 생선을, 우유를, 밥을" in out
     assert "loss sign dropped" in out
     assert "Score: 3 / 5" in out
+    assert "scaled logits z/T — question 1 of 5" in out and "scaled — " not in out  # the stage by its own name, not attention's
+    korean = run_cli("quiz", str(mixed), "--problem", "next-word", "--lang", "ko", input=typed).stdout
+    assert "T로 나눈 logit z/T" in korean and "스케일된 스코어" not in korean
 
 
 def test_a_class_is_graded_end_to_end_with_both_kinds_in_one_set(run_cli, mixed, tmp_path):

@@ -31,12 +31,12 @@ from attn_tutor.export.bank import Answer, Mistake, right_answer
 from attn_tutor.kinds.sampling import engine, layout
 from attn_tutor.kinds.sampling import marking as sampling_marking
 from attn_tutor.kinds.sampling.engine import SamplingSolution
-from attn_tutor.kinds.sampling.model import SamplingProblem
+from attn_tutor.kinds.sampling.model import TOKEN_STAGES, SamplingProblem
 from attn_tutor.marking.marker import EPS
 from attn_tutor.problems.listing import stage_label
 from attn_tutor.render.blocks import Block, Instructions, Math, Paragraph, Table
 
-TABLE_STAGES = ("scaled", "exp", "probabilities", "kept")  # a row of the token table each
+TABLE_STAGES = TOKEN_STAGES  # a row of the token table each
 Key = tuple[str, int]  # (stage, index): one cell
 
 

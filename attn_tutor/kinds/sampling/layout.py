@@ -23,7 +23,7 @@ from typing import Any
 from attn_tutor.core.i18n import t
 from attn_tutor.core.rounding import fmt, fmt_given
 from attn_tutor.kinds.sampling.engine import SamplingSolution, StepSolution, ranked
-from attn_tutor.kinds.sampling.model import STAGES, SamplingProblem
+from attn_tutor.kinds.sampling.model import STAGES, TOKEN_STAGES, SamplingProblem
 from attn_tutor.render.blocks import Bar, Bars, Block, Heading, Math, Paragraph, Table
 
 
@@ -259,10 +259,26 @@ def stage_lines(solution: SamplingSolution, stage: str) -> list[str]:
     if problem.continuation:
         return [loss_sentence(problem, step, d) for step in solution.steps] if stage == "loss" else []
     lines = explain_lines(problem, solution.step, d, problem.stages)
-    heading = f"{t(f'solve.sampling.column.{stage}')}:" if stage in ("scaled", "exp", "probabilities", "kept") else None
+    heading = f"{t(f'solve.sampling.column.{stage}')}:" if stage in TOKEN_STAGES else None
     if heading is None or heading not in lines:
         pick, loss = pick_sentence(problem, solution.step, d), solution.step.target is not None and loss_sentence(problem, solution.step, d)
         return [pick] if stage == "pick" else [loss] if stage == "loss" and loss else []
     start = lines.index(heading) + 1
     end = next((i for i in range(start, len(lines)) if not lines[i].startswith("  ")), len(lines))
     return [line.strip() for line in lines[start:end]]
+
+
+def stage_title(stage: str) -> str:
+    """A sampling stage's name as a student reads it (``sampling.stage.<stage>``: "scaled logits z/T",
+    not attention's "scaled" scores)."""
+    return t(f"sampling.stage.{stage}")
+
+
+def cell_labels(problem: SamplingProblem, stage: str) -> tuple[str, ...]:
+    """The names of a stage's cells, wherever they are asked or marked: a token each (z/T, e^x,
+    the probabilities, the kept ones), a step each for a continuation's loss, else the stage's name."""
+    if stage in TOKEN_STAGES:
+        return problem.tokens
+    if stage == "loss" and problem.continuation:
+        return tuple(t("solve.sampling.step_label", n=n) for n in range(1, len(problem.steps) + 1))
+    return (stage_title(stage),)

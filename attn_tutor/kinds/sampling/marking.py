@@ -25,7 +25,7 @@ from attn_tutor.core.model import Verdict
 from attn_tutor.core.rounding import half_unit, rounded
 from attn_tutor.kinds.sampling import engine
 from attn_tutor.kinds.sampling.engine import SamplingSolution
-from attn_tutor.kinds.sampling.model import ALL_STAGES, SamplingProblem
+from attn_tutor.kinds.sampling.model import ALL_STAGES, TOKEN_STAGES, SamplingProblem
 from attn_tutor.marking.results import Item, verdict_of
 from attn_tutor.marking.tolerance import window_floats
 
@@ -313,7 +313,7 @@ def kept_cells(problem: SamplingProblem, kept: Mapping[str, float]) -> Cells:
 
 def cell_count(problem: SamplingProblem, stage: str) -> int:
     """How many cells an answer to ``stage`` has: a token each, a step each for a continuation's loss, else one."""
-    if stage in ("scaled", "exp", "probabilities", "kept"):
+    if stage in TOKEN_STAGES:
         return len(problem.tokens)
     if stage == "loss" and problem.continuation:
         return len(problem.steps)

@@ -24,6 +24,7 @@ STAGES: tuple[str, ...] = ("scaled", "exp", "probabilities", "kept", "pick", "lo
 STEPS_STAGES: tuple[str, ...] = ("loss", "perplexity")
 DEFAULT_STAGES: tuple[str, ...] = ("scaled", "probabilities", "pick")
 ALL_STAGES: tuple[str, ...] = (*STAGES, "perplexity")
+TOKEN_STAGES: tuple[str, ...] = ("scaled", "exp", "probabilities", "kept")  # a number for each token
 
 CANDIDATES_MIN = 2  # candidate tokens a step
 STEPS_MAX = 8  # steps of a continuation
