@@ -88,6 +88,38 @@ def test_each_stage_worked_from_the_previous_as_displayed_is_correct(made):
         assert item.verdict == "correct", (stage, item.cells, item.given, item.expected)
 
 
+@given(problems())
+def test_work_that_follows_the_written_lines_is_correct(made):
+    """``solve --explain`` writes "sofa: 0.289 ÷ 0.719" with each term and sum as displayed: a student
+    who does that division and rounds it as asked is right, though it may differ from the exact
+    value's rounding in the last place."""
+    assume(fair(made))
+    solution = engine.solve(made)
+    d, step = made.decimals, solution.step
+    total = rounded(math.fsum(step.exps), d)
+    probabilities = tuple(rounded(rounded(v, d) / total, d) for v in step.exps)
+    kept_sum = rounded(math.fsum(p for p, k in zip(step.probabilities, step.kept) if k is not None), d)
+    kept = tuple(None if k is None else rounded(rounded(p, d) / kept_sum, d) for p, k in zip(step.probabilities, step.kept))
+    typed = {"probabilities": probabilities, "kept": kept}
+    for stage, item in zip(typed, marking.mark(solution, typed, stages=tuple(typed))):
+        assert item.verdict == "correct", (stage, item.cells, item.given, item.expected)
+
+
+@pytest.mark.parametrize(
+    ("problem_id", "stage", "typed"),
+    [
+        ("cat-mat-en", "kept", (0.599, 0.402, None, None)),  # sofa: 0.289 ÷ 0.719 = 0.40195
+        ("cat-sentence-loss", "perplexity", (1.346,)),  # e^((0.365 + 0.221 + 0.304) ÷ 3) = e^0.297 = 1.34585
+    ],
+)
+def test_the_ch14_keys_written_lines_worked_by_hand_are_correct(problem_id, stage, typed):
+    from attn_tutor.problems.load import load_problem_set
+
+    solution = engine.solve(load_problem_set("ch14").get(problem_id))
+    (item,) = marking.mark(solution, {stage: typed}, stages=(stage,))
+    assert item.verdict == "correct", (item.cells, item.expected)
+
+
 @given(problems(), st.data())
 def test_each_mistake_is_named_when_made_and_a_slip_is_never_right(made, data):
     assume(fair(made))

@@ -195,20 +195,21 @@ def _continuation_blocks(solution: SamplingSolution, d: int, explain: bool) -> l
         blocks.append(Paragraph(loss_sentence(problem, step, d)))
         if explain:
             blocks.append(Math(tuple(explain_lines(problem, step, d, ("probabilities",))), title=t("solve.sampling.explain")))
+    blocks.append(Paragraph(perplexity_sentence(solution, d)))
+    return blocks
+
+
+def perplexity_sentence(solution: SamplingSolution, d: int) -> str:
+    """A continuation's perplexity worked: e to the mean of its losses."""
     losses = [s.loss for s in solution.steps]
     mean = math.fsum(losses) / len(losses)  # type: ignore[arg-type]
-    blocks.append(
-        Paragraph(
-            t(
-                "solve.sampling.perplexity",
-                losses=" + ".join(fmt(v, d) for v in losses),
-                n=len(losses),
-                mean=fmt(mean, d),
-                perplexity=fmt(solution.perplexity, d),
-            )
-        )
+    return t(
+        "solve.sampling.perplexity",
+        losses=" + ".join(fmt(v, d) for v in losses),
+        n=len(losses),
+        mean=fmt(mean, d),
+        perplexity=fmt(solution.perplexity, d),
     )
-    return blocks
 
 
 def _numbers(values) -> list:
@@ -257,6 +258,8 @@ def stage_lines(solution: SamplingSolution, stage: str) -> list[str]:
     stage's rule, a line at a time, in the quiz and on the page."""
     problem, d = solution.problem, solution.problem.decimals
     if problem.continuation:
+        if stage == "perplexity":
+            return [perplexity_sentence(solution, d)]
         return [loss_sentence(problem, step, d) for step in solution.steps] if stage == "loss" else []
     lines = explain_lines(problem, solution.step, d, problem.stages)
     heading = f"{t(f'solve.sampling.column.{stage}')}:" if stage in TOKEN_STAGES else None

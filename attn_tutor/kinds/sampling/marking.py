@@ -139,7 +139,36 @@ def tolerances(problem: SamplingProblem) -> dict[str, float]:
                 made = carry(problem, stage, before, _shown(basis, problem.decimals) if shown else basis)
                 if made is not None and len(made) == len(right):
                     far[stage] = max(far[stage], _farthest(made, right))
+    for stage, made in _written(solution):
+        far[stage] = max(far[stage], _farthest(made, exact(solution, stage)))
     return {stage: far[stage] + s for stage in ALL_STAGES}
+
+
+def _written(solution: SamplingSolution) -> list[tuple[str, Cells]]:
+    """Each division and power as ``solve --explain`` writes it, worked from the numbers it shows
+    (each term and each sum rounded as displayed: "sofa: 0.289 ÷ 0.719", "e^0.297"), as (stage, row).
+    Correct work that follows those lines lands there, and is correct."""
+    problem, d = solution.problem, solution.problem.decimals
+
+    def r(v: float) -> float:
+        return rounded(v, d)
+
+    if problem.continuation:
+        losses = [step.loss for step in solution.steps]
+        if not all(v is not None and math.isfinite(v) for v in losses):
+            return []
+        mean = math.fsum(r(v) for v in losses if v is not None) / len(losses)
+        return [("perplexity", (math.exp(r(mean)),))]
+    step = solution.step
+    written: list[tuple[str, Cells]] = []
+    for terms in (step.exps, step.shifted):  # e^(z/T) or e^(z/T - max), and their sum, as shown
+        total = r(math.fsum(terms)) if all(math.isfinite(v) for v in terms) else 0.0
+        if total > 0:
+            written.append(("probabilities", tuple(r(v) / total for v in terms)))
+    kept_sum = r(math.fsum(p for p, k in zip(step.probabilities, step.kept) if k is not None))  # the kept ones, before renormalising
+    if kept_sum > 0:
+        written.append(("kept", tuple(None if k is None else r(p) / kept_sum for p, k in zip(step.probabilities, step.kept))))
+    return written
 
 
 def _farthest(made: Cells, right: Cells) -> float:
