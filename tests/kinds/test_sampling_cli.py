@@ -68,7 +68,7 @@ def test_solve_lays_out_the_table_the_pick_and_the_loss_in_both_languages(run_cl
                  "0.864 + 0.117 = 0.981 ≥ 0.9", "생선을: 2 ÷ 0.5 = 4.000", "86.4%"):  # fmt: skip
         assert text in en.stdout, text
     ko = run_cli("solve", str(mixed), "--problem", "three", "--lang", "ko")
-    assert "퍼플렉서티: e^((0.408 + 1.551) ÷ 2) = e^0.980 = 2.663" in ko.stdout
+    assert "퍼플렉서티: e^((0.4076 + 1.5514) ÷ 2) = e^0.9795 = 2.663" in ko.stdout  # e^0.980 would be 2.664
     assert "손실: −ln p(c) = −ln 0.665 = 0.408" in ko.stdout
 
 

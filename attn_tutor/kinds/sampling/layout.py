@@ -104,6 +104,37 @@ def distribution_bars(problem: SamplingProblem, step: StepSolution, decimals: in
     return Bars(title, bars)
 
 
+EXTRA_PLACES = 4
+"""The most places past the decimals a worked line's numbers are shown with (:func:`_places`)."""
+
+
+def _places(line, operands, result: float, d: int) -> int:
+    """The fewest places, from ``d``, at which the ``operands`` shown make ``line`` of them give
+    ``result`` as shown at ``d`` places, so that every written line is true arithmetic: "sofa:
+    0.289 ÷ 0.719 = 0.401" is not (it is 0.402), "0.2887 ÷ 0.7194 = 0.401" is."""
+    if not all(math.isfinite(v) for v in (*operands, result)):
+        return d
+    want = fmt(result, d)
+    for places in range(d, d + EXTRA_PLACES + 1):
+        try:
+            if fmt(line(*(float(fmt(v, places)) for v in operands)), d) == want:
+                return places
+        except (ValueError, ZeroDivisionError, OverflowError):
+            break
+    return d + EXTRA_PLACES
+
+
+def _divisions(pairs, d: int) -> list[str]:
+    """Lines "a ÷ b = result", (a, b, result) each, all at the places the most exacting one needs."""
+    places = max((_places(lambda x, y: x / y, (a, b), result, d) for a, b, result in pairs), default=d)
+    return [f"{fmt(a, places)} ÷ {fmt(b, places)} = {fmt(result, d)}" for a, b, result in pairs]
+
+
+def _summed(terms, total: float, d: int) -> str:
+    places = _places(lambda *xs: math.fsum(xs), tuple(terms), total, d)
+    return f"{' + '.join(fmt(v, places) for v in terms)} = {fmt(total, d)}"
+
+
 def pick_sentence(problem: SamplingProblem, step: StepSolution, decimals: int) -> str:
     token = problem.tokens[step.pick]
     if problem.draw is None:
@@ -114,12 +145,9 @@ def pick_sentence(problem: SamplingProblem, step: StepSolution, decimals: int) -
 
 def loss_sentence(problem: SamplingProblem, step: StepSolution, decimals: int) -> str:
     assert step.target is not None and step.loss is not None
-    return t(
-        "solve.sampling.loss",
-        token=problem.tokens[step.target],
-        p=fmt(step.probabilities[step.target], decimals),
-        loss=fmt(step.loss, decimals),
-    )
+    p = step.probabilities[step.target]
+    places = _places(lambda q: -math.log(q), (p,), step.loss, decimals)
+    return t("solve.sampling.loss", token=problem.tokens[step.target], p=fmt(p, places), loss=fmt(step.loss, decimals))
 
 
 def explain_lines(problem: SamplingProblem, step: StepSolution, decimals: int, stages: tuple[str, ...]) -> list[str]:
@@ -131,10 +159,11 @@ def explain_lines(problem: SamplingProblem, step: StepSolution, decimals: int, s
     if max(STAGES.index(s) for s in stages) < STAGES.index("exp"):
         return lines
     lines.append(f"{t('solve.sampling.column.exp')}:")
-    lines += [f"  {tok}: e^{fmt(s, d)} = {fmt(e, d)}" for tok, s, e in zip(tokens, step.scaled, step.exps)]
-    lines.append(f"  Σ = {' + '.join(fmt(e, d) for e in step.exps)} = {fmt(step.exp_sum, d)}")
+    lines += [f"  {tok}: e^{fmt(s, _places(math.exp, (s,), e, d))} = {fmt(e, d)}" for tok, s, e in zip(tokens, step.scaled, step.exps)]
+    lines.append(f"  Σ = {_summed(step.exps, step.exp_sum, d)}")
     lines.append(f"{t('solve.sampling.column.probabilities')}:")
-    lines += [f"  {tok}: {fmt(e, d)} ÷ {fmt(step.exp_sum, d)} = {fmt(p, d)}" for tok, e, p in zip(tokens, step.exps, step.probabilities)]
+    divisions = _divisions([(e, step.exp_sum, p) for e, p in zip(step.exps, step.probabilities)], d)
+    lines += [f"  {tok}: {line}" for tok, line in zip(tokens, divisions)]
     if problem.truncation is not None and max(STAGES.index(s) for s in stages) >= STAGES.index("kept"):
         lines += _kept_lines(problem, step, d)
     if "pick" in stages or max(STAGES.index(s) for s in stages) >= STAGES.index("pick"):
@@ -152,12 +181,11 @@ def _kept_lines(problem: SamplingProblem, step: StepSolution, d: int) -> list[st
     lines.append(f"  {t('solve.sampling.ranked')}: {listed}")
     total = math.fsum(step.probabilities[i] for i in kept)
     if problem.top_p is not None:
-        sums = " + ".join(fmt(step.probabilities[i], d) for i in kept)
-        lines.append(f"  {sums} = {fmt(total, d)} ≥ {fmt_given(problem.top_p, 4)}")
+        lines.append(f"  {_summed([step.probabilities[i] for i in kept], total, d)} ≥ {fmt_given(problem.top_p, 4)}")
     else:
         lines.append(f"  top-{problem.top_k}: {', '.join(problem.tokens[i] for i in kept)}")
     lines += [
-        f"  {problem.tokens[i]}: {fmt(step.probabilities[i], d)} ÷ {fmt(total, d)} = {fmt(step.kept[i], d)}" for i in kept
+        f"  {problem.tokens[i]}: {line}" for i, line in zip(kept, _divisions([(step.probabilities[i], total, step.kept[i]) for i in kept], d))
     ]
     return lines
 
@@ -202,12 +230,18 @@ def _continuation_blocks(solution: SamplingSolution, d: int, explain: bool) -> l
 def perplexity_sentence(solution: SamplingSolution, d: int) -> str:
     """A continuation's perplexity worked: e to the mean of its losses."""
     losses = [s.loss for s in solution.steps]
-    mean = math.fsum(losses) / len(losses)  # type: ignore[arg-type]
+    n = len(losses)
+    places, mean = d, math.fsum(losses) / n  # type: ignore[arg-type]
+    finite = all(v is not None and math.isfinite(v) for v in losses) and math.isfinite(solution.perplexity or math.inf)
+    for places in range(d, d + EXTRA_PLACES + 1) if finite else ():  # the losses and their mean shown so that e^mean is the perplexity as shown
+        mean = math.fsum(float(fmt(v, places)) for v in losses) / n
+        if fmt(math.exp(float(fmt(mean, places))), d) == fmt(solution.perplexity, d):
+            break
     return t(
         "solve.sampling.perplexity",
-        losses=" + ".join(fmt(v, d) for v in losses),
-        n=len(losses),
-        mean=fmt(mean, d),
+        losses=" + ".join(fmt(v, places) for v in losses),
+        n=n,
+        mean=fmt(mean, places),
         perplexity=fmt(solution.perplexity, d),
     )
 
