@@ -380,4 +380,4 @@ def test_the_references_worked_examples_are_the_engines(solved):
         assert len(written) >= 10
         assert [n for n in written if n not in numbers] == []
     flat = " ".join(section.split())
-    assert "(0.365 + 0.221 + 0.304) / 3 = 0.297 and e^0.297 = 1.345" in flat  # the perplexity rule's example, cat-sentence-loss
+    assert "(0.3650 + 0.2212 + 0.3038) / 3 = 0.2967 and e^0.2967 = 1.345" in flat  # the perplexity rule's example, cat-sentence-loss
