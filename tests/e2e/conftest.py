@@ -28,6 +28,23 @@ def browser():
         launched.close()
 
 
+LIVE_EXPECTED = ("Failed to load resource", "The Content Security Policy directive 'frame-ancestors' is ignored")
+"""What chromium says of a live page that is no error of ours: a resource while the server is down
+(killed on purpose) or refused (an LTI refusal's 4xx), and the CSP's frame-ancestors in the page's <meta> copy (it counts in the
+HTTP header the app sends; the meta copy is ignored)."""
+
+
+@pytest.fixture
+def people(browser):
+    """``people(width)``: one person's browser on a live page (a phone or the teacher's laptop); at the
+    end, no script error and no CSP violation but :data:`LIVE_EXPECTED`."""
+    from helpers.watched import People
+
+    crowd = People(browser, expected=LIVE_EXPECTED)
+    yield crowd.watched
+    assert crowd.close() == []
+
+
 @pytest.fixture
 def serve(tmp_path):
     """``serve(mode=...)``: a server on a fresh SQLite file in the test's folder, on a port the

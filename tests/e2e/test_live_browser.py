@@ -15,21 +15,9 @@ import pytest
 from helpers import axe
 from helpers.live_page import WAIT, answer, closed, saved, shows
 from helpers.serve import Server
-from helpers.watched import People, Watched
+from helpers.watched import Watched
 
 pytestmark = pytest.mark.browser
-
-# what chromium says while the server is down (killed on purpose), and of the CSP's frame-ancestors
-# in the page's <meta> copy (it counts in the HTTP header the app sends; the meta copy is ignored)
-EXPECTED = ("Failed to load resource", "The Content Security Policy directive 'frame-ancestors' is ignored")
-
-
-@pytest.fixture
-def people(browser):
-    """``people(width)``: one person's browser (a phone or the teacher's laptop)."""
-    crowd = People(browser, expected=EXPECTED)
-    yield crowd.watched
-    assert crowd.close() == []  # no script error, no CSP violation
 
 
 def join(person: Watched, server: Server, name: str):

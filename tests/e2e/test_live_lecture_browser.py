@@ -18,7 +18,7 @@ import pytest
 from helpers import axe
 from helpers.live_page import WAIT, answer, saved
 from helpers.serve import Server
-from helpers.watched import People, Watched
+from helpers.watched import Watched
 
 from attn_tutor.core.rounding import fmt_given
 from attn_tutor.problems.load import load_problem_set
@@ -28,18 +28,9 @@ from attn_tutor.variants.generate import variant_set
 
 pytestmark = pytest.mark.browser
 
-EXPECTED = ("Failed to load resource", "The Content Security Policy directive 'frame-ancestors' is ignored")
 CH13 = load_problem_set("ch13")
 ROW = "먹었다"
 FOCUS_ROW = f'section[data-problem="cat-fish"] [data-row="{ROW}"]'
-
-
-@pytest.fixture
-def people(browser):
-    """``people(width)``: one person's browser (a phone or the teacher's laptop)."""
-    crowd = People(browser, expected=EXPECTED)
-    yield crowd.watched
-    assert crowd.close() == []  # no script error, no CSP violation
 
 
 @pytest.fixture

@@ -14,7 +14,6 @@ import pytest
 from helpers import axe
 from helpers.live_page import WAIT, answer, saved, shows
 from helpers.lti_platform import DL, INSTRUCTOR, LEARNER, Launch, Platform, Running, platform_key
-from helpers.watched import People
 from typer.testing import CliRunner
 
 from attn_tutor.cli.app import app as cli_app
@@ -22,9 +21,6 @@ from attn_tutor.live.lti.app import make_lti_app
 from attn_tutor.sessions.lti import open_lti
 
 pytestmark = pytest.mark.browser
-
-# the live pages' <meta> copy of their CSP (frame-ancestors counts in the header only); a refusal's 4xx
-EXPECTED = ("The Content Security Policy directive 'frame-ancestors' is ignored", "Failed to load resource")
 
 
 @pytest.fixture
@@ -43,14 +39,6 @@ def course(tmp_path):
     running.app.tool.close()
     store.close()
     platform.stop()
-
-
-@pytest.fixture
-def people(browser):
-    """``people(width)``: one person's browser (a phone or the teacher's laptop)."""
-    crowd = People(browser, expected=EXPECTED)
-    yield crowd.watched
-    assert crowd.close() == []  # no script error, no CSP violation
 
 
 def login_url(platform: Platform, tool_url: str, target: str = "/lti/launch") -> str:
@@ -109,7 +97,6 @@ def test_the_teachers_grades_page_is_reached_and_worked_by_keyboard_and_passes_a
     assert board.url == tool_url + "/teacher/lti"
     until(lambda: len(platform.scores) > before)
     assert platform.scores[-1]["userId"] == "user-1"
-
 
 
 @pytest.mark.axe

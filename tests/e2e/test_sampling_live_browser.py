@@ -10,22 +10,12 @@ import pytest
 from helpers import axe
 from helpers.live_page import WAIT
 from helpers.serve import Server
-from helpers.watched import People
 
 from attn_tutor.core.rounding import fmt
 from attn_tutor.kinds.sampling import engine as sampling_engine
 from attn_tutor.problems.load import load_problem_set
 
 pytestmark = pytest.mark.browser
-
-EXPECTED = ("Failed to load resource", "The Content Security Policy directive 'frame-ancestors' is ignored")
-
-
-@pytest.fixture
-def people(browser):
-    crowd = People(browser, expected=EXPECTED)
-    yield crowd.watched
-    assert crowd.close() == []  # no script error, no CSP violation
 
 
 @pytest.fixture
