@@ -48,6 +48,7 @@ from attn_tutor.export import bank, bank_html, concept_sheet
 from attn_tutor.export.bank import Cell, Question, bounds
 from attn_tutor.export.xmlstream import Streamed, write_document
 from attn_tutor.kinds.sampling import export as sampling
+from attn_tutor.kinds.sampling.model import TOKEN_STAGES
 from attn_tutor.problems.listing import stage_label
 
 QTI_NS = "http://www.imsglobal.org/xsd/ims_qtiasiv1p2"
@@ -215,7 +216,7 @@ def sampling_item(question: sampling.SamplingQuestion, cell: sampling.NumberCell
     e^(z/T - max)'s; a cut token's p': exactly 0), then the mistakes, as :func:`item` writes them."""
     problem = question.problem
     stage = stage_label(problem, cell.stage)
-    if cell.stage in sampling.TABLE_STAGES:
+    if cell.stage in TOKEN_STAGES:
         asked = t("export.sampling.qti_prompt", stage=stage, token=cell.column, decimals=problem.decimals)
         if cell.stage == "kept":
             asked += " " + t("export.sampling.cut_zero")

@@ -14,7 +14,8 @@ from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.model import stage_name
 from attn_tutor.core.text import excerpt
 from attn_tutor.gradebook.cells import CellReader, finding_from, read_seed
-from attn_tutor.gradebook.records import SAMPLING_STAGES, Answer, FileNote, ItemKey, Submission
+from attn_tutor.gradebook.records import Answer, FileNote, ItemKey, Submission
+from attn_tutor.kinds.sampling.model import ALL_STAGES as SAMPLING_STAGES
 
 NAME_COLUMNS = ("student", "name", "이름", "성명")
 """Column names that hold the student's name (any case), as Google and MS Forms export them."""

@@ -19,7 +19,8 @@ from attn_tutor.core.errors import AttnTutorError, Finding, Location
 from attn_tutor.core.text import did_you_mean, excerpt
 from attn_tutor.core.yamlread import BOOL, NULL, STR, MappingNode, ScalarNode, SequenceNode, is_plain, resolve_plain, where
 from attn_tutor.gradebook.cells import PLAIN_CELL, CellReader, finding_from, parse_one, read_seed
-from attn_tutor.gradebook.records import SAMPLING_STAGES, TOP_KEYS, Answer, Submission
+from attn_tutor.gradebook.records import TOP_KEYS, Answer, Submission
+from attn_tutor.kinds.sampling.model import ALL_STAGES as SAMPLING_STAGES
 
 
 def read_yaml_text(

@@ -8,7 +8,6 @@ from typing import TYPE_CHECKING, NamedTuple
 from attn_tutor.core.errors import Finding, Location
 from attn_tutor.core.i18n import t
 from attn_tutor.core.model import FollowThrough
-from attn_tutor.kinds.sampling.model import ALL_STAGES
 
 if TYPE_CHECKING:
     from attn_tutor.gradebook.itemstats import ItemStatistics
@@ -50,10 +49,6 @@ class NestedFinding(Finding):
         inner = self.inner.text() if self.inner is not None else ""
         message = t(self.key, **self.args, message=inner)
         return f"{self.where}: {message}" if self.where else message
-
-
-SAMPLING_STAGES = ALL_STAGES
-"""A sampling problem's stages, given straight under its id (``id/stage`` in a CSV): no row."""
 
 
 class Answer(NamedTuple):

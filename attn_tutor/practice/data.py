@@ -70,11 +70,8 @@ def kinds_of(problem_set: ProblemSet) -> frozenset[str]:
 
 def messages(kinds=frozenset({"attention"})) -> dict[str, str]:
     """The catalogue entries a page of problems of ``kinds`` uses, in the language spoken
-    (placeholders left as ``{name}``): with a sampling problem, the slider's too."""
-    found = i18n.messages(MESSAGE_PREFIXES)
-    if "sampling" in kinds:
-        found |= slider_messages()
-    return of_kinds(found, kinds)
+    (placeholders left as ``{name}``): the slider's among them, which a sampling problem's alone."""
+    return of_kinds(i18n.messages((*MESSAGE_PREFIXES, *SLIDER_PREFIXES)), kinds)
 
 
 SLIDER_PREFIXES = ("slider.", "sampling_page.")

@@ -134,8 +134,9 @@ def render(data: dict, *, title: str, served: Served | None = None) -> str:
         "packed": None if packed is None else _json_for_script(packed),
     }
     if served is None:
-        script = "\n".join(asset(name, kinds(data)) for name in scripts(data))
-        style = "\n".join(asset(name, kinds(data)) for name in styles(data))
+        held = kinds(data)
+        script = "\n".join(asset(name, held) for name in scripts(data))
+        style = "\n".join(asset(name, held) for name in styles(data))
         csp = (
             f"default-src 'none'; script-src {_hash(script)}; style-src {_hash(style)}; "
             "img-src 'none'; connect-src 'none'; font-src 'none'; form-action 'none'; base-uri 'none'"

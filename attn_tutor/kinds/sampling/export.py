@@ -36,7 +36,6 @@ from attn_tutor.marking.marker import EPS
 from attn_tutor.problems.listing import stage_label
 from attn_tutor.render.blocks import Block, Instructions, Math, Paragraph, Table
 
-TABLE_STAGES = TOKEN_STAGES  # a row of the token table each
 Key = tuple[str, int]  # (stage, index): one cell
 
 
@@ -85,7 +84,7 @@ class SamplingQuestion(NamedTuple):
 
 def labels(problem: SamplingProblem, stage: str) -> tuple[str, ...]:
     """Each cell's column: the tokens, a continuation's steps, or the stage's own name."""
-    if stage in TABLE_STAGES:
+    if stage in TOKEN_STAGES:
         return problem.tokens
     if stage == "loss" and problem.continuation:
         return tuple(t("solve.sampling.step_label", n=n) for n in range(1, len(problem.steps) + 1))
@@ -106,11 +105,11 @@ def grids(problem: SamplingProblem, *, key: bool = False) -> list[Grid]:
         if "perplexity" in asked:
             found.append(Grid(t("export.sampling.boxes"), ("", box), ((stage_label(problem, "perplexity"), (("perplexity", 0),)),)))
         return found
-    table = [s for s in asked if s in TABLE_STAGES]
+    table = [s for s in asked if s in TOKEN_STAGES]
     if table:
         rows = tuple((stage_label(problem, s), tuple((s, i) for i in range(len(problem.tokens)))) for s in table)
         found.append(Grid(t("export.sampling.table"), (t("solve.token"), *problem.tokens), rows))
-    boxes = [s for s in asked if s not in TABLE_STAGES]
+    boxes = [s for s in asked if s not in TOKEN_STAGES]
     if boxes:
         found.append(Grid(t("export.sampling.boxes"), ("", box), tuple((stage_label(problem, s), ((s, 0),)) for s in boxes)))
     return found
@@ -200,7 +199,7 @@ def key_rows(problem: SamplingProblem) -> list[tuple[str, str, str, str]]:
     rows = []
     for stage in problem.asked_stages:
         values = solution.stage_values(stage)
-        if stage in TABLE_STAGES:
+        if stage in TOKEN_STAGES:
             answer = ", ".join(f"{token} {answer_text(solution, stage, i, cut='—')}" for i, token in enumerate(problem.tokens))
         else:
             answer = ", ".join(answer_text(solution, stage, i) for i in range(len(values)))

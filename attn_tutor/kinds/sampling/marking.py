@@ -145,9 +145,10 @@ def tolerances(problem: SamplingProblem) -> dict[str, float]:
 
 
 def _written(solution: SamplingSolution) -> list[tuple[str, Cells]]:
-    """Each division and power as ``solve --explain`` writes it, worked from the numbers it shows
-    (each term and each sum rounded as displayed: "sofa: 0.289 ÷ 0.719", "e^0.297"), as (stage, row).
-    Correct work that follows those lines lands there, and is correct."""
+    """Each division and power worked from the numbers as the tables show them, each term and each
+    sum rounded to the decimals ("sofa: 0.289 ÷ 0.719" gives 0.402 where the exact value rounds to
+    0.401; "e^0.297" gives 1.346 for 1.345), as (stage, row): correct work by hand lands there, and
+    is correct. (``solve --explain`` shows those lines with the places that make them exact.)"""
     problem, d = solution.problem, solution.problem.decimals
 
     def r(v: float) -> float:
